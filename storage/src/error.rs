@@ -1,0 +1,53 @@
+//! The storage error: anything that went wrong below the rules (I/O, corruption, encoding).
+
+/// A failure of the store. Every variant means "the database cannot be read or written as asked"
+/// and maps to 503 `DATABASE_UNAVAILABLE` at the HTTP edge, except [`Error::NewerSchema`], which
+/// stops start-up.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Error {
+    /// redb reported an I/O, transaction, table or commit failure (message kept, source dropped so
+    /// the error can be cloned to every sender of a failed batch).
+    #[error("database error: {0}")]
+    Database(String),
+    /// A stored value could not be decoded or encoded with bincode.
+    #[error("record encoding error in table {table}: {message}")]
+    Codec {
+        /// Table whose value failed.
+        table: &'static str,
+        /// The codec's message.
+        message: String,
+    },
+    /// The file was written by a newer build: opening it could lose data, so it is refused.
+    #[error(
+        "the database was written by a newer printcost (schema version {found}); this build knows schema versions up to {supported}: upgrade printcost, or restore a backup taken before the upgrade"
+    )]
+    NewerSchema {
+        /// Version found in the file's meta table.
+        found: u64,
+        /// Highest version this build can read.
+        supported: u64,
+    },
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+macro_rules! from_redb {
+    ($($t:ty),*) => {$(
+        impl From<$t> for Error {
+            fn from(e: $t) -> Self {
+                Error::Database(e.to_string())
+            }
+        }
+    )*};
+}
+from_redb!(
+    redb::Error,
+    redb::DatabaseError,
+    redb::TransactionError,
+    redb::TableError,
+    redb::StorageError,
+    redb::CommitError,
+    redb::SetDurabilityError,
+    std::io::Error
+);

@@ -1,0 +1,148 @@
+//! Inventory records: customers, manufacturers, printers, components, filaments.
+
+use crate::{Id, Timestamp};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// A customer prints are made for.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Customer {
+    /// Record id.
+    pub id: Id,
+    /// Display name.
+    pub name: String,
+    /// Contact email, if known.
+    pub email: Option<String>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Leave this customer's prints out of the dashboard (e.g. the maker's own prints).
+    pub exclude_from_dashboard: bool,
+    /// Archived records are hidden from lists unless asked for.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+/// A maker of printers, components or filament. The name is unique (case-insensitive).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Manufacturer {
+    /// Record id.
+    pub id: Id,
+    /// Unique name.
+    pub name: String,
+    /// Free text.
+    pub note: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+/// A printer; its depreciation is `purchase_price / expected_lifetime_hours` per printing hour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Printer {
+    /// Record id.
+    pub id: Id,
+    /// Display name.
+    pub name: String,
+    /// Its manufacturer.
+    pub manufacturer_id: Id,
+    /// Model designation.
+    pub model: Option<String>,
+    /// Purchase price in the instance currency.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub purchase_price: Decimal,
+    /// Expected lifetime in printing hours (> 0).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub expected_lifetime_hours: Decimal,
+    /// Average electrical power while printing, in watts.
+    pub average_power_watts: u32,
+    /// Free text.
+    pub note: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+/// The kind of a component.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ComponentType {
+    /// A hotend (nozzle assembly); each is costed for its own printing time.
+    Hotend,
+    /// A build plate (print bed surface).
+    BuildPlate,
+    /// Anything else that wears with printing time (belts, fans, enclosure filter...).
+    Other,
+}
+
+/// A wear part costed per printing hour: `purchase_price / expected_lifetime_hours`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Component {
+    /// Record id.
+    pub id: Id,
+    /// Hotend, build plate or other.
+    pub kind: ComponentType,
+    /// Display name.
+    pub name: String,
+    /// Its manufacturer, if known.
+    pub manufacturer_id: Option<Id>,
+    /// Model designation.
+    pub model: Option<String>,
+    /// Purchase price in the instance currency.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub purchase_price: Decimal,
+    /// Expected lifetime in printing hours (> 0).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub expected_lifetime_hours: Decimal,
+    /// Preselected in new drafts (it is only costed where a part lists it).
+    pub always_used: bool,
+    /// Printers it fits.
+    pub printer_ids: Vec<Id>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+/// A filament product. Catalog price per gram is `purchase_price / net_weight_grams`.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Filament {
+    /// Record id.
+    pub id: Id,
+    /// Its manufacturer.
+    pub manufacturer_id: Id,
+    /// Material (PLA, PETG, ...).
+    pub material: String,
+    /// Colour name as the maker sells it.
+    pub color_name: String,
+    /// Colour as `#RRGGBB`, upper-case.
+    pub color_hex: String,
+    /// Catalog price of one spool in the instance currency.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub purchase_price: Decimal,
+    /// Catalog net filament weight of one spool, grams (> 0).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub net_weight_grams: Decimal,
+    /// Stock threshold in grams below which the filament counts as low.
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub minimum_stock_grams: Option<Decimal>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}

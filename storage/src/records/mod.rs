@@ -1,0 +1,14 @@
+//! Record types as stored. They are separate from the API's DTOs: bincode cannot store `untagged`,
+//! `flatten` or `skip_serializing_if`, and the wire may change without a migration.
+//!
+//! Decimal fields use `rust_decimal::serde::str` (the string form) because bincode cannot drive
+//! `deserialize_any`. Changing a record's layout needs a new [`crate::SCHEMA_VERSION`] and a
+//! migration in `schema.rs`.
+
+mod account;
+mod inventory;
+mod settings;
+
+pub use account::{Account, Session};
+pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
+pub use settings::Settings;

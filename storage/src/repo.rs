@@ -1,0 +1,210 @@
+//! Typed repositories. Every function takes the caller's transaction, so a command can read and
+//! write several aggregates atomically.
+//!
+//! [`Tx`] abstracts over read and write transactions for the read side; functions that change
+//! data take a [`WriteTransaction`].
+
+use crate::records::{Account, Component, Customer, Filament, Manufacturer, Printer, Session, Settings};
+use crate::tables;
+use crate::{Id, Result, decode, encode};
+use redb::{
+    ReadableMultimapTable,
+    Key, ReadOnlyTable, ReadTransaction, ReadableTable, ReadableTableMetadata, Table,
+    TableDefinition, Value, WriteTransaction,
+};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+/// A transaction tables can be read through: a [`ReadTransaction`] (MVCC snapshot) or a
+/// [`WriteTransaction`] (sees its own uncommitted writes).
+pub trait Tx {
+    /// The table handle this transaction opens.
+    type Table<'a, K: Key + 'static, V: Value + 'static>: ReadableTable<K, V>
+    where
+        Self: 'a;
+
+    /// Opens `def` for reading. Errors: the table is missing or already open in this transaction.
+    fn table<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> Result<Self::Table<'_, K, V>>;
+}
+
+impl Tx for ReadTransaction {
+    type Table<'a, K: Key + 'static, V: Value + 'static> = ReadOnlyTable<K, V>;
+
+    fn table<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> Result<ReadOnlyTable<K, V>> {
+        Ok(self.open_table(def)?)
+    }
+}
+
+impl Tx for WriteTransaction {
+    type Table<'a, K: Key + 'static, V: Value + 'static> = Table<'a, K, V>;
+
+    fn table<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> Result<Table<'_, K, V>> {
+        Ok(self.open_table(def)?)
+    }
+}
+
+/// A record stored in its own table under its 16-byte id.
+pub trait Record: Serialize + DeserializeOwned {
+    /// Its table.
+    const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]>;
+    /// The table's name, for error messages.
+    const NAME: &'static str;
+    /// Its id.
+    fn id(&self) -> Id;
+}
+
+macro_rules! record {
+    ($t:ty, $table:ident, $name:literal) => {
+        impl Record for $t {
+            const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::$table;
+            const NAME: &'static str = $name;
+            fn id(&self) -> Id {
+                self.id
+            }
+        }
+    };
+}
+record!(Account, ACCOUNTS, "accounts");
+record!(Customer, CUSTOMERS, "customers");
+record!(Manufacturer, MANUFACTURERS, "manufacturers");
+record!(Printer, PRINTERS, "printers");
+record!(Component, COMPONENTS, "components");
+record!(Filament, FILAMENTS, "filaments");
+
+/// The record with `id`, if any.
+pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<Option<R>> {
+    let table = tx.table(R::TABLE)?;
+    let found = table.get(id.bytes())?;
+    found.map(|v| decode(R::NAME, v.value())).transpose()
+}
+
+/// Every record of the table, in id (creation) order.
+pub fn all<R: Record>(tx: &impl Tx) -> Result<Vec<R>> {
+    let table = tx.table(R::TABLE)?;
+    let mut out = Vec::with_capacity(table.len()? as usize);
+    for entry in table.iter()? {
+        let (_, v) = entry?;
+        out.push(decode(R::NAME, v.value())?);
+    }
+    Ok(out)
+}
+
+/// Inserts or replaces `record`.
+pub fn put<R: Record>(tx: &WriteTransaction, record: &R) -> Result<()> {
+    let bytes = encode(R::NAME, record)?;
+    tx.open_table(R::TABLE)?
+        .insert(record.id().bytes(), bytes.as_slice())?;
+    Ok(())
+}
+
+/// Removes the record with `id`; true when it existed.
+pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
+    Ok(tx.open_table(R::TABLE)?.remove(id.bytes())?.is_some())
+}
+
+/// True when the table holds no record.
+pub fn is_empty(tx: &impl Tx, def: TableDefinition<'static, [u8; 16], &'static [u8]>) -> Result<bool> {
+    Ok(tx.table(def)?.is_empty()?)
+}
+
+/// The id a unique index maps `key` to.
+pub fn index_get(tx: &impl Tx, def: TableDefinition<&str, [u8; 16]>, key: &str) -> Result<Option<Id>> {
+    let table = tx.table(def)?;
+    let found = table.get(key)?;
+    Ok(found.map(|v| Id::from_bytes(v.value())))
+}
+
+/// Points unique index `def` at `id` under `key`.
+pub fn index_put(tx: &WriteTransaction, def: TableDefinition<&str, [u8; 16]>, key: &str, id: Id) -> Result<()> {
+    tx.open_table(def)?.insert(key, id.bytes())?;
+    Ok(())
+}
+
+/// Removes `key` from unique index `def`.
+pub fn index_remove(tx: &WriteTransaction, def: TableDefinition<&str, [u8; 16]>, key: &str) -> Result<()> {
+    tx.open_table(def)?.remove(key)?;
+    Ok(())
+}
+
+/// Replaces the outgoing reference edges of `referrer`: it stops referring to `old` and refers to
+/// `new` (either may overlap). Edges make [`is_referenced`] an index lookup.
+pub fn set_references(tx: &WriteTransaction, referrer: Id, old: &[Id], new: &[Id]) -> Result<()> {
+    let mut table = tx.open_multimap_table(tables::REFERENCES)?;
+    for target in old {
+        table.remove(target.bytes(), referrer.bytes())?;
+    }
+    for target in new {
+        table.insert(target.bytes(), referrer.bytes())?;
+    }
+    Ok(())
+}
+
+/// True when any record refers to `target` (a delete must then be refused).
+pub fn is_referenced(tx: &WriteTransaction, target: Id) -> Result<bool> {
+    let table = tx.open_multimap_table(tables::REFERENCES)?;
+    let mut values = table.get(target.bytes())?;
+    Ok(values.next().transpose()?.is_some())
+}
+
+/// The settings record, once setup has run.
+pub fn settings(tx: &impl Tx) -> Result<Option<Settings>> {
+    let table = tx.table(tables::SETTINGS)?;
+    let found = table.get(0)?;
+    found.map(|v| decode("settings", v.value())).transpose()
+}
+
+/// Stores the settings record.
+pub fn put_settings(tx: &WriteTransaction, settings: &Settings) -> Result<()> {
+    let bytes = encode("settings", settings)?;
+    tx.open_table(tables::SETTINGS)?.insert(0, bytes.as_slice())?;
+    Ok(())
+}
+
+/// The session stored under `token_hash`.
+pub fn session(tx: &impl Tx, token_hash: [u8; 32]) -> Result<Option<Session>> {
+    let table = tx.table(tables::SESSIONS)?;
+    let found = table.get(token_hash)?;
+    found.map(|v| decode("sessions", v.value())).transpose()
+}
+
+/// Stores `session` under `token_hash`.
+pub fn put_session(tx: &WriteTransaction, token_hash: [u8; 32], session: &Session) -> Result<()> {
+    let bytes = encode("sessions", session)?;
+    tx.open_table(tables::SESSIONS)?
+        .insert(token_hash, bytes.as_slice())?;
+    Ok(())
+}
+
+/// Removes the sessions for which `doomed` is true; returns how many went.
+pub fn remove_sessions_where(
+    tx: &WriteTransaction,
+    mut doomed: impl FnMut(&Session) -> bool,
+) -> Result<usize> {
+    let mut table = tx.open_table(tables::SESSIONS)?;
+    let mut failed = None;
+    let mut removed = 0;
+    table.retain(|_, v| match decode::<Session>("sessions", v) {
+        Ok(s) if doomed(&s) => {
+            removed += 1;
+            false
+        }
+        Ok(_) => true,
+        Err(e) => {
+            failed = Some(e);
+            true
+        }
+    })?;
+    match failed {
+        Some(e) => Err(e),
+        None => Ok(removed),
+    }
+}

@@ -1,0 +1,215 @@
+//! Schema version and migrations.
+//!
+//! The `meta` table holds `schema_version`. Opening a store:
+//! - a new file gets every table and the current version in one write transaction;
+//! - an older file is migrated step by step, each step one write transaction that rewrites the
+//!   affected tables ("new layout + copy"), so a crash mid-upgrade leaves the last good version;
+//! - a newer file is refused with [`Error::NewerSchema`] before anything is written.
+//!
+//! History:
+//! - 1: first layout.
+//! - 2: customers gained `exclude_from_dashboard` (false for existing customers).
+
+use crate::records::Customer;
+use crate::repo::Tx;
+use crate::{Error, Id, Result, Timestamp, decode, encode, tables};
+use redb::{ReadableTable, TableHandle, WriteTransaction};
+use serde::{Deserialize, Serialize};
+
+/// The layout version this build writes.
+pub const SCHEMA_VERSION: u64 = 2;
+
+const VERSION_KEY: &str = "schema_version";
+
+/// Layouts of earlier schema versions, kept for their migrations.
+pub mod legacy {
+    use super::*;
+
+    /// A customer as schema version 1 stored it.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    pub struct CustomerV1 {
+        /// Record id.
+        pub id: Id,
+        /// Display name.
+        pub name: String,
+        /// Contact email.
+        pub email: Option<String>,
+        /// Free text.
+        pub note: Option<String>,
+        /// Archive state.
+        pub archived: bool,
+        /// Creation time.
+        pub created_at: Timestamp,
+        /// Last change.
+        pub updated_at: Timestamp,
+    }
+}
+
+/// Brings the open file to [`SCHEMA_VERSION`] and makes sure every table exists.
+pub(crate) fn prepare(db: &redb::Database) -> Result<()> {
+    let found = {
+        let txn = db.begin_write()?;
+        let version = txn.table(tables::META)?.get(VERSION_KEY)?.map(|v| v.value());
+        txn.abort()?;
+        version
+    };
+    match found {
+        Some(v) if v > SCHEMA_VERSION => {
+            return Err(Error::NewerSchema {
+                found: v,
+                supported: SCHEMA_VERSION,
+            });
+        }
+        Some(v) => {
+            for from in v..SCHEMA_VERSION {
+                let txn = db.begin_write()?;
+                migrate_step(&txn, from)?;
+                set_version(&txn, from + 1)?;
+                txn.commit()?;
+                tracing::info!(from, to = from + 1, "database migrated");
+            }
+        }
+        None => {}
+    }
+    let txn = db.begin_write()?;
+    create_tables(&txn)?;
+    if found.is_none() {
+        set_version(&txn, SCHEMA_VERSION)?;
+    }
+    txn.commit()?;
+    Ok(())
+}
+
+fn set_version(txn: &WriteTransaction, version: u64) -> Result<()> {
+    txn.open_table(tables::META)?.insert(VERSION_KEY, version)?;
+    Ok(())
+}
+
+fn create_tables(txn: &WriteTransaction) -> Result<()> {
+    txn.open_table(tables::META)?;
+    txn.open_table(tables::ACCOUNT_EMAILS)?;
+    txn.open_table(tables::SESSIONS)?;
+    txn.open_table(tables::SETTINGS)?;
+    txn.open_table(tables::MANUFACTURER_NAMES)?;
+    for def in [
+        tables::ACCOUNTS,
+        tables::CUSTOMERS,
+        tables::MANUFACTURERS,
+        tables::PRINTERS,
+        tables::COMPONENTS,
+        tables::FILAMENTS,
+        tables::PRINTS,
+    ] {
+        txn.open_table(def)?;
+    }
+    txn.open_multimap_table(tables::REFERENCES)?;
+    Ok(())
+}
+
+fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
+    match from {
+        1 => customers_v1_to_v2(txn),
+        other => Err(Error::Database(format!(
+            "no migration from schema version {other}"
+        ))),
+    }
+}
+
+/// v1 → v2: every customer gets `exclude_from_dashboard = false`.
+fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
+    let mut table = txn.open_table(tables::CUSTOMERS)?;
+    let mut upgraded = Vec::new();
+    for entry in table.iter()? {
+        let (key, value) = entry?;
+        let old: legacy::CustomerV1 = decode(tables::CUSTOMERS.name(), value.value())?;
+        let new = Customer {
+            id: old.id,
+            name: old.name,
+            email: old.email,
+            note: old.note,
+            exclude_from_dashboard: false,
+            archived: old.archived,
+            created_at: old.created_at,
+            updated_at: old.updated_at,
+        };
+        upgraded.push((key.value(), encode("customers", &new)?));
+    }
+    for (key, bytes) in upgraded {
+        table.insert(key, bytes.as_slice())?;
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Store, StoreOptions, repo};
+
+    fn write_v1_file(path: &std::path::Path, customer: &legacy::CustomerV1) {
+        let db = redb::Database::create(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(tables::META).unwrap().insert(VERSION_KEY, 1).unwrap();
+        let bytes = encode("customers", customer).unwrap();
+        txn.open_table(tables::CUSTOMERS)
+            .unwrap()
+            .insert(customer.id.bytes(), bytes.as_slice())
+            .unwrap();
+        txn.commit().unwrap();
+    }
+
+    #[test]
+    fn a_v1_customer_is_upgraded_on_open() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        let old = legacy::CustomerV1 {
+            id: Id::new(),
+            name: "Old Customer".into(),
+            email: Some("old@example.com".into()),
+            note: None,
+            archived: true,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_100),
+        };
+        write_v1_file(&path, &old);
+
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        let customer: Customer = repo::get(&txn, old.id).unwrap().unwrap();
+        assert_eq!(customer.name, "Old Customer");
+        assert_eq!(customer.email.as_deref(), Some("old@example.com"));
+        assert!(customer.archived);
+        assert!(!customer.exclude_from_dashboard);
+        assert_eq!(customer.updated_at, Timestamp(1_700_000_100));
+        let version = txn.table(tables::META).unwrap().get(VERSION_KEY).unwrap().unwrap().value();
+        assert_eq!(version, SCHEMA_VERSION);
+    }
+
+    #[test]
+    fn a_newer_file_is_refused_and_left_alone() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        {
+            let db = redb::Database::create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            txn.open_table(tables::META).unwrap().insert(VERSION_KEY, SCHEMA_VERSION + 1).unwrap();
+            txn.commit().unwrap();
+        }
+        let err = Store::open(&path, StoreOptions::default()).unwrap_err();
+        assert!(matches!(err, Error::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1));
+        assert!(err.to_string().contains("newer printcost"));
+        let db = redb::Database::open(&path).unwrap();
+        let txn = db.begin_write().unwrap();
+        let version = txn.open_table(tables::META).unwrap().get(VERSION_KEY).unwrap().unwrap().value();
+        assert_eq!(version, SCHEMA_VERSION + 1);
+    }
+
+    #[test]
+    fn a_new_file_gets_the_current_version() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        let version = txn.table(tables::META).unwrap().get(VERSION_KEY).unwrap().unwrap().value();
+        assert_eq!(version, SCHEMA_VERSION);
+        assert!(repo::is_empty(&txn, tables::PRINTS).unwrap());
+    }
+}

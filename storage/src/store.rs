@@ -1,0 +1,91 @@
+//! The store: one redb database file and its transactions.
+
+use crate::{Result, SharedBackend, schema};
+use redb::backends::FileBackend;
+use redb::{Durability, ReadTransaction, ReadableDatabase, StorageBackend, WriteTransaction};
+use std::fs::OpenOptions;
+use std::path::Path;
+use std::sync::Arc;
+
+/// Options of [`Store::open`].
+#[derive(Debug, Clone, Copy)]
+pub struct StoreOptions {
+    /// redb page cache in bytes. redb's own default (1 GiB) is far too much for a Raspberry Pi;
+    /// ours is 16 MiB.
+    pub cache_bytes: usize,
+}
+
+impl Default for StoreOptions {
+    fn default() -> Self {
+        StoreOptions {
+            cache_bytes: 16 * 1024 * 1024,
+        }
+    }
+}
+
+/// The open database. Cheap to clone (shared handle); safe to use from many threads: any number
+/// of read transactions run alongside the one write transaction redb allows at a time.
+#[derive(Clone)]
+pub struct Store {
+    db: Arc<redb::Database>,
+    backend: SharedBackend,
+}
+
+impl std::fmt::Debug for Store {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Store").finish_non_exhaustive()
+    }
+}
+
+impl Store {
+    /// Opens (or creates) the database file at `path` and brings it to the current schema.
+    ///
+    /// Errors: the file cannot be opened or locked (another process has it open), it is corrupt,
+    /// or it was written by a newer schema ([`crate::Error::NewerSchema`]).
+    pub fn open(path: &Path, options: StoreOptions) -> Result<Store> {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .open(path)?;
+        Self::open_with_backend(FileBackend::new(file)?, options)
+    }
+
+    /// Opens a database kept by any redb backend (tests use failing or in-memory backends).
+    ///
+    /// Errors: as [`Store::open`].
+    pub fn open_with_backend(backend: impl StorageBackend, options: StoreOptions) -> Result<Store> {
+        let backend = SharedBackend::new(backend);
+        let db = redb::Database::builder()
+            .set_cache_size(options.cache_bytes)
+            .create_with_backend(backend.clone())?;
+        schema::prepare(&db)?;
+        Ok(Store {
+            db: Arc::new(db),
+            backend,
+        })
+    }
+
+    /// A read transaction: a consistent snapshot of the last commit.
+    pub fn begin_read(&self) -> Result<ReadTransaction> {
+        Ok(self.db.begin_read()?)
+    }
+
+    /// A write transaction whose commit is durable when it returns (`Durability::Immediate`).
+    /// Only the writer actors call this; redb lets one write transaction run at a time.
+    pub fn begin_write(&self) -> Result<WriteTransaction> {
+        let mut txn = self.db.begin_write()?;
+        txn.set_durability(Durability::Immediate)?;
+        Ok(txn)
+    }
+
+    /// Checks that the file can still be read from the device, bypassing redb's page cache, and
+    /// that a read transaction opens. Used by `GET /api/health`.
+    pub fn probe(&self) -> Result<()> {
+        self.backend.probe()?;
+        let txn = self.begin_read()?;
+        crate::repo::Tx::table(&txn, crate::tables::META)?;
+        Ok(())
+    }
+}

@@ -1,0 +1,39 @@
+//! Every redb table of the store, in one place. All of them are created by the transaction that
+//! opens the store (see `schema.rs`), so readers never meet a missing table.
+//!
+//! Record tables map a 16-byte id to a bincode value; index tables map a normalised key to an id.
+
+use redb::{MultimapTableDefinition, TableDefinition};
+
+/// Key-value facts about the file itself: `schema_version`.
+pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
+
+/// Accounts by id.
+pub const ACCOUNTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("accounts");
+/// Unique index: lower-case email to account id.
+pub const ACCOUNT_EMAILS: TableDefinition<&str, [u8; 16]> = TableDefinition::new("account_emails");
+/// Sessions by SHA-256 of their token.
+pub const SESSIONS: TableDefinition<[u8; 32], &[u8]> = TableDefinition::new("sessions");
+/// The settings record under key 0.
+pub const SETTINGS: TableDefinition<u8, &[u8]> = TableDefinition::new("settings");
+
+/// Customers by id.
+pub const CUSTOMERS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("customers");
+/// Manufacturers by id.
+pub const MANUFACTURERS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("manufacturers");
+/// Unique index: lower-case trimmed manufacturer name to id.
+pub const MANUFACTURER_NAMES: TableDefinition<&str, [u8; 16]> =
+    TableDefinition::new("manufacturer_names");
+/// Printers by id.
+pub const PRINTERS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("printers");
+/// Components by id.
+pub const COMPONENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("components");
+/// Filaments by id.
+pub const FILAMENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("filaments");
+
+/// Prints by id. Read by the currency lock (a currency change is refused once any print exists).
+pub const PRINTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("prints");
+
+/// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
+pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
+    MultimapTableDefinition::new("references");
