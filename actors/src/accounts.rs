@@ -1,0 +1,210 @@
+//! Accounts, passwords and sessions.
+//!
+//! Passwords: argon2id with the argon2 crate's default parameters (RFC 9106's second recommended
+//! option: m = 19 MiB, t = 2, p = 1), stored as PHC strings. Hashing and verifying take tens of
+//! milliseconds on purpose: call them off the async executor and outside writer actors.
+//!
+//! Sessions: a 32-byte random token (64 hex characters) lives only in the client's cookie; the
+//! store keeps its SHA-256, so a copy of the database does not hold usable sessions.
+
+use crate::values::{Email, Locale, Password};
+use crate::{Error, Result};
+use argon2::password_hash::{PasswordHasher, PasswordVerifier};
+use argon2::{Argon2, PasswordHash};
+use sha2::{Digest, Sha256};
+use storage::records::{Account, Session};
+use storage::repo::{self, Tx};
+use storage::{Id, Timestamp, WriteTransaction, tables};
+
+/// Hashes `password` with argon2id and a fresh random salt; returns the PHC string.
+///
+/// Errors: [`Error::Storage`] is never returned; a failure of the system's random source is
+/// reported as `Error::Validation` on `password` (it cannot happen on Linux).
+pub fn hash_password(password: &Password) -> Result<String> {
+    Argon2::default()
+        .hash_password(password.get().as_bytes())
+        .map(|h| h.to_string())
+        .map_err(|_| Error::field("password", "errors.hashFailed"))
+}
+
+/// True when `candidate` matches the PHC string `hash`. A malformed hash never matches.
+pub fn verify_password(hash: &str, candidate: &str) -> bool {
+    PasswordHash::new(hash).is_ok_and(|parsed| {
+        Argon2::default()
+            .verify_password(candidate.as_bytes(), &parsed)
+            .is_ok()
+    })
+}
+
+/// A hash to verify against when the email is unknown, so that both failures cost the same time
+/// (no account enumeration by timing).
+pub fn decoy_hash() -> &'static str {
+    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    DECOY.get_or_init(|| {
+        Argon2::default()
+            .hash_password(b"decoy password, never valid")
+            .map(|h| h.to_string())
+            .unwrap_or_default()
+    })
+}
+
+/// A new session token: 32 random bytes as 64 lower-case hex characters, and its store key.
+///
+/// Errors: the system random source failed (reported as [`Error::WriterGone`] of "random").
+pub fn new_session_token() -> Result<(String, [u8; 32])> {
+    let mut bytes = [0u8; 32];
+    getrandom::fill(&mut bytes).map_err(|_| Error::WriterGone("random source"))?;
+    let token: String = bytes.iter().map(|b| format!("{b:02x}")).collect();
+    let hash = token_hash(&token);
+    Ok((token, hash))
+}
+
+/// The store key of a session token: its SHA-256.
+pub fn token_hash(token: &str) -> [u8; 32] {
+    Sha256::digest(token.as_bytes()).into()
+}
+
+/// The unique-index key of an email: trimmed and lower-cased.
+pub fn email_key(email: &str) -> String {
+    email.trim().to_lowercase()
+}
+
+/// The account registered under `email` (case-insensitive).
+pub fn find_by_email(tx: &impl Tx, email: &str) -> Result<Option<Account>> {
+    match repo::index_get(tx, tables::ACCOUNT_EMAILS, &email_key(email))? {
+        Some(id) => Ok(repo::get(tx, id)?),
+        None => Ok(None),
+    }
+}
+
+/// The account of a live session: `None` when the token is unknown or expired at `now`.
+pub fn session_account(tx: &impl Tx, token_hash: [u8; 32], now: Timestamp) -> Result<Option<Account>> {
+    match repo::session(tx, token_hash)? {
+        Some(session) if session.expires_at > now => Ok(repo::get(tx, session.account_id)?),
+        _ => Ok(None),
+    }
+}
+
+/// True once the first account exists (setup has run).
+pub fn initialized(tx: &impl Tx) -> Result<bool> {
+    Ok(!repo::is_empty(tx, tables::ACCOUNTS)?)
+}
+
+/// What a new account is made of (setup).
+#[derive(Debug, Clone)]
+pub struct NewAccount {
+    /// Name shown in the UI.
+    pub display_name: String,
+    /// Login email.
+    pub email: Email,
+    /// argon2id PHC string of the password (see [`hash_password`]).
+    pub password_hash: String,
+    /// Preferred locale.
+    pub locale: Locale,
+}
+
+/// Creates an account. Errors: [`Error::Duplicate`] on `email` when taken.
+pub fn create(txn: &WriteTransaction, input: &NewAccount, now: Timestamp) -> Result<Account> {
+    let key = email_key(input.email.get());
+    if repo::index_get(txn, tables::ACCOUNT_EMAILS, &key)?.is_some() {
+        return Err(Error::Duplicate(crate::FieldError::new("email", "errors.duplicate")));
+    }
+    let account = Account {
+        id: Id::new(),
+        email: input.email.get().clone(),
+        display_name: input.display_name.clone(),
+        password_hash: input.password_hash.clone(),
+        locale: input.locale.get().clone(),
+        created_at: now,
+        updated_at: now,
+    };
+    repo::put(txn, &account)?;
+    repo::index_put(txn, tables::ACCOUNT_EMAILS, &key, account.id)?;
+    Ok(account)
+}
+
+/// Opens a session for `account_id` under `token_hash`, valid for `ttl_seconds` from `now`, and
+/// drops every expired session on the way (the table stays small without a sweeper thread).
+pub fn open_session(
+    txn: &WriteTransaction,
+    account_id: Id,
+    token_hash: [u8; 32],
+    now: Timestamp,
+    ttl_seconds: i64,
+) -> Result<()> {
+    repo::remove_sessions_where(txn, |s| s.expires_at <= now)?;
+    let session = Session {
+        account_id,
+        created_at: now,
+        expires_at: now.plus_seconds(ttl_seconds),
+    };
+    repo::put_session(txn, token_hash, &session)?;
+    Ok(())
+}
+
+/// Ends the session stored under `token_hash` (logout). Ending an unknown session is not an error.
+pub fn close_session(txn: &WriteTransaction, token_hash: [u8; 32]) -> Result<()> {
+    txn.open_table(tables::SESSIONS)
+        .map_err(storage::Error::from)?
+        .remove(token_hash)
+        .map_err(storage::Error::from)?;
+    Ok(())
+}
+
+/// Sets the account's preferred locale. Errors: [`Error::NotFound`].
+pub fn set_locale(txn: &WriteTransaction, account_id: Id, locale: &Locale, now: Timestamp) -> Result<Account> {
+    let mut account: Account = repo::get(txn, account_id)?.ok_or(Error::NotFound)?;
+    account.locale = locale.get().clone();
+    account.updated_at = now;
+    repo::put(txn, &account)?;
+    Ok(account)
+}
+
+/// Replaces the account's password hash and ends every session of the account except the one
+/// under `keep` (the caller's own, on a password change; none on a reset).
+/// Errors: [`Error::NotFound`].
+pub fn set_password(
+    txn: &WriteTransaction,
+    account_id: Id,
+    password_hash: &str,
+    keep: Option<[u8; 32]>,
+    now: Timestamp,
+) -> Result<Account> {
+    let mut account: Account = repo::get(txn, account_id)?.ok_or(Error::NotFound)?;
+    account.password_hash = password_hash.to_string();
+    account.updated_at = now;
+    repo::put(txn, &account)?;
+    let kept = keep.and_then(|hash| repo::session(txn, hash).ok().flatten());
+    repo::remove_sessions_where(txn, |s| s.account_id == account_id)?;
+    if let (Some(hash), Some(session)) = (keep, kept) {
+        repo::put_session(txn, hash, &session)?;
+    }
+    Ok(account)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    #[test]
+    fn passwords_verify_only_against_their_hash() {
+        let password = Password::from_str("correct horse battery").unwrap();
+        let hash = hash_password(&password).unwrap();
+        assert!(hash.starts_with("$argon2id$"));
+        assert!(verify_password(&hash, "correct horse battery"));
+        assert!(!verify_password(&hash, "correct horse battery!"));
+        assert!(!verify_password("not a hash", "correct horse battery"));
+        assert!(!verify_password(decoy_hash(), "correct horse battery"));
+    }
+
+    #[test]
+    fn tokens_are_random_and_hashed() {
+        let (a, ha) = new_session_token().unwrap();
+        let (b, hb) = new_session_token().unwrap();
+        assert_eq!(a.len(), 64);
+        assert_ne!(a, b);
+        assert_ne!(ha, hb);
+        assert_eq!(token_hash(&a), ha);
+    }
+}

@@ -1,0 +1,74 @@
+//! The domain error of this crate. The web crate maps each variant to exactly one API code.
+
+use std::fmt;
+
+/// One field at fault: `path` is the JSON path of the API input (`parts[0].hotends`,
+/// `manufacturerId`), `message_key` a stable i18n key (`errors.required`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FieldError {
+    /// JSON path of the offending input field.
+    pub path: String,
+    /// Stable message key, `errors.<name>`.
+    pub message_key: &'static str,
+}
+
+impl FieldError {
+    /// A field error at `path` with `message_key`.
+    pub fn new(path: impl Into<String>, message_key: &'static str) -> Self {
+        FieldError {
+            path: path.into(),
+            message_key,
+        }
+    }
+}
+
+impl fmt::Display for FieldError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.path, self.message_key)
+    }
+}
+
+/// Why a command or read was refused.
+#[derive(Debug, Clone, thiserror::Error)]
+pub enum Error {
+    /// The addressed record does not exist (404 `NOT_FOUND`).
+    #[error("not found")]
+    NotFound,
+    /// Input is invalid; every field at fault is listed (422 `VALIDATION_FAILED`).
+    #[error("validation failed: {}", .0.iter().map(ToString::to_string).collect::<Vec<_>>().join(", "))]
+    Validation(Vec<FieldError>),
+    /// A unique value is taken (409 `DUPLICATE`); the field names which.
+    #[error("{0} is already taken")]
+    Duplicate(FieldError),
+    /// The record is still referenced and cannot be deleted (409 `REFERENCED`).
+    #[error("the record is still referenced")]
+    Referenced,
+    /// Setup has already run (409 `SETUP_COMPLETED`).
+    #[error("setup has already been completed")]
+    SetupCompleted,
+    /// The currency cannot change once a print exists (409 `CURRENCY_LOCKED`).
+    #[error("the currency cannot change once a print exists")]
+    CurrencyLocked,
+    /// Unknown email or wrong password; deliberately indistinguishable (401 `INVALID_CREDENTIALS`).
+    #[error("invalid email or password")]
+    InvalidCredentials,
+    /// The route needs spool management, which is off (409 `SPOOL_MANAGEMENT_DISABLED`).
+    #[error("spool management is disabled")]
+    SpoolManagementDisabled,
+    /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
+    #[error(transparent)]
+    Storage(#[from] storage::Error),
+    /// A writer actor is gone (shutting down or crashed) (503 `DATABASE_UNAVAILABLE`).
+    #[error("the {0} writer is not running")]
+    WriterGone(&'static str),
+}
+
+impl Error {
+    /// A validation error with one field.
+    pub fn field(path: impl Into<String>, message_key: &'static str) -> Self {
+        Error::Validation(vec![FieldError::new(path, message_key)])
+    }
+}
+
+/// Result alias of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

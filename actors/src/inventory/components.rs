@@ -1,0 +1,162 @@
+//! Components: hotends, build plates and other wear parts.
+
+use super::{InventoryRecord, ListQuery, Page, archivable, save};
+use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
+use crate::{Error, Result};
+use storage::records::{Component, ComponentType, Manufacturer, Printer};
+use storage::repo::Tx;
+use storage::{Id, Timestamp, WriteTransaction};
+
+impl InventoryRecord for Component {
+    archivable!(Component);
+
+    fn references(&self) -> Vec<Id> {
+        self.manufacturer_id.into_iter().chain(self.printer_ids.iter().copied()).collect()
+    }
+}
+
+/// The editable fields of a component.
+#[derive(Debug, Clone)]
+pub struct ComponentInput {
+    /// Hotend, build plate or other.
+    pub kind: ComponentType,
+    /// Display name.
+    pub name: Name,
+    /// Its manufacturer, if known.
+    pub manufacturer_id: Option<Id>,
+    /// Model designation.
+    pub model: Option<Note>,
+    /// Purchase price, instance currency.
+    pub purchase_price: Amount,
+    /// Expected lifetime, printing hours.
+    pub expected_lifetime_hours: PositiveAmount,
+    /// Preselected in new drafts.
+    pub always_used: bool,
+    /// Printers it fits (duplicates are folded).
+    pub printer_ids: Vec<Id>,
+    /// Free text.
+    pub note: Option<Note>,
+}
+
+/// Component list filters beyond the common query.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ComponentFilter {
+    /// Only this type.
+    pub kind: Option<ComponentType>,
+    /// Only components that fit this printer.
+    pub printer_id: Option<Id>,
+    /// Only (not) always-used components.
+    pub always_used: Option<bool>,
+}
+
+/// A component with its manufacturer's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ComponentView {
+    /// The record.
+    pub component: Component,
+    /// Its manufacturer's name, if it has one.
+    pub manufacturer: Option<String>,
+}
+
+/// Creates a component. Errors: unknown or archived `manufacturerId` or `printerIds[i]` (422).
+pub fn create(txn: &WriteTransaction, input: &ComponentInput, now: Timestamp) -> Result<ComponentView> {
+    let component = Component {
+        id: Id::new(),
+        kind: input.kind,
+        name: String::new(),
+        manufacturer_id: None,
+        model: None,
+        purchase_price: Default::default(),
+        expected_lifetime_hours: Default::default(),
+        always_used: false,
+        printer_ids: Vec::new(),
+        note: None,
+        archived: false,
+        created_at: now,
+        updated_at: now,
+    };
+    write(txn, None, component, input, now)
+}
+
+/// Replaces component `id`. Errors: [`Error::NotFound`]; as [`create`].
+pub fn replace(txn: &WriteTransaction, id: Id, input: &ComponentInput, now: Timestamp) -> Result<ComponentView> {
+    let old: Component = super::get(txn, id)?;
+    write(txn, Some(&old), old.clone(), input, now)
+}
+
+fn write(
+    txn: &WriteTransaction,
+    old: Option<&Component>,
+    mut component: Component,
+    input: &ComponentInput,
+    now: Timestamp,
+) -> Result<ComponentView> {
+    let manufacturer = input
+        .manufacturer_id
+        .map(|id| super::require_active::<Manufacturer>(txn, id, "manufacturerId"))
+        .transpose()?;
+    let mut printer_ids = Vec::with_capacity(input.printer_ids.len());
+    let mut faults = Vec::new();
+    for (i, id) in input.printer_ids.iter().enumerate() {
+        match super::require_active::<Printer>(txn, *id, &format!("printerIds[{i}]")) {
+            Ok(_) if printer_ids.contains(id) => {}
+            Ok(_) => printer_ids.push(*id),
+            Err(Error::Validation(mut f)) => faults.append(&mut f),
+            Err(e) => return Err(e),
+        }
+    }
+    if !faults.is_empty() {
+        return Err(Error::Validation(faults));
+    }
+    component.kind = input.kind;
+    component.name = input.name.get().clone();
+    component.manufacturer_id = manufacturer.as_ref().map(|m| m.id);
+    component.model = note_text(input.model.clone());
+    component.purchase_price = *input.purchase_price.get();
+    component.expected_lifetime_hours = *input.expected_lifetime_hours.get();
+    component.always_used = input.always_used;
+    component.printer_ids = printer_ids;
+    component.note = note_text(input.note.clone());
+    component.updated_at = now;
+    save(txn, old, &component)?;
+    Ok(ComponentView {
+        component,
+        manufacturer: manufacturer.map(|m| m.name),
+    })
+}
+
+/// Component `id` as a view. Errors: [`Error::NotFound`].
+pub fn get(tx: &impl Tx, id: Id) -> Result<ComponentView> {
+    let component: Component = super::get(tx, id)?;
+    let manufacturer = match component.manufacturer_id {
+        Some(m) => Some(super::get::<Manufacturer>(tx, m)?.name),
+        None => None,
+    };
+    Ok(ComponentView {
+        component,
+        manufacturer,
+    })
+}
+
+/// Components matching `query` and `filter` (search covers name, model, manufacturer), sorted
+/// by name.
+pub fn list(tx: &impl Tx, query: &ListQuery, filter: ComponentFilter) -> Result<Page<ComponentView>> {
+    let names = super::manufacturer_names(tx)?;
+    super::list(
+        tx,
+        query,
+        |c: Component| ComponentView {
+            manufacturer: c.manufacturer_id.and_then(|m| names.get(&m).cloned()),
+            component: c,
+        },
+        |v| {
+            let c = &v.component;
+            filter.kind.is_none_or(|k| c.kind == k)
+                && filter.printer_id.is_none_or(|p| c.printer_ids.contains(&p))
+                && filter.always_used.is_none_or(|a| c.always_used == a)
+                && query.matches(&[&c.name, c.model.as_deref().unwrap_or(""), v.manufacturer.as_deref().unwrap_or("")])
+        },
+        |v| v.component.name.clone(),
+    )
+}
+

@@ -1,0 +1,103 @@
+//! Manufacturers. The name is unique, compared trimmed and case-insensitively.
+
+use super::{InventoryRecord, ListQuery, Page, archivable, save};
+use crate::values::{Name, Note, note_text};
+use crate::{Error, FieldError, Result};
+use storage::records::Manufacturer;
+use storage::repo::{self, Tx};
+use storage::{Id, Timestamp, WriteTransaction, tables};
+
+impl InventoryRecord for Manufacturer {
+    archivable!(Manufacturer);
+
+    fn forget(&self, txn: &WriteTransaction) -> Result<()> {
+        repo::index_remove(txn, tables::MANUFACTURER_NAMES, &name_key(&self.name))?;
+        Ok(())
+    }
+}
+
+/// The editable fields of a manufacturer.
+#[derive(Debug, Clone)]
+pub struct ManufacturerInput {
+    /// Unique name.
+    pub name: Name,
+    /// Free text.
+    pub note: Option<Note>,
+}
+
+/// The unique-index key of a manufacturer name.
+pub fn name_key(name: &str) -> String {
+    name.trim().to_lowercase()
+}
+
+/// Creates a manufacturer. Errors: [`Error::Duplicate`] on `name`.
+pub fn create(txn: &WriteTransaction, input: &ManufacturerInput, now: Timestamp) -> Result<Manufacturer> {
+    let manufacturer = Manufacturer {
+        id: Id::new(),
+        name: String::new(),
+        note: None,
+        archived: false,
+        created_at: now,
+        updated_at: now,
+    };
+    write(txn, None, manufacturer, input, now)
+}
+
+/// Replaces manufacturer `id`. Errors: [`Error::NotFound`], [`Error::Duplicate`] on `name`.
+pub fn replace(txn: &WriteTransaction, id: Id, input: &ManufacturerInput, now: Timestamp) -> Result<Manufacturer> {
+    let old: Manufacturer = super::get(txn, id)?;
+    write(txn, Some(&old), old.clone(), input, now)
+}
+
+fn write(
+    txn: &WriteTransaction,
+    old: Option<&Manufacturer>,
+    mut manufacturer: Manufacturer,
+    input: &ManufacturerInput,
+    now: Timestamp,
+) -> Result<Manufacturer> {
+    let key = name_key(input.name.get());
+    match repo::index_get(txn, tables::MANUFACTURER_NAMES, &key)? {
+        Some(owner) if owner != manufacturer.id => {
+            return Err(Error::Duplicate(FieldError::new("name", "errors.duplicate")));
+        }
+        _ => {}
+    }
+    if let Some(old) = old {
+        repo::index_remove(txn, tables::MANUFACTURER_NAMES, &name_key(&old.name))?;
+    }
+    repo::index_put(txn, tables::MANUFACTURER_NAMES, &key, manufacturer.id)?;
+    manufacturer.name = input.name.get().clone();
+    manufacturer.note = note_text(input.note.clone());
+    manufacturer.updated_at = now;
+    save(txn, old, &manufacturer)?;
+    Ok(manufacturer)
+}
+
+/// The active manufacturer named `name` (legacy printer input), created when none has the name.
+/// Errors: [`Error::Validation`] with `errors.archived` at `path` when the name belongs to an
+/// archived manufacturer (unarchive it, or send `manufacturerId`).
+pub fn resolve_by_name(txn: &WriteTransaction, name: &Name, path: &str, now: Timestamp) -> Result<Manufacturer> {
+    match repo::index_get(txn, tables::MANUFACTURER_NAMES, &name_key(name.get()))? {
+        Some(id) => super::require_active(txn, id, path),
+        None => create(
+            txn,
+            &ManufacturerInput {
+                name: name.clone(),
+                note: None,
+            },
+            now,
+        ),
+    }
+}
+
+/// Manufacturers matching `query` (search covers name and note), sorted by name.
+pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Manufacturer>> {
+    super::list(
+        tx,
+        query,
+        |m: Manufacturer| m,
+        |m| query.matches(&[&m.name, m.note.as_deref().unwrap_or("")]),
+        |m| m.name.clone(),
+    )
+}

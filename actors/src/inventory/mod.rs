@@ -1,0 +1,197 @@
+//! Inventory rules: customers, manufacturers, printers, components and filaments.
+//!
+//! Shared rules live here: archive toggling, safe delete (refused while any record refers to the
+//! target, checked through the store's reference edges), reference bookkeeping on save, list
+//! search and pagination. Each resource module holds its input type, create/replace rules and its
+//! list view.
+
+pub mod components;
+pub mod customers;
+pub mod filaments;
+pub mod manufacturers;
+pub mod printers;
+
+use crate::{Error, Result};
+use std::collections::HashMap;
+use storage::records::Manufacturer;
+use storage::repo::{self, Record, Tx};
+use storage::{Id, Timestamp, WriteTransaction};
+
+/// The common list query of the spec ("Common list behaviour").
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListQuery {
+    /// Case-insensitive text filter; `None` matches everything.
+    pub search: Option<String>,
+    /// One-based page number.
+    pub page: u32,
+    /// Items per page, 1 to 100.
+    pub page_size: u32,
+    /// Also list archived records.
+    pub include_archived: bool,
+}
+
+impl Default for ListQuery {
+    fn default() -> Self {
+        ListQuery {
+            search: None,
+            page: 1,
+            page_size: 25,
+            include_archived: false,
+        }
+    }
+}
+
+impl ListQuery {
+    /// True when `texts` contain the search text (case-insensitive), or there is none.
+    pub fn matches(&self, texts: &[&str]) -> bool {
+        match &self.search {
+            None => true,
+            Some(needle) => {
+                let needle = needle.to_lowercase();
+                texts.iter().any(|t| t.to_lowercase().contains(&needle))
+            }
+        }
+    }
+}
+
+/// One page of a list: `total` counts every match (after filters, before pagination).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Page<T> {
+    /// The page's items.
+    pub items: Vec<T>,
+    /// Matches in all pages.
+    pub total: u64,
+    /// One-based page number.
+    pub page: u32,
+    /// Items per page.
+    pub page_size: u32,
+}
+
+impl<T> Page<T> {
+    /// Cuts page `query.page` out of `items` (already filtered and sorted).
+    pub fn cut(items: Vec<T>, query: &ListQuery) -> Page<T> {
+        let total = items.len() as u64;
+        let skip = (query.page.saturating_sub(1) as usize).saturating_mul(query.page_size as usize);
+        let items = items.into_iter().skip(skip).take(query.page_size as usize).collect();
+        Page {
+            items,
+            total,
+            page: query.page,
+            page_size: query.page_size,
+        }
+    }
+
+    /// Maps every item.
+    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
+        Page {
+            items: self.items.into_iter().map(f).collect(),
+            total: self.total,
+            page: self.page,
+            page_size: self.page_size,
+        }
+    }
+}
+
+/// An inventory record: archivable, safely deletable, with outgoing references.
+pub trait InventoryRecord: Record + Clone {
+    /// Archive state.
+    fn archived(&self) -> bool;
+    /// Sets the archive state and the change time.
+    fn set_archived(&mut self, archived: bool, now: Timestamp);
+    /// Ids of the records this one refers to (its manufacturer, printers...).
+    fn references(&self) -> Vec<Id> {
+        Vec::new()
+    }
+    /// Removes what else the record owns in the store (unique index entries) on delete.
+    fn forget(&self, _txn: &WriteTransaction) -> Result<()> {
+        Ok(())
+    }
+}
+
+/// Stores `new` (replacing `old`, if any) and keeps its reference edges in step.
+pub fn save<R: InventoryRecord>(txn: &WriteTransaction, old: Option<&R>, new: &R) -> Result<()> {
+    let old_refs = old.map(R::references).unwrap_or_default();
+    repo::put(txn, new)?;
+    repo::set_references(txn, new.id(), &old_refs, &new.references())?;
+    Ok(())
+}
+
+/// The record `id`. Errors: [`Error::NotFound`].
+pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<R> {
+    repo::get(tx, id)?.ok_or(Error::NotFound)
+}
+
+/// Sets the archive state of `id` (`PATCH {archived}`). Errors: [`Error::NotFound`].
+pub fn set_archived<R: InventoryRecord>(txn: &WriteTransaction, id: Id, archived: bool, now: Timestamp) -> Result<R> {
+    let mut record: R = get(txn, id)?;
+    record.set_archived(archived, now);
+    repo::put(txn, &record)?;
+    Ok(record)
+}
+
+/// Deletes `id` unless another record refers to it.
+/// Errors: [`Error::NotFound`], [`Error::Referenced`].
+pub fn delete<R: InventoryRecord>(txn: &WriteTransaction, id: Id) -> Result<()> {
+    let record: R = get(txn, id)?;
+    if repo::is_referenced(txn, id)? {
+        return Err(Error::Referenced);
+    }
+    repo::set_references(txn, id, &record.references(), &[])?;
+    record.forget(txn)?;
+    repo::remove::<R>(txn, id)?;
+    Ok(())
+}
+
+/// The record `id` for a new reference from input field `path`: it must exist and be active.
+/// Errors: [`Error::Validation`] with `errors.notFound` or `errors.archived` at `path`.
+pub fn require_active<R: InventoryRecord>(tx: &impl Tx, id: Id, path: &str) -> Result<R> {
+    match repo::get::<R>(tx, id)? {
+        None => Err(Error::field(path, "errors.notFound")),
+        Some(r) if r.archived() => Err(Error::field(path, "errors.archived")),
+        Some(r) => Ok(r),
+    }
+}
+
+/// Every manufacturer's name by id, for views that show the name next to the id.
+pub fn manufacturer_names(tx: &impl Tx) -> Result<HashMap<Id, String>> {
+    Ok(repo::all::<Manufacturer>(tx)?
+        .into_iter()
+        .map(|m| (m.id, m.name))
+        .collect())
+}
+
+/// Lists records of one kind: archived ones only when asked, then `keep`, sorted by `sort_key`
+/// (case-insensitive) and id, then paginated.
+pub fn list<R: InventoryRecord, V>(
+    tx: &impl Tx,
+    query: &ListQuery,
+    view: impl Fn(R) -> V,
+    keep: impl Fn(&V) -> bool,
+    sort_key: impl Fn(&V) -> String,
+) -> Result<Page<V>> {
+    let mut rows: Vec<(String, Id, V)> = repo::all::<R>(tx)?
+        .into_iter()
+        .filter(|r| query.include_archived || !r.archived())
+        .map(|r| {
+            let id = r.id();
+            (id, view(r))
+        })
+        .filter(|(_, v)| keep(v))
+        .map(|(id, v)| (sort_key(&v).to_lowercase(), id, v))
+        .collect();
+    rows.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+    Ok(Page::cut(rows.into_iter().map(|(_, _, v)| v).collect(), query))
+}
+
+macro_rules! archivable {
+    ($t:ty) => {
+        fn archived(&self) -> bool {
+            self.archived
+        }
+        fn set_archived(&mut self, archived: bool, now: storage::Timestamp) {
+            self.archived = archived;
+            self.updated_at = now;
+        }
+    };
+}
+pub(crate) use archivable;

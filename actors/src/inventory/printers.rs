@@ -1,0 +1,137 @@
+//! Printers.
+
+use super::{InventoryRecord, ListQuery, Page, archivable, manufacturers, save};
+use crate::money;
+use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
+use crate::Result;
+use rust_decimal::Decimal;
+use storage::records::{Manufacturer, Printer};
+use storage::repo::Tx;
+use storage::{Id, Timestamp, WriteTransaction};
+
+impl InventoryRecord for Printer {
+    archivable!(Printer);
+
+    fn references(&self) -> Vec<Id> {
+        vec![self.manufacturer_id]
+    }
+}
+
+/// How an input names a manufacturer: by id, or (legacy printer input) by name, which resolves
+/// an existing active manufacturer or creates one.
+#[derive(Debug, Clone)]
+pub enum ManufacturerRef {
+    /// `manufacturerId`.
+    Id(Id),
+    /// Legacy `manufacturer` (a name).
+    Name(Name),
+}
+
+/// The editable fields of a printer.
+#[derive(Debug, Clone)]
+pub struct PrinterInput {
+    /// Display name.
+    pub name: Name,
+    /// Its manufacturer.
+    pub manufacturer: ManufacturerRef,
+    /// Model designation.
+    pub model: Option<Note>,
+    /// Purchase price, instance currency.
+    pub purchase_price: Amount,
+    /// Expected lifetime, printing hours.
+    pub expected_lifetime_hours: PositiveAmount,
+    /// Average power while printing, watts.
+    pub average_power_watts: u32,
+    /// Free text.
+    pub note: Option<Note>,
+}
+
+/// A printer with what responses show beside it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrinterView {
+    /// The record.
+    pub printer: Printer,
+    /// Its manufacturer's name.
+    pub manufacturer: String,
+    /// Depreciation per printing hour: `purchasePrice / expectedLifetimeHours` (see [`money`]).
+    pub hourly_rate: Decimal,
+}
+
+/// Creates a printer. Errors: `manufacturerId` unknown or archived (422).
+pub fn create(txn: &WriteTransaction, input: &PrinterInput, now: Timestamp) -> Result<PrinterView> {
+    let printer = Printer {
+        id: Id::new(),
+        name: String::new(),
+        manufacturer_id: Id::from_bytes([0; 16]),
+        model: None,
+        purchase_price: Decimal::ZERO,
+        expected_lifetime_hours: Decimal::ONE,
+        average_power_watts: 0,
+        note: None,
+        archived: false,
+        created_at: now,
+        updated_at: now,
+    };
+    write(txn, None, printer, input, now)
+}
+
+/// Replaces printer `id`. Errors: [`crate::Error::NotFound`]; as [`create`].
+pub fn replace(txn: &WriteTransaction, id: Id, input: &PrinterInput, now: Timestamp) -> Result<PrinterView> {
+    let old: Printer = super::get(txn, id)?;
+    write(txn, Some(&old), old.clone(), input, now)
+}
+
+fn write(
+    txn: &WriteTransaction,
+    old: Option<&Printer>,
+    mut printer: Printer,
+    input: &PrinterInput,
+    now: Timestamp,
+) -> Result<PrinterView> {
+    let manufacturer: Manufacturer = match &input.manufacturer {
+        ManufacturerRef::Id(id) => super::require_active(txn, *id, "manufacturerId")?,
+        ManufacturerRef::Name(name) => manufacturers::resolve_by_name(txn, name, "manufacturer", now)?,
+    };
+    printer.name = input.name.get().clone();
+    printer.manufacturer_id = manufacturer.id;
+    printer.model = note_text(input.model.clone());
+    printer.purchase_price = *input.purchase_price.get();
+    printer.expected_lifetime_hours = *input.expected_lifetime_hours.get();
+    printer.average_power_watts = input.average_power_watts;
+    printer.note = note_text(input.note.clone());
+    printer.updated_at = now;
+    save(txn, old, &printer)?;
+    Ok(view(printer, manufacturer.name))
+}
+
+/// The view of `printer` made by `manufacturer`.
+pub fn view(printer: Printer, manufacturer: String) -> PrinterView {
+    let hourly_rate = money::hourly_rate(printer.purchase_price, printer.expected_lifetime_hours);
+    PrinterView {
+        printer,
+        manufacturer,
+        hourly_rate,
+    }
+}
+
+/// Printer `id` as a view. Errors: [`crate::Error::NotFound`].
+pub fn get(tx: &impl Tx, id: Id) -> Result<PrinterView> {
+    let printer: Printer = super::get(tx, id)?;
+    let manufacturer: Manufacturer = super::get(tx, printer.manufacturer_id)?;
+    Ok(view(printer, manufacturer.name))
+}
+
+/// Printers matching `query` (search covers name, model, manufacturer), sorted by name.
+pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<PrinterView>> {
+    let names = super::manufacturer_names(tx)?;
+    super::list(
+        tx,
+        query,
+        |p: Printer| {
+            let manufacturer = names.get(&p.manufacturer_id).cloned().unwrap_or_default();
+            view(p, manufacturer)
+        },
+        |v| query.matches(&[&v.printer.name, v.printer.model.as_deref().unwrap_or(""), &v.manufacturer]),
+        |v| v.printer.name.clone(),
+    )
+}

@@ -1,0 +1,120 @@
+//! Setup, instance settings and feature flags.
+
+use crate::accounts::{self, NewAccount};
+use crate::values::{Amount, Currency, Locale};
+use crate::{Error, Result, demo};
+use storage::records::{Account, Settings};
+use storage::repo::{self, Tx};
+use storage::{Timestamp, WriteTransaction, tables};
+
+/// First-run setup input (`POST /api/auth/setup`).
+#[derive(Debug, Clone)]
+pub struct Setup {
+    /// The first account; its locale also becomes the instance's default language.
+    pub account: NewAccount,
+    /// Instance currency.
+    pub currency: Currency,
+    /// Electricity price, currency per kWh.
+    pub electricity_price: Amount,
+    /// Also create realistic demo inventory.
+    pub create_demo_data: bool,
+}
+
+/// Runs setup once: the first account, the settings (both feature flags on), a session under
+/// `session_hash`, and the demo data if asked, all in the caller's transaction.
+///
+/// Errors: [`Error::SetupCompleted`] once any account exists.
+pub fn setup(
+    txn: &WriteTransaction,
+    input: &Setup,
+    session_hash: [u8; 32],
+    session_ttl_seconds: i64,
+    now: Timestamp,
+) -> Result<Account> {
+    if accounts::initialized(txn)? {
+        return Err(Error::SetupCompleted);
+    }
+    let account = accounts::create(txn, &input.account, now)?;
+    repo::put_settings(
+        txn,
+        &Settings {
+            currency: input.currency.get().clone(),
+            default_language: input.account.locale.get().clone(),
+            electricity_price: *input.electricity_price.get(),
+            print_series_enabled: true,
+            spool_management_enabled: true,
+        },
+    )?;
+    accounts::open_session(txn, account.id, session_hash, now, session_ttl_seconds)?;
+    if input.create_demo_data {
+        demo::create(txn, now)?;
+    }
+    Ok(account)
+}
+
+/// The settings. Errors: [`Error::NotFound`] before setup.
+pub fn get(tx: &impl Tx) -> Result<Settings> {
+    repo::settings(tx)?.ok_or(Error::NotFound)
+}
+
+/// Full replacement of the settings (`PATCH /api/settings`).
+#[derive(Debug, Clone)]
+pub struct SettingsInput {
+    /// Instance currency.
+    pub currency: Currency,
+    /// Default language for accounts without a preference.
+    pub default_language: Locale,
+    /// Electricity price, currency per kWh.
+    pub electricity_price: Amount,
+    /// Spool management flag (also settable at `/api/settings/features`).
+    pub spool_management_enabled: bool,
+}
+
+/// Replaces the settings.
+///
+/// Errors: [`Error::CurrencyLocked`] when the currency changes while any print exists (every
+/// stored amount is in the old currency); [`Error::NotFound`] before setup.
+pub fn update(txn: &WriteTransaction, input: &SettingsInput) -> Result<Settings> {
+    let mut settings = get(txn)?;
+    if settings.currency != *input.currency.get() && !repo::is_empty(txn, tables::PRINTS)? {
+        return Err(Error::CurrencyLocked);
+    }
+    settings.currency = input.currency.get().clone();
+    settings.default_language = input.default_language.get().clone();
+    settings.electricity_price = *input.electricity_price.get();
+    settings.spool_management_enabled = input.spool_management_enabled;
+    repo::put_settings(txn, &settings)?;
+    Ok(settings)
+}
+
+/// A change of feature flags; absent flags keep their value.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct FeaturesInput {
+    /// Print series on or off.
+    pub print_series_enabled: Option<bool>,
+    /// Spool management on or off.
+    pub spool_management_enabled: Option<bool>,
+}
+
+/// Updates the feature flags. Errors: [`Error::NotFound`] before setup.
+pub fn update_features(txn: &WriteTransaction, input: FeaturesInput) -> Result<Settings> {
+    let mut settings = get(txn)?;
+    if let Some(on) = input.print_series_enabled {
+        settings.print_series_enabled = on;
+    }
+    if let Some(on) = input.spool_management_enabled {
+        settings.spool_management_enabled = on;
+    }
+    repo::put_settings(txn, &settings)?;
+    Ok(settings)
+}
+
+/// Refuses routes that need spool management while it is off.
+/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`] before setup.
+pub fn require_spool_management(tx: &impl Tx) -> Result<()> {
+    if get(tx)?.spool_management_enabled {
+        Ok(())
+    } else {
+        Err(Error::SpoolManagementDisabled)
+    }
+}

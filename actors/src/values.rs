@@ -1,0 +1,272 @@
+//! Validated domain values, parsed once at the edge and trusted inside.
+//!
+//! Each type deserializes from a JSON string (`#[serde(try_from = "String")]`). A refusal's
+//! message starts with its stable message key, `errors.<name>: human text`, so the web crate can
+//! turn it into a field error at the field's JSON path without knowing the type.
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use std::str::FromStr;
+
+/// Builds a refusal message in the `key: text` form described in the module doc.
+fn refuse(key: &str, text: &str) -> String {
+    format!("{key}: {text}")
+}
+
+/// Parses a plain decimal: optional `-`, digits, optional `.` and digits. No exponent, no `+`,
+/// no separators, no spaces. At most `max_whole` integer and `max_fraction` fractional digits.
+///
+/// Errors: `errors.invalidDecimal` for any other text, `errors.outOfRange` for too many digits.
+pub fn parse_decimal(text: &str, max_whole: usize, max_fraction: usize) -> Result<Decimal, String> {
+    let invalid = || refuse("errors.invalidDecimal", "expected a plain decimal string such as \"1.50\"");
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (whole, fraction) = match unsigned.split_once('.') {
+        Some((w, f)) => (w, Some(f)),
+        None => (unsigned, None),
+    };
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    if !digits(whole) || fraction.is_some_and(|f| !digits(f)) {
+        return Err(invalid());
+    }
+    let significant_whole = whole.trim_start_matches('0').len();
+    if significant_whole > max_whole || fraction.map_or(0, str::len) > max_fraction {
+        return Err(refuse(
+            "errors.outOfRange",
+            &format!("at most {max_whole} whole and {max_fraction} fractional digits"),
+        ));
+    }
+    Decimal::from_str_exact(text).map_err(|_| invalid())
+}
+
+/// Whole digits a general decimal may have (prices, hours, grams).
+const WHOLE_DIGITS: usize = 15;
+/// Fractional digits a general decimal may have.
+const FRACTION_DIGITS: usize = 10;
+
+macro_rules! string_value {
+    ($(#[$doc:meta])* $name:ident($inner:ty), $parse:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+        #[serde(try_from = "String")]
+        pub struct $name($inner);
+
+        impl TryFrom<String> for $name {
+            type Error = String;
+            fn try_from(text: String) -> Result<Self, String> {
+                let parse: fn(String) -> Result<$inner, String> = $parse;
+                parse(text).map($name)
+            }
+        }
+
+        impl FromStr for $name {
+            type Err = String;
+            fn from_str(text: &str) -> Result<Self, String> {
+                Self::try_from(text.to_string())
+            }
+        }
+
+        impl $name {
+            /// The validated value.
+            pub fn get(&self) -> &$inner {
+                &self.0
+            }
+
+            /// The validated value, owned.
+            pub fn into_inner(self) -> $inner {
+                self.0
+            }
+        }
+    };
+}
+
+string_value!(
+    /// A non-negative decimal (a price in the instance currency, a price per kWh, a threshold in
+    /// grams). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
+    Amount(Decimal),
+    |text| {
+        let d = parse_decimal(&text, WHOLE_DIGITS, FRACTION_DIGITS)?;
+        if d.is_sign_negative() && !d.is_zero() {
+            return Err(refuse("errors.negative", "must not be negative"));
+        }
+        Ok(d.normalize())
+    }
+);
+
+string_value!(
+    /// A strictly positive decimal (a lifetime in hours, a net weight in grams).
+    /// Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
+    PositiveAmount(Decimal),
+    |text| {
+        let d = parse_decimal(&text, WHOLE_DIGITS, FRACTION_DIGITS)?;
+        if d <= Decimal::ZERO {
+            return Err(refuse("errors.notPositive", "must be greater than zero"));
+        }
+        Ok(d.normalize())
+    }
+);
+
+string_value!(
+    /// A required single-line text, trimmed, 1 to 200 characters (names, models, materials).
+    /// Errors: `errors.required` when blank, `errors.tooLong`.
+    Name(String),
+    |text| {
+        let t = text.trim();
+        if t.is_empty() {
+            return Err(refuse("errors.required", "must not be blank"));
+        }
+        if t.chars().count() > 200 {
+            return Err(refuse("errors.tooLong", "at most 200 characters"));
+        }
+        Ok(t.to_string())
+    }
+);
+
+string_value!(
+    /// Free text up to 10,000 characters (notes). Blank text means "none" at the call site.
+    /// Errors: `errors.tooLong`.
+    Note(String),
+    |text| {
+        if text.chars().count() > 10_000 {
+            return Err(refuse("errors.tooLong", "at most 10000 characters"));
+        }
+        Ok(text.trim().to_string())
+    }
+);
+
+string_value!(
+    /// An email address: trimmed, one `@` with text on both sides, no spaces, at most 254
+    /// characters. Errors: `errors.invalidEmail`.
+    Email(String),
+    |text| {
+        let t = text.trim();
+        let valid = t.len() <= 254
+            && !t.contains(char::is_whitespace)
+            && matches!(t.split_once('@'), Some((local, domain)) if !local.is_empty() && !domain.is_empty() && !domain.contains('@'));
+        if !valid {
+            return Err(refuse("errors.invalidEmail", "not a valid email address"));
+        }
+        Ok(t.to_string())
+    }
+);
+
+string_value!(
+    /// A password of 12 to 1,024 characters (setup, password change). Never stored: only its
+    /// argon2id hash is. Errors: `errors.passwordTooShort`, `errors.tooLong`.
+    Password(String),
+    |text| {
+        let n = text.chars().count();
+        if n < 12 {
+            return Err(refuse("errors.passwordTooShort", "at least 12 characters"));
+        }
+        if n > 1024 {
+            return Err(refuse("errors.tooLong", "at most 1024 characters"));
+        }
+        Ok(text)
+    }
+);
+
+string_value!(
+    /// A supported locale: `en-US` or `de-DE`. Errors: `errors.unsupportedLocale`.
+    Locale(String),
+    |text| match text.as_str() {
+        "en-US" | "de-DE" => Ok(text),
+        _ => Err(refuse("errors.unsupportedLocale", "expected en-US or de-DE")),
+    }
+);
+
+string_value!(
+    /// An ISO 4217 currency code: three ASCII letters, stored upper-case (`EUR`).
+    /// Errors: `errors.invalidCurrency`.
+    Currency(String),
+    |text| {
+        let t = text.trim();
+        if t.len() != 3 || !t.bytes().all(|b| b.is_ascii_alphabetic()) {
+            return Err(refuse("errors.invalidCurrency", "expected a three-letter ISO 4217 code"));
+        }
+        Ok(t.to_ascii_uppercase())
+    }
+);
+
+string_value!(
+    /// A colour as `#RRGGBB`, stored upper-case. Errors: `errors.invalidColor`.
+    HexColor(String),
+    |text| {
+        let valid = text.len() == 7
+            && text.starts_with('#')
+            && text[1..].bytes().all(|b| b.is_ascii_hexdigit());
+        if !valid {
+            return Err(refuse("errors.invalidColor", "expected #RRGGBB"));
+        }
+        Ok(text.to_ascii_uppercase())
+    }
+);
+
+/// An optional note: `None` when absent or blank.
+pub fn note_text(note: Option<Note>) -> Option<String> {
+    note.map(Note::into_inner).filter(|s| !s.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn decimals_are_plain_strings_only() {
+        for bad in ["", "1e3", "+1", "1,5", " 1", "1.", ".5", "1.2.3", "0x10", "NaN", "--1"] {
+            assert!(Amount::from_str(bad).is_err(), "{bad:?} should be refused");
+        }
+        assert_eq!(Amount::from_str("1.50").unwrap().get().to_string(), "1.5");
+        assert_eq!(Amount::from_str("0").unwrap().get().to_string(), "0");
+        assert_eq!(Amount::from_str("-0").unwrap().get().to_string(), "0");
+        assert!(Amount::from_str("-1").unwrap_err().starts_with("errors.negative"));
+        assert!(PositiveAmount::from_str("0").unwrap_err().starts_with("errors.notPositive"));
+        assert!(Amount::from_str("1234567890123456").unwrap_err().starts_with("errors.outOfRange"));
+        assert!(Amount::from_str("1.12345678901").unwrap_err().starts_with("errors.outOfRange"));
+    }
+
+    #[test]
+    fn colours_are_upper_cased_and_checked() {
+        assert_eq!(HexColor::from_str("#ff00aa").unwrap().get(), "#FF00AA");
+        for bad in ["ff00aa", "#ff00a", "#ff00aag", "#GG0000", ""] {
+            assert!(HexColor::from_str(bad).unwrap_err().starts_with("errors.invalidColor"));
+        }
+    }
+
+    #[test]
+    fn texts_and_codes() {
+        assert_eq!(Name::from_str("  Prusa  ").unwrap().get(), "Prusa");
+        assert!(Name::from_str("   ").unwrap_err().starts_with("errors.required"));
+        assert!(Password::from_str("short").unwrap_err().starts_with("errors.passwordTooShort"));
+        assert!(Password::from_str("twelve chars").is_ok());
+        assert_eq!(Currency::from_str("eur").unwrap().get(), "EUR");
+        assert!(Locale::from_str("fr-FR").is_err());
+        assert!(Email::from_str("a@b").is_ok());
+        assert!(Email::from_str("a b@c").is_err());
+        assert!(Email::from_str("@c").is_err());
+    }
+
+    proptest! {
+        #[test]
+        fn any_canonical_decimal_round_trips(whole in 0u64..1_000_000_000_000, frac in 0u32..10_000_000, places in 0usize..8) {
+            let text = if places == 0 { whole.to_string() } else {
+                let f = format!("{frac:07}");
+                format!("{whole}.{}", &f[..places.min(7)])
+            };
+            let parsed = Amount::from_str(&text).unwrap().into_inner();
+            prop_assert_eq!(parsed, Decimal::from_str(&text).unwrap());
+            let canonical = parsed.to_string();
+            prop_assert_eq!(Amount::from_str(&canonical).unwrap().into_inner(), parsed);
+            prop_assert!(!canonical.contains('e'));
+            prop_assert!(!(canonical.contains('.') && canonical.ends_with('0')));
+        }
+
+        #[test]
+        fn exponents_and_signs_never_parse(mantissa in 1u32..1000, exp in 0u32..20) {
+            let exponent_form = format!("{mantissa}e{exp}");
+            let plus_form = format!("+{mantissa}");
+            prop_assert!(Amount::from_str(&exponent_form).is_err());
+            prop_assert!(Amount::from_str(&plus_form).is_err());
+        }
+    }
+}
