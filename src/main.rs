@@ -1,1 +1,117 @@
-fn main() {}
+//! `printcost`: the print-cost service. Wires the command line to [`printcost::Application`].
+
+use clap::{Parser, Subcommand};
+use printcost::{Application, Config, open_store};
+use std::io::BufRead;
+use std::net::SocketAddr;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::str::FromStr;
+
+/// Self-hosted print-cost appliance: exact 3D print pricing, inventory and filament stock.
+///
+/// With no command it serves the web UI and the API (reference at /api-reference).
+#[derive(Debug, Parser)]
+#[command(version, about)]
+struct Cli {
+    /// Address to listen on. Use 0.0.0.0:8080 to serve the LAN.
+    #[arg(long, env = "PRINTCOST_LISTEN", default_value = "127.0.0.1:8080")]
+    listen: SocketAddr,
+    /// Directory of the database file `printcost.redb` (created if missing).
+    #[arg(long, env = "PRINTCOST_DATA_DIR", default_value = "data")]
+    data_dir: PathBuf,
+    /// Public origin(s) browsers use to reach the service through a proxy or a name, e.g.
+    /// https://printcost.lan (comma-separated). Writes are accepted from the origin a request was
+    /// addressed to and from these. An https origin marks the session cookie Secure.
+    #[arg(long = "public-origin", env = "PRINTCOST_PUBLIC_ORIGINS", value_delimiter = ',')]
+    public_origins: Vec<String>,
+    /// Session lifetime in hours.
+    #[arg(long, env = "PRINTCOST_SESSION_TTL_HOURS", default_value_t = 168)]
+    session_ttl_hours: u32,
+    /// Log filter: trace, debug, info, warn, error, or a tracing filter such as `web=debug,info`.
+    #[arg(long, env = "PRINTCOST_LOG", default_value = "info")]
+    log_level: String,
+    /// Database page cache in MiB.
+    #[arg(long, env = "PRINTCOST_CACHE_MIB", default_value_t = 16)]
+    cache_mib: usize,
+    /// HTTP worker threads.
+    #[arg(long, env = "PRINTCOST_WORKERS", default_value_t = 2)]
+    workers: usize,
+    #[command(subcommand)]
+    command: Option<Command>,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Serve the UI and the API (the default).
+    Serve,
+    /// Set a new password for an account, on the box itself, with the service stopped. Reads the
+    /// new password (at least 12 characters) from the first line of standard input and ends
+    /// every session of the account.
+    ResetPassword {
+        /// Email of the account.
+        #[arg(long)]
+        email: String,
+    },
+}
+
+impl Cli {
+    fn config(&self) -> Config {
+        Config {
+            listen: self.listen,
+            data_dir: self.data_dir.clone(),
+            public_origins: self.public_origins.clone(),
+            session_ttl_hours: self.session_ttl_hours,
+            cache_mib: self.cache_mib,
+            workers: self.workers,
+            ..Config::default()
+        }
+    }
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::new(&cli.log_level))
+        .init();
+    let result = match &cli.command {
+        None | Some(Command::Serve) => serve(cli.config()),
+        Some(Command::ResetPassword { email }) => reset_password(&cli.config(), email),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("printcost: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn serve(config: Config) -> Result<(), String> {
+    actix_web::rt::System::new().block_on(async move {
+        let app = Application::build(&config).map_err(|e| e.to_string())?;
+        tracing::info!(address = %app.address(), data_dir = %config.data_dir.display(), "printcost serving");
+        app.run_until_stopped().await.map_err(|e| e.to_string())
+    })
+}
+
+fn reset_password(config: &Config, email: &str) -> Result<(), String> {
+    let store = open_store(config).map_err(|e| format!("{e} (stop the service first)"))?;
+    let mut line = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut line)
+        .map_err(|e| format!("cannot read the new password from standard input: {e}"))?;
+    let password = actors::values::Password::from_str(line.trim_end_matches(['\r', '\n']))
+        .map_err(|_| "the new password must have at least 12 characters".to_string())?;
+    let hash = actors::accounts::hash_password(&password).map_err(|e| e.to_string())?;
+    let txn = store.begin_write().map_err(|e| e.to_string())?;
+    let account = actors::accounts::find_by_email(&txn, email)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no account has the email {email}"))?;
+    actors::accounts::set_password(&txn, account.id, &hash, None, storage::Timestamp::now())
+        .map_err(|e| e.to_string())?;
+    txn.commit().map_err(|e| e.to_string())?;
+    println!("Password of {} reset; every session of the account has ended.", account.email);
+    Ok(())
+}

@@ -1,5 +1,6 @@
 //! The domain error of this crate. The web crate maps each variant to exactly one API code.
 
+use std::borrow::Cow;
 use std::fmt;
 
 /// One field at fault: `path` is the JSON path of the API input (`parts[0].hotends`,
@@ -9,15 +10,15 @@ pub struct FieldError {
     /// JSON path of the offending input field.
     pub path: String,
     /// Stable message key, `errors.<name>`.
-    pub message_key: &'static str,
+    pub message_key: Cow<'static, str>,
 }
 
 impl FieldError {
     /// A field error at `path` with `message_key`.
-    pub fn new(path: impl Into<String>, message_key: &'static str) -> Self {
+    pub fn new(path: impl Into<String>, message_key: impl Into<Cow<'static, str>>) -> Self {
         FieldError {
             path: path.into(),
-            message_key,
+            message_key: message_key.into(),
         }
     }
 }

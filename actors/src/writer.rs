@@ -184,15 +184,16 @@ fn fail_all(batch: Vec<Box<dyn PendingCommand>>, error: &Error) {
 pub struct WriterHandle {
     name: &'static str,
     addr: Addr<Writer>,
-    arbiter: ArbiterHandle,
     stats: Arc<WriterStats>,
 }
 
 impl WriterHandle {
-    /// Starts a writer named `name` (used in logs and errors) on a new arbiter thread.
+    /// Starts a writer named `name` (used in logs and errors) on a new arbiter thread, and returns
+    /// its handle and the arbiter (stop and join it at shutdown, after the last sender is done).
     /// Must be called inside a running actix `System`.
-    pub fn start(name: &'static str, store: Store) -> WriterHandle {
-        let arbiter = Arbiter::new().handle();
+    pub fn start(name: &'static str, store: Store) -> (WriterHandle, Arbiter) {
+        let owner = Arbiter::new();
+        let arbiter = owner.handle();
         let stats = Arc::new(WriterStats::default());
         let actor_stats = stats.clone();
         let addr = Writer::start_in_arbiter(&arbiter, move |_| Writer {
@@ -201,12 +202,12 @@ impl WriterHandle {
             pending: Vec::new(),
             stats: actor_stats,
         });
-        WriterHandle {
+        let handle = WriterHandle {
             name,
             addr,
-            arbiter,
             stats,
-        }
+        };
+        (handle, owner)
     }
 
     /// Runs `command` in the writer's next batch and returns its reply once the batch is durably
@@ -240,10 +241,6 @@ impl WriterHandle {
         &self.stats
     }
 
-    /// Stops the writer's arbiter after the commands already queued.
-    pub fn stop(&self) {
-        self.arbiter.stop();
-    }
 }
 
 #[cfg(test)]
@@ -271,7 +268,7 @@ mod tests {
     async fn a_refused_command_leaves_nothing_and_its_batch_mates_commit() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
-        let writer = WriterHandle::start("test", store.clone());
+        let (writer, _arbiter) = WriterHandle::start("test", store.clone());
         let (a, b, c) = tokio::join!(
             writer.run(put(1, false)),
             writer.run(put(2, true)),
@@ -294,7 +291,7 @@ mod tests {
     async fn concurrent_commands_share_commits() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
-        let writer = WriterHandle::start("test", store);
+        let (writer, _arbiter) = WriterHandle::start("test", store);
         let runs = (0..64).map(|k| writer.run(put(k, false)));
         let replies = futures_util::future::join_all(runs).await;
         assert!(replies.iter().all(|r| r.is_ok()));

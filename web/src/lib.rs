@@ -1,1 +1,104 @@
-//! placeholder
+//! The HTTP side of the print-cost appliance.
+//!
+//! Middleware order, outermost first: security headers, request id and error bodies, Origin guard.
+//!
+//! Owns: actix-web routes under `/api` (one module per resource in [`api`]), request and
+//! response DTOs (serde + utoipa), strict input parsing ([`extract`]), the session cookie and
+//! the authenticated-user extractor ([`session`]), Origin checks, security headers and request
+//! ids ([`middleware`]), the one table from error code to HTTP status ([`error`]), and the
+//! OpenAPI 3.1 document with its vendored, offline API reference at `/api-reference`.
+//!
+//! May use: `actors` for rules and writers, `storage` for read transactions. Handlers never run
+//! blocking work on the async executor: reads go through [`state::AppState::read`] (the blocking
+//! pool), writes through a writer actor, password hashing through `web::block`.
+
+pub mod api;
+pub mod error;
+pub mod extract;
+pub mod middleware;
+pub mod openapi;
+pub mod session;
+pub mod state;
+pub mod throttle;
+pub mod wire;
+
+use actix_web::body::MessageBody;
+use actix_web::dev::{ServiceFactory, ServiceRequest, ServiceResponse};
+use actix_web::middleware::from_fn;
+use actix_web::web::{self, Data, PayloadConfig};
+use actix_web::{App, HttpResponse};
+use utoipa::OpenApi;
+use utoipa_actix_web::AppExt;
+use utoipa_swagger_ui::{Config, SwaggerUi};
+
+/// Largest accepted request body: 1 MiB.
+pub const MAX_BODY_BYTES: usize = 1024 * 1024;
+
+/// The OpenAPI document of every route, served at `/api/openapi.json`.
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, api) = routes(App::new(), Data::new(OpenApiJson(String::new()))).split_for_parts();
+    api
+}
+
+/// The OpenAPI document, serialized once at start-up.
+#[derive(Debug, Clone)]
+pub struct OpenApiJson(pub String);
+
+impl OpenApiJson {
+    /// Serializes [`openapi`].
+    pub fn build() -> Self {
+        OpenApiJson(openapi().to_json().unwrap_or_default())
+    }
+}
+
+async fn openapi_json(doc: Data<OpenApiJson>) -> HttpResponse {
+    HttpResponse::Ok().content_type("application/json").body(doc.0.clone())
+}
+
+fn routes<T>(app: App<T>, doc: Data<OpenApiJson>) -> utoipa_actix_web::UtoipaApp<T>
+where
+    T: ServiceFactory<ServiceRequest, Config = (), Error = actix_web::Error, InitError = ()>,
+{
+    app.into_utoipa_app().openapi(openapi::ApiDoc::openapi()).service(
+        utoipa_actix_web::scope("/api")
+            .app_data(doc)
+            .route("/openapi.json", web::get().to(openapi_json))
+            .configure(api::configure),
+    )
+}
+
+/// The whole application for one worker: routes, API reference at `/api-reference/`,
+/// middleware. `doc` is [`OpenApiJson::build`], made once and shared by every worker.
+pub fn app(
+    state: Data<state::AppState>,
+    doc: Data<OpenApiJson>,
+) -> App<
+    impl ServiceFactory<
+        ServiceRequest,
+        Config = (),
+        Response = ServiceResponse<impl MessageBody>,
+        Error = actix_web::Error,
+        InitError = (),
+    >,
+> {
+    let app = routes(App::new().app_data(state).app_data(PayloadConfig::new(MAX_BODY_BYTES)), doc).into_app();
+    app.service(
+        SwaggerUi::new("/api-reference/{_:.*}").config(
+            Config::new(["/api/openapi.json"])
+                .validator_url("none")
+                .try_it_out_enabled(true),
+        ),
+    )
+    .route(
+        "/api-reference",
+        web::get().to(|| async {
+            HttpResponse::PermanentRedirect()
+                .insert_header(("Location", "/api-reference/"))
+                .finish()
+        }),
+    )
+    .default_service(web::to(middleware::not_found))
+    .wrap(from_fn(middleware::origin_guard))
+    .wrap(from_fn(middleware::request_id))
+    .wrap(middleware::security_headers())
+}

@@ -1,0 +1,187 @@
+//! The print-cost appliance, assembled.
+//!
+//! [`Application::build`] opens the store, starts the writer actors (each on its own arbiter
+//! thread), builds the HTTP server and binds it; tests and benchmarks start the application
+//! exactly as `printcost` does, on port 0 with a temporary data directory.
+//!
+//! Threads: actix-web workers (async, never blocked), the blocking pool for reads and password
+//! hashing, one arbiter thread per writer actor.
+
+use actix_web::dev::Server;
+use actix_web::HttpServer;
+use actix_web::web::{self as actix_web_web, Data};
+use actors::writer::WriterHandle;
+use std::net::{SocketAddr, TcpListener};
+use std::path::PathBuf;
+use storage::{Store, StoreOptions};
+use ::web::state::{AppState, WebConfig};
+
+/// File name of the database inside the data directory.
+pub const DATABASE_FILE: &str = "printcost.redb";
+
+/// Everything the service is configured with (see `printcost --help`).
+#[derive(Debug, Clone)]
+pub struct Config {
+    /// Address to listen on; port 0 picks a free port.
+    pub listen: SocketAddr,
+    /// Directory of the database file (created if missing).
+    pub data_dir: PathBuf,
+    /// Public origins accepted on writes besides the request's own (`https://printcost.lan`).
+    pub public_origins: Vec<String>,
+    /// Session lifetime in hours.
+    pub session_ttl_hours: u32,
+    /// redb page cache, MiB.
+    pub cache_mib: usize,
+    /// HTTP worker threads.
+    pub workers: usize,
+    /// Seconds SIGTERM waits for in-flight requests.
+    pub shutdown_timeout_secs: u64,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
+            data_dir: PathBuf::from("data"),
+            public_origins: Vec::new(),
+            session_ttl_hours: 24 * 7,
+            cache_mib: 16,
+            workers: 2,
+            shutdown_timeout_secs: 30,
+        }
+    }
+}
+
+impl Config {
+    /// Store options from this configuration.
+    pub fn store_options(&self) -> StoreOptions {
+        StoreOptions {
+            cache_bytes: self.cache_mib * 1024 * 1024,
+        }
+    }
+}
+
+/// Why the service could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum StartError {
+    /// The data directory could not be created.
+    #[error("cannot create the data directory {path}: {source}")]
+    DataDir {
+        /// The directory.
+        path: PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The database could not be opened (locked by another process, corrupt, newer schema).
+    #[error("cannot open the database {path}: {source}")]
+    Store {
+        /// The database file.
+        path: PathBuf,
+        /// The cause.
+        source: storage::Error,
+    },
+    /// The listen address could not be bound.
+    #[error("cannot listen on {address}: {source}")]
+    Listen {
+        /// The address.
+        address: SocketAddr,
+        /// The cause.
+        source: std::io::Error,
+    },
+}
+
+/// Opens the database in `config.data_dir`, creating the directory if needed.
+///
+/// Errors: [`StartError::DataDir`], [`StartError::Store`].
+pub fn open_store(config: &Config) -> Result<Store, StartError> {
+    std::fs::create_dir_all(&config.data_dir).map_err(|source| StartError::DataDir {
+        path: config.data_dir.clone(),
+        source,
+    })?;
+    let path = config.data_dir.join(DATABASE_FILE);
+    Store::open(&path, config.store_options()).map_err(|source| StartError::Store { path, source })
+}
+
+/// A built, bound application: run it with [`Application::run_until_stopped`].
+pub struct Application {
+    server: Server,
+    address: SocketAddr,
+    writers: Vec<actix::Arbiter>,
+}
+
+impl Application {
+    /// Opens the store of `config` and builds the application. Must run inside an actix
+    /// `System` (`#[actix_web::main]`, `#[actix_web::test]`).
+    ///
+    /// Errors: see [`StartError`].
+    pub fn build(config: &Config) -> Result<Application, StartError> {
+        let store = open_store(config)?;
+        Self::build_with_store(config, store)
+    }
+
+    /// Builds the application over an already open store (tests use failing backends).
+    ///
+    /// Errors: [`StartError::Listen`].
+    pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
+        let (settings, settings_arbiter) = WriterHandle::start("settings", store.clone());
+        let (inventory, inventory_arbiter) = WriterHandle::start("inventory", store.clone());
+        let secure_cookies = config.public_origins.iter().any(|o| o.starts_with("https://"));
+        let state = Data::new(AppState {
+            store,
+            settings,
+            inventory,
+            config: WebConfig {
+                public_origins: config.public_origins.clone(),
+                session_ttl_seconds: i64::from(config.session_ttl_hours) * 3600,
+                secure_cookies,
+            },
+            throttle: Default::default(),
+        });
+        let listener = TcpListener::bind(config.listen).map_err(|source| StartError::Listen {
+            address: config.listen,
+            source,
+        })?;
+        let listen_error = |source| StartError::Listen {
+            address: config.listen,
+            source,
+        };
+        let address = listener.local_addr().map_err(listen_error)?;
+        let doc = Data::new(::web::OpenApiJson::build());
+        let server = HttpServer::new(move || ::web::app(state.clone(), doc.clone()))
+            .workers(config.workers.max(1))
+            .shutdown_timeout(config.shutdown_timeout_secs)
+            .listen(listener)
+            .map_err(listen_error)?
+            .run();
+        Ok(Application {
+            server,
+            address,
+            writers: vec![settings_arbiter, inventory_arbiter],
+        })
+    }
+
+    /// The bound address (the real port when the configured one was 0).
+    pub fn address(&self) -> SocketAddr {
+        self.address
+    }
+
+    /// A handle that stops the server gracefully.
+    pub fn handle(&self) -> actix_web::dev::ServerHandle {
+        self.server.handle()
+    }
+
+    /// Serves until SIGTERM or Ctrl-C (or [`Application::handle`]'s stop): in-flight requests
+    /// finish, then the writers stop and the database closes.
+    ///
+    /// Errors: the server's I/O error.
+    pub async fn run_until_stopped(self) -> std::io::Result<()> {
+        let served = self.server.await;
+        for writer in self.writers {
+            writer.stop();
+            let _ = actix_web_web::block(move || writer.join()).await;
+        }
+        tracing::info!("stopped; database closed");
+        served
+    }
+}
+

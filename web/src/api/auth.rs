@@ -1,0 +1,297 @@
+//! Setup, login, session, logout, preferences and password change (`/api/auth/...`).
+
+use crate::error::{ApiError, Code, ErrorBody};
+use crate::extract::StrictJson;
+use crate::session::{CurrentUser, removal_cookie, session_cookie};
+use crate::state::AppState;
+use actix_web::web::{self, Data, Json};
+use actix_web::{HttpRequest, HttpResponse, get, patch, post};
+use actors::accounts::{self, NewAccount};
+use actors::settings::{self, Setup};
+use actors::values::{Amount, Currency, Email, Locale, Name, Password};
+use serde::{Deserialize, Serialize};
+use storage::Timestamp;
+use storage::records::Account;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers the auth routes.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(setup_status)
+        .service(setup)
+        .service(login)
+        .service(session)
+        .service(logout)
+        .service(preferences)
+        .service(change_password);
+}
+
+/// The logged-in person.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct User {
+    /// Account id.
+    pub id: String,
+    /// Login email.
+    pub email: String,
+    /// Name shown in the UI.
+    pub display_name: String,
+    /// Preferred locale, `en-US` or `de-DE`.
+    pub locale: String,
+}
+
+impl From<Account> for User {
+    fn from(a: Account) -> Self {
+        User {
+            id: a.id.to_string(),
+            email: a.email,
+            display_name: a.display_name,
+            locale: a.locale,
+        }
+    }
+}
+
+/// `{ user }`: the session's user, `null` without a session.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SessionBody {
+    /// The logged-in user, or null.
+    pub user: Option<User>,
+}
+
+/// `{ initialized }`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SetupStatus {
+    /// True once setup has created the first account.
+    pub initialized: bool,
+}
+
+/// First-run setup input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SetupInput {
+    /// Name shown in the UI.
+    #[schema(value_type = String, example = "Ada")]
+    pub display_name: Name,
+    /// Login email.
+    #[schema(value_type = String, example = "ada@example.com")]
+    pub email: Email,
+    /// At least 12 characters.
+    #[schema(value_type = String, min_length = 12)]
+    pub password: Password,
+    /// `en-US` or `de-DE`; also the instance's default language.
+    #[schema(value_type = String, example = "en-US")]
+    pub locale: Locale,
+    /// ISO 4217 code.
+    #[schema(value_type = String, example = "EUR")]
+    pub currency: Currency,
+    /// Currency per kWh, decimal string.
+    #[schema(value_type = String, example = "0.32")]
+    pub electricity_price: Amount,
+    /// Also create demo inventory (default false).
+    #[serde(default)]
+    pub create_demo_data: bool,
+}
+
+/// Login input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct LoginInput {
+    /// Login email.
+    pub email: String,
+    /// Password.
+    pub password: String,
+}
+
+/// Preferences input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PreferencesInput {
+    /// `en-US` or `de-DE`.
+    #[schema(value_type = String, example = "de-DE")]
+    pub locale: Locale,
+}
+
+/// Password change input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PasswordInput {
+    /// The password in use now.
+    pub current_password: String,
+    /// The new password, at least 12 characters.
+    #[schema(value_type = String, min_length = 12)]
+    pub new_password: Password,
+}
+
+fn ok_with_session(mut response: actix_web::HttpResponseBuilder, state: &AppState, token: String, account: Account) -> HttpResponse {
+    response
+        .cookie(session_cookie(token, &state.config))
+        .json(SessionBody {
+            user: Some(account.into()),
+        })
+}
+
+async fn hash(password: Password) -> Result<String, ApiError> {
+    web::block(move || accounts::hash_password(&password))
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?
+        .map_err(ApiError::from)
+}
+
+/// Whether setup has run.
+#[utoipa::path(tag = "auth", responses((status = 200, body = SetupStatus), (status = 503, body = ErrorBody)))]
+#[get("/auth/setup-status")]
+pub async fn setup_status(state: Data<AppState>) -> Result<Json<SetupStatus>, ApiError> {
+    let initialized = state.read(|tx| accounts::initialized(tx)).await?;
+    Ok(Json(SetupStatus { initialized }))
+}
+
+/// First-run setup: creates the first account, the settings and optionally demo data, exactly
+/// once, and logs the new account in (sets the session cookie).
+#[utoipa::path(
+    tag = "auth",
+    request_body = SetupInput,
+    responses(
+        (status = 201, body = SessionBody),
+        (status = 403, description = "Foreign or missing Origin", body = ErrorBody),
+        (status = 409, description = "SETUP_COMPLETED", body = ErrorBody),
+        (status = 422, description = "VALIDATION_FAILED, e.g. a password under 12 characters", body = ErrorBody),
+    )
+)]
+#[post("/auth/setup")]
+pub async fn setup(state: Data<AppState>, input: StrictJson<SetupInput>) -> Result<HttpResponse, ApiError> {
+    let input = input.0;
+    if state.read(|tx| accounts::initialized(tx)).await? {
+        return Err(ApiError::new(Code::SetupCompleted));
+    }
+    let setup = Setup {
+        account: NewAccount {
+            display_name: input.display_name.into_inner(),
+            email: input.email,
+            password_hash: hash(input.password).await?,
+            locale: input.locale,
+        },
+        currency: input.currency,
+        electricity_price: input.electricity_price,
+        create_demo_data: input.create_demo_data,
+    };
+    let (token, token_hash) = accounts::new_session_token()?;
+    let ttl = state.config.session_ttl_seconds;
+    let account = state
+        .settings
+        .run(move |txn| settings::setup(txn, &setup, token_hash, ttl, Timestamp::now()))
+        .await?;
+    Ok(ok_with_session(HttpResponse::Created(), &state, token, account))
+}
+
+/// Logs in and sets the session cookie. Unknown email and wrong password get the same answer;
+/// repeated failures are throttled (429 with `Retry-After`).
+#[utoipa::path(
+    tag = "auth",
+    request_body = LoginInput,
+    responses(
+        (status = 200, body = SessionBody),
+        (status = 401, description = "INVALID_CREDENTIALS", body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 429, description = "RATE_LIMITED", body = ErrorBody),
+    )
+)]
+#[post("/auth/login")]
+pub async fn login(state: Data<AppState>, req: HttpRequest, input: StrictJson<LoginInput>) -> Result<HttpResponse, ApiError> {
+    let LoginInput { email, password } = input.0;
+    let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    if let Err(seconds) = state.throttle.check(&email, &address) {
+        return Err(ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::new(Code::RateLimited)
+        });
+    }
+    let lookup = email.clone();
+    let account = state.read(move |tx| accounts::find_by_email(tx, &lookup)).await?;
+    let stored = account.as_ref().map_or_else(|| accounts::decoy_hash().to_string(), |a| a.password_hash.clone());
+    let matches = web::block(move || accounts::verify_password(&stored, &password))
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?;
+    let Some(account) = account.filter(|_| matches) else {
+        state.throttle.failed(&email, &address);
+        return Err(ApiError::new(Code::InvalidCredentials));
+    };
+    state.throttle.succeeded(&email, &address);
+    let (token, token_hash) = accounts::new_session_token()?;
+    let (id, ttl) = (account.id, state.config.session_ttl_seconds);
+    state
+        .settings
+        .run(move |txn| accounts::open_session(txn, id, token_hash, Timestamp::now(), ttl))
+        .await?;
+    Ok(ok_with_session(HttpResponse::Ok(), &state, token, account))
+}
+
+/// The current session's user, or `{ "user": null }`.
+#[utoipa::path(tag = "auth", responses((status = 200, body = SessionBody)), security((), ("session" = [])))]
+#[get("/auth/session")]
+pub async fn session(user: Option<CurrentUser>) -> Json<SessionBody> {
+    Json(SessionBody {
+        user: user.map(|u| u.account.into()),
+    })
+}
+
+/// Logs out: deletes the current session and the cookie.
+#[utoipa::path(tag = "auth", responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)), security(("session" = [])))]
+#[post("/auth/logout")]
+pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResponse, ApiError> {
+    let hash = user.token_hash;
+    state.settings.run(move |txn| accounts::close_session(txn, hash)).await?;
+    Ok(HttpResponse::NoContent().cookie(removal_cookie(&state.config)).finish())
+}
+
+/// Sets the account's locale.
+#[utoipa::path(
+    tag = "auth",
+    request_body = PreferencesInput,
+    responses((status = 200, body = User), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("session" = []))
+)]
+#[patch("/auth/preferences")]
+pub async fn preferences(state: Data<AppState>, user: CurrentUser, input: StrictJson<PreferencesInput>) -> Result<Json<User>, ApiError> {
+    let (id, locale) = (user.account.id, input.0.locale);
+    let account = state
+        .settings
+        .run(move |txn| accounts::set_locale(txn, id, &locale, Timestamp::now()))
+        .await?;
+    Ok(Json(account.into()))
+}
+
+/// Changes the password (beyond the spec): needs the current password, and ends every other
+/// session of the account. A forgotten password is reset on the box with
+/// `printcost reset-password`.
+#[utoipa::path(
+    tag = "auth",
+    request_body = PasswordInput,
+    responses(
+        (status = 200, body = User),
+        (status = 401, description = "UNAUTHENTICATED, or INVALID_CREDENTIALS for a wrong current password", body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[patch("/auth/password")]
+pub async fn change_password(state: Data<AppState>, user: CurrentUser, input: StrictJson<PasswordInput>) -> Result<Json<User>, ApiError> {
+    let PasswordInput {
+        current_password,
+        new_password,
+    } = input.0;
+    let stored = user.account.password_hash.clone();
+    let matches = web::block(move || accounts::verify_password(&stored, &current_password))
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?;
+    if !matches {
+        return Err(ApiError::new(Code::InvalidCredentials));
+    }
+    let new_hash = hash(new_password).await?;
+    let (id, keep) = (user.account.id, user.token_hash);
+    let account = state
+        .settings
+        .run(move |txn| accounts::set_password(txn, id, &new_hash, Some(keep), Timestamp::now()))
+        .await?;
+    Ok(Json(account.into()))
+}

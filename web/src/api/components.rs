@@ -1,0 +1,207 @@
+//! `/api/components`.
+
+use super::inventory::{Resource, inventory_routes};
+use crate::error::ApiError;
+use crate::extract::QueryFields;
+use crate::wire::{WireId, dec, ts};
+use actors::inventory::components::{self, ComponentFilter, ComponentView};
+use actors::inventory::{ListQuery, Page};
+use actors::values::{Amount, Name, Note, PositiveAmount};
+use serde::{Deserialize, Serialize};
+use storage::records::ComponentType as StoredType;
+use storage::repo::Tx;
+use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
+use utoipa::{IntoParams, ToSchema};
+
+/// The kind of a component.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ComponentType {
+    /// A hotend; costed for its own printing time.
+    Hotend,
+    /// A build plate.
+    BuildPlate,
+    /// Any other wear part.
+    Other,
+}
+
+impl From<ComponentType> for StoredType {
+    fn from(t: ComponentType) -> Self {
+        match t {
+            ComponentType::Hotend => StoredType::Hotend,
+            ComponentType::BuildPlate => StoredType::BuildPlate,
+            ComponentType::Other => StoredType::Other,
+        }
+    }
+}
+
+impl From<StoredType> for ComponentType {
+    fn from(t: StoredType) -> Self {
+        match t {
+            StoredType::Hotend => ComponentType::Hotend,
+            StoredType::BuildPlate => ComponentType::BuildPlate,
+            StoredType::Other => ComponentType::Other,
+        }
+    }
+}
+
+/// A component.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Component {
+    /// Id (UUID).
+    pub id: String,
+    /// Hotend, build plate or other.
+    #[serde(rename = "type")]
+    pub kind: ComponentType,
+    /// Display name.
+    pub name: String,
+    /// Its manufacturer's id.
+    pub manufacturer_id: Option<String>,
+    /// Its manufacturer's name.
+    pub manufacturer: Option<String>,
+    /// Model designation.
+    pub model: Option<String>,
+    /// Purchase price, instance currency.
+    pub purchase_price: String,
+    /// Expected lifetime, printing hours.
+    pub expected_lifetime_hours: String,
+    /// Preselected in new drafts (costed only where a part lists it).
+    pub always_used: bool,
+    /// Printers it fits.
+    pub printer_ids: Vec<String>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time, ISO 8601 UTC.
+    pub created_at: String,
+    /// Last change, ISO 8601 UTC.
+    pub updated_at: String,
+}
+
+/// Component input (create and full replace).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ComponentInput {
+    /// Hotend, build plate or other.
+    #[serde(rename = "type")]
+    pub kind: ComponentType,
+    /// Display name.
+    #[schema(value_type = String, example = "Nextruder hotend 0.4 mm")]
+    pub name: Name,
+    /// Manufacturer id.
+    #[schema(value_type = Option<String>)]
+    pub manufacturer_id: Option<WireId>,
+    /// Model designation.
+    #[schema(value_type = Option<String>)]
+    pub model: Option<Note>,
+    /// Purchase price, non-negative decimal string.
+    #[schema(value_type = String, example = "100")]
+    pub purchase_price: Amount,
+    /// Expected lifetime in printing hours, positive decimal string.
+    #[schema(value_type = String, example = "2000")]
+    pub expected_lifetime_hours: PositiveAmount,
+    /// Preselect in new drafts (default false).
+    #[serde(default)]
+    pub always_used: bool,
+    /// Printers it fits.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    pub printer_ids: Vec<WireId>,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub note: Option<Note>,
+}
+
+/// Component list filters.
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(non_snake_case, dead_code)]
+pub struct ComponentParams {
+    /// Only this type: HOTEND, BUILD_PLATE or OTHER.
+    pub r#type: Option<ComponentType>,
+    /// Only components that fit this printer.
+    pub printerId: Option<String>,
+    /// Only (not) always-used components.
+    pub alwaysUsed: Option<bool>,
+}
+
+/// The components resource.
+pub struct Components;
+
+impl Resource for Components {
+    type Record = storage::records::Component;
+    type View = ComponentView;
+    type Dto = Component;
+    type Input = ComponentInput;
+    type Domain = components::ComponentInput;
+    type Filter = ComponentFilter;
+
+    fn domain(i: ComponentInput) -> Result<Self::Domain, ApiError> {
+        Ok(components::ComponentInput {
+            kind: i.kind.into(),
+            name: i.name,
+            manufacturer_id: i.manufacturer_id.map(|m| m.0),
+            model: i.model,
+            purchase_price: i.purchase_price,
+            expected_lifetime_hours: i.expected_lifetime_hours,
+            always_used: i.always_used,
+            printer_ids: i.printer_ids.into_iter().map(|p| p.0).collect(),
+            note: i.note,
+        })
+    }
+
+    fn filter(query: &mut QueryFields) -> ComponentFilter {
+        let kind = query
+            .one_of("type", &["HOTEND", "BUILD_PLATE", "OTHER"])
+            .map(|t| match t {
+                "HOTEND" => StoredType::Hotend,
+                "BUILD_PLATE" => StoredType::BuildPlate,
+                _ => StoredType::Other,
+            });
+        ComponentFilter {
+            kind,
+            printer_id: query.id("printerId"),
+            always_used: query.bool("alwaysUsed"),
+        }
+    }
+
+    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<ComponentView> {
+        components::create(txn, input, now)
+    }
+
+    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<ComponentView> {
+        components::replace(txn, id, input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> actors::Result<ComponentView> {
+        components::get(tx, id)
+    }
+
+    fn list(tx: &ReadTransaction, query: &ListQuery, filter: &ComponentFilter) -> actors::Result<Page<ComponentView>> {
+        components::list(tx, query, *filter)
+    }
+
+    fn dto(v: ComponentView) -> Component {
+        let c = v.component;
+        Component {
+            id: c.id.to_string(),
+            kind: c.kind.into(),
+            name: c.name,
+            manufacturer_id: c.manufacturer_id.map(|m| m.to_string()),
+            manufacturer: v.manufacturer,
+            model: c.model,
+            purchase_price: dec(c.purchase_price),
+            expected_lifetime_hours: dec(c.expected_lifetime_hours),
+            always_used: c.always_used,
+            printer_ids: c.printer_ids.iter().map(ToString::to_string).collect(),
+            note: c.note,
+            archived: c.archived,
+            created_at: ts(c.created_at),
+            updated_at: ts(c.updated_at),
+        }
+    }
+}
+
+inventory_routes!(Components, "components", "/components", "/components/{id}", Component, ComponentInput, [ComponentParams]);

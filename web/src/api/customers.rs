@@ -1,0 +1,106 @@
+//! `/api/customers`.
+
+use super::inventory::{Resource, inventory_routes};
+use crate::error::ApiError;
+use crate::extract::QueryFields;
+use crate::wire::ts;
+use actors::inventory::{ListQuery, Page, customers};
+use actors::values::{Email, Name, Note};
+use serde::{Deserialize, Serialize};
+use storage::repo::Tx;
+use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
+use utoipa::ToSchema;
+
+/// A customer.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Customer {
+    /// Id (UUID).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Contact email.
+    pub email: Option<String>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Left out of the dashboard.
+    pub exclude_from_dashboard: bool,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time, ISO 8601 UTC.
+    pub created_at: String,
+    /// Last change, ISO 8601 UTC.
+    pub updated_at: String,
+}
+
+/// Customer input (create and full replace).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CustomerInput {
+    /// Display name, 1-200 characters.
+    #[schema(value_type = String, example = "Jane Doe")]
+    pub name: Name,
+    /// Contact email.
+    #[schema(value_type = Option<String>, example = "jane@example.com")]
+    pub email: Option<Email>,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub note: Option<Note>,
+    /// Leave this customer's prints out of the dashboard (default false).
+    #[serde(default)]
+    pub exclude_from_dashboard: bool,
+}
+
+/// The customers resource.
+pub struct Customers;
+
+impl Resource for Customers {
+    type Record = storage::records::Customer;
+    type View = storage::records::Customer;
+    type Dto = Customer;
+    type Input = CustomerInput;
+    type Domain = customers::CustomerInput;
+    type Filter = ();
+
+    fn domain(i: CustomerInput) -> Result<Self::Domain, ApiError> {
+        Ok(customers::CustomerInput {
+            name: i.name,
+            email: i.email,
+            note: i.note,
+            exclude_from_dashboard: i.exclude_from_dashboard,
+        })
+    }
+
+    fn filter(_: &mut QueryFields) {}
+
+    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View> {
+        customers::create(txn, input, now)
+    }
+
+    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View> {
+        customers::replace(txn, id, input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> actors::Result<Self::View> {
+        actors::inventory::get(tx, id)
+    }
+
+    fn list(tx: &ReadTransaction, query: &ListQuery, _: &()) -> actors::Result<Page<Self::View>> {
+        customers::list(tx, query)
+    }
+
+    fn dto(c: Self::View) -> Customer {
+        Customer {
+            id: c.id.to_string(),
+            name: c.name,
+            email: c.email,
+            note: c.note,
+            exclude_from_dashboard: c.exclude_from_dashboard,
+            archived: c.archived,
+            created_at: ts(c.created_at),
+            updated_at: ts(c.updated_at),
+        }
+    }
+}
+
+inventory_routes!(Customers, "customers", "/customers", "/customers/{id}", Customer, CustomerInput, []);

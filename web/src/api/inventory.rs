@@ -1,0 +1,232 @@
+//! Route logic shared by the five inventory resources (customers, manufacturers, printers,
+//! components, filaments): list, get, create, PATCH (full replace or `{archived}`), safe delete.
+//!
+//! Each resource module implements [`Resource`] (its DTOs and which rule functions to call) and
+//! invokes [`inventory_routes!`], which emits the thin, OpenAPI-annotated handlers.
+
+use super::ListResponse;
+use crate::error::ApiError;
+use crate::extract::{ListParams, Patch, QueryFields};
+use crate::state::AppState;
+use actix_web::{HttpRequest, HttpResponse};
+use actors::inventory::{self, InventoryRecord, ListQuery, Page};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use storage::repo::Tx;
+use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
+
+/// One inventory resource: its wire types and the rule functions behind its routes.
+pub trait Resource: 'static {
+    /// The stored record.
+    type Record: InventoryRecord + Send + 'static;
+    /// What the rules return (the record plus names it shows).
+    type View: Send + 'static;
+    /// Response body.
+    type Dto: Serialize + 'static;
+    /// Request body of create and full replace.
+    type Input: DeserializeOwned + 'static;
+    /// The validated domain input.
+    type Domain: Send + 'static;
+    /// Resource-specific list filters.
+    type Filter: Send + 'static;
+
+    /// Validates the wire input. Errors: 422 with field errors.
+    fn domain(input: Self::Input) -> Result<Self::Domain, ApiError>;
+    /// Parses the resource's own list parameters (faults are kept in `query`).
+    fn filter(query: &mut QueryFields) -> Self::Filter;
+    /// Creates a record.
+    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View>;
+    /// Replaces record `id`.
+    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View>;
+    /// Record `id` as a view.
+    fn get(tx: &impl Tx, id: Id) -> actors::Result<Self::View>;
+    /// One page of records.
+    fn list(tx: &ReadTransaction, query: &ListQuery, filter: &Self::Filter) -> actors::Result<Page<Self::View>>;
+    /// The response body of a view.
+    fn dto(view: Self::View) -> Self::Dto;
+}
+
+/// `GET /api/{resource}`.
+pub async fn list<R: Resource>(state: &AppState, req: &HttpRequest) -> Result<HttpResponse, ApiError> {
+    let mut query = QueryFields::of(req)?;
+    let list = ListParams::parse(&mut query);
+    let filter = R::filter(&mut query);
+    query.finish()?;
+    let page = state.read(move |tx| R::list(tx, &list, &filter)).await?;
+    Ok(HttpResponse::Ok().json(ListResponse::of(page, R::dto)))
+}
+
+/// `GET /api/{resource}/{id}`.
+pub async fn get<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, ApiError> {
+    let view = state.read(move |tx| R::get(tx, id)).await?;
+    Ok(HttpResponse::Ok().json(R::dto(view)))
+}
+
+/// `POST /api/{resource}`: 201 with the record.
+pub async fn create<R: Resource>(state: &AppState, input: R::Input) -> Result<HttpResponse, ApiError> {
+    let input = R::domain(input)?;
+    let view = state
+        .inventory
+        .run(move |txn| R::create(txn, &input, Timestamp::now()))
+        .await?;
+    Ok(HttpResponse::Created().json(R::dto(view)))
+}
+
+/// `PATCH /api/{resource}/{id}`.
+pub async fn patch<R: Resource>(state: &AppState, id: Id, body: Patch<R::Input>) -> Result<HttpResponse, ApiError> {
+    let view = match body {
+        Patch::Archive(a) => {
+            state
+                .inventory
+                .run(move |txn| {
+                    inventory::set_archived::<R::Record>(txn, id, a.archived, Timestamp::now())?;
+                    R::get(txn, id)
+                })
+                .await?
+        }
+        Patch::Replace(input) => {
+            let input = R::domain(input)?;
+            state
+                .inventory
+                .run(move |txn| R::replace(txn, id, &input, Timestamp::now()))
+                .await?
+        }
+    };
+    Ok(HttpResponse::Ok().json(R::dto(view)))
+}
+
+/// `DELETE /api/{resource}/{id}`: 204, or 409 `REFERENCED`.
+pub async fn delete<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, ApiError> {
+    state
+        .inventory
+        .run(move |txn| inventory::delete::<R::Record>(txn, id))
+        .await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Emits the five handlers of an inventory resource and its `configure` function.
+///
+/// `inventory_routes!(Resource, "tag", "/collection", "/collection/{id}", Dto, Input, [extra
+/// IntoParams types])`.
+macro_rules! inventory_routes {
+    ($resource:ty, $tag:literal, $collection:literal, $item:literal, $dto:ty, $input:ty, [$($params:ty),*]) => {
+        use crate::api::ListResponse;
+        use crate::extract::Patch;
+        use actix_web::{delete, get, patch, post};
+
+        /// Registers this resource's routes.
+        pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
+            cfg.service(list).service(create).service(get).service(patch).service(delete);
+        }
+
+        #[doc = concat!("Lists ", $tag, ": filtered (search, archive state), then paginated; `total` counts every match.")]
+        #[utoipa::path(
+            tag = $tag,
+            params(crate::extract::ListParams $(, $params)*),
+            responses(
+                (status = 200, body = ListResponse<$dto>),
+                (status = 401, body = crate::error::ErrorBody),
+                (status = 422, description = "Invalid query, e.g. pageSize 101", body = crate::error::ErrorBody),
+            ),
+            security(("session" = []))
+        )]
+        #[get($collection)]
+        pub async fn list(
+            state: actix_web::web::Data<crate::state::AppState>,
+            _user: crate::session::CurrentUser,
+            req: actix_web::HttpRequest,
+        ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
+            crate::api::inventory::list::<$resource>(&state, &req).await
+        }
+
+        #[doc = concat!("Creates one of ", $tag, ".")]
+        #[utoipa::path(
+            tag = $tag,
+            request_body = $input,
+            responses(
+                (status = 201, body = $dto),
+                (status = 401, body = crate::error::ErrorBody),
+                (status = 403, description = "Foreign or missing Origin", body = crate::error::ErrorBody),
+                (status = 409, description = "DUPLICATE", body = crate::error::ErrorBody),
+                (status = 422, description = "VALIDATION_FAILED with field errors", body = crate::error::ErrorBody),
+            ),
+            security(("session" = []))
+        )]
+        #[post($collection)]
+        pub async fn create(
+            state: actix_web::web::Data<crate::state::AppState>,
+            _user: crate::session::CurrentUser,
+            input: crate::extract::StrictJson<$input>,
+        ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
+            crate::api::inventory::create::<$resource>(&state, input.0).await
+        }
+
+        #[doc = concat!("One of ", $tag, ".")]
+        #[utoipa::path(
+            tag = $tag,
+            params(("id" = String, Path, description = "Record id (UUID)")),
+            responses(
+                (status = 200, body = $dto),
+                (status = 401, body = crate::error::ErrorBody),
+                (status = 404, body = crate::error::ErrorBody),
+            ),
+            security(("session" = []))
+        )]
+        #[get($item)]
+        pub async fn get(
+            state: actix_web::web::Data<crate::state::AppState>,
+            _user: crate::session::CurrentUser,
+            id: crate::extract::PathId,
+        ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
+            crate::api::inventory::get::<$resource>(&state, id.0).await
+        }
+
+        #[doc = concat!("Replaces every editable field of one of ", $tag, ", or with `{\"archived\": bool}` alone changes only its archive state.")]
+        #[utoipa::path(
+            tag = $tag,
+            params(("id" = String, Path, description = "Record id (UUID)")),
+            request_body = Patch<$input>,
+            responses(
+                (status = 200, body = $dto),
+                (status = 401, body = crate::error::ErrorBody),
+                (status = 403, body = crate::error::ErrorBody),
+                (status = 404, body = crate::error::ErrorBody),
+                (status = 409, description = "DUPLICATE", body = crate::error::ErrorBody),
+                (status = 422, body = crate::error::ErrorBody),
+            ),
+            security(("session" = []))
+        )]
+        #[patch($item)]
+        pub async fn patch(
+            state: actix_web::web::Data<crate::state::AppState>,
+            _user: crate::session::CurrentUser,
+            id: crate::extract::PathId,
+            body: Patch<$input>,
+        ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
+            crate::api::inventory::patch::<$resource>(&state, id.0, body).await
+        }
+
+        #[doc = concat!("Deletes one of ", $tag, " unless another record still refers to it (archive it instead).")]
+        #[utoipa::path(
+            tag = $tag,
+            params(("id" = String, Path, description = "Record id (UUID)")),
+            responses(
+                (status = 204),
+                (status = 401, body = crate::error::ErrorBody),
+                (status = 403, body = crate::error::ErrorBody),
+                (status = 404, body = crate::error::ErrorBody),
+                (status = 409, description = "REFERENCED", body = crate::error::ErrorBody),
+            ),
+            security(("session" = []))
+        )]
+        #[delete($item)]
+        pub async fn delete(
+            state: actix_web::web::Data<crate::state::AppState>,
+            _user: crate::session::CurrentUser,
+            id: crate::extract::PathId,
+        ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
+            crate::api::inventory::delete::<$resource>(&state, id.0).await
+        }
+    };
+}
+pub(crate) use inventory_routes;

@@ -1,0 +1,56 @@
+//! The `/api` routes, one module per resource. Handlers extract, send one command or run one
+//! read, and map the answer; the rules live in the `actors` crate.
+
+pub mod auth;
+pub mod components;
+pub mod customers;
+pub mod filaments;
+pub mod health;
+mod inventory;
+pub mod manufacturers;
+pub mod printers;
+pub mod settings;
+
+use serde::Serialize;
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// A page of a list: `items`, `total` (matches after filters, before pagination), `page`,
+/// `pageSize`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ListResponse<T> {
+    /// The page's items.
+    pub items: Vec<T>,
+    /// Matches in all pages.
+    pub total: u64,
+    /// One-based page number.
+    pub page: u32,
+    /// Items per page.
+    pub page_size: u32,
+}
+
+impl<T> ListResponse<T> {
+    /// The wire form of `page`, with `dto` applied to each item.
+    pub fn of<V>(page: actors::inventory::Page<V>, dto: impl FnMut(V) -> T) -> Self {
+        let page = page.map(dto);
+        ListResponse {
+            items: page.items,
+            total: page.total,
+            page: page.page,
+            page_size: page.page_size,
+        }
+    }
+}
+
+/// Registers every `/api` route (the caller mounts this under `/api`).
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(health::health)
+        .configure(auth::configure)
+        .configure(settings::configure)
+        .configure(customers::configure)
+        .configure(manufacturers::configure)
+        .configure(printers::configure)
+        .configure(components::configure)
+        .configure(filaments::configure);
+}

@@ -1,0 +1,153 @@
+//! `/api/printers`.
+
+use super::inventory::{Resource, inventory_routes};
+use crate::error::ApiError;
+use crate::extract::QueryFields;
+use crate::wire::{WireId, dec, ts};
+use actors::inventory::printers::{self, ManufacturerRef, PrinterView};
+use actors::inventory::{ListQuery, Page};
+use actors::values::{Amount, Name, Note, PositiveAmount};
+use serde::{Deserialize, Serialize};
+use storage::repo::Tx;
+use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
+use utoipa::ToSchema;
+
+/// Highest accepted `averagePowerWatts`.
+const MAX_WATTS: u32 = 100_000;
+
+/// A printer.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Printer {
+    /// Id (UUID).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Its manufacturer's id.
+    pub manufacturer_id: String,
+    /// Its manufacturer's name.
+    pub manufacturer: String,
+    /// Model designation.
+    pub model: Option<String>,
+    /// Purchase price, instance currency.
+    #[schema(example = "1099")]
+    pub purchase_price: String,
+    /// Expected lifetime, printing hours.
+    #[schema(example = "6000")]
+    pub expected_lifetime_hours: String,
+    /// Average power while printing, watts.
+    pub average_power_watts: u32,
+    /// Depreciation per printing hour: `purchasePrice / expectedLifetimeHours`, currency per hour.
+    #[schema(example = "0.1831666667")]
+    pub hourly_rate: String,
+    /// Free text.
+    pub note: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time, ISO 8601 UTC.
+    pub created_at: String,
+    /// Last change, ISO 8601 UTC.
+    pub updated_at: String,
+}
+
+/// Printer input (create and full replace). Send `manufacturerId`, or for compatibility the
+/// legacy `manufacturer` name, which resolves an active manufacturer or creates one.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrinterInput {
+    /// Display name.
+    #[schema(value_type = String, example = "Original Prusa MK4S")]
+    pub name: Name,
+    /// Manufacturer id (required unless `manufacturer` is sent).
+    #[schema(value_type = Option<String>)]
+    pub manufacturer_id: Option<WireId>,
+    /// Legacy: a manufacturer name instead of `manufacturerId`.
+    #[schema(value_type = Option<String>, example = "Prusa Research")]
+    pub manufacturer: Option<Name>,
+    /// Model designation.
+    #[schema(value_type = Option<String>)]
+    pub model: Option<Note>,
+    /// Purchase price, non-negative decimal string.
+    #[schema(value_type = String, example = "1099")]
+    pub purchase_price: Amount,
+    /// Expected lifetime in printing hours, positive decimal string.
+    #[schema(value_type = String, example = "6000")]
+    pub expected_lifetime_hours: PositiveAmount,
+    /// Average power while printing, watts (0-100000).
+    #[schema(maximum = 100000)]
+    pub average_power_watts: u32,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub note: Option<Note>,
+}
+
+/// The printers resource.
+pub struct Printers;
+
+impl Resource for Printers {
+    type Record = storage::records::Printer;
+    type View = PrinterView;
+    type Dto = Printer;
+    type Input = PrinterInput;
+    type Domain = printers::PrinterInput;
+    type Filter = ();
+
+    fn domain(i: PrinterInput) -> Result<Self::Domain, ApiError> {
+        let manufacturer = match (i.manufacturer_id, i.manufacturer) {
+            (Some(id), _) => ManufacturerRef::Id(id.0),
+            (None, Some(name)) => ManufacturerRef::Name(name),
+            (None, None) => return Err(ApiError::field("manufacturerId", "errors.required")),
+        };
+        if i.average_power_watts > MAX_WATTS {
+            return Err(ApiError::field("averagePowerWatts", "errors.outOfRange"));
+        }
+        Ok(printers::PrinterInput {
+            name: i.name,
+            manufacturer,
+            model: i.model,
+            purchase_price: i.purchase_price,
+            expected_lifetime_hours: i.expected_lifetime_hours,
+            average_power_watts: i.average_power_watts,
+            note: i.note,
+        })
+    }
+
+    fn filter(_: &mut QueryFields) {}
+
+    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<PrinterView> {
+        printers::create(txn, input, now)
+    }
+
+    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<PrinterView> {
+        printers::replace(txn, id, input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> actors::Result<PrinterView> {
+        printers::get(tx, id)
+    }
+
+    fn list(tx: &ReadTransaction, query: &ListQuery, _: &()) -> actors::Result<Page<PrinterView>> {
+        printers::list(tx, query)
+    }
+
+    fn dto(v: PrinterView) -> Printer {
+        let p = v.printer;
+        Printer {
+            id: p.id.to_string(),
+            name: p.name,
+            manufacturer_id: p.manufacturer_id.to_string(),
+            manufacturer: v.manufacturer,
+            model: p.model,
+            purchase_price: dec(p.purchase_price),
+            expected_lifetime_hours: dec(p.expected_lifetime_hours),
+            average_power_watts: p.average_power_watts,
+            hourly_rate: dec(v.hourly_rate),
+            note: p.note,
+            archived: p.archived,
+            created_at: ts(p.created_at),
+            updated_at: ts(p.updated_at),
+        }
+    }
+}
+
+inventory_routes!(Printers, "printers", "/printers", "/printers/{id}", Printer, PrinterInput, []);

@@ -1,0 +1,150 @@
+//! `GET/PATCH /api/settings` and `GET/PATCH /api/settings/features`.
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::StrictJson;
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::dec;
+use actix_web::web::{Data, Json};
+use actix_web::{get, patch};
+use actors::settings::{self, FeaturesInput, SettingsInput};
+use actors::values::{Amount, Currency, Locale};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers the settings routes.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(get_settings)
+        .service(patch_settings)
+        .service(get_features)
+        .service(patch_features);
+}
+
+/// Instance settings.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Settings {
+    /// ISO 4217 code.
+    pub currency: String,
+    /// `en-US` or `de-DE`.
+    pub default_language: String,
+    /// Currency per kWh.
+    pub electricity_price: String,
+    /// Spool management flag.
+    pub spool_management_enabled: bool,
+}
+
+impl From<storage::records::Settings> for Settings {
+    fn from(s: storage::records::Settings) -> Self {
+        Settings {
+            currency: s.currency,
+            default_language: s.default_language,
+            electricity_price: dec(s.electricity_price),
+            spool_management_enabled: s.spool_management_enabled,
+        }
+    }
+}
+
+/// Settings input: every field is required (full replacement).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SettingsPatch {
+    /// ISO 4217 code; a change is refused (409 CURRENCY_LOCKED) once any print exists.
+    #[schema(value_type = String, example = "EUR")]
+    pub currency: Currency,
+    /// `en-US` or `de-DE`.
+    #[schema(value_type = String, example = "en-US")]
+    pub default_language: Locale,
+    /// Currency per kWh, decimal string.
+    #[schema(value_type = String, example = "0.32")]
+    pub electricity_price: Amount,
+    /// Spool management flag.
+    pub spool_management_enabled: bool,
+}
+
+/// Feature flags.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Features {
+    /// Print series routes and UI.
+    pub print_series_enabled: bool,
+    /// Spools, stock ledger and spool-manager integration.
+    pub spool_management_enabled: bool,
+}
+
+impl From<storage::records::Settings> for Features {
+    fn from(s: storage::records::Settings) -> Self {
+        Features {
+            print_series_enabled: s.print_series_enabled,
+            spool_management_enabled: s.spool_management_enabled,
+        }
+    }
+}
+
+/// Feature flag change; absent flags keep their value.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FeaturesPatch {
+    /// Print series on or off.
+    pub print_series_enabled: Option<bool>,
+    /// Spool management on or off.
+    pub spool_management_enabled: Option<bool>,
+}
+
+/// The settings.
+#[utoipa::path(tag = "settings", responses((status = 200, body = Settings), (status = 401, body = ErrorBody)), security(("session" = [])))]
+#[get("/settings")]
+pub async fn get_settings(state: Data<AppState>, _user: CurrentUser) -> Result<Json<Settings>, ApiError> {
+    Ok(Json(state.read(|tx| settings::get(tx)).await?.into()))
+}
+
+/// Replaces the settings.
+#[utoipa::path(
+    tag = "settings",
+    request_body = SettingsPatch,
+    responses(
+        (status = 200, body = Settings),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 409, description = "CURRENCY_LOCKED", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[patch("/settings")]
+pub async fn patch_settings(state: Data<AppState>, _user: CurrentUser, input: StrictJson<SettingsPatch>) -> Result<Json<Settings>, ApiError> {
+    let p = input.0;
+    let input = SettingsInput {
+        currency: p.currency,
+        default_language: p.default_language,
+        electricity_price: p.electricity_price,
+        spool_management_enabled: p.spool_management_enabled,
+    };
+    let updated = state.settings.run(move |txn| settings::update(txn, &input)).await?;
+    Ok(Json(updated.into()))
+}
+
+/// The feature flags.
+#[utoipa::path(tag = "settings", responses((status = 200, body = Features), (status = 401, body = ErrorBody)), security(("session" = [])))]
+#[get("/settings/features")]
+pub async fn get_features(state: Data<AppState>, _user: CurrentUser) -> Result<Json<Features>, ApiError> {
+    Ok(Json(state.read(|tx| settings::get(tx)).await?.into()))
+}
+
+/// Changes feature flags.
+#[utoipa::path(
+    tag = "settings",
+    request_body = FeaturesPatch,
+    responses((status = 200, body = Features), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("session" = []))
+)]
+#[patch("/settings/features")]
+pub async fn patch_features(state: Data<AppState>, _user: CurrentUser, input: StrictJson<FeaturesPatch>) -> Result<Json<Features>, ApiError> {
+    let input = FeaturesInput {
+        print_series_enabled: input.0.print_series_enabled,
+        spool_management_enabled: input.0.spool_management_enabled,
+    };
+    let updated = state.settings.run(move |txn| settings::update_features(txn, input)).await?;
+    Ok(Json(updated.into()))
+}

@@ -1,0 +1,285 @@
+//! The API error: the stable body of API-CONTRACT.md and the one table from code to status.
+//!
+//! Body: `{ "statusCode", "message", "data": { "code", "messageKey", "fieldErrors"?, "requestId" } }`.
+//! Handlers return `Result<_, ApiError>`; the request-id middleware renders the body with the
+//! request's id, so the id in the body always equals the `X-Request-Id` header.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use actors::FieldError;
+use serde::Serialize;
+use std::fmt;
+use utoipa::ToSchema;
+
+/// Stable error codes clients branch on. Each has exactly one HTTP status ([`Code::status`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Code {
+    /// 401: no or expired session on a protected route.
+    Unauthenticated,
+    /// 401: login failed (same answer for an unknown email and a wrong password).
+    InvalidCredentials,
+    /// 403: a write without an Origin matching the instance.
+    ForbiddenOrigin,
+    /// 404: unknown id or route.
+    NotFound,
+    /// 422: malformed JSON, wrong types, unknown fields, out-of-range values.
+    ValidationFailed,
+    /// 429: repeated login failures (with `Retry-After`).
+    RateLimited,
+    /// 409: setup after the first account exists.
+    SetupCompleted,
+    /// 409: delete of a record still referenced.
+    Referenced,
+    /// 409: a unique name taken.
+    Duplicate,
+    /// 409: currency change once a print exists.
+    CurrencyLocked,
+    /// 409: spool and stock routes while spool management is off.
+    SpoolManagementDisabled,
+    /// 503: the store cannot be read or written.
+    DatabaseUnavailable,
+    /// 500: a bug; never for bad input.
+    Internal,
+}
+
+impl Code {
+    /// The one table from code to (status, wire code, message key, English message).
+    fn facts(self) -> (StatusCode, &'static str, &'static str, &'static str) {
+        use Code::*;
+        match self {
+            Unauthenticated => (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", "errors.unauthenticated", "Log in to continue."),
+            InvalidCredentials => (StatusCode::UNAUTHORIZED, "INVALID_CREDENTIALS", "errors.invalidCredentials", "Invalid email or password."),
+            ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN", "errors.forbiddenOrigin", "The request's Origin does not match this instance."),
+            NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "errors.notFound", "Not found."),
+            ValidationFailed => (StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION_FAILED", "errors.validationFailed", "The request is invalid."),
+            RateLimited => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "errors.rateLimited", "Too many failed logins; try again later."),
+            SetupCompleted => (StatusCode::CONFLICT, "SETUP_COMPLETED", "errors.setupCompleted", "Setup has already been completed."),
+            Referenced => (StatusCode::CONFLICT, "REFERENCED", "errors.referenced", "The record is still in use and cannot be deleted; archive it instead."),
+            Duplicate => (StatusCode::CONFLICT, "DUPLICATE", "errors.duplicate", "That value is already taken."),
+            CurrencyLocked => (StatusCode::CONFLICT, "CURRENCY_LOCKED", "errors.currencyLocked", "The currency cannot change once a print exists."),
+            SpoolManagementDisabled => (StatusCode::CONFLICT, "SPOOL_MANAGEMENT_DISABLED", "errors.spoolManagementDisabled", "Spool management is disabled."),
+            DatabaseUnavailable => (StatusCode::SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE", "errors.databaseUnavailable", "The database is unavailable."),
+            Internal => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", "errors.internal", "Internal error."),
+        }
+    }
+
+    /// The HTTP status of this code.
+    pub fn status(self) -> StatusCode {
+        self.facts().0
+    }
+
+    /// The wire name (`SETUP_COMPLETED`).
+    pub fn as_str(self) -> &'static str {
+        self.facts().1
+    }
+}
+
+/// An error answer. Build it from a [`Code`] or convert an [`actors::Error`].
+#[derive(Debug, Clone)]
+pub struct ApiError {
+    /// The stable code.
+    pub code: Code,
+    /// Human text in English.
+    pub message: String,
+    /// Fields at fault, where fields are.
+    pub field_errors: Vec<FieldError>,
+    /// Seconds for `Retry-After` (429).
+    pub retry_after: Option<u64>,
+}
+
+impl ApiError {
+    /// An error with the code's standard message.
+    pub fn new(code: Code) -> Self {
+        ApiError {
+            code,
+            message: code.facts().3.to_string(),
+            field_errors: Vec::new(),
+            retry_after: None,
+        }
+    }
+
+    /// 422 with the given field errors.
+    pub fn validation(field_errors: Vec<FieldError>) -> Self {
+        ApiError {
+            field_errors,
+            ..ApiError::new(Code::ValidationFailed)
+        }
+    }
+
+    /// 422 with one field error.
+    pub fn field(path: impl Into<String>, message_key: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+        Self::validation(vec![FieldError::new(path, message_key)])
+    }
+
+    /// Replaces the message.
+    pub fn with_message(mut self, message: impl Into<String>) -> Self {
+        self.message = message.into();
+        self
+    }
+
+    /// The response, with `request_id` in the body.
+    pub fn render(&self, request_id: &str) -> HttpResponse {
+        let (status, code, message_key, _) = self.code.facts();
+        let body = ErrorBody {
+            status_code: status.as_u16(),
+            message: self.message.clone(),
+            data: ErrorData {
+                code: code.to_string(),
+                message_key: message_key.to_string(),
+                field_errors: (!self.field_errors.is_empty()).then(|| {
+                    self.field_errors
+                        .iter()
+                        .map(|f| FieldErrorBody {
+                            path: f.path.clone(),
+                            message_key: f.message_key.to_string(),
+                        })
+                        .collect()
+                }),
+                request_id: request_id.to_string(),
+            },
+        };
+        let mut response = HttpResponse::build(status);
+        if let Some(seconds) = self.retry_after {
+            response.insert_header(("Retry-After", seconds.to_string()));
+        }
+        response.json(body)
+    }
+}
+
+impl fmt::Display for ApiError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.code.as_str(), self.message)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.code.status()
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        self.render("")
+    }
+}
+
+impl From<actors::Error> for ApiError {
+    fn from(error: actors::Error) -> Self {
+        use actors::Error as E;
+        match error {
+            E::NotFound => ApiError::new(Code::NotFound),
+            E::Validation(fields) => ApiError::validation(fields),
+            E::Duplicate(field) => ApiError {
+                field_errors: vec![field],
+                ..ApiError::new(Code::Duplicate)
+            },
+            E::Referenced => ApiError::new(Code::Referenced),
+            E::SetupCompleted => ApiError::new(Code::SetupCompleted),
+            E::CurrencyLocked => ApiError::new(Code::CurrencyLocked),
+            E::InvalidCredentials => ApiError::new(Code::InvalidCredentials),
+            E::SpoolManagementDisabled => ApiError::new(Code::SpoolManagementDisabled),
+            E::Storage(e) => {
+                tracing::error!(error = %e, "store unavailable");
+                ApiError::new(Code::DatabaseUnavailable)
+            }
+            E::WriterGone(name) => {
+                tracing::error!(writer = name, "writer unavailable");
+                ApiError::new(Code::DatabaseUnavailable)
+            }
+        }
+    }
+}
+
+impl From<storage::Error> for ApiError {
+    fn from(error: storage::Error) -> Self {
+        actors::Error::Storage(error).into()
+    }
+}
+
+/// The error body (OpenAPI schema and serializer).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorBody {
+    /// HTTP status, repeated.
+    pub status_code: u16,
+    /// Human text in English.
+    pub message: String,
+    /// What clients branch on.
+    pub data: ErrorData,
+}
+
+/// The stable part of an error body.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ErrorData {
+    /// Stable code, e.g. `VALIDATION_FAILED`.
+    pub code: String,
+    /// i18n key, e.g. `errors.validationFailed`.
+    pub message_key: String,
+    /// Fields at fault; only where fields are at fault.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub field_errors: Option<Vec<FieldErrorBody>>,
+    /// Equals the `X-Request-Id` response header.
+    pub request_id: String,
+}
+
+/// One field at fault.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldErrorBody {
+    /// JSON path of the input field, e.g. `parts[0].hotends`.
+    pub path: String,
+    /// i18n key, e.g. `errors.required`.
+    pub message_key: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use actix_web::body::to_bytes;
+
+    #[actix_web::test]
+    async fn the_body_has_the_contract_shape() {
+        let error = ApiError::field("colorHex", "errors.invalidColor");
+        let response = error.render("req-1");
+        assert_eq!(response.status(), StatusCode::UNPROCESSABLE_ENTITY);
+        let body = to_bytes(response.into_body()).await.unwrap();
+        let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+        assert_eq!(
+            json,
+            serde_json::json!({
+                "statusCode": 422,
+                "message": "The request is invalid.",
+                "data": {
+                    "code": "VALIDATION_FAILED",
+                    "messageKey": "errors.validationFailed",
+                    "fieldErrors": [{"path": "colorHex", "messageKey": "errors.invalidColor"}],
+                    "requestId": "req-1"
+                }
+            })
+        );
+    }
+
+    #[test]
+    fn every_code_has_its_contract_status() {
+        use Code::*;
+        let table = [
+            (Unauthenticated, 401, "UNAUTHENTICATED"),
+            (InvalidCredentials, 401, "INVALID_CREDENTIALS"),
+            (ForbiddenOrigin, 403, "FORBIDDEN_ORIGIN"),
+            (NotFound, 404, "NOT_FOUND"),
+            (ValidationFailed, 422, "VALIDATION_FAILED"),
+            (RateLimited, 429, "RATE_LIMITED"),
+            (SetupCompleted, 409, "SETUP_COMPLETED"),
+            (Referenced, 409, "REFERENCED"),
+            (Duplicate, 409, "DUPLICATE"),
+            (CurrencyLocked, 409, "CURRENCY_LOCKED"),
+            (SpoolManagementDisabled, 409, "SPOOL_MANAGEMENT_DISABLED"),
+            (DatabaseUnavailable, 503, "DATABASE_UNAVAILABLE"),
+            (Internal, 500, "INTERNAL"),
+        ];
+        for (code, status, name) in table {
+            assert_eq!(code.status().as_u16(), status, "{name}");
+            assert_eq!(code.as_str(), name);
+        }
+    }
+}

@@ -1,0 +1,269 @@
+//! Request extractors: strict JSON bodies, PATCH bodies, list queries, path ids.
+//!
+//! Parsing is strict (unknown fields are refused) and every refusal is a 422 with field errors at
+//! the JSON path of the field at fault, never a 500.
+
+use crate::error::{ApiError, Code};
+use actix_web::dev::Payload;
+use actix_web::web::Bytes;
+use actix_web::{FromRequest, HttpRequest};
+use actors::FieldError;
+use actors::inventory::ListQuery;
+use futures_util::future::LocalBoxFuture;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use std::collections::HashMap;
+use storage::Id;
+use utoipa::{IntoParams, ToSchema};
+
+/// Parses a JSON body into `T` strictly.
+///
+/// Errors (all 422 `VALIDATION_FAILED`): malformed JSON (`errors.malformedJson`), a missing field
+/// (`errors.required`), an unknown field (`errors.unknownField`), a wrong type
+/// (`errors.invalidType`), an invalid value (`errors.invalidValue`), or a domain value's own key
+/// (`errors.invalidColor`, ...).
+pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let mut de = serde_json::Deserializer::from_slice(bytes);
+    let value = serde_path_to_error::deserialize(&mut de)
+        .map_err(|e| json_error(&e.path().to_string(), e.into_inner()))?;
+    de.end().map_err(|e| json_error(".", e))?;
+    Ok(value)
+}
+
+fn json_error(path: &str, error: serde_json::Error) -> ApiError {
+    use serde_json::error::Category;
+    if matches!(error.classify(), Category::Syntax | Category::Eof | Category::Io) {
+        return ApiError::field("", "errors.malformedJson").with_message(format!("Malformed JSON: {error}"));
+    }
+    let text = error.to_string();
+    let text = text.rsplit_once(" at line ").map_or(text.as_str(), |(t, _)| t);
+    let base = if path == "." { "" } else { path };
+    let quoted = |prefix: &str| {
+        text.strip_prefix(prefix)
+            .and_then(|rest| rest.split_once('`'))
+            .map(|(name, _)| join(base, name))
+    };
+    let (path, key): (String, String) = if let Some(p) = quoted("missing field `") {
+        (p, "errors.required".into())
+    } else if let Some(p) = quoted("unknown field `") {
+        (p, "errors.unknownField".into())
+    } else if text.starts_with("invalid type") {
+        (base.into(), "errors.invalidType".into())
+    } else if let Some((key, human)) = text.split_once(": ").filter(|(k, _)| k.starts_with("errors.")) {
+        return ApiError::field(base, key.to_string()).with_message(format!("The request is invalid: {base}: {human}."));
+    } else {
+        (base.into(), "errors.invalidValue".into())
+    };
+    ApiError::field(path, key).with_message(format!("The request is invalid: {text}."))
+}
+
+fn join(base: &str, field: &str) -> String {
+    if base.is_empty() || base.ends_with(field) {
+        field.to_string()
+    } else {
+        format!("{base}.{field}")
+    }
+}
+
+fn read_body(req: &HttpRequest, payload: &mut Payload) -> LocalBoxFuture<'static, Result<Bytes, ApiError>> {
+    let bytes = Bytes::from_request(req, payload);
+    Box::pin(async move {
+        bytes.await.map_err(|e| {
+            ApiError::field("", "errors.unreadableBody").with_message(format!("Unreadable request body: {e}"))
+        })
+    })
+}
+
+/// A JSON body parsed strictly with [`parse_json`].
+#[derive(Debug)]
+pub struct StrictJson<T>(pub T);
+
+impl<T: DeserializeOwned + 'static> FromRequest for StrictJson<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = read_body(req, payload);
+        Box::pin(async move { parse_json(&body.await?).map(StrictJson) })
+    }
+}
+
+/// `{ "archived": true }`: changes only the archive state.
+#[derive(Debug, Clone, Copy, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ArchiveInput {
+    /// New archive state.
+    pub archived: bool,
+}
+
+/// A PATCH body of an inventory record: the full editable DTO (replaces every editable field), or
+/// `{ "archived": bool }` alone, which only changes the archive state.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum Patch<T> {
+    /// Only the archive state.
+    Archive(ArchiveInput),
+    /// Every editable field.
+    Replace(T),
+}
+
+impl<T: DeserializeOwned + 'static> FromRequest for Patch<T> {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let body = read_body(req, payload);
+        Box::pin(async move {
+            let bytes = body.await?;
+            let value: serde_json::Value = parse_json(&bytes)?;
+            match value.as_object() {
+                Some(fields) if fields.len() == 1 && fields.contains_key("archived") => {
+                    parse_json(&bytes).map(Patch::Archive)
+                }
+                _ => parse_json(&bytes).map(Patch::Replace),
+            }
+        })
+    }
+}
+
+/// Query parameters of one request, parsed one by one into field errors.
+pub struct QueryFields {
+    values: HashMap<String, String>,
+    faults: Vec<FieldError>,
+}
+
+impl QueryFields {
+    /// The query of `req`. Errors: 422 when it is not valid URL encoding.
+    pub fn of(req: &HttpRequest) -> Result<Self, ApiError> {
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(req.query_string())
+            .map_err(|_| ApiError::field("", "errors.invalidQuery"))?;
+        Ok(QueryFields {
+            values: pairs.into_iter().collect(),
+            faults: Vec::new(),
+        })
+    }
+
+    /// A trimmed, non-empty text parameter.
+    pub fn text(&self, name: &str) -> Option<String> {
+        self.values
+            .get(name)
+            .map(|v| v.trim().to_string())
+            .filter(|v| !v.is_empty())
+    }
+
+    /// An integer parameter in `min..=max`; records `errors.outOfRange` or `errors.invalidType`.
+    pub fn int(&mut self, name: &str, min: u32, max: u32) -> Option<u32> {
+        let text = self.text(name)?;
+        match text.parse::<u64>() {
+            Ok(n) if n >= u64::from(min) && n <= u64::from(max) => Some(n as u32),
+            Ok(_) => self.fault(name, "errors.outOfRange"),
+            Err(_) => self.fault(name, "errors.invalidType"),
+        }
+    }
+
+    /// A `true` or `false` parameter; records `errors.invalidType`.
+    pub fn bool(&mut self, name: &str) -> Option<bool> {
+        match self.text(name)?.as_str() {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => self.fault(name, "errors.invalidType"),
+        }
+    }
+
+    /// An id parameter; records `errors.invalidId`.
+    pub fn id(&mut self, name: &str) -> Option<Id> {
+        let text = self.text(name)?;
+        match text.parse() {
+            Ok(id) => Some(id),
+            Err(_) => self.fault(name, "errors.invalidId"),
+        }
+    }
+
+    /// One of `allowed`; records `errors.invalidValue`.
+    pub fn one_of(&mut self, name: &str, allowed: &[&'static str]) -> Option<&'static str> {
+        let text = self.text(name)?;
+        match allowed.iter().find(|a| **a == text) {
+            Some(a) => Some(*a),
+            None => self.fault(name, "errors.invalidValue"),
+        }
+    }
+
+    fn fault<T>(&mut self, name: &str, key: &'static str) -> Option<T> {
+        self.faults.push(FieldError::new(name, key));
+        None
+    }
+
+    /// Ends parsing. Errors: 422 with every parameter at fault.
+    pub fn finish(self) -> Result<(), ApiError> {
+        if self.faults.is_empty() {
+            Ok(())
+        } else {
+            Err(ApiError::validation(self.faults))
+        }
+    }
+}
+
+/// The common list query: `search`, `page` (one-based), `pageSize` (1-100, default 25),
+/// `includeArchived` (default false).
+#[derive(Debug, Clone, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(non_snake_case)]
+pub struct ListParams {
+    /// Case-insensitive text filter.
+    pub search: Option<String>,
+    /// One-based page number (default 1).
+    #[param(minimum = 1)]
+    pub page: Option<u32>,
+    /// Items per page, 1 to 100 (default 25).
+    #[param(minimum = 1, maximum = 100)]
+    pub pageSize: Option<u32>,
+    /// Also list archived records (default false).
+    pub includeArchived: Option<bool>,
+}
+
+impl ListParams {
+    /// Parses the common list parameters from `query`.
+    pub fn parse(query: &mut QueryFields) -> ListQuery {
+        ListQuery {
+            search: query.text("search"),
+            page: query.int("page", 1, u32::MAX).unwrap_or(1),
+            page_size: query.int("pageSize", 1, 100).unwrap_or(25),
+            include_archived: query.bool("includeArchived").unwrap_or(false),
+        }
+    }
+}
+
+/// The list query as an extractor. Errors: 422 with the parameters at fault.
+pub struct List(pub ListQuery);
+
+impl FromRequest for List {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready((|| {
+            let mut query = QueryFields::of(req)?;
+            let list = ListParams::parse(&mut query);
+            query.finish()?;
+            Ok(List(list))
+        })())
+    }
+}
+
+/// The `{id}` path segment as an id. Errors: 404 when it is not a UUID (no record has that id).
+pub struct PathId(pub Id);
+
+impl FromRequest for PathId {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let id = req
+            .match_info()
+            .get("id")
+            .and_then(|text| text.parse().ok())
+            .map(PathId)
+            .ok_or_else(|| ApiError::new(Code::NotFound));
+        std::future::ready(id)
+    }
+}

@@ -1,0 +1,145 @@
+//! Middleware, outermost first: security headers, request id and error bodies, the Origin guard.
+
+use crate::error::{ApiError, Code};
+use crate::state::AppState;
+use actix_web::body::{BoxBody, MessageBody};
+use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::http::header::{self, HeaderName, HeaderValue};
+use actix_web::http::{Method, StatusCode};
+use actix_web::middleware::{DefaultHeaders, Next};
+use actix_web::error::InternalError;
+use actix_web::{Error, HttpMessage, web};
+use std::time::Instant;
+
+/// Response header carrying the request id (also in every error body and log line).
+pub const REQUEST_ID: &str = "x-request-id";
+
+/// The request's id, stored in its extensions by [`request_id`].
+#[derive(Debug, Clone)]
+pub struct RequestId(pub String);
+
+/// Gives every request an id (UUID v7), renders every error as the contract's body with that id,
+/// sets `X-Request-Id`, and logs one line per request (errors at info/error, the rest at debug).
+pub async fn request_id(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let started = Instant::now();
+    let id = uuid::Uuid::now_v7().simple().to_string();
+    req.extensions_mut().insert(RequestId(id.clone()));
+    let method = req.method().clone();
+    let path = req.path().to_string();
+
+    let mut response = match next.call(req).await {
+        Ok(res) => match res.response().error().map(api_error) {
+            Some(error) => {
+                let (request, _) = res.into_parts();
+                ServiceResponse::new(request, error.render(&id))
+            }
+            None => res.map_into_boxed_body(),
+        },
+        Err(e) => {
+            // Without the request (it went into the inner service) the response travels inside
+            // the error; actix sends it as it is.
+            let mut rendered = api_error(&e).render(&id);
+            tag(rendered.headers_mut(), &id);
+            tracing::error!(request_id = %id, %method, %path, error = %e, "request failed");
+            return Err(InternalError::from_response(e.to_string(), rendered).into());
+        }
+    };
+    tag(response.headers_mut(), &id);
+
+    let status = response.status().as_u16();
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    if status >= 500 {
+        tracing::error!(request_id = %id, %method, %path, status, ms, "request");
+    } else if status >= 400 {
+        tracing::info!(request_id = %id, %method, %path, status, ms, "request");
+    } else {
+        tracing::debug!(request_id = %id, %method, %path, status, ms, "request");
+    }
+    Ok(response)
+}
+
+fn tag(headers: &mut header::HeaderMap, id: &str) {
+    if let Ok(value) = HeaderValue::from_str(id) {
+        headers.insert(HeaderName::from_static(REQUEST_ID), value);
+    }
+}
+
+/// The contract error for any error a response carries: ours as it is, actix's own by status.
+fn api_error(error: &Error) -> ApiError {
+    if let Some(ours) = error.as_error::<ApiError>() {
+        return ours.clone();
+    }
+    let status = error.as_response_error().status_code();
+    let code = match status {
+        StatusCode::NOT_FOUND | StatusCode::METHOD_NOT_ALLOWED => Code::NotFound,
+        s if s.is_client_error() => Code::ValidationFailed,
+        StatusCode::SERVICE_UNAVAILABLE => Code::DatabaseUnavailable,
+        _ => Code::Internal,
+    };
+    let api = ApiError::new(code);
+    if code == Code::ValidationFailed {
+        api.with_message(format!("The request is invalid: {error}."))
+    } else {
+        api
+    }
+}
+
+/// Refuses writes (POST, PUT, PATCH, DELETE) whose `Origin` is missing or is neither the origin
+/// the request was addressed to (scheme, host and port of its `Host`) nor a configured public
+/// origin: 403 `FORBIDDEN_ORIGIN`. Reads pass.
+pub async fn origin_guard(
+    req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<BoxBody>, Error> {
+    let unsafe_method = matches!(
+        *req.method(),
+        Method::POST | Method::PUT | Method::PATCH | Method::DELETE
+    );
+    if unsafe_method && !origin_allowed(&req) {
+        return Ok(req.error_response(ApiError::new(Code::ForbiddenOrigin)));
+    }
+    next.call(req).await.map(ServiceResponse::map_into_boxed_body)
+}
+
+fn origin_allowed(req: &ServiceRequest) -> bool {
+    let Some(origin) = req.headers().get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+        return false;
+    };
+    let origin = origin.trim_end_matches('/').to_ascii_lowercase();
+    let own = {
+        let info = req.connection_info();
+        format!("{}://{}", info.scheme(), info.host()).to_ascii_lowercase()
+    };
+    if origin == own {
+        return true;
+    }
+    req.app_data::<web::Data<AppState>>().is_some_and(|state| {
+        state
+            .config
+            .public_origins
+            .iter()
+            .any(|allowed| allowed.trim_end_matches('/').eq_ignore_ascii_case(&origin))
+    })
+}
+
+/// The one Content-Security-Policy: same-origin sources only (`data:` images are inline icons of
+/// the vendored API reference's stylesheet), no framing, no plugins.
+pub const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// Security headers on every response: CSP, nosniff, Referrer-Policy, X-Frame-Options.
+pub fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((header::CONTENT_SECURITY_POLICY, CONTENT_SECURITY_POLICY))
+        .add((header::X_CONTENT_TYPE_OPTIONS, "nosniff"))
+        .add((header::REFERRER_POLICY, "same-origin"))
+        .add((header::X_FRAME_OPTIONS, "DENY"))
+}
+
+/// The default service: every unknown route is 404 `NOT_FOUND` in the contract's body.
+pub async fn not_found() -> Result<actix_web::HttpResponse, ApiError> {
+    Err(ApiError::new(Code::NotFound))
+}
+

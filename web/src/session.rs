@@ -1,0 +1,68 @@
+//! The session cookie and the authenticated-user extractor.
+//!
+//! Cookie `print-cost-session`: HttpOnly, SameSite=Lax, Path=/, Max-Age = session lifetime, and
+//! Secure when the instance's public origin is https. Its value is the session token; the store
+//! only knows the token's SHA-256 (see `actors::accounts`).
+
+use crate::error::{ApiError, Code};
+use crate::state::AppState;
+use actix_web::cookie::{Cookie, SameSite, time::Duration};
+use actix_web::dev::Payload;
+use actix_web::{FromRequest, HttpRequest, web};
+use actors::accounts;
+use futures_util::future::LocalBoxFuture;
+use storage::Timestamp;
+use storage::records::Account;
+
+/// Name of the session cookie (spec, Authentication 1).
+pub const SESSION_COOKIE: &str = "print-cost-session";
+
+/// The session cookie carrying `token`.
+pub fn session_cookie(token: String, config: &crate::state::WebConfig) -> Cookie<'static> {
+    Cookie::build(SESSION_COOKIE, token)
+        .http_only(true)
+        .same_site(SameSite::Lax)
+        .path("/")
+        .secure(config.secure_cookies)
+        .max_age(Duration::seconds(config.session_ttl_seconds))
+        .finish()
+}
+
+/// A cookie that deletes the session cookie in the browser.
+pub fn removal_cookie(config: &crate::state::WebConfig) -> Cookie<'static> {
+    let mut cookie = session_cookie(String::new(), config);
+    cookie.make_removal();
+    cookie
+}
+
+/// The logged-in account of a request. Extracting it on a route makes the route protected.
+///
+/// Errors: 401 `UNAUTHENTICATED` without a live session; 503 when the store cannot be read.
+pub struct CurrentUser {
+    /// The account.
+    pub account: Account,
+    /// Store key of the request's session (for logout and password change).
+    pub token_hash: [u8; 32],
+}
+
+impl FromRequest for CurrentUser {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        let state = req.app_data::<web::Data<AppState>>().cloned();
+        let token = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string());
+        Box::pin(async move {
+            let (Some(state), Some(token)) = (state, token) else {
+                return Err(ApiError::new(Code::Unauthenticated));
+            };
+            let token_hash = accounts::token_hash(&token);
+            let now = Timestamp::now();
+            let account = state
+                .read(move |tx| accounts::session_account(tx, token_hash, now))
+                .await?
+                .ok_or_else(|| ApiError::new(Code::Unauthenticated))?;
+            Ok(CurrentUser { account, token_hash })
+        })
+    }
+}

@@ -1,0 +1,53 @@
+//! Shared state of the HTTP side: the store's read side, the writers, configuration.
+
+use crate::error::ApiError;
+use crate::throttle::LoginThrottle;
+use actix_web::web;
+use actors::writer::WriterHandle;
+use storage::{ReadTransaction, Store};
+
+/// What the HTTP side is configured with.
+#[derive(Debug, Clone)]
+pub struct WebConfig {
+    /// Origins (`https://printcost.local`) accepted on writes besides the one each request was
+    /// addressed to.
+    pub public_origins: Vec<String>,
+    /// Session lifetime, seconds.
+    pub session_ttl_seconds: i64,
+    /// Mark the session cookie `Secure` (a public origin is https).
+    pub secure_cookies: bool,
+}
+
+/// Everything handlers share, behind `web::Data` (one `Arc` for all workers).
+pub struct AppState {
+    /// The store, for read transactions.
+    pub store: Store,
+    /// Writer of settings, feature flags, accounts and sessions.
+    pub settings: WriterHandle,
+    /// Writer of customers, manufacturers, printers, components and filaments.
+    pub inventory: WriterHandle,
+    /// Configuration.
+    pub config: WebConfig,
+    /// Failed-login throttle.
+    pub throttle: LoginThrottle,
+}
+
+impl AppState {
+    /// Runs `read` in a read transaction on the blocking pool (never on the async executor).
+    ///
+    /// Errors: the read's own error, or 503 when the store cannot be read.
+    pub async fn read<R, F>(&self, read: F) -> Result<R, ApiError>
+    where
+        R: Send + 'static,
+        F: FnOnce(&ReadTransaction) -> actors::Result<R> + Send + 'static,
+    {
+        let store = self.store.clone();
+        web::block(move || {
+            let txn = store.begin_read()?;
+            read(&txn)
+        })
+        .await
+        .map_err(|_| ApiError::new(crate::error::Code::Internal))?
+        .map_err(ApiError::from)
+    }
+}

@@ -1,0 +1,59 @@
+//! Wire formats shared by every DTO: decimals, timestamps and ids.
+
+use rust_decimal::Decimal;
+use serde::Deserialize;
+use storage::{Id, Timestamp};
+use time::OffsetDateTime;
+use time::format_description::well_known::Rfc3339;
+
+/// A decimal as its canonical string: normalised, no exponent, `"0"` for zero.
+pub fn dec(value: Decimal) -> String {
+    if value.is_zero() {
+        "0".to_string()
+    } else {
+        value.normalize().to_string()
+    }
+}
+
+/// An optional decimal as its canonical string.
+pub fn dec_opt(value: Option<Decimal>) -> Option<String> {
+    value.map(dec)
+}
+
+/// A timestamp as ISO 8601 UTC, whole seconds: `2026-11-21T10:15:00Z`.
+pub fn ts(value: Timestamp) -> String {
+    OffsetDateTime::from_unix_timestamp(value.0)
+        .ok()
+        .and_then(|t| t.format(&Rfc3339).ok())
+        .unwrap_or_default()
+}
+
+/// An id in input JSON: a UUID string. Errors: `errors.invalidId`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "String")]
+pub struct WireId(pub Id);
+
+impl TryFrom<String> for WireId {
+    type Error = String;
+
+    fn try_from(text: String) -> Result<Self, String> {
+        text.parse()
+            .map(WireId)
+            .map_err(|_| "errors.invalidId: expected a UUID".to_string())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::str::FromStr;
+
+    #[test]
+    fn canonical_decimals_and_timestamps() {
+        assert_eq!(dec(Decimal::from_str("1.500").unwrap()), "1.5");
+        assert_eq!(dec(Decimal::from_str("-0.00").unwrap()), "0");
+        assert_eq!(dec(Decimal::from_str("100").unwrap()), "100");
+        assert_eq!(dec(Decimal::from_str("1E+2").unwrap_or(Decimal::ONE_HUNDRED)), "100");
+        assert_eq!(ts(Timestamp(1_795_774_500)), "2026-11-27T10:15:00Z");
+    }
+}
