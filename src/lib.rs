@@ -7,14 +7,14 @@
 //! Threads: actix-web workers (async, never blocked), the blocking pool for reads and password
 //! hashing, one arbiter thread per writer actor.
 
-use actix_web::dev::Server;
+use ::web::state::{AppState, WebConfig};
 use actix_web::HttpServer;
+use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
 use actors::writer::WriterHandle;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use storage::{Store, StoreOptions};
-use ::web::state::{AppState, WebConfig};
 
 /// File name of the database inside the data directory.
 pub const DATABASE_FILE: &str = "printcost.redb";
@@ -125,7 +125,10 @@ impl Application {
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
         let (settings, settings_arbiter) = WriterHandle::start("settings", store.clone());
         let (inventory, inventory_arbiter) = WriterHandle::start("inventory", store.clone());
-        let secure_cookies = config.public_origins.iter().any(|o| o.starts_with("https://"));
+        let secure_cookies = config
+            .public_origins
+            .iter()
+            .any(|o| o.starts_with("https://"));
         let state = Data::new(AppState {
             store,
             settings,
@@ -184,4 +187,3 @@ impl Application {
         served
     }
 }
-

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use printcost::{Application, Config, open_store};
-use std::io::BufRead;
+use std::io::{BufRead, IsTerminal};
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -23,7 +23,11 @@ struct Cli {
     /// Public origin(s) browsers use to reach the service through a proxy or a name, e.g.
     /// https://printcost.lan (comma-separated). Writes are accepted from the origin a request was
     /// addressed to and from these. An https origin marks the session cookie Secure.
-    #[arg(long = "public-origin", env = "PRINTCOST_PUBLIC_ORIGINS", value_delimiter = ',')]
+    #[arg(
+        long = "public-origin",
+        env = "PRINTCOST_PUBLIC_ORIGINS",
+        value_delimiter = ','
+    )]
     public_origins: Vec<String>,
     /// Session lifetime in hours.
     #[arg(long, env = "PRINTCOST_SESSION_TTL_HOURS", default_value_t = 168)]
@@ -73,6 +77,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     tracing_subscriber::fmt()
         .with_env_filter(tracing_subscriber::EnvFilter::new(&cli.log_level))
+        .with_ansi(std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
         .init();
     let result = match &cli.command {
         None | Some(Command::Serve) => serve(cli.config()),
@@ -112,6 +117,9 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
     actors::accounts::set_password(&txn, account.id, &hash, None, storage::Timestamp::now())
         .map_err(|e| e.to_string())?;
     txn.commit().map_err(|e| e.to_string())?;
-    println!("Password of {} reset; every session of the account has ended.", account.email);
+    println!(
+        "Password of {} reset; every session of the account has ended.",
+        account.email
+    );
     Ok(())
 }

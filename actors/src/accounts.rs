@@ -78,7 +78,11 @@ pub fn find_by_email(tx: &impl Tx, email: &str) -> Result<Option<Account>> {
 }
 
 /// The account of a live session: `None` when the token is unknown or expired at `now`.
-pub fn session_account(tx: &impl Tx, token_hash: [u8; 32], now: Timestamp) -> Result<Option<Account>> {
+pub fn session_account(
+    tx: &impl Tx,
+    token_hash: [u8; 32],
+    now: Timestamp,
+) -> Result<Option<Account>> {
     match repo::session(tx, token_hash)? {
         Some(session) if session.expires_at > now => Ok(repo::get(tx, session.account_id)?),
         _ => Ok(None),
@@ -107,7 +111,10 @@ pub struct NewAccount {
 pub fn create(txn: &WriteTransaction, input: &NewAccount, now: Timestamp) -> Result<Account> {
     let key = email_key(input.email.get());
     if repo::index_get(txn, tables::ACCOUNT_EMAILS, &key)?.is_some() {
-        return Err(Error::Duplicate(crate::FieldError::new("email", "errors.duplicate")));
+        return Err(Error::Duplicate(crate::FieldError::new(
+            "email",
+            "errors.duplicate",
+        )));
     }
     let account = Account {
         id: Id::new(),
@@ -152,7 +159,12 @@ pub fn close_session(txn: &WriteTransaction, token_hash: [u8; 32]) -> Result<()>
 }
 
 /// Sets the account's preferred locale. Errors: [`Error::NotFound`].
-pub fn set_locale(txn: &WriteTransaction, account_id: Id, locale: &Locale, now: Timestamp) -> Result<Account> {
+pub fn set_locale(
+    txn: &WriteTransaction,
+    account_id: Id,
+    locale: &Locale,
+    now: Timestamp,
+) -> Result<Account> {
     let mut account: Account = repo::get(txn, account_id)?.ok_or(Error::NotFound)?;
     account.locale = locale.get().clone();
     account.updated_at = now;

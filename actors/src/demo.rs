@@ -24,7 +24,15 @@ fn manufacturer(txn: &WriteTransaction, name: &str, now: Timestamp) -> Result<Id
     Ok(manufacturers::create(txn, &input, now)?.id)
 }
 
-fn printer(txn: &WriteTransaction, name: &str, maker: Id, price: &str, hours: &str, watts: u32, now: Timestamp) -> Result<Id> {
+fn printer(
+    txn: &WriteTransaction,
+    name: &str,
+    maker: Id,
+    price: &str,
+    hours: &str,
+    watts: u32,
+    now: Timestamp,
+) -> Result<Id> {
     let input = PrinterInput {
         name: v(name)?,
         manufacturer: ManufacturerRef::Id(maker),
@@ -78,7 +86,13 @@ fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) 
     filaments::create(txn, &input, now).map(|_| ())
 }
 
-fn customer(txn: &WriteTransaction, name: &str, email: Option<&str>, own: bool, now: Timestamp) -> Result<()> {
+fn customer(
+    txn: &WriteTransaction,
+    name: &str,
+    email: Option<&str>,
+    own: bool,
+    now: Timestamp,
+) -> Result<()> {
     let input = CustomerInput {
         name: v(name)?,
         email: email.map(v).transpose()?,
@@ -99,19 +113,95 @@ pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
     let p1s = printer(txn, "Bambu Lab P1S", bambu, "699", "5000", 110, now)?;
 
     use ComponentType::{BuildPlate, Hotend, Other};
-    component(txn, Hotend, "Nextruder hotend 0.4 mm", Some(prusa), "100", "2000", false, vec![mk4s], now)?;
-    component(txn, Hotend, "P1S hotend 0.4 mm hardened", Some(bambu), "32.99", "1500", false, vec![p1s], now)?;
-    component(txn, BuildPlate, "Satin spring steel sheet", Some(prusa), "60", "1200", false, vec![mk4s], now)?;
-    component(txn, BuildPlate, "Textured PEI plate", Some(bambu), "39.99", "1000", false, vec![p1s], now)?;
-    component(txn, Other, "Belts, fans and lubrication", None, "45", "3000", true, vec![mk4s, p1s], now)?;
+    component(
+        txn,
+        Hotend,
+        "Nextruder hotend 0.4 mm",
+        Some(prusa),
+        "100",
+        "2000",
+        false,
+        vec![mk4s],
+        now,
+    )?;
+    component(
+        txn,
+        Hotend,
+        "P1S hotend 0.4 mm hardened",
+        Some(bambu),
+        "32.99",
+        "1500",
+        false,
+        vec![p1s],
+        now,
+    )?;
+    component(
+        txn,
+        BuildPlate,
+        "Satin spring steel sheet",
+        Some(prusa),
+        "60",
+        "1200",
+        false,
+        vec![mk4s],
+        now,
+    )?;
+    component(
+        txn,
+        BuildPlate,
+        "Textured PEI plate",
+        Some(bambu),
+        "39.99",
+        "1000",
+        false,
+        vec![p1s],
+        now,
+    )?;
+    component(
+        txn,
+        Other,
+        "Belts, fans and lubrication",
+        None,
+        "45",
+        "3000",
+        true,
+        vec![mk4s, p1s],
+        now,
+    )?;
 
-    filament(txn, prusa, ["PLA", "Galaxy Black", "#3D3D3D", "29.99", "1000"], now)?;
-    filament(txn, prusa, ["PETG", "Prusa Orange", "#FA6831", "29.99", "1000"], now)?;
-    filament(txn, polymaker, ["PLA", "Cotton White", "#F2EFE6", "24.99", "1000"], now)?;
-    filament(txn, bambu, ["PLA Matte", "Charcoal", "#000000", "24.99", "1000"], now)?;
+    filament(
+        txn,
+        prusa,
+        ["PLA", "Galaxy Black", "#3D3D3D", "29.99", "1000"],
+        now,
+    )?;
+    filament(
+        txn,
+        prusa,
+        ["PETG", "Prusa Orange", "#FA6831", "29.99", "1000"],
+        now,
+    )?;
+    filament(
+        txn,
+        polymaker,
+        ["PLA", "Cotton White", "#F2EFE6", "24.99", "1000"],
+        now,
+    )?;
+    filament(
+        txn,
+        bambu,
+        ["PLA Matte", "Charcoal", "#000000", "24.99", "1000"],
+        now,
+    )?;
 
     customer(txn, "Own projects", None, true, now)?;
-    customer(txn, "Müller Modellbau GmbH", Some("einkauf@mueller-modellbau.example"), false, now)?;
+    customer(
+        txn,
+        "Müller Modellbau GmbH",
+        Some("einkauf@mueller-modellbau.example"),
+        false,
+        now,
+    )?;
     customer(txn, "Jane Doe", Some("jane@example.com"), false, now)?;
     Ok(())
 }

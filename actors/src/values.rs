@@ -18,7 +18,12 @@ fn refuse(key: &str, text: &str) -> String {
 ///
 /// Errors: `errors.invalidDecimal` for any other text, `errors.outOfRange` for too many digits.
 pub fn parse_decimal(text: &str, max_whole: usize, max_fraction: usize) -> Result<Decimal, String> {
-    let invalid = || refuse("errors.invalidDecimal", "expected a plain decimal string such as \"1.50\"");
+    let invalid = || {
+        refuse(
+            "errors.invalidDecimal",
+            "expected a plain decimal string such as \"1.50\"",
+        )
+    };
     let unsigned = text.strip_prefix('-').unwrap_or(text);
     let (whole, fraction) = match unsigned.split_once('.') {
         Some((w, f)) => (w, Some(f)),
@@ -213,31 +218,61 @@ mod tests {
 
     #[test]
     fn decimals_are_plain_strings_only() {
-        for bad in ["", "1e3", "+1", "1,5", " 1", "1.", ".5", "1.2.3", "0x10", "NaN", "--1"] {
+        for bad in [
+            "", "1e3", "+1", "1,5", " 1", "1.", ".5", "1.2.3", "0x10", "NaN", "--1",
+        ] {
             assert!(Amount::from_str(bad).is_err(), "{bad:?} should be refused");
         }
         assert_eq!(Amount::from_str("1.50").unwrap().get().to_string(), "1.5");
         assert_eq!(Amount::from_str("0").unwrap().get().to_string(), "0");
         assert_eq!(Amount::from_str("-0").unwrap().get().to_string(), "0");
-        assert!(Amount::from_str("-1").unwrap_err().starts_with("errors.negative"));
-        assert!(PositiveAmount::from_str("0").unwrap_err().starts_with("errors.notPositive"));
-        assert!(Amount::from_str("1234567890123456").unwrap_err().starts_with("errors.outOfRange"));
-        assert!(Amount::from_str("1.12345678901").unwrap_err().starts_with("errors.outOfRange"));
+        assert!(
+            Amount::from_str("-1")
+                .unwrap_err()
+                .starts_with("errors.negative")
+        );
+        assert!(
+            PositiveAmount::from_str("0")
+                .unwrap_err()
+                .starts_with("errors.notPositive")
+        );
+        assert!(
+            Amount::from_str("1234567890123456")
+                .unwrap_err()
+                .starts_with("errors.outOfRange")
+        );
+        assert!(
+            Amount::from_str("1.12345678901")
+                .unwrap_err()
+                .starts_with("errors.outOfRange")
+        );
     }
 
     #[test]
     fn colours_are_upper_cased_and_checked() {
         assert_eq!(HexColor::from_str("#ff00aa").unwrap().get(), "#FF00AA");
         for bad in ["ff00aa", "#ff00a", "#ff00aag", "#GG0000", ""] {
-            assert!(HexColor::from_str(bad).unwrap_err().starts_with("errors.invalidColor"));
+            assert!(
+                HexColor::from_str(bad)
+                    .unwrap_err()
+                    .starts_with("errors.invalidColor")
+            );
         }
     }
 
     #[test]
     fn texts_and_codes() {
         assert_eq!(Name::from_str("  Prusa  ").unwrap().get(), "Prusa");
-        assert!(Name::from_str("   ").unwrap_err().starts_with("errors.required"));
-        assert!(Password::from_str("short").unwrap_err().starts_with("errors.passwordTooShort"));
+        assert!(
+            Name::from_str("   ")
+                .unwrap_err()
+                .starts_with("errors.required")
+        );
+        assert!(
+            Password::from_str("short")
+                .unwrap_err()
+                .starts_with("errors.passwordTooShort")
+        );
         assert!(Password::from_str("twelve chars").is_ok());
         assert_eq!(Currency::from_str("eur").unwrap().get(), "EUR");
         assert!(Locale::from_str("fr-FR").is_err());

@@ -202,11 +202,7 @@ impl WriterHandle {
             pending: Vec::new(),
             stats: actor_stats,
         });
-        let handle = WriterHandle {
-            name,
-            addr,
-            stats,
-        };
+        let handle = WriterHandle { name, addr, stats };
         (handle, owner)
     }
 
@@ -240,7 +236,6 @@ impl WriterHandle {
     pub fn stats(&self) -> &WriterStats {
         &self.stats
     }
-
 }
 
 #[cfg(test)]
@@ -296,6 +291,10 @@ mod tests {
         let replies = futures_util::future::join_all(runs).await;
         assert!(replies.iter().all(|r| r.is_ok()));
         assert_eq!(writer.stats().commands(), 64);
-        assert!(writer.stats().commits() < 64, "no group commit: {}", writer.stats().commits());
+        assert!(
+            writer.stats().commits() < 64,
+            "no group commit: {}",
+            writer.stats().commits()
+        );
     }
 }

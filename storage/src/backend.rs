@@ -25,7 +25,10 @@ impl SharedBackend {
     pub fn probe(&self) -> io::Result<()> {
         let len = self.0.len()?;
         if len == 0 {
-            return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "empty database file"));
+            return Err(io::Error::new(
+                io::ErrorKind::UnexpectedEof,
+                "empty database file",
+            ));
         }
         let mut header = vec![0u8; len.min(512) as usize];
         self.0.read(0, &mut header)

@@ -4,13 +4,14 @@
 //! [`Tx`] abstracts over read and write transactions for the read side; functions that change
 //! data take a [`WriteTransaction`].
 
-use crate::records::{Account, Component, Customer, Filament, Manufacturer, Printer, Session, Settings};
+use crate::records::{
+    Account, Component, Customer, Filament, Manufacturer, Printer, Session, Settings,
+};
 use crate::tables;
 use crate::{Id, Result, decode, encode};
 use redb::{
-    ReadableMultimapTable,
-    Key, ReadOnlyTable, ReadTransaction, ReadableTable, ReadableTableMetadata, Table,
-    TableDefinition, Value, WriteTransaction,
+    Key, ReadOnlyTable, ReadTransaction, ReadableMultimapTable, ReadableTable,
+    ReadableTableMetadata, Table, TableDefinition, Value, WriteTransaction,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
@@ -112,25 +113,41 @@ pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
 }
 
 /// True when the table holds no record.
-pub fn is_empty(tx: &impl Tx, def: TableDefinition<'static, [u8; 16], &'static [u8]>) -> Result<bool> {
+pub fn is_empty(
+    tx: &impl Tx,
+    def: TableDefinition<'static, [u8; 16], &'static [u8]>,
+) -> Result<bool> {
     Ok(tx.table(def)?.is_empty()?)
 }
 
 /// The id a unique index maps `key` to.
-pub fn index_get(tx: &impl Tx, def: TableDefinition<&str, [u8; 16]>, key: &str) -> Result<Option<Id>> {
+pub fn index_get(
+    tx: &impl Tx,
+    def: TableDefinition<&str, [u8; 16]>,
+    key: &str,
+) -> Result<Option<Id>> {
     let table = tx.table(def)?;
     let found = table.get(key)?;
     Ok(found.map(|v| Id::from_bytes(v.value())))
 }
 
 /// Points unique index `def` at `id` under `key`.
-pub fn index_put(tx: &WriteTransaction, def: TableDefinition<&str, [u8; 16]>, key: &str, id: Id) -> Result<()> {
+pub fn index_put(
+    tx: &WriteTransaction,
+    def: TableDefinition<&str, [u8; 16]>,
+    key: &str,
+    id: Id,
+) -> Result<()> {
     tx.open_table(def)?.insert(key, id.bytes())?;
     Ok(())
 }
 
 /// Removes `key` from unique index `def`.
-pub fn index_remove(tx: &WriteTransaction, def: TableDefinition<&str, [u8; 16]>, key: &str) -> Result<()> {
+pub fn index_remove(
+    tx: &WriteTransaction,
+    def: TableDefinition<&str, [u8; 16]>,
+    key: &str,
+) -> Result<()> {
     tx.open_table(def)?.remove(key)?;
     Ok(())
 }
@@ -165,7 +182,8 @@ pub fn settings(tx: &impl Tx) -> Result<Option<Settings>> {
 /// Stores the settings record.
 pub fn put_settings(tx: &WriteTransaction, settings: &Settings) -> Result<()> {
     let bytes = encode("settings", settings)?;
-    tx.open_table(tables::SETTINGS)?.insert(0, bytes.as_slice())?;
+    tx.open_table(tables::SETTINGS)?
+        .insert(0, bytes.as_slice())?;
     Ok(())
 }
 

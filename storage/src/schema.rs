@@ -49,7 +49,10 @@ pub mod legacy {
 pub(crate) fn prepare(db: &redb::Database) -> Result<()> {
     let found = {
         let txn = db.begin_write()?;
-        let version = txn.table(tables::META)?.get(VERSION_KEY)?.map(|v| v.value());
+        let version = txn
+            .table(tables::META)?
+            .get(VERSION_KEY)?
+            .map(|v| v.value());
         txn.abort()?;
         version
     };
@@ -148,7 +151,10 @@ mod tests {
     fn write_v1_file(path: &std::path::Path, customer: &legacy::CustomerV1) {
         let db = redb::Database::create(path).unwrap();
         let txn = db.begin_write().unwrap();
-        txn.open_table(tables::META).unwrap().insert(VERSION_KEY, 1).unwrap();
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert(VERSION_KEY, 1)
+            .unwrap();
         let bytes = encode("customers", customer).unwrap();
         txn.open_table(tables::CUSTOMERS)
             .unwrap()
@@ -180,7 +186,13 @@ mod tests {
         assert!(customer.archived);
         assert!(!customer.exclude_from_dashboard);
         assert_eq!(customer.updated_at, Timestamp(1_700_000_100));
-        let version = txn.table(tables::META).unwrap().get(VERSION_KEY).unwrap().unwrap().value();
+        let version = txn
+            .table(tables::META)
+            .unwrap()
+            .get(VERSION_KEY)
+            .unwrap()
+            .unwrap()
+            .value();
         assert_eq!(version, SCHEMA_VERSION);
     }
 
@@ -191,7 +203,10 @@ mod tests {
         {
             let db = redb::Database::create(&path).unwrap();
             let txn = db.begin_write().unwrap();
-            txn.open_table(tables::META).unwrap().insert(VERSION_KEY, SCHEMA_VERSION + 1).unwrap();
+            txn.open_table(tables::META)
+                .unwrap()
+                .insert(VERSION_KEY, SCHEMA_VERSION + 1)
+                .unwrap();
             txn.commit().unwrap();
         }
         let err = Store::open(&path, StoreOptions::default()).unwrap_err();
@@ -199,7 +214,13 @@ mod tests {
         assert!(err.to_string().contains("newer printcost"));
         let db = redb::Database::open(&path).unwrap();
         let txn = db.begin_write().unwrap();
-        let version = txn.open_table(tables::META).unwrap().get(VERSION_KEY).unwrap().unwrap().value();
+        let version = txn
+            .open_table(tables::META)
+            .unwrap()
+            .get(VERSION_KEY)
+            .unwrap()
+            .unwrap()
+            .value();
         assert_eq!(version, SCHEMA_VERSION + 1);
     }
 
@@ -208,7 +229,13 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
         let txn = store.begin_read().unwrap();
-        let version = txn.table(tables::META).unwrap().get(VERSION_KEY).unwrap().unwrap().value();
+        let version = txn
+            .table(tables::META)
+            .unwrap()
+            .get(VERSION_KEY)
+            .unwrap()
+            .unwrap()
+            .value();
         assert_eq!(version, SCHEMA_VERSION);
         assert!(repo::is_empty(&txn, tables::PRINTS).unwrap());
     }

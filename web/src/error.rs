@@ -47,19 +47,84 @@ impl Code {
     fn facts(self) -> (StatusCode, &'static str, &'static str, &'static str) {
         use Code::*;
         match self {
-            Unauthenticated => (StatusCode::UNAUTHORIZED, "UNAUTHENTICATED", "errors.unauthenticated", "Log in to continue."),
-            InvalidCredentials => (StatusCode::UNAUTHORIZED, "INVALID_CREDENTIALS", "errors.invalidCredentials", "Invalid email or password."),
-            ForbiddenOrigin => (StatusCode::FORBIDDEN, "FORBIDDEN_ORIGIN", "errors.forbiddenOrigin", "The request's Origin does not match this instance."),
-            NotFound => (StatusCode::NOT_FOUND, "NOT_FOUND", "errors.notFound", "Not found."),
-            ValidationFailed => (StatusCode::UNPROCESSABLE_ENTITY, "VALIDATION_FAILED", "errors.validationFailed", "The request is invalid."),
-            RateLimited => (StatusCode::TOO_MANY_REQUESTS, "RATE_LIMITED", "errors.rateLimited", "Too many failed logins; try again later."),
-            SetupCompleted => (StatusCode::CONFLICT, "SETUP_COMPLETED", "errors.setupCompleted", "Setup has already been completed."),
-            Referenced => (StatusCode::CONFLICT, "REFERENCED", "errors.referenced", "The record is still in use and cannot be deleted; archive it instead."),
-            Duplicate => (StatusCode::CONFLICT, "DUPLICATE", "errors.duplicate", "That value is already taken."),
-            CurrencyLocked => (StatusCode::CONFLICT, "CURRENCY_LOCKED", "errors.currencyLocked", "The currency cannot change once a print exists."),
-            SpoolManagementDisabled => (StatusCode::CONFLICT, "SPOOL_MANAGEMENT_DISABLED", "errors.spoolManagementDisabled", "Spool management is disabled."),
-            DatabaseUnavailable => (StatusCode::SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE", "errors.databaseUnavailable", "The database is unavailable."),
-            Internal => (StatusCode::INTERNAL_SERVER_ERROR, "INTERNAL", "errors.internal", "Internal error."),
+            Unauthenticated => (
+                StatusCode::UNAUTHORIZED,
+                "UNAUTHENTICATED",
+                "errors.unauthenticated",
+                "Log in to continue.",
+            ),
+            InvalidCredentials => (
+                StatusCode::UNAUTHORIZED,
+                "INVALID_CREDENTIALS",
+                "errors.invalidCredentials",
+                "Invalid email or password.",
+            ),
+            ForbiddenOrigin => (
+                StatusCode::FORBIDDEN,
+                "FORBIDDEN_ORIGIN",
+                "errors.forbiddenOrigin",
+                "The request's Origin does not match this instance.",
+            ),
+            NotFound => (
+                StatusCode::NOT_FOUND,
+                "NOT_FOUND",
+                "errors.notFound",
+                "Not found.",
+            ),
+            ValidationFailed => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "VALIDATION_FAILED",
+                "errors.validationFailed",
+                "The request is invalid.",
+            ),
+            RateLimited => (
+                StatusCode::TOO_MANY_REQUESTS,
+                "RATE_LIMITED",
+                "errors.rateLimited",
+                "Too many failed logins; try again later.",
+            ),
+            SetupCompleted => (
+                StatusCode::CONFLICT,
+                "SETUP_COMPLETED",
+                "errors.setupCompleted",
+                "Setup has already been completed.",
+            ),
+            Referenced => (
+                StatusCode::CONFLICT,
+                "REFERENCED",
+                "errors.referenced",
+                "The record is still in use and cannot be deleted; archive it instead.",
+            ),
+            Duplicate => (
+                StatusCode::CONFLICT,
+                "DUPLICATE",
+                "errors.duplicate",
+                "That value is already taken.",
+            ),
+            CurrencyLocked => (
+                StatusCode::CONFLICT,
+                "CURRENCY_LOCKED",
+                "errors.currencyLocked",
+                "The currency cannot change once a print exists.",
+            ),
+            SpoolManagementDisabled => (
+                StatusCode::CONFLICT,
+                "SPOOL_MANAGEMENT_DISABLED",
+                "errors.spoolManagementDisabled",
+                "Spool management is disabled.",
+            ),
+            DatabaseUnavailable => (
+                StatusCode::SERVICE_UNAVAILABLE,
+                "DATABASE_UNAVAILABLE",
+                "errors.databaseUnavailable",
+                "The database is unavailable.",
+            ),
+            Internal => (
+                StatusCode::INTERNAL_SERVER_ERROR,
+                "INTERNAL",
+                "errors.internal",
+                "Internal error.",
+            ),
         }
     }
 
@@ -107,7 +172,10 @@ impl ApiError {
     }
 
     /// 422 with one field error.
-    pub fn field(path: impl Into<String>, message_key: impl Into<std::borrow::Cow<'static, str>>) -> Self {
+    pub fn field(
+        path: impl Into<String>,
+        message_key: impl Into<std::borrow::Cow<'static, str>>,
+    ) -> Self {
         Self::validation(vec![FieldError::new(path, message_key)])
     }
 

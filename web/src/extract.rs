@@ -32,11 +32,17 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
 
 fn json_error(path: &str, error: serde_json::Error) -> ApiError {
     use serde_json::error::Category;
-    if matches!(error.classify(), Category::Syntax | Category::Eof | Category::Io) {
-        return ApiError::field("", "errors.malformedJson").with_message(format!("Malformed JSON: {error}"));
+    if matches!(
+        error.classify(),
+        Category::Syntax | Category::Eof | Category::Io
+    ) {
+        return ApiError::field("", "errors.malformedJson")
+            .with_message(format!("Malformed JSON: {error}"));
     }
     let text = error.to_string();
-    let text = text.rsplit_once(" at line ").map_or(text.as_str(), |(t, _)| t);
+    let text = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(t, _)| t);
     let base = if path == "." { "" } else { path };
     let quoted = |prefix: &str| {
         text.strip_prefix(prefix)
@@ -49,8 +55,12 @@ fn json_error(path: &str, error: serde_json::Error) -> ApiError {
         (p, "errors.unknownField".into())
     } else if text.starts_with("invalid type") {
         (base.into(), "errors.invalidType".into())
-    } else if let Some((key, human)) = text.split_once(": ").filter(|(k, _)| k.starts_with("errors.")) {
-        return ApiError::field(base, key.to_string()).with_message(format!("The request is invalid: {base}: {human}."));
+    } else if let Some((key, human)) = text
+        .split_once(": ")
+        .filter(|(k, _)| k.starts_with("errors."))
+    {
+        return ApiError::field(base, key.to_string())
+            .with_message(format!("The request is invalid: {base}: {human}."));
     } else {
         (base.into(), "errors.invalidValue".into())
     };
@@ -65,11 +75,15 @@ fn join(base: &str, field: &str) -> String {
     }
 }
 
-fn read_body(req: &HttpRequest, payload: &mut Payload) -> LocalBoxFuture<'static, Result<Bytes, ApiError>> {
+fn read_body(
+    req: &HttpRequest,
+    payload: &mut Payload,
+) -> LocalBoxFuture<'static, Result<Bytes, ApiError>> {
     let bytes = Bytes::from_request(req, payload);
     Box::pin(async move {
         bytes.await.map_err(|e| {
-            ApiError::field("", "errors.unreadableBody").with_message(format!("Unreadable request body: {e}"))
+            ApiError::field("", "errors.unreadableBody")
+                .with_message(format!("Unreadable request body: {e}"))
         })
     })
 }

@@ -52,19 +52,23 @@ impl OpenApiJson {
 }
 
 async fn openapi_json(doc: Data<OpenApiJson>) -> HttpResponse {
-    HttpResponse::Ok().content_type("application/json").body(doc.0.clone())
+    HttpResponse::Ok()
+        .content_type("application/json")
+        .body(doc.0.clone())
 }
 
 fn routes<T>(app: App<T>, doc: Data<OpenApiJson>) -> utoipa_actix_web::UtoipaApp<T>
 where
     T: ServiceFactory<ServiceRequest, Config = (), Error = actix_web::Error, InitError = ()>,
 {
-    app.into_utoipa_app().openapi(openapi::ApiDoc::openapi()).service(
-        utoipa_actix_web::scope("/api")
-            .app_data(doc)
-            .route("/openapi.json", web::get().to(openapi_json))
-            .configure(api::configure),
-    )
+    app.into_utoipa_app()
+        .openapi(openapi::ApiDoc::openapi())
+        .service(
+            utoipa_actix_web::scope("/api")
+                .app_data(doc)
+                .route("/openapi.json", web::get().to(openapi_json))
+                .configure(api::configure),
+        )
 }
 
 /// The whole application for one worker: routes, API reference at `/api-reference/`,
@@ -81,7 +85,13 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let app = routes(App::new().app_data(state).app_data(PayloadConfig::new(MAX_BODY_BYTES)), doc).into_app();
+    let app = routes(
+        App::new()
+            .app_data(state)
+            .app_data(PayloadConfig::new(MAX_BODY_BYTES)),
+        doc,
+    )
+    .into_app();
     app.service(
         SwaggerUi::new("/api-reference/{_:.*}").config(
             Config::new(["/api/openapi.json"])

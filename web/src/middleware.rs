@@ -4,10 +4,10 @@ use crate::error::{ApiError, Code};
 use crate::state::AppState;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
+use actix_web::error::InternalError;
 use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{DefaultHeaders, Next};
-use actix_web::error::InternalError;
 use actix_web::{Error, HttpMessage, web};
 use std::time::Instant;
 
@@ -101,11 +101,17 @@ pub async fn origin_guard(
     if unsafe_method && !origin_allowed(&req) {
         return Ok(req.error_response(ApiError::new(Code::ForbiddenOrigin)));
     }
-    next.call(req).await.map(ServiceResponse::map_into_boxed_body)
+    next.call(req)
+        .await
+        .map(ServiceResponse::map_into_boxed_body)
 }
 
 fn origin_allowed(req: &ServiceRequest) -> bool {
-    let Some(origin) = req.headers().get(header::ORIGIN).and_then(|o| o.to_str().ok()) else {
+    let Some(origin) = req
+        .headers()
+        .get(header::ORIGIN)
+        .and_then(|o| o.to_str().ok())
+    else {
         return false;
     };
     let origin = origin.trim_end_matches('/').to_ascii_lowercase();
@@ -142,4 +148,3 @@ pub fn security_headers() -> DefaultHeaders {
 pub async fn not_found() -> Result<actix_web::HttpResponse, ApiError> {
     Err(ApiError::new(Code::NotFound))
 }
-

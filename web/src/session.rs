@@ -62,7 +62,10 @@ impl FromRequest for CurrentUser {
                 .read(move |tx| accounts::session_account(tx, token_hash, now))
                 .await?
                 .ok_or_else(|| ApiError::new(Code::Unauthenticated))?;
-            Ok(CurrentUser { account, token_hash })
+            Ok(CurrentUser {
+                account,
+                token_hash,
+            })
         })
     }
 }

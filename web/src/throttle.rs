@@ -33,7 +33,10 @@ pub struct LoginThrottle {
 /// The keys of one login attempt and their limits.
 fn keys(email: &str, address: &str) -> [(String, u32); 2] {
     [
-        (format!("email:{}", email.trim().to_lowercase()), FREE_FAILURES),
+        (
+            format!("email:{}", email.trim().to_lowercase()),
+            FREE_FAILURES,
+        ),
         (format!("address:{address}"), FREE_FAILURES * 4),
     ]
 }
@@ -60,7 +63,10 @@ impl LoginThrottle {
         let now = Instant::now();
         let mut entries = self.entries.lock().unwrap_or_else(|p| p.into_inner());
         if entries.len() >= MAX_KEYS {
-            entries.retain(|_, e| now.duration_since(e.first_failure) < WINDOW || e.blocked_until.is_some_and(|u| u > now));
+            entries.retain(|_, e| {
+                now.duration_since(e.first_failure) < WINDOW
+                    || e.blocked_until.is_some_and(|u| u > now)
+            });
         }
         for (key, limit) in keys(email, address) {
             let entry = entries.entry(key).or_insert(Entry {
@@ -68,7 +74,9 @@ impl LoginThrottle {
                 first_failure: now,
                 blocked_until: None,
             });
-            if now.duration_since(entry.first_failure) >= WINDOW && entry.blocked_until.is_none_or(|u| u <= now) {
+            if now.duration_since(entry.first_failure) >= WINDOW
+                && entry.blocked_until.is_none_or(|u| u <= now)
+            {
                 entry.failures = 0;
                 entry.first_failure = now;
             }

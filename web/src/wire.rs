@@ -53,7 +53,10 @@ mod tests {
         assert_eq!(dec(Decimal::from_str("1.500").unwrap()), "1.5");
         assert_eq!(dec(Decimal::from_str("-0.00").unwrap()), "0");
         assert_eq!(dec(Decimal::from_str("100").unwrap()), "100");
-        assert_eq!(dec(Decimal::from_str("1E+2").unwrap_or(Decimal::ONE_HUNDRED)), "100");
+        assert_eq!(
+            dec(Decimal::from_str("1E+2").unwrap_or(Decimal::ONE_HUNDRED)),
+            "100"
+        );
         assert_eq!(ts(Timestamp(1_795_774_500)), "2026-11-27T10:15:00Z");
     }
 }

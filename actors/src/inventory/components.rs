@@ -11,7 +11,10 @@ impl InventoryRecord for Component {
     archivable!(Component);
 
     fn references(&self) -> Vec<Id> {
-        self.manufacturer_id.into_iter().chain(self.printer_ids.iter().copied()).collect()
+        self.manufacturer_id
+            .into_iter()
+            .chain(self.printer_ids.iter().copied())
+            .collect()
     }
 }
 
@@ -59,7 +62,11 @@ pub struct ComponentView {
 }
 
 /// Creates a component. Errors: unknown or archived `manufacturerId` or `printerIds[i]` (422).
-pub fn create(txn: &WriteTransaction, input: &ComponentInput, now: Timestamp) -> Result<ComponentView> {
+pub fn create(
+    txn: &WriteTransaction,
+    input: &ComponentInput,
+    now: Timestamp,
+) -> Result<ComponentView> {
     let component = Component {
         id: Id::new(),
         kind: input.kind,
@@ -79,7 +86,12 @@ pub fn create(txn: &WriteTransaction, input: &ComponentInput, now: Timestamp) ->
 }
 
 /// Replaces component `id`. Errors: [`Error::NotFound`]; as [`create`].
-pub fn replace(txn: &WriteTransaction, id: Id, input: &ComponentInput, now: Timestamp) -> Result<ComponentView> {
+pub fn replace(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &ComponentInput,
+    now: Timestamp,
+) -> Result<ComponentView> {
     let old: Component = super::get(txn, id)?;
     write(txn, Some(&old), old.clone(), input, now)
 }
@@ -140,7 +152,11 @@ pub fn get(tx: &impl Tx, id: Id) -> Result<ComponentView> {
 
 /// Components matching `query` and `filter` (search covers name, model, manufacturer), sorted
 /// by name.
-pub fn list(tx: &impl Tx, query: &ListQuery, filter: ComponentFilter) -> Result<Page<ComponentView>> {
+pub fn list(
+    tx: &impl Tx,
+    query: &ListQuery,
+    filter: ComponentFilter,
+) -> Result<Page<ComponentView>> {
     let names = super::manufacturer_names(tx)?;
     super::list(
         tx,
@@ -154,9 +170,12 @@ pub fn list(tx: &impl Tx, query: &ListQuery, filter: ComponentFilter) -> Result<
             filter.kind.is_none_or(|k| c.kind == k)
                 && filter.printer_id.is_none_or(|p| c.printer_ids.contains(&p))
                 && filter.always_used.is_none_or(|a| c.always_used == a)
-                && query.matches(&[&c.name, c.model.as_deref().unwrap_or(""), v.manufacturer.as_deref().unwrap_or("")])
+                && query.matches(&[
+                    &c.name,
+                    c.model.as_deref().unwrap_or(""),
+                    v.manufacturer.as_deref().unwrap_or(""),
+                ])
         },
         |v| v.component.name.clone(),
     )
 }
-

@@ -40,7 +40,12 @@ pub fn create(txn: &WriteTransaction, input: &CustomerInput, now: Timestamp) -> 
 }
 
 /// Replaces the editable fields of customer `id`. Errors: [`crate::Error::NotFound`].
-pub fn replace(txn: &WriteTransaction, id: Id, input: &CustomerInput, now: Timestamp) -> Result<Customer> {
+pub fn replace(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &CustomerInput,
+    now: Timestamp,
+) -> Result<Customer> {
     let old: Customer = super::get(txn, id)?;
     write(txn, Some(&old), old.clone(), input, now)
 }
@@ -67,7 +72,13 @@ pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Customer>> {
         tx,
         query,
         |c: Customer| c,
-        |c| query.matches(&[&c.name, c.email.as_deref().unwrap_or(""), c.note.as_deref().unwrap_or("")]),
+        |c| {
+            query.matches(&[
+                &c.name,
+                c.email.as_deref().unwrap_or(""),
+                c.note.as_deref().unwrap_or(""),
+            ])
+        },
         |c| c.name.clone(),
     )
 }

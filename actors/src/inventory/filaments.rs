@@ -63,7 +63,10 @@ pub struct Stock {
 
 /// The view of `filament` made by `manufacturer`.
 pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
-    let name = format!("{} {} {}", manufacturer, filament.material, filament.color_name);
+    let name = format!(
+        "{} {} {}",
+        manufacturer, filament.material, filament.color_name
+    );
     FilamentView {
         filament,
         manufacturer,
@@ -72,7 +75,11 @@ pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
 }
 
 /// Creates a filament. Errors: unknown or archived `manufacturerId` (422).
-pub fn create(txn: &WriteTransaction, input: &FilamentInput, now: Timestamp) -> Result<FilamentView> {
+pub fn create(
+    txn: &WriteTransaction,
+    input: &FilamentInput,
+    now: Timestamp,
+) -> Result<FilamentView> {
     let filament = Filament {
         id: Id::new(),
         manufacturer_id: input.manufacturer_id,
@@ -91,7 +98,12 @@ pub fn create(txn: &WriteTransaction, input: &FilamentInput, now: Timestamp) -> 
 }
 
 /// Replaces filament `id`. Errors: [`crate::Error::NotFound`]; as [`create`].
-pub fn replace(txn: &WriteTransaction, id: Id, input: &FilamentInput, now: Timestamp) -> Result<FilamentView> {
+pub fn replace(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &FilamentInput,
+    now: Timestamp,
+) -> Result<FilamentView> {
     let old: Filament = super::get(txn, id)?;
     write(txn, Some(&old), old.clone(), input, now)
 }
@@ -103,7 +115,8 @@ fn write(
     input: &FilamentInput,
     now: Timestamp,
 ) -> Result<FilamentView> {
-    let manufacturer: Manufacturer = super::require_active(txn, input.manufacturer_id, "manufacturerId")?;
+    let manufacturer: Manufacturer =
+        super::require_active(txn, input.manufacturer_id, "manufacturerId")?;
     filament.manufacturer_id = manufacturer.id;
     filament.material = input.material.get().clone();
     filament.color_name = input.color_name.get().clone();
@@ -154,13 +167,20 @@ fn stock_of(filament: &Filament, active_total_grams: Decimal) -> Stock {
         filament_id: filament.id,
         active_total_grams,
         minimum_stock_grams: filament.minimum_stock_grams,
-        below_minimum: filament.minimum_stock_grams.is_some_and(|m| active_total_grams < m),
+        below_minimum: filament
+            .minimum_stock_grams
+            .is_some_and(|m| active_total_grams < m),
     }
 }
 
 /// Sets the stock threshold of filament `id` (`None` clears it).
 /// Errors: as [`stock`].
-pub fn set_minimum_stock(txn: &WriteTransaction, id: Id, minimum: Option<&Amount>, now: Timestamp) -> Result<Stock> {
+pub fn set_minimum_stock(
+    txn: &WriteTransaction,
+    id: Id,
+    minimum: Option<&Amount>,
+    now: Timestamp,
+) -> Result<Stock> {
     settings::require_spool_management(txn)?;
     let mut filament: Filament = super::get(txn, id)?;
     filament.minimum_stock_grams = minimum.map(|m| *m.get());

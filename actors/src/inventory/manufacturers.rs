@@ -31,7 +31,11 @@ pub fn name_key(name: &str) -> String {
 }
 
 /// Creates a manufacturer. Errors: [`Error::Duplicate`] on `name`.
-pub fn create(txn: &WriteTransaction, input: &ManufacturerInput, now: Timestamp) -> Result<Manufacturer> {
+pub fn create(
+    txn: &WriteTransaction,
+    input: &ManufacturerInput,
+    now: Timestamp,
+) -> Result<Manufacturer> {
     let manufacturer = Manufacturer {
         id: Id::new(),
         name: String::new(),
@@ -44,7 +48,12 @@ pub fn create(txn: &WriteTransaction, input: &ManufacturerInput, now: Timestamp)
 }
 
 /// Replaces manufacturer `id`. Errors: [`Error::NotFound`], [`Error::Duplicate`] on `name`.
-pub fn replace(txn: &WriteTransaction, id: Id, input: &ManufacturerInput, now: Timestamp) -> Result<Manufacturer> {
+pub fn replace(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &ManufacturerInput,
+    now: Timestamp,
+) -> Result<Manufacturer> {
     let old: Manufacturer = super::get(txn, id)?;
     write(txn, Some(&old), old.clone(), input, now)
 }
@@ -59,7 +68,10 @@ fn write(
     let key = name_key(input.name.get());
     match repo::index_get(txn, tables::MANUFACTURER_NAMES, &key)? {
         Some(owner) if owner != manufacturer.id => {
-            return Err(Error::Duplicate(FieldError::new("name", "errors.duplicate")));
+            return Err(Error::Duplicate(FieldError::new(
+                "name",
+                "errors.duplicate",
+            )));
         }
         _ => {}
     }
@@ -77,7 +89,12 @@ fn write(
 /// The active manufacturer named `name` (legacy printer input), created when none has the name.
 /// Errors: [`Error::Validation`] with `errors.archived` at `path` when the name belongs to an
 /// archived manufacturer (unarchive it, or send `manufacturerId`).
-pub fn resolve_by_name(txn: &WriteTransaction, name: &Name, path: &str, now: Timestamp) -> Result<Manufacturer> {
+pub fn resolve_by_name(
+    txn: &WriteTransaction,
+    name: &Name,
+    path: &str,
+    now: Timestamp,
+) -> Result<Manufacturer> {
     match repo::index_get(txn, tables::MANUFACTURER_NAMES, &name_key(name.get()))? {
         Some(id) => super::require_active(txn, id, path),
         None => create(

@@ -72,7 +72,11 @@ impl<T> Page<T> {
     pub fn cut(items: Vec<T>, query: &ListQuery) -> Page<T> {
         let total = items.len() as u64;
         let skip = (query.page.saturating_sub(1) as usize).saturating_mul(query.page_size as usize);
-        let items = items.into_iter().skip(skip).take(query.page_size as usize).collect();
+        let items = items
+            .into_iter()
+            .skip(skip)
+            .take(query.page_size as usize)
+            .collect();
         Page {
             items,
             total,
@@ -122,7 +126,12 @@ pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<R> {
 }
 
 /// Sets the archive state of `id` (`PATCH {archived}`). Errors: [`Error::NotFound`].
-pub fn set_archived<R: InventoryRecord>(txn: &WriteTransaction, id: Id, archived: bool, now: Timestamp) -> Result<R> {
+pub fn set_archived<R: InventoryRecord>(
+    txn: &WriteTransaction,
+    id: Id,
+    archived: bool,
+    now: Timestamp,
+) -> Result<R> {
     let mut record: R = get(txn, id)?;
     record.set_archived(archived, now);
     repo::put(txn, &record)?;
@@ -180,7 +189,10 @@ pub fn list<R: InventoryRecord, V>(
         .map(|(id, v)| (sort_key(&v).to_lowercase(), id, v))
         .collect();
     rows.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
-    Ok(Page::cut(rows.into_iter().map(|(_, _, v)| v).collect(), query))
+    Ok(Page::cut(
+        rows.into_iter().map(|(_, _, v)| v).collect(),
+        query,
+    ))
 }
 
 macro_rules! archivable {

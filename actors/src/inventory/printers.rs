@@ -1,9 +1,9 @@
 //! Printers.
 
 use super::{InventoryRecord, ListQuery, Page, archivable, manufacturers, save};
+use crate::Result;
 use crate::money;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
-use crate::Result;
 use rust_decimal::Decimal;
 use storage::records::{Manufacturer, Printer};
 use storage::repo::Tx;
@@ -76,7 +76,12 @@ pub fn create(txn: &WriteTransaction, input: &PrinterInput, now: Timestamp) -> R
 }
 
 /// Replaces printer `id`. Errors: [`crate::Error::NotFound`]; as [`create`].
-pub fn replace(txn: &WriteTransaction, id: Id, input: &PrinterInput, now: Timestamp) -> Result<PrinterView> {
+pub fn replace(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &PrinterInput,
+    now: Timestamp,
+) -> Result<PrinterView> {
     let old: Printer = super::get(txn, id)?;
     write(txn, Some(&old), old.clone(), input, now)
 }
@@ -90,7 +95,9 @@ fn write(
 ) -> Result<PrinterView> {
     let manufacturer: Manufacturer = match &input.manufacturer {
         ManufacturerRef::Id(id) => super::require_active(txn, *id, "manufacturerId")?,
-        ManufacturerRef::Name(name) => manufacturers::resolve_by_name(txn, name, "manufacturer", now)?,
+        ManufacturerRef::Name(name) => {
+            manufacturers::resolve_by_name(txn, name, "manufacturer", now)?
+        }
     };
     printer.name = input.name.get().clone();
     printer.manufacturer_id = manufacturer.id;
@@ -131,7 +138,13 @@ pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<PrinterView>> {
             let manufacturer = names.get(&p.manufacturer_id).cloned().unwrap_or_default();
             view(p, manufacturer)
         },
-        |v| query.matches(&[&v.printer.name, v.printer.model.as_deref().unwrap_or(""), &v.manufacturer]),
+        |v| {
+            query.matches(&[
+                &v.printer.name,
+                v.printer.model.as_deref().unwrap_or(""),
+                &v.manufacturer,
+            ])
+        },
         |v| v.printer.name.clone(),
     )
 }

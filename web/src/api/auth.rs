@@ -122,7 +122,12 @@ pub struct PasswordInput {
     pub new_password: Password,
 }
 
-fn ok_with_session(mut response: actix_web::HttpResponseBuilder, state: &AppState, token: String, account: Account) -> HttpResponse {
+fn ok_with_session(
+    mut response: actix_web::HttpResponseBuilder,
+    state: &AppState,
+    token: String,
+    account: Account,
+) -> HttpResponse {
     response
         .cookie(session_cookie(token, &state.config))
         .json(SessionBody {
@@ -141,7 +146,7 @@ async fn hash(password: Password) -> Result<String, ApiError> {
 #[utoipa::path(tag = "auth", responses((status = 200, body = SetupStatus), (status = 503, body = ErrorBody)))]
 #[get("/auth/setup-status")]
 pub async fn setup_status(state: Data<AppState>) -> Result<Json<SetupStatus>, ApiError> {
-    let initialized = state.read(|tx| accounts::initialized(tx)).await?;
+    let initialized = state.read(accounts::initialized).await?;
     Ok(Json(SetupStatus { initialized }))
 }
 
@@ -158,9 +163,12 @@ pub async fn setup_status(state: Data<AppState>) -> Result<Json<SetupStatus>, Ap
     )
 )]
 #[post("/auth/setup")]
-pub async fn setup(state: Data<AppState>, input: StrictJson<SetupInput>) -> Result<HttpResponse, ApiError> {
+pub async fn setup(
+    state: Data<AppState>,
+    input: StrictJson<SetupInput>,
+) -> Result<HttpResponse, ApiError> {
     let input = input.0;
-    if state.read(|tx| accounts::initialized(tx)).await? {
+    if state.read(accounts::initialized).await? {
         return Err(ApiError::new(Code::SetupCompleted));
     }
     let setup = Setup {
@@ -180,7 +188,12 @@ pub async fn setup(state: Data<AppState>, input: StrictJson<SetupInput>) -> Resu
         .settings
         .run(move |txn| settings::setup(txn, &setup, token_hash, ttl, Timestamp::now()))
         .await?;
-    Ok(ok_with_session(HttpResponse::Created(), &state, token, account))
+    Ok(ok_with_session(
+        HttpResponse::Created(),
+        &state,
+        token,
+        account,
+    ))
 }
 
 /// Logs in and sets the session cookie. Unknown email and wrong password get the same answer;
@@ -196,9 +209,16 @@ pub async fn setup(state: Data<AppState>, input: StrictJson<SetupInput>) -> Resu
     )
 )]
 #[post("/auth/login")]
-pub async fn login(state: Data<AppState>, req: HttpRequest, input: StrictJson<LoginInput>) -> Result<HttpResponse, ApiError> {
+pub async fn login(
+    state: Data<AppState>,
+    req: HttpRequest,
+    input: StrictJson<LoginInput>,
+) -> Result<HttpResponse, ApiError> {
     let LoginInput { email, password } = input.0;
-    let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    let address = req
+        .peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default();
     if let Err(seconds) = state.throttle.check(&email, &address) {
         return Err(ApiError {
             retry_after: Some(seconds),
@@ -206,8 +226,13 @@ pub async fn login(state: Data<AppState>, req: HttpRequest, input: StrictJson<Lo
         });
     }
     let lookup = email.clone();
-    let account = state.read(move |tx| accounts::find_by_email(tx, &lookup)).await?;
-    let stored = account.as_ref().map_or_else(|| accounts::decoy_hash().to_string(), |a| a.password_hash.clone());
+    let account = state
+        .read(move |tx| accounts::find_by_email(tx, &lookup))
+        .await?;
+    let stored = account.as_ref().map_or_else(
+        || accounts::decoy_hash().to_string(),
+        |a| a.password_hash.clone(),
+    );
     let matches = web::block(move || accounts::verify_password(&stored, &password))
         .await
         .map_err(|_| ApiError::new(Code::Internal))?;
@@ -239,8 +264,13 @@ pub async fn session(user: Option<CurrentUser>) -> Json<SessionBody> {
 #[post("/auth/logout")]
 pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResponse, ApiError> {
     let hash = user.token_hash;
-    state.settings.run(move |txn| accounts::close_session(txn, hash)).await?;
-    Ok(HttpResponse::NoContent().cookie(removal_cookie(&state.config)).finish())
+    state
+        .settings
+        .run(move |txn| accounts::close_session(txn, hash))
+        .await?;
+    Ok(HttpResponse::NoContent()
+        .cookie(removal_cookie(&state.config))
+        .finish())
 }
 
 /// Sets the account's locale.
@@ -251,7 +281,11 @@ pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResp
     security(("session" = []))
 )]
 #[patch("/auth/preferences")]
-pub async fn preferences(state: Data<AppState>, user: CurrentUser, input: StrictJson<PreferencesInput>) -> Result<Json<User>, ApiError> {
+pub async fn preferences(
+    state: Data<AppState>,
+    user: CurrentUser,
+    input: StrictJson<PreferencesInput>,
+) -> Result<Json<User>, ApiError> {
     let (id, locale) = (user.account.id, input.0.locale);
     let account = state
         .settings
@@ -275,7 +309,11 @@ pub async fn preferences(state: Data<AppState>, user: CurrentUser, input: Strict
     security(("session" = []))
 )]
 #[patch("/auth/password")]
-pub async fn change_password(state: Data<AppState>, user: CurrentUser, input: StrictJson<PasswordInput>) -> Result<Json<User>, ApiError> {
+pub async fn change_password(
+    state: Data<AppState>,
+    user: CurrentUser,
+    input: StrictJson<PasswordInput>,
+) -> Result<Json<User>, ApiError> {
     let PasswordInput {
         current_password,
         new_password,

@@ -167,11 +167,20 @@ impl Resource for Components {
         }
     }
 
-    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<ComponentView> {
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<ComponentView> {
         components::create(txn, input, now)
     }
 
-    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<ComponentView> {
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<ComponentView> {
         components::replace(txn, id, input, now)
     }
 
@@ -179,7 +188,11 @@ impl Resource for Components {
         components::get(tx, id)
     }
 
-    fn list(tx: &ReadTransaction, query: &ListQuery, filter: &ComponentFilter) -> actors::Result<Page<ComponentView>> {
+    fn list(
+        tx: &ReadTransaction,
+        query: &ListQuery,
+        filter: &ComponentFilter,
+    ) -> actors::Result<Page<ComponentView>> {
         components::list(tx, query, *filter)
     }
 
@@ -204,4 +217,12 @@ impl Resource for Components {
     }
 }
 
-inventory_routes!(Components, "components", "/components", "/components/{id}", Component, ComponentInput, [ComponentParams]);
+inventory_routes!(
+    Components,
+    "components",
+    "/components",
+    "/components/{id}",
+    Component,
+    ComponentInput,
+    [ComponentParams]
+);

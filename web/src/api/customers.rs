@@ -73,11 +73,20 @@ impl Resource for Customers {
 
     fn filter(_: &mut QueryFields) {}
 
-    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View> {
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<Self::View> {
         customers::create(txn, input, now)
     }
 
-    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View> {
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<Self::View> {
         customers::replace(txn, id, input, now)
     }
 
@@ -103,4 +112,12 @@ impl Resource for Customers {
     }
 }
 
-inventory_routes!(Customers, "customers", "/customers", "/customers/{id}", Customer, CustomerInput, []);
+inventory_routes!(
+    Customers,
+    "customers",
+    "/customers",
+    "/customers/{id}",
+    Customer,
+    CustomerInput,
+    []
+);

@@ -140,11 +140,20 @@ impl Resource for Filaments {
 
     fn filter(_: &mut QueryFields) {}
 
-    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<FilamentView> {
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<FilamentView> {
         filaments::create(txn, input, now)
     }
 
-    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<FilamentView> {
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<FilamentView> {
         filaments::replace(txn, id, input, now)
     }
 
@@ -179,12 +188,22 @@ impl Resource for Filaments {
 
 mod routes {
     use super::*;
-    inventory_routes!(Filaments, "filaments", "/filaments", "/filaments/{id}", Filament, FilamentInput, []);
+    inventory_routes!(
+        Filaments,
+        "filaments",
+        "/filaments",
+        "/filaments/{id}",
+        Filament,
+        FilamentInput,
+        []
+    );
 }
 
 /// Registers the filament routes, stock included.
 pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.configure(routes::configure).service(get_stock).service(patch_stock);
+    cfg.configure(routes::configure)
+        .service(get_stock)
+        .service(patch_stock);
 }
 
 /// The filament's stock: active total and threshold.
@@ -200,9 +219,15 @@ pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
     security(("session" = []))
 )]
 #[get("/filaments/{id}/stock")]
-pub async fn get_stock(state: Data<AppState>, _user: CurrentUser, id: PathId) -> Result<Json<Stock>, ApiError> {
+pub async fn get_stock(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<Json<Stock>, ApiError> {
     let id = id.0;
-    Ok(Json(state.read(move |tx| filaments::stock(tx, id)).await?.into()))
+    Ok(Json(
+        state.read(move |tx| filaments::stock(tx, id)).await?.into(),
+    ))
 }
 
 /// Sets the filament's stock threshold.
@@ -221,7 +246,12 @@ pub async fn get_stock(state: Data<AppState>, _user: CurrentUser, id: PathId) ->
     security(("session" = []))
 )]
 #[patch("/filaments/{id}/stock")]
-pub async fn patch_stock(state: Data<AppState>, _user: CurrentUser, id: PathId, input: StrictJson<StockInput>) -> Result<Json<Stock>, ApiError> {
+pub async fn patch_stock(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<StockInput>,
+) -> Result<Json<Stock>, ApiError> {
     let (id, minimum) = (id.0, input.0.minimum_stock_grams);
     let stock = state
         .inventory

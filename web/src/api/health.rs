@@ -2,8 +2,8 @@
 
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::state::AppState;
-use actix_web::web::{self, Data, Json};
 use actix_web::get;
+use actix_web::web::{self, Data, Json};
 use serde::Serialize;
 use utoipa::ToSchema;
 

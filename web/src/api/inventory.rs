@@ -35,19 +35,35 @@ pub trait Resource: 'static {
     /// Parses the resource's own list parameters (faults are kept in `query`).
     fn filter(query: &mut QueryFields) -> Self::Filter;
     /// Creates a record.
-    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View>;
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<Self::View>;
     /// Replaces record `id`.
-    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View>;
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<Self::View>;
     /// Record `id` as a view.
     fn get(tx: &impl Tx, id: Id) -> actors::Result<Self::View>;
     /// One page of records.
-    fn list(tx: &ReadTransaction, query: &ListQuery, filter: &Self::Filter) -> actors::Result<Page<Self::View>>;
+    fn list(
+        tx: &ReadTransaction,
+        query: &ListQuery,
+        filter: &Self::Filter,
+    ) -> actors::Result<Page<Self::View>>;
     /// The response body of a view.
     fn dto(view: Self::View) -> Self::Dto;
 }
 
 /// `GET /api/{resource}`.
-pub async fn list<R: Resource>(state: &AppState, req: &HttpRequest) -> Result<HttpResponse, ApiError> {
+pub async fn list<R: Resource>(
+    state: &AppState,
+    req: &HttpRequest,
+) -> Result<HttpResponse, ApiError> {
     let mut query = QueryFields::of(req)?;
     let list = ListParams::parse(&mut query);
     let filter = R::filter(&mut query);
@@ -63,7 +79,10 @@ pub async fn get<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, 
 }
 
 /// `POST /api/{resource}`: 201 with the record.
-pub async fn create<R: Resource>(state: &AppState, input: R::Input) -> Result<HttpResponse, ApiError> {
+pub async fn create<R: Resource>(
+    state: &AppState,
+    input: R::Input,
+) -> Result<HttpResponse, ApiError> {
     let input = R::domain(input)?;
     let view = state
         .inventory
@@ -73,7 +92,11 @@ pub async fn create<R: Resource>(state: &AppState, input: R::Input) -> Result<Ht
 }
 
 /// `PATCH /api/{resource}/{id}`.
-pub async fn patch<R: Resource>(state: &AppState, id: Id, body: Patch<R::Input>) -> Result<HttpResponse, ApiError> {
+pub async fn patch<R: Resource>(
+    state: &AppState,
+    id: Id,
+    body: Patch<R::Input>,
+) -> Result<HttpResponse, ApiError> {
     let view = match body {
         Patch::Archive(a) => {
             state

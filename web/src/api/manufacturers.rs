@@ -61,11 +61,20 @@ impl Resource for Manufacturers {
 
     fn filter(_: &mut QueryFields) {}
 
-    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View> {
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<Self::View> {
         manufacturers::create(txn, input, now)
     }
 
-    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<Self::View> {
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<Self::View> {
         manufacturers::replace(txn, id, input, now)
     }
 
@@ -89,4 +98,12 @@ impl Resource for Manufacturers {
     }
 }
 
-inventory_routes!(Manufacturers, "manufacturers", "/manufacturers", "/manufacturers/{id}", Manufacturer, ManufacturerInput, []);
+inventory_routes!(
+    Manufacturers,
+    "manufacturers",
+    "/manufacturers",
+    "/manufacturers/{id}",
+    Manufacturer,
+    ManufacturerInput,
+    []
+);

@@ -114,11 +114,20 @@ impl Resource for Printers {
 
     fn filter(_: &mut QueryFields) {}
 
-    fn create(txn: &WriteTransaction, input: &Self::Domain, now: Timestamp) -> actors::Result<PrinterView> {
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<PrinterView> {
         printers::create(txn, input, now)
     }
 
-    fn replace(txn: &WriteTransaction, id: Id, input: &Self::Domain, now: Timestamp) -> actors::Result<PrinterView> {
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Domain,
+        now: Timestamp,
+    ) -> actors::Result<PrinterView> {
         printers::replace(txn, id, input, now)
     }
 
@@ -150,4 +159,12 @@ impl Resource for Printers {
     }
 }
 
-inventory_routes!(Printers, "printers", "/printers", "/printers/{id}", Printer, PrinterInput, []);
+inventory_routes!(
+    Printers,
+    "printers",
+    "/printers",
+    "/printers/{id}",
+    Printer,
+    PrinterInput,
+    []
+);

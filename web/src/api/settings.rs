@@ -95,8 +95,11 @@ pub struct FeaturesPatch {
 /// The settings.
 #[utoipa::path(tag = "settings", responses((status = 200, body = Settings), (status = 401, body = ErrorBody)), security(("session" = [])))]
 #[get("/settings")]
-pub async fn get_settings(state: Data<AppState>, _user: CurrentUser) -> Result<Json<Settings>, ApiError> {
-    Ok(Json(state.read(|tx| settings::get(tx)).await?.into()))
+pub async fn get_settings(
+    state: Data<AppState>,
+    _user: CurrentUser,
+) -> Result<Json<Settings>, ApiError> {
+    Ok(Json(state.read(settings::get).await?.into()))
 }
 
 /// Replaces the settings.
@@ -113,7 +116,11 @@ pub async fn get_settings(state: Data<AppState>, _user: CurrentUser) -> Result<J
     security(("session" = []))
 )]
 #[patch("/settings")]
-pub async fn patch_settings(state: Data<AppState>, _user: CurrentUser, input: StrictJson<SettingsPatch>) -> Result<Json<Settings>, ApiError> {
+pub async fn patch_settings(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<SettingsPatch>,
+) -> Result<Json<Settings>, ApiError> {
     let p = input.0;
     let input = SettingsInput {
         currency: p.currency,
@@ -121,15 +128,21 @@ pub async fn patch_settings(state: Data<AppState>, _user: CurrentUser, input: St
         electricity_price: p.electricity_price,
         spool_management_enabled: p.spool_management_enabled,
     };
-    let updated = state.settings.run(move |txn| settings::update(txn, &input)).await?;
+    let updated = state
+        .settings
+        .run(move |txn| settings::update(txn, &input))
+        .await?;
     Ok(Json(updated.into()))
 }
 
 /// The feature flags.
 #[utoipa::path(tag = "settings", responses((status = 200, body = Features), (status = 401, body = ErrorBody)), security(("session" = [])))]
 #[get("/settings/features")]
-pub async fn get_features(state: Data<AppState>, _user: CurrentUser) -> Result<Json<Features>, ApiError> {
-    Ok(Json(state.read(|tx| settings::get(tx)).await?.into()))
+pub async fn get_features(
+    state: Data<AppState>,
+    _user: CurrentUser,
+) -> Result<Json<Features>, ApiError> {
+    Ok(Json(state.read(settings::get).await?.into()))
 }
 
 /// Changes feature flags.
@@ -140,11 +153,18 @@ pub async fn get_features(state: Data<AppState>, _user: CurrentUser) -> Result<J
     security(("session" = []))
 )]
 #[patch("/settings/features")]
-pub async fn patch_features(state: Data<AppState>, _user: CurrentUser, input: StrictJson<FeaturesPatch>) -> Result<Json<Features>, ApiError> {
+pub async fn patch_features(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<FeaturesPatch>,
+) -> Result<Json<Features>, ApiError> {
     let input = FeaturesInput {
         print_series_enabled: input.0.print_series_enabled,
         spool_management_enabled: input.0.spool_management_enabled,
     };
-    let updated = state.settings.run(move |txn| settings::update_features(txn, input)).await?;
+    let updated = state
+        .settings
+        .run(move |txn| settings::update_features(txn, input))
+        .await?;
     Ok(Json(updated.into()))
 }

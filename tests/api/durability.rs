@@ -1,0 +1,261 @@
+//! The real binary as a child process: acknowledged writes survive SIGKILL, SIGTERM shuts down
+//! cleanly, and `printcost reset-password` works on the box.
+
+use crate::support::{EMAIL, PASSWORD, setup_body};
+use reqwest::Client;
+use reqwest::header::{HeaderMap, HeaderValue, ORIGIN};
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+struct Service {
+    child: Child,
+    base: String,
+    client: Client,
+}
+
+impl Drop for Service {
+    /// A failing test must not leave the service running.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Service {
+    /// Starts `printcost` on a free port with its data in `dir`, and waits until it listens.
+    fn start(dir: &Path) -> Service {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_printcost"))
+            .args(["--listen", "127.0.0.1:0", "--data-dir"])
+            .arg(dir)
+            .env("NO_COLOR", "1")
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdout = child.stdout.take().unwrap();
+        let (found, address) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if let Some(rest) = line.split("address=").nth(1) {
+                    let _ = found.send(
+                        rest.split_whitespace()
+                            .next()
+                            .unwrap_or_default()
+                            .to_string(),
+                    );
+                }
+            }
+        });
+        let address = address
+            .recv_timeout(Duration::from_secs(20))
+            .expect("service did not start");
+        let base = format!("http://{address}");
+        let mut headers = HeaderMap::new();
+        headers.insert(ORIGIN, HeaderValue::from_str(&base).unwrap());
+        let client = Client::builder()
+            .cookie_store(true)
+            .default_headers(headers)
+            .build()
+            .unwrap();
+        Service {
+            child,
+            base,
+            client,
+        }
+    }
+
+    fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    async fn login(&self, password: &str) -> reqwest::StatusCode {
+        let body = json!({"email": EMAIL, "password": password});
+        self.client
+            .post(self.url("/api/auth/login"))
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .status()
+    }
+
+    fn kill_9(mut self) {
+        self.child.kill().unwrap();
+        assert!(!self.child.wait().unwrap().success());
+    }
+
+    fn terminate(mut self) -> std::process::ExitStatus {
+        let pid = self.child.id().to_string();
+        assert!(
+            Command::new("kill")
+                .args(["-TERM", &pid])
+                .status()
+                .unwrap()
+                .success()
+        );
+        for _ in 0..100 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        self.child.kill().unwrap();
+        panic!("SIGTERM did not stop the service within 10 s");
+    }
+}
+
+#[actix_web::test]
+async fn acknowledged_writes_survive_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let res = service
+        .client
+        .post(service.url("/api/auth/setup"))
+        .json(&setup_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+
+    let creates = (0..40).map(|i| {
+        let request = service
+            .client
+            .post(service.url("/api/customers"))
+            .json(&json!({"name": format!("Customer {i}")}));
+        async move {
+            let res = request.send().await.unwrap();
+            assert_eq!(res.status(), 201);
+            res.json::<Value>().await.unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        }
+    });
+    let ids = futures_util::future::join_all(creates).await;
+    let settings = json!({"currency": "USD", "defaultLanguage": "de-DE", "electricityPrice": "0.41", "spoolManagementEnabled": true});
+    assert_eq!(
+        service
+            .client
+            .patch(service.url("/api/settings"))
+            .json(&settings)
+            .send()
+            .await
+            .unwrap()
+            .status(),
+        200
+    );
+    service.kill_9();
+
+    let service = Service::start(dir.path());
+    assert_eq!(service.login(PASSWORD).await, 200);
+    for id in &ids {
+        let res = service
+            .client
+            .get(service.url(&format!("/api/customers/{id}")))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 200, "acknowledged customer {id} lost");
+    }
+    let list: Value = service
+        .client
+        .get(service.url("/api/customers?pageSize=100"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(list["total"], 40);
+    let stored: Value = service
+        .client
+        .get(service.url("/api/settings"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(stored, settings);
+    service.kill_9();
+}
+
+#[actix_web::test]
+async fn sigterm_closes_the_database_cleanly() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let res = service
+        .client
+        .post(service.url("/api/auth/setup"))
+        .json(&setup_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let status = service.terminate();
+    assert!(status.success(), "exit status {status}");
+
+    let service = Service::start(dir.path());
+    assert_eq!(
+        service.login(PASSWORD).await,
+        200,
+        "data and lock released after SIGTERM"
+    );
+    service.terminate();
+}
+
+#[actix_web::test]
+async fn reset_password_on_the_box() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let res = service
+        .client
+        .post(service.url("/api/auth/setup"))
+        .json(&setup_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+
+    let reset = |email: &str, password: &str| {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_printcost"))
+            .args(["--data-dir"])
+            .arg(dir.path())
+            .args(["reset-password", "--email", email])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        writeln!(child.stdin.take().unwrap(), "{password}").unwrap();
+        child.wait_with_output().unwrap()
+    };
+    let locked = reset(EMAIL, "a fresh passphrase");
+    assert!(
+        !locked.status.success(),
+        "the running service holds the database"
+    );
+    assert!(String::from_utf8_lossy(&locked.stderr).contains("stop the service first"));
+    service.terminate();
+
+    let short = reset(EMAIL, "short");
+    assert!(!short.status.success());
+    assert!(String::from_utf8_lossy(&short.stderr).contains("12 characters"));
+    let unknown = reset("nobody@example.com", "a fresh passphrase");
+    assert!(!unknown.status.success());
+    let done = reset(EMAIL, "a fresh passphrase");
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+
+    let service = Service::start(dir.path());
+    assert_eq!(service.login(PASSWORD).await, 401);
+    assert_eq!(service.login("a fresh passphrase").await, 200);
+    service.terminate();
+}

@@ -1,0 +1,197 @@
+//! Cross-cutting error paths: Origin, sessions, unknown routes, malformed input, headers.
+
+use crate::support::{TestApp, assert_error, assert_field_error};
+use serde_json::json;
+
+#[actix_web::test]
+async fn writes_need_a_matching_origin() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let body = json!({"name": "Jane"});
+    let missing = reqwest::Client::new()
+        .post(app.url("/api/customers"))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_error(missing, 403, "FORBIDDEN_ORIGIN").await;
+    let foreign = app
+        .client
+        .post(app.url("/api/customers"))
+        .header("Origin", "http://evil.example")
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_error(foreign, 403, "FORBIDDEN_ORIGIN").await;
+    let other_port = app
+        .client
+        .delete(app.url("/api/customers/x"))
+        .header("Origin", "http://127.0.0.1:1")
+        .send()
+        .await
+        .unwrap();
+    assert_error(other_port, 403, "FORBIDDEN_ORIGIN").await;
+    let login = reqwest::Client::new()
+        .post(app.url("/api/auth/login"))
+        .json(&json!({"email": "ada@example.com", "password": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(login, 403, "FORBIDDEN_ORIGIN").await;
+    let list: serde_json::Value = app.get("/api/customers").await.json().await.unwrap();
+    assert_eq!(list["total"], 0, "refused writes wrote nothing");
+    let read = reqwest::Client::new()
+        .get(app.url("/api/health"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(read.status(), 200, "reads need no Origin");
+}
+
+#[actix_web::test]
+async fn protected_routes_need_a_session() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let stranger = app.browser();
+    for path in [
+        "/api/customers",
+        "/api/manufacturers",
+        "/api/printers",
+        "/api/components",
+        "/api/filaments",
+        "/api/settings",
+    ] {
+        assert_error(
+            stranger.get(app.url(path)).send().await.unwrap(),
+            401,
+            "UNAUTHENTICATED",
+        )
+        .await;
+    }
+    let forged = stranger
+        .get(app.url("/api/customers"))
+        .header("Cookie", "print-cost-session=00ff")
+        .send()
+        .await
+        .unwrap();
+    assert_error(forged, 401, "UNAUTHENTICATED").await;
+    let create = stranger
+        .post(app.url("/api/customers"))
+        .json(&json!({"name": "x"}))
+        .send()
+        .await
+        .unwrap();
+    assert_error(create, 401, "UNAUTHENTICATED").await;
+}
+
+#[actix_web::test]
+async fn unknown_routes_and_ids_are_404() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    assert_error(app.get("/api/nothing-here").await, 404, "NOT_FOUND").await;
+    assert_error(app.get("/nothing-here").await, 404, "NOT_FOUND").await;
+    assert_error(app.get("/api/customers/not-a-uuid").await, 404, "NOT_FOUND").await;
+    assert_error(
+        app.get("/api/customers/01a1fca8-547d-7442-9d4e-aa020ca898c4")
+            .await,
+        404,
+        "NOT_FOUND",
+    )
+    .await;
+    assert_error(
+        app.delete("/api/printers/01a1fca8-547d-7442-9d4e-aa020ca898c4")
+            .await,
+        404,
+        "NOT_FOUND",
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn malformed_bodies_and_queries_are_422() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let malformed = app
+        .client
+        .post(app.url("/api/customers"))
+        .header("content-type", "application/json")
+        .body("{\"name\": ")
+        .send()
+        .await
+        .unwrap();
+    assert_field_error(malformed, "", "errors.malformedJson").await;
+    let not_object = app.post("/api/customers", &json!([1, 2])).await;
+    assert_error(not_object, 422, "VALIDATION_FAILED").await;
+    assert_field_error(
+        app.post("/api/customers", &json!({"name": "Jane", "vip": true}))
+            .await,
+        "vip",
+        "errors.unknownField",
+    )
+    .await;
+    assert_field_error(
+        app.post("/api/customers", &json!({"name": 7})).await,
+        "name",
+        "errors.invalidType",
+    )
+    .await;
+    assert_field_error(
+        app.post("/api/customers", &json!({"name": "  "})).await,
+        "name",
+        "errors.required",
+    )
+    .await;
+    assert_field_error(
+        app.get("/api/customers?pageSize=101").await,
+        "pageSize",
+        "errors.outOfRange",
+    )
+    .await;
+    assert_field_error(
+        app.get("/api/customers?pageSize=0").await,
+        "pageSize",
+        "errors.outOfRange",
+    )
+    .await;
+    assert_field_error(
+        app.get("/api/customers?page=x").await,
+        "page",
+        "errors.invalidType",
+    )
+    .await;
+    assert_field_error(
+        app.get("/api/customers?includeArchived=yes").await,
+        "includeArchived",
+        "errors.invalidType",
+    )
+    .await;
+    let big = "x".repeat(web::MAX_BODY_BYTES + 1);
+    let too_large = app.post("/api/customers", &json!({"name": big})).await;
+    assert_error(too_large, 422, "VALIDATION_FAILED").await;
+}
+
+#[actix_web::test]
+async fn every_response_carries_the_security_headers_and_a_request_id() {
+    let app = TestApp::spawn().await;
+    for path in ["/api/health", "/api/nothing", "/api-reference/"] {
+        let res = app.get(path).await;
+        let headers = res.headers();
+        let csp = headers
+            .get("content-security-policy")
+            .unwrap()
+            .to_str()
+            .unwrap();
+        assert!(
+            csp.contains("default-src 'self'")
+                && csp.contains("script-src 'self'")
+                && csp.contains("frame-ancestors 'none'"),
+            "{path}: {csp}"
+        );
+        assert!(!csp.contains("unsafe-inline"), "{csp}");
+        assert_eq!(headers.get("x-content-type-options").unwrap(), "nosniff");
+        assert_eq!(headers.get("referrer-policy").unwrap(), "same-origin");
+        assert_eq!(headers.get("x-frame-options").unwrap(), "DENY");
+        assert_eq!(headers.get("x-request-id").unwrap().len(), 32, "{path}");
+    }
+}

@@ -1,0 +1,11 @@
+//! Black-box tests of the print-cost service over real sockets. One binary for all of them.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+mod auth;
+mod durability;
+mod errors;
+mod health;
+mod inventory;
+mod openapi;
+mod settings;
+mod support;

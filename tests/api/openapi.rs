@@ -1,0 +1,114 @@
+//! The OpenAPI document and the offline API reference.
+
+use crate::support::TestApp;
+use serde_json::Value;
+
+#[actix_web::test]
+async fn the_document_lists_every_route_with_its_schemas() {
+    let app = TestApp::spawn().await;
+    let doc: Value = app.get("/api/openapi.json").await.json().await.unwrap();
+    assert!(doc["openapi"].as_str().unwrap().starts_with("3.1"));
+    let expected = [
+        ("get", "/api/health"),
+        ("get", "/api/auth/setup-status"),
+        ("post", "/api/auth/setup"),
+        ("post", "/api/auth/login"),
+        ("get", "/api/auth/session"),
+        ("post", "/api/auth/logout"),
+        ("patch", "/api/auth/preferences"),
+        ("patch", "/api/auth/password"),
+        ("get", "/api/settings"),
+        ("patch", "/api/settings"),
+        ("get", "/api/settings/features"),
+        ("patch", "/api/settings/features"),
+        ("get", "/api/filaments/{id}/stock"),
+        ("patch", "/api/filaments/{id}/stock"),
+    ];
+    let mut routes: Vec<(String, String)> = expected
+        .iter()
+        .map(|(m, p)| (m.to_string(), p.to_string()))
+        .collect();
+    for resource in [
+        "customers",
+        "manufacturers",
+        "printers",
+        "components",
+        "filaments",
+    ] {
+        routes.push(("get".into(), format!("/api/{resource}")));
+        routes.push(("post".into(), format!("/api/{resource}")));
+        for method in ["get", "patch", "delete"] {
+            routes.push((method.into(), format!("/api/{resource}/{{id}}")));
+        }
+    }
+    for (method, path) in &routes {
+        let operation = &doc["paths"][path][method];
+        assert!(operation.is_object(), "{method} {path} missing");
+        assert!(
+            operation["tags"][0].is_string(),
+            "{method} {path} has no tag"
+        );
+        let responses = operation["responses"].as_object().unwrap();
+        assert!(
+            responses.keys().any(|s| s.starts_with('2')),
+            "{method} {path} has no success response"
+        );
+        if ["post", "patch"].contains(&method.as_str()) && !path.ends_with("/logout") {
+            let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
+            assert!(schema.is_object(), "{method} {path} has no request schema");
+        }
+    }
+    let documented: usize = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .map(|p| p.as_object().unwrap().len())
+        .sum();
+    assert_eq!(documented, routes.len(), "no undocumented or stub routes");
+    let scheme = &doc["components"]["securitySchemes"]["session"];
+    assert_eq!(scheme["type"], "apiKey");
+    assert_eq!(scheme["in"], "cookie");
+    assert_eq!(scheme["name"], "print-cost-session");
+    let error = &doc["components"]["schemas"]["ErrorBody"];
+    assert!(error["properties"]["data"].is_object());
+}
+
+#[actix_web::test]
+async fn the_reference_is_served_from_this_instance() {
+    let app = TestApp::spawn().await;
+    let redirect = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let res = redirect
+        .get(app.url("/api-reference"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 308);
+    let page = app.get("/api-reference/").await;
+    assert_eq!(page.status(), 200);
+    let html = page.text().await.unwrap();
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "nothing loaded from elsewhere"
+    );
+    let scripts: Vec<&str> = html.split("<script").skip(1).collect();
+    assert!(!scripts.is_empty());
+    for script in scripts {
+        assert!(
+            script.trim_start().starts_with("src=\"./"),
+            "inline or foreign script: {script}"
+        );
+    }
+    let init = app
+        .get("/api-reference/swagger-initializer.js")
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(init.contains("/api/openapi.json"));
+    assert!(init.contains("\"validatorUrl\": \"none\""));
+    let bundle = app.get("/api-reference/swagger-ui-bundle.js").await;
+    assert_eq!(bundle.status(), 200);
+}

@@ -1,0 +1,193 @@
+//! Test support: the real application on a random port with a temporary data directory, and
+//! clients that speak to it the way a browser does (cookie jar, same-origin `Origin`).
+
+use printcost::{Application, Config};
+use reqwest::header::{HeaderMap, HeaderValue, ORIGIN};
+use reqwest::{Client, Response, StatusCode};
+use serde_json::{Value, json};
+use std::path::Path;
+use storage::Store;
+use tempfile::TempDir;
+
+/// Password used by [`TestApp::setup`].
+pub const PASSWORD: &str = "correct horse battery staple";
+/// Email used by [`TestApp::setup`].
+pub const EMAIL: &str = "ada@example.com";
+
+pub struct TestApp {
+    pub base: String,
+    pub origin: String,
+    /// Logged-in client once [`TestApp::setup`] ran.
+    pub client: Client,
+    /// Keeps the data directory alive as long as the app.
+    _dir: TempDir,
+}
+
+pub fn config(data_dir: &Path) -> Config {
+    Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: data_dir.to_path_buf(),
+        workers: 1,
+        shutdown_timeout_secs: 1,
+        ..Config::default()
+    }
+}
+
+impl TestApp {
+    pub async fn spawn() -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let app = Application::build(&config(dir.path())).unwrap();
+        Self::run(app, dir)
+    }
+
+    pub async fn spawn_with_store(store: Store) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let app = Application::build_with_store(&config(dir.path()), store).unwrap();
+        Self::run(app, dir)
+    }
+
+    fn run(app: Application, dir: TempDir) -> TestApp {
+        let base = format!("http://{}", app.address());
+        actix_web::rt::spawn(app.run_until_stopped());
+        let origin = base.clone();
+        TestApp {
+            client: browser(&origin),
+            base,
+            origin,
+            _dir: dir,
+        }
+    }
+
+    /// A fresh browser: own cookie jar, same-origin `Origin` on every request.
+    pub fn browser(&self) -> Client {
+        browser(&self.origin)
+    }
+
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    /// Runs setup with demo data off; the app's client is then logged in.
+    pub async fn setup(&self) -> Value {
+        let res = self
+            .client
+            .post(self.url("/api/auth/setup"))
+            .json(&setup_body())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), StatusCode::CREATED);
+        res.json().await.unwrap()
+    }
+
+    pub async fn get(&self, path: &str) -> Response {
+        self.client.get(self.url(path)).send().await.unwrap()
+    }
+
+    pub async fn post(&self, path: &str, body: &Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn patch(&self, path: &str, body: &Value) -> Response {
+        self.client
+            .patch(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    pub async fn delete(&self, path: &str) -> Response {
+        self.client.delete(self.url(path)).send().await.unwrap()
+    }
+
+    /// POSTs and expects 201; returns the body.
+    pub async fn create(&self, path: &str, body: &Value) -> Value {
+        let res = self.post(path, body).await;
+        let status = res.status();
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        body
+    }
+
+    /// A manufacturer named `name`; returns its id.
+    pub async fn manufacturer(&self, name: &str) -> String {
+        self.create("/api/manufacturers", &json!({"name": name}))
+            .await["id"]
+            .as_str()
+            .unwrap()
+            .to_string()
+    }
+}
+
+fn browser(origin: &str) -> Client {
+    let mut headers = HeaderMap::new();
+    headers.insert(ORIGIN, HeaderValue::from_str(origin).unwrap());
+    Client::builder()
+        .cookie_store(true)
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
+pub fn setup_body() -> Value {
+    json!({
+        "displayName": "Ada",
+        "email": EMAIL,
+        "password": PASSWORD,
+        "locale": "en-US",
+        "currency": "EUR",
+        "electricityPrice": "0.32"
+    })
+}
+
+/// Asserts the contract error body: status, code, and `requestId` equal to `X-Request-Id`.
+/// Returns the body.
+pub async fn assert_error(res: Response, status: u16, code: &str) -> Value {
+    assert_eq!(res.status().as_u16(), status, "status");
+    let header = res
+        .headers()
+        .get("x-request-id")
+        .map(|h| h.to_str().unwrap().to_string());
+    let body: Value = res.json().await.unwrap();
+    assert_eq!(body["statusCode"], status, "{body}");
+    assert_eq!(body["data"]["code"], code, "{body}");
+    assert!(
+        body["message"].as_str().is_some_and(|m| !m.is_empty()),
+        "{body}"
+    );
+    assert!(
+        body["data"]["messageKey"]
+            .as_str()
+            .unwrap()
+            .starts_with("errors."),
+        "{body}"
+    );
+    assert_eq!(
+        Some(body["data"]["requestId"].as_str().unwrap().to_string()),
+        header,
+        "{body}"
+    );
+    body
+}
+
+/// Asserts a 422 whose field errors include `path` with `key`.
+pub async fn assert_field_error(res: Response, path: &str, key: &str) -> Value {
+    let body = assert_error(res, 422, "VALIDATION_FAILED").await;
+    let fields = body["data"]["fieldErrors"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert!(
+        fields
+            .iter()
+            .any(|f| f["path"] == path && f["messageKey"] == key),
+        "expected {path}: {key} in {body}"
+    );
+    body
+}
