@@ -1,11 +1,12 @@
 //! Demo data for setup's `createDemoData`: a small, realistic print shop, created through the same
 //! rule functions as user input, in the setup transaction.
 
-use crate::inventory::components::{self, ComponentInput};
-use crate::inventory::customers::{self, CustomerInput};
-use crate::inventory::filaments::{self, FilamentInput};
-use crate::inventory::manufacturers::{self, ManufacturerInput};
-use crate::inventory::printers::{self, ManufacturerRef, PrinterInput};
+use crate::inventory::Kind;
+use crate::inventory::components::{ComponentInput, Components};
+use crate::inventory::customers::{CustomerInput, Customers};
+use crate::inventory::filaments::{FilamentInput, Filaments};
+use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers};
+use crate::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use crate::{Error, Result};
 use std::str::FromStr;
 use storage::records::ComponentType;
@@ -21,7 +22,7 @@ fn manufacturer(txn: &WriteTransaction, name: &str, now: Timestamp) -> Result<Id
         name: v(name)?,
         note: None,
     };
-    Ok(manufacturers::create(txn, &input, now)?.id)
+    Ok(Manufacturers::create(txn, &input, now)?.id)
 }
 
 fn printer(
@@ -42,7 +43,7 @@ fn printer(
         average_power_watts: watts,
         note: None,
     };
-    Ok(printers::create(txn, &input, now)?.printer.id)
+    Ok(Printers::create(txn, &input, now)?.printer.id)
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -68,7 +69,7 @@ fn component(
         printer_ids,
         note: None,
     };
-    components::create(txn, &input, now).map(|_| ())
+    Components::create(txn, &input, now).map(|_| ())
 }
 
 fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) -> Result<()> {
@@ -83,7 +84,7 @@ fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) 
         minimum_stock_grams: Some(v("500")?),
         note: None,
     };
-    filaments::create(txn, &input, now).map(|_| ())
+    Filaments::create(txn, &input, now).map(|_| ())
 }
 
 fn customer(
@@ -99,7 +100,7 @@ fn customer(
         note: None,
         exclude_from_dashboard: own,
     };
-    customers::create(txn, &input, now).map(|_| ())
+    Customers::create(txn, &input, now).map(|_| ())
 }
 
 /// Creates the demo inventory: three manufacturers, two printers, their hotends and build plates,

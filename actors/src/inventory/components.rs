@@ -1,6 +1,6 @@
 //! Components: hotends, build plates and other wear parts.
 
-use super::{InventoryRecord, ListQuery, Page, archivable, save};
+use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
 use crate::{Error, Result};
 use storage::records::{Component, ComponentType, Manufacturer, Printer};
@@ -61,41 +61,6 @@ pub struct ComponentView {
     pub manufacturer: Option<String>,
 }
 
-/// Creates a component. Errors: unknown or archived `manufacturerId` or `printerIds[i]` (422).
-pub fn create(
-    txn: &WriteTransaction,
-    input: &ComponentInput,
-    now: Timestamp,
-) -> Result<ComponentView> {
-    let component = Component {
-        id: Id::new(),
-        kind: input.kind,
-        name: String::new(),
-        manufacturer_id: None,
-        model: None,
-        purchase_price: Default::default(),
-        expected_lifetime_hours: Default::default(),
-        always_used: false,
-        printer_ids: Vec::new(),
-        note: None,
-        archived: false,
-        created_at: now,
-        updated_at: now,
-    };
-    write(txn, None, component, input, now)
-}
-
-/// Replaces component `id`. Errors: [`Error::NotFound`]; as [`create`].
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &ComponentInput,
-    now: Timestamp,
-) -> Result<ComponentView> {
-    let old: Component = super::get(txn, id)?;
-    write(txn, Some(&old), old.clone(), input, now)
-}
-
 fn write(
     txn: &WriteTransaction,
     old: Option<&Component>,
@@ -137,45 +102,85 @@ fn write(
     })
 }
 
-/// Component `id` as a view. Errors: [`Error::NotFound`].
-pub fn get(tx: &impl Tx, id: Id) -> Result<ComponentView> {
-    let component: Component = super::get(tx, id)?;
-    let manufacturer = match component.manufacturer_id {
-        Some(m) => Some(super::get::<Manufacturer>(tx, m)?.name),
-        None => None,
-    };
-    Ok(ComponentView {
-        component,
-        manufacturer,
-    })
-}
+/// The components resource's rules (see [`Kind`]).
+pub struct Components;
 
-/// Components matching `query` and `filter` (search covers name, model, manufacturer), sorted
-/// by name.
-pub fn list(
-    tx: &impl Tx,
-    query: &ListQuery,
-    filter: ComponentFilter,
-) -> Result<Page<ComponentView>> {
-    let names = super::manufacturer_names(tx)?;
-    super::list(
-        tx,
-        query,
-        |c: Component| ComponentView {
-            manufacturer: c.manufacturer_id.and_then(|m| names.get(&m).cloned()),
-            component: c,
-        },
-        |v| {
-            let c = &v.component;
-            filter.kind.is_none_or(|k| c.kind == k)
-                && filter.printer_id.is_none_or(|p| c.printer_ids.contains(&p))
-                && filter.always_used.is_none_or(|a| c.always_used == a)
-                && query.matches(&[
-                    &c.name,
-                    c.model.as_deref().unwrap_or(""),
-                    v.manufacturer.as_deref().unwrap_or(""),
-                ])
-        },
-        |v| v.component.name.clone(),
-    )
+impl Kind for Components {
+    type Record = Component;
+    type Input = ComponentInput;
+    type View = ComponentView;
+    type Filter = ComponentFilter;
+
+    fn create(
+        txn: &WriteTransaction,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<ComponentView> {
+        let component = Component {
+            id: Id::new(),
+            kind: input.kind,
+            name: String::new(),
+            manufacturer_id: None,
+            model: None,
+            purchase_price: Default::default(),
+            expected_lifetime_hours: Default::default(),
+            always_used: false,
+            printer_ids: Vec::new(),
+            note: None,
+            archived: false,
+            created_at: now,
+            updated_at: now,
+        };
+        write(txn, None, component, input, now)
+    }
+
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<ComponentView> {
+        let old: Component = super::get(txn, id)?;
+        write(txn, Some(&old), old.clone(), input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> Result<ComponentView> {
+        let component: Component = super::get(tx, id)?;
+        let manufacturer = match component.manufacturer_id {
+            Some(m) => Some(super::get::<Manufacturer>(tx, m)?.name),
+            None => None,
+        };
+        Ok(ComponentView {
+            component,
+            manufacturer,
+        })
+    }
+
+    fn list(
+        tx: &impl Tx,
+        query: &ListQuery,
+        filter: &ComponentFilter,
+    ) -> Result<Page<ComponentView>> {
+        let names = super::manufacturer_names(tx)?;
+        super::list(
+            tx,
+            query,
+            |c: Component| ComponentView {
+                manufacturer: c.manufacturer_id.and_then(|m| names.get(&m).cloned()),
+                component: c,
+            },
+            |v| {
+                let c = &v.component;
+                filter.kind.is_none_or(|k| c.kind == k)
+                    && filter.printer_id.is_none_or(|p| c.printer_ids.contains(&p))
+                    && filter.always_used.is_none_or(|a| c.always_used == a)
+                    && query.matches(&[
+                        &c.name,
+                        c.model.as_deref().unwrap_or(""),
+                        v.manufacturer.as_deref().unwrap_or(""),
+                    ])
+            },
+            |v| v.component.name.clone(),
+        )
+    }
 }

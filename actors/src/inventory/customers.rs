@@ -1,6 +1,6 @@
 //! Customers.
 
-use super::{InventoryRecord, ListQuery, Page, archivable, save};
+use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::Result;
 use crate::values::{Email, Name, Note, note_text};
 use storage::records::Customer;
@@ -24,32 +24,6 @@ pub struct CustomerInput {
     pub exclude_from_dashboard: bool,
 }
 
-/// Creates a customer.
-pub fn create(txn: &WriteTransaction, input: &CustomerInput, now: Timestamp) -> Result<Customer> {
-    let customer = Customer {
-        id: Id::new(),
-        name: String::new(),
-        email: None,
-        note: None,
-        exclude_from_dashboard: false,
-        archived: false,
-        created_at: now,
-        updated_at: now,
-    };
-    write(txn, None, customer, input, now)
-}
-
-/// Replaces the editable fields of customer `id`. Errors: [`crate::Error::NotFound`].
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &CustomerInput,
-    now: Timestamp,
-) -> Result<Customer> {
-    let old: Customer = super::get(txn, id)?;
-    write(txn, Some(&old), old.clone(), input, now)
-}
-
 fn write(
     txn: &WriteTransaction,
     old: Option<&Customer>,
@@ -66,19 +40,56 @@ fn write(
     Ok(customer)
 }
 
-/// Customers matching `query` (search covers name, email and note), sorted by name.
-pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Customer>> {
-    super::list(
-        tx,
-        query,
-        |c: Customer| c,
-        |c| {
-            query.matches(&[
-                &c.name,
-                c.email.as_deref().unwrap_or(""),
-                c.note.as_deref().unwrap_or(""),
-            ])
-        },
-        |c| c.name.clone(),
-    )
+/// The customers resource's rules (see [`Kind`]).
+pub struct Customers;
+
+impl Kind for Customers {
+    type Record = Customer;
+    type Input = CustomerInput;
+    type View = Customer;
+    type Filter = ();
+
+    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<Customer> {
+        let customer = Customer {
+            id: Id::new(),
+            name: String::new(),
+            email: None,
+            note: None,
+            exclude_from_dashboard: false,
+            archived: false,
+            created_at: now,
+            updated_at: now,
+        };
+        write(txn, None, customer, input, now)
+    }
+
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<Customer> {
+        let old: Customer = super::get(txn, id)?;
+        write(txn, Some(&old), old.clone(), input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> Result<Customer> {
+        super::get(tx, id)
+    }
+
+    fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<Customer>> {
+        super::list(
+            tx,
+            query,
+            |c: Customer| c,
+            |c| {
+                query.matches(&[
+                    &c.name,
+                    c.email.as_deref().unwrap_or(""),
+                    c.note.as_deref().unwrap_or(""),
+                ])
+            },
+            |c| c.name.clone(),
+        )
+    }
 }

@@ -1,6 +1,6 @@
 //! Filaments and their stock threshold.
 
-use super::{InventoryRecord, ListQuery, Page, archivable, save};
+use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::values::{Amount, HexColor, Name, Note, PositiveAmount, note_text};
 use crate::{Result, settings};
 use rust_decimal::Decimal;
@@ -74,40 +74,6 @@ pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
     }
 }
 
-/// Creates a filament. Errors: unknown or archived `manufacturerId` (422).
-pub fn create(
-    txn: &WriteTransaction,
-    input: &FilamentInput,
-    now: Timestamp,
-) -> Result<FilamentView> {
-    let filament = Filament {
-        id: Id::new(),
-        manufacturer_id: input.manufacturer_id,
-        material: String::new(),
-        color_name: String::new(),
-        color_hex: String::new(),
-        purchase_price: Decimal::ZERO,
-        net_weight_grams: Decimal::ONE,
-        minimum_stock_grams: None,
-        note: None,
-        archived: false,
-        created_at: now,
-        updated_at: now,
-    };
-    write(txn, None, filament, input, now)
-}
-
-/// Replaces filament `id`. Errors: [`crate::Error::NotFound`]; as [`create`].
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &FilamentInput,
-    now: Timestamp,
-) -> Result<FilamentView> {
-    let old: Filament = super::get(txn, id)?;
-    write(txn, Some(&old), old.clone(), input, now)
-}
-
 fn write(
     txn: &WriteTransaction,
     old: Option<&Filament>,
@@ -128,28 +94,6 @@ fn write(
     filament.updated_at = now;
     save(txn, old, &filament)?;
     Ok(view(filament, manufacturer.name))
-}
-
-/// Filament `id` as a view. Errors: [`crate::Error::NotFound`].
-pub fn get(tx: &impl Tx, id: Id) -> Result<FilamentView> {
-    let filament: Filament = super::get(tx, id)?;
-    let manufacturer: Manufacturer = super::get(tx, filament.manufacturer_id)?;
-    Ok(view(filament, manufacturer.name))
-}
-
-/// Filaments matching `query` (search covers the derived name and the colour), sorted by name.
-pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<FilamentView>> {
-    let names = super::manufacturer_names(tx)?;
-    super::list(
-        tx,
-        query,
-        |f: Filament| {
-            let manufacturer = names.get(&f.manufacturer_id).cloned().unwrap_or_default();
-            view(f, manufacturer)
-        },
-        |v| query.matches(&[&v.name, &v.filament.color_hex]),
-        |v| v.name.clone(),
-    )
 }
 
 /// The stock of filament `id`. The active total sums the remaining grams of the filament's
@@ -187,4 +131,62 @@ pub fn set_minimum_stock(
     filament.updated_at = now;
     storage::repo::put(txn, &filament)?;
     Ok(stock_of(&filament, Decimal::ZERO))
+}
+
+/// The filaments resource's rules (see [`Kind`]).
+pub struct Filaments;
+
+impl Kind for Filaments {
+    type Record = Filament;
+    type Input = FilamentInput;
+    type View = FilamentView;
+    type Filter = ();
+
+    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
+        let filament = Filament {
+            id: Id::new(),
+            manufacturer_id: input.manufacturer_id,
+            material: String::new(),
+            color_name: String::new(),
+            color_hex: String::new(),
+            purchase_price: Decimal::ZERO,
+            net_weight_grams: Decimal::ONE,
+            minimum_stock_grams: None,
+            note: None,
+            archived: false,
+            created_at: now,
+            updated_at: now,
+        };
+        write(txn, None, filament, input, now)
+    }
+
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<FilamentView> {
+        let old: Filament = super::get(txn, id)?;
+        write(txn, Some(&old), old.clone(), input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> Result<FilamentView> {
+        let filament: Filament = super::get(tx, id)?;
+        let manufacturer: Manufacturer = super::get(tx, filament.manufacturer_id)?;
+        Ok(view(filament, manufacturer.name))
+    }
+
+    fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<FilamentView>> {
+        let names = super::manufacturer_names(tx)?;
+        super::list(
+            tx,
+            query,
+            |f: Filament| {
+                let manufacturer = names.get(&f.manufacturer_id).cloned().unwrap_or_default();
+                view(f, manufacturer)
+            },
+            |v| query.matches(&[&v.name, &v.filament.color_hex]),
+            |v| v.name.clone(),
+        )
+    }
 }

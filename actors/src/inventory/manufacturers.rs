@@ -1,6 +1,6 @@
 //! Manufacturers. The name is unique, compared trimmed and case-insensitively.
 
-use super::{InventoryRecord, ListQuery, Page, archivable, save};
+use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::values::{Name, Note, note_text};
 use crate::{Error, FieldError, Result};
 use storage::records::Manufacturer;
@@ -28,34 +28,6 @@ pub struct ManufacturerInput {
 /// The unique-index key of a manufacturer name.
 pub fn name_key(name: &str) -> String {
     name.trim().to_lowercase()
-}
-
-/// Creates a manufacturer. Errors: [`Error::Duplicate`] on `name`.
-pub fn create(
-    txn: &WriteTransaction,
-    input: &ManufacturerInput,
-    now: Timestamp,
-) -> Result<Manufacturer> {
-    let manufacturer = Manufacturer {
-        id: Id::new(),
-        name: String::new(),
-        note: None,
-        archived: false,
-        created_at: now,
-        updated_at: now,
-    };
-    write(txn, None, manufacturer, input, now)
-}
-
-/// Replaces manufacturer `id`. Errors: [`Error::NotFound`], [`Error::Duplicate`] on `name`.
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &ManufacturerInput,
-    now: Timestamp,
-) -> Result<Manufacturer> {
-    let old: Manufacturer = super::get(txn, id)?;
-    write(txn, Some(&old), old.clone(), input, now)
 }
 
 fn write(
@@ -97,7 +69,7 @@ pub fn resolve_by_name(
 ) -> Result<Manufacturer> {
     match repo::index_get(txn, tables::MANUFACTURER_NAMES, &name_key(name.get()))? {
         Some(id) => super::require_active(txn, id, path),
-        None => create(
+        None => Manufacturers::create(
             txn,
             &ManufacturerInput {
                 name: name.clone(),
@@ -108,13 +80,48 @@ pub fn resolve_by_name(
     }
 }
 
-/// Manufacturers matching `query` (search covers name and note), sorted by name.
-pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Manufacturer>> {
-    super::list(
-        tx,
-        query,
-        |m: Manufacturer| m,
-        |m| query.matches(&[&m.name, m.note.as_deref().unwrap_or("")]),
-        |m| m.name.clone(),
-    )
+/// The manufacturers resource's rules (see [`Kind`]).
+pub struct Manufacturers;
+
+impl Kind for Manufacturers {
+    type Record = Manufacturer;
+    type Input = ManufacturerInput;
+    type View = Manufacturer;
+    type Filter = ();
+
+    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<Manufacturer> {
+        let manufacturer = Manufacturer {
+            id: Id::new(),
+            name: String::new(),
+            note: None,
+            archived: false,
+            created_at: now,
+            updated_at: now,
+        };
+        write(txn, None, manufacturer, input, now)
+    }
+
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<Manufacturer> {
+        let old: Manufacturer = super::get(txn, id)?;
+        write(txn, Some(&old), old.clone(), input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> Result<Manufacturer> {
+        super::get(tx, id)
+    }
+
+    fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<Manufacturer>> {
+        super::list(
+            tx,
+            query,
+            |m: Manufacturer| m,
+            |m| query.matches(&[&m.name, m.note.as_deref().unwrap_or("")]),
+            |m| m.name.clone(),
+        )
+    }
 }

@@ -96,6 +96,34 @@ impl<T> Page<T> {
     }
 }
 
+/// One inventory resource's rules: create, full replace, get and list. Each resource module
+/// implements it on a marker type (`customers::Customers`, ...); archive and delete are shared
+/// ([`set_archived`], [`delete`]).
+pub trait Kind {
+    /// The stored record.
+    type Record: InventoryRecord + Send + 'static;
+    /// The validated editable fields.
+    type Input: Send + 'static;
+    /// What reads return: the record and the names shown beside it.
+    type View: Send + 'static;
+    /// Resource-specific list filters (`()` when none).
+    type Filter: Send + 'static;
+
+    /// Creates a record. Errors: [`Error::Validation`], [`Error::Duplicate`].
+    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<Self::View>;
+    /// Replaces every editable field of `id`. Errors: [`Error::NotFound`]; as `create`.
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<Self::View>;
+    /// Record `id` as a view. Errors: [`Error::NotFound`].
+    fn get(tx: &impl Tx, id: Id) -> Result<Self::View>;
+    /// One page of records matching `query` and `filter`, sorted by name.
+    fn list(tx: &impl Tx, query: &ListQuery, filter: &Self::Filter) -> Result<Page<Self::View>>;
+}
+
 /// An inventory record: archivable, safely deletable, with outgoing references.
 pub trait InventoryRecord: Record + Clone {
     /// Archive state.

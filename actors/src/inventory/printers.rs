@@ -1,6 +1,6 @@
 //! Printers.
 
-use super::{InventoryRecord, ListQuery, Page, archivable, manufacturers, save};
+use super::{InventoryRecord, Kind, ListQuery, Page, archivable, manufacturers, save};
 use crate::Result;
 use crate::money;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
@@ -57,35 +57,6 @@ pub struct PrinterView {
     pub hourly_rate: Decimal,
 }
 
-/// Creates a printer. Errors: `manufacturerId` unknown or archived (422).
-pub fn create(txn: &WriteTransaction, input: &PrinterInput, now: Timestamp) -> Result<PrinterView> {
-    let printer = Printer {
-        id: Id::new(),
-        name: String::new(),
-        manufacturer_id: Id::from_bytes([0; 16]),
-        model: None,
-        purchase_price: Decimal::ZERO,
-        expected_lifetime_hours: Decimal::ONE,
-        average_power_watts: 0,
-        note: None,
-        archived: false,
-        created_at: now,
-        updated_at: now,
-    };
-    write(txn, None, printer, input, now)
-}
-
-/// Replaces printer `id`. Errors: [`crate::Error::NotFound`]; as [`create`].
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &PrinterInput,
-    now: Timestamp,
-) -> Result<PrinterView> {
-    let old: Printer = super::get(txn, id)?;
-    write(txn, Some(&old), old.clone(), input, now)
-}
-
 fn write(
     txn: &WriteTransaction,
     old: Option<&Printer>,
@@ -121,30 +92,65 @@ pub fn view(printer: Printer, manufacturer: String) -> PrinterView {
     }
 }
 
-/// Printer `id` as a view. Errors: [`crate::Error::NotFound`].
-pub fn get(tx: &impl Tx, id: Id) -> Result<PrinterView> {
-    let printer: Printer = super::get(tx, id)?;
-    let manufacturer: Manufacturer = super::get(tx, printer.manufacturer_id)?;
-    Ok(view(printer, manufacturer.name))
-}
+/// The printers resource's rules (see [`Kind`]).
+pub struct Printers;
 
-/// Printers matching `query` (search covers name, model, manufacturer), sorted by name.
-pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<PrinterView>> {
-    let names = super::manufacturer_names(tx)?;
-    super::list(
-        tx,
-        query,
-        |p: Printer| {
-            let manufacturer = names.get(&p.manufacturer_id).cloned().unwrap_or_default();
-            view(p, manufacturer)
-        },
-        |v| {
-            query.matches(&[
-                &v.printer.name,
-                v.printer.model.as_deref().unwrap_or(""),
-                &v.manufacturer,
-            ])
-        },
-        |v| v.printer.name.clone(),
-    )
+impl Kind for Printers {
+    type Record = Printer;
+    type Input = PrinterInput;
+    type View = PrinterView;
+    type Filter = ();
+
+    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
+        let printer = Printer {
+            id: Id::new(),
+            name: String::new(),
+            manufacturer_id: Id::from_bytes([0; 16]),
+            model: None,
+            purchase_price: Decimal::ZERO,
+            expected_lifetime_hours: Decimal::ONE,
+            average_power_watts: 0,
+            note: None,
+            archived: false,
+            created_at: now,
+            updated_at: now,
+        };
+        write(txn, None, printer, input, now)
+    }
+
+    fn replace(
+        txn: &WriteTransaction,
+        id: Id,
+        input: &Self::Input,
+        now: Timestamp,
+    ) -> Result<PrinterView> {
+        let old: Printer = super::get(txn, id)?;
+        write(txn, Some(&old), old.clone(), input, now)
+    }
+
+    fn get(tx: &impl Tx, id: Id) -> Result<PrinterView> {
+        let printer: Printer = super::get(tx, id)?;
+        let manufacturer: Manufacturer = super::get(tx, printer.manufacturer_id)?;
+        Ok(view(printer, manufacturer.name))
+    }
+
+    fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<PrinterView>> {
+        let names = super::manufacturer_names(tx)?;
+        super::list(
+            tx,
+            query,
+            |p: Printer| {
+                let manufacturer = names.get(&p.manufacturer_id).cloned().unwrap_or_default();
+                view(p, manufacturer)
+            },
+            |v| {
+                query.matches(&[
+                    &v.printer.name,
+                    v.printer.model.as_deref().unwrap_or(""),
+                    &v.manufacturer,
+                ])
+            },
+            |v| v.printer.name.clone(),
+        )
+    }
 }

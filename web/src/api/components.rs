@@ -5,12 +5,9 @@ use crate::error::ApiError;
 use crate::extract::QueryFields;
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::components::{self, ComponentFilter, ComponentView};
-use actors::inventory::{ListQuery, Page};
 use actors::values::{Amount, Name, Note, PositiveAmount};
 use serde::{Deserialize, Serialize};
 use storage::records::ComponentType as StoredType;
-use storage::repo::Tx;
-use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
 use utoipa::{IntoParams, ToSchema};
 
 /// The kind of a component.
@@ -131,14 +128,11 @@ pub struct ComponentParams {
 pub struct Components;
 
 impl Resource for Components {
-    type Record = storage::records::Component;
-    type View = ComponentView;
+    type Kind = components::Components;
     type Dto = Component;
     type Input = ComponentInput;
-    type Domain = components::ComponentInput;
-    type Filter = ComponentFilter;
 
-    fn domain(i: ComponentInput) -> Result<Self::Domain, ApiError> {
+    fn domain(i: ComponentInput) -> Result<super::inventory::Input<Self>, ApiError> {
         Ok(components::ComponentInput {
             kind: i.kind.into(),
             name: i.name,
@@ -165,35 +159,6 @@ impl Resource for Components {
             printer_id: query.id("printerId"),
             always_used: query.bool("alwaysUsed"),
         }
-    }
-
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<ComponentView> {
-        components::create(txn, input, now)
-    }
-
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<ComponentView> {
-        components::replace(txn, id, input, now)
-    }
-
-    fn get(tx: &impl Tx, id: Id) -> actors::Result<ComponentView> {
-        components::get(tx, id)
-    }
-
-    fn list(
-        tx: &ReadTransaction,
-        query: &ListQuery,
-        filter: &ComponentFilter,
-    ) -> actors::Result<Page<ComponentView>> {
-        components::list(tx, query, *filter)
     }
 
     fn dto(v: ComponentView) -> Component {

@@ -4,11 +4,9 @@ use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::QueryFields;
 use crate::wire::ts;
-use actors::inventory::{ListQuery, Page, customers};
+use actors::inventory::customers;
 use actors::values::{Email, Name, Note};
 use serde::{Deserialize, Serialize};
-use storage::repo::Tx;
-use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
 use utoipa::ToSchema;
 
 /// A customer.
@@ -55,14 +53,11 @@ pub struct CustomerInput {
 pub struct Customers;
 
 impl Resource for Customers {
-    type Record = storage::records::Customer;
-    type View = storage::records::Customer;
+    type Kind = customers::Customers;
     type Dto = Customer;
     type Input = CustomerInput;
-    type Domain = customers::CustomerInput;
-    type Filter = ();
 
-    fn domain(i: CustomerInput) -> Result<Self::Domain, ApiError> {
+    fn domain(i: CustomerInput) -> Result<super::inventory::Input<Self>, ApiError> {
         Ok(customers::CustomerInput {
             name: i.name,
             email: i.email,
@@ -73,32 +68,7 @@ impl Resource for Customers {
 
     fn filter(_: &mut QueryFields) {}
 
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<Self::View> {
-        customers::create(txn, input, now)
-    }
-
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<Self::View> {
-        customers::replace(txn, id, input, now)
-    }
-
-    fn get(tx: &impl Tx, id: Id) -> actors::Result<Self::View> {
-        actors::inventory::get(tx, id)
-    }
-
-    fn list(tx: &ReadTransaction, query: &ListQuery, _: &()) -> actors::Result<Page<Self::View>> {
-        customers::list(tx, query)
-    }
-
-    fn dto(c: Self::View) -> Customer {
+    fn dto(c: super::inventory::View<Self>) -> Customer {
         Customer {
             id: c.id.to_string(),
             name: c.name,

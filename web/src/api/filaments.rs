@@ -9,11 +9,9 @@ use crate::wire::{WireId, dec, dec_opt, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{get, patch};
 use actors::inventory::filaments::{self, FilamentView};
-use actors::inventory::{ListQuery, Page};
 use actors::values::{Amount, HexColor, Name, Note, PositiveAmount};
 use serde::{Deserialize, Serialize};
-use storage::repo::Tx;
-use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
+use storage::Timestamp;
 use utoipa::ToSchema;
 
 /// A filament.
@@ -118,14 +116,11 @@ impl From<filaments::Stock> for Stock {
 pub struct Filaments;
 
 impl Resource for Filaments {
-    type Record = storage::records::Filament;
-    type View = FilamentView;
+    type Kind = filaments::Filaments;
     type Dto = Filament;
     type Input = FilamentInput;
-    type Domain = filaments::FilamentInput;
-    type Filter = ();
 
-    fn domain(i: FilamentInput) -> Result<Self::Domain, ApiError> {
+    fn domain(i: FilamentInput) -> Result<super::inventory::Input<Self>, ApiError> {
         Ok(filaments::FilamentInput {
             manufacturer_id: i.manufacturer_id.0,
             material: i.material,
@@ -139,31 +134,6 @@ impl Resource for Filaments {
     }
 
     fn filter(_: &mut QueryFields) {}
-
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<FilamentView> {
-        filaments::create(txn, input, now)
-    }
-
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<FilamentView> {
-        filaments::replace(txn, id, input, now)
-    }
-
-    fn get(tx: &impl Tx, id: Id) -> actors::Result<FilamentView> {
-        filaments::get(tx, id)
-    }
-
-    fn list(tx: &ReadTransaction, query: &ListQuery, _: &()) -> actors::Result<Page<FilamentView>> {
-        filaments::list(tx, query)
-    }
 
     fn dto(v: FilamentView) -> Filament {
         let f = v.filament;

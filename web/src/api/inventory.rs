@@ -9,55 +9,32 @@ use crate::error::ApiError;
 use crate::extract::{ListParams, Patch, QueryFields};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse};
-use actors::inventory::{self, InventoryRecord, ListQuery, Page};
+use actors::inventory::{self, Kind};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use storage::repo::Tx;
-use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
-/// One inventory resource: its wire types and the rule functions behind its routes.
+/// One inventory resource on the wire: its DTOs on top of the rules of [`Kind`].
 pub trait Resource: 'static {
-    /// The stored record.
-    type Record: InventoryRecord + Send + 'static;
-    /// What the rules return (the record plus names it shows).
-    type View: Send + 'static;
+    /// The rules.
+    type Kind: Kind;
     /// Response body.
     type Dto: Serialize + 'static;
     /// Request body of create and full replace.
     type Input: DeserializeOwned + 'static;
-    /// The validated domain input.
-    type Domain: Send + 'static;
-    /// Resource-specific list filters.
-    type Filter: Send + 'static;
 
     /// Validates the wire input. Errors: 422 with field errors.
-    fn domain(input: Self::Input) -> Result<Self::Domain, ApiError>;
+    fn domain(input: Self::Input) -> Result<Input<Self>, ApiError>;
     /// Parses the resource's own list parameters (faults are kept in `query`).
-    fn filter(query: &mut QueryFields) -> Self::Filter;
-    /// Creates a record.
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<Self::View>;
-    /// Replaces record `id`.
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<Self::View>;
-    /// Record `id` as a view.
-    fn get(tx: &impl Tx, id: Id) -> actors::Result<Self::View>;
-    /// One page of records.
-    fn list(
-        tx: &ReadTransaction,
-        query: &ListQuery,
-        filter: &Self::Filter,
-    ) -> actors::Result<Page<Self::View>>;
+    fn filter(query: &mut QueryFields) -> <Self::Kind as Kind>::Filter;
     /// The response body of a view.
-    fn dto(view: Self::View) -> Self::Dto;
+    fn dto(view: View<Self>) -> Self::Dto;
 }
+
+/// The domain input of resource `R`.
+pub type Input<R> = <<R as Resource>::Kind as Kind>::Input;
+/// The view of resource `R`.
+pub type View<R> = <<R as Resource>::Kind as Kind>::View;
 
 /// `GET /api/{resource}`.
 pub async fn list<R: Resource>(
@@ -68,13 +45,15 @@ pub async fn list<R: Resource>(
     let list = ListParams::parse(&mut query);
     let filter = R::filter(&mut query);
     query.finish()?;
-    let page = state.read(move |tx| R::list(tx, &list, &filter)).await?;
+    let page = state
+        .read(move |tx| R::Kind::list(tx, &list, &filter))
+        .await?;
     Ok(HttpResponse::Ok().json(ListResponse::of(page, R::dto)))
 }
 
 /// `GET /api/{resource}/{id}`.
 pub async fn get<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, ApiError> {
-    let view = state.read(move |tx| R::get(tx, id)).await?;
+    let view = state.read(move |tx| R::Kind::get(tx, id)).await?;
     Ok(HttpResponse::Ok().json(R::dto(view)))
 }
 
@@ -86,7 +65,7 @@ pub async fn create<R: Resource>(
     let input = R::domain(input)?;
     let view = state
         .inventory
-        .run(move |txn| R::create(txn, &input, Timestamp::now()))
+        .run(move |txn| R::Kind::create(txn, &input, Timestamp::now()))
         .await?;
     Ok(HttpResponse::Created().json(R::dto(view)))
 }
@@ -102,8 +81,13 @@ pub async fn patch<R: Resource>(
             state
                 .inventory
                 .run(move |txn| {
-                    inventory::set_archived::<R::Record>(txn, id, a.archived, Timestamp::now())?;
-                    R::get(txn, id)
+                    inventory::set_archived::<<R::Kind as Kind>::Record>(
+                        txn,
+                        id,
+                        a.archived,
+                        Timestamp::now(),
+                    )?;
+                    R::Kind::get(txn, id)
                 })
                 .await?
         }
@@ -111,7 +95,7 @@ pub async fn patch<R: Resource>(
             let input = R::domain(input)?;
             state
                 .inventory
-                .run(move |txn| R::replace(txn, id, &input, Timestamp::now()))
+                .run(move |txn| R::Kind::replace(txn, id, &input, Timestamp::now()))
                 .await?
         }
     };
@@ -122,7 +106,7 @@ pub async fn patch<R: Resource>(
 pub async fn delete<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, ApiError> {
     state
         .inventory
-        .run(move |txn| inventory::delete::<R::Record>(txn, id))
+        .run(move |txn| inventory::delete::<<R::Kind as Kind>::Record>(txn, id))
         .await?;
     Ok(HttpResponse::NoContent().finish())
 }

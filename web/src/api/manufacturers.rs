@@ -4,11 +4,9 @@ use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::QueryFields;
 use crate::wire::ts;
-use actors::inventory::{ListQuery, Page, manufacturers};
+use actors::inventory::manufacturers;
 use actors::values::{Name, Note};
 use serde::{Deserialize, Serialize};
-use storage::repo::Tx;
-use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
 use utoipa::ToSchema;
 
 /// A manufacturer.
@@ -45,14 +43,11 @@ pub struct ManufacturerInput {
 pub struct Manufacturers;
 
 impl Resource for Manufacturers {
-    type Record = storage::records::Manufacturer;
-    type View = storage::records::Manufacturer;
+    type Kind = manufacturers::Manufacturers;
     type Dto = Manufacturer;
     type Input = ManufacturerInput;
-    type Domain = manufacturers::ManufacturerInput;
-    type Filter = ();
 
-    fn domain(i: ManufacturerInput) -> Result<Self::Domain, ApiError> {
+    fn domain(i: ManufacturerInput) -> Result<super::inventory::Input<Self>, ApiError> {
         Ok(manufacturers::ManufacturerInput {
             name: i.name,
             note: i.note,
@@ -61,32 +56,7 @@ impl Resource for Manufacturers {
 
     fn filter(_: &mut QueryFields) {}
 
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<Self::View> {
-        manufacturers::create(txn, input, now)
-    }
-
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<Self::View> {
-        manufacturers::replace(txn, id, input, now)
-    }
-
-    fn get(tx: &impl Tx, id: Id) -> actors::Result<Self::View> {
-        actors::inventory::get(tx, id)
-    }
-
-    fn list(tx: &ReadTransaction, query: &ListQuery, _: &()) -> actors::Result<Page<Self::View>> {
-        manufacturers::list(tx, query)
-    }
-
-    fn dto(m: Self::View) -> Manufacturer {
+    fn dto(m: super::inventory::View<Self>) -> Manufacturer {
         Manufacturer {
             id: m.id.to_string(),
             name: m.name,

@@ -5,11 +5,8 @@ use crate::error::ApiError;
 use crate::extract::QueryFields;
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::printers::{self, ManufacturerRef, PrinterView};
-use actors::inventory::{ListQuery, Page};
 use actors::values::{Amount, Name, Note, PositiveAmount};
 use serde::{Deserialize, Serialize};
-use storage::repo::Tx;
-use storage::{Id, ReadTransaction, Timestamp, WriteTransaction};
 use utoipa::ToSchema;
 
 /// Highest accepted `averagePowerWatts`.
@@ -85,14 +82,11 @@ pub struct PrinterInput {
 pub struct Printers;
 
 impl Resource for Printers {
-    type Record = storage::records::Printer;
-    type View = PrinterView;
+    type Kind = printers::Printers;
     type Dto = Printer;
     type Input = PrinterInput;
-    type Domain = printers::PrinterInput;
-    type Filter = ();
 
-    fn domain(i: PrinterInput) -> Result<Self::Domain, ApiError> {
+    fn domain(i: PrinterInput) -> Result<super::inventory::Input<Self>, ApiError> {
         let manufacturer = match (i.manufacturer_id, i.manufacturer) {
             (Some(id), _) => ManufacturerRef::Id(id.0),
             (None, Some(name)) => ManufacturerRef::Name(name),
@@ -113,31 +107,6 @@ impl Resource for Printers {
     }
 
     fn filter(_: &mut QueryFields) {}
-
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<PrinterView> {
-        printers::create(txn, input, now)
-    }
-
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Domain,
-        now: Timestamp,
-    ) -> actors::Result<PrinterView> {
-        printers::replace(txn, id, input, now)
-    }
-
-    fn get(tx: &impl Tx, id: Id) -> actors::Result<PrinterView> {
-        printers::get(tx, id)
-    }
-
-    fn list(tx: &ReadTransaction, query: &ListQuery, _: &()) -> actors::Result<Page<PrinterView>> {
-        printers::list(tx, query)
-    }
 
     fn dto(v: PrinterView) -> Printer {
         let p = v.printer;
