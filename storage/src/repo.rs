@@ -5,7 +5,7 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, Component, Customer, Filament, Manufacturer, Printer, Session, Settings,
+    Account, Component, Customer, Filament, Manufacturer, Print, Printer, Series, Session, Settings,
 };
 use crate::tables;
 use crate::{Id, Result, decode, encode};
@@ -80,6 +80,8 @@ record!(Manufacturer, MANUFACTURERS, "manufacturers");
 record!(Printer, PRINTERS, "printers");
 record!(Component, COMPONENTS, "components");
 record!(Filament, FILAMENTS, "filaments");
+record!(Print, PRINTS, "prints");
+record!(Series, SERIES, "series");
 
 /// The record with `id`, if any.
 pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<Option<R>> {

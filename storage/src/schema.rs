@@ -102,6 +102,7 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
         tables::COMPONENTS,
         tables::FILAMENTS,
         tables::PRINTS,
+        tables::SERIES,
     ] {
         txn.open_table(def)?;
     }

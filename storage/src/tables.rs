@@ -31,8 +31,10 @@ pub const COMPONENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("c
 /// Filaments by id.
 pub const FILAMENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("filaments");
 
-/// Prints by id. Read by the currency lock (a currency change is refused once any print exists).
+/// Prints by id. The currency lock reads it too (no currency change once any print exists).
 pub const PRINTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("prints");
+/// Print series by id.
+pub const SERIES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("series");
 
 /// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =

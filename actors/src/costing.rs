@@ -1,0 +1,271 @@
+//! The cost engine: pure functions over exact decimals.
+//!
+//! Formulas (DESIGN.md, "Facts about the domain"), with `h = seconds / 3600`:
+//! - printer: `h × purchasePrice / expectedLifetimeHours`, over the part's duration;
+//! - each hotend: `its own h × price / lifetime_h`;
+//! - build plate and each other component: `h × price / lifetime_h`, over the part's duration;
+//! - filament: `usedGrams × price / netWeightGrams` (the spool's, or the catalog's);
+//! - electricity: `h × averagePowerWatts / 1000 × electricityPrice` (per kWh).
+//!
+//! A part's duration is the sum of its hotend durations. Each line is one fraction, the
+//! multiplications first and a single division last (`seconds × price / (3600 × lifetime)`),
+//! rounded half-even to 10 places ([`money::divide`]); totals are sums of lines;
+//! `costPerUnit = total / quantity`, rounded the same way (API-CONTRACT.md, "Money arithmetic").
+//! Each line keeps its rate as the fraction `price / per`, so later costs reuse it exactly.
+
+use crate::money;
+use rust_decimal::Decimal;
+use storage::Id;
+use storage::records::{CostCategory, CostLine, Costing};
+
+/// An amount too large for exact arithmetic (beyond 28 significant digits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("the cost is too large to compute exactly")]
+pub struct Overflow;
+
+/// A rate as an exact fraction: `price / per` currency per hour (lifetime) or per gram (weight).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rate {
+    /// The priced record.
+    pub source_id: Id,
+    /// Its label at pricing time.
+    pub label: String,
+    /// Numerator: the purchase price.
+    pub price: Decimal,
+    /// Denominator: lifetime hours or net grams (> 0).
+    pub per: Decimal,
+}
+
+/// A planned filament use.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FilamentUse {
+    /// The usage.
+    pub usage_id: Id,
+    /// Price per gram of its spool or catalog filament.
+    pub rate: Rate,
+    /// Grams for the whole run.
+    pub grams: Decimal,
+}
+
+/// Everything one part is priced from.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PartPlan {
+    /// The part.
+    pub part_id: Id,
+    /// The printer's depreciation rate.
+    pub printer: Rate,
+    /// The printer's average power, watts.
+    pub watts: u32,
+    /// The build plate's rate.
+    pub build_plate: Rate,
+    /// Each hotend's rate and printing time, seconds.
+    pub hotends: Vec<(Rate, u32)>,
+    /// Other components' rates.
+    pub others: Vec<Rate>,
+    /// Filament uses.
+    pub filaments: Vec<FilamentUse>,
+}
+
+impl PartPlan {
+    /// The part's duration: the sum of its hotend durations, seconds.
+    pub fn duration_seconds(&self) -> u64 {
+        self.hotends.iter().map(|(_, s)| u64::from(*s)).sum()
+    }
+}
+
+fn mul(a: Decimal, b: Decimal) -> Result<Decimal, Overflow> {
+    a.checked_mul(b).ok_or(Overflow)
+}
+
+const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, false, 0);
+const WATT_SECONDS_PER_KWH: Decimal = Decimal::from_parts(3_600_000, 0, 0, false, 0);
+
+/// A line charged by time: `seconds × price / (3600 × per)`.
+fn time_line(category: CostCategory, rate: &Rate, part_id: Id, seconds: u64) -> Result<CostLine, Overflow> {
+    let seconds = Decimal::from(seconds);
+    let cost = money::divide(mul(seconds, rate.price)?, mul(SECONDS_PER_HOUR, rate.per)?);
+    Ok(CostLine {
+        category,
+        source_id: rate.source_id,
+        part_id: Some(part_id),
+        usage_id: None,
+        label: rate.label.clone(),
+        quantity: money::divide(seconds, SECONDS_PER_HOUR),
+        rate_price: rate.price,
+        rate_per: rate.per,
+        watts: 0,
+        cost,
+    })
+}
+
+/// The electricity line of a part: `seconds × watts × pricePerKwh / 3,600,000`.
+fn electricity_line(plan: &PartPlan, seconds: u64, price_per_kwh: Decimal) -> Result<CostLine, Overflow> {
+    let watt_seconds = mul(Decimal::from(seconds), Decimal::from(plan.watts))?;
+    Ok(CostLine {
+        category: CostCategory::Electricity,
+        source_id: plan.printer.source_id,
+        part_id: Some(plan.part_id),
+        usage_id: None,
+        label: format!("{} ({} W)", plan.printer.label, plan.watts),
+        quantity: money::divide(watt_seconds, WATT_SECONDS_PER_KWH),
+        rate_price: price_per_kwh,
+        rate_per: Decimal::ONE,
+        watts: plan.watts,
+        cost: money::divide(mul(watt_seconds, price_per_kwh)?, WATT_SECONDS_PER_KWH),
+    })
+}
+
+/// A filament line: `grams × price / per`.
+fn filament_line(part_id: Id, usage: &FilamentUse) -> Result<CostLine, Overflow> {
+    Ok(CostLine {
+        category: CostCategory::Filament,
+        source_id: usage.rate.source_id,
+        part_id: Some(part_id),
+        usage_id: Some(usage.usage_id),
+        label: usage.rate.label.clone(),
+        quantity: usage.grams,
+        rate_price: usage.rate.price,
+        rate_per: usage.rate.per,
+        watts: 0,
+        cost: money::divide(mul(usage.grams, usage.rate.price)?, usage.rate.per),
+    })
+}
+
+/// Every cost line of one part, in display order: printer, hotends, build plate, other
+/// components, filaments, electricity.
+///
+/// Errors: [`Overflow`] when an amount exceeds exact decimal range.
+pub fn part_lines(plan: &PartPlan, price_per_kwh: Decimal) -> Result<Vec<CostLine>, Overflow> {
+    let seconds = plan.duration_seconds();
+    let mut lines = vec![time_line(CostCategory::Printer, &plan.printer, plan.part_id, seconds)?];
+    for (rate, own_seconds) in &plan.hotends {
+        lines.push(time_line(CostCategory::Hotend, rate, plan.part_id, u64::from(*own_seconds))?);
+    }
+    lines.push(time_line(CostCategory::BuildPlate, &plan.build_plate, plan.part_id, seconds)?);
+    for rate in &plan.others {
+        lines.push(time_line(CostCategory::Component, rate, plan.part_id, seconds)?);
+    }
+    for usage in &plan.filaments {
+        lines.push(filament_line(plan.part_id, usage)?);
+    }
+    lines.push(electricity_line(plan, seconds, price_per_kwh)?);
+    Ok(lines)
+}
+
+/// Sums `lines`. Errors: [`Overflow`].
+pub fn total(lines: &[CostLine]) -> Result<Decimal, Overflow> {
+    lines
+        .iter()
+        .try_fold(Decimal::ZERO, |sum, l| sum.checked_add(l.cost).ok_or(Overflow))
+        .map(|t| t.normalize())
+}
+
+/// Prices a whole print: every part's lines, the total and the cost per unit.
+///
+/// Errors: [`Overflow`].
+pub fn price(parts: &[PartPlan], price_per_kwh: Decimal, quantity: u32) -> Result<Costing, Overflow> {
+    let mut lines = Vec::new();
+    for plan in parts {
+        lines.extend(part_lines(plan, price_per_kwh)?);
+    }
+    let total = total(&lines)?;
+    Ok(Costing {
+        electricity_price: price_per_kwh,
+        cost_per_unit: money::divide(total, Decimal::from(quantity.max(1))),
+        lines,
+        total,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::str::FromStr;
+
+    fn d(s: &str) -> Decimal {
+        Decimal::from_str(s).unwrap()
+    }
+
+    fn rate(label: &str, price: &str, per: &str) -> Rate {
+        Rate {
+            source_id: Id::new(),
+            label: label.into(),
+            price: d(price),
+            per: d(per),
+        }
+    }
+
+    /// DESIGN.md's reference: 5,400 s; printer 1200 / 6000 h at 120 W; hotend 100 / 2000 h;
+    /// plate 60 / 1200 h; 42.5 g from a 29.99 / 1000 g spool; electricity 0.32 per kWh.
+    fn reference(seconds: u32, grams: &str) -> PartPlan {
+        PartPlan {
+            part_id: Id::new(),
+            printer: rate("Printer", "1200", "6000"),
+            watts: 120,
+            build_plate: rate("Plate", "60", "1200"),
+            hotends: vec![(rate("Hotend", "100", "2000"), seconds)],
+            others: vec![],
+            filaments: vec![FilamentUse {
+                usage_id: Id::new(),
+                rate: rate("PLA", "29.99", "1000"),
+                grams: d(grams),
+            }],
+        }
+    }
+
+    #[test]
+    fn the_reference_example_costs_exactly_1_782175() {
+        let costing = price(&[reference(5400, "42.5")], d("0.32"), 1).unwrap();
+        assert_eq!(costing.total.to_string(), "1.782175");
+        assert_eq!(costing.cost_per_unit.to_string(), "1.782175");
+        let costs: Vec<String> = costing.lines.iter().map(|l| l.cost.to_string()).collect();
+        assert_eq!(costs, ["0.3", "0.075", "0.075", "1.274575", "0.0576"]);
+        let electricity = costing.lines.last().unwrap();
+        assert_eq!(electricity.category, CostCategory::Electricity);
+        assert_eq!(electricity.quantity.to_string(), "0.18");
+    }
+
+    #[test]
+    fn a_multipart_print_sums_its_parts() {
+        let mut second = reference(1800, "10");
+        second.hotends.push((rate("Second hotend", "80", "1600"), 600));
+        second.others.push(rate("Belts", "45", "3000"));
+        let costing = price(&[reference(5400, "42.5"), second], d("0.32"), 4).unwrap();
+        // Part 2: 2400 s in all. printer 2400×1200/(3600×6000) = 0.1333333333;
+        // hotends 1800×100/(3600×2000) = 0.025 and 600×80/(3600×1600) = 0.0083333333;
+        // plate 2400×60/(3600×1200) = 0.0333333333; belts 2400×45/(3600×3000) = 0.01;
+        // filament 10×29.99/1000 = 0.2999; electricity 2400×120×0.32/3600000 = 0.0256;
+        // part 2 = 0.5354999999, print = 1.782175 + 0.5354999999.
+        assert_eq!(costing.lines.len(), 5 + 7);
+        assert_eq!(costing.total.to_string(), "2.3176749999");
+        // 2.3176749999 / 4 = 0.579418749975, half-even at 10 places.
+        assert_eq!(costing.cost_per_unit.to_string(), "0.57941875");
+    }
+
+    proptest! {
+        #[test]
+        fn filament_cost_is_linear_in_grams(grams in 1u32..100_000, k in 1u32..50) {
+            let one = filament_line(Id::new(), &FilamentUse { usage_id: Id::new(), rate: rate("PLA", "29.99", "1000"), grams: Decimal::from(grams) }).unwrap();
+            let many = filament_line(Id::new(), &FilamentUse { usage_id: Id::new(), rate: rate("PLA", "29.99", "1000"), grams: Decimal::from(grams * k) }).unwrap();
+            prop_assert_eq!(many.cost, (one.cost * Decimal::from(k)).normalize());
+        }
+
+        #[test]
+        fn time_costs_are_linear_in_duration_within_rounding(seconds in 1u32..1_000_000, k in 1u32..50) {
+            let plate = rate("Plate", "60", "1200");
+            let one = time_line(CostCategory::BuildPlate, &plate, Id::new(), u64::from(seconds)).unwrap();
+            let many = time_line(CostCategory::BuildPlate, &plate, Id::new(), u64::from(seconds) * u64::from(k)).unwrap();
+            let drift = (many.cost - one.cost * Decimal::from(k)).abs();
+            // Each rounding is at most half a unit in the 10th place.
+            prop_assert!(drift <= Decimal::new(5, 11) * Decimal::from(k + 1), "drift {}", drift);
+        }
+
+        #[test]
+        fn totals_are_sums_of_lines(seconds in 0u32..200_000, grams in 0u32..5000) {
+            let costing = price(&[reference(seconds, &grams.to_string())], d("0.32"), 3).unwrap();
+            let sum: Decimal = costing.lines.iter().map(|l| l.cost).sum();
+            prop_assert_eq!(costing.total, sum.normalize());
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! Prints, their parts and frozen cost snapshots; print series.
+
+use crate::{Id, Timestamp};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+
+/// Where a print is in its life. Order: DRAFT → PRINTING → PRINTED → SHIPPED → DONE; never back
+/// to DRAFT, free moves among the other four.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum PrintStatus {
+    /// Editable; priced at current prices.
+    Draft,
+    /// On a printer.
+    Printing,
+    /// Off the printer.
+    Printed,
+    /// Sent to the customer.
+    Shipped,
+    /// Finished.
+    Done,
+}
+
+/// One hotend of a part and how long it printed, seconds.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct HotendUse {
+    /// The hotend component.
+    pub component_id: Id,
+    /// Printing time of this hotend, seconds.
+    pub duration_seconds: u32,
+}
+
+/// Planned filament use of a part.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Usage id (outcomes refer to it).
+    pub id: Id,
+    /// The filament.
+    pub filament_id: Id,
+    /// The spool it comes from, when spool management chose one.
+    pub spool_id: Option<Id>,
+    /// Planned grams for the whole run (not per unit).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub used_grams: Decimal,
+}
+
+/// One part of a print: one printer run.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Part {
+    /// Part id, kept across edits.
+    pub id: Id,
+    /// The printer.
+    pub printer_id: Id,
+    /// The build plate component.
+    pub build_plate_id: Id,
+    /// Hotends with their durations; the part's duration is their sum.
+    pub hotends: Vec<HotendUse>,
+    /// Other components costed for the part's duration.
+    pub other_component_ids: Vec<Id>,
+    /// Planned filament uses.
+    pub usages: Vec<Usage>,
+}
+
+/// What a cost line charges for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum CostCategory {
+    /// Printer depreciation.
+    Printer,
+    /// A hotend's depreciation.
+    Hotend,
+    /// Build plate depreciation.
+    BuildPlate,
+    /// Another component's depreciation.
+    Component,
+    /// Filament.
+    Filament,
+    /// Electricity.
+    Electricity,
+}
+
+/// One line of a cost snapshot. The rate is kept as the exact fraction `price / per` (currency
+/// per hour, per gram or per kWh) so that later costs (actuals) reuse it without rounding drift.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct CostLine {
+    /// What it charges for.
+    pub category: CostCategory,
+    /// The charged record (printer, component, filament; the printer for electricity).
+    pub source_id: Id,
+    /// The part it belongs to.
+    pub part_id: Option<Id>,
+    /// For filament lines, the usage.
+    pub usage_id: Option<Id>,
+    /// Human label at the time of pricing.
+    pub label: String,
+    /// Hours, grams or kWh (rounded for display).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub quantity: Decimal,
+    /// Rate numerator: a price, or for electricity the price per kWh.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub rate_price: Decimal,
+    /// Rate denominator: lifetime hours, net grams, or 1 for electricity.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub rate_per: Decimal,
+    /// Watts, for electricity lines (0 otherwise).
+    pub watts: u32,
+    /// The line's cost, rounded half-even to 10 places.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub cost: Decimal,
+}
+
+/// A priced print: lines of every part and the totals.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Costing {
+    /// Electricity price used, currency per kWh.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub electricity_price: Decimal,
+    /// Every line of every part.
+    pub lines: Vec<CostLine>,
+    /// Sum of the lines.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub total: Decimal,
+    /// `total / quantity`, rounded half-even to 10 places.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub cost_per_unit: Decimal,
+}
+
+/// A print.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Print {
+    /// Record id.
+    pub id: Id,
+    /// Incremented by every write; projections keep the newest.
+    pub version: u64,
+    /// Name.
+    pub name: String,
+    /// Customer.
+    pub customer_id: Option<Id>,
+    /// Series.
+    pub series_id: Option<Id>,
+    /// Units made by the run, 1 to 1,000,000.
+    pub quantity: u32,
+    /// Agreed sales value for the whole run, instance currency.
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub sales_value: Option<Decimal>,
+    /// Free text.
+    pub notes: Option<String>,
+    /// Status.
+    pub status: PrintStatus,
+    /// Paid flag.
+    pub paid: bool,
+    /// Set by the server when `paid` became true.
+    pub paid_at: Option<Timestamp>,
+    /// Archive state.
+    pub archived: bool,
+    /// Ordered parts, 1 to 100.
+    pub parts: Vec<Part>,
+    /// The cost snapshot: current prices while DRAFT, frozen when the print left DRAFT.
+    pub costing: Costing,
+    /// When the print left DRAFT (its snapshot froze).
+    pub finalized_at: Option<Timestamp>,
+    /// When the print last became DONE.
+    pub completed_at: Option<Timestamp>,
+    /// The print this one repeats.
+    pub repeat_of_id: Option<Id>,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
+
+/// State of a print series.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SeriesStatus {
+    /// Runs are still being made.
+    Open,
+    /// Finished.
+    Completed,
+}
+
+/// A series of prints for one job (repeated runs of the same parts).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Series {
+    /// Record id.
+    pub id: Id,
+    /// Name.
+    pub name: String,
+    /// Customer its prints inherit.
+    pub customer_id: Option<Id>,
+    /// Units wanted in all.
+    pub target: Option<u32>,
+    /// Free text.
+    pub notes: Option<String>,
+    /// Complete the series when the units of its DONE prints reach `target`.
+    pub auto_complete: bool,
+    /// Open or completed.
+    pub status: SeriesStatus,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: Timestamp,
+    /// Last change.
+    pub updated_at: Timestamp,
+}
