@@ -81,7 +81,12 @@ const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, false, 0);
 const WATT_SECONDS_PER_KWH: Decimal = Decimal::from_parts(3_600_000, 0, 0, false, 0);
 
 /// A line charged by time: `seconds × price / (3600 × per)`.
-fn time_line(category: CostCategory, rate: &Rate, part_id: Id, seconds: u64) -> Result<CostLine, Overflow> {
+fn time_line(
+    category: CostCategory,
+    rate: &Rate,
+    part_id: Id,
+    seconds: u64,
+) -> Result<CostLine, Overflow> {
     let seconds = Decimal::from(seconds);
     let cost = money::divide(mul(seconds, rate.price)?, mul(SECONDS_PER_HOUR, rate.per)?);
     Ok(CostLine {
@@ -99,7 +104,11 @@ fn time_line(category: CostCategory, rate: &Rate, part_id: Id, seconds: u64) -> 
 }
 
 /// The electricity line of a part: `seconds × watts × pricePerKwh / 3,600,000`.
-fn electricity_line(plan: &PartPlan, seconds: u64, price_per_kwh: Decimal) -> Result<CostLine, Overflow> {
+fn electricity_line(
+    plan: &PartPlan,
+    seconds: u64,
+    price_per_kwh: Decimal,
+) -> Result<CostLine, Overflow> {
     let watt_seconds = mul(Decimal::from(seconds), Decimal::from(plan.watts))?;
     Ok(CostLine {
         category: CostCategory::Electricity,
@@ -137,13 +146,33 @@ fn filament_line(part_id: Id, usage: &FilamentUse) -> Result<CostLine, Overflow>
 /// Errors: [`Overflow`] when an amount exceeds exact decimal range.
 pub fn part_lines(plan: &PartPlan, price_per_kwh: Decimal) -> Result<Vec<CostLine>, Overflow> {
     let seconds = plan.duration_seconds();
-    let mut lines = vec![time_line(CostCategory::Printer, &plan.printer, plan.part_id, seconds)?];
+    let mut lines = vec![time_line(
+        CostCategory::Printer,
+        &plan.printer,
+        plan.part_id,
+        seconds,
+    )?];
     for (rate, own_seconds) in &plan.hotends {
-        lines.push(time_line(CostCategory::Hotend, rate, plan.part_id, u64::from(*own_seconds))?);
+        lines.push(time_line(
+            CostCategory::Hotend,
+            rate,
+            plan.part_id,
+            u64::from(*own_seconds),
+        )?);
     }
-    lines.push(time_line(CostCategory::BuildPlate, &plan.build_plate, plan.part_id, seconds)?);
+    lines.push(time_line(
+        CostCategory::BuildPlate,
+        &plan.build_plate,
+        plan.part_id,
+        seconds,
+    )?);
     for rate in &plan.others {
-        lines.push(time_line(CostCategory::Component, rate, plan.part_id, seconds)?);
+        lines.push(time_line(
+            CostCategory::Component,
+            rate,
+            plan.part_id,
+            seconds,
+        )?);
     }
     for usage in &plan.filaments {
         lines.push(filament_line(plan.part_id, usage)?);
@@ -156,14 +185,20 @@ pub fn part_lines(plan: &PartPlan, price_per_kwh: Decimal) -> Result<Vec<CostLin
 pub fn total(lines: &[CostLine]) -> Result<Decimal, Overflow> {
     lines
         .iter()
-        .try_fold(Decimal::ZERO, |sum, l| sum.checked_add(l.cost).ok_or(Overflow))
+        .try_fold(Decimal::ZERO, |sum, l| {
+            sum.checked_add(l.cost).ok_or(Overflow)
+        })
         .map(|t| t.normalize())
 }
 
 /// Prices a whole print: every part's lines, the total and the cost per unit.
 ///
 /// Errors: [`Overflow`].
-pub fn price(parts: &[PartPlan], price_per_kwh: Decimal, quantity: u32) -> Result<Costing, Overflow> {
+pub fn price(
+    parts: &[PartPlan],
+    price_per_kwh: Decimal,
+    quantity: u32,
+) -> Result<Costing, Overflow> {
     let mut lines = Vec::new();
     for plan in parts {
         lines.extend(part_lines(plan, price_per_kwh)?);
@@ -229,7 +264,9 @@ mod tests {
     #[test]
     fn a_multipart_print_sums_its_parts() {
         let mut second = reference(1800, "10");
-        second.hotends.push((rate("Second hotend", "80", "1600"), 600));
+        second
+            .hotends
+            .push((rate("Second hotend", "80", "1600"), 600));
         second.others.push(rate("Belts", "45", "3000"));
         let costing = price(&[reference(5400, "42.5"), second], d("0.32"), 4).unwrap();
         // Part 2: 2400 s in all. printer 2400×1200/(3600×6000) = 0.1333333333;

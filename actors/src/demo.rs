@@ -7,9 +7,11 @@ use crate::inventory::customers::{CustomerInput, Customers};
 use crate::inventory::filaments::{FilamentInput, Filaments};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use crate::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
+use crate::prints::{self, HotendInput, PartInput, PrintInput};
+use crate::series;
 use crate::{Error, Result};
 use std::str::FromStr;
-use storage::records::ComponentType;
+use storage::records::{ComponentType, PrintStatus};
 use storage::{Id, Timestamp, WriteTransaction};
 
 /// Parses a demo literal; a refusal is a bug in this file, reported on `createDemoData`.
@@ -57,7 +59,7 @@ fn component(
     always_used: bool,
     printer_ids: Vec<Id>,
     now: Timestamp,
-) -> Result<()> {
+) -> Result<Id> {
     let input = ComponentInput {
         kind,
         name: v(name)?,
@@ -69,10 +71,10 @@ fn component(
         printer_ids,
         note: None,
     };
-    Components::create(txn, &input, now).map(|_| ())
+    Ok(Components::create(txn, &input, now)?.component.id)
 }
 
-fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) -> Result<()> {
+fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) -> Result<Id> {
     let [material, color_name, color_hex, price, grams] = spec;
     let input = FilamentInput {
         manufacturer_id: maker,
@@ -84,7 +86,7 @@ fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) 
         minimum_stock_grams: Some(v("500")?),
         note: None,
     };
-    Filaments::create(txn, &input, now).map(|_| ())
+    Ok(Filaments::create(txn, &input, now)?.filament.id)
 }
 
 fn customer(
@@ -93,18 +95,74 @@ fn customer(
     email: Option<&str>,
     own: bool,
     now: Timestamp,
-) -> Result<()> {
+) -> Result<Id> {
     let input = CustomerInput {
         name: v(name)?,
         email: email.map(v).transpose()?,
         note: None,
         exclude_from_dashboard: own,
     };
-    Customers::create(txn, &input, now).map(|_| ())
+    Ok(Customers::create(txn, &input, now)?.id)
 }
 
-/// Creates the demo inventory: three manufacturers, two printers, their hotends and build plates,
-/// an always-used maintenance component, four filaments and three customers.
+/// One demo part: printer, plate, hotend with its seconds, other components, filament grams.
+struct DemoPart<'a> {
+    printer: Id,
+    plate: Id,
+    hotend: (Id, u32),
+    others: &'a [Id],
+    filament: (Id, &'a str),
+}
+
+fn part(p: &DemoPart<'_>) -> Result<PartInput> {
+    Ok(PartInput {
+        id: None,
+        printer_id: p.printer,
+        build_plate_id: p.plate,
+        hotends: vec![HotendInput {
+            component_id: p.hotend.0,
+            duration_seconds: p.hotend.1,
+        }],
+        other_component_ids: p.others.to_vec(),
+        filaments: vec![prints::FilamentInput {
+            filament_id: p.filament.0,
+            used_grams: v(p.filament.1)?,
+            spool_id: None,
+        }],
+    })
+}
+
+#[allow(clippy::too_many_arguments)]
+fn print(
+    txn: &WriteTransaction,
+    name: &str,
+    parts: &[DemoPart<'_>],
+    customer_id: Option<Id>,
+    series_id: Option<Id>,
+    quantity: u32,
+    sales_value: Option<&str>,
+    status: PrintStatus,
+    now: Timestamp,
+) -> Result<()> {
+    let input = PrintInput {
+        name: v(name)?,
+        customer_id,
+        series_id,
+        quantity,
+        sales_value: sales_value.map(v).transpose()?,
+        notes: None,
+        parts: parts.iter().map(part).collect::<Result<_>>()?,
+    };
+    let draft = prints::create(txn, &input, now)?;
+    if status != PrintStatus::Draft {
+        prints::set_status(txn, draft.id, status, now)?;
+    }
+    Ok(())
+}
+
+/// Creates the demo shop: three manufacturers, two printers, their hotends and build plates, an
+/// always-used maintenance component, four filaments, three customers, a series, and prints in
+/// every status (one of them in two parts, on both printers).
 pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
     let prusa = manufacturer(txn, "Prusa Research", now)?;
     let bambu = manufacturer(txn, "Bambu Lab", now)?;
@@ -114,51 +172,42 @@ pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
     let p1s = printer(txn, "Bambu Lab P1S", bambu, "699", "5000", 110, now)?;
 
     use ComponentType::{BuildPlate, Hotend, Other};
-    component(
-        txn,
+    let wear = |kind, name, maker, price, hours, printers| {
+        component(txn, kind, name, maker, price, hours, false, printers, now)
+    };
+    let nextruder = wear(
         Hotend,
         "Nextruder hotend 0.4 mm",
         Some(prusa),
         "100",
         "2000",
-        false,
         vec![mk4s],
-        now,
     )?;
-    component(
-        txn,
+    let p1s_hotend = wear(
         Hotend,
         "P1S hotend 0.4 mm hardened",
         Some(bambu),
         "32.99",
         "1500",
-        false,
         vec![p1s],
-        now,
     )?;
-    component(
-        txn,
+    let satin = wear(
         BuildPlate,
         "Satin spring steel sheet",
         Some(prusa),
         "60",
         "1200",
-        false,
         vec![mk4s],
-        now,
     )?;
-    component(
-        txn,
+    let pei = wear(
         BuildPlate,
         "Textured PEI plate",
         Some(bambu),
         "39.99",
         "1000",
-        false,
         vec![p1s],
-        now,
     )?;
-    component(
+    let belts = component(
         txn,
         Other,
         "Belts, fans and lubrication",
@@ -170,39 +219,129 @@ pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
         now,
     )?;
 
-    filament(
+    let black = filament(
         txn,
         prusa,
         ["PLA", "Galaxy Black", "#3D3D3D", "29.99", "1000"],
         now,
     )?;
-    filament(
+    let orange = filament(
         txn,
         prusa,
         ["PETG", "Prusa Orange", "#FA6831", "29.99", "1000"],
         now,
     )?;
-    filament(
+    let white = filament(
         txn,
         polymaker,
         ["PLA", "Cotton White", "#F2EFE6", "24.99", "1000"],
         now,
     )?;
-    filament(
+    let charcoal = filament(
         txn,
         bambu,
         ["PLA Matte", "Charcoal", "#000000", "24.99", "1000"],
         now,
     )?;
 
-    customer(txn, "Own projects", None, true, now)?;
-    customer(
+    let own = customer(txn, "Own projects", None, true, now)?;
+    let mueller = customer(
         txn,
         "Müller Modellbau GmbH",
         Some("einkauf@mueller-modellbau.example"),
         false,
         now,
     )?;
-    customer(txn, "Jane Doe", Some("jane@example.com"), false, now)?;
+    let jane = customer(txn, "Jane Doe", Some("jane@example.com"), false, now)?;
+
+    let trophies = series::create(
+        txn,
+        &series::SeriesInput {
+            name: v("Club trophies 2026")?,
+            customer_id: Some(mueller),
+            target: Some(40),
+            notes: None,
+            auto_complete: true,
+        },
+        now,
+    )?
+    .id;
+
+    let others = [belts];
+    let mk4 = |seconds: u32, filament: Id, grams: &'static str| DemoPart {
+        printer: mk4s,
+        plate: satin,
+        hotend: (nextruder, seconds),
+        others: &others,
+        filament: (filament, grams),
+    };
+    let p1 = |seconds: u32, filament: Id, grams: &'static str| DemoPart {
+        printer: p1s,
+        plate: pei,
+        hotend: (p1s_hotend, seconds),
+        others: &others,
+        filament: (filament, grams),
+    };
+    use PrintStatus::{Done, Draft, Printed, Printing, Shipped};
+    let job = |name, parts: &[DemoPart<'_>], customer, series, quantity, sales, status| {
+        print(
+            txn, name, parts, customer, series, quantity, sales, status, now,
+        )
+    };
+    job(
+        "Phone stand",
+        &[mk4(5400, black, "42.5")],
+        Some(jane),
+        None,
+        1,
+        Some("12"),
+        Draft,
+    )?;
+    job(
+        "Cable clips",
+        &[p1(7200, charcoal, "85")],
+        Some(own),
+        None,
+        50,
+        None,
+        Printing,
+    )?;
+    job(
+        "Gear housing",
+        &[mk4(10800, orange, "120")],
+        Some(jane),
+        None,
+        2,
+        Some("45"),
+        Printed,
+    )?;
+    job(
+        "Trophy bases, run 1",
+        &[p1(14400, white, "310")],
+        None,
+        Some(trophies),
+        10,
+        Some("150"),
+        Shipped,
+    )?;
+    job(
+        "Trophy bases, run 2",
+        &[p1(14400, white, "305")],
+        None,
+        Some(trophies),
+        10,
+        Some("150"),
+        Done,
+    )?;
+    let chassis = [mk4(9000, black, "140.25"), p1(6300, orange, "96.5")];
+    job(
+        "Robot chassis",
+        &chassis,
+        Some(jane),
+        None,
+        1,
+        Some("60"),
+        Done,
+    )?;
     Ok(())
 }

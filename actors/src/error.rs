@@ -53,6 +53,13 @@ pub enum Error {
     /// Unknown email or wrong password; deliberately indistinguishable (401 `INVALID_CREDENTIALS`).
     #[error("invalid email or password")]
     InvalidCredentials,
+    /// The print is finalized (left DRAFT) and cannot be edited or sent back to DRAFT
+    /// (409 `IMMUTABLE`).
+    #[error("the print is finalized and cannot change")]
+    Immutable,
+    /// Series routes while print series are off (409 `PRINT_SERIES_DISABLED`).
+    #[error("print series are disabled")]
+    PrintSeriesDisabled,
     /// The route needs spool management, which is off (409 `SPOOL_MANAGEMENT_DISABLED`).
     #[error("spool management is disabled")]
     SpoolManagementDisabled,

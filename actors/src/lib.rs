@@ -16,6 +16,8 @@ pub mod demo;
 mod error;
 pub mod inventory;
 pub mod money;
+pub mod prints;
+pub mod series;
 pub mod settings;
 pub mod values;
 pub mod writer;

@@ -80,6 +80,12 @@ macro_rules! string_value {
             pub fn into_inner(self) -> $inner {
                 self.0
             }
+
+            /// A value read back from the store, validated when it was written.
+            #[allow(dead_code)]
+            pub(crate) fn trusted(value: $inner) -> Self {
+                $name(value)
+            }
         }
     };
 }
@@ -90,6 +96,19 @@ string_value!(
     Amount(Decimal),
     |text| {
         let d = parse_decimal(&text, WHOLE_DIGITS, FRACTION_DIGITS)?;
+        if d.is_sign_negative() && !d.is_zero() {
+            return Err(refuse("errors.negative", "must not be negative"));
+        }
+        Ok(d.normalize())
+    }
+);
+
+string_value!(
+    /// A non-negative amount of filament in grams: at most 12 whole and 6 fractional digits
+    /// (spec, Limits). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
+    Grams(Decimal),
+    |text| {
+        let d = parse_decimal(&text, 12, 6)?;
         if d.is_sign_negative() && !d.is_zero() {
             return Err(refuse("errors.negative", "must not be negative"));
         }

@@ -96,6 +96,13 @@ fn write(
     Ok(view(filament, manufacturer.name))
 }
 
+/// The derived display name of `filament`: `"<manufacturer> <material> <colour name>"`.
+/// Errors: [`crate::Error::NotFound`] when its manufacturer is gone.
+pub fn display_name(tx: &impl Tx, filament: &Filament) -> Result<String> {
+    let manufacturer: Manufacturer = super::get(tx, filament.manufacturer_id)?;
+    Ok(view(filament.clone(), manufacturer.name).name)
+}
+
 /// The stock of filament `id`. The active total sums the remaining grams of the filament's
 /// active spools; spools arrive with the stock ledger, so until then it is zero.
 ///

@@ -13,6 +13,7 @@ mod settings;
 pub use account::{Account, Session};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
 pub use print::{
-    CostCategory, CostLine, Costing, HotendUse, Part, Print, PrintStatus, Series, SeriesStatus, Usage,
+    CostCategory, CostLine, Costing, HotendUse, Part, Print, PrintStatus, Series, SeriesStatus,
+    Usage,
 };
 pub use settings::Settings;

@@ -151,6 +151,8 @@ pub struct Print {
     pub paid_at: Option<Timestamp>,
     /// Archive state.
     pub archived: bool,
+    /// When it was archived.
+    pub archived_at: Option<Timestamp>,
     /// Ordered parts, 1 to 100.
     pub parts: Vec<Part>,
     /// The cost snapshot: current prices while DRAFT, frozen when the print left DRAFT.

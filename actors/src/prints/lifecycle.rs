@@ -1,0 +1,87 @@
+//! The status lifecycle, paid and archive flags.
+//!
+//! DRAFT → any other status freezes the cost snapshot (repriced once more at current prices);
+//! moves among PRINTING, PRINTED, SHIPPED and DONE are free in any order; nothing returns to
+//! DRAFT. Becoming DONE sets the completion time (cleared when leaving DONE) and may complete the
+//! print's series.
+
+use super::{draft, get, save};
+use crate::{Error, Result, series};
+use storage::records::{Print, PrintStatus};
+use storage::{Id, Timestamp, WriteTransaction};
+
+/// Moves print `id` to `status`.
+/// Errors: [`Error::NotFound`]; [`Error::Immutable`] for a finalized print sent back to DRAFT;
+/// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone).
+pub fn set_status(
+    txn: &WriteTransaction,
+    id: Id,
+    status: PrintStatus,
+    now: Timestamp,
+) -> Result<Print> {
+    let old = get(txn, id)?;
+    if old.status == status {
+        return Ok(old);
+    }
+    if status == PrintStatus::Draft {
+        return Err(Error::Immutable);
+    }
+    let mut print = if old.status == PrintStatus::Draft {
+        let input = super::PrintInput::from_print(&old, old.series_id, true);
+        let mut frozen = draft(txn, &input, Some(&old), now)?;
+        frozen.finalized_at = Some(now);
+        frozen
+    } else {
+        old.clone()
+    };
+    print.version = old.version + 1;
+    print.status = status;
+    print.completed_at = (status == PrintStatus::Done).then_some(now);
+    print.updated_at = now;
+    save(txn, Some(&old), &print)?;
+    if status == PrintStatus::Done {
+        if let Some(series_id) = print.series_id {
+            series::complete_if_reached(txn, series_id, now)?;
+        }
+    }
+    Ok(print)
+}
+
+/// `POST /api/prints/:id/complete`: moves the print to DONE (from any status).
+/// Errors: as [`set_status`].
+pub fn complete(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<Print> {
+    set_status(txn, id, PrintStatus::Done, now)
+}
+
+/// Sets the paid flag; `paidAt` is set when it becomes true and cleared when it becomes false.
+/// Errors: [`Error::NotFound`].
+pub fn set_paid(txn: &WriteTransaction, id: Id, paid: bool, now: Timestamp) -> Result<Print> {
+    let old = get(txn, id)?;
+    if old.paid == paid {
+        return Ok(old);
+    }
+    let mut print = old.clone();
+    print.version += 1;
+    print.paid = paid;
+    print.paid_at = paid.then_some(now);
+    print.updated_at = now;
+    save(txn, Some(&old), &print)?;
+    Ok(print)
+}
+
+/// Sets the archive state. Errors: [`Error::NotFound`].
+pub fn set_archived(
+    txn: &WriteTransaction,
+    id: Id,
+    archived: bool,
+    now: Timestamp,
+) -> Result<Print> {
+    let old = get(txn, id)?;
+    let mut print = old.clone();
+    print.version += 1;
+    print.archived = archived;
+    print.archived_at = archived.then_some(now);
+    print.updated_at = now;
+    save(txn, Some(&old), &print)?;
+    Ok(print)
+}

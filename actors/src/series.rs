@@ -1,0 +1,169 @@
+//! Print series: a job made in several runs. A series' customer is inherited by its prints; with
+//! `autoComplete` and a `target`, the series completes when the units of its DONE prints reach
+//! the target.
+
+use crate::inventory::{ListQuery, Page};
+use crate::values::{Name, Note, note_text};
+use crate::{Error, Result, settings};
+use storage::records::{Customer, Print, PrintStatus, Series, SeriesStatus};
+use storage::repo::{self, Tx};
+use storage::{Id, Timestamp, WriteTransaction};
+
+/// The editable fields of a series.
+#[derive(Debug, Clone)]
+pub struct SeriesInput {
+    /// Name.
+    pub name: Name,
+    /// Customer its prints inherit.
+    pub customer_id: Option<Id>,
+    /// Units wanted in all (positive).
+    pub target: Option<u32>,
+    /// Free text.
+    pub notes: Option<Note>,
+    /// Complete automatically when DONE units reach `target`.
+    pub auto_complete: bool,
+}
+
+/// Refuses series routes while print series are off.
+/// Errors: [`Error::PrintSeriesDisabled`]; [`Error::NotFound`] before setup.
+pub fn require_enabled(tx: &impl Tx) -> Result<()> {
+    if settings::get(tx)?.print_series_enabled {
+        Ok(())
+    } else {
+        Err(Error::PrintSeriesDisabled)
+    }
+}
+
+/// The series `id`. Errors: [`Error::NotFound`].
+pub fn get(tx: &impl Tx, id: Id) -> Result<Series> {
+    repo::get(tx, id)?.ok_or(Error::NotFound)
+}
+
+fn check(tx: &impl Tx, input: &SeriesInput) -> Result<()> {
+    if let Some(id) = input.customer_id {
+        if repo::get::<Customer>(tx, id)?.is_none() {
+            return Err(Error::field("customerId", "errors.notFound"));
+        }
+    }
+    if input.target == Some(0) {
+        return Err(Error::field("target", "errors.notPositive"));
+    }
+    Ok(())
+}
+
+/// Creates an OPEN series. Errors: [`Error::PrintSeriesDisabled`], [`Error::Validation`].
+pub fn create(txn: &WriteTransaction, input: &SeriesInput, now: Timestamp) -> Result<Series> {
+    require_enabled(txn)?;
+    check(txn, input)?;
+    let series = Series {
+        id: Id::new(),
+        name: input.name.get().clone(),
+        customer_id: input.customer_id,
+        target: input.target,
+        notes: note_text(input.notes.clone()),
+        auto_complete: input.auto_complete,
+        status: SeriesStatus::Open,
+        archived: false,
+        created_at: now,
+        updated_at: now,
+    };
+    repo::put(txn, &series)?;
+    repo::set_references(
+        txn,
+        series.id,
+        &[],
+        &series.customer_id.into_iter().collect::<Vec<_>>(),
+    )?;
+    Ok(series)
+}
+
+/// Replaces the editable fields of series `id`.
+/// Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`], [`Error::Validation`].
+pub fn replace(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &SeriesInput,
+    now: Timestamp,
+) -> Result<Series> {
+    require_enabled(txn)?;
+    check(txn, input)?;
+    let old = get(txn, id)?;
+    let mut series = old.clone();
+    series.name = input.name.get().clone();
+    series.customer_id = input.customer_id;
+    series.target = input.target;
+    series.notes = note_text(input.notes.clone());
+    series.auto_complete = input.auto_complete;
+    series.updated_at = now;
+    repo::put(txn, &series)?;
+    let refs = |s: &Series| s.customer_id.into_iter().collect::<Vec<_>>();
+    repo::set_references(txn, id, &refs(&old), &refs(&series))?;
+    complete_if_reached(txn, id, now)?;
+    get(txn, id)
+}
+
+/// Sets OPEN or COMPLETED. Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`].
+pub fn set_status(
+    txn: &WriteTransaction,
+    id: Id,
+    status: SeriesStatus,
+    now: Timestamp,
+) -> Result<Series> {
+    require_enabled(txn)?;
+    let mut series = get(txn, id)?;
+    series.status = status;
+    series.updated_at = now;
+    repo::put(txn, &series)?;
+    Ok(series)
+}
+
+/// Sets the archive state. Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`].
+pub fn set_archived(
+    txn: &WriteTransaction,
+    id: Id,
+    archived: bool,
+    now: Timestamp,
+) -> Result<Series> {
+    require_enabled(txn)?;
+    let mut series = get(txn, id)?;
+    series.archived = archived;
+    series.updated_at = now;
+    repo::put(txn, &series)?;
+    Ok(series)
+}
+
+/// Completes series `id` when it auto-completes and the units of its DONE prints reach its
+/// target. Called by the print rules when a print becomes DONE, in the same transaction.
+pub fn complete_if_reached(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<()> {
+    let mut series = get(txn, id)?;
+    let Some(target) = series
+        .target
+        .filter(|_| series.auto_complete && series.status == SeriesStatus::Open)
+    else {
+        return Ok(());
+    };
+    let done: u64 = repo::all::<Print>(txn)?
+        .iter()
+        .filter(|p| p.series_id == Some(id) && p.status == PrintStatus::Done)
+        .map(|p| u64::from(p.quantity))
+        .sum();
+    if done >= u64::from(target) {
+        series.status = SeriesStatus::Completed;
+        series.updated_at = now;
+        repo::put(txn, &series)?;
+    }
+    Ok(())
+}
+
+/// Series matching `query` (search covers name and notes), sorted by name.
+/// Errors: [`Error::PrintSeriesDisabled`].
+pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Series>> {
+    require_enabled(tx)?;
+    let mut rows: Vec<Series> = repo::all::<Series>(tx)?
+        .into_iter()
+        .filter(|s| query.include_archived || !s.archived)
+        .filter(|s| query.matches(&[&s.name, s.notes.as_deref().unwrap_or("")]))
+        .collect();
+    rows.sort_by(|a, b| (a.name.to_lowercase(), a.id).cmp(&(b.name.to_lowercase(), b.id)));
+    Ok(Page::cut(rows, query))
+}
