@@ -36,6 +36,8 @@ pub struct Config {
     pub workers: usize,
     /// Seconds SIGTERM waits for in-flight requests.
     pub shutdown_timeout_secs: u64,
+    /// Release feed asked by `GET /api/version-latest` (none: the answer is null).
+    pub release_feed_url: Option<String>,
 }
 
 impl Default for Config {
@@ -48,6 +50,7 @@ impl Default for Config {
             cache_mib: 16,
             workers: 2,
             shutdown_timeout_secs: 30,
+            release_feed_url: None,
         }
     }
 }
@@ -80,6 +83,9 @@ pub enum StartError {
         /// The cause.
         source: storage::Error,
     },
+    /// The print projection could not be loaded.
+    #[error("cannot load the prints: {0}")]
+    Prints(actors::Error),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}: {source}")]
     Listen {
@@ -131,6 +137,10 @@ impl Application {
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
         let (settings, settings_arbiter) = WriterHandle::start("settings", store.clone());
         let (inventory, inventory_arbiter) = WriterHandle::start("inventory", store.clone());
+        let (prints, prints_arbiter) = WriterHandle::start("prints", store.clone());
+        let (series, series_arbiter) = WriterHandle::start("series", store.clone());
+        let index = actors::prints::PrintIndex::load(&store, jiff::tz::TimeZone::system())
+            .map_err(StartError::Prints)?;
         let secure_cookies = config
             .public_origins
             .iter()
@@ -139,6 +149,12 @@ impl Application {
             store,
             settings,
             inventory,
+            prints,
+            series,
+            index,
+            latest_version: ::web::api::version::LatestVersion::new(
+                config.release_feed_url.clone(),
+            ),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),
                 session_ttl_seconds: i64::from(config.session_ttl_hours) * 3600,
@@ -166,7 +182,12 @@ impl Application {
         Ok(Application {
             server,
             address,
-            writers: vec![settings_arbiter, inventory_arbiter],
+            writers: vec![
+                settings_arbiter,
+                inventory_arbiter,
+                prints_arbiter,
+                series_arbiter,
+            ],
         })
     }
 

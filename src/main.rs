@@ -41,6 +41,10 @@ struct Cli {
     /// HTTP worker threads.
     #[arg(long, env = "PRINTCOST_WORKERS", default_value_t = 2)]
     workers: usize,
+    /// Release feed for the update notice (plain http JSON with `tag_name` or `version`, e.g. a
+    /// LAN mirror). None by default: the appliance never calls out.
+    #[arg(long, env = "PRINTCOST_RELEASE_FEED_URL")]
+    release_feed_url: Option<String>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -68,6 +72,7 @@ impl Cli {
             session_ttl_hours: self.session_ttl_hours,
             cache_mib: self.cache_mib,
             workers: self.workers,
+            release_feed_url: self.release_feed_url.clone(),
             ..Config::default()
         }
     }

@@ -265,6 +265,18 @@ mod tests {
                 .unwrap_err()
                 .starts_with("errors.outOfRange")
         );
+        let too_whole = Grams::from_str("1234567890123").unwrap_err();
+        assert!(
+            too_whole.starts_with("errors.outOfRange"),
+            "13 whole digits"
+        );
+        let too_fine = Grams::from_str("1.1234567").unwrap_err();
+        assert!(
+            too_fine.starts_with("errors.outOfRange"),
+            "7 fractional digits"
+        );
+        let widest = Grams::from_str("123456789012.123456").unwrap();
+        assert_eq!(widest.get().to_string(), "123456789012.123456");
     }
 
     #[test]

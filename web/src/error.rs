@@ -34,8 +34,16 @@ pub enum Code {
     Duplicate,
     /// 409: currency change once a print exists.
     CurrencyLocked,
+    /// 409: edit of a finalized print, or a return to DRAFT.
+    Immutable,
     /// 409: spool and stock routes while spool management is off.
     SpoolManagementDisabled,
+    /// 409: series routes while print series are off.
+    PrintSeriesDisabled,
+    /// 409: report of a print that is not DONE.
+    ReportNotAllowed,
+    /// 422: export above 5,000 rows.
+    ExportTooLarge,
     /// 503: the store cannot be read or written.
     DatabaseUnavailable,
     /// 500: a bug; never for bad input.
@@ -112,6 +120,30 @@ impl Code {
                 "SPOOL_MANAGEMENT_DISABLED",
                 "errors.spoolManagementDisabled",
                 "Spool management is disabled.",
+            ),
+            Immutable => (
+                StatusCode::CONFLICT,
+                "IMMUTABLE",
+                "errors.immutable",
+                "The print is finalized and cannot change that way.",
+            ),
+            PrintSeriesDisabled => (
+                StatusCode::CONFLICT,
+                "PRINT_SERIES_DISABLED",
+                "errors.printSeriesDisabled",
+                "Print series are disabled.",
+            ),
+            ReportNotAllowed => (
+                StatusCode::CONFLICT,
+                "REPORT_NOT_ALLOWED",
+                "errors.reportNotAllowed",
+                "Reports exist for DONE prints only.",
+            ),
+            ExportTooLarge => (
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "EXPORT_TOO_LARGE",
+                "errors.exportTooLarge",
+                "The export has more than 5,000 prints; narrow the filters.",
             ),
             DatabaseUnavailable => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -245,6 +277,8 @@ impl From<actors::Error> for ApiError {
             E::CurrencyLocked => ApiError::new(Code::CurrencyLocked),
             E::InvalidCredentials => ApiError::new(Code::InvalidCredentials),
             E::SpoolManagementDisabled => ApiError::new(Code::SpoolManagementDisabled),
+            E::Immutable => ApiError::new(Code::Immutable),
+            E::PrintSeriesDisabled => ApiError::new(Code::PrintSeriesDisabled),
             E::Storage(e) => {
                 tracing::error!(error = %e, "store unavailable");
                 ApiError::new(Code::DatabaseUnavailable)
@@ -341,7 +375,11 @@ mod tests {
             (Referenced, 409, "REFERENCED"),
             (Duplicate, 409, "DUPLICATE"),
             (CurrencyLocked, 409, "CURRENCY_LOCKED"),
+            (Immutable, 409, "IMMUTABLE"),
             (SpoolManagementDisabled, 409, "SPOOL_MANAGEMENT_DISABLED"),
+            (PrintSeriesDisabled, 409, "PRINT_SERIES_DISABLED"),
+            (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),
+            (ExportTooLarge, 422, "EXPORT_TOO_LARGE"),
             (DatabaseUnavailable, 503, "DATABASE_UNAVAILABLE"),
             (Internal, 500, "INTERNAL"),
         ];

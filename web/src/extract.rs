@@ -203,8 +203,13 @@ impl QueryFields {
     }
 
     fn fault<T>(&mut self, name: &str, key: &'static str) -> Option<T> {
-        self.faults.push(FieldError::new(name, key));
+        self.push_fault(name, key);
         None
+    }
+
+    /// Records a fault of parameter `name`.
+    pub fn push_fault(&mut self, name: &str, key: &'static str) {
+        self.faults.push(FieldError::new(name, key));
     }
 
     /// Ends parsing. Errors: 422 with every parameter at fault.

@@ -20,6 +20,9 @@ use utoipa::{Modify, OpenApi};
         (name = "printers", description = "Printers and their hourly depreciation"),
         (name = "components", description = "Hotends, build plates and other wear parts"),
         (name = "filaments", description = "Filament products and stock thresholds"),
+        (name = "prints", description = "Prints with frozen cost snapshots: pricing, lifecycle, export, reports"),
+        (name = "series", description = "Print series and their histories"),
+        (name = "search", description = "Search across prints and inventory"),
     ),
     modifiers(&SessionCookie)
 )]

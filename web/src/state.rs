@@ -26,6 +26,14 @@ pub struct AppState {
     pub settings: WriterHandle,
     /// Writer of customers, manufacturers, printers, components and filaments.
     pub inventory: WriterHandle,
+    /// Writer of prints (and, through their rules, of what a print change moves: series state).
+    pub prints: WriterHandle,
+    /// Writer of print series.
+    pub series: WriterHandle,
+    /// The in-memory projection of every print, for filtered lists.
+    pub index: actors::prints::PrintIndex,
+    /// The cached latest release version.
+    pub latest_version: crate::api::version::LatestVersion,
     /// Configuration.
     pub config: WebConfig,
     /// Failed-login throttle.

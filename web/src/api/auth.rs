@@ -184,10 +184,18 @@ pub async fn setup(
     };
     let (token, token_hash) = accounts::new_session_token()?;
     let ttl = state.config.session_ttl_seconds;
+    let demo = setup.create_demo_data;
     let account = state
         .settings
         .run(move |txn| settings::setup(txn, &setup, token_hash, ttl, Timestamp::now()))
         .await?;
+    if demo {
+        // The demo prints were written by the settings writer: load them into the projection.
+        let shared = state.clone();
+        web::block(move || shared.index.reload(&shared.store))
+            .await
+            .map_err(|_| ApiError::new(Code::Internal))??;
+    }
     Ok(ok_with_session(
         HttpResponse::Created(),
         &state,

@@ -9,7 +9,11 @@ pub mod health;
 mod inventory;
 pub mod manufacturers;
 pub mod printers;
+pub mod prints;
+pub mod search;
+pub mod series;
 pub mod settings;
+pub mod version;
 
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -52,5 +56,9 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .configure(manufacturers::configure)
         .configure(printers::configure)
         .configure(components::configure)
-        .configure(filaments::configure);
+        .configure(filaments::configure)
+        .configure(prints::configure)
+        .configure(series::configure)
+        .service(search::search)
+        .service(version::version_latest);
 }

@@ -1,0 +1,379 @@
+//! Print response bodies: the print DTO of API-CONTRACT.md with its parts, usages, cost lines
+//! and financials. Names shown beside ids (printer, build plate, hotends) are the labels frozen in
+//! the cost snapshot.
+
+use crate::wire::{dec, dec_opt, ts};
+use actors::money;
+use rust_decimal::Decimal;
+use serde::Serialize;
+use storage::records::{CostCategory, CostLine, Part, Print, PrintStatus};
+use utoipa::ToSchema;
+
+/// Print status.
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Status {
+    /// Editable.
+    Draft,
+    /// On a printer.
+    Printing,
+    /// Off the printer.
+    Printed,
+    /// Sent.
+    Shipped,
+    /// Finished.
+    Done,
+}
+
+impl From<PrintStatus> for Status {
+    fn from(s: PrintStatus) -> Self {
+        match s {
+            PrintStatus::Draft => Status::Draft,
+            PrintStatus::Printing => Status::Printing,
+            PrintStatus::Printed => Status::Printed,
+            PrintStatus::Shipped => Status::Shipped,
+            PrintStatus::Done => Status::Done,
+        }
+    }
+}
+
+impl From<Status> for PrintStatus {
+    fn from(s: Status) -> Self {
+        match s {
+            Status::Draft => PrintStatus::Draft,
+            Status::Printing => PrintStatus::Printing,
+            Status::Printed => PrintStatus::Printed,
+            Status::Shipped => PrintStatus::Shipped,
+            Status::Done => PrintStatus::Done,
+        }
+    }
+}
+
+/// The wire name of a cost category.
+pub fn category_name(c: CostCategory) -> &'static str {
+    match c {
+        CostCategory::Printer => "PRINTER",
+        CostCategory::Hotend => "HOTEND",
+        CostCategory::BuildPlate => "BUILD_PLATE",
+        CostCategory::Component => "COMPONENT",
+        CostCategory::Filament => "FILAMENT",
+        CostCategory::Electricity => "ELECTRICITY",
+    }
+}
+
+/// One cost line: `cost = quantity × unitRate`, computed as one exact fraction.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct CostLineDto {
+    /// PRINTER, HOTEND, BUILD_PLATE, COMPONENT, FILAMENT or ELECTRICITY.
+    pub category: &'static str,
+    /// The charged record.
+    pub source_id: String,
+    /// The part it belongs to.
+    pub part_id: Option<String>,
+    /// Label at pricing time.
+    pub label: String,
+    /// Hours, grams or kWh.
+    pub quantity: String,
+    /// Currency per hour, per gram or per kWh (rounded to 10 places for display).
+    pub unit_rate: String,
+    /// Cost, instance currency.
+    pub cost: String,
+}
+
+impl From<&CostLine> for CostLineDto {
+    fn from(l: &CostLine) -> Self {
+        CostLineDto {
+            category: category_name(l.category),
+            source_id: l.source_id.to_string(),
+            part_id: l.part_id.map(|p| p.to_string()),
+            label: l.label.clone(),
+            quantity: dec(l.quantity),
+            unit_rate: dec(money::divide(l.rate_price, l.rate_per)),
+            cost: dec(l.cost),
+        }
+    }
+}
+
+/// Planned filament use with its cost.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageDto {
+    /// Usage id.
+    pub id: String,
+    /// Its part.
+    pub part_id: String,
+    /// The filament.
+    pub filament_id: String,
+    /// The spool; null without spool management.
+    pub spool_id: Option<String>,
+    /// The spool's code; null without spool management.
+    pub spool_code: Option<String>,
+    /// Grams for the whole run.
+    pub used_grams: String,
+    /// Planned cost.
+    pub cost: String,
+}
+
+/// One hotend of a part.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HotendDto {
+    /// The hotend component.
+    pub component_id: String,
+    /// Its name at pricing time.
+    pub name: String,
+    /// Its printing time, seconds.
+    pub duration_seconds: u32,
+}
+
+/// One part with its own sources, usages, duration, total and cost lines.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PartDto {
+    /// Part id (send it back to keep the part on edit).
+    pub id: String,
+    /// The printer.
+    pub printer_id: String,
+    /// Printer name at pricing time.
+    pub printer: String,
+    /// The build plate.
+    pub build_plate_id: String,
+    /// Build plate name at pricing time.
+    pub build_plate: String,
+    /// Hotends.
+    pub hotends: Vec<HotendDto>,
+    /// Other components.
+    pub other_component_ids: Vec<String>,
+    /// Planned filament uses.
+    pub usages: Vec<UsageDto>,
+    /// Sum of the hotend durations, seconds.
+    pub duration_seconds: u64,
+    /// The part's planned total.
+    pub total_cost: String,
+    /// The part's cost lines.
+    pub cost_lines: Vec<CostLineDto>,
+}
+
+/// Money of a print. Realized values arrive with outcomes: until then they are null.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Financials {
+    /// Sales value of the run; null when none was given.
+    pub sales_value: Option<String>,
+    /// `salesValue − totalCost`.
+    pub planned_margin: Option<String>,
+    /// Revenue realized by the outcome.
+    pub realized_revenue: Option<String>,
+    /// Realized revenue minus actual cost.
+    pub realized_margin: Option<String>,
+    /// `salesValue / quantity`.
+    pub sales_per_unit: Option<String>,
+    /// `plannedMargin / quantity`.
+    pub planned_margin_per_unit: Option<String>,
+    /// `realizedMargin / quantity`.
+    pub realized_margin_per_unit: Option<String>,
+}
+
+/// A print.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrintDto {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Customer.
+    pub customer_id: Option<String>,
+    /// Series.
+    pub series_id: Option<String>,
+    /// Units of the run.
+    pub quantity: u32,
+    /// Sales value of the run.
+    pub sales_value: Option<String>,
+    /// Free text.
+    pub notes: Option<String>,
+    /// Status.
+    pub status: Status,
+    /// Paid flag.
+    pub paid: bool,
+    /// When it was marked paid.
+    pub paid_at: Option<String>,
+    /// Archive state.
+    pub archived: bool,
+    /// First part's printer (legacy singular field).
+    pub printer_id: Option<String>,
+    /// First part's printer name (legacy singular field).
+    pub printer: Option<String>,
+    /// Ordered parts.
+    pub parts: Vec<PartDto>,
+    /// Sum of the parts' durations, seconds.
+    pub duration_seconds: u64,
+    /// Planned total of the whole run.
+    pub total_cost: String,
+    /// `totalCost / quantity`.
+    pub cost_per_unit: String,
+    /// Every cost line of every part.
+    pub cost_lines: Vec<CostLineDto>,
+    /// Every usage of every part.
+    pub usages: Vec<UsageDto>,
+    /// Actual cost after an outcome; null before.
+    pub actual_cost: Option<String>,
+    /// Actual cost per unit; null before an outcome.
+    pub actual_cost_per_unit: Option<String>,
+    /// The outcome; null until recorded.
+    #[schema(value_type = Option<Object>)]
+    pub outcome: Option<serde_json::Value>,
+    /// Cost of a failed run; null unless failed.
+    pub failed_cost: Option<String>,
+    /// Money of the print.
+    pub financials: Financials,
+    /// The failed print this one retries.
+    pub retried_from_id: Option<String>,
+    /// Retries of this print.
+    pub retry_ids: Vec<String>,
+    /// The print this one repeats.
+    pub repeat_of_id: Option<String>,
+    /// When the snapshot froze (the print left DRAFT).
+    pub finalized_at: Option<String>,
+    /// When it became DONE.
+    pub completed_at: Option<String>,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+fn label_of(lines: &[&CostLine], category: CostCategory) -> String {
+    lines
+        .iter()
+        .find(|l| l.category == category)
+        .map(|l| l.label.clone())
+        .unwrap_or_default()
+}
+
+fn usages_of(part: &Part, lines: &[&CostLine]) -> Vec<UsageDto> {
+    part.usages
+        .iter()
+        .map(|u| UsageDto {
+            id: u.id.to_string(),
+            part_id: part.id.to_string(),
+            filament_id: u.filament_id.to_string(),
+            spool_id: u.spool_id.map(|s| s.to_string()),
+            spool_code: None,
+            used_grams: dec(u.used_grams),
+            cost: dec(lines
+                .iter()
+                .find(|l| l.usage_id == Some(u.id))
+                .map_or(Decimal::ZERO, |l| l.cost)),
+        })
+        .collect()
+}
+
+fn part_dto(part: &Part, print: &Print) -> PartDto {
+    let lines: Vec<&CostLine> = print
+        .costing
+        .lines
+        .iter()
+        .filter(|l| l.part_id == Some(part.id))
+        .collect();
+    let hotend_labels: Vec<&CostLine> = lines
+        .iter()
+        .copied()
+        .filter(|l| l.category == CostCategory::Hotend)
+        .collect();
+    PartDto {
+        id: part.id.to_string(),
+        printer_id: part.printer_id.to_string(),
+        printer: label_of(&lines, CostCategory::Printer),
+        build_plate_id: part.build_plate_id.to_string(),
+        build_plate: label_of(&lines, CostCategory::BuildPlate),
+        hotends: part
+            .hotends
+            .iter()
+            .enumerate()
+            .map(|(i, h)| HotendDto {
+                component_id: h.component_id.to_string(),
+                name: hotend_labels
+                    .get(i)
+                    .map(|l| l.label.clone())
+                    .unwrap_or_default(),
+                duration_seconds: h.duration_seconds,
+            })
+            .collect(),
+        other_component_ids: part
+            .other_component_ids
+            .iter()
+            .map(ToString::to_string)
+            .collect(),
+        usages: usages_of(part, &lines),
+        duration_seconds: duration(part),
+        total_cost: dec(lines.iter().map(|l| l.cost).sum()),
+        cost_lines: lines.iter().map(|l| CostLineDto::from(*l)).collect(),
+    }
+}
+
+/// A part's duration: the sum of its hotend durations, seconds.
+pub fn duration(part: &Part) -> u64 {
+    part.hotends
+        .iter()
+        .map(|h| u64::from(h.duration_seconds))
+        .sum()
+}
+
+fn per_unit(value: Option<Decimal>, quantity: u32) -> Option<String> {
+    value.map(|v| dec(money::divide(v, Decimal::from(quantity.max(1)))))
+}
+
+impl From<&Print> for PrintDto {
+    fn from(p: &Print) -> Self {
+        let parts: Vec<PartDto> = p.parts.iter().map(|part| part_dto(part, p)).collect();
+        let planned_margin = actors::prints::planned_margin(p);
+        let all_lines: Vec<&CostLine> = p.costing.lines.iter().collect();
+        PrintDto {
+            id: p.id.to_string(),
+            name: p.name.clone(),
+            customer_id: p.customer_id.map(|c| c.to_string()),
+            series_id: p.series_id.map(|s| s.to_string()),
+            quantity: p.quantity,
+            sales_value: dec_opt(p.sales_value),
+            notes: p.notes.clone(),
+            status: p.status.into(),
+            paid: p.paid,
+            paid_at: p.paid_at.map(ts),
+            archived: p.archived,
+            printer_id: parts.first().map(|f| f.printer_id.clone()),
+            printer: parts.first().map(|f| f.printer.clone()),
+            duration_seconds: p.parts.iter().map(duration).sum(),
+            total_cost: dec(p.costing.total),
+            cost_per_unit: dec(p.costing.cost_per_unit),
+            cost_lines: p.costing.lines.iter().map(CostLineDto::from).collect(),
+            usages: p
+                .parts
+                .iter()
+                .flat_map(|part| usages_of(part, &all_lines))
+                .collect(),
+            parts,
+            actual_cost: None,
+            actual_cost_per_unit: None,
+            outcome: None,
+            failed_cost: None,
+            financials: Financials {
+                sales_value: dec_opt(p.sales_value),
+                planned_margin: dec_opt(planned_margin),
+                realized_revenue: None,
+                realized_margin: None,
+                sales_per_unit: per_unit(p.sales_value, p.quantity),
+                planned_margin_per_unit: per_unit(planned_margin, p.quantity),
+                realized_margin_per_unit: None,
+            },
+            retried_from_id: None,
+            retry_ids: Vec::new(),
+            repeat_of_id: p.repeat_of_id.map(|r| r.to_string()),
+            finalized_at: p.finalized_at.map(ts),
+            completed_at: p.completed_at.map(ts),
+            created_at: ts(p.created_at),
+            updated_at: ts(p.updated_at),
+        }
+    }
+}

@@ -1,0 +1,202 @@
+//! `GET /api/prints/export`: DONE prints as CSV (UTF-8, CRLF, every cell quoted), the columns of
+//! DESIGN.md in order. Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
+//! spreadsheets do not run them as formulas.
+
+use super::dto::duration;
+use super::filters;
+use crate::error::{ApiError, Code, ErrorBody};
+use crate::extract::ListParams;
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::{dec, dec_opt, ts};
+use actix_web::web::Data;
+use actix_web::{HttpRequest, HttpResponse, get};
+use actors::prints;
+use serde::Serialize;
+use std::collections::HashMap;
+use storage::Id;
+use storage::records::{CostCategory, Customer, Print, PrintStatus, Series};
+use storage::repo;
+
+/// Most rows one export may hold.
+pub const MAX_ROWS: usize = 5_000;
+
+/// The columns, in order.
+pub const COLUMNS: [&str; 24] = [
+    "id",
+    "name",
+    "customer",
+    "printer",
+    "series",
+    "completed_at",
+    "archived_at",
+    "currency",
+    "quantity",
+    "duration_seconds",
+    "planned_cost",
+    "planned_cost_per_unit",
+    "outcome",
+    "outcome_at",
+    "actual_duration_seconds",
+    "actual_cost",
+    "actual_cost_per_unit",
+    "failure_reason",
+    "spool_codes",
+    "sales_value",
+    "planned_margin",
+    "revenue",
+    "realized_margin",
+    "parts",
+];
+
+/// A text cell, guarded against formula injection.
+fn text(value: &str) -> String {
+    if value.starts_with(['=', '+', '-', '@']) {
+        format!("'{value}")
+    } else {
+        value.to_string()
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PartCell {
+    printer: String,
+    build_plate: String,
+    duration_seconds: u64,
+    total_cost: String,
+}
+
+fn label(print: &Print, part: Id, category: CostCategory) -> String {
+    let line = print
+        .costing
+        .lines
+        .iter()
+        .find(|l| l.part_id == Some(part) && l.category == category);
+    line.map(|l| l.label.clone()).unwrap_or_default()
+}
+
+fn row(print: &Print, names: &Names, currency: &str) -> Vec<String> {
+    let parts: Vec<PartCell> = print
+        .parts
+        .iter()
+        .map(|p| PartCell {
+            printer: label(print, p.id, CostCategory::Printer),
+            build_plate: label(print, p.id, CostCategory::BuildPlate),
+            duration_seconds: duration(p),
+            total_cost: dec(print
+                .costing
+                .lines
+                .iter()
+                .filter(|l| l.part_id == Some(p.id))
+                .map(|l| l.cost)
+                .sum()),
+        })
+        .collect();
+    let mut printers: Vec<&str> = parts.iter().map(|p| p.printer.as_str()).collect();
+    printers.dedup();
+    let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
+        id.and_then(|i| map.get(&i).cloned()).unwrap_or_default()
+    };
+    vec![
+        print.id.to_string(),
+        text(&print.name),
+        text(&name_of(&names.customers, print.customer_id)),
+        text(&printers.join("; ")),
+        text(&name_of(&names.series, print.series_id)),
+        print.completed_at.map(ts).unwrap_or_default(),
+        print
+            .archived_at
+            .filter(|_| print.archived)
+            .map(ts)
+            .unwrap_or_default(),
+        currency.to_string(),
+        print.quantity.to_string(),
+        print.parts.iter().map(duration).sum::<u64>().to_string(),
+        dec(print.costing.total),
+        dec(print.costing.cost_per_unit),
+        "PENDING".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        String::new(),
+        dec_opt(print.sales_value).unwrap_or_default(),
+        dec_opt(prints::planned_margin(print)).unwrap_or_default(),
+        String::new(),
+        String::new(),
+        serde_json::to_string(&parts).unwrap_or_default(),
+    ]
+}
+
+struct Names {
+    customers: HashMap<Id, String>,
+    series: HashMap<Id, String>,
+}
+
+/// Writes `rows` as CSV.
+fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, ApiError> {
+    let mut writer = csv::WriterBuilder::new()
+        .terminator(csv::Terminator::CRLF)
+        .quote_style(csv::QuoteStyle::Always)
+        .from_writer(Vec::new());
+    let internal = |_| ApiError::new(Code::Internal);
+    writer.write_record(COLUMNS).map_err(internal)?;
+    for row in rows {
+        writer.write_record(row).map_err(internal)?;
+    }
+    writer
+        .into_inner()
+        .map_err(|_| ApiError::new(Code::Internal))
+}
+
+/// DONE prints matching the list filters as CSV; a header only when none match.
+#[utoipa::path(
+    tag = "prints",
+    params(ListParams, filters::PrintParams),
+    responses(
+        (status = 200, description = "CSV, `Cache-Control: no-store`", content_type = "text/csv", body = String),
+        (status = 401, body = ErrorBody),
+        (status = 422, description = "EXPORT_TOO_LARGE above 5,000 prints, or an invalid filter", body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[get("/prints/export")]
+pub async fn export(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let (_, mut filter) = filters::parse(&req)?;
+    let wants_done = filter.statuses.is_empty() || filter.statuses.contains(&PrintStatus::Done);
+    filter.statuses = vec![PrintStatus::Done];
+    let (ids, _) = state.index.query(&filter);
+    let ids = if wants_done { ids } else { Vec::new() };
+    if ids.len() > MAX_ROWS {
+        return Err(ApiError::new(Code::ExportTooLarge));
+    }
+    let rows = state
+        .read(move |tx| {
+            let names = Names {
+                customers: repo::all::<Customer>(tx)?
+                    .into_iter()
+                    .map(|c| (c.id, c.name))
+                    .collect(),
+                series: repo::all::<Series>(tx)?
+                    .into_iter()
+                    .map(|s| (s.id, s.name))
+                    .collect(),
+            };
+            let currency = actors::settings::get(tx)?.currency;
+            ids.iter()
+                .map(|id| prints::get(tx, *id).map(|p| row(&p, &names, &currency)))
+                .collect::<actors::Result<Vec<_>>>()
+        })
+        .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("text/csv; charset=utf-8")
+        .insert_header(("Cache-Control", "no-store"))
+        .insert_header(("Content-Disposition", "attachment; filename=\"prints.csv\""))
+        .body(csv(&rows)?))
+}

@@ -1,0 +1,188 @@
+//! Print request bodies: the draft DTO (nested `parts`, or the legacy flat one-part form) and its
+//! conversion to the rules' input.
+
+use crate::error::ApiError;
+use crate::wire::WireId;
+use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
+use actors::values::{Amount, Grams, Name, Note};
+use serde::Deserialize;
+use utoipa::ToSchema;
+
+/// Largest accepted duration, seconds (2^31 − 1, spec Limits).
+pub const MAX_DURATION_SECONDS: u32 = i32::MAX as u32;
+
+/// A hotend and its printing time.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct HotendLine {
+    /// A component of type HOTEND.
+    #[schema(value_type = String)]
+    pub component_id: WireId,
+    /// Printing time of this hotend, seconds (0 to 2,147,483,647).
+    #[schema(maximum = 2147483647)]
+    pub duration_seconds: u32,
+}
+
+/// A filament line.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct FilamentLine {
+    /// The filament.
+    #[schema(value_type = String)]
+    pub filament_id: WireId,
+    /// Grams for the whole run: at most 12 whole and 6 fractional digits.
+    #[schema(value_type = String, example = "42.5")]
+    pub used_grams: Grams,
+    /// The spool (with spool management on; ignored when it is off).
+    #[schema(value_type = Option<String>)]
+    pub spool_id: Option<WireId>,
+}
+
+/// One part: one printer run.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PartInputDto {
+    /// The part's id when editing an existing part; omit for a new part.
+    #[schema(value_type = Option<String>)]
+    pub id: Option<WireId>,
+    /// The printer.
+    #[schema(value_type = String)]
+    pub printer_id: WireId,
+    /// A component of type BUILD_PLATE.
+    #[schema(value_type = String)]
+    pub build_plate_id: WireId,
+    /// One or more hotends with their printing times.
+    pub hotends: Vec<HotendLine>,
+    /// Components of type OTHER.
+    #[serde(default)]
+    #[schema(value_type = Vec<String>)]
+    pub other_component_ids: Vec<WireId>,
+    /// One or more filament lines.
+    pub filaments: Vec<FilamentLine>,
+}
+
+/// Print draft input. Send `parts` (1 to 100), or for a one-part print the legacy flat form with
+/// `printerId`, `buildPlateId`, `hotends`, `otherComponentIds` and `filaments` at the root.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PrintInputDto {
+    /// Name.
+    #[schema(value_type = String, example = "Phone stand")]
+    pub name: Name,
+    /// Customer (a series' customer is inherited; another one is refused).
+    #[schema(value_type = Option<String>)]
+    pub customer_id: Option<WireId>,
+    /// Series.
+    #[schema(value_type = Option<String>)]
+    pub series_id: Option<WireId>,
+    /// Units made by the run, 1 to 1,000,000 (default 1).
+    #[schema(minimum = 1, maximum = 1000000)]
+    pub quantity: Option<u32>,
+    /// Sales value of the whole run, non-negative, instance currency.
+    #[schema(value_type = Option<String>, example = "12.50")]
+    pub sales_value: Option<Amount>,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub notes: Option<Note>,
+    /// Ordered parts, 1 to 100.
+    pub parts: Option<Vec<PartInputDto>>,
+    /// Legacy flat form: the printer.
+    #[schema(value_type = Option<String>)]
+    pub printer_id: Option<WireId>,
+    /// Legacy flat form: the build plate.
+    #[schema(value_type = Option<String>)]
+    pub build_plate_id: Option<WireId>,
+    /// Legacy flat form: hotends.
+    pub hotends: Option<Vec<HotendLine>>,
+    /// Legacy flat form: other components.
+    #[schema(value_type = Option<Vec<String>>)]
+    pub other_component_ids: Option<Vec<WireId>>,
+    /// Legacy flat form: filament lines.
+    pub filaments: Option<Vec<FilamentLine>>,
+}
+
+fn part(p: PartInputDto, index: usize) -> Result<PartInput, ApiError> {
+    if let Some(j) = p
+        .hotends
+        .iter()
+        .position(|h| h.duration_seconds > MAX_DURATION_SECONDS)
+    {
+        return Err(ApiError::field(
+            format!("parts[{index}].hotends[{j}].durationSeconds"),
+            "errors.outOfRange",
+        ));
+    }
+    Ok(PartInput {
+        id: p.id.map(|i| i.0),
+        printer_id: p.printer_id.0,
+        build_plate_id: p.build_plate_id.0,
+        hotends: p
+            .hotends
+            .into_iter()
+            .map(|h| HotendInput {
+                component_id: h.component_id.0,
+                duration_seconds: h.duration_seconds,
+            })
+            .collect(),
+        other_component_ids: p.other_component_ids.into_iter().map(|c| c.0).collect(),
+        filaments: p
+            .filaments
+            .into_iter()
+            .map(|f| FilamentInput {
+                filament_id: f.filament_id.0,
+                used_grams: f.used_grams,
+                spool_id: f.spool_id.map(|s| s.0),
+            })
+            .collect(),
+    })
+}
+
+impl PrintInputDto {
+    fn has_flat_fields(&self) -> bool {
+        self.printer_id.is_some()
+            || self.build_plate_id.is_some()
+            || self.hotends.is_some()
+            || self.other_component_ids.is_some()
+            || self.filaments.is_some()
+    }
+
+    /// The rules' input. `multipart_edit` refuses the flat form (editing a multipart print needs
+    /// an explicit `parts` array).
+    ///
+    /// Errors: 422 on `parts` when both or neither form is sent; on a flat field missing.
+    pub fn into_input(mut self, multipart_edit: bool) -> Result<PrintInput, ApiError> {
+        let flat = self.has_flat_fields();
+        let parts = match self.parts.take() {
+            Some(_) if flat => return Err(ApiError::field("parts", "errors.mixedPartForms")),
+            Some(parts) => parts,
+            None if !flat => return Err(ApiError::field("parts", "errors.required")),
+            None if multipart_edit => return Err(ApiError::field("parts", "errors.required")),
+            None => {
+                let required = |path: &str| ApiError::field(path.to_string(), "errors.required");
+                vec![PartInputDto {
+                    id: None,
+                    printer_id: self.printer_id.ok_or_else(|| required("printerId"))?,
+                    build_plate_id: self
+                        .build_plate_id
+                        .ok_or_else(|| required("buildPlateId"))?,
+                    hotends: self.hotends.take().ok_or_else(|| required("hotends"))?,
+                    other_component_ids: self.other_component_ids.take().unwrap_or_default(),
+                    filaments: self.filaments.take().ok_or_else(|| required("filaments"))?,
+                }]
+            }
+        };
+        Ok(PrintInput {
+            name: self.name,
+            customer_id: self.customer_id.map(|c| c.0),
+            series_id: self.series_id.map(|s| s.0),
+            quantity: self.quantity.unwrap_or(1),
+            sales_value: self.sales_value,
+            notes: self.notes,
+            parts: parts
+                .into_iter()
+                .enumerate()
+                .map(|(i, p)| part(p, i))
+                .collect::<Result<_, _>>()?,
+        })
+    }
+}

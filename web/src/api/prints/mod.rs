@@ -1,0 +1,385 @@
+//! `/api/prints`: calculate, list, create, get, PATCH (draft data, status, paid, archived),
+//! complete, duplicate, repeat, CSV export and report data.
+
+mod dto;
+mod export;
+pub mod filters;
+mod input;
+
+pub use dto::{Financials, PrintDto, Status};
+pub use input::PrintInputDto;
+
+use super::ListResponse;
+use crate::error::{ApiError, Code, ErrorBody};
+use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, parse_json};
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use actix_web::dev::Payload;
+use actix_web::web::{Bytes, Data, Json};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, get, patch, post};
+use actors::inventory::ListQuery;
+use actors::prints::query::{PrintFilter, Totals};
+use actors::prints::{self, CopyKind};
+use futures_util::future::LocalBoxFuture;
+use serde::{Deserialize, Serialize};
+use storage::records::Print;
+use storage::{Id, Timestamp, WriteTransaction};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers the print routes (export before `{id}`).
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(calculate)
+        .service(export::export)
+        .service(list_prints)
+        .service(create)
+        .service(report)
+        .service(get_print)
+        .service(patch_print)
+        .service(complete)
+        .service(duplicate)
+        .service(repeat);
+}
+
+/// Runs a print command, records the result in the projection, and answers with its DTO.
+pub async fn write<F>(
+    state: &AppState,
+    status: actix_web::http::StatusCode,
+    command: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnMut(&WriteTransaction) -> actors::Result<Print> + Send + 'static,
+{
+    let print = state.prints.run(command).await?;
+    state.index.upsert(&print);
+    Ok(HttpResponse::build(status).json(PrintDto::from(&print)))
+}
+
+/// A filtered page of prints, newest first, and the totals over the whole filtered set.
+pub async fn page(
+    state: &AppState,
+    list: &ListQuery,
+    filter: &PrintFilter,
+) -> Result<(ListResponse<PrintDto>, Totals), ApiError> {
+    let (ids, totals) = state.index.query(filter);
+    let skip = (list.page.saturating_sub(1) as usize).saturating_mul(list.page_size as usize);
+    let wanted: Vec<Id> = ids
+        .iter()
+        .skip(skip)
+        .take(list.page_size as usize)
+        .copied()
+        .collect();
+    let prints = state
+        .read(move |tx| {
+            wanted
+                .iter()
+                .map(|id| prints::get(tx, *id))
+                .collect::<actors::Result<Vec<_>>>()
+        })
+        .await?;
+    let page = ListResponse {
+        items: prints.iter().map(PrintDto::from).collect(),
+        total: ids.len() as u64,
+        page: list.page,
+        page_size: list.page_size,
+    };
+    Ok((page, totals))
+}
+
+/// Prices a draft at current prices; nothing is stored.
+#[utoipa::path(
+    tag = "prints",
+    request_body = PrintInputDto,
+    responses((status = 200, description = "The priced preview", body = PrintDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, body = ErrorBody)),
+    security(("session" = []))
+)]
+#[post("/prints/calculate")]
+pub async fn calculate(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<PrintInputDto>,
+) -> Result<Json<PrintDto>, ApiError> {
+    let input = input.0.into_input(false)?;
+    let print = state.read(move |tx| prints::calculate(tx, &input)).await?;
+    Ok(Json(PrintDto::from(&print)))
+}
+
+/// Lists prints, newest first: every filter applies before pagination and `total`; a print counts
+/// once whatever its parts.
+#[utoipa::path(
+    tag = "prints",
+    params(ListParams, filters::PrintParams),
+    responses((status = 200, body = ListResponse<PrintDto>), (status = 401, body = ErrorBody), (status = 422, description = "Invalid filter or where group", body = ErrorBody)),
+    security(("session" = []))
+)]
+#[get("/prints")]
+pub async fn list_prints(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    req: HttpRequest,
+) -> Result<Json<ListResponse<PrintDto>>, ApiError> {
+    let (list, filter) = filters::parse(&req)?;
+    Ok(Json(page(&state, &list, &filter).await?.0))
+}
+
+/// Creates a DRAFT print priced at current prices.
+#[utoipa::path(
+    tag = "prints",
+    request_body = PrintInputDto,
+    responses((status = 201, body = PrintDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, description = "Invalid draft, e.g. 0 or 101 parts", body = ErrorBody)),
+    security(("session" = []))
+)]
+#[post("/prints")]
+pub async fn create(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<PrintInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let input = input.0.into_input(false)?;
+    write(&state, actix_web::http::StatusCode::CREATED, move |txn| {
+        prints::create(txn, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// One print with its parts, costs, outcome and links.
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    responses((status = 200, body = PrintDto), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)),
+    security(("session" = []))
+)]
+#[get("/prints/{id}")]
+pub async fn get_print(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<Json<PrintDto>, ApiError> {
+    let id = id.0;
+    let print = state.read(move |tx| prints::get(tx, id)).await?;
+    Ok(Json(PrintDto::from(&print)))
+}
+
+/// `{ "status": ... }`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StatusInput {
+    /// The new status; never back to DRAFT once left.
+    pub status: Status,
+}
+
+/// `{ "paid": ... }`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaidInput {
+    /// Paid flag; `paidAt` is set by the server.
+    pub paid: bool,
+}
+
+/// A print PATCH: the draft data (a full replace; a multipart print needs `parts`), or exactly one
+/// of `{status}`, `{paid}`, `{archived}`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum PrintPatch {
+    /// Status move.
+    Status(StatusInput),
+    /// Paid flag.
+    Paid(PaidInput),
+    /// Archive state.
+    Archive(ArchiveInput),
+    /// Draft data.
+    Draft(PrintInputDto),
+}
+
+impl FromRequest for PrintPatch {
+    type Error = ApiError;
+    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let bytes = Bytes::from_request(req, payload);
+        Box::pin(async move {
+            let bytes = bytes.await.map_err(|e| {
+                ApiError::field("", "errors.unreadableBody").with_message(e.to_string())
+            })?;
+            let value: serde_json::Value = parse_json(&bytes)?;
+            let single = value
+                .as_object()
+                .filter(|o| o.len() == 1)
+                .and_then(|o| o.keys().next().cloned());
+            match single.as_deref() {
+                Some("status") => parse_json(&bytes).map(PrintPatch::Status),
+                Some("paid") => parse_json(&bytes).map(PrintPatch::Paid),
+                Some("archived") => parse_json(&bytes).map(PrintPatch::Archive),
+                _ => parse_json(&bytes).map(PrintPatch::Draft),
+            }
+        })
+    }
+}
+
+/// Edits a draft, moves the status (leaving DRAFT freezes the cost snapshot), or sets paid or
+/// archived.
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    request_body = PrintPatch,
+    responses(
+        (status = 200, body = PrintDto),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "IMMUTABLE: edit of a finalized print, or back to DRAFT", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[patch("/prints/{id}")]
+pub async fn patch_print(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    body: PrintPatch,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.0;
+    let ok = actix_web::http::StatusCode::OK;
+    match body {
+        PrintPatch::Status(s) => {
+            write(&state, ok, move |txn| {
+                prints::set_status(txn, id, s.status.into(), Timestamp::now())
+            })
+            .await
+        }
+        PrintPatch::Paid(p) => {
+            write(&state, ok, move |txn| {
+                prints::set_paid(txn, id, p.paid, Timestamp::now())
+            })
+            .await
+        }
+        PrintPatch::Archive(a) => {
+            write(&state, ok, move |txn| {
+                prints::set_archived(txn, id, a.archived, Timestamp::now())
+            })
+            .await
+        }
+        PrintPatch::Draft(draft) => {
+            let current = state.read(move |tx| prints::get(tx, id)).await?;
+            let input = draft.into_input(current.parts.len() > 1)?;
+            write(&state, ok, move |txn| {
+                prints::replace(txn, id, &input, Timestamp::now())
+            })
+            .await
+        }
+    }
+}
+
+macro_rules! action {
+    ($name:ident, $path:literal, $status:ident, $doc:literal, $run:expr) => {
+        #[doc = $doc]
+        #[utoipa::path(
+            tag = "prints",
+            params(("id" = String, Path, description = "Print id")),
+            responses(
+                (status = $status, body = PrintDto),
+                (status = 401, body = ErrorBody),
+                (status = 403, body = ErrorBody),
+                (status = 404, body = ErrorBody),
+                (status = 422, description = "Its inventory can no longer be priced", body = ErrorBody),
+            ),
+            security(("session" = []))
+        )]
+        #[post($path)]
+        pub async fn $name(state: Data<AppState>, _user: CurrentUser, id: PathId) -> Result<HttpResponse, ApiError> {
+            let id = id.0;
+            let run: fn(&WriteTransaction, Id) -> actors::Result<Print> = $run;
+            write(&state, actix_web::http::StatusCode::$status, move |txn| run(txn, id)).await
+        }
+    };
+}
+
+action!(
+    complete,
+    "/prints/{id}/complete",
+    OK,
+    "Moves the print to DONE (a draft's snapshot freezes).",
+    |txn, id| prints::complete(txn, id, Timestamp::now())
+);
+action!(
+    duplicate,
+    "/prints/{id}/duplicate",
+    CREATED,
+    "A new DRAFT copy at current prices; sales value kept; no relation.",
+    |txn, id| prints::copy(txn, id, CopyKind::Duplicate, None, Timestamp::now())
+);
+action!(
+    repeat,
+    "/prints/{id}/repeat",
+    CREATED,
+    "A new DRAFT at current prices that repeats this print; sales value cleared.",
+    |txn, id| prints::copy(txn, id, CopyKind::Repeat, None, Timestamp::now())
+);
+
+/// Report data of a DONE print (archived included).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Report {
+    /// The print.
+    pub print: PrintDto,
+    /// Its customer's name.
+    pub customer: Option<String>,
+    /// Its series' name.
+    pub series: Option<String>,
+    /// Instance currency.
+    pub currency: String,
+    /// Instance default language, for the report's texts.
+    pub language: String,
+    /// When this report was made.
+    pub generated_at: String,
+}
+
+/// The persisted report data of a DONE print (archived included); `Cache-Control: no-store`.
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    responses(
+        (status = 200, body = Report),
+        (status = 401, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "REPORT_NOT_ALLOWED: the print is not DONE", body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[get("/prints/{id}/report")]
+pub async fn report(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.0;
+    let (print, customer, series, settings) = state
+        .read(move |tx| {
+            let print = prints::get(tx, id)?;
+            let customer = print
+                .customer_id
+                .map(|c| actors::inventory::get::<storage::records::Customer>(tx, c))
+                .transpose()?;
+            let series = print
+                .series_id
+                .map(|s| actors::series::get(tx, s))
+                .transpose()?;
+            Ok((print, customer, series, actors::settings::get(tx)?))
+        })
+        .await?;
+    if print.status != storage::records::PrintStatus::Done {
+        return Err(ApiError::new(Code::ReportNotAllowed));
+    }
+    let body = Report {
+        print: PrintDto::from(&print),
+        customer: customer.map(|c| c.name),
+        series: series.map(|s| s.name),
+        currency: settings.currency,
+        language: settings.default_language,
+        generated_at: crate::wire::ts(Timestamp::now()),
+    };
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(body))
+}

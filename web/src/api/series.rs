@@ -1,0 +1,383 @@
+//! `/api/series` and the print histories of a series and of a customer.
+
+use super::ListResponse;
+use super::prints::{self, PrintDto, filters};
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{ArchiveInput, List, ListParams, PathId, StrictJson};
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::{WireId, dec, ts};
+use actix_web::web::{Data, Json};
+use actix_web::{HttpRequest, HttpResponse, get, patch, post};
+use actors::prints::CopyKind;
+use actors::prints::query::Totals;
+use actors::series::{self, SeriesInput};
+use actors::values::{Name, Note};
+use serde::{Deserialize, Serialize};
+use storage::records::{Customer, SeriesStatus};
+use storage::{Id, Timestamp, WriteTransaction};
+use utoipa::ToSchema;
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers the series and history routes.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(list_series)
+        .service(create)
+        .service(get_series)
+        .service(patch_series)
+        .service(set_state)
+        .service(archive)
+        .service(next_run)
+        .service(series_history)
+        .service(customer_history);
+}
+
+/// OPEN or COMPLETED.
+#[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum State {
+    /// Runs are still being made.
+    Open,
+    /// Finished.
+    Completed,
+}
+
+/// A print series.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesDto {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Customer its prints inherit.
+    pub customer_id: Option<String>,
+    /// Units wanted in all.
+    pub target: Option<u32>,
+    /// Free text.
+    pub notes: Option<String>,
+    /// Completes itself when the units of its DONE prints reach `target`.
+    pub auto_complete: bool,
+    /// OPEN or COMPLETED.
+    pub status: State,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+impl From<storage::records::Series> for SeriesDto {
+    fn from(s: storage::records::Series) -> Self {
+        SeriesDto {
+            id: s.id.to_string(),
+            name: s.name,
+            customer_id: s.customer_id.map(|c| c.to_string()),
+            target: s.target,
+            notes: s.notes,
+            auto_complete: s.auto_complete,
+            status: match s.status {
+                SeriesStatus::Open => State::Open,
+                SeriesStatus::Completed => State::Completed,
+            },
+            archived: s.archived,
+            created_at: ts(s.created_at),
+            updated_at: ts(s.updated_at),
+        }
+    }
+}
+
+/// Series input (create and full replace).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SeriesInputDto {
+    /// Name.
+    #[schema(value_type = String, example = "Club trophies 2026")]
+    pub name: Name,
+    /// Customer its prints inherit.
+    #[schema(value_type = Option<String>)]
+    pub customer_id: Option<WireId>,
+    /// Units wanted in all (positive).
+    #[schema(minimum = 1)]
+    pub target: Option<u32>,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub notes: Option<Note>,
+    /// Complete automatically when DONE units reach `target` (default false).
+    #[serde(default)]
+    pub auto_complete: bool,
+}
+
+impl From<SeriesInputDto> for SeriesInput {
+    fn from(i: SeriesInputDto) -> Self {
+        SeriesInput {
+            name: i.name,
+            customer_id: i.customer_id.map(|c| c.0),
+            target: i.target,
+            notes: i.notes,
+            auto_complete: i.auto_complete,
+        }
+    }
+}
+
+/// `{ "status": "OPEN" | "COMPLETED" }`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct StateInput {
+    /// The new state.
+    pub status: State,
+}
+
+/// `{ "sourcePrintId": ... }`.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct NextRunInput {
+    /// The print the next run copies.
+    #[schema(value_type = String)]
+    pub source_print_id: WireId,
+}
+
+/// Totals over a whole filtered history.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HistoryTotals {
+    /// Prints.
+    pub prints: u64,
+    /// Units.
+    pub units: u64,
+    /// Sum of planned totals.
+    pub total_cost: String,
+    /// Sum of sales values given.
+    pub sales_value: String,
+    /// Sum of planned margins of prints with a sales value.
+    pub planned_margin: String,
+}
+
+impl From<Totals> for HistoryTotals {
+    fn from(t: Totals) -> Self {
+        HistoryTotals {
+            prints: t.prints,
+            units: t.units,
+            total_cost: dec(t.total_cost),
+            sales_value: dec(t.sales_value),
+            planned_margin: dec(t.planned_margin),
+        }
+    }
+}
+
+/// A history page and the totals over the whole filtered set.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct History {
+    /// The page's prints.
+    pub items: Vec<PrintDto>,
+    /// Prints in all pages.
+    pub total: u64,
+    /// One-based page.
+    pub page: u32,
+    /// Items per page.
+    pub page_size: u32,
+    /// Totals over every matching print.
+    pub totals: HistoryTotals,
+}
+
+async fn series_write<F>(
+    state: &AppState,
+    status: actix_web::http::StatusCode,
+    command: F,
+) -> Result<HttpResponse, ApiError>
+where
+    F: FnMut(&WriteTransaction) -> actors::Result<storage::records::Series> + Send + 'static,
+{
+    let series = state.series.run(command).await?;
+    Ok(HttpResponse::build(status).json(SeriesDto::from(series)))
+}
+
+/// Lists series.
+#[utoipa::path(tag = "series", params(ListParams), responses((status = 200, body = ListResponse<SeriesDto>), (status = 401, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[get("/series")]
+pub async fn list_series(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    query: List,
+) -> Result<Json<ListResponse<SeriesDto>>, ApiError> {
+    let query = query.0;
+    let page = state.read(move |tx| series::list(tx, &query)).await?;
+    Ok(Json(ListResponse::of(page, SeriesDto::from)))
+}
+
+/// Creates an OPEN series.
+#[utoipa::path(tag = "series", request_body = SeriesInputDto, responses((status = 201, body = SeriesDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/series")]
+pub async fn create(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<SeriesInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let input = SeriesInput::from(input.0);
+    series_write(&state, actix_web::http::StatusCode::CREATED, move |txn| {
+        series::create(txn, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// One series.
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), responses((status = 200, body = SeriesDto), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody)), security(("session" = [])))]
+#[get("/series/{id}")]
+pub async fn get_series(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<Json<SeriesDto>, ApiError> {
+    let id = id.0;
+    let found = state
+        .read(move |tx| {
+            series::require_enabled(tx)?;
+            series::get(tx, id)
+        })
+        .await?;
+    Ok(Json(found.into()))
+}
+
+/// Replaces the editable fields of a series.
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), request_body = SeriesInputDto, responses((status = 200, body = SeriesDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[patch("/series/{id}")]
+pub async fn patch_series(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<SeriesInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, input) = (id.0, SeriesInput::from(input.0));
+    series_write(&state, actix_web::http::StatusCode::OK, move |txn| {
+        series::replace(txn, id, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// Sets OPEN or COMPLETED.
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), request_body = StateInput, responses((status = 200, body = SeriesDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/series/{id}/state")]
+pub async fn set_state(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<StateInput>,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.0;
+    let status = match input.0.status {
+        State::Open => SeriesStatus::Open,
+        State::Completed => SeriesStatus::Completed,
+    };
+    series_write(&state, actix_web::http::StatusCode::OK, move |txn| {
+        series::set_status(txn, id, status, Timestamp::now())
+    })
+    .await
+}
+
+/// Sets the archive state.
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), request_body = ArchiveInput, responses((status = 200, body = SeriesDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/series/{id}/archive")]
+pub async fn archive(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<ArchiveInput>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, archived) = (id.0, input.0.archived);
+    series_write(&state, actix_web::http::StatusCode::OK, move |txn| {
+        series::set_archived(txn, id, archived, Timestamp::now())
+    })
+    .await
+}
+
+/// The next run: a new DRAFT in this series from a source print, at current prices, sales value
+/// cleared, repeating the source.
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), request_body = NextRunInput, responses((status = 201, body = PrintDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/series/{id}/next-run")]
+pub async fn next_run(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<NextRunInput>,
+) -> Result<HttpResponse, ApiError> {
+    let (series_id, source) = (id.0, input.0.source_print_id.0);
+    prints::write(&state, actix_web::http::StatusCode::CREATED, move |txn| {
+        series::require_enabled(txn)?;
+        series::get(txn, series_id)?;
+        actors::prints::get(txn, source)
+            .map_err(|_| actors::Error::field("sourcePrintId", "errors.notFound"))?;
+        actors::prints::copy(
+            txn,
+            source,
+            CopyKind::Repeat,
+            Some(Some(series_id)),
+            Timestamp::now(),
+        )
+    })
+    .await
+}
+
+/// Whose history: the route's scope overrides a conflicting query.
+enum Scope {
+    Series(Id),
+    Customer(Id),
+}
+
+async fn history(
+    state: &AppState,
+    req: &HttpRequest,
+    scope: Scope,
+) -> Result<Json<History>, ApiError> {
+    let (list, mut filter) = filters::parse(req)?;
+    match scope {
+        Scope::Series(id) => {
+            state
+                .read(move |tx| {
+                    series::require_enabled(tx)?;
+                    series::get(tx, id)
+                })
+                .await?;
+            filter.series_id = Some(id);
+        }
+        Scope::Customer(id) => {
+            state
+                .read(move |tx| actors::inventory::get::<Customer>(tx, id))
+                .await?;
+            filter.customer_id = Some(id);
+        }
+    }
+    let (page, totals) = prints::page(state, &list, &filter).await?;
+    Ok(Json(History {
+        items: page.items,
+        total: page.total,
+        page: page.page,
+        page_size: page.page_size,
+        totals: totals.into(),
+    }))
+}
+
+/// The series' prints, filtered and paginated, with totals over the whole filtered set.
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id"), ListParams, filters::PrintParams), responses((status = 200, body = History), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[get("/series/{id}/history")]
+pub async fn series_history(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    req: HttpRequest,
+) -> Result<Json<History>, ApiError> {
+    history(&state, &req, Scope::Series(id.0)).await
+}
+
+/// The customer's prints, filtered and paginated, with totals over the whole filtered set.
+#[utoipa::path(tag = "customers", params(("id" = String, Path, description = "Customer id"), ListParams, filters::PrintParams), responses((status = 200, body = History), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[get("/customers/{id}/history")]
+pub async fn customer_history(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    req: HttpRequest,
+) -> Result<Json<History>, ApiError> {
+    history(&state, &req, Scope::Customer(id.0)).await
+}
