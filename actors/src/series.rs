@@ -40,10 +40,10 @@ pub fn get(tx: &impl Tx, id: Id) -> Result<Series> {
 }
 
 fn check(tx: &impl Tx, input: &SeriesInput) -> Result<()> {
-    if let Some(id) = input.customer_id {
-        if repo::get::<Customer>(tx, id)?.is_none() {
-            return Err(Error::field("customerId", "errors.notFound"));
-        }
+    if let Some(id) = input.customer_id
+        && repo::get::<Customer>(tx, id)?.is_none()
+    {
+        return Err(Error::field("customerId", "errors.notFound"));
     }
     if input.target == Some(0) {
         return Err(Error::field("target", "errors.notPositive"));
@@ -164,6 +164,6 @@ pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Series>> {
         .filter(|s| query.include_archived || !s.archived)
         .filter(|s| query.matches(&[&s.name, s.notes.as_deref().unwrap_or("")]))
         .collect();
-    rows.sort_by(|a, b| (a.name.to_lowercase(), a.id).cmp(&(b.name.to_lowercase(), b.id)));
+    rows.sort_by_key(|s| (s.name.to_lowercase(), s.id));
     Ok(Page::cut(rows, query))
 }

@@ -7,5 +7,7 @@ mod errors;
 mod health;
 mod inventory;
 mod openapi;
+mod prints;
+mod series;
 mod settings;
 mod support;

@@ -23,6 +23,27 @@ async fn the_document_lists_every_route_with_its_schemas() {
         ("patch", "/api/settings/features"),
         ("get", "/api/filaments/{id}/stock"),
         ("patch", "/api/filaments/{id}/stock"),
+        ("post", "/api/prints/calculate"),
+        ("get", "/api/prints"),
+        ("post", "/api/prints"),
+        ("get", "/api/prints/{id}"),
+        ("patch", "/api/prints/{id}"),
+        ("post", "/api/prints/{id}/complete"),
+        ("post", "/api/prints/{id}/duplicate"),
+        ("post", "/api/prints/{id}/repeat"),
+        ("get", "/api/prints/export"),
+        ("get", "/api/prints/{id}/report"),
+        ("get", "/api/series"),
+        ("post", "/api/series"),
+        ("get", "/api/series/{id}"),
+        ("patch", "/api/series/{id}"),
+        ("post", "/api/series/{id}/state"),
+        ("post", "/api/series/{id}/archive"),
+        ("post", "/api/series/{id}/next-run"),
+        ("get", "/api/series/{id}/history"),
+        ("get", "/api/customers/{id}/history"),
+        ("get", "/api/search"),
+        ("get", "/api/version-latest"),
     ];
     let mut routes: Vec<(String, String)> = expected
         .iter()
@@ -53,7 +74,10 @@ async fn the_document_lists_every_route_with_its_schemas() {
             responses.keys().any(|s| s.starts_with('2')),
             "{method} {path} has no success response"
         );
-        if ["post", "patch"].contains(&method.as_str()) && !path.ends_with("/logout") {
+        let bodiless = ["/logout", "/complete", "/duplicate", "/repeat"];
+        if ["post", "patch"].contains(&method.as_str())
+            && !bodiless.iter().any(|b| path.ends_with(b))
+        {
             let schema = &operation["requestBody"]["content"]["application/json"]["schema"];
             assert!(schema.is_object(), "{method} {path} has no request schema");
         }

@@ -39,10 +39,8 @@ pub fn set_status(
     print.completed_at = (status == PrintStatus::Done).then_some(now);
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
-    if status == PrintStatus::Done {
-        if let Some(series_id) = print.series_id {
-            series::complete_if_reached(txn, series_id, now)?;
-        }
+    if let (PrintStatus::Done, Some(series_id)) = (status, print.series_id) {
+        series::complete_if_reached(txn, series_id, now)?;
     }
     Ok(print)
 }

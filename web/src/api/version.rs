@@ -40,10 +40,10 @@ impl LatestVersion {
     pub async fn get(&self) -> Option<String> {
         let feed = self.feed.as_ref()?;
         let mut cached = self.cached.lock().await;
-        if let Some((at, version)) = cached.as_ref() {
-            if at.elapsed() < CACHE_FOR {
-                return version.clone();
-            }
+        if let Some((at, version)) = cached.as_ref()
+            && at.elapsed() < CACHE_FOR
+        {
+            return version.clone();
         }
         let version = fetch(feed).await;
         *cached = Some((Instant::now(), version.clone()));

@@ -188,7 +188,7 @@ pub enum PrintPatch {
     /// Archive state.
     Archive(ArchiveInput),
     /// Draft data.
-    Draft(PrintInputDto),
+    Draft(Box<PrintInputDto>),
 }
 
 impl FromRequest for PrintPatch {
@@ -210,7 +210,7 @@ impl FromRequest for PrintPatch {
                 Some("status") => parse_json(&bytes).map(PrintPatch::Status),
                 Some("paid") => parse_json(&bytes).map(PrintPatch::Paid),
                 Some("archived") => parse_json(&bytes).map(PrintPatch::Archive),
-                _ => parse_json(&bytes).map(PrintPatch::Draft),
+                _ => parse_json(&bytes).map(|d| PrintPatch::Draft(Box::new(d))),
             }
         })
     }

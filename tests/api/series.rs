@@ -1,0 +1,288 @@
+//! Series, histories, next runs, the series flag, and the export limit.
+
+use crate::prints::{draft, shop};
+use crate::support::{self, PASSWORD, TestApp, assert_error, assert_field_error};
+use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
+use serde_json::{Value, json};
+use storage::records::PrintStatus;
+use storage::{Store, StoreOptions, Timestamp};
+
+#[actix_web::test]
+async fn series_inherit_their_customer_and_complete_themselves() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let other = app
+        .create("/api/customers", &json!({"name": "Someone else"}))
+        .await;
+    let series = app.create("/api/series", &json!({"name": "Trophies", "customerId": shop.customer, "target": 5, "autoComplete": true})).await;
+    assert_eq!(series["status"], "OPEN");
+    let sid = series["id"].as_str().unwrap();
+
+    let mut run = draft(&shop, "Run 1");
+    run["seriesId"] = json!(sid);
+    run["quantity"] = json!(3);
+    let first = app.create("/api/prints", &run).await;
+    assert_eq!(first["customerId"], shop.customer.as_str(), "inherited");
+    run["customerId"] = json!(other["id"]);
+    assert_field_error(
+        app.post("/api/prints", &run).await,
+        "customerId",
+        "errors.seriesCustomerConflict",
+    )
+    .await;
+
+    let fid = first["id"].as_str().unwrap();
+    app.patch(&format!("/api/prints/{fid}"), &json!({"status": "DONE"}))
+        .await;
+    let still_open: Value = app
+        .get(&format!("/api/series/{sid}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(still_open["status"], "OPEN", "3 of 5 units");
+
+    let next = app
+        .create(
+            &format!("/api/series/{sid}/next-run"),
+            &json!({"sourcePrintId": fid}),
+        )
+        .await;
+    assert_eq!(next["status"], "DRAFT");
+    assert_eq!(next["seriesId"], sid);
+    assert_eq!(next["repeatOfId"], fid);
+    let nid = next["id"].as_str().unwrap();
+    app.post(&format!("/api/prints/{nid}/complete"), &json!({}))
+        .await;
+    let completed: Value = app
+        .get(&format!("/api/series/{sid}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(completed["status"], "COMPLETED", "6 of 5 units");
+
+    let history: Value = app
+        .get(&format!(
+            "/api/series/{sid}/history?pageSize=1&seriesId=01a1fca8-547d-7442-9d4e-aa020ca898c4"
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(history["total"], 2, "the route's scope overrides the query");
+    assert_eq!(history["items"].as_array().unwrap().len(), 1);
+    assert_eq!(history["totals"]["prints"], 2);
+    assert_eq!(history["totals"]["units"], 6);
+    assert_eq!(history["totals"]["totalCost"], "3.56435");
+
+    let customer_history: Value = app
+        .get(&format!(
+            "/api/customers/{}/history?status=DONE",
+            shop.customer
+        ))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(customer_history["total"], 2);
+    assert_error(
+        app.get("/api/customers/01a1fca8-547d-7442-9d4e-aa020ca898c4/history")
+            .await,
+        404,
+        "NOT_FOUND",
+    )
+    .await;
+
+    let reopened = app
+        .post(
+            &format!("/api/series/{sid}/state"),
+            &json!({"status": "OPEN"}),
+        )
+        .await;
+    assert_eq!(reopened.json::<Value>().await.unwrap()["status"], "OPEN");
+    let renamed = app.patch(&format!("/api/series/{sid}"), &json!({"name": "Trophies 2026", "customerId": shop.customer, "target": 10, "autoComplete": true})).await;
+    assert_eq!(
+        renamed.json::<Value>().await.unwrap()["name"],
+        "Trophies 2026"
+    );
+    assert_field_error(
+        app.patch(
+            &format!("/api/series/{sid}"),
+            &json!({"name": "x", "target": 0}),
+        )
+        .await,
+        "target",
+        "errors.notPositive",
+    )
+    .await;
+    let archived = app
+        .post(
+            &format!("/api/series/{sid}/archive"),
+            &json!({"archived": true}),
+        )
+        .await;
+    assert_eq!(archived.json::<Value>().await.unwrap()["archived"], true);
+    let listed: Value = app.get("/api/series").await.json().await.unwrap();
+    assert_eq!(listed["total"], 0);
+    let listed: Value = app
+        .get("/api/series?includeArchived=true&search=troph")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["total"], 1);
+    assert_error(
+        app.delete(&format!("/api/customers/{}", shop.customer))
+            .await,
+        409,
+        "REFERENCED",
+    )
+    .await;
+}
+
+#[actix_web::test]
+async fn series_routes_refuse_while_series_are_off() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let series = app
+        .create("/api/series", &json!({"name": "Soon off"}))
+        .await;
+    let sid = series["id"].as_str().unwrap();
+    app.patch(
+        "/api/settings/features",
+        &json!({"printSeriesEnabled": false}),
+    )
+    .await;
+    assert_error(app.get("/api/series").await, 409, "PRINT_SERIES_DISABLED").await;
+    assert_error(
+        app.post("/api/series", &json!({"name": "x"})).await,
+        409,
+        "PRINT_SERIES_DISABLED",
+    )
+    .await;
+    assert_error(
+        app.get(&format!("/api/series/{sid}")).await,
+        409,
+        "PRINT_SERIES_DISABLED",
+    )
+    .await;
+    assert_error(
+        app.patch(&format!("/api/series/{sid}"), &json!({"name": "x"}))
+            .await,
+        409,
+        "PRINT_SERIES_DISABLED",
+    )
+    .await;
+    assert_error(
+        app.post(
+            &format!("/api/series/{sid}/state"),
+            &json!({"status": "COMPLETED"}),
+        )
+        .await,
+        409,
+        "PRINT_SERIES_DISABLED",
+    )
+    .await;
+    assert_error(
+        app.post(
+            &format!("/api/series/{sid}/archive"),
+            &json!({"archived": true}),
+        )
+        .await,
+        409,
+        "PRINT_SERIES_DISABLED",
+    )
+    .await;
+    assert_error(
+        app.get(&format!("/api/series/{sid}/history")).await,
+        409,
+        "PRINT_SERIES_DISABLED",
+    )
+    .await;
+    let next = app
+        .post(
+            &format!("/api/series/{sid}/next-run"),
+            &json!({"sourcePrintId": sid}),
+        )
+        .await;
+    assert_error(next, 409, "PRINT_SERIES_DISABLED").await;
+}
+
+/// Writes an account, the reference inventory and `count` DONE prints straight into a store
+/// through the rule functions, in one transaction.
+fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
+    let store = Store::open(&dir.join("seed.redb"), StoreOptions::default()).unwrap();
+    let txn = store.begin_write().unwrap();
+    let now = Timestamp::now();
+    let setup: actors::settings::Setup = actors::settings::Setup {
+        account: actors::accounts::NewAccount {
+            display_name: "Seed".into(),
+            email: support::EMAIL.parse().unwrap(),
+            password_hash: actors::accounts::hash_password(&PASSWORD.parse().unwrap()).unwrap(),
+            locale: "en-US".parse().unwrap(),
+        },
+        currency: "EUR".parse().unwrap(),
+        electricity_price: "0.32".parse().unwrap(),
+        create_demo_data: true,
+    };
+    actors::settings::setup(&txn, &setup, [0; 32], 60, now).unwrap();
+    let source = actors::prints::get(
+        &txn,
+        storage::repo::all::<storage::records::Print>(&txn).unwrap()[0].id,
+    )
+    .unwrap();
+    let part = &source.parts[0];
+    let input = PrintInput {
+        name: "Bulk".parse().unwrap(),
+        customer_id: None,
+        series_id: None,
+        quantity: 1,
+        sales_value: None,
+        notes: None,
+        parts: vec![PartInput {
+            id: None,
+            printer_id: part.printer_id,
+            build_plate_id: part.build_plate_id,
+            hotends: vec![HotendInput {
+                component_id: part.hotends[0].component_id,
+                duration_seconds: 60,
+            }],
+            other_component_ids: vec![],
+            filaments: vec![FilamentInput {
+                filament_id: part.usages[0].filament_id,
+                used_grams: "1".parse().unwrap(),
+                spool_id: None,
+            }],
+        }],
+    };
+    for _ in 0..count {
+        let print = actors::prints::create(&txn, &input, now).unwrap();
+        actors::prints::set_status(&txn, print.id, PrintStatus::Done, now).unwrap();
+    }
+    txn.commit().unwrap();
+    store
+}
+
+#[actix_web::test]
+async fn an_export_above_5000_prints_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = seeded_store(dir.path(), 5_001);
+    let app = TestApp::spawn_with_store(store).await;
+    let login = app
+        .post(
+            "/api/auth/login",
+            &json!({"email": support::EMAIL, "password": PASSWORD}),
+        )
+        .await;
+    assert_eq!(login.status(), 200);
+    assert_error(app.get("/api/prints/export").await, 422, "EXPORT_TOO_LARGE").await;
+    let narrowed = app.get("/api/prints/export?search=robot").await;
+    assert_eq!(narrowed.status(), 200);
+    assert_eq!(
+        narrowed.text().await.unwrap().matches("\r\n").count(),
+        2,
+        "header and the demo robot"
+    );
+}
