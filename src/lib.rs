@@ -139,8 +139,10 @@ impl Application {
         let (inventory, inventory_arbiter) = WriterHandle::start("inventory", store.clone());
         let (prints, prints_arbiter) = WriterHandle::start("prints", store.clone());
         let (series, series_arbiter) = WriterHandle::start("series", store.clone());
-        let index = actors::prints::PrintIndex::load(&store, jiff::tz::TimeZone::system())
-            .map_err(StartError::Prints)?;
+        let time_zone = jiff::tz::TimeZone::system();
+        let index =
+            actors::prints::PrintIndex::load(&store, time_zone).map_err(StartError::Prints)?;
+        let index = std::sync::Arc::new(index);
         let secure_cookies = config
             .public_origins
             .iter()

@@ -101,6 +101,17 @@ pub fn all<R: Record>(tx: &impl Tx) -> Result<Vec<R>> {
     Ok(out)
 }
 
+/// Calls `visit` with every record of the table in id order, decoding one at a time (a full
+/// table never sits in memory at once).
+pub fn for_each<R: Record>(tx: &impl Tx, mut visit: impl FnMut(R)) -> Result<()> {
+    let table = tx.table(R::TABLE)?;
+    for entry in table.iter()? {
+        let (_, v) = entry?;
+        visit(decode(R::NAME, v.value())?);
+    }
+    Ok(())
+}
+
 /// Inserts or replaces `record`.
 pub fn put<R: Record>(tx: &WriteTransaction, record: &R) -> Result<()> {
     let bytes = encode(R::NAME, record)?;

@@ -31,7 +31,7 @@ pub struct AppState {
     /// Writer of print series.
     pub series: WriterHandle,
     /// The in-memory projection of every print, for filtered lists.
-    pub index: actors::prints::PrintIndex,
+    pub index: std::sync::Arc<actors::prints::PrintIndex>,
     /// The cached latest release version.
     pub latest_version: crate::api::version::LatestVersion,
     /// Configuration.

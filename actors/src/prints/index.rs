@@ -10,7 +10,6 @@ use crate::Result;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use rust_decimal::Decimal;
-use std::collections::BTreeMap;
 use std::sync::RwLock;
 use storage::records::{CostCategory, Print, PrintStatus};
 use storage::repo;
@@ -48,9 +47,12 @@ pub struct IndexEntry {
 }
 
 /// The projection. Shared by every handler; cheap to read concurrently.
+///
+/// Entries are kept in a vector sorted by id: ids are UUID v7, so new prints append at the end,
+/// and a filtered scan walks contiguous memory.
 #[derive(Debug)]
 pub struct PrintIndex {
-    entries: RwLock<BTreeMap<Id, IndexEntry>>,
+    entries: RwLock<Vec<IndexEntry>>,
     time_zone: TimeZone,
 }
 
@@ -59,7 +61,7 @@ impl PrintIndex {
     /// Errors: the store cannot be read.
     pub fn load(store: &Store, time_zone: TimeZone) -> Result<PrintIndex> {
         let index = PrintIndex {
-            entries: RwLock::new(BTreeMap::new()),
+            entries: RwLock::new(Vec::new()),
             time_zone,
         };
         index.reload(store)?;
@@ -70,10 +72,9 @@ impl PrintIndex {
     /// Errors: the store cannot be read.
     pub fn reload(&self, store: &Store) -> Result<()> {
         let txn = store.begin_read()?;
-        let entries = repo::all::<Print>(&txn)?
-            .iter()
-            .map(|p| (p.id, self.entry(p)))
-            .collect();
+        let mut entries = Vec::new();
+        repo::for_each::<Print>(&txn, |p| entries.push(self.entry(&p)))?;
+        entries.shrink_to_fit();
         *self.entries.write().unwrap_or_else(|p| p.into_inner()) = entries;
         Ok(())
     }
@@ -117,26 +118,42 @@ impl PrintIndex {
     pub fn upsert(&self, print: &Print) {
         let entry = self.entry(print);
         let mut entries = self.entries.write().unwrap_or_else(|p| p.into_inner());
-        match entries.get(&print.id) {
-            Some(existing) if existing.version >= entry.version => {}
-            _ => {
-                entries.insert(print.id, entry);
-            }
+        match entries.binary_search_by_key(&print.id, |e| e.id) {
+            Ok(at) if entries[at].version < entry.version => entries[at] = entry,
+            Ok(_) => {}
+            Err(at) => entries.insert(at, entry),
         }
     }
 
-    /// Ids of the prints matching `filter`, newest first, and totals over all of them.
-    pub fn query(&self, filter: &PrintFilter) -> (Vec<Id>, Totals) {
+    /// The ids of page `skip..skip + take` of the prints matching `filter`, newest first, and
+    /// how many match in all.
+    pub fn page(&self, filter: &PrintFilter, skip: usize, take: usize) -> (Vec<Id>, usize) {
+        let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
+        let mut matched = 0;
+        let mut ids = Vec::with_capacity(take.min(100));
+        for e in entries.iter().rev().filter(|e| filter.matches(e)) {
+            if matched >= skip && ids.len() < take {
+                ids.push(e.id);
+            }
+            matched += 1;
+        }
+        (ids, matched)
+    }
+
+    /// Every id matching `filter`, newest first (exports, search).
+    pub fn ids(&self, filter: &PrintFilter) -> Vec<Id> {
+        self.page(filter, 0, usize::MAX).0
+    }
+
+    /// Totals over every print matching `filter` (histories).
+    pub fn totals(&self, filter: &PrintFilter) -> Totals {
         let entries = self.entries.read().unwrap_or_else(|p| p.into_inner());
         let mut totals = Totals::default();
-        let ids = entries
-            .values()
-            .rev()
+        entries
+            .iter()
             .filter(|e| filter.matches(e))
-            .inspect(|e| totals.add(e))
-            .map(|e| e.id)
-            .collect();
-        (ids, totals)
+            .for_each(|e| totals.add(e));
+        totals
     }
 
     /// Number of prints known.
@@ -147,5 +164,83 @@ impl PrintIndex {
     /// True when no print is known.
     pub fn is_empty(&self) -> bool {
         self.len() == 0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use storage::records::Costing;
+
+    fn print(version: u64, name: &str) -> Print {
+        Print {
+            id: Id::from_bytes([7; 16]),
+            version,
+            name: name.into(),
+            customer_id: None,
+            series_id: None,
+            quantity: 1,
+            sales_value: None,
+            notes: None,
+            status: PrintStatus::Draft,
+            paid: false,
+            paid_at: None,
+            archived: false,
+            archived_at: None,
+            parts: vec![],
+            costing: Costing {
+                electricity_price: Decimal::ZERO,
+                lines: vec![],
+                total: Decimal::ONE,
+                cost_per_unit: Decimal::ONE,
+            },
+            finalized_at: None,
+            completed_at: None,
+            repeat_of_id: None,
+            created_at: Timestamp(0),
+            updated_at: Timestamp(0),
+        }
+    }
+
+    fn index() -> PrintIndex {
+        PrintIndex {
+            entries: RwLock::new(Vec::new()),
+            time_zone: TimeZone::UTC,
+        }
+    }
+
+    #[test]
+    fn an_older_version_never_replaces_a_newer_one() {
+        let index = index();
+        index.upsert(&print(2, "Second"));
+        index.upsert(&print(1, "First"));
+        let search = |text: &str| PrintFilter {
+            search: Some(text.into()),
+            ..PrintFilter::default()
+        };
+        assert_eq!(index.page(&search("second"), 0, 10).1, 1);
+        assert_eq!(index.page(&search("first"), 0, 10).1, 0);
+        index.upsert(&print(3, "Third"));
+        assert_eq!(index.page(&search("third"), 0, 10).1, 1);
+        assert_eq!(index.len(), 1);
+    }
+
+    #[test]
+    fn pages_count_every_match() {
+        let index = index();
+        for n in 0u8..30 {
+            let mut p = print(1, "job");
+            p.id = Id::from_bytes([n; 16]);
+            index.upsert(&p);
+        }
+        let (ids, total) = index.page(&PrintFilter::default(), 25, 25);
+        assert_eq!(total, 30);
+        assert_eq!(ids.len(), 5);
+        assert_eq!(ids[0], Id::from_bytes([4; 16]), "newest first");
+        assert_eq!(index.ids(&PrintFilter::default()).len(), 30);
+        assert_eq!(
+            index.totals(&PrintFilter::default()).total_cost,
+            Decimal::from(30)
+        );
     }
 }

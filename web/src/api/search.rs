@@ -84,13 +84,14 @@ pub async fn search(
     if q.chars().count() < 2 {
         return Err(ApiError::field("q", "errors.tooShort"));
     }
-    let (ids, _) = state.index.query(&PrintFilter {
+    let filter = PrintFilter {
         search: Some(q.to_lowercase()),
         ..PrintFilter::default()
-    });
-    let ids: Vec<_> = ids.into_iter().take(PER_GROUP as usize).collect();
+    };
+    let index = state.index.clone();
     let results = state
         .read(move |tx| {
+            let (ids, _) = index.page(&filter, 0, PER_GROUP as usize);
             let list = ListQuery {
                 search: Some(q),
                 page: 1,

@@ -348,13 +348,13 @@ async fn history(
             filter.customer_id = Some(id);
         }
     }
-    let (page, totals) = prints::page(state, &list, &filter).await?;
+    let (page, totals) = prints::page(state, &list, filter, true).await?;
     Ok(Json(History {
         items: page.items,
         total: page.total,
         page: page.page,
         page_size: page.page_size,
-        totals: totals.into(),
+        totals: totals.unwrap_or_default().into(),
     }))
 }
 

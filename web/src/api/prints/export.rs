@@ -171,13 +171,17 @@ pub async fn export(
     let (_, mut filter) = filters::parse(&req)?;
     let wants_done = filter.statuses.is_empty() || filter.statuses.contains(&PrintStatus::Done);
     filter.statuses = vec![PrintStatus::Done];
-    let (ids, _) = state.index.query(&filter);
-    let ids = if wants_done { ids } else { Vec::new() };
-    if ids.len() > MAX_ROWS {
-        return Err(ApiError::new(Code::ExportTooLarge));
-    }
+    let index = state.index.clone();
     let rows = state
         .read(move |tx| {
+            let ids = if wants_done {
+                index.ids(&filter)
+            } else {
+                Vec::new()
+            };
+            if ids.len() > MAX_ROWS {
+                return Ok(None);
+            }
             let names = Names {
                 customers: repo::all::<Customer>(tx)?
                     .into_iter()
@@ -192,8 +196,10 @@ pub async fn export(
             ids.iter()
                 .map(|id| prints::get(tx, *id).map(|p| row(&p, &names, &currency)))
                 .collect::<actors::Result<Vec<_>>>()
+                .map(Some)
         })
-        .await?;
+        .await?
+        .ok_or_else(|| ApiError::new(Code::ExportTooLarge))?;
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))

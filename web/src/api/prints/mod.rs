@@ -55,31 +55,31 @@ where
     Ok(HttpResponse::build(status).json(PrintDto::from(&print)))
 }
 
-/// A filtered page of prints, newest first, and the totals over the whole filtered set.
+/// A filtered page of prints, newest first; with `with_totals`, also the totals over the whole
+/// filtered set. The projection scan and the reads run off the async executor.
 pub async fn page(
     state: &AppState,
     list: &ListQuery,
-    filter: &PrintFilter,
-) -> Result<(ListResponse<PrintDto>, Totals), ApiError> {
-    let (ids, totals) = state.index.query(filter);
+    filter: PrintFilter,
+    with_totals: bool,
+) -> Result<(ListResponse<PrintDto>, Option<Totals>), ApiError> {
     let skip = (list.page.saturating_sub(1) as usize).saturating_mul(list.page_size as usize);
-    let wanted: Vec<Id> = ids
-        .iter()
-        .skip(skip)
-        .take(list.page_size as usize)
-        .copied()
-        .collect();
-    let prints = state
+    let take = list.page_size as usize;
+    let index = state.index.clone();
+    let (prints, total, totals) = state
         .read(move |tx| {
-            wanted
+            let (ids, total) = index.page(&filter, skip, take);
+            let totals = with_totals.then(|| index.totals(&filter));
+            let prints = ids
                 .iter()
                 .map(|id| prints::get(tx, *id))
-                .collect::<actors::Result<Vec<_>>>()
+                .collect::<actors::Result<Vec<_>>>()?;
+            Ok((prints, total, totals))
         })
         .await?;
     let page = ListResponse {
         items: prints.iter().map(PrintDto::from).collect(),
-        total: ids.len() as u64,
+        total: total as u64,
         page: list.page,
         page_size: list.page_size,
     };
@@ -119,7 +119,7 @@ pub async fn list_prints(
     req: HttpRequest,
 ) -> Result<Json<ListResponse<PrintDto>>, ApiError> {
     let (list, filter) = filters::parse(&req)?;
-    Ok(Json(page(&state, &list, &filter).await?.0))
+    Ok(Json(page(&state, &list, filter, false).await?.0))
 }
 
 /// Creates a DRAFT print priced at current prices.

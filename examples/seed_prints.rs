@@ -1,0 +1,108 @@
+//! Fills a data directory with a demo shop and N prints, for load runs (`benches/http/prints.sh`).
+//!
+//!     cargo run --release --example seed_prints -- DATA_DIR N
+//!
+//! The account is `bench@example.com` / `benchmark password`. Prints go through the same rule
+//! functions as the API, 1,000 per write transaction; statuses, customers, printers and sales
+//! values rotate, and creation dates spread over the last two years.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use actors::prints::{self, FilamentInput, HotendInput, PartInput, PrintInput};
+use storage::records::{Customer, Print, PrintStatus};
+use storage::{Store, StoreOptions, Timestamp, repo};
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let dir = std::path::PathBuf::from(args.next().expect("DATA_DIR"));
+    let count: usize = args.next().expect("N").parse().expect("N is a number");
+    std::fs::create_dir_all(&dir).unwrap();
+    let store = Store::open(&dir.join(printcost::DATABASE_FILE), StoreOptions::default()).unwrap();
+
+    let now = Timestamp::now();
+    let txn = store.begin_write().unwrap();
+    let setup = actors::settings::Setup {
+        account: actors::accounts::NewAccount {
+            display_name: "Bench".into(),
+            email: "bench@example.com".parse().unwrap(),
+            password_hash: actors::accounts::hash_password(&"benchmark password".parse().unwrap())
+                .unwrap(),
+            locale: "en-US".parse().unwrap(),
+        },
+        currency: "EUR".parse().unwrap(),
+        electricity_price: "0.32".parse().unwrap(),
+        create_demo_data: true,
+    };
+    actors::settings::setup(&txn, &setup, [0; 32], 60, now).unwrap();
+    let templates: Vec<Print> = repo::all::<Print>(&txn).unwrap();
+    let customers: Vec<Customer> = repo::all::<Customer>(&txn).unwrap();
+    txn.commit().unwrap();
+
+    let statuses = [
+        PrintStatus::Draft,
+        PrintStatus::Printing,
+        PrintStatus::Printed,
+        PrintStatus::Shipped,
+        PrintStatus::Done,
+        PrintStatus::Done,
+    ];
+    let two_years = 2 * 365 * 24 * 3600;
+    let started = std::time::Instant::now();
+    for batch in (0..count).collect::<Vec<_>>().chunks(1000) {
+        let txn = store.begin_write().unwrap();
+        for &i in batch {
+            let template = &templates[i % templates.len()];
+            let input = PrintInput {
+                name: format!("Job {i} {}", template.name).parse().unwrap(),
+                customer_id: Some(customers[i % customers.len()].id),
+                series_id: None,
+                quantity: 1 + (i % 20) as u32,
+                sales_value: (i % 3 != 0).then(|| format!("{}.50", 5 + i % 90).parse().unwrap()),
+                notes: None,
+                parts: template
+                    .parts
+                    .iter()
+                    .map(|p| PartInput {
+                        id: None,
+                        printer_id: p.printer_id,
+                        build_plate_id: p.build_plate_id,
+                        hotends: p
+                            .hotends
+                            .iter()
+                            .map(|h| HotendInput {
+                                component_id: h.component_id,
+                                duration_seconds: h.duration_seconds + (i % 600) as u32,
+                            })
+                            .collect(),
+                        other_component_ids: p.other_component_ids.clone(),
+                        filaments: p
+                            .usages
+                            .iter()
+                            .map(|u| FilamentInput {
+                                filament_id: u.filament_id,
+                                used_grams: format!(
+                                    "{}",
+                                    u.used_grams + rust_decimal::Decimal::from(i % 50)
+                                )
+                                .parse()
+                                .unwrap(),
+                                spool_id: None,
+                            })
+                            .collect(),
+                    })
+                    .collect(),
+            };
+            let created_at = now.plus_seconds(-((i as i64 * 7919) % two_years));
+            let mut print = prints::create(&txn, &input, created_at).unwrap();
+            let status = statuses[i % statuses.len()];
+            if status != PrintStatus::Draft {
+                print = prints::set_status(&txn, print.id, status, created_at).unwrap();
+            }
+            let _ = print;
+        }
+        txn.commit().unwrap();
+    }
+    println!(
+        "seeded {count} prints in {:.1} s",
+        started.elapsed().as_secs_f64()
+    );
+}
