@@ -139,6 +139,7 @@ impl Application {
         let (inventory, inventory_arbiter) = WriterHandle::start("inventory", store.clone());
         let (prints, prints_arbiter) = WriterHandle::start("prints", store.clone());
         let (series, series_arbiter) = WriterHandle::start("series", store.clone());
+        let (ledger, ledger_arbiter) = WriterHandle::start("ledger", store.clone());
         let time_zone = jiff::tz::TimeZone::system();
         let index =
             actors::prints::PrintIndex::load(&store, time_zone).map_err(StartError::Prints)?;
@@ -153,6 +154,7 @@ impl Application {
             inventory,
             prints,
             series,
+            ledger,
             index,
             latest_version: ::web::api::version::LatestVersion::new(
                 config.release_feed_url.clone(),
@@ -189,6 +191,7 @@ impl Application {
                 inventory_arbiter,
                 prints_arbiter,
                 series_arbiter,
+                ledger_arbiter,
             ],
         })
     }

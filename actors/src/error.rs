@@ -57,6 +57,9 @@ pub enum Error {
     /// (409 `IMMUTABLE`).
     #[error("the print is finalized and cannot change")]
     Immutable,
+    /// An operation key reused with other content (409 `OPERATION_KEY_REUSED`).
+    #[error("the operation key was already used with other content")]
+    OperationKeyReused,
     /// Series routes while print series are off (409 `PRINT_SERIES_DISABLED`).
     #[error("print series are disabled")]
     PrintSeriesDisabled,

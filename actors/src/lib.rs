@@ -15,6 +15,7 @@ pub mod costing;
 pub mod demo;
 mod error;
 pub mod inventory;
+pub mod ledger;
 pub mod money;
 pub mod prints;
 pub mod series;

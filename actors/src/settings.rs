@@ -2,7 +2,7 @@
 
 use crate::accounts::{self, NewAccount};
 use crate::values::{Amount, Currency, Locale};
-use crate::{Error, Result, demo};
+use crate::{Error, Result, demo, ledger};
 use storage::records::{Account, Settings};
 use storage::repo::{self, Tx};
 use storage::{Timestamp, WriteTransaction, tables};
@@ -70,7 +70,8 @@ pub struct SettingsInput {
     pub spool_management_enabled: bool,
 }
 
-/// Replaces the settings.
+/// Replaces the settings. Switching spool management on opens a spool for every active filament
+/// without one ([`ledger::stock_all`]), in the same transaction.
 ///
 /// Errors: [`Error::CurrencyLocked`] when the currency changes while any print exists (every
 /// stored amount is in the old currency); [`Error::NotFound`] before setup.
@@ -82,8 +83,12 @@ pub fn update(txn: &WriteTransaction, input: &SettingsInput) -> Result<Settings>
     settings.currency = input.currency.get().clone();
     settings.default_language = input.default_language.get().clone();
     settings.electricity_price = *input.electricity_price.get();
+    let switched_on = input.spool_management_enabled && !settings.spool_management_enabled;
     settings.spool_management_enabled = input.spool_management_enabled;
     repo::put_settings(txn, &settings)?;
+    if switched_on {
+        ledger::stock_all(txn, Timestamp::now())?;
+    }
     Ok(settings)
 }
 
@@ -102,10 +107,15 @@ pub fn update_features(txn: &WriteTransaction, input: FeaturesInput) -> Result<S
     if let Some(on) = input.print_series_enabled {
         settings.print_series_enabled = on;
     }
+    let switched_on =
+        input.spool_management_enabled == Some(true) && !settings.spool_management_enabled;
     if let Some(on) = input.spool_management_enabled {
         settings.spool_management_enabled = on;
     }
     repo::put_settings(txn, &settings)?;
+    if switched_on {
+        ledger::stock_all(txn, Timestamp::now())?;
+    }
     Ok(settings)
 }
 

@@ -117,6 +117,13 @@ string_value!(
 );
 
 string_value!(
+    /// Signed grams of a ledger movement: at most 12 whole and 6 fractional digits.
+    /// Errors: `errors.invalidDecimal`, `errors.outOfRange`.
+    SignedGrams(Decimal),
+    |text| Ok(parse_decimal(&text, 12, 6)?.normalize())
+);
+
+string_value!(
     /// A strictly positive decimal (a lifetime in hours, a net weight in grams).
     /// Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
     PositiveAmount(Decimal),

@@ -5,7 +5,8 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, Component, Customer, Filament, Manufacturer, Print, Printer, Series, Session, Settings,
+    Account, Component, Customer, Filament, Manufacturer, Movement, Print, Printer, Series,
+    Session, Settings, Spool,
 };
 use crate::tables;
 use crate::{Id, Result, decode, encode};
@@ -82,6 +83,8 @@ record!(Component, COMPONENTS, "components");
 record!(Filament, FILAMENTS, "filaments");
 record!(Print, PRINTS, "prints");
 record!(Series, SERIES, "series");
+record!(Spool, SPOOLS, "spools");
+record!(Movement, MOVEMENTS, "movements");
 
 /// The record with `id`, if any.
 pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<Option<R>> {

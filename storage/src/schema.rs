@@ -94,6 +94,9 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
     txn.open_table(tables::SESSIONS)?;
     txn.open_table(tables::SETTINGS)?;
     txn.open_table(tables::MANUFACTURER_NAMES)?;
+    txn.open_table(tables::SPOOL_CODES)?;
+    txn.open_table(tables::SPOOL_MOVEMENTS)?;
+    txn.open_table(tables::MOVEMENT_KEYS)?;
     for def in [
         tables::ACCOUNTS,
         tables::CUSTOMERS,
@@ -103,6 +106,8 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
         tables::FILAMENTS,
         tables::PRINTS,
         tables::SERIES,
+        tables::SPOOLS,
+        tables::MOVEMENTS,
     ] {
         txn.open_table(def)?;
     }

@@ -36,6 +36,19 @@ pub const PRINTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("print
 /// Print series by id.
 pub const SERIES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("series");
 
+/// Spools by id.
+pub const SPOOLS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("spools");
+/// Unique index: lower-case spool code to spool id.
+pub const SPOOL_CODES: TableDefinition<&str, [u8; 16]> = TableDefinition::new("spool_codes");
+/// Ledger movements by id.
+pub const MOVEMENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("movements");
+/// A spool's movements in booking order: (spool id, movement id).
+pub const SPOOL_MOVEMENTS: TableDefinition<([u8; 16], [u8; 16]), ()> =
+    TableDefinition::new("spool_movements");
+/// Idempotency: operation key to the movement it booked.
+pub const MOVEMENT_KEYS: TableDefinition<[u8; 16], [u8; 16]> =
+    TableDefinition::new("movement_keys");
+
 /// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
     MultimapTableDefinition::new("references");

@@ -11,10 +11,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
-struct Service {
+pub struct Service {
     child: Child,
-    base: String,
-    client: Client,
+    pub base: String,
+    pub client: Client,
 }
 
 impl Drop for Service {
@@ -27,7 +27,7 @@ impl Drop for Service {
 
 impl Service {
     /// Starts `printcost` on a free port with its data in `dir`, and waits until it listens.
-    fn start(dir: &Path) -> Service {
+    pub fn start(dir: &Path) -> Service {
         let mut child = Command::new(env!("CARGO_BIN_EXE_printcost"))
             .args(["--listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir)
@@ -68,11 +68,11 @@ impl Service {
         }
     }
 
-    fn url(&self, path: &str) -> String {
+    pub fn url(&self, path: &str) -> String {
         format!("{}{}", self.base, path)
     }
 
-    async fn login(&self, password: &str) -> reqwest::StatusCode {
+    pub async fn login(&self, password: &str) -> reqwest::StatusCode {
         let body = json!({"email": EMAIL, "password": password});
         self.client
             .post(self.url("/api/auth/login"))
@@ -83,7 +83,7 @@ impl Service {
             .status()
     }
 
-    fn kill_9(mut self) {
+    pub fn kill_9(mut self) {
         self.child.kill().unwrap();
         assert!(!self.child.wait().unwrap().success());
     }

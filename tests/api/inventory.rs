@@ -453,17 +453,18 @@ async fn filaments_derive_their_name_and_keep_a_stock_threshold() {
         .unwrap();
     assert_eq!(
         stock,
-        json!({"filamentId": id, "activeTotalGrams": "0", "minimumStockGrams": null, "belowMinimum": false})
+        json!({"filamentId": id, "activeTotalGrams": "1000", "minimumStockGrams": null, "belowMinimum": false}),
+        "a new filament gets its opening spool while spool management is on"
     );
     let set = app
         .patch(
             &format!("/api/filaments/{id}/stock"),
-            &json!({"minimumStockGrams": "500.0"}),
+            &json!({"minimumStockGrams": "1500.0"}),
         )
         .await;
     assert_eq!(set.status(), 200);
     let stock: Value = set.json().await.unwrap();
-    assert_eq!(stock["minimumStockGrams"], "500");
+    assert_eq!(stock["minimumStockGrams"], "1500");
     assert_eq!(stock["belowMinimum"], true);
     let fetched: Value = app
         .get(&format!("/api/filaments/{id}"))
@@ -471,7 +472,7 @@ async fn filaments_derive_their_name_and_keep_a_stock_threshold() {
         .json()
         .await
         .unwrap();
-    assert_eq!(fetched["minimumStockGrams"], "500");
+    assert_eq!(fetched["minimumStockGrams"], "1500");
     assert_error(
         app.get("/api/filaments/01a1fca8-547d-7442-9d4e-aa020ca898c4/stock")
             .await,
@@ -512,15 +513,24 @@ async fn filaments_derive_their_name_and_keep_a_stock_threshold() {
         "REFERENCED",
     )
     .await;
+    assert_error(
+        app.delete(&format!("/api/filaments/{id}")).await,
+        409,
+        "REFERENCED",
+    )
+    .await;
+    let unstocked = app
+        .create(
+            "/api/filaments",
+            &filament(&prusa, "Made while spools are off"),
+        )
+        .await;
+    let unstocked = unstocked["id"].as_str().unwrap();
     assert_eq!(
-        app.delete(&format!("/api/filaments/{id}")).await.status(),
-        204
-    );
-    assert_eq!(
-        app.delete(&format!("/api/manufacturers/{prusa}"))
+        app.delete(&format!("/api/filaments/{unstocked}"))
             .await
             .status(),
         204,
-        "reference edges removed with the filament"
+        "a filament without spools or prints can go"
     );
 }

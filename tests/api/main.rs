@@ -10,4 +10,5 @@ mod openapi;
 mod prints;
 mod series;
 mod settings;
+mod spools;
 mod support;

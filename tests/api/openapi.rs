@@ -44,6 +44,13 @@ async fn the_document_lists_every_route_with_its_schemas() {
         ("get", "/api/customers/{id}/history"),
         ("get", "/api/search"),
         ("get", "/api/version-latest"),
+        ("get", "/api/spools"),
+        ("post", "/api/spools"),
+        ("get", "/api/spools/{id}"),
+        ("patch", "/api/spools/{id}"),
+        ("post", "/api/spools/{id}/archive"),
+        ("post", "/api/spools/{id}/movements"),
+        ("get", "/api/spools/{id}/qr"),
     ];
     let mut routes: Vec<(String, String)> = expected
         .iter()

@@ -38,6 +38,8 @@ pub enum Code {
     Immutable,
     /// 409: spool and stock routes while spool management is off.
     SpoolManagementDisabled,
+    /// 409: an `operationKey` reused with other content.
+    OperationKeyReused,
     /// 409: series routes while print series are off.
     PrintSeriesDisabled,
     /// 409: report of a print that is not DONE.
@@ -144,6 +146,12 @@ impl Code {
                 "EXPORT_TOO_LARGE",
                 "errors.exportTooLarge",
                 "The export has more than 5,000 prints; narrow the filters.",
+            ),
+            OperationKeyReused => (
+                StatusCode::CONFLICT,
+                "OPERATION_KEY_REUSED",
+                "errors.operationKeyReused",
+                "That operation key was already used with other content.",
             ),
             DatabaseUnavailable => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -278,6 +286,7 @@ impl From<actors::Error> for ApiError {
             E::InvalidCredentials => ApiError::new(Code::InvalidCredentials),
             E::SpoolManagementDisabled => ApiError::new(Code::SpoolManagementDisabled),
             E::Immutable => ApiError::new(Code::Immutable),
+            E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::PrintSeriesDisabled => ApiError::new(Code::PrintSeriesDisabled),
             E::Storage(e) => {
                 tracing::error!(error = %e, "store unavailable");
@@ -376,6 +385,7 @@ mod tests {
             (Duplicate, 409, "DUPLICATE"),
             (CurrencyLocked, 409, "CURRENCY_LOCKED"),
             (Immutable, 409, "IMMUTABLE"),
+            (OperationKeyReused, 409, "OPERATION_KEY_REUSED"),
             (SpoolManagementDisabled, 409, "SPOOL_MANAGEMENT_DISABLED"),
             (PrintSeriesDisabled, 409, "PRINT_SERIES_DISABLED"),
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),

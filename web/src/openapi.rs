@@ -22,6 +22,7 @@ use utoipa::{Modify, OpenApi};
         (name = "filaments", description = "Filament products and stock thresholds"),
         (name = "prints", description = "Prints with frozen cost snapshots: pricing, lifecycle, export, reports"),
         (name = "series", description = "Print series and their histories"),
+        (name = "spools", description = "Filament spools and their stock ledger"),
         (name = "search", description = "Search across prints and inventory"),
     ),
     modifiers(&SessionCookie)

@@ -30,6 +30,8 @@ pub struct AppState {
     pub prints: WriterHandle,
     /// Writer of print series.
     pub series: WriterHandle,
+    /// Writer of spools and their ledger movements.
+    pub ledger: WriterHandle,
     /// The in-memory projection of every print, for filtered lists.
     pub index: std::sync::Arc<actors::prints::PrintIndex>,
     /// The cached latest release version.

@@ -103,14 +103,13 @@ pub fn display_name(tx: &impl Tx, filament: &Filament) -> Result<String> {
     Ok(view(filament.clone(), manufacturer.name).name)
 }
 
-/// The stock of filament `id`. The active total sums the remaining grams of the filament's
-/// active spools; spools arrive with the stock ledger, so until then it is zero.
+/// The stock of filament `id`: the remaining grams of its active spools and the threshold.
 ///
 /// Errors: [`crate::Error::SpoolManagementDisabled`], [`crate::Error::NotFound`].
 pub fn stock(tx: &impl Tx, id: Id) -> Result<Stock> {
     settings::require_spool_management(tx)?;
     let filament: Filament = super::get(tx, id)?;
-    Ok(stock_of(&filament, Decimal::ZERO))
+    Ok(stock_of(&filament, crate::ledger::active_total(tx, id)?))
 }
 
 fn stock_of(filament: &Filament, active_total_grams: Decimal) -> Stock {
@@ -137,7 +136,7 @@ pub fn set_minimum_stock(
     filament.minimum_stock_grams = minimum.map(|m| *m.get());
     filament.updated_at = now;
     storage::repo::put(txn, &filament)?;
-    Ok(stock_of(&filament, Decimal::ZERO))
+    Ok(stock_of(&filament, crate::ledger::active_total(txn, id)?))
 }
 
 /// The filaments resource's rules (see [`Kind`]).
@@ -164,7 +163,12 @@ impl Kind for Filaments {
             created_at: now,
             updated_at: now,
         };
-        write(txn, None, filament, input, now)
+        let view = write(txn, None, filament, input, now)?;
+        // Spool management on keeps every active filament stocked (API-CONTRACT.md).
+        if settings::get(txn)?.spool_management_enabled {
+            crate::ledger::stock_filament(txn, &view.filament, now)?;
+        }
+        Ok(view)
     }
 
     fn replace(

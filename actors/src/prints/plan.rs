@@ -4,6 +4,7 @@
 
 use crate::costing::{self, FilamentUse, PartPlan, Rate};
 use crate::inventory::filaments;
+use crate::ledger;
 use crate::values::{Amount, Grams, Name, Note};
 use crate::{Error, FieldError, Result};
 use rust_decimal::Decimal;
@@ -11,7 +12,7 @@ use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
     Component, ComponentType, Costing, Customer, Filament, HotendUse, Part, Print, Printer, Series,
-    Usage,
+    Spool, Usage,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -156,6 +157,41 @@ impl Faults {
     }
 }
 
+impl Faults {
+    /// The spool a filament line draws from: the given one (it must be an active spool of the
+    /// filament), or the filament's only active spool. Otherwise a fault at `path`:
+    /// `errors.notFound`, `errors.wrongFilament`, `errors.archived`, `errors.noActiveSpool`, or
+    /// `errors.spoolRequired` when several spools could be meant.
+    fn spool(
+        &mut self,
+        tx: &impl Tx,
+        filament: &Filament,
+        given: Option<Id>,
+        path: String,
+    ) -> Result<Option<Spool>> {
+        let fault = |faults: &mut Faults, key| {
+            faults.add(path.clone(), key);
+            Ok(None)
+        };
+        match given {
+            Some(id) => match repo::get::<Spool>(tx, id)? {
+                None => fault(self, "errors.notFound"),
+                Some(s) if s.filament_id != filament.id => fault(self, "errors.wrongFilament"),
+                Some(s) if s.archived => fault(self, "errors.archived"),
+                Some(s) => Ok(Some(s)),
+            },
+            None => {
+                let mut active = ledger::active_spools(tx, filament.id)?;
+                match active.len() {
+                    1 => Ok(active.pop()),
+                    0 => fault(self, "errors.noActiveSpool"),
+                    _ => fault(self, "errors.spoolRequired"),
+                }
+            }
+        }
+    }
+}
+
 fn rate_of(id: Id, label: &str, price: Decimal, per: Decimal) -> Rate {
     Rate {
         source_id: id,
@@ -166,7 +202,9 @@ fn rate_of(id: Id, label: &str, price: Decimal, per: Decimal) -> Rate {
 }
 
 /// Checks counts and ranges, looks every record up, and builds parts and pricing plans.
-/// When spool management is off, `spoolId` values are ignored and usages store none.
+/// With spool management on, each filament line draws from a spool (its rate is the spool's
+/// `purchasePrice / initialNetWeightGrams`); when it is off, `spoolId` values are ignored, usages
+/// store none, and the filament's catalog price and net weight are used.
 pub(super) fn resolve(
     tx: &impl Tx,
     input: &PrintInput,
@@ -251,36 +289,49 @@ pub(super) fn resolve(
         let mut uses = Vec::new();
         for (j, f) in part.filaments.iter().enumerate() {
             let path = |field: &str| at(&format!("filaments[{j}].{field}"));
-            if spools_on && f.spool_id.is_some() {
-                // Spools arrive with the stock ledger; until then no spool id can exist.
-                faults.add(path("spoolId"), "errors.notFound");
-            }
-            if let Some(filament) =
-                faults.find::<Filament>(tx, f.filament_id, path("filamentId"))?
-            {
-                let usage = Usage {
-                    // A kept part keeps its usage ids by position: outcomes refer to them.
-                    id: part
-                        .id
-                        .and_then(|p| known.get(&p)?.usages.get(j))
-                        .map_or_else(Id::new, |u| u.id),
-                    filament_id: filament.id,
-                    spool_id: None,
-                    used_grams: *f.used_grams.get(),
-                };
-                let name = filaments::display_name(tx, &filament)?;
-                uses.push(FilamentUse {
-                    usage_id: usage.id,
-                    rate: rate_of(
-                        filament.id,
-                        &name,
-                        filament.purchase_price,
-                        filament.net_weight_grams,
-                    ),
-                    grams: usage.used_grams,
-                });
-                usages.push(usage);
-            }
+            let Some(filament) = faults.find::<Filament>(tx, f.filament_id, path("filamentId"))?
+            else {
+                continue;
+            };
+            let spool = match spools_on {
+                true => match faults.spool(tx, &filament, f.spool_id, path("spoolId"))? {
+                    Some(spool) => Some(spool),
+                    None => continue,
+                },
+                false => None,
+            };
+            let name = filaments::display_name(tx, &filament)?;
+            let rate = match &spool {
+                Some(s) => rate_of(
+                    filament.id,
+                    &format!("{name} ({})", s.code),
+                    s.purchase_price,
+                    s.initial_net_weight_grams,
+                ),
+                None => rate_of(
+                    filament.id,
+                    &name,
+                    filament.purchase_price,
+                    filament.net_weight_grams,
+                ),
+            };
+            let usage = Usage {
+                // A kept part keeps its usage ids by position: outcomes refer to them.
+                id: part
+                    .id
+                    .and_then(|p| known.get(&p)?.usages.get(j))
+                    .map_or_else(Id::new, |u| u.id),
+                filament_id: filament.id,
+                spool_id: spool.as_ref().map(|s| s.id),
+                spool_code: spool.map(|s| s.code),
+                used_grams: *f.used_grams.get(),
+            };
+            uses.push(FilamentUse {
+                usage_id: usage.id,
+                rate,
+                grams: usage.used_grams,
+            });
+            usages.push(usage);
         }
         if let (Some(printer), Some(plate)) = (printer, plate) {
             plans.push(PartPlan {

@@ -9,6 +9,7 @@ mod account;
 mod inventory;
 mod print;
 mod settings;
+mod spool;
 
 pub use account::{Account, Session};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
@@ -17,3 +18,4 @@ pub use print::{
     Usage,
 };
 pub use settings::Settings;
+pub use spool::{Movement, MovementKind, Spool};

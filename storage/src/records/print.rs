@@ -38,6 +38,8 @@ pub struct Usage {
     pub filament_id: Id,
     /// The spool it comes from, when spool management chose one.
     pub spool_id: Option<Id>,
+    /// That spool's code (fixed for the spool's life).
+    pub spool_code: Option<String>,
     /// Planned grams for the whole run (not per unit).
     #[serde(with = "rust_decimal::serde::str")]
     pub used_grams: Decimal,

@@ -13,6 +13,7 @@ pub mod prints;
 pub mod search;
 pub mod series;
 pub mod settings;
+pub mod spools;
 pub mod version;
 
 use serde::Serialize;
@@ -59,6 +60,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .configure(filaments::configure)
         .configure(prints::configure)
         .configure(series::configure)
+        .configure(spools::configure)
         .service(search::search)
         .service(version::version_latest);
 }

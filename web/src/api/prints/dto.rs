@@ -260,7 +260,7 @@ fn usages_of(part: &Part, lines: &[&CostLine]) -> Vec<UsageDto> {
             part_id: part.id.to_string(),
             filament_id: u.filament_id.to_string(),
             spool_id: u.spool_id.map(|s| s.to_string()),
-            spool_code: None,
+            spool_code: u.spool_code.clone(),
             used_grams: dec(u.used_grams),
             cost: dec(lines
                 .iter()

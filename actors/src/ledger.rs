@@ -1,0 +1,428 @@
+//! The spool ledger: spools and their append-only movements. Every stock change goes through
+//! [`book`], in the caller's transaction (the ledger actor for movements from the API, the
+//! print actor for outcomes), so its rules live here once:
+//!
+//! - a movement is never changed or deleted; `remaining_grams` of the spool always equals the sum
+//!   of its movements, updated in the same transaction;
+//! - RECEIPT grams are positive; CORRECTION grams are nonzero and may not take the spool below
+//!   zero; PRINT grams are signed (consumption negative, a lowering correction positive);
+//! - an operation key books at most once: the same key with the same content returns the first
+//!   movement, with other content it is refused ([`Error::OperationKeyReused`]).
+//!
+//! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
+
+use crate::inventory::{ListQuery, Page, filaments};
+use crate::values::note_text;
+use crate::{Error, FieldError, Result, money, settings};
+use redb::{ReadableTable, ReadableTableMetadata};
+use rust_decimal::Decimal;
+use storage::records::{Filament, Movement, MovementKind, Spool};
+use storage::repo::{self, Tx};
+use storage::{Id, Timestamp, WriteTransaction, tables};
+
+/// What a new spool is made of.
+#[derive(Debug, Clone)]
+pub struct SpoolInput {
+    /// Unique code; `None` draws the next `SP-000001`-style code.
+    pub code: Option<String>,
+    /// Its filament.
+    pub filament_id: Id,
+    /// What it cost.
+    pub purchase_price: Decimal,
+    /// Net grams when bought (> 0); booked as the opening receipt.
+    pub initial_net_weight_grams: Decimal,
+    /// Manufacturer's lot.
+    pub purchase_lot: Option<String>,
+    /// Where it is kept.
+    pub location: Option<String>,
+    /// Purchase date, `YYYY-MM-DD`.
+    pub acquired_at: Option<String>,
+}
+
+/// A movement to book.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MovementInput {
+    /// Kind.
+    pub kind: MovementKind,
+    /// Signed grams.
+    pub grams: Decimal,
+    /// Free text.
+    pub note: Option<String>,
+    /// Idempotency key.
+    pub operation_key: Option<Id>,
+    /// For PRINT movements, the print.
+    pub print_id: Option<Id>,
+    /// For PRINT movements, the usage.
+    pub usage_id: Option<Id>,
+}
+
+/// The unit cost of `spool`: `purchasePrice / initialNetWeightGrams`, currency per gram.
+pub fn unit_cost(spool: &Spool) -> Decimal {
+    money::divide(spool.purchase_price, spool.initial_net_weight_grams)
+}
+
+/// The unique-index key of a spool code.
+pub fn code_key(code: &str) -> String {
+    code.trim().to_lowercase()
+}
+
+/// The spool `id`. Errors: [`Error::NotFound`].
+pub fn get(tx: &impl Tx, id: Id) -> Result<Spool> {
+    repo::get(tx, id)?.ok_or(Error::NotFound)
+}
+
+/// The next free automatic code, `SP-` and six digits, from a counter in the meta table.
+fn next_code(txn: &WriteTransaction) -> Result<String> {
+    let mut meta = txn.open_table(tables::META).map_err(storage::Error::from)?;
+    let mut next = meta
+        .get("spool_sequence")
+        .map_err(storage::Error::from)?
+        .map_or(1, |v| v.value() + 1);
+    loop {
+        let code = format!("SP-{next:06}");
+        if repo::index_get(txn, tables::SPOOL_CODES, &code_key(&code))?.is_none() {
+            meta.insert("spool_sequence", next)
+                .map_err(storage::Error::from)?;
+            return Ok(code);
+        }
+        next += 1;
+    }
+}
+
+/// Creates a spool and books its opening RECEIPT of `initial_net_weight_grams`, atomically.
+///
+/// Errors: [`Error::Duplicate`] on `code`; [`Error::Validation`] for an unknown `filamentId` or a
+/// weight that is not positive.
+pub fn open_spool(txn: &WriteTransaction, input: &SpoolInput, now: Timestamp) -> Result<Spool> {
+    if repo::get::<Filament>(txn, input.filament_id)?.is_none() {
+        return Err(Error::field("filamentId", "errors.notFound"));
+    }
+    if input.initial_net_weight_grams <= Decimal::ZERO {
+        return Err(Error::field("initialNetWeightGrams", "errors.notPositive"));
+    }
+    let code = match &input.code {
+        Some(code) => {
+            if repo::index_get(txn, tables::SPOOL_CODES, &code_key(code))?.is_some() {
+                return Err(Error::Duplicate(FieldError::new(
+                    "code",
+                    "errors.duplicate",
+                )));
+            }
+            code.trim().to_string()
+        }
+        None => next_code(txn)?,
+    };
+    let spool = Spool {
+        id: Id::new(),
+        code,
+        filament_id: input.filament_id,
+        purchase_price: input.purchase_price,
+        initial_net_weight_grams: input.initial_net_weight_grams,
+        purchase_lot: note_text(input.purchase_lot.clone().and_then(|l| l.parse().ok())),
+        location: note_text(input.location.clone().and_then(|l| l.parse().ok())),
+        acquired_at: input.acquired_at.clone(),
+        remaining_grams: Decimal::ZERO,
+        archived: false,
+        created_at: now,
+        updated_at: now,
+    };
+    repo::put(txn, &spool)?;
+    repo::index_put(txn, tables::SPOOL_CODES, &code_key(&spool.code), spool.id)?;
+    repo::set_references(txn, spool.id, &[], &[spool.filament_id])?;
+    let opening = MovementInput {
+        kind: MovementKind::Receipt,
+        grams: spool.initial_net_weight_grams,
+        note: Some("Opening receipt".into()),
+        operation_key: None,
+        print_id: None,
+        usage_id: None,
+    };
+    book(txn, spool.id, &opening, now)?;
+    get(txn, spool.id)
+}
+
+fn same_content(m: &Movement, spool_id: Id, input: &MovementInput) -> bool {
+    m.spool_id == spool_id
+        && m.kind == input.kind
+        && m.grams == input.grams.normalize()
+        && m.note == input.note
+        && m.print_id == input.print_id
+        && m.usage_id == input.usage_id
+}
+
+/// Books `input` on spool `spool_id` and updates its remaining grams, in `txn`.
+///
+/// Errors: [`Error::NotFound`]; [`Error::OperationKeyReused`]; [`Error::Validation`] on `grams`
+/// (`errors.notPositive` for a receipt, `errors.zero` for a correction, `errors.belowZero` when a
+/// correction would take the spool below zero).
+pub fn book(
+    txn: &WriteTransaction,
+    spool_id: Id,
+    input: &MovementInput,
+    now: Timestamp,
+) -> Result<Movement> {
+    if let Some(key) = input.operation_key {
+        let known = txn
+            .open_table(tables::MOVEMENT_KEYS)
+            .map_err(storage::Error::from)?
+            .get(key.bytes())
+            .map_err(storage::Error::from)?
+            .map(|v| Id::from_bytes(v.value()));
+        if let Some(first) = known {
+            let movement: Movement = repo::get(txn, first)?.ok_or(Error::NotFound)?;
+            return if same_content(&movement, spool_id, input) {
+                Ok(movement)
+            } else {
+                Err(Error::OperationKeyReused)
+            };
+        }
+    }
+    let mut spool = get(txn, spool_id)?;
+    let grams = input.grams.normalize();
+    match input.kind {
+        MovementKind::Receipt if grams <= Decimal::ZERO => {
+            return Err(Error::field("grams", "errors.notPositive"));
+        }
+        MovementKind::Correction if grams.is_zero() => {
+            return Err(Error::field("grams", "errors.zero"));
+        }
+        MovementKind::Correction if spool.remaining_grams + grams < Decimal::ZERO => {
+            return Err(Error::field("grams", "errors.belowZero"));
+        }
+        _ => {}
+    }
+    let movement = Movement {
+        id: Id::new(),
+        spool_id,
+        kind: input.kind,
+        grams,
+        note: input.note.clone(),
+        operation_key: input.operation_key,
+        print_id: input.print_id,
+        usage_id: input.usage_id,
+        created_at: now,
+    };
+    repo::put(txn, &movement)?;
+    txn.open_table(tables::SPOOL_MOVEMENTS)
+        .map_err(storage::Error::from)?
+        .insert((spool_id.bytes(), movement.id.bytes()), ())
+        .map_err(storage::Error::from)?;
+    if let Some(key) = input.operation_key {
+        txn.open_table(tables::MOVEMENT_KEYS)
+            .map_err(storage::Error::from)?
+            .insert(key.bytes(), movement.id.bytes())
+            .map_err(storage::Error::from)?;
+    }
+    spool.remaining_grams = (spool.remaining_grams + grams).normalize();
+    spool.updated_at = now;
+    repo::put(txn, &spool)?;
+    Ok(movement)
+}
+
+/// Page `page` of spool `spool_id`'s movements, newest first.
+pub fn movements(tx: &impl Tx, spool_id: Id, page: u32, page_size: u32) -> Result<Page<Movement>> {
+    let index = tx.table(tables::SPOOL_MOVEMENTS)?;
+    let range = (spool_id.bytes(), [0u8; 16])..=(spool_id.bytes(), [0xff; 16]);
+    let keys: Vec<[u8; 16]> = index
+        .range(range)
+        .map_err(storage::Error::from)?
+        .map(|e| e.map(|(k, _)| k.value().1))
+        .collect::<std::result::Result<_, _>>()
+        .map_err(storage::Error::from)?;
+    let query = ListQuery {
+        page,
+        page_size,
+        ..ListQuery::default()
+    };
+    let page = Page::cut(keys.into_iter().rev().collect(), &query);
+    let mut items = Vec::with_capacity(page.items.len());
+    for key in &page.items {
+        items.push(repo::get::<Movement>(tx, Id::from_bytes(*key))?.ok_or(Error::NotFound)?);
+    }
+    Ok(Page {
+        items,
+        total: page.total,
+        page: page.page,
+        page_size: page.page_size,
+    })
+}
+
+/// Every movement of every spool, for balance checks: `(spool id, sum of grams, count)`.
+pub fn balances(tx: &impl Tx) -> Result<Vec<(Id, Decimal, usize)>> {
+    let mut sums: std::collections::BTreeMap<Id, (Decimal, usize)> = Default::default();
+    repo::for_each::<Movement>(tx, |m| {
+        let entry = sums.entry(m.spool_id).or_default();
+        entry.0 += m.grams;
+        entry.1 += 1;
+    })?;
+    Ok(sums
+        .into_iter()
+        .map(|(id, (sum, n))| (id, sum.normalize(), n))
+        .collect())
+}
+
+/// Active (not archived) spools of `filament_id`.
+pub fn active_spools(tx: &impl Tx, filament_id: Id) -> Result<Vec<Spool>> {
+    Ok(repo::all::<Spool>(tx)?
+        .into_iter()
+        .filter(|s| s.filament_id == filament_id && !s.archived)
+        .collect())
+}
+
+/// Grams remaining on the active spools of `filament_id`.
+pub fn active_total(tx: &impl Tx, filament_id: Id) -> Result<Decimal> {
+    Ok(active_spools(tx, filament_id)?
+        .iter()
+        .map(|s| s.remaining_grams)
+        .sum::<Decimal>()
+        .normalize())
+}
+
+/// Gives `filament` an opening spool from its catalog price and net weight, unless it is archived
+/// or already has an active spool.
+pub fn stock_filament(
+    txn: &WriteTransaction,
+    filament: &Filament,
+    now: Timestamp,
+) -> Result<Option<Spool>> {
+    if filament.archived || !active_spools(txn, filament.id)?.is_empty() {
+        return Ok(None);
+    }
+    let input = SpoolInput {
+        code: None,
+        filament_id: filament.id,
+        purchase_price: filament.purchase_price,
+        initial_net_weight_grams: filament.net_weight_grams,
+        purchase_lot: None,
+        location: None,
+        acquired_at: None,
+    };
+    open_spool(txn, &input, now).map(Some)
+}
+
+/// Opens a spool for every active filament without an active spool (spool management switched
+/// on). Returns how many were opened.
+pub fn stock_all(txn: &WriteTransaction, now: Timestamp) -> Result<usize> {
+    let mut opened = 0;
+    for filament in repo::all::<Filament>(txn)? {
+        if stock_filament(txn, &filament, now)?.is_some() {
+            opened += 1;
+        }
+    }
+    Ok(opened)
+}
+
+/// Changeable fields of a spool (code, filament and initial weight are fixed).
+#[derive(Debug, Clone)]
+pub struct SpoolChange {
+    /// What it cost (future drafts price from it; finalized prints keep their snapshot).
+    pub purchase_price: Decimal,
+    /// Manufacturer's lot.
+    pub purchase_lot: Option<String>,
+    /// Where it is kept.
+    pub location: Option<String>,
+    /// Purchase date.
+    pub acquired_at: Option<String>,
+}
+
+/// Changes spool `id`'s metadata and price. Errors: [`Error::NotFound`].
+pub fn change(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &SpoolChange,
+    now: Timestamp,
+) -> Result<Spool> {
+    let mut spool = get(txn, id)?;
+    spool.purchase_price = input.purchase_price;
+    spool.purchase_lot = input.purchase_lot.clone().filter(|s| !s.trim().is_empty());
+    spool.location = input.location.clone().filter(|s| !s.trim().is_empty());
+    spool.acquired_at = input.acquired_at.clone();
+    spool.updated_at = now;
+    repo::put(txn, &spool)?;
+    Ok(spool)
+}
+
+/// Sets the archive state of spool `id`. Errors: [`Error::NotFound`].
+pub fn set_archived(
+    txn: &WriteTransaction,
+    id: Id,
+    archived: bool,
+    now: Timestamp,
+) -> Result<Spool> {
+    let mut spool = get(txn, id)?;
+    spool.archived = archived;
+    spool.updated_at = now;
+    repo::put(txn, &spool)?;
+    Ok(spool)
+}
+
+/// A spool with its filament's name.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpoolView {
+    /// The spool.
+    pub spool: Spool,
+    /// Its filament's display name.
+    pub filament: String,
+}
+
+/// Spool list filters.
+#[derive(Debug, Clone, Default)]
+pub struct SpoolFilter {
+    /// Only this filament.
+    pub filament_id: Option<Id>,
+    /// Only spools with filament left.
+    pub available_only: bool,
+}
+
+/// Spools matching `query` and `filter` (search covers code, lot, location and filament name),
+/// sorted by code. Errors: [`Error::SpoolManagementDisabled`].
+pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Page<SpoolView>> {
+    settings::require_spool_management(tx)?;
+    let names = filament_names(tx)?;
+    let mut rows: Vec<SpoolView> = repo::all::<Spool>(tx)?
+        .into_iter()
+        .filter(|s| query.include_archived || !s.archived)
+        .filter(|s| filter.filament_id.is_none_or(|f| s.filament_id == f))
+        .filter(|s| !filter.available_only || s.remaining_grams > Decimal::ZERO)
+        .map(|s| SpoolView {
+            filament: names.get(&s.filament_id).cloned().unwrap_or_default(),
+            spool: s,
+        })
+        .filter(|v| {
+            query.matches(&[
+                &v.spool.code,
+                v.spool.purchase_lot.as_deref().unwrap_or(""),
+                v.spool.location.as_deref().unwrap_or(""),
+                &v.filament,
+            ])
+        })
+        .collect();
+    rows.sort_by_key(|v| (code_key(&v.spool.code), v.spool.id));
+    Ok(Page::cut(rows, query))
+}
+
+/// Spool `id` with its filament's name. Errors: [`Error::NotFound`].
+pub fn view(tx: &impl Tx, id: Id) -> Result<SpoolView> {
+    let spool = get(tx, id)?;
+    let filament: Filament = crate::inventory::get(tx, spool.filament_id)?;
+    Ok(SpoolView {
+        filament: filaments::display_name(tx, &filament)?,
+        spool,
+    })
+}
+
+fn filament_names(tx: &impl Tx) -> Result<std::collections::HashMap<Id, String>> {
+    let mut names = std::collections::HashMap::new();
+    for f in repo::all::<Filament>(tx)? {
+        names.insert(f.id, filaments::display_name(tx, &f)?);
+    }
+    Ok(names)
+}
+
+/// Number of movements booked in all (for benchmarks and checks).
+pub fn movement_count(tx: &impl Tx) -> Result<u64> {
+    Ok(tx
+        .table(tables::MOVEMENTS)?
+        .len()
+        .map_err(storage::Error::from)?)
+}

@@ -1,0 +1,445 @@
+//! `/api/spools`: spools, their ledger movements and QR labels. Every route answers 409
+//! `SPOOL_MANAGEMENT_DISABLED` while spool management is off.
+
+use super::ListResponse;
+use crate::error::{ApiError, Code, ErrorBody};
+use crate::extract::{ArchiveInput, ListParams, PathId, QueryFields, StrictJson};
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::{WireId, dec, ts};
+use actix_web::web::{Data, Json};
+use actix_web::{HttpRequest, HttpResponse, get, patch, post};
+use actors::ledger::{self, MovementInput, SpoolChange, SpoolFilter, SpoolInput, SpoolView};
+use actors::settings;
+use actors::values::{Amount, Name, Note, PositiveAmount, SignedGrams};
+use serde::{Deserialize, Serialize};
+use storage::records::{Movement, MovementKind};
+use storage::{Id, Timestamp};
+use utoipa::{IntoParams, ToSchema};
+use utoipa_actix_web::service_config::ServiceConfig;
+
+/// Registers the spool routes.
+pub fn configure(cfg: &mut ServiceConfig) {
+    cfg.service(list_spools)
+        .service(create)
+        .service(get_spool)
+        .service(patch_spool)
+        .service(archive)
+        .service(book)
+        .service(qr);
+}
+
+/// A spool.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SpoolDto {
+    /// Id.
+    pub id: String,
+    /// Unique label code.
+    pub code: String,
+    /// Its filament.
+    pub filament_id: String,
+    /// Its filament's name.
+    pub filament: String,
+    /// What it cost, instance currency.
+    pub purchase_price: String,
+    /// Net grams when bought.
+    pub initial_net_weight_grams: String,
+    /// Manufacturer's lot.
+    pub purchase_lot: Option<String>,
+    /// Where it is kept.
+    pub location: Option<String>,
+    /// Purchase date, YYYY-MM-DD.
+    pub acquired_at: Option<String>,
+    /// Exact grams left: the sum of its movements.
+    pub remaining_grams: String,
+    /// `purchasePrice / initialNetWeightGrams`, currency per gram.
+    pub unit_cost: String,
+    /// Archive state.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+impl From<SpoolView> for SpoolDto {
+    fn from(v: SpoolView) -> Self {
+        let s = v.spool;
+        SpoolDto {
+            id: s.id.to_string(),
+            code: s.code.clone(),
+            filament_id: s.filament_id.to_string(),
+            filament: v.filament,
+            unit_cost: dec(ledger::unit_cost(&s)),
+            purchase_price: dec(s.purchase_price),
+            initial_net_weight_grams: dec(s.initial_net_weight_grams),
+            purchase_lot: s.purchase_lot,
+            location: s.location,
+            acquired_at: s.acquired_at,
+            remaining_grams: dec(s.remaining_grams),
+            archived: s.archived,
+            created_at: ts(s.created_at),
+            updated_at: ts(s.updated_at),
+        }
+    }
+}
+
+/// RECEIPT, CORRECTION or PRINT.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Kind {
+    /// Filament received (positive grams).
+    Receipt,
+    /// A signed, nonzero correction.
+    Correction,
+    /// Consumption by a print (booked by outcomes, not through this route).
+    Print,
+}
+
+/// A ledger movement.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct MovementDto {
+    /// Id.
+    pub id: String,
+    /// The spool.
+    pub spool_id: String,
+    /// Kind.
+    pub kind: Kind,
+    /// Signed grams.
+    pub grams: String,
+    /// Free text.
+    pub note: Option<String>,
+    /// The idempotency key it was booked with.
+    pub operation_key: Option<String>,
+    /// For PRINT movements, the print.
+    pub print_id: Option<String>,
+    /// For PRINT movements, the usage.
+    pub usage_id: Option<String>,
+    /// Booking time.
+    pub created_at: String,
+}
+
+impl From<Movement> for MovementDto {
+    fn from(m: Movement) -> Self {
+        MovementDto {
+            id: m.id.to_string(),
+            spool_id: m.spool_id.to_string(),
+            kind: match m.kind {
+                MovementKind::Receipt => Kind::Receipt,
+                MovementKind::Correction => Kind::Correction,
+                MovementKind::Print => Kind::Print,
+            },
+            grams: dec(m.grams),
+            note: m.note,
+            operation_key: m.operation_key.map(|k| k.to_string()),
+            print_id: m.print_id.map(|p| p.to_string()),
+            usage_id: m.usage_id.map(|u| u.to_string()),
+            created_at: ts(m.created_at),
+        }
+    }
+}
+
+/// A spool with a page of its movements, newest first.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SpoolDetail {
+    /// The spool.
+    pub spool: SpoolDto,
+    /// Its movements (`page` and `pageSize` of the query).
+    pub movements: ListResponse<MovementDto>,
+}
+
+/// New spool input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpoolInputDto {
+    /// Unique label code; omit to get the next `SP-000001`-style code.
+    #[schema(value_type = Option<String>, example = "PLA-BLK-01")]
+    pub code: Option<Name>,
+    /// Its filament.
+    #[schema(value_type = String)]
+    pub filament_id: WireId,
+    /// What it cost.
+    #[schema(value_type = String, example = "24.99")]
+    pub purchase_price: Amount,
+    /// Net grams when bought; booked as the opening receipt.
+    #[schema(value_type = String, example = "1000")]
+    pub initial_net_weight_grams: PositiveAmount,
+    /// Manufacturer's lot.
+    #[schema(value_type = Option<String>)]
+    pub purchase_lot: Option<Note>,
+    /// Where it is kept.
+    #[schema(value_type = Option<String>)]
+    pub location: Option<Note>,
+    /// Purchase date, YYYY-MM-DD.
+    #[schema(example = "2026-11-01")]
+    pub acquired_at: Option<String>,
+}
+
+/// Spool change: metadata and price. `code`, `filamentId` and `initialNetWeightGrams` are fixed;
+/// sending a different value is 409 IMMUTABLE.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct SpoolPatch {
+    /// What it cost.
+    #[schema(value_type = String)]
+    pub purchase_price: Amount,
+    /// Manufacturer's lot.
+    #[schema(value_type = Option<String>)]
+    pub purchase_lot: Option<Note>,
+    /// Where it is kept.
+    #[schema(value_type = Option<String>)]
+    pub location: Option<Note>,
+    /// Purchase date, YYYY-MM-DD.
+    pub acquired_at: Option<String>,
+    /// Fixed: must equal the spool's code if sent.
+    pub code: Option<String>,
+    /// Fixed: must equal the spool's filament if sent.
+    #[schema(value_type = Option<String>)]
+    pub filament_id: Option<WireId>,
+    /// Fixed: must equal the spool's initial weight if sent.
+    #[schema(value_type = Option<String>)]
+    pub initial_net_weight_grams: Option<PositiveAmount>,
+}
+
+/// Movement input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct MovementInputDto {
+    /// RECEIPT (positive grams) or CORRECTION (signed, nonzero).
+    pub kind: Kind,
+    /// Grams: at most 12 whole and 6 fractional digits.
+    #[schema(value_type = String, example = "-12.5")]
+    pub grams: SignedGrams,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub note: Option<Note>,
+    /// A UUID: retrying with the same key and content books nothing new and answers the first
+    /// movement; the same key with other content is 409 OPERATION_KEY_REUSED.
+    #[schema(value_type = Option<String>)]
+    pub operation_key: Option<WireId>,
+}
+
+/// Spool list filters.
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(non_snake_case, dead_code)]
+pub struct SpoolParams {
+    /// Only this filament.
+    pub filamentId: Option<String>,
+    /// Only spools with filament left.
+    pub availableOnly: Option<bool>,
+}
+
+fn date(text: Option<String>, path: &'static str) -> Result<Option<String>, ApiError> {
+    match text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty()) {
+        Some(t) => t
+            .parse::<jiff::civil::Date>()
+            .map(|d| Some(d.to_string()))
+            .map_err(|_| ApiError::field(path, "errors.invalidDate")),
+        None => Ok(None),
+    }
+}
+
+/// Lists spools (sorted by code).
+#[utoipa::path(tag = "spools", params(ListParams, SpoolParams), responses((status = 200, body = ListResponse<SpoolDto>), (status = 401, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[get("/spools")]
+pub async fn list_spools(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    req: HttpRequest,
+) -> Result<Json<ListResponse<SpoolDto>>, ApiError> {
+    let mut query = QueryFields::of(&req)?;
+    let list = ListParams::parse(&mut query);
+    let filter = SpoolFilter {
+        filament_id: query.id("filamentId"),
+        available_only: query.bool("availableOnly").unwrap_or(false),
+    };
+    query.finish()?;
+    let page = state
+        .read(move |tx| ledger::list(tx, &list, &filter))
+        .await?;
+    Ok(Json(ListResponse::of(page, SpoolDto::from)))
+}
+
+/// Creates a spool with its opening receipt, atomically.
+#[utoipa::path(tag = "spools", request_body = SpoolInputDto, responses((status = 201, body = SpoolDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 409, description = "DUPLICATE code, or SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/spools")]
+pub async fn create(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<SpoolInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let i = input.0;
+    let input = SpoolInput {
+        code: i.code.map(Name::into_inner),
+        filament_id: i.filament_id.0,
+        purchase_price: i.purchase_price.into_inner(),
+        initial_net_weight_grams: i.initial_net_weight_grams.into_inner(),
+        purchase_lot: i.purchase_lot.map(Note::into_inner),
+        location: i.location.map(Note::into_inner),
+        acquired_at: date(i.acquired_at, "acquiredAt")?,
+    };
+    let view = state
+        .ledger
+        .run(move |txn| {
+            settings::require_spool_management(txn)?;
+            let spool = ledger::open_spool(txn, &input, Timestamp::now())?;
+            ledger::view(txn, spool.id)
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(SpoolDto::from(view)))
+}
+
+/// A spool and a page of its movements, newest first.
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id"), ListParams), responses((status = 200, body = SpoolDetail), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody)), security(("session" = [])))]
+#[get("/spools/{id}")]
+pub async fn get_spool(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    req: HttpRequest,
+) -> Result<Json<SpoolDetail>, ApiError> {
+    let mut query = QueryFields::of(&req)?;
+    let list = ListParams::parse(&mut query);
+    query.finish()?;
+    let id = id.0;
+    let (view, movements) = state
+        .read(move |tx| {
+            settings::require_spool_management(tx)?;
+            Ok((
+                ledger::view(tx, id)?,
+                ledger::movements(tx, id, list.page, list.page_size)?,
+            ))
+        })
+        .await?;
+    Ok(Json(SpoolDetail {
+        spool: view.into(),
+        movements: ListResponse::of(movements, MovementDto::from),
+    }))
+}
+
+/// Changes a spool's metadata and price; its code, filament and initial weight stay.
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id")), request_body = SpoolPatch, responses((status = 200, body = SpoolDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "IMMUTABLE for a fixed field, or SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[patch("/spools/{id}")]
+pub async fn patch_spool(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<SpoolPatch>,
+) -> Result<Json<SpoolDto>, ApiError> {
+    let (id, p) = (id.0, input.0);
+    let fixed = (
+        p.code,
+        p.filament_id.map(|f| f.0),
+        p.initial_net_weight_grams.map(PositiveAmount::into_inner),
+    );
+    let change = SpoolChange {
+        purchase_price: p.purchase_price.into_inner(),
+        purchase_lot: p.purchase_lot.map(Note::into_inner),
+        location: p.location.map(Note::into_inner),
+        acquired_at: date(p.acquired_at, "acquiredAt")?,
+    };
+    let view = state
+        .ledger
+        .run(move |txn| {
+            settings::require_spool_management(txn)?;
+            let spool = ledger::get(txn, id)?;
+            let (code, filament, weight) = &fixed;
+            if code.as_ref().is_some_and(|c| c.trim() != spool.code)
+                || filament.is_some_and(|f| f != spool.filament_id)
+                || weight.is_some_and(|w| w != spool.initial_net_weight_grams)
+            {
+                return Err(actors::Error::Immutable);
+            }
+            ledger::change(txn, id, &change, Timestamp::now())?;
+            ledger::view(txn, id)
+        })
+        .await?;
+    Ok(Json(view.into()))
+}
+
+/// Archives or restores a spool (an archived spool is not active stock).
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id")), request_body = ArchiveInput, responses((status = 200, body = SpoolDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/spools/{id}/archive")]
+pub async fn archive(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<ArchiveInput>,
+) -> Result<Json<SpoolDto>, ApiError> {
+    let (id, archived) = (id.0, input.0.archived);
+    let view = state
+        .ledger
+        .run(move |txn| {
+            settings::require_spool_management(txn)?;
+            ledger::set_archived(txn, id, archived, Timestamp::now())?;
+            ledger::view(txn, id)
+        })
+        .await?;
+    Ok(Json(view.into()))
+}
+
+/// Books a RECEIPT or CORRECTION. Idempotent by `operationKey`: a retry with the same key and
+/// content answers the first movement (201 again) and books nothing.
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id")), request_body = MovementInputDto, responses((status = 201, body = MovementDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "OPERATION_KEY_REUSED, or SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, description = "Invalid grams (13 whole or 7 fractional digits, a non-positive receipt, a zero correction, below zero)", body = ErrorBody)), security(("session" = [])))]
+#[post("/spools/{id}/movements")]
+pub async fn book(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<MovementInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, i) = (id.0, input.0);
+    let kind = match i.kind {
+        Kind::Receipt => MovementKind::Receipt,
+        Kind::Correction => MovementKind::Correction,
+        Kind::Print => return Err(ApiError::field("kind", "errors.invalidValue")),
+    };
+    let movement = MovementInput {
+        kind,
+        grams: i.grams.into_inner(),
+        note: i.note.map(Note::into_inner).filter(|n| !n.is_empty()),
+        operation_key: i.operation_key.map(|k| k.0),
+        print_id: None,
+        usage_id: None,
+    };
+    let booked = state
+        .ledger
+        .run(move |txn| {
+            settings::require_spool_management(txn)?;
+            ledger::book(txn, id, &movement, Timestamp::now())
+        })
+        .await?;
+    Ok(HttpResponse::Created().json(MovementDto::from(booked)))
+}
+
+/// An SVG QR code of the spool's page, `<origin>/spools/{id}`, for its label.
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id")), responses((status = 200, description = "SVG image", content_type = "image/svg+xml", body = String), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody)), security(("session" = [])))]
+#[get("/spools/{id}/qr")]
+pub async fn qr(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    req: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let id: Id = id.0;
+    state
+        .read(move |tx| {
+            settings::require_spool_management(tx)?;
+            ledger::get(tx, id)
+        })
+        .await?;
+    let origin = {
+        let info = req.connection_info();
+        format!("{}://{}", info.scheme(), info.host())
+    };
+    let url = format!("{origin}/spools/{id}");
+    let code = qrcode::QrCode::new(url.as_bytes()).map_err(|_| ApiError::new(Code::Internal))?;
+    let svg = code
+        .render::<qrcode::render::svg::Color>()
+        .min_dimensions(200, 200)
+        .build();
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
