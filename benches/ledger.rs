@@ -1,0 +1,103 @@
+//! Ledger throughput: movements booked per second through the ledger writer actor, with 1, 8 and
+//! 64 concurrent senders, every commit durable (`Durability::Immediate`). After each group it
+//! prints how many write transactions 1,000 movements took: group commit makes that fall as
+//! concurrency rises.
+//!
+//!     cargo bench --bench ledger
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use actors::ledger::{self, MovementInput};
+use actors::writer::WriterHandle;
+use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::time::{Duration, Instant};
+use storage::records::{Filament, MovementKind};
+use storage::{Id, Store, StoreOptions, Timestamp, repo};
+
+/// A store with one filament and one spool per sender.
+fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
+    let store = Store::open(&dir.join("bench.redb"), StoreOptions::default()).unwrap();
+    let txn = store.begin_write().unwrap();
+    let filament = Filament {
+        id: Id::new(),
+        manufacturer_id: Id::new(),
+        material: "PLA".into(),
+        color_name: "Bench".into(),
+        color_hex: "#000000".into(),
+        purchase_price: "20".parse().unwrap(),
+        net_weight_grams: "1000".parse().unwrap(),
+        minimum_stock_grams: None,
+        note: None,
+        archived: false,
+        created_at: Timestamp::now(),
+        updated_at: Timestamp::now(),
+    };
+    repo::put(&txn, &filament).unwrap();
+    let ids = (0..spools)
+        .map(|n| {
+            let input = ledger::SpoolInput {
+                code: Some(format!("B-{n}")),
+                filament_id: filament.id,
+                purchase_price: "20".parse().unwrap(),
+                initial_net_weight_grams: "100000000".parse().unwrap(),
+                purchase_lot: None,
+                location: None,
+                acquired_at: None,
+            };
+            ledger::open_spool(&txn, &input, Timestamp::now()).unwrap().id
+        })
+        .collect();
+    txn.commit().unwrap();
+    (store, ids)
+}
+
+fn bench_ledger(c: &mut Criterion) {
+    let mut group = c.benchmark_group("ledger");
+    group.sample_size(10).measurement_time(Duration::from_secs(8));
+    for senders in [1usize, 8, 64] {
+        let dir = tempfile::tempdir().unwrap();
+        let (store, spools) = store(dir.path(), senders);
+        let system = actix_rt::System::new();
+        let (writer, _arbiter) = system.block_on(async { WriterHandle::start("ledger", store.clone()) });
+        let per_sender = 2000 / senders;
+        let movements = (per_sender * senders) as u64;
+        group.throughput(Throughput::Elements(movements));
+        let (commits_before, commands_before) = (writer.stats().commits(), writer.stats().commands());
+        group.bench_function(format!("{senders} senders"), |b| {
+            b.iter_custom(|iters| {
+                let started = Instant::now();
+                for _ in 0..iters {
+                    system.block_on(async {
+                        let tasks = spools.iter().map(|spool| {
+                            let (writer, spool) = (writer.clone(), *spool);
+                            async move {
+                                for _ in 0..per_sender {
+                                    let input = MovementInput {
+                                        kind: MovementKind::Correction,
+                                        grams: "-0.5".parse().unwrap(),
+                                        note: None,
+                                        operation_key: Some(Id::new()),
+                                        print_id: None,
+                                        usage_id: None,
+                                    };
+                                    writer.run(move |txn| ledger::book(txn, spool, &input, Timestamp::now())).await.unwrap();
+                                }
+                            }
+                        });
+                        futures_util::future::join_all(tasks).await;
+                    });
+                }
+                started.elapsed()
+            })
+        });
+        let commits = writer.stats().commits() - commits_before;
+        let commands = writer.stats().commands() - commands_before;
+        println!(
+            "ledger/{senders} senders: {commands} movements in {commits} commits = {:.0} commits per 1,000 movements",
+            commits as f64 * 1000.0 / commands.max(1) as f64
+        );
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_ledger);
+criterion_main!(benches);
