@@ -43,7 +43,9 @@ fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
                 location: None,
                 acquired_at: None,
             };
-            ledger::open_spool(&txn, &input, Timestamp::now()).unwrap().id
+            ledger::open_spool(&txn, &input, Timestamp::now())
+                .unwrap()
+                .id
         })
         .collect();
     txn.commit().unwrap();
@@ -52,16 +54,20 @@ fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
 
 fn bench_ledger(c: &mut Criterion) {
     let mut group = c.benchmark_group("ledger");
-    group.sample_size(10).measurement_time(Duration::from_secs(8));
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(8));
     for senders in [1usize, 8, 64] {
         let dir = tempfile::tempdir().unwrap();
         let (store, spools) = store(dir.path(), senders);
         let system = actix_rt::System::new();
-        let (writer, _arbiter) = system.block_on(async { WriterHandle::start("ledger", store.clone()) });
+        let (writer, _arbiter) =
+            system.block_on(async { WriterHandle::start("ledger", store.clone()) });
         let per_sender = 2000 / senders;
         let movements = (per_sender * senders) as u64;
         group.throughput(Throughput::Elements(movements));
-        let (commits_before, commands_before) = (writer.stats().commits(), writer.stats().commands());
+        let (commits_before, commands_before) =
+            (writer.stats().commits(), writer.stats().commands());
         group.bench_function(format!("{senders} senders"), |b| {
             b.iter_custom(|iters| {
                 let started = Instant::now();
@@ -79,7 +85,12 @@ fn bench_ledger(c: &mut Criterion) {
                                         print_id: None,
                                         usage_id: None,
                                     };
-                                    writer.run(move |txn| ledger::book(txn, spool, &input, Timestamp::now())).await.unwrap();
+                                    writer
+                                        .run(move |txn| {
+                                            ledger::book(txn, spool, &input, Timestamp::now())
+                                        })
+                                        .await
+                                        .unwrap();
                                 }
                             }
                         });

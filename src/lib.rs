@@ -165,6 +165,7 @@ impl Application {
                 secure_cookies,
             },
             throttle: Default::default(),
+            sessions: Default::default(),
         });
         let listener = TcpListener::bind(config.listen).map_err(|source| StartError::Listen {
             address: config.listen,

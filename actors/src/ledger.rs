@@ -161,10 +161,12 @@ pub fn book(
     input: &MovementInput,
     now: Timestamp,
 ) -> Result<Movement> {
+    // Each table is opened once: this is the hottest write of the appliance.
+    let mut keys = txn
+        .open_table(tables::MOVEMENT_KEYS)
+        .map_err(storage::Error::from)?;
     if let Some(key) = input.operation_key {
-        let known = txn
-            .open_table(tables::MOVEMENT_KEYS)
-            .map_err(storage::Error::from)?
+        let known = keys
             .get(key.bytes())
             .map_err(storage::Error::from)?
             .map(|v| Id::from_bytes(v.value()));
@@ -177,7 +179,13 @@ pub fn book(
             };
         }
     }
-    let mut spool = get(txn, spool_id)?;
+    let mut spools = txn
+        .open_table(tables::SPOOLS)
+        .map_err(storage::Error::from)?;
+    let mut spool: Spool = match spools.get(spool_id.bytes()).map_err(storage::Error::from)? {
+        Some(bytes) => storage::decode("spools", bytes.value())?,
+        None => return Err(Error::NotFound),
+    };
     let grams = input.grams.normalize();
     match input.kind {
         MovementKind::Receipt if grams <= Decimal::ZERO => {
@@ -202,20 +210,25 @@ pub fn book(
         usage_id: input.usage_id,
         created_at: now,
     };
-    repo::put(txn, &movement)?;
+    let encoded = storage::encode("movements", &movement)?;
+    txn.open_table(tables::MOVEMENTS)
+        .map_err(storage::Error::from)?
+        .insert(movement.id.bytes(), encoded.as_slice())
+        .map_err(storage::Error::from)?;
     txn.open_table(tables::SPOOL_MOVEMENTS)
         .map_err(storage::Error::from)?
         .insert((spool_id.bytes(), movement.id.bytes()), ())
         .map_err(storage::Error::from)?;
     if let Some(key) = input.operation_key {
-        txn.open_table(tables::MOVEMENT_KEYS)
-            .map_err(storage::Error::from)?
-            .insert(key.bytes(), movement.id.bytes())
+        keys.insert(key.bytes(), movement.id.bytes())
             .map_err(storage::Error::from)?;
     }
     spool.remaining_grams = (spool.remaining_grams + grams).normalize();
     spool.updated_at = now;
-    repo::put(txn, &spool)?;
+    let encoded = storage::encode("spools", &spool)?;
+    spools
+        .insert(spool_id.bytes(), encoded.as_slice())
+        .map_err(storage::Error::from)?;
     Ok(movement)
 }
 

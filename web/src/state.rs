@@ -40,6 +40,8 @@ pub struct AppState {
     pub config: WebConfig,
     /// Failed-login throttle.
     pub throttle: LoginThrottle,
+    /// Recently resolved sessions.
+    pub sessions: crate::session::SessionCache,
 }
 
 impl AppState {

@@ -276,6 +276,7 @@ pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResp
         .settings
         .run(move |txn| accounts::close_session(txn, hash))
         .await?;
+    state.sessions.remove(&hash);
     Ok(HttpResponse::NoContent()
         .cookie(removal_cookie(&state.config))
         .finish())
@@ -299,6 +300,7 @@ pub async fn preferences(
         .settings
         .run(move |txn| accounts::set_locale(txn, id, &locale, Timestamp::now()))
         .await?;
+    state.sessions.clear();
     Ok(Json(account.into()))
 }
 
@@ -339,5 +341,6 @@ pub async fn change_password(
         .settings
         .run(move |txn| accounts::set_password(txn, id, &new_hash, Some(keep), Timestamp::now()))
         .await?;
+    state.sessions.clear();
     Ok(Json(account.into()))
 }
