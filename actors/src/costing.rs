@@ -212,6 +212,106 @@ pub fn price(
     })
 }
 
+/// What actually happened to a print, for [`actual`].
+#[derive(Debug, Clone, Default)]
+pub struct Actuals {
+    /// Actual printing time of each part, seconds.
+    pub part_seconds: std::collections::HashMap<Id, u32>,
+    /// Actual grams of each usage.
+    pub grams: std::collections::HashMap<Id, Decimal>,
+}
+
+/// Actual costs: the rates frozen in `planned` (the snapshot taken when the print left DRAFT)
+/// applied to the actual part durations and grams (DESIGN.md: "Actual costs after an outcome
+/// reuse the rates frozen when the print left DRAFT").
+///
+/// Each hotend takes the part's actual time in proportion to its planned time
+/// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
+/// fraction per line. `parts` gives the planned hotend durations in line order.
+///
+/// Errors: [`Overflow`].
+pub fn actual(
+    planned: &Costing,
+    parts: &[storage::records::Part],
+    actuals: &Actuals,
+    quantity: u32,
+) -> Result<Costing, Overflow> {
+    let mut hotend_seen: std::collections::HashMap<Id, usize> = Default::default();
+    let mut lines = Vec::with_capacity(planned.lines.len());
+    for line in &planned.lines {
+        let part_id = line.part_id.unwrap_or(line.source_id);
+        let seconds = Decimal::from(actuals.part_seconds.get(&part_id).copied().unwrap_or(0));
+        let (numerator, denominator, quantity_num, quantity_den) = match line.category {
+            CostCategory::Printer | CostCategory::BuildPlate | CostCategory::Component => (
+                mul(seconds, line.rate_price)?,
+                mul(SECONDS_PER_HOUR, line.rate_per)?,
+                seconds,
+                SECONDS_PER_HOUR,
+            ),
+            CostCategory::Hotend => {
+                let part = parts.iter().find(|p| p.id == part_id);
+                let index = hotend_seen.entry(part_id).or_default();
+                let planned_total: u64 = part.map_or(0, |p| {
+                    p.hotends
+                        .iter()
+                        .map(|h| u64::from(h.duration_seconds))
+                        .sum()
+                });
+                let own = part
+                    .and_then(|p| p.hotends.get(*index))
+                    .map_or(0, |h| h.duration_seconds);
+                let count = part.map_or(1, |p| p.hotends.len().max(1));
+                *index += 1;
+                let (share_num, share_den) = if planned_total == 0 {
+                    (Decimal::ONE, Decimal::from(count))
+                } else {
+                    (Decimal::from(own), Decimal::from(planned_total))
+                };
+                let scaled = mul(seconds, share_num)?;
+                (
+                    mul(scaled, line.rate_price)?,
+                    mul(mul(SECONDS_PER_HOUR, line.rate_per)?, share_den)?,
+                    scaled,
+                    mul(SECONDS_PER_HOUR, share_den)?,
+                )
+            }
+            CostCategory::Electricity => {
+                let watt_seconds = mul(seconds, Decimal::from(line.watts))?;
+                (
+                    mul(watt_seconds, line.rate_price)?,
+                    WATT_SECONDS_PER_KWH,
+                    watt_seconds,
+                    WATT_SECONDS_PER_KWH,
+                )
+            }
+            CostCategory::Filament => {
+                let grams = line
+                    .usage_id
+                    .and_then(|u| actuals.grams.get(&u).copied())
+                    .unwrap_or_default();
+                (
+                    mul(grams, line.rate_price)?,
+                    line.rate_per,
+                    grams,
+                    Decimal::ONE,
+                )
+            }
+        };
+        lines.push(CostLine {
+            quantity: money::divide(quantity_num, quantity_den),
+            cost: money::divide(numerator, denominator),
+            ..line.clone()
+        });
+    }
+    let total = total(&lines)?;
+    Ok(Costing {
+        electricity_price: planned.electricity_price,
+        cost_per_unit: money::divide(total, Decimal::from(quantity.max(1))),
+        lines,
+        total,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -278,6 +378,68 @@ mod tests {
         assert_eq!(costing.total.to_string(), "2.3176749999");
         // 2.3176749999 / 4 = 0.579418749975, half-even at 10 places.
         assert_eq!(costing.cost_per_unit.to_string(), "0.57941875");
+    }
+
+    #[test]
+    fn actuals_equal_to_the_plan_cost_the_same() {
+        let plan = reference(5400, "42.5");
+        let planned = price(std::slice::from_ref(&plan), d("0.32"), 1).unwrap();
+        let part = storage::records::Part {
+            id: plan.part_id,
+            printer_id: plan.printer.source_id,
+            build_plate_id: plan.build_plate.source_id,
+            hotends: vec![storage::records::HotendUse {
+                component_id: plan.hotends[0].0.source_id,
+                duration_seconds: 5400,
+            }],
+            other_component_ids: vec![],
+            usages: vec![],
+        };
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 5400);
+        actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
+        let same = actual(&planned, std::slice::from_ref(&part), &actuals, 1).unwrap();
+        assert_eq!(same.total.to_string(), "1.782175");
+        actuals.part_seconds.insert(plan.part_id, 2700);
+        actuals.grams.insert(plan.filaments[0].usage_id, d("0"));
+        let half = actual(&planned, std::slice::from_ref(&part), &actuals, 1).unwrap();
+        // Half the time: (0.3 + 0.075 + 0.075 + 0.0576) / 2; no filament.
+        assert_eq!(half.total.to_string(), "0.2538");
+    }
+
+    #[test]
+    fn hotends_share_the_actual_time_in_proportion_to_their_plan() {
+        let mut plan = reference(3000, "1");
+        plan.hotends.push((rate("Second", "100", "2000"), 1000));
+        let planned = price(std::slice::from_ref(&plan), d("0"), 1).unwrap();
+        let part = storage::records::Part {
+            id: plan.part_id,
+            printer_id: plan.printer.source_id,
+            build_plate_id: plan.build_plate.source_id,
+            hotends: vec![
+                storage::records::HotendUse {
+                    component_id: plan.hotends[0].0.source_id,
+                    duration_seconds: 3000,
+                },
+                storage::records::HotendUse {
+                    component_id: plan.hotends[1].0.source_id,
+                    duration_seconds: 1000,
+                },
+            ],
+            other_component_ids: vec![],
+            usages: vec![],
+        };
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 8000);
+        let doubled = actual(&planned, std::slice::from_ref(&part), &actuals, 1).unwrap();
+        let hotends: Vec<String> = doubled
+            .lines
+            .iter()
+            .filter(|l| l.category == CostCategory::Hotend)
+            .map(|l| l.cost.to_string())
+            .collect();
+        // 6000 s and 2000 s of a 100 / 2000 h hotend.
+        assert_eq!(hotends, ["0.0833333333", "0.0277777778"]);
     }
 
     proptest! {

@@ -57,6 +57,16 @@ pub enum Error {
     /// (409 `IMMUTABLE`).
     #[error("the print is finalized and cannot change")]
     Immutable,
+    /// The record's state forbids the action (409 `INVALID_STATE`): an outcome on a print that is
+    /// not DONE or is archived, a retry of a print that did not fail.
+    #[error("the print's state does not allow this")]
+    InvalidState,
+    /// A different outcome for a print that has one (409 `OUTCOME_CONFLICT`).
+    #[error("the print already has a different outcome")]
+    OutcomeConflict,
+    /// `expectedRevision` is not the current revision (409 `STALE_REVISION`).
+    #[error("the outcome has a newer revision")]
+    StaleRevision,
     /// An operation key reused with other content (409 `OPERATION_KEY_REUSED`).
     #[error("the operation key was already used with other content")]
     OperationKeyReused,

@@ -97,6 +97,7 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
     txn.open_table(tables::SPOOL_CODES)?;
     txn.open_table(tables::SPOOL_MOVEMENTS)?;
     txn.open_table(tables::MOVEMENT_KEYS)?;
+    txn.open_table(tables::CORRECTION_KEYS)?;
     for def in [
         tables::ACCOUNTS,
         tables::CUSTOMERS,

@@ -49,6 +49,10 @@ pub const SPOOL_MOVEMENTS: TableDefinition<([u8; 16], [u8; 16]), ()> =
 pub const MOVEMENT_KEYS: TableDefinition<[u8; 16], [u8; 16]> =
     TableDefinition::new("movement_keys");
 
+/// Idempotency of outcome corrections: operation key to the print it corrected.
+pub const CORRECTION_KEYS: TableDefinition<[u8; 16], [u8; 16]> =
+    TableDefinition::new("correction_keys");
+
 /// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
     MultimapTableDefinition::new("references");

@@ -7,6 +7,7 @@ mod errors;
 mod health;
 mod inventory;
 mod openapi;
+mod outcomes;
 mod prints;
 mod series;
 mod settings;

@@ -51,6 +51,9 @@ async fn the_document_lists_every_route_with_its_schemas() {
         ("post", "/api/spools/{id}/archive"),
         ("post", "/api/spools/{id}/movements"),
         ("get", "/api/spools/{id}/qr"),
+        ("post", "/api/prints/{id}/outcome"),
+        ("post", "/api/prints/{id}/outcome/correct"),
+        ("post", "/api/prints/{id}/retry"),
     ];
     let mut routes: Vec<(String, String)> = expected
         .iter()
@@ -81,7 +84,7 @@ async fn the_document_lists_every_route_with_its_schemas() {
             responses.keys().any(|s| s.starts_with('2')),
             "{method} {path} has no success response"
         );
-        let bodiless = ["/logout", "/complete", "/duplicate", "/repeat"];
+        let bodiless = ["/logout", "/complete", "/duplicate", "/repeat", "/retry"];
         if ["post", "patch"].contains(&method.as_str())
             && !bodiless.iter().any(|b| path.ends_with(b))
         {

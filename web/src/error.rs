@@ -40,6 +40,12 @@ pub enum Code {
     SpoolManagementDisabled,
     /// 409: an `operationKey` reused with other content.
     OperationKeyReused,
+    /// 409: an action the record's state forbids.
+    InvalidState,
+    /// 409: a different outcome for a print that has one.
+    OutcomeConflict,
+    /// 409: `expectedRevision` is not current.
+    StaleRevision,
     /// 409: series routes while print series are off.
     PrintSeriesDisabled,
     /// 409: report of a print that is not DONE.
@@ -152,6 +158,24 @@ impl Code {
                 "OPERATION_KEY_REUSED",
                 "errors.operationKeyReused",
                 "That operation key was already used with other content.",
+            ),
+            InvalidState => (
+                StatusCode::CONFLICT,
+                "INVALID_STATE",
+                "errors.invalidState",
+                "The record's state does not allow this action.",
+            ),
+            OutcomeConflict => (
+                StatusCode::CONFLICT,
+                "OUTCOME_CONFLICT",
+                "errors.outcomeConflict",
+                "The print already has a different outcome; correct it instead.",
+            ),
+            StaleRevision => (
+                StatusCode::CONFLICT,
+                "STALE_REVISION",
+                "errors.staleRevision",
+                "The outcome was corrected meanwhile; reload and try again.",
             ),
             DatabaseUnavailable => (
                 StatusCode::SERVICE_UNAVAILABLE,
@@ -287,6 +311,9 @@ impl From<actors::Error> for ApiError {
             E::SpoolManagementDisabled => ApiError::new(Code::SpoolManagementDisabled),
             E::Immutable => ApiError::new(Code::Immutable),
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
+            E::InvalidState => ApiError::new(Code::InvalidState),
+            E::OutcomeConflict => ApiError::new(Code::OutcomeConflict),
+            E::StaleRevision => ApiError::new(Code::StaleRevision),
             E::PrintSeriesDisabled => ApiError::new(Code::PrintSeriesDisabled),
             E::Storage(e) => {
                 tracing::error!(error = %e, "store unavailable");
@@ -386,6 +413,9 @@ mod tests {
             (CurrencyLocked, 409, "CURRENCY_LOCKED"),
             (Immutable, 409, "IMMUTABLE"),
             (OperationKeyReused, 409, "OPERATION_KEY_REUSED"),
+            (InvalidState, 409, "INVALID_STATE"),
+            (OutcomeConflict, 409, "OUTCOME_CONFLICT"),
+            (StaleRevision, 409, "STALE_REVISION"),
             (SpoolManagementDisabled, 409, "SPOOL_MANAGEMENT_DISABLED"),
             (PrintSeriesDisabled, 409, "PRINT_SERIES_DISABLED"),
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),

@@ -11,7 +11,7 @@ use jiff::civil::Date;
 use jiff::tz::TimeZone;
 use rust_decimal::Decimal;
 use std::sync::RwLock;
-use storage::records::{CostCategory, Print, PrintStatus};
+use storage::records::{CostCategory, OutcomeStatus, Print, PrintStatus};
 use storage::repo;
 use storage::{Id, Store, Timestamp};
 
@@ -102,7 +102,14 @@ impl PrintIndex {
             version: print.version,
             search,
             status: print.status,
-            outcome: None,
+            outcome: print
+                .outcome
+                .as_ref()
+                .and_then(|o| o.current())
+                .map(|r| match r.status {
+                    OutcomeStatus::Success => Outcome::Success,
+                    OutcomeStatus::Failed => Outcome::Failed,
+                }),
             customer_id: print.customer_id,
             series_id: print.series_id,
             printer_ids: print.parts.iter().map(|p| p.printer_id).collect(),
@@ -197,6 +204,9 @@ mod tests {
             finalized_at: None,
             completed_at: None,
             repeat_of_id: None,
+            retried_from_id: None,
+            retry_ids: vec![],
+            outcome: None,
             created_at: Timestamp(0),
             updated_at: Timestamp(0),
         }

@@ -14,8 +14,8 @@ mod spool;
 pub use account::{Account, Session};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
 pub use print::{
-    CostCategory, CostLine, Costing, HotendUse, Part, Print, PrintStatus, Series, SeriesStatus,
-    Usage,
+    CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
+    Print, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,
 };
 pub use settings::Settings;
 pub use spool::{Movement, MovementKind, Spool};

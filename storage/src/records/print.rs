@@ -125,6 +125,67 @@ pub struct Costing {
     pub cost_per_unit: Decimal,
 }
 
+/// How a finished print turned out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum OutcomeStatus {
+    /// Usable parts came off the printer.
+    Success,
+    /// The run failed.
+    Failed,
+}
+
+/// Actual grams of one usage. (Decimals inside records always use the string form: bincode
+/// cannot read rust_decimal's default serde form.)
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct UsageGrams {
+    /// The usage.
+    pub usage_id: Id,
+    /// Actual grams.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub grams: Decimal,
+}
+
+/// One immutable revision of an outcome: the original (revision 1) or a correction.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeRevision {
+    /// 1 for the original, then +1 per correction.
+    pub revision: u32,
+    /// Success or failure (shared by every part).
+    pub status: OutcomeStatus,
+    /// Actual printing time of the whole print, seconds.
+    pub duration_seconds: u32,
+    /// Actual printing time of each part, seconds (one entry per part, in part order).
+    pub part_durations: Vec<(Id, u32)>,
+    /// Actual grams of each planned usage.
+    pub grams: Vec<UsageGrams>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Why it failed (FAILED only).
+    pub failure_reason: Option<String>,
+    /// Why this correction was made (corrections only).
+    pub correction_note: Option<String>,
+    /// The correction's idempotency key.
+    pub operation_key: Option<Id>,
+    /// When it was recorded.
+    pub recorded_at: Timestamp,
+    /// Actual costs: the frozen rates applied to the actual durations and grams.
+    pub actual: Costing,
+}
+
+/// The recorded outcome of a DONE print: every revision, the last one current.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// Revisions in order; never changed, only appended to.
+    pub revisions: Vec<OutcomeRevision>,
+}
+
+impl Outcome {
+    /// The current revision (the last one).
+    pub fn current(&self) -> Option<&OutcomeRevision> {
+        self.revisions.last()
+    }
+}
+
 /// A print.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Print {
@@ -165,6 +226,12 @@ pub struct Print {
     pub completed_at: Option<Timestamp>,
     /// The print this one repeats.
     pub repeat_of_id: Option<Id>,
+    /// The failed print this one retries.
+    pub retried_from_id: Option<Id>,
+    /// Retries of this print.
+    pub retry_ids: Vec<Id>,
+    /// The outcome, once recorded.
+    pub outcome: Option<Outcome>,
     /// Creation time.
     pub created_at: Timestamp,
     /// Last change.

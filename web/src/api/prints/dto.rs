@@ -155,7 +155,8 @@ pub struct PartDto {
     pub cost_lines: Vec<CostLineDto>,
 }
 
-/// Money of a print. Realized values arrive with outcomes: until then they are null.
+/// Money of a print. Realized values exist once an outcome is recorded: revenue and margin from
+/// SUCCESS; FAILED realizes zero revenue (when a sales value exists) and reports `failedCost`.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Financials {
@@ -222,8 +223,7 @@ pub struct PrintDto {
     /// Actual cost per unit; null before an outcome.
     pub actual_cost_per_unit: Option<String>,
     /// The outcome; null until recorded.
-    #[schema(value_type = Option<Object>)]
-    pub outcome: Option<serde_json::Value>,
+    pub outcome: Option<super::outcome_dto::OutcomeDto>,
     /// Cost of a failed run; null unless failed.
     pub failed_cost: Option<String>,
     /// Money of the print.
@@ -329,6 +329,7 @@ impl From<&Print> for PrintDto {
     fn from(p: &Print) -> Self {
         let parts: Vec<PartDto> = p.parts.iter().map(|part| part_dto(part, p)).collect();
         let planned_margin = actors::prints::planned_margin(p);
+        let realized = actors::prints::realized(p);
         let all_lines: Vec<&CostLine> = p.costing.lines.iter().collect();
         PrintDto {
             id: p.id.to_string(),
@@ -354,21 +355,21 @@ impl From<&Print> for PrintDto {
                 .flat_map(|part| usages_of(part, &all_lines))
                 .collect(),
             parts,
-            actual_cost: None,
-            actual_cost_per_unit: None,
-            outcome: None,
-            failed_cost: None,
+            actual_cost: dec_opt(realized.actual_cost),
+            actual_cost_per_unit: dec_opt(realized.actual_cost_per_unit),
+            outcome: p.outcome.as_ref().and_then(super::outcome_dto::outcome_dto),
+            failed_cost: dec_opt(realized.failed_cost),
             financials: Financials {
                 sales_value: dec_opt(p.sales_value),
                 planned_margin: dec_opt(planned_margin),
-                realized_revenue: None,
-                realized_margin: None,
+                realized_revenue: dec_opt(realized.revenue),
+                realized_margin: dec_opt(realized.margin),
                 sales_per_unit: per_unit(p.sales_value, p.quantity),
                 planned_margin_per_unit: per_unit(planned_margin, p.quantity),
-                realized_margin_per_unit: None,
+                realized_margin_per_unit: per_unit(realized.margin, p.quantity),
             },
-            retried_from_id: None,
-            retry_ids: Vec::new(),
+            retried_from_id: p.retried_from_id.map(|r| r.to_string()),
+            retry_ids: p.retry_ids.iter().map(ToString::to_string).collect(),
             repeat_of_id: p.repeat_of_id.map(|r| r.to_string()),
             finalized_at: p.finalized_at.map(ts),
             completed_at: p.completed_at.map(ts),

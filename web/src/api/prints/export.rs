@@ -15,7 +15,7 @@ use actors::prints;
 use serde::Serialize;
 use std::collections::HashMap;
 use storage::Id;
-use storage::records::{CostCategory, Customer, Print, PrintStatus, Series};
+use storage::records::{CostCategory, Customer, OutcomeStatus, Print, PrintStatus, Series};
 use storage::repo;
 
 /// Most rows one export may hold.
@@ -93,6 +93,15 @@ fn row(print: &Print, names: &Names, currency: &str) -> Vec<String> {
                 .sum()),
         })
         .collect();
+    let current = print.outcome.as_ref().and_then(|o| o.current());
+    let realized = prints::realized(print);
+    let mut spool_codes: Vec<&str> = print
+        .parts
+        .iter()
+        .flat_map(|p| p.usages.iter())
+        .filter_map(|u| u.spool_code.as_deref())
+        .collect();
+    spool_codes.dedup();
     let mut printers: Vec<&str> = parts.iter().map(|p| p.printer.as_str()).collect();
     printers.dedup();
     let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
@@ -115,17 +124,28 @@ fn row(print: &Print, names: &Names, currency: &str) -> Vec<String> {
         print.parts.iter().map(duration).sum::<u64>().to_string(),
         dec(print.costing.total),
         dec(print.costing.cost_per_unit),
-        "PENDING".to_string(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
-        String::new(),
+        current
+            .map_or("PENDING", |r| match r.status {
+                OutcomeStatus::Success => "SUCCESS",
+                OutcomeStatus::Failed => "FAILED",
+            })
+            .to_string(),
+        current.map(|r| ts(r.recorded_at)).unwrap_or_default(),
+        current
+            .map(|r| r.duration_seconds.to_string())
+            .unwrap_or_default(),
+        dec_opt(realized.actual_cost).unwrap_or_default(),
+        dec_opt(realized.actual_cost_per_unit).unwrap_or_default(),
+        text(
+            current
+                .and_then(|r| r.failure_reason.as_deref())
+                .unwrap_or_default(),
+        ),
+        text(&spool_codes.join("; ")),
         dec_opt(print.sales_value).unwrap_or_default(),
         dec_opt(prints::planned_margin(print)).unwrap_or_default(),
-        String::new(),
-        String::new(),
+        dec_opt(realized.revenue).unwrap_or_default(),
+        dec_opt(realized.margin).unwrap_or_default(),
         serde_json::to_string(&parts).unwrap_or_default(),
     ]
 }

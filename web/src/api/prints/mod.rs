@@ -5,6 +5,7 @@ mod dto;
 mod export;
 pub mod filters;
 mod input;
+mod outcome_dto;
 
 pub use dto::{Financials, PrintDto, Status};
 pub use input::PrintInputDto;
@@ -38,7 +39,10 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .service(patch_print)
         .service(complete)
         .service(duplicate)
-        .service(repeat);
+        .service(repeat)
+        .service(record_outcome)
+        .service(correct_outcome)
+        .service(retry);
 }
 
 /// Runs a print command, records the result in the projection, and answers with its DTO.
@@ -382,4 +386,93 @@ pub async fn report(
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
         .json(body))
+}
+
+/// Records the outcome of a non-archived DONE print and books its filament consumption on the
+/// spools, in one transaction. An identical repeat answers the same; a different one is 409.
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    request_body = outcome_dto::OutcomeInputDto,
+    responses(
+        (status = 200, body = PrintDto),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATE (not DONE, or archived), OUTCOME_CONFLICT", body = ErrorBody),
+        (status = 422, description = "Unknown, missing or duplicate usage or part ids; FAILED without failureReason", body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[post("/prints/{id}/outcome")]
+pub async fn record_outcome(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<outcome_dto::OutcomeInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, input) = (id.0, actors::prints::outcome::OutcomeInput::from(input.0));
+    write(&state, actix_web::http::StatusCode::OK, move |txn| {
+        actors::prints::outcome::record(txn, id, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// Corrects the outcome: appends an immutable revision and books only the consumption deltas.
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    request_body = outcome_dto::CorrectionInputDto,
+    responses(
+        (status = 200, body = PrintDto),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATE (no outcome), STALE_REVISION, OPERATION_KEY_REUSED", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[post("/prints/{id}/outcome/correct")]
+pub async fn correct_outcome(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<outcome_dto::CorrectionInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let (id, input) = (id.0, input.0.into_input()?);
+    write(&state, actix_web::http::StatusCode::OK, move |txn| {
+        actors::prints::outcome::correct(txn, id, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// A new DRAFT retrying a non-archived FAILED print: current prices, quantity and customer kept,
+/// sales value cleared, linked both ways (`retriedFromId`, `retryIds`).
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    responses(
+        (status = 201, body = PrintDto),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATE: the print did not fail, or is archived", body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[post("/prints/{id}/retry")]
+pub async fn retry(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    let id = id.0;
+    let (retry, source) = state
+        .prints
+        .run(move |txn| actors::prints::outcome::retry(txn, id, Timestamp::now()))
+        .await?;
+    state.index.upsert(&source);
+    state.index.upsert(&retry);
+    Ok(HttpResponse::Created().json(PrintDto::from(&retry)))
 }

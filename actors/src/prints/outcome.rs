@@ -1,0 +1,353 @@
+//! Outcomes, corrections and retries.
+//!
+//! An outcome is recorded once on a non-archived DONE print; in the same transaction it freezes
+//! the actual costs (the frozen rates applied to what really happened) and books one PRINT
+//! movement per usage on its spool (consumption is negative). An identical repeat changes
+//! nothing; a different outcome is refused. A correction appends an immutable revision and books
+//! only the consumption deltas. A failed print can be retried as a new draft.
+
+use super::{CopyKind, get, save};
+use crate::costing::{self, Actuals};
+use crate::ledger::{self, MovementInput};
+use crate::{Error, FieldError, Result};
+use redb::ReadableTable;
+use rust_decimal::Decimal;
+use std::collections::{HashMap, HashSet};
+use storage::records::{
+    MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus, UsageGrams,
+};
+use storage::repo;
+use storage::{Id, Timestamp, WriteTransaction, tables};
+
+/// Largest accepted duration, seconds.
+pub const MAX_SECONDS: u32 = i32::MAX as u32;
+/// Corrections a print DTO shows besides the original.
+pub const HISTORY_CORRECTIONS: usize = 20;
+
+/// What really happened.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OutcomeInput {
+    /// Success or failure, shared by every part.
+    pub status: OutcomeStatus,
+    /// Actual printing time of the whole print, seconds.
+    pub duration_seconds: u32,
+    /// Actual grams per planned usage: every usage exactly once.
+    pub filaments: Vec<(Id, Decimal)>,
+    /// Free text.
+    pub note: Option<String>,
+    /// Required when FAILED.
+    pub failure_reason: Option<String>,
+    /// Multipart prints: the actual time of every part; their sum is `duration_seconds`.
+    pub parts: Option<Vec<(Id, u32)>>,
+}
+
+/// A correction: the outcome fields, why, the revision it corrects and its idempotency key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CorrectionInput {
+    /// The corrected outcome.
+    pub outcome: OutcomeInput,
+    /// Why (required).
+    pub correction_note: String,
+    /// The revision the client saw; another current revision is refused.
+    pub expected_revision: u32,
+    /// Idempotency key, unique across all corrections.
+    pub operation_key: Id,
+}
+
+/// Checks `input` against `print` and returns the per-part seconds and per-usage grams.
+/// Every fault is reported before anything is written.
+fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
+    let mut faults = Vec::new();
+    if input.status == OutcomeStatus::Failed
+        && input
+            .failure_reason
+            .as_deref()
+            .is_none_or(|r| r.trim().is_empty())
+    {
+        faults.push(FieldError::new("failureReason", "errors.required"));
+    }
+    if input.duration_seconds > MAX_SECONDS {
+        faults.push(FieldError::new("durationSeconds", "errors.outOfRange"));
+    }
+    let planned: HashSet<Id> = print
+        .parts
+        .iter()
+        .flat_map(|p| p.usages.iter().map(|u| u.id))
+        .collect();
+    let mut grams = HashMap::new();
+    for (i, (usage, g)) in input.filaments.iter().enumerate() {
+        if !planned.contains(usage) {
+            faults.push(FieldError::new(
+                format!("filaments[{i}].usageId"),
+                "errors.notFound",
+            ));
+        } else if grams.insert(*usage, *g).is_some() {
+            faults.push(FieldError::new(
+                format!("filaments[{i}].usageId"),
+                "errors.duplicate",
+            ));
+        }
+    }
+    if planned.iter().any(|u| !grams.contains_key(u)) {
+        faults.push(FieldError::new("filaments", "errors.missingUsage"));
+    }
+    let mut part_seconds = HashMap::new();
+    match (&input.parts, print.parts.as_slice()) {
+        (None, [only]) => {
+            part_seconds.insert(only.id, input.duration_seconds);
+        }
+        (None, _) => faults.push(FieldError::new("parts", "errors.required")),
+        (Some(given), planned_parts) => {
+            let known: HashSet<Id> = planned_parts.iter().map(|p| p.id).collect();
+            for (i, (part, seconds)) in given.iter().enumerate() {
+                if !known.contains(part) {
+                    faults.push(FieldError::new(
+                        format!("parts[{i}].partId"),
+                        "errors.notFound",
+                    ));
+                } else if part_seconds.insert(*part, *seconds).is_some() {
+                    faults.push(FieldError::new(
+                        format!("parts[{i}].partId"),
+                        "errors.duplicate",
+                    ));
+                }
+            }
+            if known.iter().any(|p| !part_seconds.contains_key(p)) {
+                faults.push(FieldError::new("parts", "errors.missingPart"));
+            }
+            let sum: u64 = given.iter().map(|(_, s)| u64::from(*s)).sum();
+            if sum != u64::from(input.duration_seconds) {
+                faults.push(FieldError::new("durationSeconds", "errors.partSumMismatch"));
+            }
+        }
+    }
+    if faults.is_empty() {
+        Ok(Actuals {
+            part_seconds,
+            grams,
+        })
+    } else {
+        Err(Error::Validation(faults))
+    }
+}
+
+fn revision(
+    print: &Print,
+    input: &OutcomeInput,
+    actuals: &Actuals,
+    number: u32,
+    now: Timestamp,
+) -> Result<OutcomeRevision> {
+    let actual = costing::actual(&print.costing, &print.parts, actuals, print.quantity)
+        .map_err(|_| Error::field("filaments", "errors.outOfRange"))?;
+    Ok(OutcomeRevision {
+        revision: number,
+        status: input.status,
+        duration_seconds: input.duration_seconds,
+        part_durations: print
+            .parts
+            .iter()
+            .map(|p| (p.id, actuals.part_seconds.get(&p.id).copied().unwrap_or(0)))
+            .collect(),
+        grams: print
+            .parts
+            .iter()
+            .flat_map(|p| p.usages.iter())
+            .map(|u| UsageGrams {
+                usage_id: u.id,
+                grams: actuals
+                    .grams
+                    .get(&u.id)
+                    .copied()
+                    .unwrap_or_default()
+                    .normalize(),
+            })
+            .collect(),
+        note: input.note.clone(),
+        failure_reason: input
+            .failure_reason
+            .clone()
+            .filter(|_| input.status == OutcomeStatus::Failed),
+        correction_note: None,
+        operation_key: None,
+        recorded_at: now,
+        actual,
+    })
+}
+
+/// True when `current` records exactly `input`.
+fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> bool {
+    current.status == input.status
+        && current.duration_seconds == input.duration_seconds
+        && current.note == input.note
+        && current.failure_reason
+            == input
+                .failure_reason
+                .clone()
+                .filter(|_| input.status == OutcomeStatus::Failed)
+        && current
+            .part_durations
+            .iter()
+            .all(|(p, s)| actuals.part_seconds.get(p) == Some(s))
+        && current
+            .grams
+            .iter()
+            .all(|g| actuals.grams.get(&g.usage_id).map(|a| a.normalize()) == Some(g.grams))
+}
+
+/// Books `-(new - old)` grams on each usage's spool (consumption is negative).
+fn book_consumption(
+    txn: &WriteTransaction,
+    print: &Print,
+    old: &HashMap<Id, Decimal>,
+    new: &HashMap<Id, Decimal>,
+    now: Timestamp,
+) -> Result<()> {
+    for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
+        let Some(spool) = usage.spool_id else {
+            continue;
+        };
+        let delta = new.get(&usage.id).copied().unwrap_or_default()
+            - old.get(&usage.id).copied().unwrap_or_default();
+        if delta.is_zero() {
+            continue;
+        }
+        let movement = MovementInput {
+            kind: MovementKind::Print,
+            grams: -delta,
+            note: Some(print.name.clone()),
+            operation_key: None,
+            print_id: Some(print.id),
+            usage_id: Some(usage.id),
+        };
+        ledger::book(txn, spool, &movement, now)?;
+    }
+    Ok(())
+}
+
+/// Records the outcome of print `id` and books its consumption, in one transaction.
+///
+/// Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless the print is DONE and not
+/// archived; [`Error::OutcomeConflict`] when a different outcome exists (an identical one is
+/// answered as it is); [`Error::Validation`] for unknown, missing or duplicate usage or part ids.
+pub fn record(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &OutcomeInput,
+    now: Timestamp,
+) -> Result<Print> {
+    let old = get(txn, id)?;
+    if old.status != PrintStatus::Done || old.archived {
+        return Err(Error::InvalidState);
+    }
+    let actuals = check(&old, input)?;
+    if let Some(current) = old.outcome.as_ref().and_then(Outcome::current) {
+        return if current.revision == 1 && same(current, input, &actuals) {
+            Ok(old)
+        } else {
+            Err(Error::OutcomeConflict)
+        };
+    }
+    let mut print = old.clone();
+    let first = revision(&old, input, &actuals, 1, now)?;
+    book_consumption(txn, &old, &HashMap::new(), &actuals.grams, now)?;
+    print.outcome = Some(Outcome {
+        revisions: vec![first],
+    });
+    print.version += 1;
+    print.updated_at = now;
+    save(txn, Some(&old), &print)?;
+    Ok(print)
+}
+
+/// Appends a corrected revision to print `id`'s outcome and books only the consumption deltas.
+///
+/// Errors: [`Error::InvalidState`] without an outcome; [`Error::StaleRevision`];
+/// [`Error::OperationKeyReused`]; [`Error::Validation`] (a blank correction note included).
+pub fn correct(
+    txn: &WriteTransaction,
+    id: Id,
+    input: &CorrectionInput,
+    now: Timestamp,
+) -> Result<Print> {
+    let old = get(txn, id)?;
+    let mut keys = txn
+        .open_table(tables::CORRECTION_KEYS)
+        .map_err(storage::Error::from)?;
+    let seen = keys
+        .get(input.operation_key.bytes())
+        .map_err(storage::Error::from)?
+        .map(|v| Id::from_bytes(v.value()));
+    if let Some(print_id) = seen {
+        let done = old.outcome.as_ref().is_some_and(|o| {
+            o.revisions.iter().any(|r| {
+                r.operation_key == Some(input.operation_key)
+                    && r.correction_note.as_deref() == Some(input.correction_note.as_str())
+                    && check(&old, &input.outcome).is_ok_and(|a| same(r, &input.outcome, &a))
+            })
+        });
+        return if print_id == id && done {
+            Ok(old)
+        } else {
+            Err(Error::OperationKeyReused)
+        };
+    }
+    let Some(outcome) = old.outcome.clone() else {
+        return Err(Error::InvalidState);
+    };
+    if input.correction_note.trim().is_empty() {
+        return Err(Error::field("correctionNote", "errors.required"));
+    }
+    let current = outcome.current().ok_or(Error::InvalidState)?;
+    if input.expected_revision != current.revision {
+        return Err(Error::StaleRevision);
+    }
+    let actuals = check(&old, &input.outcome)?;
+    let mut next = revision(&old, &input.outcome, &actuals, current.revision + 1, now)?;
+    next.correction_note = Some(input.correction_note.trim().to_string());
+    next.operation_key = Some(input.operation_key);
+    let previous: HashMap<Id, Decimal> = current
+        .grams
+        .iter()
+        .map(|g| (g.usage_id, g.grams))
+        .collect();
+    book_consumption(txn, &old, &previous, &actuals.grams, now)?;
+    keys.insert(input.operation_key.bytes(), id.bytes())
+        .map_err(storage::Error::from)?;
+    drop(keys);
+    let mut print = old.clone();
+    if let Some(o) = print.outcome.as_mut() {
+        o.revisions.push(next);
+    }
+    print.version += 1;
+    print.updated_at = now;
+    save(txn, Some(&old), &print)?;
+    Ok(print)
+}
+
+/// A new DRAFT retrying the failed print `id`: current prices, quantity and customer kept, sales
+/// value cleared, linked both ways. Returns the retry and the updated source.
+///
+/// Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless the print is FAILED and not
+/// archived.
+pub fn retry(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<(Print, Print)> {
+    let source = get(txn, id)?;
+    let failed = source
+        .outcome
+        .as_ref()
+        .and_then(Outcome::current)
+        .is_some_and(|r| r.status == OutcomeStatus::Failed);
+    if !failed || source.archived {
+        return Err(Error::InvalidState);
+    }
+    let mut retry = super::copy(txn, id, CopyKind::Repeat, None, now)?;
+    retry.repeat_of_id = None;
+    retry.retried_from_id = Some(id);
+    repo::put(txn, &retry)?;
+    let mut updated = source.clone();
+    updated.retry_ids.push(retry.id);
+    updated.version += 1;
+    updated.updated_at = now;
+    repo::put(txn, &updated)?;
+    Ok((retry, updated))
+}

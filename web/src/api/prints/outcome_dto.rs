@@ -1,0 +1,285 @@
+//! Outcome request and response bodies.
+
+use crate::error::ApiError;
+use crate::wire::{WireId, dec, ts};
+use actors::prints::outcome::{CorrectionInput, HISTORY_CORRECTIONS, OutcomeInput};
+use actors::values::{Grams, Note};
+use serde::{Deserialize, Serialize};
+use storage::records::{Outcome, OutcomeRevision, OutcomeStatus};
+use utoipa::ToSchema;
+
+/// SUCCESS or FAILED.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum OutcomeKind {
+    /// Usable parts came off the printer.
+    Success,
+    /// The run failed.
+    Failed,
+}
+
+impl From<OutcomeStatus> for OutcomeKind {
+    fn from(s: OutcomeStatus) -> Self {
+        match s {
+            OutcomeStatus::Success => OutcomeKind::Success,
+            OutcomeStatus::Failed => OutcomeKind::Failed,
+        }
+    }
+}
+
+/// Actual grams of one planned usage.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct UsageGrams {
+    /// A planned usage of the print.
+    #[schema(value_type = String)]
+    pub usage_id: WireId,
+    /// Actual grams: a canonical non-negative decimal string.
+    #[schema(value_type = String, example = "40.1")]
+    pub used_grams: Grams,
+}
+
+/// Actual time of one part.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct PartSeconds {
+    /// A part of the print.
+    #[schema(value_type = String)]
+    pub part_id: WireId,
+    /// Its actual printing time, seconds.
+    pub duration_seconds: u32,
+}
+
+/// Outcome input.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct OutcomeInputDto {
+    /// SUCCESS or FAILED, shared by every part.
+    pub status: OutcomeKind,
+    /// Actual time of the whole print, seconds (0 to 2,147,483,647); the sum of `parts`.
+    #[schema(maximum = 2147483647)]
+    pub duration_seconds: u32,
+    /// Every planned usage exactly once.
+    pub filaments: Vec<UsageGrams>,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub note: Option<Note>,
+    /// Required when FAILED.
+    #[schema(value_type = Option<String>)]
+    pub failure_reason: Option<Note>,
+    /// Multipart prints: every part exactly once.
+    pub parts: Option<Vec<PartSeconds>>,
+}
+
+/// Correction input: the outcome fields, why, the revision it corrects, and an idempotency key.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct CorrectionInputDto {
+    /// SUCCESS or FAILED.
+    pub status: OutcomeKind,
+    /// Actual time of the whole print, seconds.
+    #[schema(maximum = 2147483647)]
+    pub duration_seconds: u32,
+    /// Every planned usage exactly once.
+    pub filaments: Vec<UsageGrams>,
+    /// Free text.
+    #[schema(value_type = Option<String>)]
+    pub note: Option<Note>,
+    /// Required when FAILED.
+    #[schema(value_type = Option<String>)]
+    pub failure_reason: Option<Note>,
+    /// Multipart prints: every part exactly once.
+    pub parts: Option<Vec<PartSeconds>>,
+    /// Why the outcome is corrected (required).
+    #[schema(value_type = String)]
+    pub correction_note: Note,
+    /// The current revision as the client saw it.
+    pub expected_revision: u32,
+    /// A UUID; a retry with the same key and content changes nothing.
+    #[schema(value_type = String)]
+    pub operation_key: WireId,
+}
+
+fn outcome_input(
+    status: OutcomeKind,
+    seconds: u32,
+    filaments: Vec<UsageGrams>,
+    note: Option<Note>,
+    reason: Option<Note>,
+    parts: Option<Vec<PartSeconds>>,
+) -> OutcomeInput {
+    let text = |n: Option<Note>| n.map(Note::into_inner).filter(|t| !t.is_empty());
+    OutcomeInput {
+        status: match status {
+            OutcomeKind::Success => OutcomeStatus::Success,
+            OutcomeKind::Failed => OutcomeStatus::Failed,
+        },
+        duration_seconds: seconds,
+        filaments: filaments
+            .into_iter()
+            .map(|f| (f.usage_id.0, f.used_grams.into_inner()))
+            .collect(),
+        note: text(note),
+        failure_reason: text(reason),
+        parts: parts.map(|p| {
+            p.into_iter()
+                .map(|p| (p.part_id.0, p.duration_seconds))
+                .collect()
+        }),
+    }
+}
+
+impl From<OutcomeInputDto> for OutcomeInput {
+    fn from(i: OutcomeInputDto) -> Self {
+        outcome_input(
+            i.status,
+            i.duration_seconds,
+            i.filaments,
+            i.note,
+            i.failure_reason,
+            i.parts,
+        )
+    }
+}
+
+impl CorrectionInputDto {
+    /// The rules' input. Errors: none beyond parsing; kept fallible for symmetry with drafts.
+    pub fn into_input(self) -> Result<CorrectionInput, ApiError> {
+        Ok(CorrectionInput {
+            outcome: outcome_input(
+                self.status,
+                self.duration_seconds,
+                self.filaments,
+                self.note,
+                self.failure_reason,
+                self.parts,
+            ),
+            correction_note: self.correction_note.into_inner(),
+            expected_revision: self.expected_revision,
+            operation_key: self.operation_key.0,
+        })
+    }
+}
+
+/// One revision of an outcome.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct RevisionDto {
+    /// 1 for the original.
+    pub revision: u32,
+    /// SUCCESS or FAILED.
+    pub status: OutcomeKind,
+    /// When it was recorded.
+    pub recorded_at: String,
+    /// Actual time, seconds.
+    pub duration_seconds: u32,
+    /// Free text.
+    pub note: Option<String>,
+    /// Why it failed.
+    pub failure_reason: Option<String>,
+    /// Why it was corrected (corrections only).
+    pub correction_note: Option<String>,
+    /// Its actual cost.
+    pub actual_cost: String,
+}
+
+/// The outcome of a print: the current revision's values and the history (the original plus the
+/// latest 20 corrections).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct OutcomeDto {
+    /// SUCCESS or FAILED.
+    pub status: OutcomeKind,
+    /// When the current revision was recorded.
+    pub recorded_at: String,
+    /// Actual time, seconds.
+    pub duration_seconds: u32,
+    /// Free text.
+    pub note: Option<String>,
+    /// Why it failed.
+    pub failure_reason: Option<String>,
+    /// The current revision (send it as `expectedRevision` to correct).
+    pub revision: u32,
+    /// Actual grams per usage.
+    pub filaments: Vec<UsageGramsOut>,
+    /// Actual time per part.
+    pub parts: Vec<PartSecondsOut>,
+    /// Original and the latest 20 corrections, oldest first.
+    pub history: Vec<RevisionDto>,
+}
+
+/// Actual grams of a usage (response).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageGramsOut {
+    /// The usage.
+    pub usage_id: String,
+    /// Actual grams.
+    pub used_grams: String,
+}
+
+/// Actual time of a part (response).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PartSecondsOut {
+    /// The part.
+    pub part_id: String,
+    /// Actual seconds.
+    pub duration_seconds: u32,
+}
+
+fn revision_dto(r: &OutcomeRevision) -> RevisionDto {
+    RevisionDto {
+        revision: r.revision,
+        status: r.status.into(),
+        recorded_at: ts(r.recorded_at),
+        duration_seconds: r.duration_seconds,
+        note: r.note.clone(),
+        failure_reason: r.failure_reason.clone(),
+        correction_note: r.correction_note.clone(),
+        actual_cost: dec(r.actual.total),
+    }
+}
+
+/// The DTO of `outcome`, or `None` when it has no revision.
+pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
+    let current = outcome.current()?;
+    let corrections = outcome.revisions.len().saturating_sub(1);
+    let history = outcome
+        .revisions
+        .iter()
+        .take(1)
+        .chain(
+            outcome
+                .revisions
+                .iter()
+                .skip(1 + corrections.saturating_sub(HISTORY_CORRECTIONS)),
+        )
+        .map(revision_dto)
+        .collect();
+    Some(OutcomeDto {
+        status: current.status.into(),
+        recorded_at: ts(current.recorded_at),
+        duration_seconds: current.duration_seconds,
+        note: current.note.clone(),
+        failure_reason: current.failure_reason.clone(),
+        revision: current.revision,
+        filaments: current
+            .grams
+            .iter()
+            .map(|g| UsageGramsOut {
+                usage_id: g.usage_id.to_string(),
+                used_grams: dec(g.grams),
+            })
+            .collect(),
+        parts: current
+            .part_durations
+            .iter()
+            .map(|(p, s)| PartSecondsOut {
+                part_id: p.to_string(),
+                duration_seconds: *s,
+            })
+            .collect(),
+        history,
+    })
+}
