@@ -7,11 +7,13 @@ use crate::inventory::customers::{CustomerInput, Customers};
 use crate::inventory::filaments::{FilamentInput, Filaments};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use crate::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
+use crate::prints::outcome::{self, CorrectionInput, OutcomeInput};
 use crate::prints::{self, HotendInput, PartInput, PrintInput};
 use crate::series;
 use crate::{Error, Result};
+use rust_decimal::Decimal;
 use std::str::FromStr;
-use storage::records::{ComponentType, PrintStatus};
+use storage::records::{ComponentType, OutcomeStatus, Print, PrintStatus};
 use storage::{Id, Timestamp, WriteTransaction};
 
 /// Parses a demo literal; a refusal is a bug in this file, reported on `createDemoData`.
@@ -143,7 +145,7 @@ fn print(
     sales_value: Option<&str>,
     status: PrintStatus,
     now: Timestamp,
-) -> Result<()> {
+) -> Result<Print> {
     let input = PrintInput {
         name: v(name)?,
         customer_id,
@@ -154,10 +156,33 @@ fn print(
         parts: parts.iter().map(part).collect::<Result<_>>()?,
     };
     let draft = prints::create(txn, &input, now)?;
-    if status != PrintStatus::Draft {
-        prints::set_status(txn, draft.id, status, now)?;
+    if status == PrintStatus::Draft {
+        return Ok(draft);
     }
-    Ok(())
+    prints::set_status(txn, draft.id, status, now)
+}
+
+/// What really happened to a demo print: every usage at `share` of its planned grams, the whole
+/// planned time per part.
+fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<OutcomeInput> {
+    let share: Decimal = v::<crate::values::Amount>(share)?.into_inner();
+    let usages = print.parts.iter().flat_map(|p| p.usages.iter());
+    let parts: Vec<(Id, u32)> = print
+        .parts
+        .iter()
+        .map(|p| (p.id, p.hotends.iter().map(|h| h.duration_seconds).sum()))
+        .collect();
+    Ok(OutcomeInput {
+        status,
+        duration_seconds: parts.iter().map(|(_, s)| s).sum(),
+        filaments: usages
+            .map(|u| (u.id, (u.used_grams * share).round_dp(2)))
+            .collect(),
+        note: None,
+        failure_reason: (status == OutcomeStatus::Failed)
+            .then(|| "Layer shift at 60 %".to_string()),
+        parts: (parts.len() > 1).then_some(parts),
+    })
 }
 
 /// Creates the demo shop: three manufacturers, two printers, their hotends and build plates, an
@@ -324,7 +349,7 @@ pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
         Some("150"),
         Shipped,
     )?;
-    job(
+    let run2 = job(
         "Trophy bases, run 2",
         &[p1(14400, white, "305")],
         None,
@@ -334,7 +359,7 @@ pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
         Done,
     )?;
     let chassis = [mk4(9000, black, "140.25"), p1(6300, orange, "96.5")];
-    job(
+    let chassis = job(
         "Robot chassis",
         &chassis,
         Some(jane),
@@ -343,5 +368,33 @@ pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
         Some("60"),
         Done,
     )?;
+
+    outcome::record(
+        txn,
+        run2.id,
+        &happened(&run2, OutcomeStatus::Success, "0.97")?,
+        now,
+    )?;
+    let failed = happened(&chassis, OutcomeStatus::Failed, "0.6")?;
+    outcome::record(txn, chassis.id, &failed, now)?;
+    let weighed = CorrectionInput {
+        outcome: happened(&chassis, OutcomeStatus::Failed, "0.55")?,
+        correction_note: "Weighed the failed parts".into(),
+        expected_revision: 1,
+        operation_key: Id::new(),
+    };
+    outcome::correct(txn, chassis.id, &weighed, now)?;
+    let spool = crate::ledger::active_spools(txn, white)?
+        .pop()
+        .ok_or(Error::NotFound)?;
+    let weighing = crate::ledger::MovementInput {
+        kind: storage::records::MovementKind::Correction,
+        grams: v::<crate::values::SignedGrams>("-12.5")?.into_inner(),
+        note: Some("Weighed: less than the ledger said".into()),
+        operation_key: None,
+        print_id: None,
+        usage_id: None,
+    };
+    crate::ledger::book(txn, spool.id, &weighing, now)?;
     Ok(())
 }

@@ -12,6 +12,7 @@
 
 pub mod accounts;
 pub mod costing;
+pub mod dashboard;
 pub mod demo;
 mod error;
 pub mod inventory;

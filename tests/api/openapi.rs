@@ -54,6 +54,7 @@ async fn the_document_lists_every_route_with_its_schemas() {
         ("post", "/api/prints/{id}/outcome"),
         ("post", "/api/prints/{id}/outcome/correct"),
         ("post", "/api/prints/{id}/retry"),
+        ("get", "/api/dashboard"),
     ];
     let mut routes: Vec<(String, String)> = expected
         .iter()

@@ -468,21 +468,50 @@ async fn switching_spool_management_off_and_on() {
     );
 }
 
-/// Books from many clients at once, some retrying with the same key; checks the ledger.
+/// Books movements and outcomes from many clients at once, some retrying with the same key or
+/// the same outcome; checks the ledger.
 #[actix_web::test]
 async fn concurrent_bookings_keep_the_ledger_balanced() {
     let app = TestApp::spawn().await;
     app.setup().await;
+    let shop = shop(&app).await;
     let filament = filament(&app).await;
     let mut spools = Vec::new();
     for n in 0..4 {
-        spools.push(
-            spool(&app, &filament, &format!("C-{n}"), "20", "100000").await["id"]
-                .as_str()
-                .unwrap()
-                .to_string(),
-        );
+        let created = spool(&app, &filament, &format!("C-{n}"), "20", "100000").await;
+        spools.push(created["id"].as_str().unwrap().to_string());
     }
+    let mut outcomes = Vec::new();
+    for n in 0..8 {
+        let mut body = draft(&shop, &format!("Concurrent {n}"));
+        body["parts"][0]["filaments"][0] =
+            json!({"filamentId": filament, "usedGrams": "10", "spoolId": spools[n % 4]});
+        let print = app.create("/api/prints", &body).await;
+        let id = print["id"].as_str().unwrap().to_string();
+        app.post(&format!("/api/prints/{id}/complete"), &json!({}))
+            .await;
+        let grams = format!("{}.25", 5 + n);
+        let outcome = json!({"status": "SUCCESS", "durationSeconds": 5400, "filaments": [{"usageId": print["usages"][0]["id"], "usedGrams": grams}]});
+        outcomes.push((id, spools[n % 4].clone(), grams, outcome));
+    }
+    let outcome_sends = outcomes.iter().flat_map(|(id, _, _, body)| {
+        let url = app.url(&format!("/api/prints/{id}/outcome"));
+        let client = app.client.clone();
+        (0..2).map(move |_| {
+            let (client, url, body) = (client.clone(), url.clone(), body.clone());
+            async move {
+                let res = client.post(url).json(&body).send().await.unwrap();
+                assert_eq!(
+                    res.status(),
+                    200,
+                    "an identical repeat answers like the first"
+                );
+            }
+        })
+    });
+    let recorded = actix_web::rt::spawn(futures_util::future::join_all(
+        outcome_sends.collect::<Vec<_>>(),
+    ));
     let bookings: Vec<(String, Value)> = (0..200)
         .map(|i| {
             let body = json!({"kind": if i % 3 == 0 { "RECEIPT" } else { "CORRECTION" }, "grams": if i % 3 == 0 { "1.5" } else { "-0.25" }, "operationKey": key()});
@@ -507,6 +536,7 @@ async fn concurrent_bookings_keep_the_ledger_balanced() {
         }
     });
     let answered: Vec<String> = futures_util::future::join_all(requests).await;
+    recorded.await.unwrap();
     let distinct: HashSet<&String> = answered.iter().collect();
     assert_eq!(
         distinct.len(),
@@ -518,6 +548,9 @@ async fn concurrent_bookings_keep_the_ledger_balanced() {
     for (spool, body) in &bookings {
         *expected.get_mut(spool.as_str()).unwrap() +=
             body["grams"].as_str().unwrap().parse::<f64>().unwrap();
+    }
+    for (_, spool, grams, _) in &outcomes {
+        *expected.get_mut(spool.as_str()).unwrap() -= grams.parse::<f64>().unwrap();
     }
     for spool in &spools {
         let detail: Value = app

@@ -24,6 +24,7 @@ use utoipa::{Modify, OpenApi};
         (name = "series", description = "Print series and their histories"),
         (name = "spools", description = "Filament spools and their stock ledger"),
         (name = "search", description = "Search across prints and inventory"),
+        (name = "dashboard", description = "Money, material and success rates over a period"),
     ),
     modifiers(&SessionCookie)
 )]

@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod components;
 pub mod customers;
+pub mod dashboard;
 pub mod filaments;
 pub mod health;
 mod inventory;
@@ -62,5 +63,6 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .configure(series::configure)
         .configure(spools::configure)
         .service(search::search)
+        .service(dashboard::get_dashboard)
         .service(version::version_latest);
 }

@@ -7,7 +7,7 @@ pub mod filters;
 mod input;
 mod outcome_dto;
 
-pub use dto::{Financials, PrintDto, Status};
+pub use dto::{Financials, PrintDto, Status, category_name};
 pub use input::PrintInputDto;
 
 use super::ListResponse;

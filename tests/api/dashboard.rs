@@ -1,0 +1,130 @@
+//! The dashboard over the demo shop.
+
+use crate::support::{TestApp, assert_field_error, setup_body};
+use serde_json::{Value, json};
+
+#[actix_web::test]
+async fn the_dashboard_sums_the_period_and_leaves_out_excluded_customers() {
+    let app = TestApp::spawn().await;
+    let mut body = setup_body();
+    body["createDemoData"] = json!(true);
+    assert_eq!(app.post("/api/auth/setup", &body).await.status(), 201);
+
+    let board: Value = app
+        .get("/api/dashboard?period=30d")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(board["period"], "30d");
+    assert_eq!(board["currency"], "EUR");
+    assert_eq!(board["kpis"]["prints"], 2, "the two DONE demo prints");
+    assert_eq!(board["kpis"]["units"], 11);
+    assert_eq!(board["outcomes"]["success"], 1);
+    assert_eq!(board["outcomes"]["failed"], 1);
+    assert_eq!(board["outcomes"]["pending"], 0);
+    assert_eq!(board["outcomes"]["successRate"], "0.5");
+    assert_eq!(board["drafts"]["count"], 1);
+    assert_eq!(
+        board["kpis"]["realizedRevenue"], "150",
+        "SUCCESS realizes its sales value, FAILED zero"
+    );
+    let categories: Vec<&str> = board["categories"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["category"].as_str().unwrap())
+        .collect();
+    for category in [
+        "PRINTER",
+        "HOTEND",
+        "BUILD_PLATE",
+        "COMPONENT",
+        "FILAMENT",
+        "ELECTRICITY",
+    ] {
+        assert!(
+            categories.contains(&category),
+            "{category} missing in {categories:?}"
+        );
+    }
+    assert_eq!(
+        board["costSeries"].as_array().unwrap().len(),
+        1,
+        "everything completed today"
+    );
+    let planned: f64 = board["kpis"]["plannedCost"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let actual: f64 = board["kpis"]["actualCost"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let variance: f64 = board["outcomes"]["variance"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(
+        (actual - planned - variance).abs() < 1e-9,
+        "variance = actual - planned over recorded outcomes"
+    );
+
+    let prints: Value = app
+        .get("/api/prints?includeArchived=true&pageSize=100")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let chassis = prints["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Robot chassis")
+        .unwrap();
+    assert_eq!(chassis["outcome"]["revision"], 2, "the demo's correction");
+    let own = app
+        .get("/api/customers?search=own")
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["items"][0]["id"]
+        .clone();
+    let clips = prints["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Cable clips")
+        .unwrap();
+    assert_eq!(clips["customerId"], own);
+    let clip_id = clips["id"].as_str().unwrap();
+    app.post(&format!("/api/prints/{clip_id}/complete"), &json!({}))
+        .await;
+    let after: Value = app.get("/api/dashboard").await.json().await.unwrap();
+    assert_eq!(
+        after["kpis"]["prints"], 2,
+        "prints of an excluded customer are left out"
+    );
+
+    let all: Value = app
+        .get("/api/dashboard?period=all")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(all["from"], Value::Null);
+    assert_eq!(
+        all["costSeries"][0]["bucket"].as_str().unwrap().len(),
+        7,
+        "monthly buckets"
+    );
+    assert_field_error(
+        app.get("/api/dashboard?period=7d").await,
+        "period",
+        "errors.invalidValue",
+    )
+    .await;
+}

@@ -1,0 +1,187 @@
+//! `GET /api/dashboard`.
+
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::QueryFields;
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::dec;
+use actix_web::web::{Data, Json};
+use actix_web::{HttpRequest, get};
+use actors::dashboard::{Period, compute};
+use serde::Serialize;
+use storage::Timestamp;
+use utoipa::{IntoParams, ToSchema};
+
+/// Dashboard query.
+#[derive(Debug, IntoParams)]
+#[into_params(parameter_in = Query)]
+#[allow(dead_code)]
+pub struct DashboardParams {
+    /// `30d` (default), `90d` or `all`.
+    pub period: Option<String>,
+}
+
+/// Headline figures of the period (DONE prints completed in it, archived left out).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Kpis {
+    /// Prints.
+    pub prints: u64,
+    /// Units.
+    pub units: u64,
+    /// Planned cost.
+    pub planned_cost: String,
+    /// Actual cost of prints with an outcome.
+    pub actual_cost: String,
+    /// Sales values given.
+    pub sales_value: String,
+    /// Realized revenue.
+    pub realized_revenue: String,
+    /// Realized margin.
+    pub realized_margin: String,
+    /// Actual cost of failed runs.
+    pub failed_cost: String,
+    /// Filament used, grams (actual where recorded, planned otherwise).
+    pub filament_grams: String,
+}
+
+/// Planned and actual cost of one day or month.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SeriesPoint {
+    /// `YYYY-MM-DD` (30d, 90d) or `YYYY-MM` (all).
+    pub bucket: String,
+    /// Planned cost.
+    pub planned_cost: String,
+    /// Actual cost.
+    pub actual_cost: String,
+}
+
+/// Planned cost of one category.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct CategoryCost {
+    /// PRINTER, HOTEND, BUILD_PLATE, COMPONENT, FILAMENT or ELECTRICITY.
+    pub category: &'static str,
+    /// Cost.
+    pub cost: String,
+}
+
+/// Open drafts.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Drafts {
+    /// How many.
+    pub count: u64,
+    /// Their planned cost at their last save.
+    pub planned_cost: String,
+}
+
+/// Outcome metrics of the period.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcomes {
+    /// SUCCESS outcomes.
+    pub success: u64,
+    /// FAILED outcomes.
+    pub failed: u64,
+    /// DONE prints without an outcome.
+    pub pending: u64,
+    /// `success / (success + failed)`, pending left out; null without recorded outcomes.
+    pub success_rate: Option<String>,
+    /// Actual minus planned cost over recorded outcomes.
+    pub variance: String,
+}
+
+/// The dashboard.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DashboardDto {
+    /// `30d`, `90d` or `all`.
+    pub period: &'static str,
+    /// First day of the period; null for all.
+    pub from: Option<String>,
+    /// Instance currency.
+    pub currency: String,
+    /// Headline figures.
+    pub kpis: Kpis,
+    /// Cost over time, oldest first.
+    pub cost_series: Vec<SeriesPoint>,
+    /// Planned cost by category.
+    pub categories: Vec<CategoryCost>,
+    /// Open drafts.
+    pub drafts: Drafts,
+    /// Outcome metrics.
+    pub outcomes: Outcomes,
+}
+
+/// KPIs, cost series, categories, drafts and outcome metrics over a completion period; customers
+/// marked `excludeFromDashboard` are left out.
+#[utoipa::path(tag = "dashboard", params(DashboardParams), responses((status = 200, body = DashboardDto), (status = 401, body = ErrorBody), (status = 422, description = "period other than 30d, 90d or all", body = ErrorBody)), security(("session" = [])))]
+#[get("/dashboard")]
+pub async fn get_dashboard(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    req: HttpRequest,
+) -> Result<Json<DashboardDto>, ApiError> {
+    let mut query = QueryFields::of(&req)?;
+    let name = query
+        .one_of("period", &["30d", "90d", "all"])
+        .unwrap_or("30d");
+    query.finish()?;
+    let period = Period::parse(name).unwrap_or(Period::Days30);
+    let index = state.index.clone();
+    let (board, currency) = state
+        .read(move |tx| {
+            let today = index.date_of(Timestamp::now());
+            Ok((
+                compute(tx, &index, period, today)?,
+                actors::settings::get(tx)?.currency,
+            ))
+        })
+        .await?;
+    let k = board.kpis;
+    Ok(Json(DashboardDto {
+        period: name,
+        from: board.from.map(|d| d.to_string()),
+        currency,
+        kpis: Kpis {
+            prints: k.prints,
+            units: k.units,
+            planned_cost: dec(k.planned_cost),
+            actual_cost: dec(k.actual_cost),
+            sales_value: dec(k.sales_value),
+            realized_revenue: dec(k.realized_revenue),
+            realized_margin: dec(k.realized_margin),
+            failed_cost: dec(k.failed_cost),
+            filament_grams: dec(k.filament_grams),
+        },
+        cost_series: board
+            .cost_series
+            .into_iter()
+            .map(|(bucket, planned, actual)| SeriesPoint {
+                bucket,
+                planned_cost: dec(planned),
+                actual_cost: dec(actual),
+            })
+            .collect(),
+        categories: board
+            .categories
+            .into_iter()
+            .map(|(c, cost)| CategoryCost {
+                category: super::prints::category_name(c),
+                cost: dec(cost),
+            })
+            .collect(),
+        drafts: Drafts {
+            count: board.drafts.0,
+            planned_cost: dec(board.drafts.1),
+        },
+        outcomes: Outcomes {
+            success: board.outcomes.success,
+            failed: board.outcomes.failed,
+            pending: board.outcomes.pending,
+            success_rate: board.outcomes.success_rate.map(dec),
+            variance: dec(board.outcomes.variance),
+        },
+    }))
+}
