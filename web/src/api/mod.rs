@@ -51,7 +51,11 @@ impl<T> ListResponse<T> {
 
 /// Registers every `/api` route (the caller mounts this under `/api`).
 pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(health::health)
+    // Routes are matched in registration order, each dynamic one by a regex: the hottest routes
+    // (ledger movements, print pages) come first.
+    cfg.configure(spools::configure)
+        .configure(prints::configure)
+        .service(health::health)
         .configure(auth::configure)
         .configure(settings::configure)
         .configure(customers::configure)
@@ -59,9 +63,7 @@ pub fn configure(cfg: &mut ServiceConfig) {
         .configure(printers::configure)
         .configure(components::configure)
         .configure(filaments::configure)
-        .configure(prints::configure)
         .configure(series::configure)
-        .configure(spools::configure)
         .service(search::search)
         .service(dashboard::get_dashboard)
         .service(version::version_latest);
