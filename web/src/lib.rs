@@ -17,6 +17,7 @@ pub mod error;
 pub mod extract;
 pub mod middleware;
 pub mod openapi;
+pub mod routes;
 pub mod session;
 pub mod state;
 pub mod throttle;
@@ -34,9 +35,14 @@ use utoipa_swagger_ui::{Config, SwaggerUi};
 /// Largest accepted request body: 1 MiB.
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
-/// The OpenAPI document of every route, served at `/api/openapi.json`.
+/// The OpenAPI document of every route, served at `/api/openapi.json`. Built by registering
+/// every handler once through utoipa-actix-web (see [`routes`]).
 pub fn openapi() -> utoipa::openapi::OpenApi {
-    let (_, api) = routes(App::new(), Data::new(OpenApiJson(String::new()))).split_for_parts();
+    let (_, api) = App::new()
+        .into_utoipa_app()
+        .openapi(openapi::ApiDoc::openapi())
+        .service(utoipa_actix_web::scope("/api").configure(|cfg| api::configure(cfg)))
+        .split_for_parts();
     api
 }
 
@@ -57,20 +63,6 @@ async fn openapi_json(doc: Data<OpenApiJson>) -> HttpResponse {
         .body(doc.0.clone())
 }
 
-fn routes<T>(app: App<T>, doc: Data<OpenApiJson>) -> utoipa_actix_web::UtoipaApp<T>
-where
-    T: ServiceFactory<ServiceRequest, Config = (), Error = actix_web::Error, InitError = ()>,
-{
-    app.into_utoipa_app()
-        .openapi(openapi::ApiDoc::openapi())
-        .service(
-            utoipa_actix_web::scope("/api")
-                .app_data(doc)
-                .route("/openapi.json", web::get().to(openapi_json))
-                .configure(api::configure),
-        )
-}
-
 /// The whole application for one worker: routes, API reference at `/api-reference/`,
 /// middleware. `doc` is [`OpenApiJson::build`], made once and shared by every worker.
 pub fn app(
@@ -85,30 +77,31 @@ pub fn app(
         InitError = (),
     >,
 > {
-    let app = routes(
-        App::new()
-            .app_data(state)
-            .app_data(PayloadConfig::new(MAX_BODY_BYTES)),
-        doc,
-    )
-    .into_app();
-    app.service(
-        SwaggerUi::new("/api-reference/{_:.*}").config(
-            Config::new(["/api/openapi.json"])
-                .validator_url("none")
-                .try_it_out_enabled(true),
-        ),
-    )
-    .route(
-        "/api-reference",
-        web::get().to(|| async {
-            HttpResponse::PermanentRedirect()
-                .insert_header(("Location", "/api-reference/"))
-                .finish()
-        }),
-    )
-    .default_service(web::to(middleware::not_found))
-    .wrap(from_fn(middleware::origin_guard))
-    .wrap(from_fn(middleware::request_id))
-    .wrap(middleware::security_headers())
+    let api = web::scope("/api")
+        .app_data(doc)
+        .route("/openapi.json", web::get().to(openapi_json))
+        .configure(api::configure);
+    App::new()
+        .app_data(state)
+        .app_data(PayloadConfig::new(MAX_BODY_BYTES))
+        .service(api)
+        .service(
+            SwaggerUi::new("/api-reference/{_:.*}").config(
+                Config::new(["/api/openapi.json"])
+                    .validator_url("none")
+                    .try_it_out_enabled(true),
+            ),
+        )
+        .route(
+            "/api-reference",
+            web::get().to(|| async {
+                HttpResponse::PermanentRedirect()
+                    .insert_header(("Location", "/api-reference/"))
+                    .finish()
+            }),
+        )
+        .default_service(web::to(middleware::not_found))
+        .wrap(from_fn(middleware::origin_guard))
+        .wrap(from_fn(middleware::request_id))
+        .wrap(middleware::security_headers())
 }

@@ -13,17 +13,16 @@ use serde::{Deserialize, Serialize};
 use storage::Timestamp;
 use storage::records::Account;
 use utoipa::ToSchema;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers the auth routes.
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(setup_status)
-        .service(setup)
-        .service(login)
-        .service(session)
-        .service(logout)
-        .service(preferences)
-        .service(change_password);
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
+    cfg.add(setup_status)
+        .add(setup)
+        .add(login)
+        .add(session)
+        .add(logout)
+        .add(preferences)
+        .add(change_password);
 }
 
 /// The logged-in person.

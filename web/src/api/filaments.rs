@@ -170,10 +170,8 @@ mod routes {
 }
 
 /// Registers the filament routes, stock included.
-pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-    cfg.configure(routes::configure)
-        .service(get_stock)
-        .service(patch_stock);
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
+    cfg.with(routes::configure).add(get_stock).add(patch_stock);
 }
 
 /// The filament's stock: active total and threshold.

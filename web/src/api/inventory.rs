@@ -122,8 +122,8 @@ macro_rules! inventory_routes {
         use actix_web::{delete, get, patch, post};
 
         /// Registers this resource's routes.
-        pub fn configure(cfg: &mut utoipa_actix_web::service_config::ServiceConfig) {
-            cfg.service(list).service(create).service(get).service(patch).service(delete);
+        pub fn configure(cfg: &mut impl crate::routes::Routes) {
+            cfg.add(list).add(create).add(get).add(patch).add(delete);
         }
 
         #[doc = concat!("Lists ", $tag, ": filtered (search, archive state), then paginated; `total` counts every match.")]

@@ -19,7 +19,6 @@ pub mod version;
 
 use serde::Serialize;
 use utoipa::ToSchema;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// A page of a list: `items`, `total` (matches after filters, before pagination), `page`,
 /// `pageSize`.
@@ -50,21 +49,21 @@ impl<T> ListResponse<T> {
 }
 
 /// Registers every `/api` route (the caller mounts this under `/api`).
-pub fn configure(cfg: &mut ServiceConfig) {
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
     // Routes are matched in registration order, each dynamic one by a regex: the hottest routes
     // (ledger movements, print pages) come first.
-    cfg.configure(spools::configure)
-        .configure(prints::configure)
-        .service(health::health)
-        .configure(auth::configure)
-        .configure(settings::configure)
-        .configure(customers::configure)
-        .configure(manufacturers::configure)
-        .configure(printers::configure)
-        .configure(components::configure)
-        .configure(filaments::configure)
-        .configure(series::configure)
-        .service(search::search)
-        .service(dashboard::get_dashboard)
-        .service(version::version_latest);
+    cfg.with(spools::configure)
+        .with(prints::configure)
+        .add(health::health)
+        .with(auth::configure)
+        .with(settings::configure)
+        .with(customers::configure)
+        .with(manufacturers::configure)
+        .with(printers::configure)
+        .with(components::configure)
+        .with(filaments::configure)
+        .with(series::configure)
+        .add(search::search)
+        .add(dashboard::get_dashboard)
+        .add(version::version_latest);
 }

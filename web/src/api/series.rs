@@ -17,19 +17,18 @@ use serde::{Deserialize, Serialize};
 use storage::records::{Customer, SeriesStatus};
 use storage::{Id, Timestamp, WriteTransaction};
 use utoipa::ToSchema;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers the series and history routes.
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(list_series)
-        .service(create)
-        .service(get_series)
-        .service(patch_series)
-        .service(set_state)
-        .service(archive)
-        .service(next_run)
-        .service(series_history)
-        .service(customer_history);
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
+    cfg.add(list_series)
+        .add(create)
+        .add(get_series)
+        .add(patch_series)
+        .add(set_state)
+        .add(archive)
+        .add(next_run)
+        .add(series_history)
+        .add(customer_history);
 }
 
 /// OPEN or COMPLETED.

@@ -11,14 +11,13 @@ use actors::settings::{self, FeaturesInput, SettingsInput};
 use actors::values::{Amount, Currency, Locale};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers the settings routes.
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(get_settings)
-        .service(patch_settings)
-        .service(get_features)
-        .service(patch_features);
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
+    cfg.add(get_settings)
+        .add(patch_settings)
+        .add(get_features)
+        .add(patch_features);
 }
 
 /// Instance settings.

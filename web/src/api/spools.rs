@@ -16,17 +16,16 @@ use serde::{Deserialize, Serialize};
 use storage::records::{Movement, MovementKind};
 use storage::{Id, Timestamp};
 use utoipa::{IntoParams, ToSchema};
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers the spool routes.
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(list_spools)
-        .service(create)
-        .service(get_spool)
-        .service(patch_spool)
-        .service(archive)
-        .service(book)
-        .service(qr);
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
+    cfg.add(list_spools)
+        .add(create)
+        .add(get_spool)
+        .add(patch_spool)
+        .add(archive)
+        .add(book)
+        .add(qr);
 }
 
 /// A spool.

@@ -26,23 +26,22 @@ use serde::{Deserialize, Serialize};
 use storage::records::Print;
 use storage::{Id, Timestamp, WriteTransaction};
 use utoipa::ToSchema;
-use utoipa_actix_web::service_config::ServiceConfig;
 
 /// Registers the print routes (export before `{id}`).
-pub fn configure(cfg: &mut ServiceConfig) {
-    cfg.service(calculate)
-        .service(export::export)
-        .service(list_prints)
-        .service(create)
-        .service(report)
-        .service(get_print)
-        .service(patch_print)
-        .service(complete)
-        .service(duplicate)
-        .service(repeat)
-        .service(record_outcome)
-        .service(correct_outcome)
-        .service(retry);
+pub fn configure(cfg: &mut impl crate::routes::Routes) {
+    cfg.add(calculate)
+        .add(export::export)
+        .add(list_prints)
+        .add(create)
+        .add(report)
+        .add(get_print)
+        .add(patch_print)
+        .add(complete)
+        .add(duplicate)
+        .add(repeat)
+        .add(record_outcome)
+        .add(correct_outcome)
+        .add(retry);
 }
 
 /// Runs a print command, records the result in the projection, and answers with its DTO.
