@@ -7,7 +7,7 @@
 //! values rotate, and creation dates spread over the last two years.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::prints::{self, FilamentInput, HotendInput, PartInput, PrintInput};
+use actors::prints::{self, PrintInput};
 use storage::records::{Customer, Print, PrintStatus};
 use storage::{Store, StoreOptions, Timestamp, repo};
 
@@ -51,46 +51,21 @@ fn main() {
         let txn = store.begin_write().unwrap();
         for &i in batch {
             let template = &templates[i % templates.len()];
-            let input = PrintInput {
-                name: format!("Job {i} {}", template.name).parse().unwrap(),
-                customer_id: Some(customers[i % customers.len()].id),
-                series_id: None,
-                quantity: 1 + (i % 20) as u32,
-                sales_value: (i % 3 != 0).then(|| format!("{}.50", 5 + i % 90).parse().unwrap()),
-                notes: None,
-                parts: template
-                    .parts
-                    .iter()
-                    .map(|p| PartInput {
-                        id: None,
-                        printer_id: p.printer_id,
-                        build_plate_id: p.build_plate_id,
-                        hotends: p
-                            .hotends
-                            .iter()
-                            .map(|h| HotendInput {
-                                component_id: h.component_id,
-                                duration_seconds: h.duration_seconds + (i % 600) as u32,
-                            })
-                            .collect(),
-                        other_component_ids: p.other_component_ids.clone(),
-                        filaments: p
-                            .usages
-                            .iter()
-                            .map(|u| FilamentInput {
-                                filament_id: u.filament_id,
-                                used_grams: format!(
-                                    "{}",
-                                    u.used_grams + rust_decimal::Decimal::from(i % 50)
-                                )
-                                .parse()
-                                .unwrap(),
-                                spool_id: None,
-                            })
-                            .collect(),
-                    })
-                    .collect(),
-            };
+            let mut input = PrintInput::from_print(template, None, false);
+            input.name = format!("Job {i} {}", template.name).parse().unwrap();
+            input.customer_id = Some(customers[i % customers.len()].id);
+            input.quantity = 1 + (i % 20) as u32;
+            input.sales_value = (i % 3 != 0).then(|| format!("{}.50", 5 + i % 90).parse().unwrap());
+            for part in &mut input.parts {
+                part.hotends
+                    .iter_mut()
+                    .for_each(|h| h.duration_seconds += (i % 600) as u32);
+                for line in &mut part.filaments {
+                    let grams = *line.used_grams.get() + rust_decimal::Decimal::from(i % 50);
+                    line.used_grams = grams.to_string().parse().unwrap();
+                    line.spool_id = None;
+                }
+            }
             let created_at = now.plus_seconds(-((i as i64 * 7919) % two_years));
             let mut print = prints::create(&txn, &input, created_at).unwrap();
             let status = statuses[i % statuses.len()];
