@@ -11,6 +11,7 @@
 //! read transaction (off the async executor) for reads.
 
 pub mod accounts;
+pub mod bridge;
 pub mod costing;
 pub mod dashboard;
 pub mod demo;

@@ -1,0 +1,387 @@
+//! Between Modbus registers and JSON values.
+//!
+//! Read: registers are put in order (word order reverses the registers of a little-endian value,
+//! byte order swaps the two bytes of each register), interpreted as the point's data type, then
+//! `value * scale + offset`. A non-finite result is published as `null`, never as invalid JSON.
+//! Strings drop trailing NULs; `raw_u16` with more than one register is an array.
+//!
+//! Write (API-CONTRACT.md, "Inverse scale and offset"): `raw = (value - offset) / scale`,
+//! rounded to the nearest integer (half away from zero) for integer types, range-checked for the
+//! data type; nothing out of range is ever wrapped.
+
+use super::config::{Access, DataType, Order, PointConfig};
+use rust_decimal::prelude::ToPrimitive;
+use rust_decimal::{Decimal, RoundingStrategy};
+use serde_json::Value;
+use std::str::FromStr;
+
+/// Why a write was refused (sent back on the write's result topic).
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum WriteError {
+    /// The point is read-only.
+    #[error("the point is read-only")]
+    ReadOnly,
+    /// The payload is not the point's type.
+    #[error("expected {0}")]
+    WrongType(&'static str),
+    /// The value does not fit the data type after scale and offset.
+    #[error("{0} is out of range for {1}")]
+    OutOfRange(String, &'static str),
+}
+
+/// What a write puts on the device.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Written {
+    /// One coil.
+    Coil(bool),
+    /// Registers from the point's address.
+    Registers(Vec<u16>),
+}
+
+fn ordered(point: &PointConfig, registers: &[u16]) -> Vec<u16> {
+    let mut words: Vec<u16> = registers
+        .iter()
+        .take(point.count() as usize)
+        .copied()
+        .collect();
+    if point.encoding.word_order == Order::Little {
+        words.reverse();
+    }
+    if point.encoding.byte_order == Order::Little {
+        words.iter_mut().for_each(|w| *w = w.swap_bytes());
+    }
+    words
+}
+
+fn combined(words: &[u16]) -> u32 {
+    (u32::from(words.first().copied().unwrap_or(0)) << 16)
+        | u32::from(words.get(1).copied().unwrap_or(0))
+}
+
+fn scaled(point: &PointConfig, raw: f64) -> Value {
+    let value = raw * point.scale.unwrap_or(1.0) + point.offset.unwrap_or(0.0);
+    if point.scale.is_none()
+        && point.offset.is_none()
+        && value.fract() == 0.0
+        && value.abs() < 9.0e15
+    {
+        return Value::from(value as i64);
+    }
+    serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
+}
+
+/// The JSON state of a register point read as `registers` (at least `point.count()` of them).
+pub fn decode_registers(point: &PointConfig, registers: &[u16]) -> Value {
+    if point.data_type == DataType::RawU16 {
+        let raw: Vec<u16> = registers
+            .iter()
+            .take(point.count() as usize)
+            .copied()
+            .collect();
+        return match raw.as_slice() {
+            [one] => Value::from(*one),
+            many => Value::from(many.to_vec()),
+        };
+    }
+    let words = ordered(point, registers);
+    let first = words.first().copied().unwrap_or(0);
+    match point.data_type {
+        DataType::Bool => Value::Bool(first != 0),
+        DataType::U16 => scaled(point, f64::from(first)),
+        DataType::I16 => scaled(point, f64::from(first as i16)),
+        DataType::U32 => scaled(point, f64::from(combined(&words))),
+        DataType::I32 => scaled(point, f64::from(combined(&words) as i32)),
+        DataType::F32 => scaled(point, f64::from(f32::from_bits(combined(&words)))),
+        DataType::String => {
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+            let text = String::from_utf8_lossy(&bytes);
+            Value::String(text.trim_end_matches('\0').to_string())
+        }
+        DataType::RawU16 => Value::Null,
+    }
+}
+
+/// The JSON state of a coil or discrete input.
+pub fn decode_bit(bit: bool) -> Value {
+    Value::Bool(bit)
+}
+
+/// Registers in device order from `words` in value order (the inverse of [`ordered`]).
+fn to_device(point: &PointConfig, mut words: Vec<u16>) -> Vec<u16> {
+    if point.encoding.byte_order == Order::Little {
+        words.iter_mut().for_each(|w| *w = w.swap_bytes());
+    }
+    if point.encoding.word_order == Order::Little {
+        words.reverse();
+    }
+    words
+}
+
+fn integer(
+    point: &PointConfig,
+    value: f64,
+    min: i64,
+    max: i64,
+    name: &'static str,
+) -> Result<i64, WriteError> {
+    // Exact decimal arithmetic on the numbers as written (their shortest decimal form), so that
+    // 25.55 with scale 0.1 and offset -40 is exactly 655.5 and rounds to 656, not 655.
+    let exact = |x: f64| Decimal::from_str(&x.to_string()).ok();
+    let out_of_range = || WriteError::OutOfRange(value.to_string(), name);
+    let (v, offset, scale) = (
+        exact(value).ok_or_else(out_of_range)?,
+        exact(point.offset.unwrap_or(0.0)).ok_or_else(out_of_range)?,
+        exact(point.scale.unwrap_or(1.0)).ok_or_else(out_of_range)?,
+    );
+    let raw = v
+        .checked_sub(offset)
+        .and_then(|d| d.checked_div(scale))
+        .map(|d| d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero))
+        .and_then(|d| d.to_i64())
+        .ok_or_else(out_of_range)?;
+    if raw < min || raw > max {
+        return Err(out_of_range());
+    }
+    Ok(raw)
+}
+
+/// What writing `value` (a bare JSON value, already unwrapped from `{"value": v}`) to `point`
+/// puts on the device.
+///
+/// Errors: [`WriteError`] without touching the device.
+pub fn encode(point: &PointConfig, value: &Value) -> Result<Written, WriteError> {
+    if point.access() == Access::ReadOnly {
+        return Err(WriteError::ReadOnly);
+    }
+    let number = || value.as_f64().ok_or(WriteError::WrongType("a number"));
+    let words = match point.data_type {
+        DataType::Bool => {
+            let bit = match value {
+                Value::Bool(b) => *b,
+                Value::Number(n) if n.as_u64() == Some(0) => false,
+                Value::Number(n) if n.as_u64() == Some(1) => true,
+                _ => return Err(WriteError::WrongType("true or false")),
+            };
+            if point.kind.is_bit() {
+                return Ok(Written::Coil(bit));
+            }
+            vec![u16::from(bit)]
+        }
+        DataType::U16 => vec![integer(point, number()?, 0, 65_535, "u16")? as u16],
+        DataType::I16 => vec![integer(point, number()?, -32_768, 32_767, "i16")? as i16 as u16],
+        DataType::U32 => {
+            let raw = integer(point, number()?, 0, 4_294_967_295, "u32")? as u32;
+            vec![(raw >> 16) as u16, raw as u16]
+        }
+        DataType::I32 => {
+            let raw =
+                integer(point, number()?, -2_147_483_648, 2_147_483_647, "i32")? as i32 as u32;
+            vec![(raw >> 16) as u16, raw as u16]
+        }
+        DataType::F32 => {
+            let value = number()?;
+            let raw = (value - point.offset.unwrap_or(0.0)) / point.scale.unwrap_or(1.0);
+            if !raw.is_finite() || raw.abs() > f64::from(f32::MAX) {
+                return Err(WriteError::OutOfRange(value.to_string(), "f32"));
+            }
+            let bits = (raw as f32).to_bits();
+            vec![(bits >> 16) as u16, bits as u16]
+        }
+        DataType::String => {
+            let text = value.as_str().ok_or(WriteError::WrongType("a string"))?;
+            let capacity = point.count() as usize * 2;
+            if text.len() > capacity {
+                return Err(WriteError::OutOfRange(
+                    format!("{} bytes", text.len()),
+                    "this string's registers",
+                ));
+            }
+            let mut bytes = text.as_bytes().to_vec();
+            bytes.resize(capacity, 0);
+            bytes
+                .chunks(2)
+                .map(|c| u16::from_be_bytes([c[0], c[1]]))
+                .collect()
+        }
+        DataType::RawU16 => {
+            let values: Vec<&Value> = match value {
+                Value::Array(items) => items.iter().collect(),
+                one => vec![one],
+            };
+            if values.len() != point.count() as usize {
+                return Err(WriteError::WrongType("one number per register"));
+            }
+            return values
+                .iter()
+                .map(|v| {
+                    v.as_u64()
+                        .filter(|n| *n <= 65_535)
+                        .map(|n| n as u16)
+                        .ok_or(WriteError::OutOfRange(v.to_string(), "raw_u16"))
+                })
+                .collect::<Result<Vec<u16>, _>>()
+                .map(Written::Registers);
+        }
+    };
+    Ok(Written::Registers(to_device(point, words)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::config::{Encoding, Kind};
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    fn point(kind: Kind, data_type: DataType, byte: Order, word: Order) -> PointConfig {
+        PointConfig {
+            name: "p".into(),
+            topic: "p".into(),
+            address: 0,
+            kind,
+            data_type,
+            access: None,
+            count: None,
+            encoding: Encoding {
+                byte_order: byte,
+                word_order: word,
+            },
+            scale: None,
+            offset: None,
+            retain: true,
+            publish_mode: None,
+        }
+    }
+
+    const ORDERS: [(Order, Order); 4] = [
+        (Order::Big, Order::Big),
+        (Order::Big, Order::Little),
+        (Order::Little, Order::Big),
+        (Order::Little, Order::Little),
+    ];
+
+    #[test]
+    fn known_register_layouts() {
+        let p = point(Kind::Holding, DataType::U32, Order::Big, Order::Big);
+        assert_eq!(decode_registers(&p, &[0x0001, 0x0002]), json!(65538));
+        let p = point(Kind::Holding, DataType::U32, Order::Big, Order::Little);
+        assert_eq!(decode_registers(&p, &[0x0002, 0x0001]), json!(65538));
+        let p = point(Kind::Holding, DataType::U16, Order::Little, Order::Big);
+        assert_eq!(decode_registers(&p, &[0x3412]), json!(0x1234));
+        let p = point(Kind::Holding, DataType::I16, Order::Big, Order::Big);
+        assert_eq!(decode_registers(&p, &[0xFFFE]), json!(-2));
+        let p = point(Kind::Input, DataType::F32, Order::Big, Order::Big);
+        assert_eq!(
+            decode_registers(&p, &[0x4049, 0x0FDB]),
+            json!(3.1415927410125732)
+        );
+        let nan = point(Kind::Input, DataType::F32, Order::Big, Order::Big);
+        assert_eq!(
+            decode_registers(&nan, &[0x7FC0, 0x0000]),
+            Value::Null,
+            "NaN is null, not invalid JSON"
+        );
+        let mut text = point(Kind::Holding, DataType::String, Order::Big, Order::Big);
+        text.count = Some(3);
+        assert_eq!(
+            decode_registers(&text, &[0x4142, 0x4300, 0x0000]),
+            json!("ABC")
+        );
+        let mut raw = point(Kind::Holding, DataType::RawU16, Order::Big, Order::Big);
+        assert_eq!(decode_registers(&raw, &[7]), json!(7));
+        raw.count = Some(2);
+        assert_eq!(decode_registers(&raw, &[7, 8]), json!([7, 8]));
+        assert_eq!(
+            decode_registers(
+                &point(Kind::Holding, DataType::Bool, Order::Big, Order::Big),
+                &[2]
+            ),
+            json!(true)
+        );
+    }
+
+    #[test]
+    fn scale_and_offset_both_ways() {
+        let mut p = point(Kind::Holding, DataType::I16, Order::Big, Order::Big);
+        p.scale = Some(0.1);
+        p.offset = Some(-40.0);
+        assert_eq!(decode_registers(&p, &[655]), json!(25.5));
+        assert_eq!(encode(&p, &json!(25.5)), Ok(Written::Registers(vec![655])));
+        assert_eq!(
+            encode(&p, &json!(25.54)),
+            Ok(Written::Registers(vec![655])),
+            "rounded to nearest"
+        );
+        assert_eq!(
+            encode(&p, &json!(25.55)),
+            Ok(Written::Registers(vec![656])),
+            "half away from zero"
+        );
+        assert!(
+            matches!(encode(&p, &json!(4000)), Err(WriteError::OutOfRange(..))),
+            "never wrapped"
+        );
+    }
+
+    #[test]
+    fn writes_are_refused_without_touching_anything() {
+        let input = point(Kind::Input, DataType::U16, Order::Big, Order::Big);
+        assert_eq!(encode(&input, &json!(1)), Err(WriteError::ReadOnly));
+        let holding = point(Kind::Holding, DataType::U16, Order::Big, Order::Big);
+        assert_eq!(
+            encode(&holding, &json!("one")),
+            Err(WriteError::WrongType("a number"))
+        );
+        assert!(matches!(
+            encode(&holding, &json!(-1)),
+            Err(WriteError::OutOfRange(..))
+        ));
+        assert!(matches!(
+            encode(&holding, &json!(65536)),
+            Err(WriteError::OutOfRange(..))
+        ));
+        let coil = point(Kind::Coil, DataType::Bool, Order::Big, Order::Big);
+        assert_eq!(encode(&coil, &json!(true)), Ok(Written::Coil(true)));
+        assert_eq!(encode(&coil, &json!(0)), Ok(Written::Coil(false)));
+        assert_eq!(
+            encode(&coil, &json!("on")),
+            Err(WriteError::WrongType("true or false"))
+        );
+        let mut text = point(Kind::Holding, DataType::String, Order::Big, Order::Big);
+        assert!(
+            matches!(
+                encode(&text, &json!("ABC")),
+                Err(WriteError::OutOfRange(..))
+            ),
+            "two characters per register"
+        );
+        text.count = Some(2);
+        assert_eq!(
+            encode(&text, &json!("ABC")),
+            Ok(Written::Registers(vec![0x4142, 0x4300]))
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn integers_round_trip_in_every_order(value in any::<i32>(), unsigned in any::<u32>(), short in any::<i16>()) {
+            for (byte, word) in ORDERS {
+                for (data_type, v) in [(DataType::I32, f64::from(value)), (DataType::U32, f64::from(unsigned)), (DataType::I16, f64::from(short)), (DataType::U16, f64::from(short as u16))] {
+                    let p = point(Kind::Holding, data_type, byte, word);
+                    let Ok(Written::Registers(registers)) = encode(&p, &json!(v)) else { panic!("encode {v}") };
+                    prop_assert_eq!(decode_registers(&p, &registers), json!(v as i64));
+                }
+            }
+        }
+
+        #[test]
+        fn floats_round_trip_in_every_order(value in -1.0e30f32..1.0e30) {
+            for (byte, word) in ORDERS {
+                let p = point(Kind::Holding, DataType::F32, byte, word);
+                let Ok(Written::Registers(registers)) = encode(&p, &json!(value)) else { panic!("encode {value}") };
+                let back = decode_registers(&p, &registers).as_f64().unwrap();
+                prop_assert_eq!(back as f32, value);
+            }
+        }
+    }
+}

@@ -1,0 +1,731 @@
+//! The bridge configuration file (spec: `modbus-mqtt-bridge.md`, "Resources and their fields").
+//!
+//! Formats: `.yml`/`.yaml` (YAML) and `.json`. A parse error names the file, line and column;
+//! after parsing, [`BridgeConfig::validate`] reports every problem at once, each with its path
+//! (`sources[1].points[4].data_type`).
+//!
+//! Keys beyond the spec (API-CONTRACT.md, "Bridge names"): `publish_mode` on a source and a
+//! point, `max_registers_per_request` (1-125) on a source, and a top-level `broker` block that
+//! runs an embedded MQTT broker.
+
+use serde::Deserialize;
+use std::net::SocketAddr;
+use std::path::Path;
+
+/// The whole configuration document.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BridgeConfig {
+    /// The MQTT connection (required).
+    pub mqtt: MqttConfig,
+    /// Modbus TCP endpoints (at least one).
+    pub sources: Vec<SourceConfig>,
+    /// Logging.
+    #[serde(default)]
+    pub logging: LoggingConfig,
+    /// Embedded broker (beyond the spec); absent: connect to `mqtt.host:port`.
+    #[serde(default)]
+    pub broker: Option<BrokerConfig>,
+}
+
+/// The MQTT connection.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MqttConfig {
+    /// Broker host name or IP.
+    pub host: String,
+    /// Broker port.
+    #[serde(default = "defaults::mqtt_port")]
+    pub port: u16,
+    /// MQTT client id.
+    #[serde(default = "defaults::client_id")]
+    pub client_id: String,
+    /// Broker user.
+    #[serde(default)]
+    pub username: Option<String>,
+    /// Broker password.
+    #[serde(default)]
+    pub password: Option<String>,
+    /// First topic level of everything the bridge publishes.
+    #[serde(default = "defaults::base_topic")]
+    pub base_topic: String,
+    /// MQTT keep-alive, seconds.
+    #[serde(default = "defaults::keep_alive")]
+    pub keep_alive_secs: u64,
+    /// Wait before reconnecting to the broker, seconds.
+    #[serde(default = "defaults::reconnect_delay")]
+    pub reconnect_delay_secs: u64,
+}
+
+/// Logging.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LoggingConfig {
+    /// trace, debug, info, warn or error.
+    #[serde(default = "defaults::level")]
+    pub level: String,
+    /// One JSON object per line instead of text.
+    #[serde(default)]
+    pub json: bool,
+}
+
+impl Default for LoggingConfig {
+    fn default() -> Self {
+        LoggingConfig {
+            level: defaults::level(),
+            json: false,
+        }
+    }
+}
+
+/// The embedded MQTT broker (beyond the spec).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BrokerConfig {
+    /// Run it.
+    #[serde(default = "defaults::yes")]
+    pub enabled: bool,
+    /// Where it listens, `host:port`.
+    #[serde(default = "defaults::broker_listen")]
+    pub listen: String,
+}
+
+/// When a point's state is published.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PublishMode {
+    /// After every poll.
+    EveryPoll,
+    /// Only when the value changed (and on reconnection).
+    OnChange,
+}
+
+/// One Modbus TCP endpoint.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SourceConfig {
+    /// Used in topics.
+    pub id: String,
+    /// Endpoint host name or IP.
+    pub host: String,
+    /// Endpoint port.
+    #[serde(default = "defaults::modbus_port")]
+    pub port: u16,
+    /// Modbus unit (slave) id, 0 to 255.
+    pub unit_id: u8,
+    /// Poll period, milliseconds.
+    #[serde(default = "defaults::poll_interval")]
+    pub poll_interval_ms: u64,
+    /// Timeout of one request, milliseconds.
+    #[serde(default = "defaults::request_timeout")]
+    pub request_timeout_ms: u64,
+    /// Additional attempts per read or write.
+    #[serde(default)]
+    pub modbus_retries: u32,
+    /// Base delay of the exponential retry backoff, milliseconds.
+    #[serde(default = "defaults::retry_backoff")]
+    pub modbus_retry_backoff_ms: u64,
+    /// Largest request, registers (1-125; beyond the spec).
+    #[serde(default)]
+    pub max_registers_per_request: Option<u16>,
+    /// Default publish mode of its points (beyond the spec).
+    #[serde(default)]
+    pub publish_mode: Option<PublishMode>,
+    /// Its points (at least one).
+    pub points: Vec<PointConfig>,
+}
+
+/// Modbus object kinds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Kind {
+    /// Read-write bit.
+    Coil,
+    /// Read-only bit.
+    DiscreteInput,
+    /// Read-write register.
+    Holding,
+    /// Read-only register.
+    Input,
+}
+
+impl Kind {
+    /// True for coils and discrete inputs.
+    pub fn is_bit(self) -> bool {
+        matches!(self, Kind::Coil | Kind::DiscreteInput)
+    }
+
+    /// The access a point of this kind has when none is given (API-CONTRACT.md).
+    pub fn default_access(self) -> Access {
+        match self {
+            Kind::Coil | Kind::Holding => Access::ReadWrite,
+            Kind::DiscreteInput | Kind::Input => Access::ReadOnly,
+        }
+    }
+}
+
+/// How a point's registers are read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DataType {
+    /// A bit, or a register that is nonzero.
+    Bool,
+    /// Unsigned 16-bit.
+    U16,
+    /// Signed 16-bit.
+    I16,
+    /// Unsigned 32-bit over two registers.
+    U32,
+    /// Signed 32-bit over two registers.
+    I32,
+    /// IEEE 754 single over two registers.
+    F32,
+    /// Two characters per register.
+    String,
+    /// Registers as they are.
+    RawU16,
+}
+
+impl DataType {
+    /// Registers a point of this type uses when `count` is not set (spec).
+    pub fn inferred_count(self) -> u16 {
+        match self {
+            DataType::U32 | DataType::I32 | DataType::F32 => 2,
+            _ => 1,
+        }
+    }
+
+    /// True when `scale` and `offset` apply.
+    pub fn is_numeric(self) -> bool {
+        matches!(
+            self,
+            DataType::U16 | DataType::I16 | DataType::U32 | DataType::I32 | DataType::F32
+        )
+    }
+}
+
+/// Who may read and write a point.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Access {
+    /// Polled and published; writes refused.
+    ReadOnly,
+    /// Only written.
+    WriteOnly,
+    /// Both.
+    ReadWrite,
+}
+
+/// Byte or word order.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Order {
+    /// Most significant first.
+    #[default]
+    Big,
+    /// Least significant first.
+    Little,
+}
+
+/// Byte order within a register and word order across registers.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Encoding {
+    /// Byte order within each register.
+    #[serde(default)]
+    pub byte_order: Order,
+    /// Register order of multi-register values.
+    #[serde(default)]
+    pub word_order: Order,
+}
+
+/// One point: a coil, or a value over one or more registers.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PointConfig {
+    /// Human-readable name.
+    pub name: String,
+    /// Topic segment under `<base_topic>/<source_id>/`.
+    pub topic: String,
+    /// First register or coil address.
+    pub address: u16,
+    /// Object kind.
+    pub kind: Kind,
+    /// How the registers are read.
+    pub data_type: DataType,
+    /// Access; defaults by kind (read-only for inputs).
+    #[serde(default)]
+    pub access: Option<Access>,
+    /// Registers used; inferred from the data type when absent.
+    #[serde(default)]
+    pub count: Option<u16>,
+    /// Byte and word order.
+    #[serde(default)]
+    pub encoding: Encoding,
+    /// Read: `value = value * scale`.
+    #[serde(default)]
+    pub scale: Option<f64>,
+    /// Read, after scale: `value = value + offset`.
+    #[serde(default)]
+    pub offset: Option<f64>,
+    /// MQTT retain flag of state publishes.
+    #[serde(default = "defaults::yes")]
+    pub retain: bool,
+    /// Publish mode; defaults to the source's.
+    #[serde(default)]
+    pub publish_mode: Option<PublishMode>,
+}
+
+impl PointConfig {
+    /// The effective access.
+    pub fn access(&self) -> Access {
+        self.access.unwrap_or(self.kind.default_access())
+    }
+
+    /// The registers (or coils) it spans.
+    pub fn count(&self) -> u16 {
+        self.count.unwrap_or(self.data_type.inferred_count())
+    }
+}
+
+mod defaults {
+    pub fn mqtt_port() -> u16 {
+        1883
+    }
+    pub fn client_id() -> String {
+        "modbus-mqtt-bridge".into()
+    }
+    pub fn base_topic() -> String {
+        "modbus".into()
+    }
+    pub fn keep_alive() -> u64 {
+        30
+    }
+    pub fn reconnect_delay() -> u64 {
+        5
+    }
+    pub fn level() -> String {
+        "info".into()
+    }
+    pub fn yes() -> bool {
+        true
+    }
+    pub fn broker_listen() -> String {
+        "127.0.0.1:1883".into()
+    }
+    pub fn modbus_port() -> u16 {
+        502
+    }
+    pub fn poll_interval() -> u64 {
+        1000
+    }
+    pub fn request_timeout() -> u64 {
+        3000
+    }
+    pub fn retry_backoff() -> u64 {
+        250
+    }
+}
+
+/// Why a configuration cannot be used.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum ConfigError {
+    /// The file cannot be read.
+    #[error("{file}: {message}")]
+    Unreadable {
+        /// The file.
+        file: String,
+        /// The cause.
+        message: String,
+    },
+    /// The file is not valid YAML or JSON of this shape: where and why.
+    #[error("{file}:{line}:{column}: {message}")]
+    Parse {
+        /// The file.
+        file: String,
+        /// 1-based line.
+        line: usize,
+        /// 1-based column.
+        column: usize,
+        /// The parser's message.
+        message: String,
+    },
+    /// Every rule the parsed document breaks, each `path: problem`.
+    #[error("{file}: invalid configuration:\n  {}", .problems.join("\n  "))]
+    Invalid {
+        /// The file.
+        file: String,
+        /// `sources[1].points[4].data_type: ...`
+        problems: Vec<String>,
+    },
+}
+
+/// Reads and validates the configuration at `path` (`.yml`, `.yaml` or `.json`).
+///
+/// Errors: [`ConfigError`] naming the file, and for parse errors the line and column.
+pub fn load(path: &Path) -> Result<BridgeConfig, ConfigError> {
+    let file = path.display().to_string();
+    let text = std::fs::read_to_string(path).map_err(|e| ConfigError::Unreadable {
+        file: file.clone(),
+        message: e.to_string(),
+    })?;
+    let config = parse(&file, &text)?;
+    config
+        .validate()
+        .map_err(|problems| ConfigError::Invalid { file, problems })?;
+    Ok(config)
+}
+
+/// Parses `text` as JSON when `file` ends in `.json`, as YAML otherwise.
+///
+/// Errors: [`ConfigError::Parse`] with line and column.
+pub fn parse(file: &str, text: &str) -> Result<BridgeConfig, ConfigError> {
+    let parse_error = |line, column, message: String| ConfigError::Parse {
+        file: file.to_string(),
+        line,
+        column,
+        message,
+    };
+    if file.ends_with(".json") {
+        serde_json::from_str(text).map_err(|e| {
+            let message = e.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m)
+                .to_string();
+            parse_error(e.line(), e.column(), message)
+        })
+    } else {
+        serde_yaml::from_str(text).map_err(|e| {
+            let (line, column) = e.location().map_or((1, 1), |l| (l.line(), l.column()));
+            let message = e.to_string();
+            let message = message
+                .rsplit_once(" at line ")
+                .map_or(message.as_str(), |(m, _)| m)
+                .to_string();
+            parse_error(line, column, message)
+        })
+    }
+}
+
+/// A topic level: non-empty, without `/`, `+`, `#`.
+fn level_problem(text: &str) -> Option<&'static str> {
+    if text.is_empty() {
+        Some("must not be empty")
+    } else if text.contains(['/', '+', '#']) {
+        Some("must not contain '/', '+' or '#'")
+    } else {
+        None
+    }
+}
+
+/// A topic below a source: levels separated by `/`, none empty, no wildcards, not `status`, not
+/// ending in `/set`.
+fn topic_problem(topic: &str) -> Option<&'static str> {
+    if topic.is_empty() || topic.split('/').any(str::is_empty) {
+        Some("must be levels separated by single '/', none empty")
+    } else if topic.contains(['+', '#']) {
+        Some("must not contain '+' or '#'")
+    } else if topic == "status" {
+        Some("'status' is reserved for the source's availability")
+    } else if topic == "set" || topic.ends_with("/set") || topic.ends_with("/result") {
+        Some("must not end in '/set' or '/result' (reserved for writes)")
+    } else {
+        None
+    }
+}
+
+impl BridgeConfig {
+    /// Checks every rule and returns all problems, each as `path: problem`.
+    pub fn validate(&self) -> Result<(), Vec<String>> {
+        let mut problems = Vec::new();
+        let mut problem = |path: String, text: &str| problems.push(format!("{path}: {text}"));
+        if self.mqtt.host.trim().is_empty() {
+            problem("mqtt.host".into(), "must not be empty");
+        }
+        if self.mqtt.base_topic.is_empty()
+            || self.mqtt.base_topic.contains(['+', '#'])
+            || self.mqtt.base_topic.split('/').any(str::is_empty)
+        {
+            problem(
+                "mqtt.base_topic".into(),
+                "must be non-empty levels without '+' or '#'",
+            );
+        }
+        if self.mqtt.keep_alive_secs < 5 {
+            problem("mqtt.keep_alive_secs".into(), "must be at least 5");
+        }
+        if self.mqtt.reconnect_delay_secs == 0 {
+            problem("mqtt.reconnect_delay_secs".into(), "must be greater than 0");
+        }
+        if !["trace", "debug", "info", "warn", "error"].contains(&self.logging.level.as_str()) {
+            problem(
+                "logging.level".into(),
+                "must be trace, debug, info, warn or error",
+            );
+        }
+        if self
+            .broker
+            .as_ref()
+            .is_some_and(|b| b.listen.parse::<SocketAddr>().is_err())
+        {
+            problem(
+                "broker.listen".into(),
+                "must be host:port, e.g. 127.0.0.1:1883",
+            );
+        }
+        if self.sources.is_empty() {
+            problem("sources".into(), "at least one source is required");
+        }
+        let mut ids = std::collections::HashSet::new();
+        for (s, source) in self.sources.iter().enumerate() {
+            let at = |field: &str| format!("sources[{s}].{field}");
+            if let Some(text) = level_problem(&source.id) {
+                problem(at("id"), text);
+            } else if source.id == "status" {
+                problem(
+                    at("id"),
+                    "'status' is reserved for the bridge's availability",
+                );
+            } else if !ids.insert(source.id.as_str()) {
+                problem(at("id"), "is used by another source");
+            }
+            if source.host.trim().is_empty() {
+                problem(at("host"), "must not be empty");
+            }
+            for (field, value) in [
+                ("poll_interval_ms", source.poll_interval_ms),
+                ("request_timeout_ms", source.request_timeout_ms),
+            ] {
+                if value == 0 {
+                    problem(at(field), "must be greater than 0");
+                }
+            }
+            if source
+                .max_registers_per_request
+                .is_some_and(|m| !(1..=125).contains(&m))
+            {
+                problem(at("max_registers_per_request"), "must be 1 to 125");
+            }
+            if source.points.is_empty() {
+                problem(at("points"), "at least one point is required");
+            }
+            let mut topics = std::collections::HashSet::new();
+            for (p, point) in source.points.iter().enumerate() {
+                let at = |field: &str| format!("sources[{s}].points[{p}].{field}");
+                if point.name.trim().is_empty() {
+                    problem(at("name"), "must not be empty");
+                }
+                if let Some(text) = topic_problem(&point.topic) {
+                    problem(at("topic"), text);
+                } else if !topics.insert(point.topic.as_str()) {
+                    problem(at("topic"), "is used by another point of this source");
+                }
+                if point.kind.is_bit() && point.data_type != DataType::Bool {
+                    problem(at("data_type"), "coils and discrete inputs are bool");
+                }
+                if matches!(point.kind, Kind::DiscreteInput | Kind::Input)
+                    && point.access.is_some_and(|a| a != Access::ReadOnly)
+                {
+                    problem(
+                        at("access"),
+                        "discrete inputs and input registers are read_only",
+                    );
+                }
+                let count = point.count();
+                let fixed = point.kind.is_bit()
+                    || point.data_type.is_numeric()
+                    || point.data_type == DataType::Bool;
+                if point.count.is_some() && fixed && count != point.data_type.inferred_count() {
+                    problem(at("count"), "a fixed-width type takes its own count");
+                }
+                if count == 0 || count > 125 {
+                    problem(at("count"), "must be 1 to 125");
+                }
+                if u32::from(point.address) + u32::from(count) > 65_536 {
+                    problem(at("address"), "the point runs past address 65535");
+                }
+                if !point.data_type.is_numeric()
+                    && (point.scale.is_some() || point.offset.is_some())
+                {
+                    problem(at("scale"), "scale and offset apply to numeric types only");
+                }
+                if point.scale.is_some_and(|s| s == 0.0 || !s.is_finite()) {
+                    problem(at("scale"), "must be a finite number other than 0");
+                }
+                if point.offset.is_some_and(|o| !o.is_finite()) {
+                    problem(at("offset"), "must be a finite number");
+                }
+            }
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(problems)
+        }
+    }
+}
+
+/// The commented starter configuration written when the configured file does not exist: the
+/// embedded broker and one example source.
+pub const STARTER: &str = r#"# Modbus TCP to MQTT bridge configuration (written because the file did not exist).
+# Every key is described in the README; defaults are shown commented out.
+
+mqtt:
+  host: 127.0.0.1          # broker to publish to (here: the embedded one below)
+  # port: 1883
+  # client_id: modbus-mqtt-bridge
+  # username: bridge
+  # password: secret
+  # base_topic: modbus      # states go to <base_topic>/<source id>/<point topic>
+  # keep_alive_secs: 30
+  # reconnect_delay_secs: 5
+
+# Beyond the spec: run an MQTT broker inside the bridge, so nothing else is needed.
+broker:
+  enabled: true
+  listen: 127.0.0.1:1883
+
+logging:
+  level: info              # trace, debug, info, warn, error
+  json: false
+
+sources:
+  - id: energy_meter       # used in topics
+    host: 192.0.2.10       # the device's address
+    # port: 502
+    unit_id: 1
+    # poll_interval_ms: 1000
+    # request_timeout_ms: 3000
+    # modbus_retries: 0
+    # modbus_retry_backoff_ms: 250
+    # max_registers_per_request: 125
+    # publish_mode: every_poll   # or on_change
+    points:
+      - name: Active power
+        topic: power_w
+        address: 0
+        kind: input              # coil, discrete_input, holding, input
+        data_type: f32           # bool, u16, i16, u32, i32, f32, string, raw_u16
+        # encoding: { byte_order: big, word_order: big }
+        # scale: 1.0
+        # offset: 0.0
+        # retain: true
+      - name: Relay
+        topic: relay
+        address: 0
+        kind: coil
+        data_type: bool          # write true/false to <base_topic>/energy_meter/relay/set
+"#;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MINIMAL: &str = "mqtt:\n  host: broker.lan\nsources:\n  - id: meter\n    host: 10.0.0.5\n    unit_id: 3\n    points:\n      - name: Power\n        topic: power\n        address: 10\n        kind: input\n        data_type: u32\n";
+
+    #[test]
+    fn defaults_follow_the_spec() {
+        let config = parse("c.yml", MINIMAL).unwrap();
+        assert_eq!(config.validate(), Ok(()));
+        assert_eq!(config.mqtt.port, 1883);
+        assert_eq!(config.mqtt.client_id, "modbus-mqtt-bridge");
+        assert_eq!(config.mqtt.base_topic, "modbus");
+        assert_eq!(
+            (
+                config.mqtt.keep_alive_secs,
+                config.mqtt.reconnect_delay_secs
+            ),
+            (30, 5)
+        );
+        assert_eq!(
+            config.logging,
+            LoggingConfig {
+                level: "info".into(),
+                json: false
+            }
+        );
+        let source = &config.sources[0];
+        assert_eq!(
+            (
+                source.port,
+                source.poll_interval_ms,
+                source.request_timeout_ms
+            ),
+            (502, 1000, 3000)
+        );
+        assert_eq!(
+            (source.modbus_retries, source.modbus_retry_backoff_ms),
+            (0, 250)
+        );
+        let point = &source.points[0];
+        assert_eq!(point.count(), 2);
+        assert_eq!(
+            point.access(),
+            Access::ReadOnly,
+            "input registers default to read_only"
+        );
+        assert!(point.retain);
+        assert_eq!(
+            point.encoding,
+            Encoding {
+                byte_order: Order::Big,
+                word_order: Order::Big
+            }
+        );
+    }
+
+    #[test]
+    fn the_starter_config_is_valid() {
+        let config = parse("config.yml", STARTER).unwrap();
+        assert_eq!(config.validate(), Ok(()));
+        assert!(config.broker.is_some());
+    }
+
+    #[test]
+    fn json_works_too_and_parse_errors_say_where() {
+        let json = r#"{"mqtt": {"host": "h"}, "sources": [{"id": "a", "host": "h", "unit_id": 1, "points": [{"name": "c", "topic": "c", "address": 0, "kind": "coil", "data_type": "bool"}]}]}"#;
+        assert_eq!(parse("c.json", json).unwrap().validate(), Ok(()));
+        let err = parse("c.json", "{\"mqtt\": {\"host\": 5}}").unwrap_err();
+        assert!(matches!(err, ConfigError::Parse { line: 1, .. }), "{err}");
+        let err = parse(
+            "bad.yml",
+            "mqtt:\n  host: h\nsources:\n  - id: a\n    unit_id: 300\n",
+        )
+        .unwrap_err();
+        let text = err.to_string();
+        assert!(text.starts_with("bad.yml:5:"), "{text}");
+        let err = parse("bad.yml", "mqtt:\n  host: h\n  colour: blue\nsources: []\n").unwrap_err();
+        assert!(err.to_string().contains("colour"), "{err}");
+    }
+
+    #[test]
+    fn validation_reports_every_problem_with_its_path() {
+        let text = "mqtt:\n  host: ''\nsources:\n  - id: status\n    host: h\n    unit_id: 1\n    poll_interval_ms: 0\n    points:\n      - name: a\n        topic: x/set\n        address: 65535\n        kind: coil\n        data_type: u16\n      - name: b\n        topic: dup\n        address: 0\n        kind: input\n        data_type: f32\n        access: read_write\n        count: 1\n      - name: c\n        topic: dup\n        address: 0\n        kind: holding\n        data_type: string\n        scale: 2\n  - id: empty\n    host: h\n    unit_id: 1\n    points: []\n";
+        let problems = parse("c.yml", text).unwrap().validate().unwrap_err();
+        for expected in [
+            "mqtt.host:",
+            "sources[0].id:",
+            "sources[0].poll_interval_ms:",
+            "sources[0].points[0].topic:",
+            "sources[0].points[0].data_type:",
+            "sources[0].points[1].access:",
+            "sources[0].points[1].count:",
+            "sources[0].points[2].topic:",
+            "sources[0].points[2].scale:",
+            "sources[1].points:",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.starts_with(expected)),
+                "{expected} missing in {problems:#?}"
+            );
+        }
+        assert_eq!(
+            parse("c.yml", "mqtt:\n  host: h\nsources: []\n")
+                .unwrap()
+                .validate()
+                .unwrap_err(),
+            vec!["sources: at least one source is required"]
+        );
+    }
+}
