@@ -1,5 +1,6 @@
-//! The Modbus TCP to MQTT bridge: its configuration and the codec between Modbus registers and
-//! JSON values. (Source pollers and the MQTT link build on these.)
+//! The Modbus TCP to MQTT bridge: its configuration, the codec between Modbus registers and JSON
+//! values, and read planning (coalescing). Source pollers and the MQTT link build on these.
 
 pub mod codec;
 pub mod config;
+pub mod plan;
