@@ -79,6 +79,9 @@ pub enum Error {
     /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
     #[error(transparent)]
     Storage(#[from] storage::Error),
+    /// The command panicked: a bug, contained by the writer (500 `INTERNAL`).
+    #[error("the command failed unexpectedly")]
+    Panicked,
     /// A writer actor is gone (shutting down or crashed) (503 `DATABASE_UNAVAILABLE`).
     #[error("the {0} writer is not running")]
     WriterGone(&'static str),

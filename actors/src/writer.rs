@@ -12,7 +12,8 @@
 //! redb takes no savepoints once tables are open. So the writer aborts the transaction, answers
 //! that sender with its error, and re-runs the rest of the batch in a fresh transaction: this is
 //! why commands are `FnMut`. A storage error (I/O, full disk) fails the whole batch; nothing of it
-//! is committed.
+//! is committed. A command that panics is refused the same way, so a bug in one rule cannot stop
+//! the writer.
 
 use crate::{Error, Result};
 use actix::prelude::*;
@@ -136,7 +137,18 @@ impl Writer {
             };
             let mut refused = None;
             for (index, command) in batch.iter_mut().enumerate() {
-                match command.apply(&txn) {
+                // A panicking command (a bug) is contained: it is refused like an invalid one, its
+                // writes are discarded with the transaction, and the writer goes on.
+                let applied =
+                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| command.apply(&txn)))
+                        .unwrap_or_else(|_| {
+                            tracing::error!(
+                                writer = self.name,
+                                "a command panicked; it was refused"
+                            );
+                            Err(Error::Panicked)
+                        });
+                match applied {
                     Ok(()) => {}
                     Err(e @ Error::Storage(_)) => {
                         let _ = txn.abort();
@@ -280,6 +292,32 @@ mod tests {
         assert_eq!(table.get(3).unwrap().unwrap().value(), 30);
         assert_eq!(writer.stats().commands(), 3);
         assert!(writer.stats().commits() >= 1 && writer.stats().commits() <= 2);
+    }
+
+    #[actix_rt::test]
+    async fn a_panicking_command_is_refused_and_the_writer_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let (writer, _arbiter) = WriterHandle::start("test", store.clone());
+        let panics = writer.run(|txn| -> Result<u64> {
+            put(9, false)(txn)?;
+            panic!("a bug in a rule");
+        });
+        let (panicked, fine) = tokio::join!(panics, writer.run(put(1, false)));
+        assert!(matches!(panicked, Err(Error::Panicked)));
+        assert_eq!(fine.unwrap(), 1);
+        assert_eq!(
+            writer.run(put(2, false)).await.unwrap(),
+            2,
+            "the writer still runs"
+        );
+        let txn = store.begin_read().unwrap();
+        let table = txn.open_table(TEST).unwrap();
+        assert!(
+            table.get(9).unwrap().is_none(),
+            "the panicking command's write was discarded"
+        );
+        assert!(table.get(1).unwrap().is_some());
     }
 
     #[actix_rt::test]
