@@ -1,10 +1,10 @@
 //! Outcomes, corrections and retries over HTTP, with their stock bookings.
 
-use crate::prints::{Shop, draft, part, shop};
+use crate::prints::{draft, part, shop};
 use crate::support::{TestApp, assert_error, assert_field_error};
 use serde_json::{Value, json};
 
-async fn done_print(app: &TestApp, shop: &Shop, body: Value) -> Value {
+async fn done_print(app: &TestApp, body: Value) -> Value {
     let print = app.create("/api/prints", &body).await;
     let id = print["id"].as_str().unwrap();
     let done: Value = app
@@ -14,7 +14,6 @@ async fn done_print(app: &TestApp, shop: &Shop, body: Value) -> Value {
         .await
         .unwrap();
     assert_eq!(done["status"], "DONE");
-    let _ = shop;
     done
 }
 
@@ -53,7 +52,7 @@ async fn an_outcome_books_consumption_once_and_prices_the_actuals() {
     let shop = shop(&app).await;
     let mut body = draft(&shop, "Outcome");
     body["salesValue"] = json!("10");
-    let print = done_print(&app, &shop, body).await;
+    let print = done_print(&app, body).await;
     let id = print["id"].as_str().unwrap();
     assert_eq!(spool_remaining(&app, &print).await, "1000");
 
@@ -148,7 +147,7 @@ async fn outcomes_are_checked_before_any_stock_moves() {
     )
     .await;
 
-    let print = done_print(&app, &shop, draft(&shop, "Checked")).await;
+    let print = done_print(&app, draft(&shop, "Checked")).await;
     let id = print["id"].as_str().unwrap();
     let path = format!("/api/prints/{id}/outcome");
     let mut unknown = outcome(&print, "SUCCESS", 1, "1");
@@ -200,7 +199,7 @@ async fn outcomes_are_checked_before_any_stock_moves() {
 
     let mut two = draft(&shop, "Two parts");
     two["parts"] = json!([part(&shop, 600, "1"), part(&shop, 400, "2")]);
-    let multi = done_print(&app, &shop, two).await;
+    let multi = done_print(&app, two).await;
     let mid = multi["id"].as_str().unwrap();
     let mpath = format!("/api/prints/{mid}/outcome");
     assert_field_error(
@@ -243,7 +242,7 @@ async fn corrections_append_revisions_and_book_only_deltas() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
-    let print = done_print(&app, &shop, draft(&shop, "Corrected")).await;
+    let print = done_print(&app, draft(&shop, "Corrected")).await;
     let id = print["id"].as_str().unwrap();
     let correct_path = format!("/api/prints/{id}/outcome/correct");
     let correction = |grams: &str, revision: u32, key: &str| {
@@ -353,7 +352,7 @@ async fn a_failed_print_is_retried_as_a_new_draft() {
     body["customerId"] = json!(shop.customer);
     body["quantity"] = json!(2);
     body["salesValue"] = json!("30");
-    let print = done_print(&app, &shop, body).await;
+    let print = done_print(&app, body).await;
     let id = print["id"].as_str().unwrap();
     assert_error(
         app.post(&format!("/api/prints/{id}/retry"), &json!({}))
