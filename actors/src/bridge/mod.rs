@@ -1,6 +1,7 @@
 //! The Modbus TCP to MQTT bridge: its configuration, the codec between Modbus registers and JSON
 //! values, and read planning (coalescing). Source pollers and the MQTT link build on these.
 
+pub mod broker;
 pub mod codec;
 pub mod config;
 pub mod plan;

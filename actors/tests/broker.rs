@@ -1,0 +1,80 @@
+//! The embedded broker with real MQTT clients: retained state reaches late subscribers, and a
+//! client's last will is published when it dies (what the bridge's availability topics rely on).
+#![allow(clippy::unwrap_used, missing_docs)]
+
+use actors::bridge::broker;
+use rumqttc::{AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS};
+use std::net::{SocketAddr, TcpListener};
+use std::time::Duration;
+
+fn free_address() -> SocketAddr {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+}
+
+fn client(id: &str, address: SocketAddr, will: Option<LastWill>) -> (AsyncClient, EventLoop) {
+    let mut options = MqttOptions::new(id, address.ip().to_string(), address.port());
+    options.set_keep_alive(Duration::from_secs(5));
+    if let Some(will) = will {
+        options.set_last_will(will);
+    }
+    AsyncClient::new(options, 16)
+}
+
+/// The next publish on `events`, within 5 s.
+async fn next_publish(events: &mut EventLoop) -> (String, String) {
+    tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Event::Incoming(Packet::Publish(p)) = events.poll().await.unwrap() {
+                return (
+                    p.topic.clone(),
+                    String::from_utf8_lossy(&p.payload).to_string(),
+                );
+            }
+        }
+    })
+    .await
+    .expect("no publish within 5 s")
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn retained_state_and_the_last_will_reach_subscribers() {
+    let address = free_address();
+    broker::start(address).unwrap();
+
+    let will = LastWill::new("bridge/status", "offline", QoS::AtLeastOnce, true);
+    let (bridge, mut bridge_events) = client("bridge", address, Some(will));
+    bridge
+        .publish("bridge/status", QoS::AtLeastOnce, true, "online")
+        .await
+        .unwrap();
+    let pump = tokio::spawn(async move {
+        loop {
+            if bridge_events.poll().await.is_err() {
+                break;
+            }
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let (watcher, mut watcher_events) = client("watcher", address, None);
+    watcher
+        .subscribe("bridge/status", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    assert_eq!(
+        next_publish(&mut watcher_events).await,
+        ("bridge/status".into(), "online".into()),
+        "retained state"
+    );
+
+    pump.abort();
+    drop(bridge);
+    assert_eq!(
+        next_publish(&mut watcher_events).await,
+        ("bridge/status".into(), "offline".into()),
+        "last will"
+    );
+}
