@@ -78,3 +78,55 @@ async fn retained_state_and_the_last_will_reach_subscribers() {
         "last will"
     );
 }
+
+fn mqtt_config(address: SocketAddr) -> actors::bridge::config::MqttConfig {
+    let yaml = format!(
+        "mqtt:\n  host: {}\n  port: {}\n  base_topic: shop\n  reconnect_delay_secs: 1\n  keep_alive_secs: 5\nsources: []\n",
+        address.ip(),
+        address.port()
+    );
+    actors::bridge::config::parse("test.yml", &yaml)
+        .unwrap()
+        .mqtt
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_link_waits_for_the_broker_then_announces_itself_and_forwards_writes() {
+    let address = free_address();
+    let (link, mut incoming) = actors::bridge::link::MqttLink::start(
+        &mqtt_config(address),
+        vec!["shop/meter/relay/set".into()],
+    );
+    link.publish("shop/meter/power_w", b"230.5".to_vec(), true)
+        .await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    broker::start(address).unwrap();
+
+    let (watcher, mut watcher_events) = client("watcher", address, None);
+    watcher.subscribe("shop/#", QoS::AtLeastOnce).await.unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    while seen.len() < 2 {
+        let (topic, payload) = next_publish(&mut watcher_events).await;
+        seen.insert(topic, payload);
+    }
+    assert_eq!(seen["shop/status"], "online", "announced once connected");
+    assert_eq!(
+        seen["shop/meter/power_w"], "230.5",
+        "states kept while the broker was away"
+    );
+
+    watcher
+        .publish("shop/meter/relay/set", QoS::AtLeastOnce, false, "true")
+        .await
+        .unwrap();
+    let pump = tokio::spawn(async move { while watcher_events.poll().await.is_ok() {} });
+    let (topic, payload) = tokio::time::timeout(Duration::from_secs(5), incoming.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (topic.as_str(), payload.as_slice()),
+        ("shop/meter/relay/set", b"true".as_slice())
+    );
+    pump.abort();
+}

@@ -4,4 +4,5 @@
 pub mod broker;
 pub mod codec;
 pub mod config;
+pub mod link;
 pub mod plan;

@@ -1,0 +1,150 @@
+//! The bridge's MQTT link (rumqttc).
+//!
+//! - Last will: `<base_topic>/status` = `offline`, retained; on every connection the link
+//!   publishes `online` there, retained (API-CONTRACT.md, "Bridge names").
+//! - It keeps the last state published on every topic and, on every (re)connection, republishes
+//!   them and re-subscribes the write topics, so subscribers and writers see a restarted broker as
+//!   if nothing happened.
+//! - After a connection error it waits `reconnect_delay_secs` before trying again (rumqttc itself
+//!   retries at once: DESIGN.md).
+//! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
+
+use super::config::MqttConfig;
+use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+use tokio::sync::mpsc;
+
+/// A message received on a subscribed topic: `(topic, payload)`.
+pub type Incoming = (String, Vec<u8>);
+
+/// A retained or plain state to (re)publish.
+#[derive(Debug, Clone, PartialEq)]
+struct State {
+    payload: Vec<u8>,
+    retain: bool,
+}
+
+/// The link: publish through it; it reconnects by itself.
+#[derive(Clone)]
+pub struct MqttLink {
+    client: AsyncClient,
+    states: Arc<Mutex<BTreeMap<String, State>>>,
+    status_topic: String,
+}
+
+impl MqttLink {
+    /// Connects (in the background) with the settings of `config`, subscribing `subscriptions`
+    /// on every connection. Returns the link and the channel of incoming messages. Must run
+    /// inside a tokio runtime.
+    pub fn start(
+        config: &MqttConfig,
+        subscriptions: Vec<String>,
+    ) -> (MqttLink, mpsc::Receiver<Incoming>) {
+        let status_topic = format!("{}/status", config.base_topic);
+        let mut options =
+            MqttOptions::new(config.client_id.clone(), config.host.clone(), config.port);
+        options.set_keep_alive(Duration::from_secs(config.keep_alive_secs));
+        options.set_last_will(LastWill::new(
+            status_topic.clone(),
+            "offline",
+            QoS::AtLeastOnce,
+            true,
+        ));
+        if let Some(user) = &config.username {
+            options.set_credentials(user.clone(), config.password.clone().unwrap_or_default());
+        }
+        let (client, mut events) = AsyncClient::new(options, 1024);
+        let link = MqttLink {
+            client,
+            states: Arc::new(Mutex::new(BTreeMap::new())),
+            status_topic,
+        };
+        let (forward, incoming) = mpsc::channel(256);
+        let delay = Duration::from_secs(config.reconnect_delay_secs);
+        let on_connect = link.clone();
+        tokio::spawn(async move {
+            loop {
+                match events.poll().await {
+                    Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                        tracing::info!("MQTT connected");
+                        on_connect.announce(&subscriptions).await;
+                    }
+                    Ok(Event::Incoming(Packet::Publish(p))) => {
+                        if forward
+                            .send((p.topic.clone(), p.payload.to_vec()))
+                            .await
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::warn!(error = %e, "MQTT connection lost; retrying after the reconnect delay");
+                        tokio::time::sleep(delay).await;
+                    }
+                }
+            }
+        });
+        (link, incoming)
+    }
+
+    /// After a (re)connection: `online`, every write subscription, every last state.
+    async fn announce(&self, subscriptions: &[String]) {
+        let _ = self
+            .client
+            .publish(self.status_topic.clone(), QoS::AtLeastOnce, true, "online")
+            .await;
+        for topic in subscriptions {
+            let _ = self.client.subscribe(topic.clone(), QoS::AtLeastOnce).await;
+        }
+        let states: Vec<(String, State)> = self
+            .states
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .iter()
+            .map(|(t, s)| (t.clone(), s.clone()))
+            .collect();
+        for (topic, state) in states {
+            let _ = self
+                .client
+                .publish(topic, QoS::AtLeastOnce, state.retain, state.payload)
+                .await;
+        }
+    }
+
+    /// Publishes `payload` on `topic` and remembers it for republishing after a reconnection.
+    /// While the broker is away the message is queued by the client (up to its capacity).
+    pub async fn publish(&self, topic: &str, payload: Vec<u8>, retain: bool) {
+        self.states
+            .lock()
+            .unwrap_or_else(|p| p.into_inner())
+            .insert(
+                topic.to_string(),
+                State {
+                    payload: payload.clone(),
+                    retain,
+                },
+            );
+        if let Err(e) = self
+            .client
+            .publish(topic, QoS::AtLeastOnce, retain, payload)
+            .await
+        {
+            tracing::warn!(topic, error = %e, "MQTT publish not queued");
+        }
+    }
+
+    /// Publishes a message that is not state (write results): not remembered, not retained.
+    pub async fn notify(&self, topic: &str, payload: Vec<u8>) {
+        if let Err(e) = self
+            .client
+            .publish(topic, QoS::AtLeastOnce, false, payload)
+            .await
+        {
+            tracing::warn!(topic, error = %e, "MQTT publish not queued");
+        }
+    }
+}
