@@ -6,3 +6,4 @@ pub mod codec;
 pub mod config;
 pub mod link;
 pub mod plan;
+pub mod poller;

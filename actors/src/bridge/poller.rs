@@ -1,0 +1,265 @@
+//! One poller actor per source: it owns the source's Modbus TCP connection and serialises every
+//! request on it (a poll runs under `ctx.wait`, so polls never overlap).
+//!
+//! - The connection persists between polls. After a timeout or a protocol error it is dropped
+//!   (a late reply would poison the next transaction id) and made again on the next attempt.
+//! - Each request is tried `1 + modbus_retries` times, waiting `modbus_retry_backoff_ms × 2^n`
+//!   between attempts. When a read is still failing, the source is reported `offline` on
+//!   `<base>/<source>/status` (retained); it turns `online` when the device answers again.
+//! - Reads follow [`super::plan`]. A Modbus exception on a coalesced read makes the poller read
+//!   that read's points one by one, so one bad address does not hide its neighbours.
+//! - States go to `<base>/<source>/<topic>` with the point's retain flag; with `on_change` only
+//!   when the value changed.
+
+use super::codec::{decode_bit, decode_registers};
+use super::config::{Kind, PublishMode, SourceConfig};
+use super::link::MqttLink;
+use super::plan::{self, Read};
+use actix::prelude::*;
+use serde_json::Value;
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::Duration;
+use tokio_modbus::client::{Context as Modbus, Reader};
+use tokio_modbus::{ExceptionCode, Slave};
+
+/// What a request read.
+enum Data {
+    Registers(Vec<u16>),
+    Bits(Vec<bool>),
+}
+
+/// What one poll found.
+enum Outcome {
+    /// Point index and its state.
+    Values(Vec<(usize, Value)>),
+    /// Why the device could not be read.
+    Down(String),
+}
+
+/// The poller of one source.
+pub struct Poller {
+    source: Arc<SourceConfig>,
+    reads: Arc<Vec<Read>>,
+    base_topic: String,
+    link: MqttLink,
+    connection: Option<Modbus>,
+    last: HashMap<usize, Value>,
+    online: Option<bool>,
+}
+
+impl Poller {
+    /// A poller of `source` publishing under `base_topic` through `link`.
+    pub fn new(source: SourceConfig, base_topic: &str, link: MqttLink) -> Poller {
+        let cap = source
+            .max_registers_per_request
+            .unwrap_or(plan::MAX_REGISTERS);
+        let reads = plan::plan(&source.points, cap);
+        Poller {
+            source: Arc::new(source),
+            reads: Arc::new(reads),
+            base_topic: base_topic.to_string(),
+            link,
+            connection: None,
+            last: HashMap::new(),
+            online: None,
+        }
+    }
+
+    fn topic(&self, leaf: &str) -> String {
+        format!("{}/{}/{leaf}", self.base_topic, self.source.id)
+    }
+
+    fn poll(&mut self, ctx: &mut Context<Self>) {
+        let (connection, source, reads) = (
+            self.connection.take(),
+            self.source.clone(),
+            self.reads.clone(),
+        );
+        let job = async move { poll_once(connection, &source, &reads).await };
+        ctx.wait(
+            job.into_actor(self)
+                .map(|(connection, outcome), poller, ctx| {
+                    poller.connection = connection;
+                    poller.publish(outcome, ctx);
+                }),
+        );
+    }
+
+    fn publish(&mut self, outcome: Outcome, ctx: &mut Context<Self>) {
+        let mut messages: Vec<(String, Vec<u8>, bool)> = Vec::new();
+        match outcome {
+            Outcome::Values(values) => {
+                if self.online != Some(true) {
+                    self.online = Some(true);
+                    messages.push((self.topic("status"), b"online".to_vec(), true));
+                }
+                for (index, value) in values {
+                    let point = &self.source.points[index];
+                    let mode = point
+                        .publish_mode
+                        .or(self.source.publish_mode)
+                        .unwrap_or(PublishMode::EveryPoll);
+                    if mode == PublishMode::OnChange && self.last.get(&index) == Some(&value) {
+                        continue;
+                    }
+                    let payload = serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
+                    messages.push((self.topic(&point.topic), payload, point.retain));
+                    self.last.insert(index, value);
+                }
+            }
+            Outcome::Down(reason) => {
+                if self.online != Some(false) {
+                    tracing::warn!(source = %self.source.id, %reason, "Modbus source offline");
+                    self.online = Some(false);
+                    messages.push((self.topic("status"), b"offline".to_vec(), true));
+                }
+            }
+        }
+        let link = self.link.clone();
+        let send = async move {
+            for (topic, payload, retain) in messages {
+                link.publish(&topic, payload, retain).await;
+            }
+        };
+        ctx.wait(send.into_actor(self));
+    }
+}
+
+impl Actor for Poller {
+    type Context = Context<Self>;
+
+    fn started(&mut self, ctx: &mut Self::Context) {
+        self.poll(ctx);
+        let every = Duration::from_millis(self.source.poll_interval_ms);
+        ctx.run_interval(every, |poller, ctx| poller.poll(ctx));
+    }
+}
+
+async fn connect(source: &SourceConfig) -> std::io::Result<Modbus> {
+    let address = tokio::net::lookup_host((source.host.as_str(), source.port))
+        .await?
+        .next()
+        .ok_or_else(|| {
+            std::io::Error::new(std::io::ErrorKind::NotFound, "no address for the host")
+        })?;
+    tokio_modbus::client::tcp::connect_slave(address, Slave(source.unit_id)).await
+}
+
+async fn read_once(
+    modbus: &mut Modbus,
+    kind: Kind,
+    address: u16,
+    count: u16,
+) -> Result<Result<Data, ExceptionCode>, tokio_modbus::Error> {
+    Ok(match kind {
+        Kind::Holding => modbus
+            .read_holding_registers(address, count)
+            .await?
+            .map(Data::Registers),
+        Kind::Input => modbus
+            .read_input_registers(address, count)
+            .await?
+            .map(Data::Registers),
+        Kind::Coil => modbus.read_coils(address, count).await?.map(Data::Bits),
+        Kind::DiscreteInput => modbus
+            .read_discrete_inputs(address, count)
+            .await?
+            .map(Data::Bits),
+    })
+}
+
+/// One request with connection handling, timeout and retries. `Err` when every attempt failed.
+async fn request(
+    connection: &mut Option<Modbus>,
+    source: &SourceConfig,
+    kind: Kind,
+    address: u16,
+    count: u16,
+) -> Result<Result<Data, ExceptionCode>, String> {
+    let timeout = Duration::from_millis(source.request_timeout_ms);
+    let mut failure = String::new();
+    for attempt in 0..=source.modbus_retries {
+        if attempt > 0 {
+            let backoff = source
+                .modbus_retry_backoff_ms
+                .saturating_mul(1 << (attempt - 1).min(16));
+            tokio::time::sleep(Duration::from_millis(backoff)).await;
+        }
+        if connection.is_none() {
+            match tokio::time::timeout(timeout, connect(source)).await {
+                Ok(Ok(made)) => *connection = Some(made),
+                Ok(Err(e)) => {
+                    failure = format!("cannot connect: {e}");
+                    continue;
+                }
+                Err(_) => {
+                    failure = "connecting timed out".into();
+                    continue;
+                }
+            }
+        }
+        let Some(modbus) = connection.as_mut() else {
+            continue;
+        };
+        match tokio::time::timeout(timeout, read_once(modbus, kind, address, count)).await {
+            Ok(Ok(answer)) => return Ok(answer),
+            Ok(Err(e)) => failure = format!("protocol error: {e}"),
+            Err(_) => failure = "request timed out".into(),
+        }
+        // A late or broken answer must not meet the next request: start a new connection.
+        *connection = None;
+    }
+    Err(failure)
+}
+
+fn decode(source: &SourceConfig, index: usize, start: u16, data: &Data) -> Option<(usize, Value)> {
+    let point = &source.points[index];
+    let offset = usize::from(point.address - start);
+    let value = match data {
+        Data::Registers(registers) => decode_registers(
+            point,
+            registers.get(offset..offset + usize::from(point.count()))?,
+        ),
+        Data::Bits(bits) => decode_bit(*bits.get(offset)?),
+    };
+    Some((index, value))
+}
+
+async fn poll_once(
+    mut connection: Option<Modbus>,
+    source: &SourceConfig,
+    reads: &[Read],
+) -> (Option<Modbus>, Outcome) {
+    let mut values = Vec::new();
+    for read in reads {
+        match request(&mut connection, source, read.kind, read.address, read.count).await {
+            Ok(Ok(data)) => values.extend(
+                read.points
+                    .iter()
+                    .filter_map(|&i| decode(source, i, read.address, &data)),
+            ),
+            Ok(Err(exception)) => {
+                tracing::debug!(source = %source.id, ?exception, address = read.address, "exception; reading points one by one");
+                for &index in &read.points {
+                    let point = &source.points[index];
+                    match request(
+                        &mut connection,
+                        source,
+                        point.kind,
+                        point.address,
+                        point.count(),
+                    )
+                    .await
+                    {
+                        Ok(Ok(data)) => values.extend(decode(source, index, point.address, &data)),
+                        Ok(Err(_)) => {}
+                        Err(reason) => return (connection, Outcome::Down(reason)),
+                    }
+                }
+            }
+            Err(reason) => return (connection, Outcome::Down(reason)),
+        }
+    }
+    (connection, Outcome::Values(values))
+}
