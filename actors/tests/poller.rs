@@ -17,8 +17,8 @@ use tokio_modbus::server::tcp::{Server, accept_tcp_connection};
 /// A device with fixed holding registers and coils that records every request it sees.
 #[derive(Default)]
 struct Device {
-    registers: BTreeMap<u16, u16>,
-    coils: BTreeMap<u16, bool>,
+    registers: Mutex<BTreeMap<u16, u16>>,
+    coils: Mutex<BTreeMap<u16, bool>>,
     seen: Mutex<Vec<(&'static str, u16, u16)>>,
 }
 
@@ -29,28 +29,63 @@ impl tokio_modbus::server::Service for Device {
     type Future = future::Ready<Result<Response, ExceptionCode>>;
 
     fn call(&self, request: Request<'static>) -> Self::Future {
+        let words = |address: u16, count: u16| -> Option<Vec<u16>> {
+            let registers = self.registers.lock().unwrap();
+            (address..address + count)
+                .map(|a| registers.get(&a).copied())
+                .collect()
+        };
         let answer = match request {
             Request::ReadHoldingRegisters(address, count) => {
                 self.seen.lock().unwrap().push(("holding", address, count));
-                let values: Option<Vec<u16>> = (address..address + count)
-                    .map(|a| self.registers.get(&a).copied())
-                    .collect();
-                values
+                words(address, count)
                     .map(Response::ReadHoldingRegisters)
                     .ok_or(ExceptionCode::IllegalDataAddress)
             }
+            Request::ReadInputRegisters(address, count) => words(address, count)
+                .map(Response::ReadInputRegisters)
+                .ok_or(ExceptionCode::IllegalDataAddress),
             Request::ReadCoils(address, count) => {
                 self.seen.lock().unwrap().push(("coils", address, count));
+                let coils = self.coils.lock().unwrap();
                 let bits: Option<Vec<bool>> = (address..address + count)
-                    .map(|a| self.coils.get(&a).copied())
+                    .map(|a| coils.get(&a).copied())
                     .collect();
                 bits.map(Response::ReadCoils)
                     .ok_or(ExceptionCode::IllegalDataAddress)
+            }
+            Request::WriteSingleCoil(address, bit) => {
+                self.seen.lock().unwrap().push(("write coil", address, 1));
+                self.coils.lock().unwrap().insert(address, bit);
+                Ok(Response::WriteSingleCoil(address, bit))
+            }
+            Request::WriteSingleRegister(address, word) => {
+                self.seen
+                    .lock()
+                    .unwrap()
+                    .push(("write register", address, 1));
+                self.registers.lock().unwrap().insert(address, word);
+                Ok(Response::WriteSingleRegister(address, word))
             }
             _ => Err(ExceptionCode::IllegalFunction),
         };
         future::ready(answer)
     }
+}
+
+/// Serves `device` on a free local port; returns the address and the server task.
+async fn serve(device: Arc<Device>) -> (SocketAddr, tokio::task::JoinHandle<()>) {
+    let modbus = free_address();
+    let listener = tokio::net::TcpListener::bind(modbus).await.unwrap();
+    let server = tokio::spawn(async move {
+        let new_service = move |_| Ok(Some(device.clone()));
+        let on_connected = move |stream, address| {
+            let new_service = new_service.clone();
+            async move { accept_tcp_connection(stream, address, new_service) }
+        };
+        let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
+    });
+    (modbus, server)
 }
 
 fn free_address() -> SocketAddr {
@@ -77,27 +112,16 @@ async fn next_publish(events: &mut EventLoop) -> (String, String) {
 
 #[actix_rt::test]
 async fn a_source_is_polled_coalesced_published_and_reported_offline() {
-    let mut device = Device::default();
-    device.registers.extend([
+    let device = Arc::new(Device::default());
+    device.registers.lock().unwrap().extend([
         (0, 1234),
         (1, 0x0001),
         (2, 0x0002),
         (3, 0x4060),
         (4, 0x0000),
     ]);
-    device.coils.insert(0, true);
-    let device = Arc::new(device);
-    let modbus = free_address();
-    let listener = tokio::net::TcpListener::bind(modbus).await.unwrap();
-    let served = device.clone();
-    let server = tokio::spawn(async move {
-        let new_service = move |_| Ok(Some(served.clone()));
-        let on_connected = move |stream, address| {
-            let new_service = new_service.clone();
-            async move { accept_tcp_connection(stream, address, new_service) }
-        };
-        let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
-    });
+    device.coils.lock().unwrap().insert(0, true);
+    let (modbus, server) = serve(device.clone()).await;
 
     let mqtt = free_address();
     broker::start(mqtt).unwrap();
@@ -146,4 +170,95 @@ async fn a_source_is_polled_coalesced_published_and_reported_offline() {
             break;
         }
     }
+}
+
+#[actix_rt::test]
+async fn writes_are_encoded_applied_read_back_and_answered() {
+    let device = Arc::new(Device::default());
+    device
+        .registers
+        .lock()
+        .unwrap()
+        .extend([(10, 600), (20, 7)]);
+    device.coils.lock().unwrap().insert(0, true);
+    let (modbus, _server) = serve(device.clone()).await;
+    let mqtt = free_address();
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n",
+        modbus.port(),
+        port = mqtt.port(),
+    );
+    let config = config::parse("test.yml", &yaml).unwrap();
+    config.validate().unwrap();
+    actors::bridge::run::start(&config).unwrap();
+
+    let mut options = MqttOptions::new("writer", "127.0.0.1", mqtt.port());
+    options.set_keep_alive(Duration::from_secs(5));
+    let (client, mut events) = AsyncClient::new(options, 64);
+    client
+        .subscribe("shop/dryer/#", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    let mut result_of = async |topic: &str, payload: &str| {
+        client
+            .publish(
+                format!("shop/dryer/{topic}/set"),
+                QoS::AtLeastOnce,
+                false,
+                payload,
+            )
+            .await
+            .unwrap();
+        loop {
+            let (t, p) = next_publish(&mut events).await;
+            if t == format!("shop/dryer/{topic}/set/result") {
+                return serde_json::from_str::<serde_json::Value>(&p).unwrap();
+            }
+        }
+    };
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    assert_eq!(
+        result_of("setpoint", r#"{"value": 25.5}"#).await,
+        serde_json::json!({"ok": true, "value": 25.5})
+    );
+    assert_eq!(
+        device.registers.lock().unwrap()[&10],
+        655,
+        "inverse of scale and offset"
+    );
+    assert_eq!(
+        result_of("relay", "false").await,
+        serde_json::json!({"ok": true, "value": false})
+    );
+    assert!(!device.coils.lock().unwrap()[&0]);
+
+    let malformed = result_of("setpoint", "{oops").await;
+    assert_eq!(malformed["ok"], false);
+    let too_hot = result_of("setpoint", "9999").await;
+    assert_eq!(too_hot["ok"], false, "{too_hot}");
+    let read_only = result_of("fan", "1").await;
+    assert_eq!(
+        read_only,
+        serde_json::json!({"ok": false, "error": "the point is read-only"})
+    );
+    assert_eq!(
+        device.registers.lock().unwrap()[&10],
+        655,
+        "refused writes touch nothing"
+    );
+    assert_eq!(
+        result_of("setpoint", "20").await,
+        serde_json::json!({"ok": true, "value": 20.0}),
+        "the bridge still serves; a scaled state is a float"
+    );
+    assert_eq!(device.registers.lock().unwrap()[&10], 600);
+    let writes = device
+        .seen
+        .lock()
+        .unwrap()
+        .iter()
+        .filter(|r| r.0.starts_with("write"))
+        .count();
+    assert_eq!(writes, 3, "only valid writes reach the device");
 }

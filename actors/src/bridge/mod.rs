@@ -7,3 +7,4 @@ pub mod config;
 pub mod link;
 pub mod plan;
 pub mod poller;
+pub mod run;

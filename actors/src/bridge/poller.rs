@@ -10,9 +10,13 @@
 //!   that read's points one by one, so one bad address does not hide its neighbours.
 //! - States go to `<base>/<source>/<topic>` with the point's retain flag; with `on_change` only
 //!   when the value changed.
+//! - Writes ([`Write`], from `<state>/set`) are encoded by the codec and refused without touching
+//!   the device when invalid; a written readable point is read back and its state published.
+//!   Every write gets `{"ok": true, "value": v}` or `{"ok": false, "error": reason}` on
+//!   `<state>/set/result` (not retained); a malformed payload is logged and answered, never fatal.
 
-use super::codec::{decode_bit, decode_registers};
-use super::config::{Kind, PublishMode, SourceConfig};
+use super::codec::{Written, decode_bit, decode_registers, encode};
+use super::config::{Access, Kind, PublishMode, SourceConfig};
 use super::link::MqttLink;
 use super::plan::{self, Read};
 use actix::prelude::*;
@@ -20,13 +24,25 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
-use tokio_modbus::client::{Context as Modbus, Reader};
+use tokio_modbus::client::{Context as Modbus, Reader, Writer as _};
 use tokio_modbus::{ExceptionCode, Slave};
 
-/// What a request read.
+/// What a request read (or that a write went through).
 enum Data {
     Registers(Vec<u16>),
     Bits(Vec<bool>),
+    Written,
+}
+
+/// One Modbus request.
+#[derive(Debug, Clone)]
+enum Op {
+    /// Read `count` objects of `kind` from `address`.
+    Read(Kind, u16, u16),
+    /// FC5.
+    WriteCoil(u16, bool),
+    /// FC6 for one register, FC16 for several.
+    WriteRegisters(u16, Vec<u16>),
 }
 
 /// What one poll found.
@@ -146,26 +162,38 @@ async fn connect(source: &SourceConfig) -> std::io::Result<Modbus> {
     tokio_modbus::client::tcp::connect_slave(address, Slave(source.unit_id)).await
 }
 
-async fn read_once(
+async fn execute(
     modbus: &mut Modbus,
-    kind: Kind,
-    address: u16,
-    count: u16,
+    op: &Op,
 ) -> Result<Result<Data, ExceptionCode>, tokio_modbus::Error> {
-    Ok(match kind {
-        Kind::Holding => modbus
-            .read_holding_registers(address, count)
+    Ok(match op {
+        Op::Read(Kind::Holding, address, count) => modbus
+            .read_holding_registers(*address, *count)
             .await?
             .map(Data::Registers),
-        Kind::Input => modbus
-            .read_input_registers(address, count)
+        Op::Read(Kind::Input, address, count) => modbus
+            .read_input_registers(*address, *count)
             .await?
             .map(Data::Registers),
-        Kind::Coil => modbus.read_coils(address, count).await?.map(Data::Bits),
-        Kind::DiscreteInput => modbus
-            .read_discrete_inputs(address, count)
+        Op::Read(Kind::Coil, address, count) => {
+            modbus.read_coils(*address, *count).await?.map(Data::Bits)
+        }
+        Op::Read(Kind::DiscreteInput, address, count) => modbus
+            .read_discrete_inputs(*address, *count)
             .await?
             .map(Data::Bits),
+        Op::WriteCoil(address, bit) => modbus
+            .write_single_coil(*address, *bit)
+            .await?
+            .map(|()| Data::Written),
+        Op::WriteRegisters(address, words) if words.len() == 1 => modbus
+            .write_single_register(*address, words[0])
+            .await?
+            .map(|()| Data::Written),
+        Op::WriteRegisters(address, words) => modbus
+            .write_multiple_registers(*address, words)
+            .await?
+            .map(|()| Data::Written),
     })
 }
 
@@ -173,9 +201,7 @@ async fn read_once(
 async fn request(
     connection: &mut Option<Modbus>,
     source: &SourceConfig,
-    kind: Kind,
-    address: u16,
-    count: u16,
+    op: &Op,
 ) -> Result<Result<Data, ExceptionCode>, String> {
     let timeout = Duration::from_millis(source.request_timeout_ms);
     let mut failure = String::new();
@@ -202,7 +228,7 @@ async fn request(
         let Some(modbus) = connection.as_mut() else {
             continue;
         };
-        match tokio::time::timeout(timeout, read_once(modbus, kind, address, count)).await {
+        match tokio::time::timeout(timeout, execute(modbus, op)).await {
             Ok(Ok(answer)) => return Ok(answer),
             Ok(Err(e)) => failure = format!("protocol error: {e}"),
             Err(_) => failure = "request timed out".into(),
@@ -222,6 +248,7 @@ fn decode(source: &SourceConfig, index: usize, start: u16, data: &Data) -> Optio
             registers.get(offset..offset + usize::from(point.count()))?,
         ),
         Data::Bits(bits) => decode_bit(*bits.get(offset)?),
+        Data::Written => return None,
     };
     Some((index, value))
 }
@@ -233,7 +260,13 @@ async fn poll_once(
 ) -> (Option<Modbus>, Outcome) {
     let mut values = Vec::new();
     for read in reads {
-        match request(&mut connection, source, read.kind, read.address, read.count).await {
+        match request(
+            &mut connection,
+            source,
+            &Op::Read(read.kind, read.address, read.count),
+        )
+        .await
+        {
             Ok(Ok(data)) => values.extend(
                 read.points
                     .iter()
@@ -246,9 +279,7 @@ async fn poll_once(
                     match request(
                         &mut connection,
                         source,
-                        point.kind,
-                        point.address,
-                        point.count(),
+                        &Op::Read(point.kind, point.address, point.count()),
                     )
                     .await
                     {
@@ -262,4 +293,158 @@ async fn poll_once(
         }
     }
     (connection, Outcome::Values(values))
+}
+
+/// A write received on a point's `/set` topic: the raw MQTT payload.
+#[derive(Debug, Clone, Message)]
+#[rtype(result = "()")]
+pub struct Write {
+    /// Index of the point in the source's `points`.
+    pub point: usize,
+    /// The payload: a bare JSON value or `{"value": v}`.
+    pub payload: Vec<u8>,
+}
+
+/// The value of a write payload: a bare JSON value, or the `value` of `{"value": v}`.
+///
+/// Errors: a human-readable reason (the payload is not JSON, or an object without `value`).
+pub fn payload_value(payload: &[u8]) -> Result<Value, String> {
+    match serde_json::from_slice::<Value>(payload) {
+        Ok(Value::Object(mut fields)) => fields
+            .remove("value")
+            .ok_or_else(|| "an object payload needs a \"value\"".to_string()),
+        Ok(value) => Ok(value),
+        Err(_) => Err("the payload is not JSON".to_string()),
+    }
+}
+
+/// What became of a write.
+enum WriteOutcome {
+    /// Written; the state read back (or the written value for a write-only point).
+    Done(Value),
+    /// Not written, and why.
+    Refused(String),
+}
+
+async fn write_and_read_back(
+    mut connection: Option<Modbus>,
+    source: &SourceConfig,
+    index: usize,
+    written: Written,
+    value: Value,
+) -> (Option<Modbus>, WriteOutcome) {
+    let point = &source.points[index];
+    let op = match written {
+        Written::Coil(bit) => Op::WriteCoil(point.address, bit),
+        Written::Registers(words) => Op::WriteRegisters(point.address, words),
+    };
+    match request(&mut connection, source, &op).await {
+        Ok(Ok(_)) => {}
+        Ok(Err(exception)) => {
+            return (
+                connection,
+                WriteOutcome::Refused(format!("the device refused the write: {exception:?}")),
+            );
+        }
+        Err(reason) => return (connection, WriteOutcome::Refused(reason)),
+    }
+    if point.access() == Access::WriteOnly {
+        return (connection, WriteOutcome::Done(value));
+    }
+    let read_back = request(
+        &mut connection,
+        source,
+        &Op::Read(point.kind, point.address, point.count()),
+    )
+    .await;
+    let state = match read_back {
+        Ok(Ok(data)) => decode(source, index, point.address, &data)
+            .map(|(_, v)| v)
+            .unwrap_or(value),
+        _ => value,
+    };
+    (connection, WriteOutcome::Done(state))
+}
+
+impl Handler<Write> for Poller {
+    type Result = ();
+
+    fn handle(&mut self, write: Write, ctx: &mut Context<Self>) {
+        let Some(point) = self.source.points.get(write.point).cloned() else {
+            return;
+        };
+        let state_topic = self.topic(&point.topic);
+        let encoded = payload_value(&write.payload).and_then(|v| {
+            encode(&point, &v)
+                .map(|w| (w, v))
+                .map_err(|e| e.to_string())
+        });
+        let (written, value) = match encoded {
+            Ok(ok) => ok,
+            Err(reason) => {
+                tracing::warn!(topic = %state_topic, %reason, "write refused");
+                return self.send_result(ctx, &state_topic, None, Err(reason), point.retain);
+            }
+        };
+        let (connection, source) = (self.connection.take(), self.source.clone());
+        let index = write.point;
+        let job =
+            async move { write_and_read_back(connection, &source, index, written, value).await };
+        ctx.wait(
+            job.into_actor(self)
+                .map(move |(connection, outcome), poller, ctx| {
+                    poller.connection = connection;
+                    match outcome {
+                        WriteOutcome::Done(state) => {
+                            poller.last.insert(index, state.clone());
+                            poller.send_result(
+                                ctx,
+                                &state_topic,
+                                Some(state.clone()),
+                                Ok(state),
+                                point.retain,
+                            );
+                        }
+                        WriteOutcome::Refused(reason) => {
+                            tracing::warn!(topic = %state_topic, %reason, "write failed");
+                            poller.send_result(ctx, &state_topic, None, Err(reason), point.retain);
+                        }
+                    }
+                }),
+        );
+    }
+}
+
+impl Poller {
+    /// Publishes a write's result on `<state>/set/result` (and the new state, when there is one).
+    fn send_result(
+        &mut self,
+        ctx: &mut Context<Self>,
+        state_topic: &str,
+        state: Option<Value>,
+        result: Result<Value, String>,
+        retain: bool,
+    ) {
+        let body = match result {
+            Ok(value) => serde_json::json!({"ok": true, "value": value}),
+            Err(error) => serde_json::json!({"ok": false, "error": error}),
+        };
+        let (link, state_topic) = (self.link.clone(), state_topic.to_string());
+        let send = async move {
+            if let Some(state) = state {
+                link.publish(
+                    &state_topic,
+                    serde_json::to_vec(&state).unwrap_or_default(),
+                    retain,
+                )
+                .await;
+            }
+            link.notify(
+                &format!("{state_topic}/set/result"),
+                body.to_string().into_bytes(),
+            )
+            .await;
+        };
+        ctx.wait(send.into_actor(self));
+    }
 }
