@@ -221,3 +221,59 @@ impl Application {
         served
     }
 }
+
+/// Sets up logging on standard output: `level` is a tracing filter (`info`, `web=debug,info`);
+/// `json` writes one JSON object per line. Colours only on a terminal without `NO_COLOR`.
+pub fn init_logging(level: &str, json: bool) {
+    use std::io::IsTerminal;
+    let filter = tracing_subscriber::EnvFilter::new(level);
+    if json {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .json()
+            .init();
+    } else {
+        tracing_subscriber::fmt()
+            .with_env_filter(filter)
+            .with_ansi(std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
+            .init();
+    }
+}
+
+/// Resolves on Ctrl-C or SIGTERM.
+pub async fn stopped() {
+    let interrupt = tokio::signal::ctrl_c();
+    #[cfg(unix)]
+    {
+        let mut terminate =
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(signal) => signal,
+                Err(_) => return std::mem::drop(interrupt.await),
+            };
+        tokio::select! {
+            _ = interrupt => {}
+            _ = terminate.recv() => {}
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = interrupt.await;
+}
+
+/// Writes the bridge's commented starter configuration to `path`, creating its folder.
+///
+/// Errors: the file or folder cannot be written.
+pub fn write_starter_bridge_config(path: &std::path::Path) -> std::io::Result<()> {
+    if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)?;
+    }
+    std::fs::write(path, actors::bridge::config::STARTER)
+}
+
+/// Starts the Modbus-to-MQTT bridge of the configuration file at `path` inside this process
+/// (`printcost --bridge-config`). Must run inside an actix `System`.
+///
+/// Errors: the configuration is invalid, or the bridge cannot start.
+pub fn start_bridge(path: &std::path::Path) -> Result<actors::bridge::run::Running, String> {
+    let config = actors::bridge::config::load(path).map_err(|e| e.to_string())?;
+    actors::bridge::run::start(&config).map_err(|e| e.to_string())
+}

@@ -2,7 +2,7 @@
 
 use clap::{Parser, Subcommand};
 use printcost::{Application, Config, open_store};
-use std::io::{BufRead, IsTerminal};
+use std::io::BufRead;
 use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,6 +41,9 @@ struct Cli {
     /// HTTP worker threads.
     #[arg(long, env = "PRINTCOST_WORKERS", default_value_t = 2)]
     workers: usize,
+    /// Also run the Modbus-to-MQTT bridge of this configuration file inside this process.
+    #[arg(long, env = "PRINTCOST_BRIDGE_CONFIG")]
+    bridge_config: Option<PathBuf>,
     /// Release feed for the update notice (plain http JSON with `tag_name` or `version`, e.g. a
     /// LAN mirror). None by default: the appliance never calls out.
     #[arg(long, env = "PRINTCOST_RELEASE_FEED_URL")]
@@ -80,12 +83,9 @@ impl Cli {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    tracing_subscriber::fmt()
-        .with_env_filter(tracing_subscriber::EnvFilter::new(&cli.log_level))
-        .with_ansi(std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none())
-        .init();
+    printcost::init_logging(&cli.log_level, false);
     let result = match &cli.command {
-        None | Some(Command::Serve) => serve(cli.config()),
+        None | Some(Command::Serve) => serve(cli.config(), cli.bridge_config.clone()),
         Some(Command::ResetPassword { email }) => reset_password(&cli.config(), email),
     };
     match result {
@@ -97,11 +97,16 @@ fn main() -> ExitCode {
     }
 }
 
-fn serve(config: Config) -> Result<(), String> {
+fn serve(config: Config, bridge: Option<PathBuf>) -> Result<(), String> {
     actix_web::rt::System::new().block_on(async move {
+        let bridge = bridge.map(|path| printcost::start_bridge(&path)).transpose()?;
         let app = Application::build(&config).map_err(|e| e.to_string())?;
         tracing::info!(address = %app.address(), data_dir = %config.data_dir.display(), "printcost serving");
-        app.run_until_stopped().await.map_err(|e| e.to_string())
+        let served = app.run_until_stopped().await.map_err(|e| e.to_string());
+        if let Some(bridge) = bridge {
+            bridge.link.close().await;
+        }
+        served
     })
 }
 

@@ -137,6 +137,16 @@ impl MqttLink {
         }
     }
 
+    /// A clean goodbye: `offline` on the status topic (retained), then disconnect. (A crash is
+    /// covered by the last will.)
+    pub async fn close(&self) {
+        let _ = self
+            .client
+            .publish(self.status_topic.clone(), QoS::AtLeastOnce, true, "offline")
+            .await;
+        let _ = self.client.disconnect().await;
+    }
+
     /// Publishes a message that is not state (write results): not remembered, not retained.
     pub async fn notify(&self, topic: &str, payload: Vec<u8>) {
         if let Err(e) = self

@@ -19,11 +19,19 @@ pub enum RunError {
     Listen,
 }
 
+/// A started bridge.
+pub struct Running {
+    /// One poller per source, in configuration order.
+    pub pollers: Vec<Addr<Poller>>,
+    /// The MQTT link (close it for a clean goodbye).
+    pub link: MqttLink,
+}
+
 /// Starts the bridge described by `config` (already validated). Must run inside an actix
 /// `System`; the pollers and the link live until the system stops.
 ///
 /// Errors: [`RunError`].
-pub fn start(config: &BridgeConfig) -> Result<Vec<Addr<Poller>>, RunError> {
+pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     if let Some(embedded) = config.broker.as_ref().filter(|b| b.enabled) {
         broker::start(embedded.listen.parse().map_err(|_| RunError::Listen)?)?;
     }
@@ -51,5 +59,5 @@ pub fn start(config: &BridgeConfig) -> Result<Vec<Addr<Poller>>, RunError> {
             }
         }
     });
-    Ok(pollers)
+    Ok(Running { pollers, link })
 }

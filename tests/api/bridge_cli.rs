@@ -1,0 +1,57 @@
+//! The `modbus-mqtt-bridge` binary's configuration handling (the running bridge is tested in
+//! `actors/tests/poller.rs` against an in-process device and broker).
+
+use std::process::Command;
+
+fn bridge(config: &std::path::Path) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_modbus-mqtt-bridge"))
+        .arg("--config")
+        .arg(config)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_missing_config_gets_a_valid_starter() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("config").join("config.yml");
+    let out = bridge(&path);
+    assert!(out.status.success());
+    assert!(String::from_utf8_lossy(&out.stdout).contains("wrote a starter configuration"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.starts_with("# Modbus TCP to MQTT bridge configuration"));
+    let parsed = actors::bridge::config::load(&path).unwrap();
+    assert!(
+        parsed.broker.is_some(),
+        "the starter uses the embedded broker"
+    );
+}
+
+#[test]
+fn bad_configs_exit_nonzero_saying_where() {
+    let dir = tempfile::tempdir().unwrap();
+    let broken = dir.path().join("broken.yml");
+    std::fs::write(
+        &broken,
+        "mqtt:\n  host: h\nsources:\n  - id: a\n    unit_id: 300\n",
+    )
+    .unwrap();
+    let out = bridge(&broken);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("broken.yml:5:"), "{stderr}");
+
+    let invalid = dir.path().join("invalid.json");
+    let json = r#"{"mqtt": {"host": "h"}, "sources": [{"id": "a", "host": "h", "unit_id": 1, "points": [{"name": "x", "topic": "x", "address": 0, "kind": "coil", "data_type": "u16"}, {"name": "y", "topic": "x", "address": 1, "kind": "input", "data_type": "u16", "access": "read_write"}]}]}"#;
+    std::fs::write(&invalid, json).unwrap();
+    let out = bridge(&invalid);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    for path in [
+        "sources[0].points[0].data_type",
+        "sources[0].points[1].topic",
+        "sources[0].points[1].access",
+    ] {
+        assert!(stderr.contains(path), "{path} missing in {stderr}");
+    }
+}
