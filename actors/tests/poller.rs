@@ -59,6 +59,20 @@ impl tokio_modbus::server::Service for Device {
                 self.coils.lock().unwrap().insert(address, bit);
                 Ok(Response::WriteSingleCoil(address, bit))
             }
+            Request::WriteMultipleRegisters(address, words) => {
+                self.seen
+                    .lock()
+                    .unwrap()
+                    .push(("write registers", address, words.len() as u16));
+                let mut registers = self.registers.lock().unwrap();
+                for (offset, word) in words.iter().enumerate() {
+                    registers.insert(address + offset as u16, *word);
+                }
+                Ok(Response::WriteMultipleRegisters(
+                    address,
+                    words.len() as u16,
+                ))
+            }
             Request::WriteSingleRegister(address, word) => {
                 self.seen
                     .lock()
@@ -164,12 +178,26 @@ async fn a_source_is_polled_coalesced_published_and_reported_offline() {
 
     server.abort();
     let _ = server.await;
-    loop {
-        let (topic, payload) = next_publish(&mut events).await;
-        if topic == "shop/dryer/status" && payload == "offline" {
+    let status = async |events: &mut EventLoop, wanted: &str| loop {
+        let (topic, payload) = next_publish(events).await;
+        if topic == "shop/dryer/status" && payload == wanted {
             break;
         }
-    }
+    };
+    status(&mut events, "offline").await;
+
+    // The device comes back on the same address: the source turns online again.
+    let listener = tokio::net::TcpListener::bind(modbus).await.unwrap();
+    let back = device.clone();
+    tokio::spawn(async move {
+        let new_service = move |_| Ok(Some(back.clone()));
+        let on_connected = move |stream, address| {
+            let new_service = new_service.clone();
+            async move { accept_tcp_connection(stream, address, new_service) }
+        };
+        let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
+    });
+    status(&mut events, "online").await;
 }
 
 #[actix_rt::test]
@@ -179,12 +207,12 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         .registers
         .lock()
         .unwrap()
-        .extend([(10, 600), (20, 7)]);
+        .extend([(10, 600), (20, 7), (30, 0), (31, 0)]);
     device.coils.lock().unwrap().insert(0, true);
     let (modbus, _server) = serve(device.clone()).await;
     let mqtt = free_address();
     let yaml = format!(
-        "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n",
+        "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n      - {{name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {{word_order: little}}}}\n",
         modbus.port(),
         port = mqtt.port(),
     );
@@ -253,6 +281,21 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         "the bridge still serves; a scaled state is a float"
     );
     assert_eq!(device.registers.lock().unwrap()[&10], 600);
+    let energy = result_of("energy", "70000").await;
+    assert_eq!(
+        energy,
+        serde_json::json!({"ok": true, "value": 70000}),
+        "FC16 over two registers"
+    );
+    let stored = {
+        let registers = device.registers.lock().unwrap();
+        (registers[&30], registers[&31])
+    };
+    assert_eq!(
+        stored,
+        (0x1170, 0x0001),
+        "little word order: low word first"
+    );
     let writes = device
         .seen
         .lock()
@@ -260,5 +303,5 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         .iter()
         .filter(|r| r.0.starts_with("write"))
         .count();
-    assert_eq!(writes, 3, "only valid writes reach the device");
+    assert_eq!(writes, 4, "only valid writes reach the device");
 }
