@@ -89,17 +89,21 @@ impl tokio_modbus::server::Service for Device {
 
 /// Serves `device` on a free local port; returns the address and the server task.
 async fn serve(device: Arc<Device>) -> (SocketAddr, tokio::task::JoinHandle<()>) {
-    let modbus = free_address();
-    let listener = tokio::net::TcpListener::bind(modbus).await.unwrap();
-    let server = tokio::spawn(async move {
+    let address = free_address();
+    (address, serve_at(device, address).await)
+}
+
+/// Serves `device` on `address` (again, after it went away).
+async fn serve_at(device: Arc<Device>, address: SocketAddr) -> tokio::task::JoinHandle<()> {
+    let listener = tokio::net::TcpListener::bind(address).await.unwrap();
+    tokio::spawn(async move {
         let new_service = move |_| Ok(Some(device.clone()));
         let on_connected = move |stream, address| {
             let new_service = new_service.clone();
             async move { accept_tcp_connection(stream, address, new_service) }
         };
         let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
-    });
-    (modbus, server)
+    })
 }
 
 fn free_address() -> SocketAddr {
@@ -187,16 +191,7 @@ async fn a_source_is_polled_coalesced_published_and_reported_offline() {
     status(&mut events, "offline").await;
 
     // The device comes back on the same address: the source turns online again.
-    let listener = tokio::net::TcpListener::bind(modbus).await.unwrap();
-    let back = device.clone();
-    tokio::spawn(async move {
-        let new_service = move |_| Ok(Some(back.clone()));
-        let on_connected = move |stream, address| {
-            let new_service = new_service.clone();
-            async move { accept_tcp_connection(stream, address, new_service) }
-        };
-        let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
-    });
+    serve_at(device.clone(), modbus).await;
     status(&mut events, "online").await;
 }
 
