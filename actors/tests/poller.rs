@@ -300,3 +300,214 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         .count();
     assert_eq!(writes, 4, "only valid writes reach the device");
 }
+
+/// One point of the data-type test: data type, byte order, word order, extra keys, the
+/// registers on the device and the state expected from them.
+type Case = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [u16],
+    serde_json::Value,
+);
+
+#[actix_rt::test]
+async fn every_data_type_decodes_in_every_byte_and_word_order() {
+    use serde_json::json;
+    let cases: Vec<Case> = vec![
+        ("bool", "big", "big", "", &[0x0001], json!(true)),
+        ("bool", "little", "big", "", &[0x0100], json!(true)),
+        ("u16", "big", "big", "", &[0x1234], json!(4660)),
+        ("u16", "little", "big", "", &[0x3412], json!(4660)),
+        ("i16", "big", "big", "", &[0xFED4], json!(-300)),
+        ("i16", "little", "big", "", &[0xD4FE], json!(-300)),
+        (
+            "i16",
+            "big",
+            "big",
+            "scale: 0.5, offset: 10,",
+            &[0xFED4],
+            json!(-140.0),
+        ),
+        ("u32", "big", "big", "", &[0x1234, 0x5678], json!(305419896)),
+        (
+            "u32",
+            "little",
+            "big",
+            "",
+            &[0x3412, 0x7856],
+            json!(305419896),
+        ),
+        (
+            "u32",
+            "big",
+            "little",
+            "",
+            &[0x5678, 0x1234],
+            json!(305419896),
+        ),
+        (
+            "u32",
+            "little",
+            "little",
+            "",
+            &[0x7856, 0x3412],
+            json!(305419896),
+        ),
+        ("i32", "big", "big", "", &[0xFFFF, 0xFFFE], json!(-2)),
+        ("i32", "little", "big", "", &[0xFFFF, 0xFEFF], json!(-2)),
+        ("i32", "big", "little", "", &[0xFFFE, 0xFFFF], json!(-2)),
+        ("i32", "little", "little", "", &[0xFEFF, 0xFFFF], json!(-2)),
+        ("f32", "big", "big", "", &[0xBFC0, 0x0000], json!(-1.5)),
+        ("f32", "little", "big", "", &[0xC0BF, 0x0000], json!(-1.5)),
+        ("f32", "big", "little", "", &[0x0000, 0xBFC0], json!(-1.5)),
+        (
+            "f32",
+            "little",
+            "little",
+            "",
+            &[0x0000, 0xC0BF],
+            json!(-1.5),
+        ),
+        ("f32", "big", "big", "", &[0x7FC0, 0x0000], json!(null)),
+        (
+            "string",
+            "big",
+            "big",
+            "count: 3,",
+            &[0x504C, 0x412B, 0],
+            json!("PLA+"),
+        ),
+        (
+            "string",
+            "little",
+            "big",
+            "count: 3,",
+            &[0x4C50, 0x2B41, 0],
+            json!("PLA+"),
+        ),
+        (
+            "string",
+            "big",
+            "little",
+            "count: 3,",
+            &[0, 0x412B, 0x504C],
+            json!("PLA+"),
+        ),
+        (
+            "string",
+            "little",
+            "little",
+            "count: 3,",
+            &[0, 0x2B41, 0x4C50],
+            json!("PLA+"),
+        ),
+        ("raw_u16", "big", "big", "", &[0xBEEF], json!(0xBEEF)),
+        (
+            "raw_u16",
+            "big",
+            "big",
+            "count: 2,",
+            &[7, 0xFFFF],
+            json!([7, 0xFFFF]),
+        ),
+    ];
+    let device = Arc::new(Device::default());
+    let mut points = String::new();
+    let mut address = 0u16;
+    for (i, (data_type, byte_order, word_order, extra, words, _)) in cases.iter().enumerate() {
+        points.push_str(&format!(
+            "      - {{name: p{i}, topic: p{i}, address: {address}, kind: holding, data_type: {data_type}, {extra} encoding: {{byte_order: {byte_order}, word_order: {word_order}}}}}\n"
+        ));
+        let mut registers = device.registers.lock().unwrap();
+        for word in words.iter() {
+            registers.insert(address, *word);
+            address += 1;
+        }
+    }
+    let (modbus, _server) = serve(device.clone()).await;
+    let mqtt = free_address();
+    broker::start(mqtt).unwrap();
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {}\n  base_topic: shop\nsources:\n  - id: meter\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 500\n    points:\n{points}",
+        mqtt.port(),
+        modbus.port()
+    );
+    let config = config::parse("test.yml", &yaml).unwrap();
+    config.validate().unwrap();
+    let mut options = MqttOptions::new("types", "127.0.0.1", mqtt.port());
+    options.set_keep_alive(Duration::from_secs(5));
+    let (watcher, mut events) = AsyncClient::new(options, 64);
+    watcher
+        .subscribe("shop/meter/#", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
+
+    let mut states = BTreeMap::new();
+    while states.len() < cases.len() {
+        let (topic, payload) = next_publish(&mut events).await;
+        if let Some(point) = topic.strip_prefix("shop/meter/p") {
+            states.insert(point.parse::<usize>().unwrap(), payload);
+        }
+    }
+    for (i, case) in cases.iter().enumerate() {
+        let state: serde_json::Value = serde_json::from_str(&states[&i]).unwrap();
+        assert_eq!(state, case.5, "p{i}: {case:?}");
+    }
+    let reads = device.seen.lock().unwrap().clone();
+    assert_eq!(
+        reads.first(),
+        Some(&("holding", 0, address)),
+        "all {} points in one request",
+        cases.len()
+    );
+}
+
+#[actix_rt::test]
+async fn a_silent_device_is_retried_with_doubling_backoff_then_reported_offline() {
+    // A device that accepts connections and never answers: every attempt ends in a timeout and
+    // the poller drops the connection, so each attempt is one accepted connection.
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let modbus = listener.local_addr().unwrap();
+    let attempts = Arc::new(Mutex::new(Vec::new()));
+    let seen = attempts.clone();
+    tokio::spawn(async move {
+        let mut held = Vec::new();
+        while let Ok((stream, _)) = listener.accept().await {
+            seen.lock().unwrap().push(std::time::Instant::now());
+            held.push(stream);
+        }
+    });
+    let mqtt = free_address();
+    broker::start(mqtt).unwrap();
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {}\n  base_topic: shop\nsources:\n  - id: silent\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 60000\n    request_timeout_ms: 200\n    modbus_retries: 2\n    modbus_retry_backoff_ms: 100\n    points:\n      - {{name: a, topic: a, address: 0, kind: holding, data_type: u16}}\n",
+        mqtt.port(),
+        modbus.port()
+    );
+    let config = config::parse("test.yml", &yaml).unwrap();
+    config.validate().unwrap();
+    let mut options = MqttOptions::new("retries", "127.0.0.1", mqtt.port());
+    options.set_keep_alive(Duration::from_secs(5));
+    let (watcher, mut events) = AsyncClient::new(options, 64);
+    watcher
+        .subscribe("shop/silent/#", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
+
+    assert_eq!(
+        next_publish(&mut events).await,
+        ("shop/silent/status".to_string(), "offline".to_string())
+    );
+    let attempts = attempts.lock().unwrap().clone();
+    assert_eq!(attempts.len(), 3, "one attempt and modbus_retries: 2");
+    let gaps: Vec<Duration> = attempts.windows(2).map(|w| w[1] - w[0]).collect();
+    // Each gap is the 200 ms timeout plus the backoff: 100 ms, then doubled to 200 ms.
+    assert!(gaps[0] >= Duration::from_millis(300), "{gaps:?}");
+    assert!(gaps[1] >= Duration::from_millis(400), "{gaps:?}");
+}

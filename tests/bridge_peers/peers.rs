@@ -1,0 +1,232 @@
+//! Independent peers for the bridge, each started on 127.0.0.1 and stopped by its guard: the
+//! pymodbus test device, the Debian mosquitto broker, `mosquitto_sub`/`mosquitto_pub`, and the
+//! bridge binary itself. `scripts/test` installs them.
+//!
+//! Every child runs under coreutils `timeout`, so a peer outlives a killed test run by at most
+//! five minutes; the guards end them with SIGTERM, which `timeout` passes on.
+
+use std::io::{BufRead, BufReader, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// The longest any peer lives.
+const LIFETIME: &str = "300";
+
+/// A free TCP port on 127.0.0.1.
+pub fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// Waits until something accepts connections on `port`.
+pub fn wait_for_port(port: u16) {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "nothing listens on {port}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// `program args…` under `timeout`, with its input piped (some peers stop when it closes).
+fn bounded(program: &str, args: &[&str]) -> Command {
+    let mut command = Command::new("timeout");
+    command
+        .args(["-s", "TERM", LIFETIME, program])
+        .args(args)
+        .stdin(Stdio::piped());
+    command
+}
+
+/// A running peer; dropping it stops it.
+pub struct Peer {
+    child: Child,
+    name: String,
+}
+
+impl Peer {
+    fn spawn(name: &str, mut command: Command) -> Peer {
+        let child = command
+            .spawn()
+            .unwrap_or_else(|e| panic!("cannot start {name}: {e} (scripts/test installs it)"));
+        Peer {
+            child,
+            name: name.to_string(),
+        }
+    }
+
+    /// Stops the peer with SIGTERM and waits for it.
+    pub fn stop(mut self) {
+        self.terminate();
+    }
+
+    fn terminate(&mut self) {
+        let _ = Command::new("kill")
+            .args(["-TERM", &self.child.id().to_string()])
+            .status();
+        drop(self.child.stdin.take());
+        if let Err(e) = self.child.wait() {
+            eprintln!("{} did not stop: {e}", self.name);
+        }
+    }
+}
+
+impl Drop for Peer {
+    fn drop(&mut self) {
+        if matches!(self.child.try_wait(), Ok(None)) {
+            self.terminate();
+        }
+    }
+}
+
+/// The pymodbus device of `tests/peers/modbus_device.py` on `port`, holding registers from 0
+/// starting with `holding`.
+pub fn modbus_device(port: u16, holding: &[u16]) -> Peer {
+    let python = std::env::var("PRINTCOST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/modbus_device.py");
+    let holding = serde_json::to_string(holding).unwrap();
+    let peer = Peer::spawn(
+        "the pymodbus device",
+        bounded(
+            &python,
+            &[script.to_str().unwrap(), &port.to_string(), &holding],
+        ),
+    );
+    wait_for_port(port);
+    peer
+}
+
+/// Debian's mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart forgets
+/// every retained message), its configuration in `dir`.
+pub fn mosquitto(port: u16, dir: &Path) -> Peer {
+    let config = dir.join(format!("mosquitto-{port}.conf"));
+    std::fs::write(
+        &config,
+        format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"),
+    )
+    .unwrap();
+    let program = if Path::new("/usr/sbin/mosquitto").exists() {
+        "/usr/sbin/mosquitto"
+    } else {
+        "mosquitto"
+    };
+    let mut command = bounded(program, &["-c", config.to_str().unwrap()]);
+    command.stderr(Stdio::null());
+    let peer = Peer::spawn("mosquitto", command);
+    wait_for_port(port);
+    peer
+}
+
+/// The bridge binary with `yaml` as its configuration (written into `dir`).
+pub fn bridge(yaml: &str, dir: &Path) -> Peer {
+    let config: PathBuf = dir.join("bridge.yml");
+    std::fs::write(&config, yaml).unwrap();
+    Peer::spawn(
+        "the bridge",
+        bounded(
+            env!("CARGO_BIN_EXE_modbus-mqtt-bridge"),
+            &["--config", config.to_str().unwrap()],
+        ),
+    )
+}
+
+/// One message as `mosquitto_sub` printed it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Message {
+    pub topic: String,
+    pub payload: String,
+    pub retained: bool,
+}
+
+/// `mosquitto_sub` on `filter`, its messages read by a thread.
+pub struct Subscriber {
+    _peer: Peer,
+    messages: Receiver<Message>,
+    seen: Vec<Message>,
+}
+
+impl Subscriber {
+    /// Subscribes to `filter` on the broker at 127.0.0.1:`port`.
+    pub fn start(port: u16, filter: &str) -> Subscriber {
+        let mut command = Command::new("mosquitto_sub");
+        command
+            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
+            .args(["-W", LIFETIME, "-F", "%r %t %p", "-t", filter])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped());
+        let mut peer = Peer::spawn("mosquitto_sub", command);
+        let stdout = peer.child.stdout.take().unwrap();
+        let (sender, messages) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                let mut fields = line.splitn(3, ' ');
+                let (Some(retained), Some(topic)) = (fields.next(), fields.next()) else {
+                    continue;
+                };
+                let message = Message {
+                    retained: retained == "1",
+                    topic: topic.to_string(),
+                    payload: fields.next().unwrap_or_default().to_string(),
+                };
+                if sender.send(message).is_err() {
+                    break;
+                }
+            }
+        });
+        Subscriber {
+            _peer: peer,
+            messages,
+            seen: Vec::new(),
+        }
+    }
+
+    /// The earliest message not yet taken on `topic` that `wanted` accepts, waiting up to 15 s
+    /// for it. Messages that do not match stay for later calls (a broker delivers retained
+    /// messages in its own order).
+    pub fn expect(&mut self, topic: &str, wanted: impl Fn(&Message) -> bool) -> Message {
+        let matches = |m: &Message| m.topic == topic && wanted(m);
+        if let Some(at) = self.seen.iter().position(matches) {
+            return self.seen.remove(at);
+        }
+        let deadline = Instant::now() + Duration::from_secs(15);
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.messages.recv_timeout(left) {
+                Ok(message) if matches(&message) => return message,
+                Ok(message) => self.seen.push(message),
+                Err(RecvTimeoutError::Timeout) => {
+                    panic!("no wanted message on {topic}; seen: {:#?}", self.seen)
+                }
+                Err(RecvTimeoutError::Disconnected) => panic!("mosquitto_sub ended"),
+            }
+        }
+    }
+
+    /// The first message on `topic`, within 15 s.
+    pub fn next_on(&mut self, topic: &str) -> Message {
+        self.expect(topic, |_| true)
+    }
+}
+
+/// Publishes `payload` on `topic` with `mosquitto_pub`.
+pub fn publish(port: u16, topic: &str, payload: &str) {
+    let mut child = Command::new("mosquitto_pub")
+        .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
+        .args(["-t", topic, "-s"])
+        .stdin(Stdio::piped())
+        .spawn()
+        .expect("mosquitto_pub (scripts/test installs it)");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(payload.as_bytes())
+        .unwrap();
+    assert!(child.wait().unwrap().success(), "mosquitto_pub failed");
+}

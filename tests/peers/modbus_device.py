@@ -1,0 +1,56 @@
+"""A Modbus TCP test device for the bridge's end-to-end test, served by pymodbus (an independent
+implementation of the protocol).
+
+Usage: python modbus_device.py PORT HOLDING_JSON
+
+- Listens on 127.0.0.1:PORT as unit id 1.
+- Holding registers 0..99 start with the JSON list HOLDING_JSON (padded with zeros); input
+  registers 0..99 hold 100 + address; coils 0..15 start off.
+- Stops by itself when its standard input closes (the test that started it ended) or after
+  five minutes, whichever comes first.
+"""
+
+import asyncio
+import json
+import sys
+import threading
+
+from pymodbus.server import ModbusTcpServer
+from pymodbus.simulator import DataType, SimData, SimDevice
+
+LIFETIME_SECONDS = 300
+
+
+def device(holding):
+    holding = (holding + [0] * 100)[:100]
+    return SimDevice(
+        id=1,
+        simdata=(
+            [SimData(0, values=[False] * 16, datatype=DataType.BITS)],
+            [SimData(0, values=[True] * 16, datatype=DataType.BITS)],
+            [SimData(0, values=holding, datatype=DataType.REGISTERS)],
+            [SimData(0, values=[100 + a for a in range(100)], datatype=DataType.REGISTERS)],
+        ),
+    )
+
+
+async def serve(port, holding):
+    server = ModbusTcpServer(device(holding), address=("127.0.0.1", port))
+    loop = asyncio.get_running_loop()
+    stop = loop.create_future()
+    # Standard input closing means the parent test is gone.
+    threading.Thread(
+        target=lambda: (sys.stdin.read(), loop.call_soon_threadsafe(stop.cancel)),
+        daemon=True,
+    ).start()
+    serving = asyncio.create_task(server.serve_forever())
+    try:
+        await asyncio.wait_for(stop, LIFETIME_SECONDS)
+    except (asyncio.CancelledError, asyncio.TimeoutError):
+        pass
+    await server.shutdown()
+    serving.cancel()
+
+
+if __name__ == "__main__":
+    asyncio.run(serve(int(sys.argv[1]), json.loads(sys.argv[2])))
