@@ -130,3 +130,42 @@ async fn the_link_waits_for_the_broker_then_announces_itself_and_forwards_writes
     );
     pump.abort();
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_full_queue_of_states_does_not_stall_the_announcement() {
+    // More states than the client's request queue holds (1,024) pile up while the broker is
+    // away. Announcing on connection must not wait for queue space that only the connection
+    // loop itself can free (found by the load run: the bridge went silent at 5,000 points).
+    let address = free_address();
+    let (link, _incoming) = actors::bridge::link::MqttLink::start(&mqtt_config(address), vec![]);
+    let producer = link.clone();
+    tokio::spawn(async move {
+        for i in 0..3_000 {
+            producer
+                .publish(&format!("shop/bulk/{i}"), b"1".to_vec(), false)
+                .await;
+        }
+        producer
+            .publish("shop/bulk/last", b"2".to_vec(), true)
+            .await;
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    broker::start(address).unwrap();
+
+    let (watcher, mut watcher_events) = client("watcher", address, None);
+    watcher
+        .subscribe("shop/status", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    watcher
+        .subscribe("shop/bulk/last", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    while seen.len() < 2 {
+        let (topic, payload) = next_publish(&mut watcher_events).await;
+        seen.insert(topic, payload);
+    }
+    assert_eq!(seen["shop/status"], "online");
+    assert_eq!(seen["shop/bulk/last"], "2");
+}

@@ -33,7 +33,7 @@ fn config(listen: SocketAddr) -> Config {
         next_connection_delay_ms: 1,
         connections: ConnectionSettings {
             connection_timeout_ms: 60_000,
-            max_payload_size: 256 * 1024,
+            max_payload_size: 64 * 1024,
             max_inflight_count: 200,
             auth: None,
             external_auth: None,
@@ -45,7 +45,10 @@ fn config(listen: SocketAddr) -> Config {
         router: RouterConfig {
             max_connections: 1_000,
             max_outgoing_packet_count: 200,
-            max_segment_size: 1024 * 1024,
+            // With dynamic filters every published topic gets its own log of up to
+            // `max_segment_count` segments: 1 MiB segments made 5,000 points cost 160 MiB of RSS,
+            // 64 KiB ones 26 MiB (benches/bridge/load.sh). A segment holds ~600 states.
+            max_segment_size: 64 * 1024,
             max_segment_count: 10,
             custom_segment: None,
             initialized_filters: None,

@@ -5,6 +5,10 @@
 //! - It keeps the last state published on every topic and, on every (re)connection, republishes
 //!   them and re-subscribes the write topics, so subscribers and writers see a restarted broker as
 //!   if nothing happened.
+//! - A state is remembered and queued under one lock, and the republishing reads each state
+//!   under that lock too, so an older state never overtakes a newer one in the queue. The
+//!   republishing runs beside the connection loop: it may wait for queue space that only the
+//!   loop frees.
 //! - After a connection error it waits `reconnect_delay_secs` before trying again (rumqttc itself
 //!   retries at once: DESIGN.md).
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
@@ -12,9 +16,9 @@
 use super::config::MqttConfig;
 use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
-use tokio::sync::mpsc;
+use tokio::sync::{Mutex, mpsc};
 
 /// A message received on a subscribed topic: `(topic, payload)`.
 pub type Incoming = (String, Vec<u8>);
@@ -69,7 +73,10 @@ impl MqttLink {
                 match events.poll().await {
                     Ok(Event::Incoming(Packet::ConnAck(_))) => {
                         tracing::info!("MQTT connected");
-                        on_connect.announce(&subscriptions).await;
+                        // In its own task: its publishes go through the request channel that
+                        // this loop drains, so awaiting them here could wait forever.
+                        let (link, subscriptions) = (on_connect.clone(), subscriptions.clone());
+                        tokio::spawn(async move { link.announce(&subscriptions).await });
                     }
                     Ok(Event::Incoming(Packet::Publish(p))) => {
                         if forward
@@ -100,34 +107,37 @@ impl MqttLink {
         for topic in subscriptions {
             let _ = self.client.subscribe(topic.clone(), QoS::AtLeastOnce).await;
         }
-        let states: Vec<(String, State)> = self
-            .states
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .iter()
-            .map(|(t, s)| (t.clone(), s.clone()))
-            .collect();
-        for (topic, state) in states {
-            let _ = self
-                .client
-                .publish(topic, QoS::AtLeastOnce, state.retain, state.payload)
-                .await;
+        let topics: Vec<String> = self.states.lock().await.keys().cloned().collect();
+        for topic in topics {
+            // Read and queue under the lock, as `publish` does, so a newer state published
+            // meanwhile is never overtaken by this older one.
+            let states = self.states.lock().await;
+            if let Some(state) = states.get(&topic) {
+                let _ = self
+                    .client
+                    .publish(topic, QoS::AtLeastOnce, state.retain, state.payload.clone())
+                    .await;
+            }
         }
     }
 
     /// Publishes `payload` on `topic` and remembers it for republishing after a reconnection.
     /// While the broker is away the message is queued by the client (up to its capacity).
     pub async fn publish(&self, topic: &str, payload: Vec<u8>, retain: bool) {
-        self.states
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(
-                topic.to_string(),
-                State {
-                    payload: payload.clone(),
-                    retain,
-                },
-            );
+        // Held until the message is queued: the queue's order is the order of the remembered
+        // states, which `announce` relies on.
+        let mut states = self.states.lock().await;
+        let state = State {
+            payload: payload.clone(),
+            retain,
+        };
+        // The topic is usually known already: no new key then.
+        match states.get_mut(topic) {
+            Some(known) => *known = state,
+            None => {
+                states.insert(topic.to_string(), state);
+            }
+        }
         if let Err(e) = self
             .client
             .publish(topic, QoS::AtLeastOnce, retain, payload)

@@ -58,6 +58,8 @@ pub struct Poller {
     source: Arc<SourceConfig>,
     reads: Arc<Vec<Read>>,
     base_topic: String,
+    /// The state topic of every point, by index (made once: a poll publishes them all).
+    state_topics: Vec<String>,
     link: MqttLink,
     connection: Option<Modbus>,
     last: HashMap<usize, Value>,
@@ -71,10 +73,16 @@ impl Poller {
             .max_registers_per_request
             .unwrap_or(plan::MAX_REGISTERS);
         let reads = plan::plan(&source.points, cap);
+        let state_topics = source
+            .points
+            .iter()
+            .map(|p| format!("{base_topic}/{}/{}", source.id, p.topic))
+            .collect();
         Poller {
             source: Arc::new(source),
             reads: Arc::new(reads),
             base_topic: base_topic.to_string(),
+            state_topics,
             link,
             connection: None,
             last: HashMap::new(),
@@ -120,7 +128,7 @@ impl Poller {
                         continue;
                     }
                     let payload = serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
-                    messages.push((self.topic(&point.topic), payload, point.retain));
+                    messages.push((self.state_topics[index].clone(), payload, point.retain));
                     self.last.insert(index, value);
                 }
             }
@@ -373,7 +381,7 @@ impl Handler<Write> for Poller {
         let Some(point) = self.source.points.get(write.point).cloned() else {
             return;
         };
-        let state_topic = self.topic(&point.topic);
+        let state_topic = self.state_topics[write.point].clone();
         let encoded = payload_value(&write.payload).and_then(|v| {
             encode(&point, &v)
                 .map(|w| (w, v))

@@ -44,7 +44,7 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
             routes.insert(format!("{base}/{}/{}/set", source.id, point.topic), (s, p));
         }
     }
-    let (link, mut incoming) = MqttLink::start(&config.mqtt, routes.keys().cloned().collect());
+    let (link, mut incoming) = MqttLink::start(&config.mqtt, write_filters(base, routes.keys()));
     let pollers: Vec<Addr<Poller>> = config
         .sources
         .iter()
@@ -60,4 +60,40 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
         }
     });
     Ok(Running { pollers, link })
+}
+
+/// The subscriptions that cover every write topic `<base>/<source>/<topic>/set`: one filter per
+/// depth below `base`, of `+` levels (`<base>/+/+/set` for the usual one-level ids and topics).
+///
+/// A broker keeps state per filter (rumqttd about 35 KiB each), so 5,000 points subscribed one by
+/// one cost 180 MiB; a handful of wildcard filters cost nothing. Messages that match a filter but
+/// no point are dropped by the routing.
+fn write_filters<'a>(base: &str, topics: impl Iterator<Item = &'a String>) -> Vec<String> {
+    let below_base = |topic: &str| topic[base.len() + 1..].split('/').count();
+    let depths: std::collections::BTreeSet<usize> = topics.map(|t| below_base(t)).collect();
+    depths
+        .into_iter()
+        .map(|depth| format!("{base}/{}set", "+/".repeat(depth - 1)))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::write_filters;
+
+    #[test]
+    fn write_filters_cover_each_depth_once() {
+        let topics = [
+            "shop/dryer/temp/set",
+            "shop/meter/power/set",
+            "shop/meter/phase/l1/set",
+        ]
+        .map(String::from);
+        assert_eq!(
+            write_filters("shop", topics.iter()),
+            ["shop/+/+/set", "shop/+/+/+/set"]
+        );
+        let nested = ["a/b/dryer/temp/set".to_string()];
+        assert_eq!(write_filters("a/b", nested.iter()), ["a/b/+/+/set"]);
+    }
 }

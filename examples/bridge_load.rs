@@ -1,0 +1,277 @@
+//! Load run of the Modbus-to-MQTT bridge: many local test devices, the real bridge binary in its
+//! own process, and one MQTT subscriber counting what arrives.
+//!
+//! ```sh
+//! benches/bridge/load.sh            # builds, then runs this with the defaults below
+//! ```
+//!
+//! - Starts `--sources` Modbus TCP test devices (tokio-modbus) on 127.0.0.1, each with
+//!   `--points` holding registers read as u16 points (one coalesced request per poll).
+//! - Writes a bridge configuration (embedded broker, or `--external-broker PORT`), starts
+//!   `--bridge` with it, subscribes to every state, waits for the warm-up, then counts states
+//!   per second for `--seconds` and reads the bridge's CPU time and RSS from `/proc`.
+//! - Latency: changes one register `--samples` times at spread-out moments of the poll cycle
+//!   and measures the time until the subscriber sees the new value.
+//!
+//! Everything listens on 127.0.0.1 and stops when the run ends.
+
+use clap::Parser;
+use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
+use std::future;
+use std::net::TcpListener as StdListener;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use tokio::sync::oneshot;
+use tokio_modbus::prelude::{ExceptionCode, Request, Response};
+use tokio_modbus::server::tcp::{Server, accept_tcp_connection};
+
+#[derive(Debug, Parser)]
+struct Args {
+    /// The bridge binary.
+    #[arg(long)]
+    bridge: PathBuf,
+    #[arg(long, default_value_t = 50)]
+    sources: usize,
+    #[arg(long, default_value_t = 100)]
+    points: u16,
+    #[arg(long, default_value_t = 100)]
+    interval_ms: u64,
+    /// Length of the counting window.
+    #[arg(long, default_value_t = 20)]
+    seconds: u64,
+    /// Register changes timed for the latency figure.
+    #[arg(long, default_value_t = 50)]
+    samples: u32,
+    /// Publish to a broker already listening on 127.0.0.1:PORT instead of the embedded one.
+    #[arg(long)]
+    external_broker: Option<u16>,
+}
+
+/// A device's holding registers.
+struct Bank(Vec<AtomicU16>);
+
+impl tokio_modbus::server::Service for Bank {
+    type Request = Request<'static>;
+    type Response = Response;
+    type Exception = ExceptionCode;
+    type Future = future::Ready<Result<Response, ExceptionCode>>;
+
+    fn call(&self, request: Request<'static>) -> Self::Future {
+        future::ready(match request {
+            Request::ReadHoldingRegisters(address, count) => (address..address + count)
+                .map(|a| {
+                    self.0
+                        .get(usize::from(a))
+                        .map(|r| r.load(Ordering::Relaxed))
+                })
+                .collect::<Option<Vec<u16>>>()
+                .map(Response::ReadHoldingRegisters)
+                .ok_or(ExceptionCode::IllegalDataAddress),
+            _ => Err(ExceptionCode::IllegalFunction),
+        })
+    }
+}
+
+fn free_port() -> std::io::Result<u16> {
+    Ok(StdListener::bind("127.0.0.1:0")?.local_addr()?.port())
+}
+
+async fn serve(bank: Arc<Bank>) -> std::io::Result<u16> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let port = listener.local_addr()?.port();
+    tokio::spawn(async move {
+        let new_service = move |_| Ok(Some(bank.clone()));
+        let on_connected = move |stream, address| {
+            let new_service = new_service.clone();
+            async move { accept_tcp_connection(stream, address, new_service) }
+        };
+        let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
+    });
+    Ok(port)
+}
+
+fn config(args: &Args, mqtt: u16, devices: &[u16]) -> String {
+    let broker = match args.external_broker {
+        Some(_) => String::new(),
+        None => format!("broker:\n  listen: 127.0.0.1:{mqtt}\n"),
+    };
+    let mut yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {mqtt}\n  base_topic: load\n  client_id: load-bridge\n{broker}logging:\n  level: warn\nsources:\n"
+    );
+    for (s, port) in devices.iter().enumerate() {
+        yaml.push_str(&format!(
+            "  - id: s{s}\n    host: 127.0.0.1\n    port: {port}\n    unit_id: 1\n    poll_interval_ms: {}\n    points:\n",
+            args.interval_ms
+        ));
+        for p in 0..args.points {
+            yaml.push_str(&format!(
+                "      - {{name: p{p}, topic: p{p}, address: {p}, kind: holding, data_type: u16}}\n"
+            ));
+        }
+    }
+    yaml
+}
+
+/// CPU seconds (user + system) and RSS in KiB of a process, from `/proc`.
+fn usage(pid: u32) -> Option<(f64, u64)> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+    // After the command name: state is field 3, utime 14 and stime 15 (proc(5)).
+    let ticks: u64 = fields.get(11)?.parse::<u64>().ok()? + fields.get(12)?.parse::<u64>().ok()?;
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let rss = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches(" kB")
+        .parse()
+        .ok()?;
+    // USER_HZ is 100 on Linux.
+    Some((ticks as f64 / 100.0, rss))
+}
+
+/// The watched point's awaited value and whom to tell when it arrives.
+type Watch = Arc<Mutex<Option<(String, oneshot::Sender<Instant>)>>>;
+
+struct Stop(Child);
+
+impl Drop for Stop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// The point whose changes are timed: the 38th of source 0 (or its last).
+fn watched_point(args: &Args) -> u16 {
+    37.min(args.points.saturating_sub(1))
+}
+
+fn percentile(sorted: &[Duration], p: usize) -> Duration {
+    sorted[(sorted.len() - 1) * p / 100]
+}
+
+#[tokio::main(flavor = "multi_thread", worker_threads = 2)]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let args = Args::parse();
+    let mut banks = Vec::new();
+    let mut ports = Vec::new();
+    for _ in 0..args.sources {
+        let bank = Arc::new(Bank((0..args.points).map(AtomicU16::new).collect()));
+        ports.push(serve(bank.clone()).await?);
+        banks.push(bank);
+    }
+    let mqtt = match args.external_broker {
+        Some(port) => port,
+        None => free_port()?,
+    };
+    let dir = std::env::temp_dir().join(format!("bridge-load-{}", std::process::id()));
+    std::fs::create_dir_all(&dir)?;
+    let config_path = dir.join("bridge.yml");
+    std::fs::write(&config_path, config(&args, mqtt, &ports))?;
+    let bridge = Stop(
+        Command::new(&args.bridge)
+            .arg("--config")
+            .arg(&config_path)
+            .stdin(Stdio::null())
+            .spawn()?,
+    );
+    let pid = bridge.0.id();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+
+    let counted = Arc::new(AtomicU64::new(0));
+    let watch: Watch = Arc::new(Mutex::new(None));
+    let mut options = MqttOptions::new("load-watcher", "127.0.0.1", mqtt);
+    options.set_keep_alive(Duration::from_secs(30));
+    let (client, mut events) = AsyncClient::new(options, 10_000);
+    let watched_topic = format!("load/s0/p{}", watched_point(&args));
+    let (count, watched) = (counted.clone(), watch.clone());
+    tokio::spawn(async move {
+        loop {
+            match events.poll().await {
+                Ok(Event::Incoming(Packet::ConnAck(_))) => {
+                    // A clean session: subscribe on every connection.
+                    let _ = client.subscribe("load/#", QoS::AtMostOnce).await;
+                }
+                Ok(Event::Incoming(Packet::Publish(p))) => {
+                    count.fetch_add(1, Ordering::Relaxed);
+                    if p.topic == watched_topic {
+                        let mut watch = watched.lock().unwrap_or_else(|e| e.into_inner());
+                        if watch
+                            .as_ref()
+                            .is_some_and(|(v, _)| p.payload == v.as_bytes())
+                        {
+                            if let Some((_, tell)) = watch.take() {
+                                let _ = tell.send(Instant::now());
+                            }
+                        }
+                    }
+                }
+                Ok(_) => {}
+                Err(e) => {
+                    eprintln!("subscriber: {e}");
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }
+        }
+    });
+
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    let (cpu0, _) = usage(pid).ok_or("the bridge is not running")?;
+    let (n0, t0) = (counted.load(Ordering::Relaxed), Instant::now());
+    tokio::time::sleep(Duration::from_secs(args.seconds)).await;
+    let (cpu1, rss) = usage(pid).ok_or("the bridge stopped")?;
+    let (n1, elapsed) = (counted.load(Ordering::Relaxed), t0.elapsed().as_secs_f64());
+    let expected = args.sources as f64 * f64::from(args.points) * 1000.0 / args.interval_ms as f64;
+    println!(
+        "{} sources × {} points every {} ms ({} broker)",
+        args.sources,
+        args.points,
+        args.interval_ms,
+        if args.external_broker.is_some() {
+            "external"
+        } else {
+            "embedded"
+        }
+    );
+    println!(
+        "states received: {:.0}/s (configured rate {expected:.0}/s)",
+        (n1 - n0) as f64 / elapsed
+    );
+    println!(
+        "bridge CPU: {:.1}% of one core; RSS {:.1} MiB",
+        (cpu1 - cpu0) / elapsed * 100.0,
+        rss as f64 / 1024.0
+    );
+
+    let mut latencies = Vec::new();
+    for i in 0..args.samples {
+        let phase = u64::from(i * 37) % args.interval_ms.max(1);
+        tokio::time::sleep(Duration::from_millis(200 + phase)).await;
+        let value = 10_000 + i as u16;
+        let (tell, told) = oneshot::channel();
+        *watch.lock().unwrap_or_else(|e| e.into_inner()) = Some((value.to_string(), tell));
+        let changed = Instant::now();
+        banks[0].0[usize::from(watched_point(&args))].store(value, Ordering::Relaxed);
+        match tokio::time::timeout(Duration::from_secs(5), told).await {
+            Ok(Ok(seen)) => latencies.push(seen - changed),
+            _ => eprintln!("sample {i}: not seen within 5 s"),
+        }
+    }
+    latencies.sort();
+    if !latencies.is_empty() {
+        println!(
+            "register change to subscriber ({} samples): median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
+            latencies.len(),
+            percentile(&latencies, 50).as_secs_f64() * 1000.0,
+            percentile(&latencies, 90).as_secs_f64() * 1000.0,
+            latencies[latencies.len() - 1].as_secs_f64() * 1000.0
+        );
+    }
+    drop(bridge);
+    let _ = std::fs::remove_dir_all(&dir);
+    Ok(())
+}
