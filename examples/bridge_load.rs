@@ -200,13 +200,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                     count.fetch_add(1, Ordering::Relaxed);
                     if p.topic == watched_topic {
                         let mut watch = watched.lock().unwrap_or_else(|e| e.into_inner());
-                        if watch
+                        let arrived = watch
                             .as_ref()
-                            .is_some_and(|(v, _)| p.payload == v.as_bytes())
-                        {
-                            if let Some((_, tell)) = watch.take() {
-                                let _ = tell.send(Instant::now());
-                            }
+                            .is_some_and(|(v, _)| p.payload == v.as_bytes());
+                        if let Some((_, tell)) = watch.take_if(|_| arrived) {
+                            let _ = tell.send(Instant::now());
                         }
                     }
                 }
