@@ -15,3 +15,4 @@ mod series;
 mod settings;
 mod spools;
 mod support;
+mod ui;

@@ -197,6 +197,11 @@ impl Code {
         self.facts().0
     }
 
+    /// The i18n key of the code's message (`errors.invalidCredentials`).
+    pub fn message_key(self) -> &'static str {
+        self.facts().2
+    }
+
     /// The wire name (`SETUP_COMPLETED`).
     pub fn as_str(self) -> &'static str {
         self.facts().1

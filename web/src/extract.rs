@@ -149,7 +149,12 @@ pub struct QueryFields {
 impl QueryFields {
     /// The query of `req`. Errors: 422 when it is not valid URL encoding.
     pub fn of(req: &HttpRequest) -> Result<Self, ApiError> {
-        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(req.query_string())
+        Self::parse(req.query_string())
+    }
+
+    /// A query string (without `?`). Errors: 422 when it is not valid URL encoding.
+    pub fn parse(query: &str) -> Result<Self, ApiError> {
+        let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
             .map_err(|_| ApiError::field("", "errors.invalidQuery"))?;
         Ok(QueryFields {
             values: pairs.into_iter().collect(),

@@ -21,6 +21,7 @@ pub mod routes;
 pub mod session;
 pub mod state;
 pub mod throttle;
+pub mod ui;
 pub mod wire;
 
 use actix_web::body::MessageBody;
@@ -100,6 +101,7 @@ pub fn app(
                     .finish()
             }),
         )
+        .configure(ui::configure)
         .default_service(web::to(middleware::not_found))
         .wrap(from_fn(middleware::origin_guard))
         .wrap(from_fn(middleware::request_id))

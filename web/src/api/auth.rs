@@ -166,11 +166,24 @@ pub async fn setup(
     state: Data<AppState>,
     input: StrictJson<SetupInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let input = input.0;
+    let (token, account) = run_setup(&state, input.0).await?;
+    Ok(ok_with_session(
+        HttpResponse::Created(),
+        &state,
+        token,
+        account,
+    ))
+}
+
+/// Runs first-run setup for the API and the UI: the account, the settings, optionally demo
+/// data, and a session for the new account. Returns the session token and the account.
+///
+/// Errors: `SETUP_COMPLETED` when it has run; storage errors.
+pub async fn run_setup(state: &AppState, input: SetupInput) -> Result<(String, Account), ApiError> {
     if state.read(accounts::initialized).await? {
         return Err(ApiError::new(Code::SetupCompleted));
     }
-    let setup = Setup {
+    let plan = Setup {
         account: NewAccount {
             display_name: input.display_name.into_inner(),
             email: input.email,
@@ -183,24 +196,19 @@ pub async fn setup(
     };
     let (token, token_hash) = accounts::new_session_token()?;
     let ttl = state.config.session_ttl_seconds;
-    let demo = setup.create_demo_data;
+    let demo = plan.create_demo_data;
     let account = state
         .settings
-        .run(move |txn| settings::setup(txn, &setup, token_hash, ttl, Timestamp::now()))
+        .run(move |txn| settings::setup(txn, &plan, token_hash, ttl, Timestamp::now()))
         .await?;
     if demo {
         // The demo prints were written by the settings writer: load them into the projection.
-        let shared = state.clone();
-        web::block(move || shared.index.reload(&shared.store))
+        let (index, store) = (state.index.clone(), state.store.clone());
+        web::block(move || index.reload(&store))
             .await
             .map_err(|_| ApiError::new(Code::Internal))??;
     }
-    Ok(ok_with_session(
-        HttpResponse::Created(),
-        &state,
-        token,
-        account,
-    ))
+    Ok((token, account))
 }
 
 /// Logs in and sets the session cookie. Unknown email and wrong password get the same answer;
@@ -221,7 +229,20 @@ pub async fn login(
     req: HttpRequest,
     input: StrictJson<LoginInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let LoginInput { email, password } = input.0;
+    let (token, account) = run_login(&state, &req, input.0).await?;
+    Ok(ok_with_session(HttpResponse::Ok(), &state, token, account))
+}
+
+/// Checks credentials for the API and the UI, with the throttle, and opens a session. Returns
+/// the session token and the account.
+///
+/// Errors: `RATE_LIMITED` (with `retry_after`), `INVALID_CREDENTIALS`; storage errors.
+pub async fn run_login(
+    state: &AppState,
+    req: &HttpRequest,
+    input: LoginInput,
+) -> Result<(String, Account), ApiError> {
+    let LoginInput { email, password } = input;
     let address = req
         .peer_addr()
         .map(|a| a.ip().to_string())
@@ -254,7 +275,7 @@ pub async fn login(
         .settings
         .run(move |txn| accounts::open_session(txn, id, token_hash, Timestamp::now(), ttl))
         .await?;
-    Ok(ok_with_session(HttpResponse::Ok(), &state, token, account))
+    Ok((token, account))
 }
 
 /// The current session's user, or `{ "user": null }`.
@@ -270,15 +291,23 @@ pub async fn session(user: Option<CurrentUser>) -> Json<SessionBody> {
 #[utoipa::path(tag = "auth", responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)), security(("session" = [])))]
 #[post("/auth/logout")]
 pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResponse, ApiError> {
+    end_session(&state, &user).await?;
+    Ok(HttpResponse::NoContent()
+        .cookie(removal_cookie(&state.config))
+        .finish())
+}
+
+/// Deletes the session of `user` (API and UI logout).
+///
+/// Errors: storage errors.
+pub async fn end_session(state: &AppState, user: &CurrentUser) -> Result<(), ApiError> {
     let hash = user.token_hash;
     state
         .settings
         .run(move |txn| accounts::close_session(txn, hash))
         .await?;
     state.sessions.remove(&hash);
-    Ok(HttpResponse::NoContent()
-        .cookie(removal_cookie(&state.config))
-        .finish())
+    Ok(())
 }
 
 /// Sets the account's locale.
@@ -294,13 +323,24 @@ pub async fn preferences(
     user: CurrentUser,
     input: StrictJson<PreferencesInput>,
 ) -> Result<Json<User>, ApiError> {
-    let (id, locale) = (user.account.id, input.0.locale);
+    Ok(Json(save_locale(&state, &user, input.0).await?.into()))
+}
+
+/// Stores the account's locale (API and UI) and drops cached sessions, which carry it.
+///
+/// Errors: storage errors.
+pub async fn save_locale(
+    state: &AppState,
+    user: &CurrentUser,
+    input: PreferencesInput,
+) -> Result<Account, ApiError> {
+    let (id, locale) = (user.account.id, input.locale);
     let account = state
         .settings
         .run(move |txn| accounts::set_locale(txn, id, &locale, Timestamp::now()))
         .await?;
     state.sessions.clear();
-    Ok(Json(account.into()))
+    Ok(account)
 }
 
 /// Changes the password (beyond the spec): needs the current password, and ends every other

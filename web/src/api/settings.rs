@@ -120,18 +120,26 @@ pub async fn patch_settings(
     _user: CurrentUser,
     input: StrictJson<SettingsPatch>,
 ) -> Result<Json<Settings>, ApiError> {
-    let p = input.0;
+    Ok(Json(save(&state, input.0).await?.into()))
+}
+
+/// Stores the instance settings (API and UI).
+///
+/// Errors: `CURRENCY_LOCKED` once prints exist; storage errors.
+pub async fn save(
+    state: &AppState,
+    p: SettingsPatch,
+) -> Result<storage::records::Settings, ApiError> {
     let input = SettingsInput {
         currency: p.currency,
         default_language: p.default_language,
         electricity_price: p.electricity_price,
         spool_management_enabled: p.spool_management_enabled,
     };
-    let updated = state
+    Ok(state
         .settings
         .run(move |txn| settings::update(txn, &input))
-        .await?;
-    Ok(Json(updated.into()))
+        .await?)
 }
 
 /// The feature flags.

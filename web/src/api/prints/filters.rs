@@ -57,7 +57,12 @@ fn date(query: &mut QueryFields, name: &str) -> Option<jiff::civil::Date> {
 
 /// The list query and print filters of `req`. Errors: 422 with every parameter at fault.
 pub fn parse(req: &HttpRequest) -> Result<(ListQuery, PrintFilter), ApiError> {
-    let mut query = QueryFields::of(req)?;
+    parse_query(req.query_string())
+}
+
+/// [`parse`] for a query string (without `?`), for the UI's list page.
+pub fn parse_query(query: &str) -> Result<(ListQuery, PrintFilter), ApiError> {
+    let mut query = QueryFields::parse(query)?;
     let list_query = ListParams::parse(&mut query);
     let group = match query.text("where") {
         Some(text) => Some(Where::parse(&text).map_err(ApiError::from)?),

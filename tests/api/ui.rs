@@ -1,0 +1,211 @@
+//! The browser UI over a real socket: redirects without a session, first-run setup and login
+//! through forms, field errors next to the field, the dashboard and prints list in both
+//! languages, the Origin guard on forms, and the embedded assets under the CSP.
+
+use crate::support::{EMAIL, PASSWORD, TestApp};
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION, ORIGIN};
+use reqwest::{Client, Response, redirect};
+
+/// A browser that does not follow redirects (so the tests see them), with a cookie jar and a
+/// same-origin `Origin` header.
+fn browser(app: &TestApp) -> Client {
+    let mut headers = HeaderMap::new();
+    headers.insert(ORIGIN, HeaderValue::from_str(&app.origin).unwrap());
+    Client::builder()
+        .cookie_store(true)
+        .redirect(redirect::Policy::none())
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
+async fn submit(client: &Client, app: &TestApp, path: &str, form: &[(&str, &str)]) -> Response {
+    client
+        .post(app.url(path))
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(form).unwrap())
+        .send()
+        .await
+        .unwrap()
+}
+
+async fn page(client: &Client, app: &TestApp, path: &str) -> (u16, String) {
+    let res = client.get(app.url(path)).send().await.unwrap();
+    (res.status().as_u16(), res.text().await.unwrap())
+}
+
+fn location(res: &Response) -> &str {
+    res.headers()[LOCATION].to_str().unwrap()
+}
+
+const SETUP_FORM: [(&str, &str); 7] = [
+    ("displayName", "Ada"),
+    ("email", EMAIL),
+    ("password", PASSWORD),
+    ("locale", "en-US"),
+    ("currency", "EUR"),
+    ("electricityPrice", "0.32"),
+    ("createDemoData", "on"),
+];
+
+#[actix_web::test]
+async fn a_fresh_box_leads_to_setup_and_setup_signs_in() {
+    let app = TestApp::spawn().await;
+    let client = browser(&app);
+    let res = client.get(app.url("/")).send().await.unwrap();
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/setup"));
+    let res = client.get(app.url("/dashboard")).send().await.unwrap();
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/login"));
+
+    // A short password is refused next to its field, and the other values are kept.
+    let mut short = SETUP_FORM;
+    short[2] = ("password", "short");
+    let res = submit(&client, &app, "/setup", &short).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(body.contains(r#"id="password-fault""#), "{body}");
+    assert!(body.contains("at least 12 characters"), "{body}");
+    assert!(body.contains(r#"value="ada@example.com""#));
+
+    let res = submit(&client, &app, "/setup", &SETUP_FORM).await;
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/dashboard"));
+    let (status, dashboard) = page(&client, &app, "/dashboard").await;
+    assert_eq!(status, 200);
+    assert!(dashboard.contains("Prints done"), "{dashboard}");
+    assert!(dashboard.contains("<svg"), "charts are inline SVG");
+    assert!(
+        !dashboard.contains("style="),
+        "no inline styles under the CSP"
+    );
+    assert!(
+        !dashboard.contains("<script>"),
+        "no inline scripts under the CSP"
+    );
+
+    // Setup runs once.
+    let res = submit(&client, &app, "/setup", &SETUP_FORM).await;
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/login"));
+}
+
+#[actix_web::test]
+async fn login_logout_and_a_wrong_password() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let client = browser(&app);
+    let res = submit(
+        &client,
+        &app,
+        "/login",
+        &[("email", EMAIL), ("password", "wrong password!")],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 401);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains("Email or password is wrong.")
+    );
+
+    let res = submit(
+        &client,
+        &app,
+        "/login",
+        &[("email", EMAIL), ("password", PASSWORD)],
+    )
+    .await;
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/dashboard"));
+    assert_eq!(page(&client, &app, "/prints").await.0, 200);
+
+    let res = submit(&client, &app, "/logout", &[]).await;
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/login"));
+    let res = client.get(app.url("/prints")).send().await.unwrap();
+    assert_eq!((res.status().as_u16(), location(&res)), (303, "/login"));
+}
+
+#[actix_web::test]
+async fn forms_from_another_origin_are_refused() {
+    let app = TestApp::spawn().await;
+    let res = Client::new()
+        .post(app.url("/setup"))
+        .header(ORIGIN, "http://evil.example")
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(SETUP_FORM).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 403);
+    let client = browser(&app);
+    let res = client.get(app.url("/")).send().await.unwrap();
+    assert_eq!(location(&res), "/setup", "nothing was set up");
+}
+
+#[actix_web::test]
+async fn the_language_switch_localizes_words_numbers_and_money() {
+    let app = TestApp::spawn().await;
+    let client = browser(&app);
+    submit(&client, &app, "/setup", &SETUP_FORM).await;
+    let (_, english) = page(&client, &app, "/prints?status=DONE").await;
+    assert!(english.contains(r#"<html lang="en-US">"#));
+    assert!(english.contains("Total cost"));
+    assert!(english.contains('€'));
+
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert_eq!(
+        (res.status().as_u16(), location(&res)),
+        (303, "/settings?saved")
+    );
+    let (_, german) = page(&client, &app, "/prints?status=DONE").await;
+    assert!(german.contains(r#"<html lang="de-DE">"#));
+    assert!(german.contains("Gesamtkosten"), "{german}");
+    assert!(german.contains("Fertig"));
+    let (_, board) = page(&client, &app, "/dashboard?period=all").await;
+    assert!(board.contains("Fertige Drucke"));
+    let money = regex_free_money(&board);
+    assert!(money.ends_with(" €") && money.contains(','), "{money}");
+
+    // A bad filter shows a readable message, not a JSON body.
+    let (status, refused) = page(&client, &app, "/prints?status=LOST").await;
+    assert_eq!(status, 422);
+    assert!(
+        refused.contains("Bitte die markierten Felder prüfen.")
+            || refused.contains("Kein gültiger Wert."),
+        "{refused}"
+    );
+}
+
+/// The first planned-cost tile's amount.
+fn regex_free_money(html: &str) -> String {
+    let tile = html.split("Geplante Kosten</span><strong>").nth(1).unwrap();
+    tile.split("</strong>").next().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn assets_are_embedded_and_pages_carry_the_csp() {
+    let app = TestApp::spawn().await;
+    let client = browser(&app);
+    let res = client.get(app.url("/static/app.css")).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    assert_eq!(res.headers()[CONTENT_TYPE], "text/css");
+    assert!(res.text().await.unwrap().contains(":focus-visible"));
+    let res = client.get(app.url("/static/app.js")).send().await.unwrap();
+    assert!(
+        res.headers()[CONTENT_TYPE]
+            .to_str()
+            .unwrap()
+            .contains("javascript")
+    );
+    assert_eq!(
+        client
+            .get(app.url("/static/nope.css"))
+            .send()
+            .await
+            .unwrap()
+            .status()
+            .as_u16(),
+        404
+    );
+    let res = client.get(app.url("/setup")).send().await.unwrap();
+    let csp = res.headers()["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("script-src 'self'"));
+}

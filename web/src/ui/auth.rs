@@ -1,0 +1,211 @@
+//! First-run setup, login and logout pages.
+
+use super::forms::{Faults, Field, Submitted};
+use super::page::{Chrome, error_page, html, see_other};
+use super::paths;
+use crate::api::auth::{LoginInput, SetupInput, end_session, run_login, run_setup};
+use crate::error::Code;
+use crate::session::{CurrentUser, removal_cookie, session_cookie};
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::web::{Bytes, Data};
+use actix_web::{HttpRequest, HttpResponse};
+use askama::Template;
+
+/// The fields of the setup form, named as the API's `SetupInput`.
+const SETUP_FIELDS: [Field; 7] = [
+    Field::Text("displayName"),
+    Field::Text("email"),
+    Field::Text("password"),
+    Field::Text("locale"),
+    Field::Text("currency"),
+    Field::Text("electricityPrice"),
+    Field::Check("createDemoData"),
+];
+
+#[derive(Template)]
+#[template(path = "setup.html")]
+struct SetupPage {
+    chrome: Chrome,
+    form: Submitted,
+    faults: Faults,
+}
+
+#[derive(Template)]
+#[template(path = "login.html")]
+struct LoginPage {
+    chrome: Chrome,
+    email: String,
+    faults: Faults,
+}
+
+async fn initialized(state: &AppState) -> bool {
+    state
+        .read(actors::accounts::initialized)
+        .await
+        .unwrap_or(true)
+}
+
+/// `/`: the dashboard, the login page, or setup on a fresh box.
+pub async fn home(state: Data<AppState>, user: Option<CurrentUser>) -> HttpResponse {
+    match user {
+        Some(_) => see_other(paths::DASHBOARD),
+        None if initialized(&state).await => see_other(paths::LOGIN),
+        None => see_other(paths::SETUP),
+    }
+}
+
+/// The setup form; once set up, the login page.
+pub async fn setup_form(state: Data<AppState>, req: HttpRequest) -> HttpResponse {
+    if initialized(&state).await {
+        return see_other(paths::LOGIN);
+    }
+    let mut form = Submitted::default();
+    for (name, value) in [
+        ("locale", "en-US"),
+        ("currency", "EUR"),
+        ("electricityPrice", "0.30"),
+    ] {
+        form.0.insert(name.into(), value.into());
+    }
+    render_setup(&state, &req, form, Faults::default(), StatusCode::OK).await
+}
+
+async fn render_setup(
+    state: &AppState,
+    req: &HttpRequest,
+    form: Submitted,
+    faults: Faults,
+    status: StatusCode,
+) -> HttpResponse {
+    let mut chrome = match Chrome::load(state, None, paths::SETUP).await {
+        Ok(chrome) => chrome,
+        Err(e) => return error_page(req, &fallback(), &e),
+    };
+    // The form's own language choice wins once the user picked one.
+    if !form.get("locale").is_empty() {
+        chrome.t.lang = super::i18n::Lang::of(form.get("locale"));
+    }
+    html(
+        status,
+        SetupPage {
+            chrome,
+            form,
+            faults,
+        }
+        .render(),
+    )
+}
+
+/// Runs setup and signs the new account in.
+pub async fn setup(state: Data<AppState>, req: HttpRequest, body: Bytes) -> HttpResponse {
+    let form = Submitted::parse(&body);
+    let outcome = match form.input::<SetupInput>(&SETUP_FIELDS) {
+        Ok(input) => run_setup(&state, input).await,
+        Err(e) => Err(e),
+    };
+    match outcome {
+        Ok((token, _)) => {
+            let mut response = see_other(paths::DASHBOARD);
+            let _ = response.add_cookie(&session_cookie(token, &state.config));
+            response
+        }
+        Err(e) if e.code == Code::SetupCompleted => see_other(paths::LOGIN),
+        Err(e) => {
+            let status = e.code.status();
+            render_setup(&state, &req, form, Faults::of(&e), status).await
+        }
+    }
+}
+
+/// The login form.
+pub async fn login_form(
+    state: Data<AppState>,
+    req: HttpRequest,
+    user: Option<CurrentUser>,
+) -> HttpResponse {
+    if user.is_some() {
+        return see_other(paths::DASHBOARD);
+    }
+    if !initialized(&state).await {
+        return see_other(paths::SETUP);
+    }
+    render_login(
+        &state,
+        &req,
+        String::new(),
+        Faults::default(),
+        StatusCode::OK,
+    )
+    .await
+}
+
+async fn render_login(
+    state: &AppState,
+    req: &HttpRequest,
+    email: String,
+    faults: Faults,
+    status: StatusCode,
+) -> HttpResponse {
+    match Chrome::load(state, None, paths::LOGIN).await {
+        Ok(chrome) => html(
+            status,
+            LoginPage {
+                chrome,
+                email,
+                faults,
+            }
+            .render(),
+        ),
+        Err(e) => error_page(req, &fallback(), &e),
+    }
+}
+
+/// Checks the credentials (throttled as the API) and signs in.
+pub async fn login(state: Data<AppState>, req: HttpRequest, body: Bytes) -> HttpResponse {
+    let form = Submitted::parse(&body);
+    let input = LoginInput {
+        email: form.get("email").to_string(),
+        password: form.get("password").to_string(),
+    };
+    match run_login(&state, &req, input).await {
+        Ok((token, _)) => {
+            let mut response = see_other(paths::DASHBOARD);
+            let _ = response.add_cookie(&session_cookie(token, &state.config));
+            response
+        }
+        Err(e) => {
+            let status = e.code.status();
+            render_login(
+                &state,
+                &req,
+                form.get("email").into(),
+                Faults::of(&e),
+                status,
+            )
+            .await
+        }
+    }
+}
+
+/// Ends the session and returns to the login page.
+pub async fn logout(state: Data<AppState>, user: Option<CurrentUser>) -> HttpResponse {
+    if let Some(user) = user
+        && let Err(e) = end_session(&state, &user).await
+    {
+        tracing::warn!(error = %e.message, "logout failed");
+    }
+    let mut response = see_other(paths::LOGIN);
+    let _ = response.add_cookie(&removal_cookie(&state.config));
+    response
+}
+
+/// A frame for when even the settings cannot be read.
+pub fn fallback() -> Chrome {
+    Chrome {
+        t: super::i18n::Tr::new(super::i18n::Lang::EnUs, "EUR"),
+        user: None,
+        nav: "",
+        spools: false,
+    }
+}

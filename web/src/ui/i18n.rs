@@ -1,0 +1,209 @@
+//! Localization of the browser UI: message catalogs and the formatting of numbers, money and
+//! dates for `en-US` and `de-DE` (the locales the API accepts).
+//!
+//! Catalogs are `web/locales/<locale>.txt`, one `key = text` per line (`#` starts a comment),
+//! embedded in the binary and parsed once. Both catalogs hold the same keys (a test checks);
+//! a key missing at run time renders as the key itself, so a gap shows instead of breaking a
+//! page.
+//!
+//! Numbers follow CLDR's symbols: `1,234.5` in en-US, `1.234,5` in de-DE. Money is rounded half
+//! away from zero to 2 places for display only (stored values stay exact), with the currency
+//! symbol before the amount in en-US (`€1,234.50`) and after it in de-DE (`1.234,50 €`); codes
+//! without a common symbol are written out (`CHF 1,234.50`).
+
+use rust_decimal::{Decimal, RoundingStrategy};
+use std::borrow::Borrow;
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+/// A UI locale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lang {
+    /// English (United States), the fallback.
+    EnUs,
+    /// German (Germany).
+    DeDe,
+}
+
+impl Lang {
+    /// The locale for a stored locale tag; anything unknown is en-US.
+    pub fn of(tag: &str) -> Lang {
+        match tag {
+            "de-DE" => Lang::DeDe,
+            _ => Lang::EnUs,
+        }
+    }
+
+    /// The BCP 47 tag, for `<html lang>` and forms.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::EnUs => "en-US",
+            Lang::DeDe => "de-DE",
+        }
+    }
+
+    fn catalog(self) -> &'static HashMap<&'static str, &'static str> {
+        match self {
+            Lang::EnUs => &EN_US,
+            Lang::DeDe => &DE_DE,
+        }
+    }
+
+    fn separators(self) -> (char, char) {
+        match self {
+            Lang::EnUs => ('.', ','),
+            Lang::DeDe => (',', '.'),
+        }
+    }
+}
+
+static EN_US: LazyLock<HashMap<&'static str, &'static str>> =
+    LazyLock::new(|| parse(include_str!("../../locales/en-US.txt")));
+static DE_DE: LazyLock<HashMap<&'static str, &'static str>> =
+    LazyLock::new(|| parse(include_str!("../../locales/de-DE.txt")));
+
+/// `key = text` lines; blank lines and `#` comments skipped.
+fn parse(text: &'static str) -> HashMap<&'static str, &'static str> {
+    text.lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split_once(" = "))
+        .map(|(k, v)| (k.trim(), v.trim()))
+        .collect()
+}
+
+/// Messages and formats of one locale and the instance currency; templates call it as `t`.
+#[derive(Debug, Clone)]
+pub struct Tr {
+    /// The locale.
+    pub lang: Lang,
+    /// ISO 4217 code of the instance currency.
+    pub currency: String,
+}
+
+impl Tr {
+    /// A translator for `lang` showing money in `currency`.
+    pub fn new(lang: Lang, currency: &str) -> Tr {
+        Tr {
+            lang,
+            currency: currency.to_string(),
+        }
+    }
+
+    /// The message for `key`, or `key` itself when the catalog lacks it.
+    pub fn t<'a>(&self, key: &'a str) -> &'a str {
+        self.lang.catalog().get(key).copied().unwrap_or(key)
+    }
+
+    /// `value` with `places` decimals (half away from zero) and grouped thousands.
+    pub fn number(&self, value: impl Borrow<Decimal>, places: u32) -> String {
+        let rounded = value
+            .borrow()
+            .round_dp_with_strategy(places, RoundingStrategy::MidpointAwayFromZero);
+        let text = format!("{:.*}", places as usize, rounded.abs());
+        let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
+        let (decimal, group) = self.lang.separators();
+        let mut out = String::new();
+        if rounded.is_sign_negative() && !rounded.is_zero() {
+            out.push('-');
+        }
+        for (i, digit) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                out.push(group);
+            }
+            out.push(digit);
+        }
+        if !fraction.is_empty() {
+            out.push(decimal);
+            out.push_str(fraction);
+        }
+        out
+    }
+
+    /// A decimal string as the API writes them (`"12.5"`), formatted; unparsable text as it is.
+    pub fn number_str(&self, value: &str, places: u32) -> String {
+        value
+            .parse::<Decimal>()
+            .map_or_else(|_| value.to_string(), |v| self.number(v, places))
+    }
+
+    /// An amount of the instance currency, 2 decimals.
+    pub fn money(&self, value: impl Borrow<Decimal>) -> String {
+        let amount = self.number(value, 2);
+        let symbol = match self.currency.as_str() {
+            "EUR" => Some("€"),
+            "USD" => Some("$"),
+            "GBP" => Some("£"),
+            _ => None,
+        };
+        match (self.lang, symbol) {
+            (Lang::EnUs, Some(symbol)) => match amount.strip_prefix('-') {
+                Some(positive) => format!("-{symbol}{positive}"),
+                None => format!("{symbol}{amount}"),
+            },
+            (Lang::EnUs, None) => format!("{} {amount}", self.currency),
+            (Lang::DeDe, symbol) => format!("{amount} {}", symbol.unwrap_or(&self.currency)),
+        }
+    }
+
+    /// A decimal string from the API as money; an empty or null value as a dash.
+    pub fn money_str(&self, value: &str) -> String {
+        value
+            .parse::<Decimal>()
+            .map_or_else(|_| "–".to_string(), |v| self.money(v))
+    }
+
+    /// A calendar date (`YYYY-MM-DD`, or the date part of a timestamp): `11/21/2026` in
+    /// en-US, `21.11.2026` in de-DE. Other text is returned as it is.
+    pub fn date(&self, value: &str) -> String {
+        let day = value.get(..10).unwrap_or(value);
+        let mut parts = day.splitn(3, '-');
+        match (parts.next(), parts.next(), parts.next()) {
+            (Some(y), Some(m), Some(d)) if y.len() == 4 && m.len() == 2 && d.len() == 2 => {
+                match self.lang {
+                    Lang::EnUs => format!("{m}/{d}/{y}"),
+                    Lang::DeDe => format!("{d}.{m}.{y}"),
+                }
+            }
+            _ => value.to_string(),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::BTreeSet;
+
+    fn d(s: &str) -> Decimal {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn both_catalogs_hold_the_same_keys() {
+        let en: BTreeSet<_> = EN_US.keys().collect();
+        let de: BTreeSet<_> = DE_DE.keys().collect();
+        assert!(!en.is_empty());
+        assert_eq!(
+            en.symmetric_difference(&de).collect::<Vec<_>>(),
+            Vec::<&&&str>::new()
+        );
+    }
+
+    #[test]
+    fn numbers_money_and_dates_follow_the_locale() {
+        let en = Tr::new(Lang::EnUs, "EUR");
+        let de = Tr::new(Lang::DeDe, "EUR");
+        assert_eq!(en.number(d("1234567.125"), 2), "1,234,567.13");
+        assert_eq!(de.number(d("1234567.125"), 2), "1.234.567,13");
+        assert_eq!(en.number(d("-0.004"), 2), "0.00");
+        assert_eq!(de.number(d("-999.5"), 0), "-1.000");
+        assert_eq!(en.money(d("-12.5")), "-€12.50");
+        assert_eq!(de.money(d("1234.5")), "1.234,50 €");
+        assert_eq!(Tr::new(Lang::EnUs, "CHF").money(d("3")), "CHF 3.00");
+        assert_eq!(Tr::new(Lang::DeDe, "CHF").money(d("3")), "3,00 CHF");
+        assert_eq!(en.date("2026-11-21T08:00:00Z"), "11/21/2026");
+        assert_eq!(de.date("2026-11-21"), "21.11.2026");
+        assert_eq!(en.money_str(""), "–");
+    }
+}

@@ -1,0 +1,60 @@
+//! The browser UI: server-rendered pages (one askama template struct per page, templates in
+//! `web/templates/`), static assets embedded in the binary ([`assets`]), and localization
+//! ([`i18n`]).
+//!
+//! Pages read the actors' read side directly, as the API handlers do, and forms send the same
+//! commands to the same writers; form fields are checked by the API's own input types, so a
+//! field error reads the same in both. The session cookie and the Origin guard of the API apply
+//! to every form. Without a session a page redirects to `/login` (or `/setup` on a fresh box).
+//!
+//! Every route string of the UI is in [`paths`].
+
+pub mod assets;
+mod auth;
+pub mod chart;
+mod dashboard;
+mod forms;
+pub mod i18n;
+mod page;
+mod prints;
+mod settings;
+
+pub use page::Chrome;
+
+use actix_web::web;
+
+/// Every UI route, in one place.
+pub mod paths {
+    /// First-run setup.
+    pub const SETUP: &str = "/setup";
+    /// Login form.
+    pub const LOGIN: &str = "/login";
+    /// Logout (POST).
+    pub const LOGOUT: &str = "/logout";
+    /// Dashboard.
+    pub const DASHBOARD: &str = "/dashboard";
+    /// Prints list.
+    pub const PRINTS: &str = "/prints";
+    /// Settings.
+    pub const SETTINGS: &str = "/settings";
+    /// The account's language (POST).
+    pub const SETTINGS_LANGUAGE: &str = "/settings/language";
+    /// Static assets.
+    pub const STATIC: &str = "/static/{file:.*}";
+}
+
+/// Registers every UI route.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    cfg.route("/", web::get().to(auth::home))
+        .route(paths::SETUP, web::get().to(auth::setup_form))
+        .route(paths::SETUP, web::post().to(auth::setup))
+        .route(paths::LOGIN, web::get().to(auth::login_form))
+        .route(paths::LOGIN, web::post().to(auth::login))
+        .route(paths::LOGOUT, web::post().to(auth::logout))
+        .route(paths::DASHBOARD, web::get().to(dashboard::show))
+        .route(paths::PRINTS, web::get().to(prints::list))
+        .route(paths::SETTINGS, web::get().to(settings::show))
+        .route(paths::SETTINGS, web::post().to(settings::save_settings))
+        .route(paths::SETTINGS_LANGUAGE, web::post().to(settings::language))
+        .route(paths::STATIC, web::get().to(assets::serve));
+}

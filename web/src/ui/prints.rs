@@ -1,0 +1,133 @@
+//! The prints list: every filter of the API, search, pagination and the CSV export link.
+
+use super::page::{Chrome, error_page, html, see_other};
+use super::paths;
+use crate::api::prints::{PrintDto, filters, page};
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use actix_web::http::StatusCode;
+use actix_web::web::Data;
+use actix_web::{HttpRequest, HttpResponse};
+use askama::Template;
+use std::collections::HashMap;
+
+/// One row of the list, formatted for the page's locale.
+struct Row {
+    name: String,
+    status: String,
+    outcome: String,
+    quantity: u32,
+    printer: String,
+    total_cost: String,
+    date: String,
+    archived: bool,
+    paid: bool,
+}
+
+#[derive(Template)]
+#[template(path = "prints.html")]
+struct PrintsPage {
+    chrome: Chrome,
+    /// The submitted filter values, to refill the form.
+    query: HashMap<String, String>,
+    rows: Vec<Row>,
+    total: u64,
+    page: u32,
+    pages: u32,
+    /// The query string without `page`, for the pagination links and the export.
+    base_query: String,
+    /// A refused filter's message key.
+    fault: Option<&'static str>,
+}
+
+impl PrintsPage {
+    fn value(&self, name: &str) -> &str {
+        self.query.get(name).map_or("", String::as_str)
+    }
+
+    fn selected(&self, name: &str, option: &str) -> bool {
+        self.value(name) == option
+    }
+}
+
+fn status_name(print: &PrintDto) -> String {
+    serde_json::to_value(print.status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+fn row(chrome: &Chrome, print: &PrintDto) -> Row {
+    let t = &chrome.t;
+    let outcome = print.outcome.as_ref().map_or(String::new(), |o| {
+        serde_json::to_value(o.status)
+            .ok()
+            .and_then(|v| v.as_str().map(|s| t.t(&format!("outcome.{s}")).to_string()))
+            .unwrap_or_default()
+    });
+    Row {
+        name: print.name.clone(),
+        status: t.t(&format!("status.{}", status_name(print))).to_string(),
+        outcome,
+        quantity: print.quantity,
+        printer: print.printer.clone().unwrap_or_default(),
+        total_cost: t.money_str(&print.total_cost),
+        date: t.date(print.completed_at.as_deref().unwrap_or(&print.created_at)),
+        archived: print.archived,
+        paid: print.paid,
+    }
+}
+
+/// Renders a page of prints for the query of `req` (the API's list parameters).
+pub async fn list(
+    state: Data<AppState>,
+    req: HttpRequest,
+    user: Option<CurrentUser>,
+) -> HttpResponse {
+    let Some(user) = user else {
+        return see_other(paths::LOGIN);
+    };
+    let chrome = match Chrome::load(&state, Some(&user), paths::PRINTS).await {
+        Ok(chrome) => chrome,
+        Err(e) => return error_page(&req, &super::auth::fallback(), &e),
+    };
+    // Empty form fields mean "no filter": drop them before the API's strict parser sees them.
+    let pairs: Vec<(String, String)> =
+        serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
+    let kept: Vec<(String, String)> = pairs.into_iter().filter(|(_, v)| !v.is_empty()).collect();
+    let query: HashMap<String, String> = kept.iter().cloned().collect();
+    let base_query =
+        serde_urlencoded::to_string(kept.iter().filter(|(k, _)| k != "page").collect::<Vec<_>>())
+            .unwrap_or_default();
+    let cleaned = serde_urlencoded::to_string(&kept).unwrap_or_default();
+    let (rows, total, page_no, page_size, fault) = match filters::parse_query(&cleaned) {
+        Ok((list, filter)) => match page(&state, &list, filter, false).await {
+            Ok((found, _)) => (
+                found.items.iter().map(|p| row(&chrome, p)).collect(),
+                found.total,
+                found.page,
+                found.page_size,
+                None,
+            ),
+            Err(e) => return error_page(&req, &chrome, &e),
+        },
+        Err(e) => (Vec::new(), 0, 1, 25, Some(e.code.message_key())),
+    };
+    let pages = (total.div_ceil(u64::from(page_size.max(1))) as u32).max(1);
+    let page = PrintsPage {
+        chrome,
+        query,
+        rows,
+        total,
+        page: page_no,
+        pages,
+        base_query,
+        fault,
+    };
+    let status = if page.fault.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
+    html(status, page.render())
+}
