@@ -59,7 +59,7 @@ pub fn columns(
     series: &[(String, Decimal, Decimal)],
     text: impl Fn(Decimal) -> String,
 ) -> BarChart {
-    let (width, height, base) = (640.0, 220.0, 200.0);
+    let (width, height, base) = (360.0, 220.0, 200.0);
     let max = series
         .iter()
         .flat_map(|(_, p, a)| [*p, *a])
@@ -99,7 +99,7 @@ pub fn columns(
 
 /// Horizontal bars, one per row, scaled to the largest value; `rows` are (label, value).
 pub fn rows(rows: &[(String, Decimal)], text: impl Fn(Decimal) -> String) -> BarChart {
-    let (width, row, label) = (640.0, 28.0, 150.0);
+    let (width, row, label) = (360.0, 24.0, 100.0);
     let max = rows.iter().map(|r| r.1).max().unwrap_or_default();
     let mut chart = BarChart {
         width,
@@ -110,9 +110,9 @@ pub fn rows(rows: &[(String, Decimal)], text: impl Fn(Decimal) -> String) -> Bar
         let y = i as f64 * row;
         chart.bars.push(Bar {
             x: label,
-            y: y + 4.0,
-            w: round(share(*value, max) * (width - label - 110.0)),
-            h: row - 8.0,
+            y: y + 3.0,
+            w: round(share(*value, max) * (width - label - 80.0)),
+            h: row - 6.0,
             class: "category",
             title: format!("{name}: {}", text(*value)),
         });
@@ -122,7 +122,7 @@ pub fn rows(rows: &[(String, Decimal)], text: impl Fn(Decimal) -> String) -> Bar
             text: name.clone(),
         });
         chart.labels.push(Label {
-            x: width - 100.0,
+            x: width - 74.0,
             y: y + row / 2.0 + 5.0,
             text: text(*value),
         });
