@@ -43,6 +43,7 @@ run() {
 }
 run "list, status=DONE" "$B/api/prints?page=1&pageSize=25&status=DONE"
 run "list, where group" "$B/api/prints?page=1&pageSize=25&where=$WHERE"
+run "UI prints page (HTML), status=DONE" "$B/prints?status=DONE"
 echo "== export rows: $(( $(curl -s -H "Cookie: print-cost-session=$TOKEN" "$B/api/prints/export?dateFrom=$FROM" | wc -l) - 1 ))"
 run "CSV export, DONE since $FROM" "$B/api/prints/export?dateFrom=$FROM"
 echo "== RSS after the runs: $(awk '/VmRSS/ {print $2}' "/proc/$PID/status") KiB"
