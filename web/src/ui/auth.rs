@@ -1,7 +1,7 @@
 //! First-run setup, login and logout pages.
 
 use super::forms::{Faults, Field, Submitted};
-use super::page::{Chrome, error_page, html, see_other};
+use super::page::{Chrome, html, see_other};
 use super::paths;
 use crate::api::auth::{LoginInput, SetupInput, end_session, run_login, run_setup};
 use crate::error::Code;
@@ -56,7 +56,7 @@ pub async fn home(state: Data<AppState>, user: Option<CurrentUser>) -> HttpRespo
 }
 
 /// The setup form; once set up, the login page.
-pub async fn setup_form(state: Data<AppState>, req: HttpRequest) -> HttpResponse {
+pub async fn setup_form(state: Data<AppState>) -> HttpResponse {
     if initialized(&state).await {
         return see_other(paths::LOGIN);
     }
@@ -68,20 +68,16 @@ pub async fn setup_form(state: Data<AppState>, req: HttpRequest) -> HttpResponse
     ] {
         form.0.insert(name.into(), value.into());
     }
-    render_setup(&state, &req, form, Faults::default(), StatusCode::OK).await
+    render_setup(&state, form, Faults::default(), StatusCode::OK).await
 }
 
 async fn render_setup(
     state: &AppState,
-    req: &HttpRequest,
     form: Submitted,
     faults: Faults,
     status: StatusCode,
 ) -> HttpResponse {
-    let mut chrome = match Chrome::load(state, None, paths::SETUP).await {
-        Ok(chrome) => chrome,
-        Err(e) => return error_page(req, &fallback(), &e),
-    };
+    let mut chrome = Chrome::load(state, None, paths::SETUP).await;
     // The form's own language choice wins once the user picked one.
     if !form.get("locale").is_empty() {
         chrome.t.lang = super::i18n::Lang::of(form.get("locale"));
@@ -98,7 +94,7 @@ async fn render_setup(
 }
 
 /// Runs setup and signs the new account in.
-pub async fn setup(state: Data<AppState>, req: HttpRequest, body: Bytes) -> HttpResponse {
+pub async fn setup(state: Data<AppState>, body: Bytes) -> HttpResponse {
     let form = Submitted::parse(&body);
     let outcome = match form.input::<SetupInput>(&SETUP_FIELDS) {
         Ok(input) => run_setup(&state, input).await,
@@ -113,52 +109,38 @@ pub async fn setup(state: Data<AppState>, req: HttpRequest, body: Bytes) -> Http
         Err(e) if e.code == Code::SetupCompleted => see_other(paths::LOGIN),
         Err(e) => {
             let status = e.code.status();
-            render_setup(&state, &req, form, Faults::of(&e), status).await
+            render_setup(&state, form, Faults::of(&e), status).await
         }
     }
 }
 
 /// The login form.
-pub async fn login_form(
-    state: Data<AppState>,
-    req: HttpRequest,
-    user: Option<CurrentUser>,
-) -> HttpResponse {
+pub async fn login_form(state: Data<AppState>, user: Option<CurrentUser>) -> HttpResponse {
     if user.is_some() {
         return see_other(paths::DASHBOARD);
     }
     if !initialized(&state).await {
         return see_other(paths::SETUP);
     }
-    render_login(
-        &state,
-        &req,
-        String::new(),
-        Faults::default(),
-        StatusCode::OK,
-    )
-    .await
+    render_login(&state, String::new(), Faults::default(), StatusCode::OK).await
 }
 
 async fn render_login(
     state: &AppState,
-    req: &HttpRequest,
     email: String,
     faults: Faults,
     status: StatusCode,
 ) -> HttpResponse {
-    match Chrome::load(state, None, paths::LOGIN).await {
-        Ok(chrome) => html(
-            status,
-            LoginPage {
-                chrome,
-                email,
-                faults,
-            }
-            .render(),
-        ),
-        Err(e) => error_page(req, &fallback(), &e),
-    }
+    let chrome = Chrome::load(state, None, paths::LOGIN).await;
+    html(
+        status,
+        LoginPage {
+            chrome,
+            email,
+            faults,
+        }
+        .render(),
+    )
 }
 
 /// Checks the credentials (throttled as the API) and signs in.
@@ -176,14 +158,7 @@ pub async fn login(state: Data<AppState>, req: HttpRequest, body: Bytes) -> Http
         }
         Err(e) => {
             let status = e.code.status();
-            render_login(
-                &state,
-                &req,
-                form.get("email").into(),
-                Faults::of(&e),
-                status,
-            )
-            .await
+            render_login(&state, form.get("email").into(), Faults::of(&e), status).await
         }
     }
 }
@@ -198,14 +173,4 @@ pub async fn logout(state: Data<AppState>, user: Option<CurrentUser>) -> HttpRes
     let mut response = see_other(paths::LOGIN);
     let _ = response.add_cookie(&removal_cookie(&state.config));
     response
-}
-
-/// A frame for when even the settings cannot be read.
-pub fn fallback() -> Chrome {
-    Chrome {
-        t: super::i18n::Tr::new(super::i18n::Lang::EnUs, "EUR"),
-        user: None,
-        nav: "",
-        spools: false,
-    }
 }

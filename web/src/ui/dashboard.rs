@@ -46,10 +46,7 @@ pub async fn show(
         Some("all") => "all",
         _ => "30d",
     };
-    let chrome = match Chrome::load(&state, Some(&user), paths::DASHBOARD).await {
-        Ok(chrome) => chrome,
-        Err(e) => return error_page(&req, &super::auth::fallback(), &e),
-    };
+    let chrome = Chrome::load(&state, Some(&user), paths::DASHBOARD).await;
     let board = match load(&state, Period::parse(period).unwrap_or(Period::Days30)).await {
         Ok((board, _)) => board,
         Err(e) => return error_page(&req, &chrome, &e),

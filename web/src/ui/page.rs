@@ -25,25 +25,21 @@ pub struct Chrome {
 
 impl Chrome {
     /// The frame for `user` (their locale) or, without one, the instance default language.
-    ///
-    /// Errors: storage errors.
-    pub async fn load(
-        state: &AppState,
-        user: Option<&CurrentUser>,
-        nav: &'static str,
-    ) -> Result<Chrome, ApiError> {
+    /// Before setup, or when the settings cannot be read, it is en-US with EUR: the frame never
+    /// fails a page (the page's own read reports a storage error).
+    pub async fn load(state: &AppState, user: Option<&CurrentUser>, nav: &'static str) -> Chrome {
         let settings = state.read(actors::settings::get).await.ok();
         let (currency, default_language, spools) = settings.map_or_else(
             || ("EUR".to_string(), "en-US".to_string(), false),
             |s| (s.currency, s.default_language, s.spool_management_enabled),
         );
         let tag = user.map_or(default_language.as_str(), |u| u.account.locale.as_str());
-        Ok(Chrome {
+        Chrome {
             t: Tr::new(Lang::of(tag), &currency),
             user: user.map(|u| u.account.display_name.clone()),
             nav,
             spools,
-        })
+        }
     }
 
     /// `aria-current="page"` when `path` is the current entry.

@@ -87,10 +87,7 @@ pub async fn list(
     let Some(user) = user else {
         return see_other(paths::LOGIN);
     };
-    let chrome = match Chrome::load(&state, Some(&user), paths::PRINTS).await {
-        Ok(chrome) => chrome,
-        Err(e) => return error_page(&req, &super::auth::fallback(), &e),
-    };
+    let chrome = Chrome::load(&state, Some(&user), paths::PRINTS).await;
     // Empty form fields mean "no filter": drop them before the API's strict parser sees them.
     let pairs: Vec<(String, String)> =
         serde_urlencoded::from_str(req.query_string()).unwrap_or_default();

@@ -41,7 +41,10 @@ pub async fn show(
     };
     let settings = match state.read(actors::settings::get).await {
         Ok(settings) => settings,
-        Err(e) => return error_page(&req, &super::auth::fallback(), &e),
+        Err(e) => {
+            let chrome = Chrome::load(&state, Some(&user), paths::SETTINGS).await;
+            return error_page(&req, &chrome, &e);
+        }
     };
     let mut form = Submitted::default();
     for (name, value) in [
@@ -60,7 +63,6 @@ pub async fn show(
     let saved = req.query_string().contains("saved");
     render(
         &state,
-        &req,
         &user,
         form,
         Faults::default(),
@@ -72,32 +74,28 @@ pub async fn show(
 
 async fn render(
     state: &AppState,
-    req: &HttpRequest,
     user: &CurrentUser,
     form: Submitted,
     faults: Faults,
     saved: bool,
     status: StatusCode,
 ) -> HttpResponse {
-    match Chrome::load(state, Some(user), paths::SETTINGS).await {
-        Ok(chrome) => html(
-            status,
-            SettingsPage {
-                chrome,
-                form,
-                faults,
-                saved,
-            }
-            .render(),
-        ),
-        Err(e) => error_page(req, &super::auth::fallback(), &e),
-    }
+    let chrome = Chrome::load(state, Some(user), paths::SETTINGS).await;
+    html(
+        status,
+        SettingsPage {
+            chrome,
+            form,
+            faults,
+            saved,
+        }
+        .render(),
+    )
 }
 
 /// Saves the instance settings.
 pub async fn save_settings(
     state: Data<AppState>,
-    req: HttpRequest,
     user: Option<CurrentUser>,
     body: Bytes,
 ) -> HttpResponse {
@@ -113,7 +111,7 @@ pub async fn save_settings(
         Ok(()) => see_other(&format!("{}?saved", paths::SETTINGS)),
         Err(e) => {
             let status = e.code.status();
-            render(&state, &req, &user, form, Faults::of(&e), false, status).await
+            render(&state, &user, form, Faults::of(&e), false, status).await
         }
     }
 }
@@ -135,9 +133,10 @@ pub async fn language(
     };
     match saved {
         Ok(()) => see_other(&format!("{}?saved", paths::SETTINGS)),
-        Err(e) => match Chrome::load(&state, Some(&user), paths::SETTINGS).await {
-            Ok(chrome) => error_page(&req, &chrome, &e),
-            Err(_) => error_page(&req, &super::auth::fallback(), &e),
-        },
+        Err(e) => error_page(
+            &req,
+            &Chrome::load(&state, Some(&user), paths::SETTINGS).await,
+            &e,
+        ),
     }
 }
