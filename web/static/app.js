@@ -15,3 +15,158 @@ document.addEventListener("change", (event) => {
     event.target.form.requestSubmit();
   }
 });
+
+// The print editor: add and remove parts and lines, keep the field names (JSON paths such as
+// parts[0].hotends[1].componentId) in order, and show the live cost breakdown from
+// POST /api/prints/calculate. The document is built as Submitted::document builds it on the
+// server: empty fields left out, quantity a number, minutes sent as whole seconds.
+const editor = document.getElementById("print-editor");
+if (editor) {
+  for (const button of editor.querySelectorAll("button.js")) button.hidden = false;
+
+  const renumber = () => {
+    editor.querySelectorAll("[data-name]").forEach((field) => {
+      const indices = [];
+      for (let node = field.closest("[data-list]"); node; node = node.parentElement.closest("[data-list]")) {
+        const list = node.getAttribute("data-list");
+        const siblings = [...node.parentElement.children].filter((c) => c.getAttribute("data-list") === list);
+        indices.unshift(siblings.indexOf(node));
+      }
+      let i = 0;
+      field.name = field.getAttribute("data-name").replace(/#/g, () => indices[i++]);
+    });
+    editor.querySelectorAll(".part [data-number]").forEach((n, i) => { n.textContent = i + 1; });
+  };
+
+  const filterSpools = (line) => {
+    const filament = line.querySelector("[data-name$='filamentId']");
+    const spools = line.querySelector("[data-spools]");
+    if (!filament || !spools) return;
+    for (const option of spools.options) {
+      const other = option.value && option.getAttribute("data-filament") !== filament.value;
+      option.hidden = other;
+      if (other && option.selected) spools.value = "";
+    }
+  };
+
+  const money = new Intl.NumberFormat(editor.getAttribute("data-locale"), {
+    style: "currency", currency: editor.getAttribute("data-currency"),
+  });
+  const total = document.getElementById("preview-total");
+  const lines = document.querySelector("#preview-lines tbody");
+  const state = document.getElementById("preview-state");
+
+  const documentOf = () => {
+    const root = {};
+    for (const [name, raw] of new FormData(editor)) {
+      const value = String(raw).trim();
+      if (!value) continue;
+      const path = name.split(".").flatMap((piece) => {
+        const [key, ...rest] = piece.split("[");
+        if (rest.length === 1 && rest[0] === "]") return [key + "[]"];
+        return [key, ...rest.map((r) => Number(r.replace("]", "")))];
+      });
+      let last = path.pop();
+      let node = root;
+      path.forEach((step, i) => {
+        const next = typeof path[i + 1] === "number" ? [] : {};
+        node[step] = node[step] ?? next;
+        node = node[step];
+      });
+      let leaf = value;
+      if (last.endsWith("Minutes")) {
+        last = last.replace(/Minutes$/, "Seconds");
+        leaf = Math.round(Number(value.replace(",", ".")) * 60);
+      } else if (last === "quantity" && /^\d+$/.test(value)) {
+        leaf = Number(value);
+      }
+      if (last.endsWith("[]")) {
+        last = last.slice(0, -2);
+        node[last] = node[last] ?? [];
+        node[last].push(leaf);
+      } else {
+        node[last] = leaf;
+      }
+    }
+    const compact = (v) => Array.isArray(v) ? v.filter((x) => x != null).map(compact)
+      : (v && typeof v === "object") ? Object.fromEntries(Object.entries(v).map(([k, x]) => [k, compact(x)])) : v;
+    return compact(root);
+  };
+
+  let timer = null;
+  let sequence = 0;
+  const preview = () => {
+    clearTimeout(timer);
+    timer = setTimeout(async () => {
+      const mine = ++sequence;
+      const draft = documentOf();
+      (draft.parts || []).forEach((p) => { delete p.id; });
+      try {
+        const response = await fetch(editor.getAttribute("data-preview"), {
+          method: "POST", credentials: "same-origin",
+          headers: { "Content-Type": "application/json" }, body: JSON.stringify(draft),
+        });
+        const body = await response.json();
+        if (mine !== sequence) return;
+        if (!response.ok) {
+          const fields = ((body.data && body.data.fieldErrors) || []).map((f) => f.path).filter(Boolean);
+          state.textContent = editor.getAttribute("data-incomplete") + (fields.length ? ` (${fields.join(", ")})` : "");
+          total.textContent = "–";
+          total.setAttribute("data-value", "");
+          return;
+        }
+        state.textContent = "";
+        total.textContent = money.format(Number(body.totalCost));
+        total.setAttribute("data-value", body.totalCost);
+        lines.replaceChildren(...body.costLines.map((line) => {
+          const row = document.createElement("tr");
+          for (const [text, numeric] of [[line.category, false], [line.label, false], [money.format(Number(line.cost)), true]]) {
+            const cell = document.createElement("td");
+            cell.textContent = text;
+            if (numeric) cell.className = "num";
+            row.append(cell);
+          }
+          return row;
+        }));
+      } catch (error) {
+        if (mine === sequence) state.textContent = String(error);
+      }
+    }, 250);
+  };
+
+  editor.addEventListener("click", (event) => {
+    const add = event.target.closest("[data-add]");
+    const remove = event.target.closest("[data-remove]");
+    if (add) {
+      const list = add.getAttribute("data-add");
+      const scope = list === "parts" ? editor : add.closest(".part");
+      const items = [...scope.querySelectorAll(`[data-list='${list}']`)];
+      const last = items[items.length - 1];
+      const copy = last.cloneNode(true);
+      copy.querySelectorAll(".fault").forEach((f) => f.remove());
+      if (list === "parts") {
+        copy.querySelector("[data-name='parts[#].id']").value = "";
+      } else {
+        copy.querySelectorAll("input").forEach((input) => { input.value = ""; });
+      }
+      last.after(copy);
+    } else if (remove) {
+      const item = remove.closest("[data-list]");
+      const list = item.getAttribute("data-list");
+      const siblings = [...item.parentElement.children].filter((c) => c.getAttribute("data-list") === list);
+      if (siblings.length > 1) item.remove();
+    } else {
+      return;
+    }
+    renumber();
+    preview();
+  });
+  editor.addEventListener("input", preview);
+  editor.addEventListener("change", (event) => {
+    const line = event.target.closest("[data-list='filaments']");
+    if (line) filterSpools(line);
+    preview();
+  });
+  editor.querySelectorAll("[data-list='filaments']").forEach(filterSpools);
+  preview();
+}

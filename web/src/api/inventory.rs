@@ -57,16 +57,70 @@ pub async fn get<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, 
     Ok(HttpResponse::Ok().json(R::dto(view)))
 }
 
+/// Creates a record of `R` from its wire input (shared with the UI's forms).
+///
+/// Errors: 422 with field errors; 409 `DUPLICATE`; a referenced record missing (422).
+pub async fn add<R: Resource>(state: &AppState, input: R::Input) -> Result<View<R>, ApiError> {
+    let input = R::domain(input)?;
+    state
+        .inventory
+        .run(move |txn| R::Kind::create(txn, &input, Timestamp::now()))
+        .await
+        .map_err(ApiError::from)
+}
+
+/// Replaces every editable field of record `id` of `R` (shared with the UI's forms).
+///
+/// Errors: as [`add`], and 404.
+pub async fn replace<R: Resource>(
+    state: &AppState,
+    id: Id,
+    input: R::Input,
+) -> Result<View<R>, ApiError> {
+    let input = R::domain(input)?;
+    state
+        .inventory
+        .run(move |txn| R::Kind::replace(txn, id, &input, Timestamp::now()))
+        .await
+        .map_err(ApiError::from)
+}
+
+/// Archives or restores record `id` of `R`. Errors: 404.
+pub async fn archive<R: Resource>(
+    state: &AppState,
+    id: Id,
+    archived: bool,
+) -> Result<View<R>, ApiError> {
+    state
+        .inventory
+        .run(move |txn| {
+            inventory::set_archived::<<R::Kind as Kind>::Record>(
+                txn,
+                id,
+                archived,
+                Timestamp::now(),
+            )?;
+            R::Kind::get(txn, id)
+        })
+        .await
+        .map_err(ApiError::from)
+}
+
+/// Deletes record `id` of `R`. Errors: 404; 409 `REFERENCED` while another record refers to it.
+pub async fn remove<R: Resource>(state: &AppState, id: Id) -> Result<(), ApiError> {
+    state
+        .inventory
+        .run(move |txn| inventory::delete::<<R::Kind as Kind>::Record>(txn, id))
+        .await
+        .map_err(ApiError::from)
+}
+
 /// `POST /api/{resource}`: 201 with the record.
 pub async fn create<R: Resource>(
     state: &AppState,
     input: R::Input,
 ) -> Result<HttpResponse, ApiError> {
-    let input = R::domain(input)?;
-    let view = state
-        .inventory
-        .run(move |txn| R::Kind::create(txn, &input, Timestamp::now()))
-        .await?;
+    let view = add::<R>(state, input).await?;
     Ok(HttpResponse::Created().json(R::dto(view)))
 }
 
@@ -77,37 +131,15 @@ pub async fn patch<R: Resource>(
     body: Patch<R::Input>,
 ) -> Result<HttpResponse, ApiError> {
     let view = match body {
-        Patch::Archive(a) => {
-            state
-                .inventory
-                .run(move |txn| {
-                    inventory::set_archived::<<R::Kind as Kind>::Record>(
-                        txn,
-                        id,
-                        a.archived,
-                        Timestamp::now(),
-                    )?;
-                    R::Kind::get(txn, id)
-                })
-                .await?
-        }
-        Patch::Replace(input) => {
-            let input = R::domain(input)?;
-            state
-                .inventory
-                .run(move |txn| R::Kind::replace(txn, id, &input, Timestamp::now()))
-                .await?
-        }
+        Patch::Archive(a) => archive::<R>(state, id, a.archived).await?,
+        Patch::Replace(input) => replace::<R>(state, id, input).await?,
     };
     Ok(HttpResponse::Ok().json(R::dto(view)))
 }
 
 /// `DELETE /api/{resource}/{id}`: 204, or 409 `REFERENCED`.
 pub async fn delete<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, ApiError> {
-    state
-        .inventory
-        .run(move |txn| inventory::delete::<<R::Kind as Kind>::Record>(txn, id))
-        .await?;
+    remove::<R>(state, id).await?;
     Ok(HttpResponse::NoContent().finish())
 }
 

@@ -7,7 +7,7 @@ pub mod customers;
 pub mod dashboard;
 pub mod filaments;
 pub mod health;
-mod inventory;
+pub mod inventory;
 pub mod manufacturers;
 pub mod printers;
 pub mod prints;

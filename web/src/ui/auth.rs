@@ -66,7 +66,7 @@ pub async fn setup_form(state: Data<AppState>) -> HttpResponse {
         ("currency", "EUR"),
         ("electricityPrice", "0.30"),
     ] {
-        form.0.insert(name.into(), value.into());
+        form.set(name, value);
     }
     render_setup(&state, form, Faults::default(), StatusCode::OK).await
 }

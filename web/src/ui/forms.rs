@@ -17,9 +17,9 @@ pub enum Field {
     Check(&'static str),
 }
 
-/// The submitted values of a form, by field name (the last value of a repeated name).
+/// The submitted values of a form, in order (a repeated name keeps every value).
 #[derive(Debug, Default, Clone)]
-pub struct Submitted(pub HashMap<String, String>);
+pub struct Submitted(pub Vec<(String, String)>);
 
 impl Submitted {
     /// Parses an `application/x-www-form-urlencoded` body.
@@ -27,14 +27,39 @@ impl Submitted {
         Submitted(serde_urlencoded::from_bytes(body).unwrap_or_default())
     }
 
-    /// The value of `name`, or `""`.
+    /// Sets `name` to `value` (to prefill a form).
+    pub fn set(&mut self, name: impl Into<String>, value: impl Into<String>) {
+        let name = name.into();
+        self.0.retain(|(n, _)| *n != name);
+        self.0.push((name, value.into()));
+    }
+
+    /// The last value of `name`, or `""`.
     pub fn get(&self, name: &str) -> &str {
-        self.0.get(name).map_or("", String::as_str)
+        self.0
+            .iter()
+            .rev()
+            .find(|(n, _)| n == name)
+            .map_or("", |(_, v)| v.as_str())
+    }
+
+    /// Every value of `name` (a multiple select).
+    pub fn all(&self, name: &str) -> Vec<&str> {
+        self.0
+            .iter()
+            .filter(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    }
+
+    /// Whether `name` was sent with `value` (an option of a multiple select).
+    pub fn has(&self, name: &str, value: &str) -> bool {
+        self.0.iter().any(|(n, v)| n == name && v == value)
     }
 
     /// Whether a checkbox `name` was sent.
     pub fn checked(&self, name: &str) -> bool {
-        self.0.contains_key(name)
+        self.0.iter().any(|(n, _)| n == name)
     }
 
     /// The API input `T` from the `fields` of this form.
@@ -53,6 +78,149 @@ impl Submitted {
             }
         }
         parse_json(Value::Object(object).to_string().as_bytes())
+    }
+
+    /// The API input `T` from a form whose field names are JSON paths, as in the API's field
+    /// errors: `name`, `parts[0].printerId`, `parts[0].hotends[1].durationSeconds`; a name
+    /// ending in `[]` appends to an array (a multiple select).
+    ///
+    /// Empty values are left out (the API's default or `null`); `"on"` of a checkbox is `true`;
+    /// fields named in `numbers` (last segment) become JSON numbers when they are whole numbers;
+    /// a field `…Minutes` becomes `…Seconds` (minutes × 60, whole seconds). `static/app.js`
+    /// builds the same document for the live cost preview.
+    ///
+    /// Errors: the API's `VALIDATION_FAILED` with field errors at those same paths.
+    pub fn document<T: DeserializeOwned>(&self, numbers: &[&str]) -> Result<T, ApiError> {
+        parse_json(self.tree(numbers).to_string().as_bytes())
+    }
+
+    /// The JSON document of [`Submitted::document`] before the API's parser sees it (to show a
+    /// refused form again).
+    pub fn tree(&self, numbers: &[&str]) -> Value {
+        let mut root = Value::Object(Map::new());
+        for (name, value) in &self.0 {
+            let value = value.trim();
+            if value.is_empty() {
+                continue;
+            }
+            let mut segments = path(name);
+            let Some(Segment::Key(last)) = segments.pop() else {
+                continue;
+            };
+            let (last, value) = leaf(last, value, numbers);
+            let parent = segments
+                .iter()
+                .fold(&mut root, |node, segment| step(node, segment));
+            match last.strip_suffix("[]") {
+                Some(list) => {
+                    if let Some(object) = parent.as_object_mut() {
+                        let entry = object
+                            .entry(list.to_string())
+                            .or_insert_with(|| Value::Array(Vec::new()));
+                        if let Some(items) = entry.as_array_mut() {
+                            items.push(value);
+                        }
+                    }
+                }
+                None => {
+                    if let Some(object) = parent.as_object_mut() {
+                        object.insert(last, value);
+                    }
+                }
+            }
+        }
+        compact(&mut root);
+        root
+    }
+}
+
+/// One step of a field path.
+#[derive(Debug, PartialEq)]
+enum Segment {
+    Key(String),
+    Index(usize),
+}
+
+/// Largest array index a form field may name (forms have at most 100 parts; this bounds the
+/// memory a crafted name can claim).
+const MAX_INDEX: usize = 1000;
+
+/// `parts[0].hotends[1].componentId` → Key(parts), Index(0), Key(hotends), Index(1),
+/// Key(componentId). A trailing `[]` stays on its key. Empty for a malformed or too large index
+/// (the field is then left out).
+fn path(name: &str) -> Vec<Segment> {
+    let mut segments = Vec::new();
+    for piece in name.split('.') {
+        let (key, mut rest) = piece.split_once('[').map_or((piece, ""), |(k, r)| (k, r));
+        if rest == "]" {
+            segments.push(Segment::Key(format!("{key}[]")));
+            continue;
+        }
+        segments.push(Segment::Key(key.to_string()));
+        while let Some((index, tail)) = rest.split_once(']') {
+            match index.parse() {
+                Ok(i) if i < MAX_INDEX => segments.push(Segment::Index(i)),
+                _ => return Vec::new(),
+            }
+            rest = tail.strip_prefix('[').unwrap_or(tail);
+        }
+    }
+    segments
+}
+
+/// The JSON name and value of a leaf field.
+fn leaf(name: String, value: &str, numbers: &[&str]) -> (String, Value) {
+    if let Some(stem) = name.strip_suffix("Minutes")
+        && let Ok(minutes) = value.replace(',', ".").parse::<f64>()
+        && (0.0..=35_791_394.0).contains(&minutes)
+    {
+        let seconds = (minutes * 60.0).round() as u64;
+        return (format!("{stem}Seconds"), Value::from(seconds));
+    }
+    if numbers.contains(&name.as_str())
+        && let Ok(n) = value.parse::<u64>()
+    {
+        return (name, Value::from(n));
+    }
+    if value == "on" {
+        return (name, Value::Bool(true));
+    }
+    (name, Value::String(value.to_string()))
+}
+
+/// The child of `node` at `segment`, created as needed (`Value`'s index operators insert into
+/// objects; arrays are grown first).
+fn step<'a>(node: &'a mut Value, segment: &Segment) -> &'a mut Value {
+    match segment {
+        Segment::Key(key) => {
+            if !node.is_object() {
+                *node = Value::Object(Map::new());
+            }
+            &mut node[key.as_str()]
+        }
+        Segment::Index(i) => {
+            if !node.is_array() {
+                *node = Value::Array(Vec::new());
+            }
+            if let Value::Array(items) = node
+                && items.len() <= *i
+            {
+                items.resize(*i + 1, Value::Null);
+            }
+            &mut node[*i]
+        }
+    }
+}
+
+/// Drops array holes (a removed row's index) so the API sees the rows in order.
+fn compact(node: &mut Value) {
+    match node {
+        Value::Array(items) => {
+            items.retain(|v| !v.is_null());
+            items.iter_mut().for_each(compact);
+        }
+        Value::Object(object) => object.values_mut().for_each(compact),
+        _ => {}
     }
 }
 

@@ -127,6 +127,15 @@ impl Tr {
             .map_or_else(|_| value.to_string(), |v| self.number(v, places))
     }
 
+    /// A decimal string as the API writes them, formatted with all its decimals (`"0.4"` →
+    /// `0,4` in de-DE); unparsable text as it is.
+    pub fn exact_str(&self, value: &str) -> String {
+        value.parse::<Decimal>().map_or_else(
+            |_| value.to_string(),
+            |v| self.number(v, v.normalize().scale()),
+        )
+    }
+
     /// An amount of the instance currency, 2 decimals.
     pub fn money(&self, value: impl Borrow<Decimal>) -> String {
         let amount = self.number(value, 2);

@@ -12,10 +12,14 @@
 pub mod assets;
 mod auth;
 pub mod chart;
+mod choices;
 mod dashboard;
 mod forms;
 pub mod i18n;
+mod inventory;
 mod page;
+mod print_detail;
+mod print_editor;
 mod prints;
 mod settings;
 
@@ -41,6 +45,31 @@ pub mod paths {
     pub const SETTINGS_LANGUAGE: &str = "/settings/language";
     /// Static assets.
     pub const STATIC: &str = "/static/{file:.*}";
+
+    /// The navigation entry of a page path: the entry whose section the path is in.
+    pub fn nav_of(path: &str) -> &'static str {
+        const SECTIONS: [(&str, &str); 12] = [
+            ("/prints", "/prints"),
+            ("/reports", "/prints"),
+            ("/series", "/series"),
+            ("/customers", "/customers"),
+            ("/manufacturers", "/manufacturers"),
+            ("/printers", "/printers"),
+            ("/components", "/components"),
+            ("/filaments", "/filaments"),
+            ("/stock", "/stock"),
+            ("/spools", "/stock"),
+            ("/search", "/search"),
+            ("/settings", "/settings"),
+        ];
+        SECTIONS
+            .iter()
+            .find(|(section, _)| {
+                path.strip_prefix(section)
+                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+            })
+            .map_or(DASHBOARD, |(_, entry)| entry)
+    }
 }
 
 /// Registers every UI route.
@@ -53,8 +82,23 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(paths::LOGOUT, web::post().to(auth::logout))
         .route(paths::DASHBOARD, web::get().to(dashboard::show))
         .route(paths::PRINTS, web::get().to(prints::list))
+        .route(paths::PRINTS, web::post().to(print_editor::create))
+        .route("/prints/new", web::get().to(print_editor::new_form))
+        .route("/prints/{id}", web::get().to(print_detail::show))
+        .route("/prints/{id}/edit", web::get().to(print_editor::edit_form))
+        .route("/prints/{id}/edit", web::post().to(print_editor::save))
+        .route(
+            "/prints/{id}/actions/{action}",
+            web::post().to(print_detail::act),
+        )
+        .route("/prints/{id}/outcome", web::post().to(print_detail::record))
+        .route(
+            "/prints/{id}/outcome/correct",
+            web::post().to(print_detail::correct),
+        )
         .route(paths::SETTINGS, web::get().to(settings::show))
         .route(paths::SETTINGS, web::post().to(settings::save_settings))
         .route(paths::SETTINGS_LANGUAGE, web::post().to(settings::language))
-        .route(paths::STATIC, web::get().to(assets::serve));
+        .route(paths::STATIC, web::get().to(assets::serve))
+        .configure(inventory::configure);
 }

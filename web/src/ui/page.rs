@@ -2,13 +2,17 @@
 //! the responses pages end in (redirects, error pages).
 
 use super::i18n::{Lang, Tr};
+use super::paths;
 use crate::error::ApiError;
 use crate::middleware::RequestId;
 use crate::session::CurrentUser;
 use crate::state::AppState;
+use actix_web::dev::Payload;
 use actix_web::http::header;
-use actix_web::{HttpMessage, HttpRequest, HttpResponse};
+use actix_web::web::Data;
+use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use askama::Template;
+use futures_util::future::LocalBoxFuture;
 
 /// The frame of a page: header, navigation, footer.
 #[derive(Debug, Clone)]
@@ -19,8 +23,10 @@ pub struct Chrome {
     pub user: Option<String>,
     /// The navigation entry to mark current (a path of [`super::paths`]).
     pub nav: &'static str,
-    /// Whether spool management is on (shows the spools entry).
+    /// Whether spool management is on (shows the stock entry).
     pub spools: bool,
+    /// Whether print series are on (shows the series entry).
+    pub series: bool,
 }
 
 impl Chrome {
@@ -29,9 +35,12 @@ impl Chrome {
     /// fails a page (the page's own read reports a storage error).
     pub async fn load(state: &AppState, user: Option<&CurrentUser>, nav: &'static str) -> Chrome {
         let settings = state.read(actors::settings::get).await.ok();
-        let (currency, default_language, spools) = settings.map_or_else(
-            || ("EUR".to_string(), "en-US".to_string(), false),
-            |s| (s.currency, s.default_language, s.spool_management_enabled),
+        let (currency, default_language, spools, series) = settings.map_or_else(
+            || ("EUR".to_string(), "en-US".to_string(), false, false),
+            |s| {
+                let flags = (s.spool_management_enabled, s.print_series_enabled);
+                (s.currency, s.default_language, flags.0, flags.1)
+            },
         );
         let tag = user.map_or(default_language.as_str(), |u| u.account.locale.as_str());
         Chrome {
@@ -39,12 +48,85 @@ impl Chrome {
             user: user.map(|u| u.account.display_name.clone()),
             nav,
             spools,
+            series,
         }
     }
 
     /// `aria-current="page"` when `path` is the current entry.
     pub fn current(&self, path: &str) -> &'static str {
         if self.nav == path { "page" } else { "false" }
+    }
+
+    /// `aria-current="page"` on the inventory entry for any of its five sections.
+    pub fn current_inventory(&self) -> &'static str {
+        const SECTIONS: [&str; 5] = [
+            "/customers",
+            "/manufacturers",
+            "/printers",
+            "/components",
+            "/filaments",
+        ];
+        if SECTIONS.contains(&self.nav) {
+            "page"
+        } else {
+            "false"
+        }
+    }
+}
+
+/// A signed-in page request: the state, the request and the page frame (its navigation
+/// entry from the path). Without a session the extractor answers 303 to the login page.
+pub struct Ctx {
+    /// Shared state.
+    pub state: Data<AppState>,
+    /// The request.
+    pub req: HttpRequest,
+    /// The page frame.
+    pub chrome: Chrome,
+}
+
+impl FromRequest for Ctx {
+    type Error = actix_web::Error;
+    type Future = LocalBoxFuture<'static, Result<Self, actix_web::Error>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let user = Option::<CurrentUser>::from_request(req, payload);
+        let state = req.app_data::<Data<AppState>>().cloned();
+        let req = req.clone();
+        Box::pin(async move {
+            let to_login =
+                || actix_web::error::InternalError::from_response("", see_other(paths::LOGIN));
+            let (Some(user), Some(state)) = (user.await.ok().flatten(), state) else {
+                return Err(to_login().into());
+            };
+            let chrome = Chrome::load(&state, Some(&user), paths::nav_of(req.path())).await;
+            Ok(Ctx { state, req, chrome })
+        })
+    }
+}
+
+impl Ctx {
+    /// The error page for `error`.
+    pub fn fail(&self, error: &ApiError) -> HttpResponse {
+        error_page(&self.req, &self.chrome, error)
+    }
+
+    /// The `{id}` of the path; a malformed one is the 404 page.
+    pub fn id(&self) -> Result<storage::Id, HttpResponse> {
+        self.req
+            .match_info()
+            .get("id")
+            .and_then(|id| id.parse().ok())
+            .ok_or_else(|| self.fail(&ApiError::new(crate::error::Code::NotFound)))
+    }
+
+    /// Runs a read on the store; a failure becomes the error page.
+    pub async fn read<R, F>(&self, read: F) -> Result<R, HttpResponse>
+    where
+        R: Send + 'static,
+        F: FnOnce(&storage::ReadTransaction) -> actors::Result<R> + Send + 'static,
+    {
+        self.state.read(read).await.map_err(|e| self.fail(&e))
     }
 }
 

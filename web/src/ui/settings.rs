@@ -55,10 +55,10 @@ pub async fn show(
             settings.electricity_price.normalize().to_string(),
         ),
     ] {
-        form.0.insert(name.into(), value);
+        form.set(name, value);
     }
     if settings.spool_management_enabled {
-        form.0.insert("spoolManagementEnabled".into(), "on".into());
+        form.set("spoolManagementEnabled", "on");
     }
     let saved = req.query_string().contains("saved");
     render(

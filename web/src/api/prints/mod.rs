@@ -5,7 +5,7 @@ mod dto;
 mod export;
 pub mod filters;
 mod input;
-mod outcome_dto;
+pub mod outcome_dto;
 
 pub use dto::{Financials, PrintDto, Status, category_name};
 pub use input::PrintInputDto;
@@ -44,6 +44,19 @@ pub fn configure(cfg: &mut impl crate::routes::Routes) {
         .add(retry);
 }
 
+/// Runs a print command on the prints writer and records the result in the list projection
+/// (API and UI).
+///
+/// Errors: the command's, as API errors.
+pub async fn run<F>(state: &AppState, command: F) -> Result<Print, ApiError>
+where
+    F: FnMut(&WriteTransaction) -> actors::Result<Print> + Send + 'static,
+{
+    let print = state.prints.run(command).await?;
+    state.index.upsert(&print);
+    Ok(print)
+}
+
 /// Runs a print command, records the result in the projection, and answers with its DTO.
 pub async fn write<F>(
     state: &AppState,
@@ -53,9 +66,48 @@ pub async fn write<F>(
 where
     F: FnMut(&WriteTransaction) -> actors::Result<Print> + Send + 'static,
 {
-    let print = state.prints.run(command).await?;
-    state.index.upsert(&print);
+    let print = run(state, command).await?;
     Ok(HttpResponse::build(status).json(PrintDto::from(&print)))
+}
+
+/// Creates a DRAFT from `draft`, priced at current prices (API and UI).
+///
+/// Errors: 422 with field errors (at the draft's JSON paths); storage errors.
+pub async fn create_draft(state: &AppState, draft: PrintInputDto) -> Result<Print, ApiError> {
+    let input = draft.into_input(false)?;
+    run(state, move |txn| {
+        prints::create(txn, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// Replaces the draft data of print `id` (a multipart print needs `parts`) (API and UI).
+///
+/// Errors: 404; 409 `IMMUTABLE` once finalized; 422 with field errors.
+pub async fn replace_draft(
+    state: &AppState,
+    id: Id,
+    draft: PrintInputDto,
+) -> Result<Print, ApiError> {
+    let current = state.read(move |tx| prints::get(tx, id)).await?;
+    let input = draft.into_input(current.parts.len() > 1)?;
+    run(state, move |txn| {
+        prints::replace(txn, id, &input, Timestamp::now())
+    })
+    .await
+}
+
+/// Creates the DRAFT retrying FAILED print `id` and updates both in the projection (API and UI).
+///
+/// Errors: 404; 409 `INVALID_STATE` when it did not fail or is archived.
+pub async fn retry_print(state: &AppState, id: Id) -> Result<Print, ApiError> {
+    let (draft, source) = state
+        .prints
+        .run(move |txn| actors::prints::outcome::retry(txn, id, Timestamp::now()))
+        .await?;
+    state.index.upsert(&source);
+    state.index.upsert(&draft);
+    Ok(draft)
 }
 
 /// A filtered page of prints, newest first; with `with_totals`, also the totals over the whole
@@ -138,11 +190,8 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<PrintInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let input = input.0.into_input(false)?;
-    write(&state, actix_web::http::StatusCode::CREATED, move |txn| {
-        prints::create(txn, &input, Timestamp::now())
-    })
-    .await
+    let print = create_draft(&state, input.0).await?;
+    Ok(HttpResponse::Created().json(PrintDto::from(&print)))
 }
 
 /// One print with its parts, costs, outcome and links.
@@ -264,12 +313,8 @@ pub async fn patch_print(
             .await
         }
         PrintPatch::Draft(draft) => {
-            let current = state.read(move |tx| prints::get(tx, id)).await?;
-            let input = draft.into_input(current.parts.len() > 1)?;
-            write(&state, ok, move |txn| {
-                prints::replace(txn, id, &input, Timestamp::now())
-            })
-            .await
+            let print = replace_draft(&state, id, *draft).await?;
+            Ok(HttpResponse::Ok().json(PrintDto::from(&print)))
         }
     }
 }
@@ -356,7 +401,16 @@ pub async fn report(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.0;
+    let body = report_of(&state, id.0).await?;
+    Ok(HttpResponse::Ok()
+        .insert_header(("Cache-Control", "no-store"))
+        .json(body))
+}
+
+/// The report data of DONE print `id`, made now (API and UI).
+///
+/// Errors: 404; 409 `REPORT_NOT_ALLOWED` when the print is not DONE.
+pub async fn report_of(state: &AppState, id: Id) -> Result<Report, ApiError> {
     let (print, customer, series, settings) = state
         .read(move |tx| {
             let print = prints::get(tx, id)?;
@@ -374,17 +428,14 @@ pub async fn report(
     if print.status != storage::records::PrintStatus::Done {
         return Err(ApiError::new(Code::ReportNotAllowed));
     }
-    let body = Report {
+    Ok(Report {
         print: PrintDto::from(&print),
         customer: customer.map(|c| c.name),
         series: series.map(|s| s.name),
         currency: settings.currency,
         language: settings.default_language,
         generated_at: crate::wire::ts(Timestamp::now()),
-    };
-    Ok(HttpResponse::Ok()
-        .insert_header(("Cache-Control", "no-store"))
-        .json(body))
+    })
 }
 
 /// Records the outcome of a non-archived DONE print and books its filament consumption on the
@@ -466,12 +517,6 @@ pub async fn retry(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.0;
-    let (retry, source) = state
-        .prints
-        .run(move |txn| actors::prints::outcome::retry(txn, id, Timestamp::now()))
-        .await?;
-    state.index.upsert(&source);
-    state.index.upsert(&retry);
+    let retry = retry_print(&state, id.0).await?;
     Ok(HttpResponse::Created().json(PrintDto::from(&retry)))
 }

@@ -1,0 +1,672 @@
+//! Inventory pages for customers, manufacturers, printers, components and filaments: list with
+//! search and archive filter, create, edit, archive or restore, and delete (refused with a clear
+//! message while another record refers to it).
+//!
+//! One set of handlers and two templates serve all five: each resource describes its columns
+//! and form controls in a [`Screen`], and its records are read and written through the API's
+//! own [`Resource`] functions, so the rules and field errors are the API's.
+
+use super::choices::{Choice, Choices, text};
+use super::forms::{Faults, Submitted};
+use super::page::{Ctx, html, see_other};
+use crate::api::inventory::{self as api, Resource};
+use crate::api::{components, customers, filaments, manufacturers, printers};
+use crate::error::{ApiError, Code};
+use crate::extract::parse_json;
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use actix_web::web::{self, Bytes};
+use actors::inventory::{Kind, ListQuery};
+use askama::Template;
+use serde_json::Value;
+use storage::Id;
+
+/// How a value is shown in a list cell.
+#[derive(Debug, Clone, Copy)]
+pub enum Format {
+    /// As is.
+    Text,
+    /// Money in the instance currency.
+    Money,
+    /// A decimal with its unit key (`unit.g`, `unit.h`, `unit.w`).
+    Amount(&'static str),
+    /// A colour swatch with its hex code.
+    Color,
+    /// A translated enum value: the catalog key prefix (`componentType.`).
+    Choice(&'static str),
+}
+
+/// A list column: the API body's key, the header's catalog key, the format.
+#[derive(Debug, Clone, Copy)]
+pub struct Column(pub &'static str, pub &'static str, pub Format);
+
+/// How a form control is drawn (and which API body key it fills).
+#[derive(Debug, Clone, Copy)]
+pub enum Control {
+    /// One line of text.
+    Text,
+    /// Several lines.
+    LongText,
+    /// An email address.
+    Email,
+    /// A decimal string (shown with a decimal keyboard).
+    Decimal,
+    /// A whole number.
+    Whole,
+    /// A colour picker (`#RRGGBB`).
+    Color,
+    /// A checkbox.
+    Check,
+    /// A select of manufacturers.
+    Manufacturer,
+    /// A multiple select of printers.
+    Printers,
+    /// A select of fixed values: the catalog key prefix and the values.
+    Choice(&'static str, &'static [&'static str]),
+}
+
+/// A form control: the API body key, the label's catalog key, the control, required or not.
+#[derive(Debug, Clone, Copy)]
+pub struct Input(pub &'static str, pub &'static str, pub Control, pub bool);
+
+/// The page description of an inventory resource.
+pub trait Screen: Resource
+where
+    <Self::Kind as Kind>::Filter: Default,
+{
+    /// The path segment: `/customers`.
+    const PATH: &'static str;
+    /// The plural title's catalog key.
+    const TITLE: &'static str;
+    /// List columns after the name.
+    const COLUMNS: &'static [Column];
+    /// Form controls, in order.
+    const INPUTS: &'static [Input];
+}
+
+const NOTE: Input = Input("note", "field.note", Control::LongText, false);
+const PRICE: Input = Input(
+    "purchasePrice",
+    "field.purchasePrice",
+    Control::Decimal,
+    true,
+);
+const LIFETIME: Input = Input(
+    "expectedLifetimeHours",
+    "field.expectedLifetimeHours",
+    Control::Decimal,
+    true,
+);
+const NAME: Input = Input("name", "field.name", Control::Text, true);
+
+impl Screen for customers::Customers {
+    const PATH: &'static str = "/customers";
+    const TITLE: &'static str = "nav.customers";
+    const COLUMNS: &'static [Column] = &[Column("email", "field.email", Format::Text)];
+    const INPUTS: &'static [Input] = &[
+        NAME,
+        Input("email", "field.email", Control::Email, false),
+        NOTE,
+        Input(
+            "excludeFromDashboard",
+            "field.excludeFromDashboard",
+            Control::Check,
+            false,
+        ),
+    ];
+}
+
+impl Screen for manufacturers::Manufacturers {
+    const PATH: &'static str = "/manufacturers";
+    const TITLE: &'static str = "nav.manufacturers";
+    const COLUMNS: &'static [Column] = &[Column("note", "field.note", Format::Text)];
+    const INPUTS: &'static [Input] = &[NAME, NOTE];
+}
+
+impl Screen for printers::Printers {
+    const PATH: &'static str = "/printers";
+    const TITLE: &'static str = "nav.printers";
+    const COLUMNS: &'static [Column] = &[
+        Column("manufacturer", "field.manufacturer", Format::Text),
+        Column("purchasePrice", "field.purchasePrice", Format::Money),
+        Column(
+            "expectedLifetimeHours",
+            "field.lifetime",
+            Format::Amount("unit.h"),
+        ),
+        Column("averagePowerWatts", "field.power", Format::Amount("unit.w")),
+    ];
+    const INPUTS: &'static [Input] = &[
+        NAME,
+        Input(
+            "manufacturerId",
+            "field.manufacturer",
+            Control::Manufacturer,
+            true,
+        ),
+        Input("model", "field.model", Control::Text, false),
+        PRICE,
+        LIFETIME,
+        Input(
+            "averagePowerWatts",
+            "field.averagePowerWatts",
+            Control::Whole,
+            true,
+        ),
+        NOTE,
+    ];
+}
+
+/// Component types on the wire.
+const COMPONENT_TYPES: &[&str] = &["HOTEND", "BUILD_PLATE", "OTHER"];
+
+impl Screen for components::Components {
+    const PATH: &'static str = "/components";
+    const TITLE: &'static str = "nav.components";
+    const COLUMNS: &'static [Column] = &[
+        Column("type", "field.type", Format::Choice("componentType.")),
+        Column("manufacturer", "field.manufacturer", Format::Text),
+        Column("purchasePrice", "field.purchasePrice", Format::Money),
+        Column(
+            "expectedLifetimeHours",
+            "field.lifetime",
+            Format::Amount("unit.h"),
+        ),
+    ];
+    const INPUTS: &'static [Input] = &[
+        Input(
+            "type",
+            "field.type",
+            Control::Choice("componentType.", COMPONENT_TYPES),
+            true,
+        ),
+        NAME,
+        Input(
+            "manufacturerId",
+            "field.manufacturer",
+            Control::Manufacturer,
+            false,
+        ),
+        Input("model", "field.model", Control::Text, false),
+        PRICE,
+        LIFETIME,
+        Input("alwaysUsed", "field.alwaysUsed", Control::Check, false),
+        Input("printerIds", "field.printerIds", Control::Printers, false),
+        NOTE,
+    ];
+}
+
+impl Screen for filaments::Filaments {
+    const PATH: &'static str = "/filaments";
+    const TITLE: &'static str = "nav.filaments";
+    const COLUMNS: &'static [Column] = &[
+        Column("material", "field.material", Format::Text),
+        Column("colorHex", "field.colorHex", Format::Color),
+        Column("purchasePrice", "field.purchasePrice", Format::Money),
+        Column(
+            "netWeightGrams",
+            "field.netWeightGrams",
+            Format::Amount("unit.g"),
+        ),
+    ];
+    const INPUTS: &'static [Input] = &[
+        Input(
+            "manufacturerId",
+            "field.manufacturer",
+            Control::Manufacturer,
+            true,
+        ),
+        Input("material", "field.material", Control::Text, true),
+        Input("colorName", "field.colorName", Control::Text, true),
+        Input("colorHex", "field.colorHex", Control::Color, true),
+        PRICE,
+        Input(
+            "netWeightGrams",
+            "field.netWeightGrams",
+            Control::Decimal,
+            true,
+        ),
+        Input(
+            "minimumStockGrams",
+            "field.minimumStockGrams",
+            Control::Decimal,
+            false,
+        ),
+        NOTE,
+    ];
+}
+
+/// Registers the pages of every inventory resource.
+pub fn configure(cfg: &mut web::ServiceConfig) {
+    routes::<customers::Customers>(cfg);
+    routes::<manufacturers::Manufacturers>(cfg);
+    routes::<printers::Printers>(cfg);
+    routes::<components::Components>(cfg);
+    routes::<filaments::Filaments>(cfg);
+}
+
+fn routes<R: Screen>(cfg: &mut web::ServiceConfig)
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let item = format!("{}/{{id}}", R::PATH);
+    cfg.route(R::PATH, web::get().to(list::<R>))
+        .route(&format!("{}/new", R::PATH), web::get().to(new_form::<R>))
+        .route(R::PATH, web::post().to(create::<R>))
+        .route(&item, web::get().to(edit_form::<R>))
+        .route(&item, web::post().to(save::<R>))
+        .route(&format!("{item}/archive"), web::post().to(archive::<R>))
+        .route(&format!("{item}/delete"), web::post().to(delete::<R>));
+}
+
+/// One list row: the record's id, name, archive state and formatted cells.
+struct Row {
+    id: String,
+    name: String,
+    archived: bool,
+    cells: Vec<Cell>,
+}
+
+/// A formatted cell: its text, whether it is numeric, and a colour swatch.
+struct Cell {
+    text: String,
+    numeric: bool,
+    swatch: Option<String>,
+}
+
+#[derive(Template)]
+#[template(path = "inventory_list.html")]
+struct ListPage {
+    chrome: super::Chrome,
+    path: &'static str,
+    title: &'static str,
+    headers: Vec<&'static str>,
+    rows: Vec<Row>,
+    search: String,
+    archived: bool,
+    total: u64,
+}
+
+fn cell(chrome: &super::Chrome, body: &Value, column: &Column) -> Cell {
+    let raw = match body.get(column.0) {
+        Some(Value::Number(n)) => n.to_string(),
+        Some(Value::String(s)) => s.clone(),
+        _ => String::new(),
+    };
+    let t = &chrome.t;
+    let (text, numeric, swatch) = match column.2 {
+        Format::Text => (raw, false, None),
+        Format::Money if raw.is_empty() => (raw, true, None),
+        Format::Money => (t.money_str(&raw), true, None),
+        Format::Amount(_) if raw.is_empty() => (raw, true, None),
+        Format::Amount(unit) => (format!("{} {}", t.exact_str(&raw), t.t(unit)), true, None),
+        Format::Color => (raw.clone(), false, Some(raw)),
+        Format::Choice(prefix) => (t.t(&format!("{prefix}{raw}")).to_string(), false, None),
+    };
+    Cell {
+        text,
+        numeric,
+        swatch,
+    }
+}
+
+/// The list page: `?search=` and `?archived=on` (archived records too).
+async fn list<R: Screen>(ctx: Ctx) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let query: Vec<(String, String)> =
+        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
+    let value = |name: &str| {
+        query
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    };
+    let (search, archived) = (value("search"), value("archived") == "on");
+    let list = ListQuery {
+        search: (!search.is_empty()).then(|| search.clone()),
+        page: 1,
+        page_size: 1000,
+        include_archived: archived,
+    };
+    let page = match ctx
+        .read(move |tx| R::Kind::list(tx, &list, &Default::default()))
+        .await
+    {
+        Ok(page) => page,
+        Err(page) => return page,
+    };
+    let rows = page
+        .items
+        .into_iter()
+        .filter_map(|view| serde_json::to_value(R::dto(view)).ok())
+        .map(|body| Row {
+            id: text(&body, "id"),
+            name: text(&body, "name"),
+            archived: body.get("archived").and_then(Value::as_bool) == Some(true),
+            cells: R::COLUMNS
+                .iter()
+                .map(|c| cell(&ctx.chrome, &body, c))
+                .collect(),
+        })
+        .collect();
+    let page = ListPage {
+        headers: R::COLUMNS.iter().map(|c| c.1).collect(),
+        path: R::PATH,
+        title: R::TITLE,
+        rows,
+        search,
+        archived,
+        total: page.total,
+        chrome: ctx.chrome,
+    };
+    html(StatusCode::OK, page.render())
+}
+
+/// One drawn form control with its value, options and fault.
+struct Widget {
+    name: &'static str,
+    label: &'static str,
+    /// `text`, `email`, `decimal`, `whole`, `color`, `textarea`, `check`, `select`, `multi`.
+    kind: &'static str,
+    required: bool,
+    value: String,
+    options: Vec<(String, String, bool)>,
+    fault: String,
+}
+
+#[derive(Template)]
+#[template(path = "inventory_form.html")]
+struct FormPage {
+    chrome: super::Chrome,
+    path: &'static str,
+    title: &'static str,
+    /// The record's id and name when editing.
+    record: Option<(String, String, bool)>,
+    controls: Vec<Widget>,
+    faults: Faults,
+    saved: bool,
+}
+
+fn options(choices: &[Choice], form: &Submitted, name: &str) -> Vec<(String, String, bool)> {
+    choices
+        .iter()
+        .map(|c| (c.id.clone(), c.label.clone(), form.has(name, &c.id)))
+        .collect()
+}
+
+fn controls<R: Screen>(
+    chrome: &super::Chrome,
+    form: &Submitted,
+    faults: &Faults,
+    choices: &Choices,
+) -> Vec<Widget>
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    R::INPUTS
+        .iter()
+        .map(|&Input(name, label, control, required)| {
+            let (kind, options) = match control {
+                Control::Text => ("text", Vec::new()),
+                Control::LongText => ("textarea", Vec::new()),
+                Control::Email => ("email", Vec::new()),
+                Control::Decimal => ("decimal", Vec::new()),
+                Control::Whole => ("whole", Vec::new()),
+                Control::Color => ("color", Vec::new()),
+                Control::Check => ("check", Vec::new()),
+                Control::Manufacturer => ("select", options(&choices.manufacturers, form, name)),
+                Control::Printers => ("multi", options(&choices.printers, form, name)),
+                Control::Choice(prefix, values) => (
+                    "select",
+                    values
+                        .iter()
+                        .map(|v| {
+                            let label = chrome.t.t(&format!("{prefix}{v}")).to_string();
+                            (v.to_string(), label, form.get(name) == *v)
+                        })
+                        .collect(),
+                ),
+            };
+            Widget {
+                name,
+                label,
+                kind,
+                required,
+                value: form.get(name).to_string(),
+                options,
+                fault: faults.at(name).to_string(),
+            }
+        })
+        .collect()
+}
+
+/// The form filled from an API body (edit) or empty (new).
+fn prefill(body: Option<&Value>) -> Submitted {
+    let mut form = Submitted::default();
+    let Some(Value::Object(fields)) = body else {
+        form.set("colorHex", "#000000");
+        return form;
+    };
+    for (name, value) in fields {
+        match value {
+            Value::String(s) => form.0.push((name.clone(), s.clone())),
+            Value::Number(n) => form.0.push((name.clone(), n.to_string())),
+            Value::Bool(true) => form.0.push((name.clone(), "on".into())),
+            Value::Array(items) => form.0.extend(
+                items
+                    .iter()
+                    .filter_map(Value::as_str)
+                    .map(|s| (name.clone(), s.to_string())),
+            ),
+            _ => {}
+        }
+    }
+    form
+}
+
+/// The form back to the API body: empty fields left out, checkboxes `true`, whole numbers as
+/// numbers, a multiple select as an array.
+fn api_body<R: Screen>(form: &Submitted) -> Value
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let mut object = serde_json::Map::new();
+    for &Input(name, _, control, _) in R::INPUTS {
+        let value = form.get(name).trim();
+        let json = match control {
+            Control::Check => Value::Bool(form.checked(name)),
+            Control::Printers => form.all(name).into_iter().map(Value::from).collect(),
+            _ if value.is_empty() => continue,
+            Control::Whole => value
+                .parse::<u64>()
+                .map_or_else(|_| Value::from(value), Value::from),
+            _ => Value::from(value),
+        };
+        object.insert(name.to_string(), json);
+    }
+    Value::Object(object)
+}
+
+async fn render_form<R: Screen>(
+    ctx: Ctx,
+    record: Option<(String, String, bool)>,
+    form: Submitted,
+    faults: Faults,
+    saved: bool,
+    status: StatusCode,
+) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let choices = match ctx.read(Choices::load).await {
+        Ok(choices) => choices,
+        Err(page) => return page,
+    };
+    let page = FormPage {
+        controls: controls::<R>(&ctx.chrome, &form, &faults, &choices),
+        path: R::PATH,
+        title: R::TITLE,
+        record,
+        faults,
+        saved,
+        chrome: ctx.chrome,
+    };
+    html(status, page.render())
+}
+
+async fn new_form<R: Screen>(ctx: Ctx) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    render_form::<R>(
+        ctx,
+        None,
+        prefill(None),
+        Faults::default(),
+        false,
+        StatusCode::OK,
+    )
+    .await
+}
+
+/// The record `id` as its API body.
+async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Value, HttpResponse>
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let view = ctx.read(move |tx| R::Kind::get(tx, id)).await?;
+    serde_json::to_value(R::dto(view)).map_err(|_| ctx.fail(&ApiError::new(Code::Internal)))
+}
+
+fn identity(body: &Value) -> (String, String, bool) {
+    (
+        text(body, "id"),
+        text(body, "name"),
+        body.get("archived").and_then(Value::as_bool) == Some(true),
+    )
+}
+
+async fn edit_form<R: Screen>(ctx: Ctx) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let record = match ctx.id() {
+        Ok(id) => load::<R>(&ctx, id).await,
+        Err(page) => Err(page),
+    };
+    let body = match record {
+        Ok(body) => body,
+        Err(page) => return page,
+    };
+    let saved = ctx.req.query_string().contains("saved");
+    let form = prefill(Some(&body));
+    render_form::<R>(
+        ctx,
+        Some(identity(&body)),
+        form,
+        Faults::default(),
+        saved,
+        StatusCode::OK,
+    )
+    .await
+}
+
+async fn create<R: Screen>(ctx: Ctx, body: Bytes) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let form = Submitted::parse(&body);
+    let input = parse_json::<R::Input>(api_body::<R>(&form).to_string().as_bytes());
+    let result = match input {
+        Ok(input) => api::add::<R>(&ctx.state, input).await,
+        Err(e) => Err(e),
+    };
+    match result.map(|view| serde_json::to_value(R::dto(view))) {
+        Ok(Ok(created)) => see_other(&format!("{}/{}?saved", R::PATH, text(&created, "id"))),
+        Ok(Err(_)) => ctx.fail(&ApiError::new(Code::Internal)),
+        Err(e) => {
+            let status = e.code.status();
+            render_form::<R>(ctx, None, form, Faults::of(&e), false, status).await
+        }
+    }
+}
+
+async fn save<R: Screen>(ctx: Ctx, body: Bytes) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    let form = Submitted::parse(&body);
+    let input = parse_json::<R::Input>(api_body::<R>(&form).to_string().as_bytes());
+    let result = match input {
+        Ok(input) => api::replace::<R>(&ctx.state, id, input).await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(()) => see_other(&format!("{}/{id}?saved", R::PATH)),
+        Err(e) => refuse::<R>(ctx, id, form, &e).await,
+    }
+}
+
+/// Shows the edit form of `id` again with `form` and the faults of `error`.
+async fn refuse<R: Screen>(ctx: Ctx, id: Id, form: Submitted, error: &ApiError) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let body = match load::<R>(&ctx, id).await {
+        Ok(body) => body,
+        Err(page) => return page,
+    };
+    let status = error.code.status();
+    render_form::<R>(
+        ctx,
+        Some(identity(&body)),
+        form,
+        Faults::of(error),
+        false,
+        status,
+    )
+    .await
+}
+
+async fn archive<R: Screen>(ctx: Ctx, body: Bytes) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    let archived = Submitted::parse(&body).get("archived") == "true";
+    match api::archive::<R>(&ctx.state, id, archived).await {
+        Ok(_) => see_other(&format!("{}/{id}?saved", R::PATH)),
+        Err(e) => ctx.fail(&e),
+    }
+}
+
+async fn delete<R: Screen>(ctx: Ctx) -> HttpResponse
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    match api::remove::<R>(&ctx.state, id).await {
+        Ok(()) => see_other(R::PATH),
+        Err(e) if e.code == Code::NotFound => ctx.fail(&e),
+        Err(e) => {
+            let form = match load::<R>(&ctx, id).await {
+                Ok(body) => prefill(Some(&body)),
+                Err(page) => return page,
+            };
+            refuse::<R>(ctx, id, form, &e).await
+        }
+    }
+}

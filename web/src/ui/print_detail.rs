@@ -1,0 +1,561 @@
+//! Print detail: parts, planned costs by category and line, planned versus actual time, grams
+//! and cost, financials, links (retries, repeat), and every command of a print: status moves,
+//! paid, archive, duplicate, repeat, retry, outcome recording and corrections with their
+//! revision history.
+//!
+//! Commands run through the API's shared functions, so the rules and errors are the API's; a
+//! refused command shows this page again with the message at the top or beside its field.
+
+use super::forms::{Faults, Submitted};
+use super::i18n::Tr;
+use super::page::{Ctx, html, see_other};
+use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
+use crate::api::prints::{PrintDto, retry_print, run};
+use crate::error::{ApiError, Code};
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use actix_web::web::{Bytes, Path};
+use actors::prints::{self, CopyKind};
+use askama::Template;
+use rust_decimal::Decimal;
+use std::collections::BTreeMap;
+use storage::records::PrintStatus;
+use storage::{Id, Timestamp};
+
+/// Planned costs of a print, formatted: total, per unit, by category, by part, every line.
+#[derive(Debug, Clone)]
+pub struct Costs {
+    /// Total, formatted.
+    pub total: String,
+    /// Total as the API writes it (for the live preview check).
+    pub total_raw: String,
+    /// Per unit, formatted.
+    pub per_unit: String,
+    /// (category label, subtotal) in category order.
+    pub categories: Vec<(String, String)>,
+    /// (category label, line label, quantity, cost).
+    pub lines: Vec<(String, String, String, String)>,
+}
+
+impl Costs {
+    /// The planned costs of `print` in the locale of `t`; category subtotals are exact sums of
+    /// the lines (rounded only for display).
+    pub fn of(t: &Tr, print: &PrintDto) -> Costs {
+        let mut sums: BTreeMap<&str, Decimal> = BTreeMap::new();
+        let lines = print
+            .cost_lines
+            .iter()
+            .map(|l| {
+                *sums.entry(l.category).or_default() +=
+                    l.cost.parse::<Decimal>().unwrap_or_default();
+                (
+                    category(t, l.category),
+                    l.label.clone(),
+                    t.exact_str(&l.quantity),
+                    t.money_str(&l.cost),
+                )
+            })
+            .collect();
+        const ORDER: [&str; 6] = [
+            "PRINTER",
+            "HOTEND",
+            "BUILD_PLATE",
+            "COMPONENT",
+            "FILAMENT",
+            "ELECTRICITY",
+        ];
+        Costs {
+            total: t.money_str(&print.total_cost),
+            total_raw: print.total_cost.clone(),
+            per_unit: t.money_str(&print.cost_per_unit),
+            categories: ORDER
+                .iter()
+                .filter_map(|c| sums.get(c).map(|v| (category(t, c), t.money(v))))
+                .collect(),
+            lines,
+        }
+    }
+}
+
+fn category(t: &Tr, name: &str) -> String {
+    t.t(&format!("category.{name}")).to_string()
+}
+
+/// `h:mm` of a duration in seconds.
+pub fn clock(seconds: u64) -> String {
+    let minutes = seconds.div_ceil(60);
+    format!("{}:{:02}", minutes / 60, minutes % 60)
+}
+
+/// The wire name of a serde enum value (`"DONE"`).
+pub fn wire<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}
+
+/// A planned filament use beside its actual grams.
+struct UsageRow {
+    id: String,
+    part: usize,
+    label: String,
+    spool: String,
+    planned: String,
+    actual: String,
+    cost: String,
+    /// Its value in the outcome form.
+    entered: String,
+}
+
+/// A part beside its actual time.
+struct PartRow {
+    number: usize,
+    id: String,
+    printer: String,
+    plate: String,
+    hotends: String,
+    planned: String,
+    actual: String,
+    total: String,
+    /// Its minutes in the outcome form.
+    entered: String,
+}
+
+/// One outcome revision, formatted.
+struct RevisionRow {
+    revision: u32,
+    status: String,
+    recorded: String,
+    duration: String,
+    note: String,
+    failure_reason: String,
+    correction_note: String,
+    actual_cost: String,
+}
+
+#[derive(Template)]
+#[template(path = "print_detail.html")]
+struct DetailPage {
+    chrome: super::Chrome,
+    print: PrintDto,
+    status: String,
+    costs: Costs,
+    customer: Option<(String, String)>,
+    series: Option<(String, String)>,
+    parts: Vec<PartRow>,
+    usages: Vec<UsageRow>,
+    moves: Vec<(String, String)>,
+    outcome_status: String,
+    revisions: Vec<RevisionRow>,
+    /// `record`, `correct` or `""`: which outcome form the print takes.
+    form_kind: &'static str,
+    form: Submitted,
+    faults: Faults,
+    operation_key: String,
+    financials: Vec<(String, String)>,
+    planned_duration: String,
+    actual_duration: String,
+    actual_cost: String,
+    is_draft: bool,
+    is_done: bool,
+    failed: bool,
+}
+
+impl DetailPage {
+    fn fault(&self, name: &str) -> &str {
+        self.faults.at(name)
+    }
+}
+
+fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
+    let actual: BTreeMap<&str, &str> = print
+        .outcome
+        .iter()
+        .flat_map(|o| o.filaments.iter())
+        .map(|g| (g.usage_id.as_str(), g.used_grams.as_str()))
+        .collect();
+    print
+        .parts
+        .iter()
+        .enumerate()
+        .flat_map(|(i, part)| part.usages.iter().map(move |u| (i + 1, part, u)))
+        .map(|(number, part, u)| {
+            let label = part
+                .cost_lines
+                .iter()
+                .find(|l| {
+                    l.category == "FILAMENT"
+                        && (l.source_id == u.filament_id
+                            || Some(&l.source_id) == u.spool_id.as_ref())
+                })
+                .map_or_else(|| u.filament_id.clone(), |l| l.label.clone());
+            UsageRow {
+                id: u.id.clone(),
+                part: number,
+                label,
+                spool: u.spool_code.clone().unwrap_or_default(),
+                planned: format!("{} {}", t.exact_str(&u.used_grams), t.t("unit.g")),
+                actual: actual
+                    .get(u.id.as_str())
+                    .map(|g| format!("{} {}", t.exact_str(g), t.t("unit.g")))
+                    .unwrap_or_default(),
+                cost: t.money_str(&u.cost),
+                entered: String::new(),
+            }
+        })
+        .collect()
+}
+
+fn part_rows(t: &Tr, print: &PrintDto) -> Vec<PartRow> {
+    let actual: BTreeMap<&str, u32> = print
+        .outcome
+        .iter()
+        .flat_map(|o| o.parts.iter())
+        .map(|p| (p.part_id.as_str(), p.duration_seconds))
+        .collect();
+    print
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PartRow {
+            number: i + 1,
+            id: p.id.clone(),
+            printer: p.printer.clone(),
+            plate: p.build_plate.clone(),
+            hotends: p
+                .hotends
+                .iter()
+                .map(|h| format!("{} ({})", h.name, clock(u64::from(h.duration_seconds))))
+                .collect::<Vec<_>>()
+                .join(", "),
+            planned: clock(p.duration_seconds),
+            actual: actual
+                .get(p.id.as_str())
+                .map(|s| clock(u64::from(*s)))
+                .unwrap_or_default(),
+            total: t.money_str(&p.total_cost),
+            entered: String::new(),
+        })
+        .collect()
+}
+
+fn minutes(seconds: u64) -> String {
+    (Decimal::from(seconds) / Decimal::from(60))
+        .normalize()
+        .to_string()
+}
+
+fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
+    let f = &print.financials;
+    [
+        ("financials.salesValue", &f.sales_value),
+        ("financials.plannedMargin", &f.planned_margin),
+        ("financials.realizedRevenue", &f.realized_revenue),
+        ("financials.realizedMargin", &f.realized_margin),
+        ("financials.salesPerUnit", &f.sales_per_unit),
+        (
+            "financials.plannedMarginPerUnit",
+            &f.planned_margin_per_unit,
+        ),
+        (
+            "financials.realizedMarginPerUnit",
+            &f.realized_margin_per_unit,
+        ),
+        ("financials.failedCost", &print.failed_cost),
+    ]
+    .into_iter()
+    .filter_map(|(key, value)| {
+        value
+            .as_ref()
+            .map(|v| (t.t(key).to_string(), t.money_str(v)))
+    })
+    .collect()
+}
+
+/// The outcome form's values: the submitted ones, or the current outcome's, or the plan's.
+fn outcome_form(print: &PrintDto) -> Submitted {
+    let mut form = Submitted::default();
+    let outcome = print.outcome.as_ref();
+    form.set(
+        "status",
+        outcome.map_or("SUCCESS".into(), |o| wire(&o.status)),
+    );
+    let seconds = outcome.map_or(print.duration_seconds, |o| u64::from(o.duration_seconds));
+    form.set("durationMinutes", minutes(seconds));
+    if let Some(o) = outcome {
+        form.set("note", o.note.clone().unwrap_or_default());
+        form.set(
+            "failureReason",
+            o.failure_reason.clone().unwrap_or_default(),
+        );
+        form.set("expectedRevision", o.revision.to_string());
+    }
+    let usages = print.parts.iter().flat_map(|p| p.usages.iter());
+    for (k, u) in usages.enumerate() {
+        let grams = outcome
+            .and_then(|o| o.filaments.iter().find(|g| g.usage_id == u.id))
+            .map_or(u.used_grams.clone(), |g| g.used_grams.clone());
+        form.set(format!("filaments[{k}].usageId"), u.id.clone());
+        form.set(format!("filaments[{k}].usedGrams"), grams);
+    }
+    if print.parts.len() > 1 {
+        for (i, p) in print.parts.iter().enumerate() {
+            let seconds = outcome
+                .and_then(|o| o.parts.iter().find(|s| s.part_id == p.id))
+                .map_or(p.duration_seconds, |s| u64::from(s.duration_seconds));
+            form.set(format!("parts[{i}].partId"), p.id.clone());
+            form.set(format!("parts[{i}].durationMinutes"), minutes(seconds));
+        }
+    }
+    form
+}
+
+const MOVES: [&str; 4] = ["PRINTING", "PRINTED", "SHIPPED", "DONE"];
+
+async fn render(
+    ctx: Ctx,
+    print: PrintDto,
+    form: Option<Submitted>,
+    faults: Faults,
+    status: StatusCode,
+) -> HttpResponse {
+    let (customer_id, series_id) = (print.customer_id.clone(), print.series_id.clone());
+    let names = ctx
+        .read(move |tx| {
+            let id = |text: &Option<String>| text.as_deref().and_then(|t| t.parse::<Id>().ok());
+            let customer = id(&customer_id)
+                .map(|c| actors::inventory::get::<storage::records::Customer>(tx, c))
+                .transpose()?
+                .map(|c| (c.id.to_string(), c.name));
+            let series = id(&series_id)
+                .and_then(|s| actors::series::get(tx, s).ok())
+                .map(|s| (s.id.to_string(), s.name));
+            Ok((customer, series))
+        })
+        .await;
+    let (customer, series) = match names {
+        Ok(names) => names,
+        Err(page) => return page,
+    };
+    let t = &ctx.chrome.t;
+    let current = wire(&print.status);
+    let form_kind = match (&print.outcome, current.as_str(), print.archived) {
+        (_, _, true) => "",
+        (Some(_), _, false) => "correct",
+        (None, "DONE", false) => "record",
+        _ => "",
+    };
+    let revisions = print
+        .outcome
+        .iter()
+        .flat_map(|o| o.history.iter())
+        .rev()
+        .map(|r| RevisionRow {
+            revision: r.revision,
+            status: t.t(&format!("outcome.{}", wire(&r.status))).to_string(),
+            recorded: t.date(&r.recorded_at),
+            duration: clock(u64::from(r.duration_seconds)),
+            note: r.note.clone().unwrap_or_default(),
+            failure_reason: r.failure_reason.clone().unwrap_or_default(),
+            correction_note: r.correction_note.clone().unwrap_or_default(),
+            actual_cost: t.money_str(&r.actual_cost),
+        })
+        .collect();
+    let form = form.unwrap_or_else(|| outcome_form(&print));
+    let mut usages = usage_rows(t, &print);
+    for (k, u) in usages.iter_mut().enumerate() {
+        u.entered = form.get(&format!("filaments[{k}].usedGrams")).to_string();
+    }
+    let mut parts = part_rows(t, &print);
+    for (i, p) in parts.iter_mut().enumerate() {
+        p.entered = form.get(&format!("parts[{i}].durationMinutes")).to_string();
+    }
+    let page = DetailPage {
+        status: t.t(&format!("status.{current}")).to_string(),
+        costs: Costs::of(t, &print),
+        parts,
+        usages,
+        moves: MOVES
+            .iter()
+            .filter(|m| **m != current)
+            .map(|m| (m.to_string(), t.t(&format!("status.{m}")).to_string()))
+            .collect(),
+        outcome_status: print
+            .outcome
+            .as_ref()
+            .map(|o| t.t(&format!("outcome.{}", wire(&o.status))).to_string())
+            .unwrap_or_default(),
+        revisions,
+        form_kind,
+        form,
+        faults,
+        operation_key: Id::new().to_string(),
+        financials: financials(t, &print),
+        planned_duration: clock(print.duration_seconds),
+        actual_duration: print
+            .outcome
+            .as_ref()
+            .map(|o| clock(u64::from(o.duration_seconds)))
+            .unwrap_or_default(),
+        actual_cost: print
+            .actual_cost
+            .as_deref()
+            .map(|c| t.money_str(c))
+            .unwrap_or_default(),
+        is_draft: current == "DRAFT",
+        is_done: current == "DONE",
+        failed: current == "DONE"
+            && print
+                .outcome
+                .as_ref()
+                .is_some_and(|o| wire(&o.status) == "FAILED"),
+        customer,
+        series,
+        print,
+        chrome: ctx.chrome,
+    };
+    html(status, page.render())
+}
+
+async fn load(ctx: &Ctx) -> Result<PrintDto, HttpResponse> {
+    let id = ctx.id()?;
+    let print = ctx.read(move |tx| prints::get(tx, id)).await?;
+    Ok(PrintDto::from(&print))
+}
+
+/// `GET /prints/{id}`.
+pub async fn show(ctx: Ctx) -> HttpResponse {
+    match load(&ctx).await {
+        Ok(print) => render(ctx, print, None, Faults::default(), StatusCode::OK).await,
+        Err(page) => page,
+    }
+}
+
+/// Shows the print again with the faults of a refused command (and the refused form values).
+async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> HttpResponse {
+    match load(&ctx).await {
+        Ok(print) => render(ctx, print, form, Faults::of(error), error.code.status()).await,
+        Err(page) => page,
+    }
+}
+
+/// `POST /prints/{id}/actions/{action}`: `status` (field `status`), `paid` and `archive`
+/// (field `value`: `true`/`false`), `complete`, `duplicate`, `repeat`, `retry`. Answers 303 to
+/// the print (or the new copy).
+pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    let form = Submitted::parse(&body);
+    let flag = form.get("value") == "true";
+    let now = Timestamp::now();
+    let state = &ctx.state;
+    let result = match path.1.as_str() {
+        "status" => match status_of(form.get("status")) {
+            Some(status) => run(state, move |txn| prints::set_status(txn, id, status, now)).await,
+            None => Err(ApiError::field("status", "errors.invalidValue")),
+        },
+        "paid" => run(state, move |txn| prints::set_paid(txn, id, flag, now)).await,
+        "archive" => run(state, move |txn| prints::set_archived(txn, id, flag, now)).await,
+        "complete" => run(state, move |txn| prints::complete(txn, id, now)).await,
+        "duplicate" => {
+            run(state, move |txn| {
+                prints::copy(txn, id, CopyKind::Duplicate, None, now)
+            })
+            .await
+        }
+        "repeat" => {
+            run(state, move |txn| {
+                prints::copy(txn, id, CopyKind::Repeat, None, now)
+            })
+            .await
+        }
+        "retry" => retry_print(state, id).await,
+        _ => Err(ApiError::new(Code::NotFound)),
+    };
+    match result {
+        Ok(print) => see_other(&format!("/prints/{}", print.id)),
+        Err(e) => refuse(ctx, &e, None).await,
+    }
+}
+
+fn status_of(wire: &str) -> Option<PrintStatus> {
+    Some(match wire {
+        "PRINTING" => PrintStatus::Printing,
+        "PRINTED" => PrintStatus::Printed,
+        "SHIPPED" => PrintStatus::Shipped,
+        "DONE" => PrintStatus::Done,
+        _ => return None,
+    })
+}
+
+/// Numbers of the outcome forms.
+const NUMBERS: [&str; 1] = ["expectedRevision"];
+
+/// The outcome input `T` of a form. A multipart form sends the parts' times only: the total is
+/// their sum, as the rules require.
+///
+/// Errors: the API's field errors.
+fn outcome_input<T: serde::de::DeserializeOwned>(form: &Submitted) -> Result<T, ApiError> {
+    let mut tree = form.tree(&NUMBERS);
+    let total: Option<u64> = tree.get("parts").and_then(|p| p.as_array()).map(|parts| {
+        parts
+            .iter()
+            .filter_map(|p| p.get("durationSeconds").and_then(|s| s.as_u64()))
+            .sum()
+    });
+    if let (Some(total), Some(object)) = (total, tree.as_object_mut()) {
+        object
+            .entry("durationSeconds")
+            .or_insert_with(|| total.into());
+    }
+    crate::extract::parse_json(tree.to_string().as_bytes())
+}
+
+/// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools).
+pub async fn record(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    let form = Submitted::parse(&body);
+    let result = match outcome_input::<OutcomeInputDto>(&form) {
+        Ok(input) => {
+            let input = actors::prints::outcome::OutcomeInput::from(input);
+            run(&ctx.state, move |txn| {
+                actors::prints::outcome::record(txn, id, &input, Timestamp::now())
+            })
+            .await
+        }
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(_) => see_other(&format!("/prints/{id}")),
+        Err(e) => refuse(ctx, &e, Some(form)).await,
+    }
+}
+
+/// `POST /prints/{id}/outcome/correct`: appends a revision (books only the deltas).
+pub async fn correct(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    let form = Submitted::parse(&body);
+    let result =
+        match outcome_input::<CorrectionInputDto>(&form).and_then(CorrectionInputDto::into_input) {
+            Ok(input) => {
+                run(&ctx.state, move |txn| {
+                    actors::prints::outcome::correct(txn, id, &input, Timestamp::now())
+                })
+                .await
+            }
+            Err(e) => Err(e),
+        };
+    match result {
+        Ok(_) => see_other(&format!("/prints/{id}")),
+        Err(e) => refuse(ctx, &e, Some(form)).await,
+    }
+}

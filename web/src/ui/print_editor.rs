@@ -1,0 +1,326 @@
+//! The print editor: a draft's name, customer, series, quantity, sales value and notes, and its
+//! 1 to 100 parts, each with a printer, a build plate, hotends with their printing times, other
+//! components and filament lines (with a spool picker under spool management).
+//!
+//! Field names are the API's JSON paths (`parts[0].hotends[1].durationMinutes`, see
+//! [`Submitted::document`]), so a refused draft shows each field error next to its control.
+//! `static/app.js` adds and removes parts and lines and shows the live cost breakdown from
+//! `POST /api/prints/calculate`; without it the form still saves and shows the stored costs.
+
+use super::choices::{Choice, Choices};
+use super::forms::{Faults, Submitted};
+use super::page::{Ctx, html, see_other};
+use crate::api::prints::{PrintDto, PrintInputDto, create_draft, replace_draft};
+use crate::error::ApiError;
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use askama::Template;
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+
+/// Form fields sent as JSON numbers.
+const NUMBERS: [&str; 1] = ["quantity"];
+
+/// One form control: its name (a JSON path), value and fault key.
+#[derive(Debug, Clone)]
+pub struct Slot {
+    /// Field name.
+    pub name: String,
+    /// Current value.
+    pub value: String,
+    /// Message key of its field error, or `""`.
+    pub fault: String,
+}
+
+/// A hotend line.
+pub struct HotendRow {
+    component: Slot,
+    minutes: Slot,
+}
+
+/// A filament line.
+pub struct FilamentRow {
+    filament: Slot,
+    grams: Slot,
+    spool: Slot,
+}
+
+/// A part with its lines.
+pub struct PartView {
+    number: usize,
+    id: Slot,
+    printer: Slot,
+    plate: Slot,
+    others: Slot,
+    other_ids: Vec<String>,
+    hotends: Vec<HotendRow>,
+    filaments: Vec<FilamentRow>,
+}
+
+#[derive(Template)]
+#[template(path = "print_editor.html")]
+struct EditorPage {
+    chrome: super::Chrome,
+    /// The print's id when editing.
+    print_id: Option<String>,
+    name: Slot,
+    customer: Slot,
+    series: Slot,
+    quantity: Slot,
+    sales_value: Slot,
+    notes: Slot,
+    parts: Vec<PartView>,
+    choices: Choices,
+    hotends: Vec<Choice>,
+    plates: Vec<Choice>,
+    others: Vec<Choice>,
+    faults: Faults,
+    /// The stored print's costs (edit), for reading without JavaScript.
+    costs: Option<super::print_detail::Costs>,
+}
+
+/// Text of a JSON leaf (`""` for null, objects and arrays).
+fn leaf(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::String(s)) => s.clone(),
+        Some(Value::Number(n)) => n.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// Seconds as minutes, exactly (`5430` → `90.5`).
+fn minutes(seconds: Option<&Value>) -> String {
+    seconds
+        .and_then(Value::as_u64)
+        .map(|s| {
+            (Decimal::from(s) / Decimal::from(60))
+                .normalize()
+                .to_string()
+        })
+        .unwrap_or_default()
+}
+
+fn slot(faults: &Faults, name: String, value: String) -> Slot {
+    let fault = faults.at(&name).to_string();
+    Slot { name, value, fault }
+}
+
+/// Items of the array at `key` of `node`, or one empty object (a new line to fill).
+fn rows<'a>(node: &'a Value, key: &str) -> Vec<&'a Value> {
+    static EMPTY: Value = Value::Null;
+    match node.get(key).and_then(Value::as_array) {
+        Some(items) if !items.is_empty() => items.iter().collect(),
+        _ => vec![&EMPTY],
+    }
+}
+
+/// The parts of a draft document as form controls.
+fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
+    rows(tree, "parts")
+        .into_iter()
+        .enumerate()
+        .map(|(i, part)| {
+            let at = |field: &str| format!("parts[{i}].{field}");
+            let field = |name: &str| slot(faults, at(name), leaf(part.get(name)));
+            let hotends = rows(part, "hotends")
+                .into_iter()
+                .enumerate()
+                .map(|(j, h)| {
+                    let seconds = h.get("durationSeconds");
+                    let minutes = match seconds {
+                        Some(_) => minutes(seconds),
+                        None => leaf(h.get("durationMinutes")),
+                    };
+                    let mut minutes = slot(
+                        faults,
+                        at(&format!("hotends[{j}].durationMinutes")),
+                        minutes,
+                    );
+                    minutes.fault = faults
+                        .at(&at(&format!("hotends[{j}].durationSeconds")))
+                        .to_string();
+                    HotendRow {
+                        component: slot(
+                            faults,
+                            at(&format!("hotends[{j}].componentId")),
+                            leaf(h.get("componentId")),
+                        ),
+                        minutes,
+                    }
+                })
+                .collect();
+            let filaments = rows(part, "filaments")
+                .into_iter()
+                .enumerate()
+                .map(|(k, f)| {
+                    let line = |name: &str| {
+                        slot(
+                            faults,
+                            at(&format!("filaments[{k}].{name}")),
+                            leaf(f.get(name)),
+                        )
+                    };
+                    FilamentRow {
+                        filament: line("filamentId"),
+                        grams: line("usedGrams"),
+                        spool: line("spoolId"),
+                    }
+                })
+                .collect();
+            let other_ids = part
+                .get("otherComponentIds")
+                .and_then(Value::as_array)
+                .map(|ids| ids.iter().map(|v| leaf(Some(v))).collect())
+                .unwrap_or_default();
+            let mut others = field("otherComponentIds");
+            others.name = at("otherComponentIds[]");
+            PartView {
+                number: i + 1,
+                id: field("id"),
+                printer: field("printerId"),
+                plate: field("buildPlateId"),
+                others,
+                other_ids,
+                hotends,
+                filaments,
+            }
+        })
+        .collect()
+}
+
+/// The draft document of a stored print (the API's input shape, part ids kept).
+fn document_of(print: &PrintDto) -> Value {
+    let parts: Vec<Value> = print
+        .parts
+        .iter()
+        .map(|p| {
+            json!({
+                "id": p.id,
+                "printerId": p.printer_id,
+                "buildPlateId": p.build_plate_id,
+                "otherComponentIds": p.other_component_ids,
+                "hotends": p.hotends.iter().map(|h| json!({
+                    "componentId": h.component_id,
+                    "durationSeconds": h.duration_seconds,
+                })).collect::<Vec<_>>(),
+                "filaments": p.usages.iter().map(|u| json!({
+                    "filamentId": u.filament_id,
+                    "usedGrams": u.used_grams,
+                    "spoolId": u.spool_id,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({
+        "name": print.name,
+        "customerId": print.customer_id,
+        "seriesId": print.series_id,
+        "quantity": print.quantity,
+        "salesValue": print.sales_value,
+        "notes": print.notes,
+        "parts": parts,
+    })
+}
+
+async fn render(
+    ctx: Ctx,
+    print: Option<&PrintDto>,
+    tree: &Value,
+    faults: Faults,
+    status: StatusCode,
+) -> HttpResponse {
+    let choices = match ctx.read(Choices::load).await {
+        Ok(choices) => choices,
+        Err(page) => return page,
+    };
+    let top = |name: &str| slot(&faults, name.to_string(), leaf(tree.get(name)));
+    let mut quantity = top("quantity");
+    if quantity.value.is_empty() {
+        quantity.value = "1".into();
+    }
+    let of = |kind: &str| choices.components_of(kind).into_iter().cloned().collect();
+    let page = EditorPage {
+        print_id: print.map(|p| p.id.clone()),
+        name: top("name"),
+        customer: top("customerId"),
+        series: top("seriesId"),
+        quantity,
+        sales_value: top("salesValue"),
+        notes: top("notes"),
+        parts: parts(tree, &faults),
+        hotends: of("HOTEND"),
+        plates: of("BUILD_PLATE"),
+        others: of("OTHER"),
+        costs: print.map(|p| super::print_detail::Costs::of(&ctx.chrome.t, p)),
+        choices,
+        faults,
+        chrome: ctx.chrome,
+    };
+    html(status, page.render())
+}
+
+/// `GET /prints/new`: an empty draft with one part, one hotend line and one filament line.
+pub async fn new_form(ctx: Ctx) -> HttpResponse {
+    render(ctx, None, &json!({}), Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /prints`: creates the draft and shows it, or shows the form again with its faults.
+pub async fn create(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let form = Submitted::parse(&body);
+    let result = match form.document::<PrintInputDto>(&NUMBERS) {
+        Ok(draft) => create_draft(&ctx.state, draft).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(print) => see_other(&format!("/prints/{}", print.id)),
+        Err(e) => refuse(ctx, None, &form, &e).await,
+    }
+}
+
+async fn refuse(
+    ctx: Ctx,
+    print: Option<&PrintDto>,
+    form: &Submitted,
+    e: &ApiError,
+) -> HttpResponse {
+    let status = e.code.status();
+    render(ctx, print, &form.tree(&NUMBERS), Faults::of(e), status).await
+}
+
+async fn stored(ctx: &Ctx) -> Result<PrintDto, HttpResponse> {
+    let id = ctx.id()?;
+    let print = ctx.read(move |tx| actors::prints::get(tx, id)).await?;
+    Ok(PrintDto::from(&print))
+}
+
+/// `GET /prints/{id}/edit`: the draft's data in the editor.
+pub async fn edit_form(ctx: Ctx) -> HttpResponse {
+    let print = match stored(&ctx).await {
+        Ok(print) => print,
+        Err(page) => return page,
+    };
+    let tree = document_of(&print);
+    render(ctx, Some(&print), &tree, Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /prints/{id}/edit`: replaces the draft data (409 `IMMUTABLE` once finalized).
+pub async fn save(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let print = match stored(&ctx).await {
+        Ok(print) => print,
+        Err(page) => return page,
+    };
+    let form = Submitted::parse(&body);
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return page,
+    };
+    let result = match form.document::<PrintInputDto>(&NUMBERS) {
+        Ok(draft) => replace_draft(&ctx.state, id, draft).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(_) => see_other(&format!("/prints/{id}")),
+        Err(e) => refuse(ctx, Some(&print), &form, &e).await,
+    }
+}
