@@ -71,7 +71,7 @@ fn scenario(name: &str) {
     let shots = screenshots(name);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/e2e/{name}.mjs"));
     let output = Command::new("timeout")
-        .args(["120", "node"])
+        .args(["240", "node"])
         .arg(&script)
         .arg(&service.base)
         .arg(&shots)
@@ -93,4 +93,9 @@ fn scenario(name: &str) {
 #[test]
 fn first_run_dashboard_prints_and_german() {
     scenario("first_run");
+}
+
+#[test]
+fn inventory_two_part_print_outcomes_ledger_and_german_a4_report() {
+    scenario("full_flow");
 }

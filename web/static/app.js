@@ -99,6 +99,10 @@ if (editor) {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const mine = ++sequence;
+      if (!editor.checkValidity()) {
+        state.textContent = editor.getAttribute("data-incomplete");
+        return;
+      }
       const draft = documentOf();
       (draft.parts || []).forEach((p) => { delete p.id; });
       try {
@@ -120,7 +124,8 @@ if (editor) {
         total.setAttribute("data-value", body.totalCost);
         lines.replaceChildren(...body.costLines.map((line) => {
           const row = document.createElement("tr");
-          for (const [text, numeric] of [[line.category, false], [line.label, false], [money.format(Number(line.cost)), true]]) {
+          const category = document.querySelector(`#category-names [data-category='${line.category}']`);
+          for (const [text, numeric] of [[category ? category.textContent : line.category, false], [line.label, false], [money.format(Number(line.cost)), true]]) {
             const cell = document.createElement("td");
             cell.textContent = text;
             if (numeric) cell.className = "num";

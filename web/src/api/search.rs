@@ -81,6 +81,13 @@ pub async fn search(
 ) -> Result<Json<SearchResults>, ApiError> {
     let query = QueryFields::of(&req)?;
     let q = query.text("q").unwrap_or_default();
+    Ok(Json(find(&state, q).await?))
+}
+
+/// Prints and inventory whose names contain `q` (API and UI).
+///
+/// Errors: 422 on `q` when it is shorter than 2 characters; storage errors.
+pub async fn find(state: &AppState, q: String) -> Result<SearchResults, ApiError> {
     if q.chars().count() < 2 {
         return Err(ApiError::field("q", "errors.tooShort"));
     }
@@ -139,5 +146,5 @@ pub async fn search(
             })
         })
         .await?;
-    Ok(Json(results))
+    Ok(results)
 }

@@ -301,8 +301,20 @@ pub async fn next_run(
     id: PathId,
     input: StrictJson<NextRunInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let (series_id, source) = (id.0, input.0.source_print_id.0);
-    prints::write(&state, actix_web::http::StatusCode::CREATED, move |txn| {
+    let print = start_next_run(&state, id.0, input.0.source_print_id.0).await?;
+    Ok(HttpResponse::Created().json(prints::PrintDto::from(&print)))
+}
+
+/// Starts the next run of series `series_id` from print `source` (API and UI).
+///
+/// Errors: 404 for the series; 422 on `sourcePrintId` when the print is unknown; 409
+/// `PRINT_SERIES_DISABLED`.
+pub async fn start_next_run(
+    state: &AppState,
+    series_id: Id,
+    source: Id,
+) -> Result<storage::records::Print, ApiError> {
+    prints::run(state, move |txn| {
         series::require_enabled(txn)?;
         series::get(txn, series_id)?;
         actors::prints::get(txn, source)
@@ -319,16 +331,22 @@ pub async fn next_run(
 }
 
 /// Whose history: the route's scope overrides a conflicting query.
-enum Scope {
+pub enum Scope {
+    /// A series' prints.
     Series(Id),
+    /// A customer's prints.
     Customer(Id),
 }
 
-async fn history(
+/// The prints of `scope` for the list query of `req`, with totals over the whole filtered set
+/// (API and UI).
+///
+/// Errors: 404 for the series or customer; 422 for the query; 409 `PRINT_SERIES_DISABLED`.
+pub async fn history(
     state: &AppState,
     req: &HttpRequest,
     scope: Scope,
-) -> Result<Json<History>, ApiError> {
+) -> Result<History, ApiError> {
     let (list, mut filter) = filters::parse(req)?;
     match scope {
         Scope::Series(id) => {
@@ -348,13 +366,13 @@ async fn history(
         }
     }
     let (page, totals) = prints::page(state, &list, filter, true).await?;
-    Ok(Json(History {
+    Ok(History {
         items: page.items,
         total: page.total,
         page: page.page,
         page_size: page.page_size,
         totals: totals.unwrap_or_default().into(),
-    }))
+    })
 }
 
 /// The series' prints, filtered and paginated, with totals over the whole filtered set.
@@ -366,7 +384,7 @@ pub async fn series_history(
     id: PathId,
     req: HttpRequest,
 ) -> Result<Json<History>, ApiError> {
-    history(&state, &req, Scope::Series(id.0)).await
+    history(&state, &req, Scope::Series(id.0)).await.map(Json)
 }
 
 /// The customer's prints, filtered and paginated, with totals over the whole filtered set.
@@ -378,5 +396,5 @@ pub async fn customer_history(
     id: PathId,
     req: HttpRequest,
 ) -> Result<Json<History>, ApiError> {
-    history(&state, &req, Scope::Customer(id.0)).await
+    history(&state, &req, Scope::Customer(id.0)).await.map(Json)
 }

@@ -270,7 +270,14 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<SpoolInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let i = input.0;
+    let view = open(&state, input.0).await?;
+    Ok(HttpResponse::Created().json(SpoolDto::from(view)))
+}
+
+/// Opens a spool with its opening receipt, atomically (API and UI).
+///
+/// Errors: 422 with field errors; 409 `DUPLICATE` code or `SPOOL_MANAGEMENT_DISABLED`.
+pub async fn open(state: &AppState, i: SpoolInputDto) -> Result<SpoolView, ApiError> {
     let input = SpoolInput {
         code: i.code.map(Name::into_inner),
         filament_id: i.filament_id.0,
@@ -280,15 +287,14 @@ pub async fn create(
         location: i.location.map(Note::into_inner),
         acquired_at: date(i.acquired_at, "acquiredAt")?,
     };
-    let view = state
+    Ok(state
         .ledger
         .run(move |txn| {
             settings::require_spool_management(txn)?;
             let spool = ledger::open_spool(txn, &input, Timestamp::now())?;
             ledger::view(txn, spool.id)
         })
-        .await?;
-    Ok(HttpResponse::Created().json(SpoolDto::from(view)))
+        .await?)
 }
 
 /// A spool and a page of its movements, newest first.
@@ -368,16 +374,23 @@ pub async fn archive(
     id: PathId,
     input: StrictJson<ArchiveInput>,
 ) -> Result<Json<SpoolDto>, ApiError> {
-    let (id, archived) = (id.0, input.0.archived);
-    let view = state
+    Ok(Json(
+        set_archived(&state, id.0, input.0.archived).await?.into(),
+    ))
+}
+
+/// Archives or restores spool `id` (API and UI).
+///
+/// Errors: 404; 409 `SPOOL_MANAGEMENT_DISABLED`.
+pub async fn set_archived(state: &AppState, id: Id, archived: bool) -> Result<SpoolView, ApiError> {
+    Ok(state
         .ledger
         .run(move |txn| {
             settings::require_spool_management(txn)?;
             ledger::set_archived(txn, id, archived, Timestamp::now())?;
             ledger::view(txn, id)
         })
-        .await?;
-    Ok(Json(view.into()))
+        .await?)
 }
 
 /// Books a RECEIPT or CORRECTION. Idempotent by `operationKey`: a retry with the same key and
@@ -390,7 +403,19 @@ pub async fn book(
     id: PathId,
     input: StrictJson<MovementInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, i) = (id.0, input.0);
+    let booked = book_movement(&state, id.0, input.0).await?;
+    Ok(HttpResponse::Created().json(MovementDto::from(booked)))
+}
+
+/// Books a RECEIPT or CORRECTION on spool `id`, idempotent by its operation key (API and UI).
+///
+/// Errors: 404; 422 for a PRINT kind or invalid grams; 409 `OPERATION_KEY_REUSED` or
+/// `SPOOL_MANAGEMENT_DISABLED`.
+pub async fn book_movement(
+    state: &AppState,
+    id: Id,
+    i: MovementInputDto,
+) -> Result<Movement, ApiError> {
     let kind = match i.kind {
         Kind::Receipt => MovementKind::Receipt,
         Kind::Correction => MovementKind::Correction,
@@ -404,14 +429,13 @@ pub async fn book(
         print_id: None,
         usage_id: None,
     };
-    let booked = state
+    Ok(state
         .ledger
         .run(move |txn| {
             settings::require_spool_management(txn)?;
             ledger::book(txn, id, &movement, Timestamp::now())
         })
-        .await?;
-    Ok(HttpResponse::Created().json(MovementDto::from(booked)))
+        .await?)
 }
 
 /// An SVG QR code of the spool's page, `<origin>/spools/{id}`, for its label.

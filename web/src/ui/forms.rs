@@ -111,6 +111,9 @@ impl Submitted {
             let parent = segments
                 .iter()
                 .fold(&mut root, |node, segment| step(node, segment));
+            if !parent.is_object() {
+                *parent = Value::Object(Map::new());
+            }
             match last.strip_suffix("[]") {
                 Some(list) => {
                     if let Some(object) = parent.as_object_mut() {
@@ -248,5 +251,71 @@ impl Faults {
     /// The message key for `field`, or `""`.
     pub fn at(&self, field: &str) -> &str {
         self.by_field.get(field).map_or("", String::as_str)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn form(pairs: &[(&str, &str)]) -> Submitted {
+        Submitted(
+            pairs
+                .iter()
+                .map(|(n, v)| (n.to_string(), v.to_string()))
+                .collect(),
+        )
+    }
+
+    #[test]
+    fn field_paths_become_the_api_document() {
+        let submitted = form(&[
+            ("name", "Stand"),
+            ("quantity", "3"),
+            ("salesValue", ""),
+            ("parts[0].id", ""),
+            ("parts[0].printerId", "p1"),
+            ("parts[0].hotends[0].componentId", "h1"),
+            ("parts[0].hotends[0].durationMinutes", "90.5"),
+            ("parts[0].otherComponentIds[]", "c1"),
+            ("parts[0].otherComponentIds[]", "c2"),
+            ("parts[2].printerId", "p2"),
+            ("parts[2].filaments[1].usedGrams", "10"),
+            ("archived", "on"),
+        ]);
+        assert_eq!(
+            submitted.tree(&["quantity"]),
+            json!({
+                "name": "Stand",
+                "quantity": 3,
+                "archived": true,
+                "parts": [
+                    {
+                        "printerId": "p1",
+                        "hotends": [{"componentId": "h1", "durationSeconds": 5430}],
+                        "otherComponentIds": ["c1", "c2"],
+                    },
+                    {"printerId": "p2", "filaments": [{"usedGrams": "10"}]},
+                ],
+            })
+        );
+    }
+
+    #[test]
+    fn malformed_or_huge_indices_are_left_out_and_bad_numbers_stay_text() {
+        let submitted = form(&[
+            ("parts[99999999].printerId", "p"),
+            ("parts[x].printerId", "p"),
+            ("quantity", "many"),
+            ("parts[0].hotends[0].durationMinutes", "soon"),
+        ]);
+        assert_eq!(
+            submitted.tree(&["quantity"]),
+            json!({
+                "quantity": "many",
+                "parts": [{"hotends": [{"durationMinutes": "soon"}]}],
+            })
+        );
     }
 }

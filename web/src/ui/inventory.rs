@@ -8,7 +8,7 @@
 
 use super::choices::{Choice, Choices, text};
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, html, see_other};
+use super::page::{Ctx, Shown, html, see_other};
 use crate::api::inventory::{self as api, Resource};
 use crate::api::{components, customers, filaments, manufacturers, printers};
 use crate::error::{ApiError, Code};
@@ -336,7 +336,7 @@ where
         .await
     {
         Ok(page) => page,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let rows = page
         .items
@@ -503,7 +503,7 @@ where
 {
     let choices = match ctx.read(Choices::load).await {
         Ok(choices) => choices,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let page = FormPage {
         controls: controls::<R>(&ctx.chrome, &form, &faults, &choices),
@@ -533,12 +533,13 @@ where
 }
 
 /// The record `id` as its API body.
-async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Value, HttpResponse>
+async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Value, Shown>
 where
     <R::Kind as Kind>::Filter: Default,
 {
     let view = ctx.read(move |tx| R::Kind::get(tx, id)).await?;
-    serde_json::to_value(R::dto(view)).map_err(|_| ctx.fail(&ApiError::new(Code::Internal)))
+    serde_json::to_value(R::dto(view))
+        .map_err(|_| Box::new(ctx.fail(&ApiError::new(Code::Internal))))
 }
 
 fn identity(body: &Value) -> (String, String, bool) {
@@ -559,7 +560,7 @@ where
     };
     let body = match record {
         Ok(body) => body,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let saved = ctx.req.query_string().contains("saved");
     let form = prefill(Some(&body));
@@ -600,7 +601,7 @@ where
 {
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let form = Submitted::parse(&body);
     let input = parse_json::<R::Input>(api_body::<R>(&form).to_string().as_bytes());
@@ -621,7 +622,7 @@ where
 {
     let body = match load::<R>(&ctx, id).await {
         Ok(body) => body,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let status = error.code.status();
     render_form::<R>(
@@ -641,7 +642,7 @@ where
 {
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let archived = Submitted::parse(&body).get("archived") == "true";
     match api::archive::<R>(&ctx.state, id, archived).await {
@@ -656,7 +657,7 @@ where
 {
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     match api::remove::<R>(&ctx.state, id).await {
         Ok(()) => see_other(R::PATH),
@@ -664,7 +665,7 @@ where
         Err(e) => {
             let form = match load::<R>(&ctx, id).await {
                 Ok(body) => prefill(Some(&body)),
-                Err(page) => return page,
+                Err(page) => return *page,
             };
             refuse::<R>(ctx, id, form, &e).await
         }

@@ -15,13 +15,17 @@ pub mod chart;
 mod choices;
 mod dashboard;
 mod forms;
+mod history;
 pub mod i18n;
 mod inventory;
 mod page;
 mod print_detail;
 mod print_editor;
 mod prints;
+mod report;
+mod search;
 mod settings;
+mod spools;
 
 pub use page::Chrome;
 
@@ -99,6 +103,22 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(paths::SETTINGS, web::get().to(settings::show))
         .route(paths::SETTINGS, web::post().to(settings::save_settings))
         .route(paths::SETTINGS_LANGUAGE, web::post().to(settings::language))
+        .route("/stock", web::get().to(spools::stock))
+        .route("/spools/new", web::get().to(spools::new_form))
+        .route("/spools", web::post().to(spools::create))
+        .route("/spools/{id}", web::get().to(spools::show))
+        .route("/spools/{id}/movements", web::post().to(spools::book))
+        .route("/spools/{id}/archive", web::post().to(spools::archive))
+        .route("/spools/{id}/label", web::get().to(spools::label))
+        .route("/series", web::get().to(history::list))
+        .route("/series", web::post().to(history::create))
+        .route("/series/{id}", web::get().to(history::series_page))
+        .route("/series/{id}/next-run", web::post().to(history::next_run))
+        .route("/series/{id}/state", web::post().to(history::change))
+        .route("/series/{id}/archive", web::post().to(history::change))
+        .route("/customers/{id}/history", web::get().to(history::customer))
+        .route("/search", web::get().to(search::search))
+        .route("/reports/prints/{id}", web::get().to(report::show))
         .route(paths::STATIC, web::get().to(assets::serve))
         .configure(inventory::configure);
 }

@@ -74,6 +74,9 @@ impl Chrome {
     }
 }
 
+/// A page already rendered in place of the one asked for (an error page), boxed.
+pub type Shown = Box<HttpResponse>;
+
 /// A signed-in page request: the state, the request and the page frame (its navigation
 /// entry from the path). Without a session the extractor answers 303 to the login page.
 pub struct Ctx {
@@ -112,21 +115,24 @@ impl Ctx {
     }
 
     /// The `{id}` of the path; a malformed one is the 404 page.
-    pub fn id(&self) -> Result<storage::Id, HttpResponse> {
+    pub fn id(&self) -> Result<storage::Id, Shown> {
         self.req
             .match_info()
             .get("id")
             .and_then(|id| id.parse().ok())
-            .ok_or_else(|| self.fail(&ApiError::new(crate::error::Code::NotFound)))
+            .ok_or_else(|| Box::new(self.fail(&ApiError::new(crate::error::Code::NotFound))))
     }
 
     /// Runs a read on the store; a failure becomes the error page.
-    pub async fn read<R, F>(&self, read: F) -> Result<R, HttpResponse>
+    pub async fn read<R, F>(&self, read: F) -> Result<R, Shown>
     where
         R: Send + 'static,
         F: FnOnce(&storage::ReadTransaction) -> actors::Result<R> + Send + 'static,
     {
-        self.state.read(read).await.map_err(|e| self.fail(&e))
+        self.state
+            .read(read)
+            .await
+            .map_err(|e| Box::new(self.fail(&e)))
     }
 }
 

@@ -8,7 +8,7 @@
 
 use super::forms::{Faults, Submitted};
 use super::i18n::Tr;
-use super::page::{Ctx, html, see_other};
+use super::page::{Ctx, Shown, html, see_other};
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
 use crate::api::prints::{PrintDto, retry_print, run};
 use crate::error::{ApiError, Code};
@@ -21,6 +21,16 @@ use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 use storage::records::PrintStatus;
 use storage::{Id, Timestamp};
+
+/// The cost categories on the wire, in the order pages show them.
+pub const CATEGORIES: [&str; 6] = [
+    "PRINTER",
+    "HOTEND",
+    "BUILD_PLATE",
+    "COMPONENT",
+    "FILAMENT",
+    "ELECTRICITY",
+];
 
 /// Planned costs of a print, formatted: total, per unit, by category, by part, every line.
 #[derive(Debug, Clone)]
@@ -56,19 +66,11 @@ impl Costs {
                 )
             })
             .collect();
-        const ORDER: [&str; 6] = [
-            "PRINTER",
-            "HOTEND",
-            "BUILD_PLATE",
-            "COMPONENT",
-            "FILAMENT",
-            "ELECTRICITY",
-        ];
         Costs {
             total: t.money_str(&print.total_cost),
             total_raw: print.total_cost.clone(),
             per_unit: t.money_str(&print.cost_per_unit),
-            categories: ORDER
+            categories: CATEGORIES
                 .iter()
                 .filter_map(|c| sums.get(c).map(|v| (category(t, c), t.money(v))))
                 .collect(),
@@ -246,7 +248,8 @@ fn minutes(seconds: u64) -> String {
         .to_string()
 }
 
-fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
+/// The financial figures of `print` that exist, labelled and formatted.
+pub fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
     let f = &print.financials;
     [
         ("financials.salesValue", &f.sales_value),
@@ -336,7 +339,7 @@ async fn render(
         .await;
     let (customer, series) = match names {
         Ok(names) => names,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let t = &ctx.chrome.t;
     let current = wire(&print.status);
@@ -418,7 +421,7 @@ async fn render(
     html(status, page.render())
 }
 
-async fn load(ctx: &Ctx) -> Result<PrintDto, HttpResponse> {
+async fn load(ctx: &Ctx) -> Result<PrintDto, Shown> {
     let id = ctx.id()?;
     let print = ctx.read(move |tx| prints::get(tx, id)).await?;
     Ok(PrintDto::from(&print))
@@ -428,7 +431,7 @@ async fn load(ctx: &Ctx) -> Result<PrintDto, HttpResponse> {
 pub async fn show(ctx: Ctx) -> HttpResponse {
     match load(&ctx).await {
         Ok(print) => render(ctx, print, None, Faults::default(), StatusCode::OK).await,
-        Err(page) => page,
+        Err(page) => *page,
     }
 }
 
@@ -436,7 +439,7 @@ pub async fn show(ctx: Ctx) -> HttpResponse {
 async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> HttpResponse {
     match load(&ctx).await {
         Ok(print) => render(ctx, print, form, Faults::of(error), error.code.status()).await,
-        Err(page) => page,
+        Err(page) => *page,
     }
 }
 
@@ -446,7 +449,7 @@ async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> HttpResp
 pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> HttpResponse {
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let form = Submitted::parse(&body);
     let flag = form.get("value") == "true";
@@ -518,7 +521,7 @@ fn outcome_input<T: serde::de::DeserializeOwned>(form: &Submitted) -> Result<T, 
 pub async fn record(ctx: Ctx, body: Bytes) -> HttpResponse {
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let form = Submitted::parse(&body);
     let result = match outcome_input::<OutcomeInputDto>(&form) {
@@ -541,7 +544,7 @@ pub async fn record(ctx: Ctx, body: Bytes) -> HttpResponse {
 pub async fn correct(ctx: Ctx, body: Bytes) -> HttpResponse {
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let form = Submitted::parse(&body);
     let result =

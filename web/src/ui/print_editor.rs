@@ -9,7 +9,7 @@
 
 use super::choices::{Choice, Choices};
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, html, see_other};
+use super::page::{Ctx, Shown, html, see_other};
 use crate::api::prints::{PrintDto, PrintInputDto, create_draft, replace_draft};
 use crate::error::ApiError;
 use actix_web::HttpResponse;
@@ -76,6 +76,8 @@ struct EditorPage {
     plates: Vec<Choice>,
     others: Vec<Choice>,
     faults: Faults,
+    /// (wire name, label) of every cost category, for the live preview.
+    categories: Vec<(&'static str, String)>,
     /// The stored print's costs (edit), for reading without JavaScript.
     costs: Option<super::print_detail::Costs>,
 }
@@ -137,9 +139,10 @@ fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
                         at(&format!("hotends[{j}].durationMinutes")),
                         minutes,
                     );
-                    minutes.fault = faults
-                        .at(&at(&format!("hotends[{j}].durationSeconds")))
-                        .to_string();
+                    let seconds_fault = faults.at(&at(&format!("hotends[{j}].durationSeconds")));
+                    if !seconds_fault.is_empty() {
+                        minutes.fault = seconds_fault.to_string();
+                    }
                     HotendRow {
                         component: slot(
                             faults,
@@ -232,7 +235,7 @@ async fn render(
 ) -> HttpResponse {
     let choices = match ctx.read(Choices::load).await {
         Ok(choices) => choices,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let top = |name: &str| slot(&faults, name.to_string(), leaf(tree.get(name)));
     let mut quantity = top("quantity");
@@ -253,6 +256,10 @@ async fn render(
         plates: of("BUILD_PLATE"),
         others: of("OTHER"),
         costs: print.map(|p| super::print_detail::Costs::of(&ctx.chrome.t, p)),
+        categories: super::print_detail::CATEGORIES
+            .iter()
+            .map(|c| (*c, ctx.chrome.t.t(&format!("category.{c}")).to_string()))
+            .collect(),
         choices,
         faults,
         chrome: ctx.chrome,
@@ -288,7 +295,7 @@ async fn refuse(
     render(ctx, print, &form.tree(&NUMBERS), Faults::of(e), status).await
 }
 
-async fn stored(ctx: &Ctx) -> Result<PrintDto, HttpResponse> {
+async fn stored(ctx: &Ctx) -> Result<PrintDto, Shown> {
     let id = ctx.id()?;
     let print = ctx.read(move |tx| actors::prints::get(tx, id)).await?;
     Ok(PrintDto::from(&print))
@@ -298,7 +305,7 @@ async fn stored(ctx: &Ctx) -> Result<PrintDto, HttpResponse> {
 pub async fn edit_form(ctx: Ctx) -> HttpResponse {
     let print = match stored(&ctx).await {
         Ok(print) => print,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let tree = document_of(&print);
     render(ctx, Some(&print), &tree, Faults::default(), StatusCode::OK).await
@@ -308,12 +315,12 @@ pub async fn edit_form(ctx: Ctx) -> HttpResponse {
 pub async fn save(ctx: Ctx, body: Bytes) -> HttpResponse {
     let print = match stored(&ctx).await {
         Ok(print) => print,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let form = Submitted::parse(&body);
     let id = match ctx.id() {
         Ok(id) => id,
-        Err(page) => return page,
+        Err(page) => return *page,
     };
     let result = match form.document::<PrintInputDto>(&NUMBERS) {
         Ok(draft) => replace_draft(&ctx.state, id, draft).await,

@@ -11,17 +11,18 @@ use actix_web::{HttpRequest, HttpResponse};
 use askama::Template;
 use std::collections::HashMap;
 
-/// One row of the list, formatted for the page's locale.
-struct Row {
-    name: String,
-    status: String,
-    outcome: String,
-    quantity: u32,
-    printer: String,
-    total_cost: String,
-    date: String,
-    archived: bool,
-    paid: bool,
+/// One row of a prints table, formatted for the page's locale.
+pub struct Row {
+    pub(super) id: String,
+    pub(super) name: String,
+    pub(super) status: String,
+    pub(super) outcome: String,
+    pub(super) quantity: u32,
+    pub(super) printer: String,
+    pub(super) total_cost: String,
+    pub(super) date: String,
+    pub(super) archived: bool,
+    pub(super) paid: bool,
 }
 
 #[derive(Template)]
@@ -57,7 +58,8 @@ fn status_name(print: &PrintDto) -> String {
         .unwrap_or_default()
 }
 
-fn row(chrome: &Chrome, print: &PrintDto) -> Row {
+/// The row of `print`.
+pub fn row(chrome: &Chrome, print: &PrintDto) -> Row {
     let t = &chrome.t;
     let outcome = print.outcome.as_ref().map_or(String::new(), |o| {
         serde_json::to_value(o.status)
@@ -66,6 +68,7 @@ fn row(chrome: &Chrome, print: &PrintDto) -> Row {
             .unwrap_or_default()
     });
     Row {
+        id: print.id.clone(),
         name: print.name.clone(),
         status: t.t(&format!("status.{}", status_name(print))).to_string(),
         outcome,

@@ -1,0 +1,93 @@
+//! `/reports/prints/{id}`: the A4 report of a DONE print for its customer (header, customer,
+//! parts, cost breakdown, outcome, financials), in the reader's language, with print CSS for the
+//! browser's "Save as PDF". Its data is the API's report (`GET /api/prints/{id}/report`).
+
+use super::page::{Ctx, html};
+use super::print_detail::{Costs, clock, wire};
+use crate::api::prints::{Report, report_of};
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use askama::Template;
+
+/// A part line of the report.
+struct PartLine {
+    number: usize,
+    printer: String,
+    plate: String,
+    hotends: String,
+    time: String,
+    total: String,
+}
+
+#[derive(Template)]
+#[template(path = "report.html")]
+struct ReportPage {
+    chrome: super::Chrome,
+    report: Report,
+    costs: Costs,
+    parts: Vec<PartLine>,
+    completed: String,
+    generated: String,
+    outcome: Option<(String, String, String)>,
+    failure_reason: String,
+    financials: Vec<(String, String)>,
+}
+
+/// `GET /reports/prints/{id}`: 409 `REPORT_NOT_ALLOWED` unless the print is DONE.
+pub async fn show(ctx: Ctx) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return *page,
+    };
+    let report = match report_of(&ctx.state, id).await {
+        Ok(report) => report,
+        Err(e) => return ctx.fail(&e),
+    };
+    let t = &ctx.chrome.t;
+    let print = &report.print;
+    let parts = print
+        .parts
+        .iter()
+        .enumerate()
+        .map(|(i, p)| PartLine {
+            number: i + 1,
+            printer: p.printer.clone(),
+            plate: p.build_plate.clone(),
+            hotends: p
+                .hotends
+                .iter()
+                .map(|h| h.name.clone())
+                .collect::<Vec<_>>()
+                .join(", "),
+            time: clock(p.duration_seconds),
+            total: t.money_str(&p.total_cost),
+        })
+        .collect();
+    let outcome = print.outcome.as_ref().map(|o| {
+        (
+            t.t(&format!("outcome.{}", wire(&o.status))).to_string(),
+            clock(u64::from(o.duration_seconds)),
+            print
+                .actual_cost
+                .as_deref()
+                .map(|c| t.money_str(c))
+                .unwrap_or_default(),
+        )
+    });
+    let page = ReportPage {
+        costs: Costs::of(t, print),
+        parts,
+        completed: t.date(print.completed_at.as_deref().unwrap_or(&print.updated_at)),
+        generated: t.date(&report.generated_at),
+        outcome,
+        failure_reason: print
+            .outcome
+            .as_ref()
+            .and_then(|o| o.failure_reason.clone())
+            .unwrap_or_default(),
+        financials: super::print_detail::financials(t, print),
+        report,
+        chrome: ctx.chrome,
+    };
+    html(StatusCode::OK, page.render())
+}

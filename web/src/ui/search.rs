@@ -1,0 +1,82 @@
+//! Global search: prints and inventory whose names contain the query, grouped by kind.
+
+use super::page::{Ctx, html};
+use crate::api::search::{Hit, find};
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use askama::Template;
+
+/// A group of hits: its title key, the page path of its records, the hits.
+struct Group {
+    title: &'static str,
+    path: &'static str,
+    /// (id, name, translated print status or `""`).
+    hits: Vec<(String, String, String)>,
+}
+
+#[derive(Template)]
+#[template(path = "search.html")]
+struct SearchPage {
+    chrome: super::Chrome,
+    q: String,
+    groups: Vec<Group>,
+    fault: Option<String>,
+}
+
+fn hit(t: &super::i18n::Tr, h: Hit) -> (String, String, String) {
+    let status = h
+        .status
+        .map(|s| {
+            t.t(&format!("status.{}", super::print_detail::wire(&s)))
+                .to_string()
+        })
+        .unwrap_or_default();
+    (h.id, h.name, status)
+}
+
+/// `GET /search?q=`: at most 10 hits per kind; a query under 2 characters shows the API's
+/// message.
+pub async fn search(ctx: Ctx) -> HttpResponse {
+    let query: Vec<(String, String)> =
+        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
+    let q = query
+        .into_iter()
+        .find(|(k, _)| k == "q")
+        .map(|(_, v)| v.trim().to_string())
+        .unwrap_or_default();
+    let (groups, fault, status) = match find(&ctx.state, q.clone()).await {
+        Ok(r) => {
+            let groups = [
+                ("nav.prints", "/prints", r.prints),
+                ("nav.customers", "/customers", r.customers),
+                ("nav.manufacturers", "/manufacturers", r.manufacturers),
+                ("nav.printers", "/printers", r.printers),
+                ("nav.components", "/components", r.components),
+                ("nav.filaments", "/filaments", r.filaments),
+            ]
+            .into_iter()
+            .filter(|(_, _, hits)| !hits.is_empty())
+            .map(|(title, path, hits)| Group {
+                title,
+                path,
+                hits: hits.into_iter().map(|h| hit(&ctx.chrome.t, h)).collect(),
+            })
+            .collect();
+            (groups, None, StatusCode::OK)
+        }
+        Err(e) => {
+            let key = e.field_errors.first().map_or_else(
+                || e.code.message_key().to_string(),
+                |f| f.message_key.to_string(),
+            );
+            (Vec::new(), Some(key), e.code.status())
+        }
+    };
+    let page = SearchPage {
+        q,
+        groups,
+        fault,
+        chrome: ctx.chrome,
+    };
+    html(status, page.render())
+}

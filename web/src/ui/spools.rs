@@ -1,0 +1,337 @@
+//! Filament stock and spools (spool management): stock per filament with low-stock warnings,
+//! the spools, a spool's ledger with movement booking, and its printable QR label.
+//!
+//! Writes go through the API's shared spool functions; with spool management off every page
+//! shows the API's `SPOOL_MANAGEMENT_DISABLED` message.
+
+use super::forms::{Faults, Submitted};
+use super::page::{Ctx, html, see_other};
+use crate::api::spools::{
+    MovementDto, MovementInputDto, SpoolDto, SpoolInputDto, book_movement, open, set_archived,
+};
+use crate::api::{ListResponse, filaments};
+use actix_web::HttpResponse;
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actors::inventory::ListQuery;
+use actors::ledger::{self, SpoolFilter};
+use askama::Template;
+use storage::Id;
+
+/// A filament's stock line.
+struct StockRow {
+    id: String,
+    name: String,
+    color: String,
+    total: String,
+    minimum: String,
+    low: bool,
+}
+
+/// A spool line.
+struct SpoolRow {
+    id: String,
+    code: String,
+    filament: String,
+    remaining: String,
+    location: String,
+    archived: bool,
+}
+
+#[derive(Template)]
+#[template(path = "stock.html")]
+struct StockPage {
+    chrome: super::Chrome,
+    stock: Vec<StockRow>,
+    spools: Vec<SpoolRow>,
+    low: usize,
+}
+
+fn grams(t: &super::i18n::Tr, value: &str) -> String {
+    format!("{} {}", t.number_str(value, 0), t.t("unit.g"))
+}
+
+fn spool_row(t: &super::i18n::Tr, s: &SpoolDto) -> SpoolRow {
+    SpoolRow {
+        id: s.id.clone(),
+        code: s.code.clone(),
+        filament: s.filament.clone(),
+        remaining: grams(t, &s.remaining_grams),
+        location: s.location.clone().unwrap_or_default(),
+        archived: s.archived,
+    }
+}
+
+/// `GET /stock`: every active filament's stock (low ones first) and every spool.
+pub async fn stock(ctx: Ctx) -> HttpResponse {
+    let read = ctx
+        .read(|tx| {
+            actors::settings::require_spool_management(tx)?;
+            let filaments = super::choices::records::<filaments::Filaments>(tx)?;
+            let stock = filaments
+                .iter()
+                .filter_map(|f| {
+                    let id: Id = f.get("id")?.as_str()?.parse().ok()?;
+                    Some((f.clone(), actors::inventory::filaments::stock(tx, id)))
+                })
+                .map(|(f, s)| s.map(|s| (f, s)))
+                .collect::<actors::Result<Vec<_>>>()?;
+            let query = ListQuery {
+                page_size: 1000,
+                include_archived: true,
+                ..ListQuery::default()
+            };
+            let spools = ledger::list(tx, &query, &SpoolFilter::default())?;
+            Ok((stock, spools))
+        })
+        .await;
+    let (stock, spools) = match read {
+        Ok(found) => found,
+        Err(page) => return *page,
+    };
+    let t = &ctx.chrome.t;
+    let mut stock: Vec<StockRow> = stock
+        .into_iter()
+        .map(|(f, s)| {
+            let s = filaments::Stock::from(s);
+            StockRow {
+                id: s.filament_id.clone(),
+                name: super::choices::text(&f, "name"),
+                color: super::choices::text(&f, "colorHex"),
+                total: grams(t, &s.active_total_grams),
+                minimum: s
+                    .minimum_stock_grams
+                    .as_deref()
+                    .map(|m| grams(t, m))
+                    .unwrap_or_default(),
+                low: s.below_minimum,
+            }
+        })
+        .collect();
+    stock.sort_by_key(|row| !row.low);
+    let spools = spools
+        .items
+        .into_iter()
+        .map(|v| spool_row(t, &SpoolDto::from(v)))
+        .collect();
+    let page = StockPage {
+        low: stock.iter().filter(|s| s.low).count(),
+        stock,
+        spools,
+        chrome: ctx.chrome,
+    };
+    html(StatusCode::OK, page.render())
+}
+
+#[derive(Template)]
+#[template(path = "spool_form.html")]
+struct SpoolForm {
+    chrome: super::Chrome,
+    filaments: Vec<super::choices::Choice>,
+    form: Submitted,
+    faults: Faults,
+}
+
+async fn render_form(
+    ctx: Ctx,
+    form: Submitted,
+    faults: Faults,
+    status: StatusCode,
+) -> HttpResponse {
+    let filaments = match ctx
+        .read(|tx| super::choices::of::<filaments::Filaments>(tx, ""))
+        .await
+    {
+        Ok(filaments) => filaments,
+        Err(page) => return *page,
+    };
+    let page = SpoolForm {
+        filaments,
+        form,
+        faults,
+        chrome: ctx.chrome,
+    };
+    html(status, page.render())
+}
+
+/// `GET /spools/new` (`?filamentId=` preselects the filament).
+pub async fn new_form(ctx: Ctx) -> HttpResponse {
+    let mut form = Submitted::default();
+    let query: Vec<(String, String)> =
+        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
+    if let Some((_, id)) = query.iter().find(|(k, _)| k == "filamentId") {
+        form.set("filamentId", id.clone());
+    }
+    render_form(ctx, form, Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /spools`: opens the spool with its receipt.
+pub async fn create(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let form = Submitted::parse(&body);
+    let result = match form.document::<SpoolInputDto>(&[]) {
+        Ok(input) => open(&ctx.state, input).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(view) => see_other(&format!("/spools/{}", view.spool.id)),
+        Err(e) => {
+            let status = e.code.status();
+            render_form(ctx, form, Faults::of(&e), status).await
+        }
+    }
+}
+
+/// A ledger line.
+struct MovementRow {
+    kind: String,
+    grams: String,
+    note: String,
+    print_id: String,
+    date: String,
+}
+
+#[derive(Template)]
+#[template(path = "spool.html")]
+struct SpoolPage {
+    chrome: super::Chrome,
+    spool: SpoolDto,
+    remaining: String,
+    initial: String,
+    price: String,
+    movements: Vec<MovementRow>,
+    total: u64,
+    form: Submitted,
+    faults: Faults,
+    operation_key: String,
+    booked: bool,
+}
+
+async fn render_spool(
+    ctx: Ctx,
+    form: Submitted,
+    faults: Faults,
+    status: StatusCode,
+) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return *page,
+    };
+    let read = ctx
+        .read(move |tx| {
+            actors::settings::require_spool_management(tx)?;
+            Ok((ledger::view(tx, id)?, ledger::movements(tx, id, 1, 100)?))
+        })
+        .await;
+    let (view, movements) = match read {
+        Ok(found) => found,
+        Err(page) => return *page,
+    };
+    let t = &ctx.chrome.t;
+    let spool = SpoolDto::from(view);
+    let movements = ListResponse::of(movements, MovementDto::from);
+    let rows = movements
+        .items
+        .iter()
+        .map(|m| MovementRow {
+            kind: t
+                .t(&format!("movement.{}", super::print_detail::wire(&m.kind)))
+                .to_string(),
+            grams: format!("{} {}", t.exact_str(&m.grams), t.t("unit.g")),
+            note: m.note.clone().unwrap_or_default(),
+            print_id: m.print_id.clone().unwrap_or_default(),
+            date: t.date(&m.created_at),
+        })
+        .collect();
+    let page = SpoolPage {
+        remaining: format!("{} {}", t.exact_str(&spool.remaining_grams), t.t("unit.g")),
+        initial: format!(
+            "{} {}",
+            t.exact_str(&spool.initial_net_weight_grams),
+            t.t("unit.g")
+        ),
+        price: t.money_str(&spool.purchase_price),
+        movements: rows,
+        total: movements.total,
+        booked: ctx.req.query_string().contains("booked"),
+        operation_key: Id::new().to_string(),
+        spool,
+        form,
+        faults,
+        chrome: ctx.chrome,
+    };
+    html(status, page.render())
+}
+
+/// `GET /spools/{id}`: the spool, its latest 100 movements and the booking form.
+pub async fn show(ctx: Ctx) -> HttpResponse {
+    let mut form = Submitted::default();
+    form.set("kind", "CORRECTION");
+    render_spool(ctx, form, Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /spools/{id}/movements`: books a RECEIPT or CORRECTION (idempotent by the form's
+/// operation key, so a resubmitted form books once).
+pub async fn book(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return *page,
+    };
+    let form = Submitted::parse(&body);
+    let result = match form.document::<MovementInputDto>(&[]) {
+        Ok(input) => book_movement(&ctx.state, id, input).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(_) => see_other(&format!("/spools/{id}?booked")),
+        Err(e) => {
+            let status = e.code.status();
+            render_spool(ctx, form, Faults::of(&e), status).await
+        }
+    }
+}
+
+/// `POST /spools/{id}/archive` (field `value`: `true` archives, `false` restores).
+pub async fn archive(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return *page,
+    };
+    let archived = Submitted::parse(&body).get("value") == "true";
+    match set_archived(&ctx.state, id, archived).await {
+        Ok(_) => see_other(&format!("/spools/{id}")),
+        Err(e) => ctx.fail(&e),
+    }
+}
+
+#[derive(Template)]
+#[template(path = "spool_label.html")]
+struct LabelPage {
+    chrome: super::Chrome,
+    spool: SpoolDto,
+    remaining: String,
+}
+
+/// `GET /spools/{id}/label`: a printable label with the spool's QR code (its page's address).
+pub async fn label(ctx: Ctx) -> HttpResponse {
+    let id = match ctx.id() {
+        Ok(id) => id,
+        Err(page) => return *page,
+    };
+    let view = match ctx
+        .read(move |tx| {
+            actors::settings::require_spool_management(tx)?;
+            ledger::view(tx, id)
+        })
+        .await
+    {
+        Ok(view) => view,
+        Err(page) => return *page,
+    };
+    let spool = SpoolDto::from(view);
+    let page = LabelPage {
+        remaining: grams(&ctx.chrome.t, &spool.initial_net_weight_grams),
+        spool,
+        chrome: ctx.chrome,
+    };
+    html(StatusCode::OK, page.render())
+}
