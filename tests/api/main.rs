@@ -16,3 +16,4 @@ mod settings;
 mod spools;
 mod support;
 mod ui;
+mod ui_pages;

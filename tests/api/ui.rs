@@ -8,7 +8,7 @@ use reqwest::{Client, Response, redirect};
 
 /// A browser that does not follow redirects (so the tests see them), with a cookie jar and a
 /// same-origin `Origin` header.
-fn browser(app: &TestApp) -> Client {
+pub fn browser(app: &TestApp) -> Client {
     let mut headers = HeaderMap::new();
     headers.insert(ORIGIN, HeaderValue::from_str(&app.origin).unwrap());
     Client::builder()
@@ -19,7 +19,7 @@ fn browser(app: &TestApp) -> Client {
         .unwrap()
 }
 
-async fn submit(client: &Client, app: &TestApp, path: &str, form: &[(&str, &str)]) -> Response {
+pub async fn submit(client: &Client, app: &TestApp, path: &str, form: &[(&str, &str)]) -> Response {
     client
         .post(app.url(path))
         .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
@@ -29,12 +29,12 @@ async fn submit(client: &Client, app: &TestApp, path: &str, form: &[(&str, &str)
         .unwrap()
 }
 
-async fn page(client: &Client, app: &TestApp, path: &str) -> (u16, String) {
+pub async fn page(client: &Client, app: &TestApp, path: &str) -> (u16, String) {
     let res = client.get(app.url(path)).send().await.unwrap();
     (res.status().as_u16(), res.text().await.unwrap())
 }
 
-fn location(res: &Response) -> &str {
+pub fn location(res: &Response) -> &str {
     res.headers()[LOCATION].to_str().unwrap()
 }
 

@@ -165,13 +165,22 @@ pub async fn patch_features(
     _user: CurrentUser,
     input: StrictJson<FeaturesPatch>,
 ) -> Result<Json<Features>, ApiError> {
+    Ok(Json(save_features(&state, input.0).await?.into()))
+}
+
+/// Changes the feature flags that `patch` names (API and UI).
+///
+/// Errors: storage errors.
+pub async fn save_features(
+    state: &AppState,
+    patch: FeaturesPatch,
+) -> Result<storage::records::Settings, ApiError> {
     let input = FeaturesInput {
-        print_series_enabled: input.0.print_series_enabled,
-        spool_management_enabled: input.0.spool_management_enabled,
+        print_series_enabled: patch.print_series_enabled,
+        spool_management_enabled: patch.spool_management_enabled,
     };
-    let updated = state
+    Ok(state
         .settings
         .run(move |txn| settings::update_features(txn, input))
-        .await?;
-    Ok(Json(updated.into()))
+        .await?)
 }

@@ -103,6 +103,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(paths::SETTINGS, web::get().to(settings::show))
         .route(paths::SETTINGS, web::post().to(settings::save_settings))
         .route(paths::SETTINGS_LANGUAGE, web::post().to(settings::language))
+        .route("/settings/features", web::post().to(settings::features))
         .route("/stock", web::get().to(spools::stock))
         .route("/spools/new", web::get().to(spools::new_form))
         .route("/spools", web::post().to(spools::create))

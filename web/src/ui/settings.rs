@@ -140,3 +140,16 @@ pub async fn language(
         ),
     }
 }
+
+/// Sets the print series flag (the form's `printSeriesEnabled` checkbox).
+pub async fn features(ctx: super::page::Ctx, body: Bytes) -> HttpResponse {
+    let form = Submitted::parse(&body);
+    let patch = crate::api::settings::FeaturesPatch {
+        print_series_enabled: Some(form.checked("printSeriesEnabled")),
+        spool_management_enabled: None,
+    };
+    match crate::api::settings::save_features(&ctx.state, patch).await {
+        Ok(_) => see_other(&format!("{}?saved", paths::SETTINGS)),
+        Err(e) => ctx.fail(&e),
+    }
+}

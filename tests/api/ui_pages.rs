@@ -1,0 +1,477 @@
+//! The browser UI's record pages over a real socket: inventory forms (field errors, duplicates,
+//! archive, a refused delete of a referenced record), the print editor's field errors at their
+//! JSON paths and a saved two-part draft, the print commands and outcome forms, the A4 report,
+//! stock and spools with movement booking, series, customer history and search.
+
+use crate::prints::{draft, part, shop};
+use crate::support::{EMAIL, PASSWORD, TestApp};
+use crate::ui::{browser, location, page, submit};
+use reqwest::Client;
+use serde_json::{Value, json};
+
+/// A set-up box and a signed-in browser that does not follow redirects.
+async fn signed_in() -> (TestApp, Client) {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let client = browser(&app);
+    let res = submit(
+        &client,
+        &app,
+        "/login",
+        &[("email", EMAIL), ("password", PASSWORD)],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    (app, client)
+}
+
+/// The id at the end of a `303` location such as `/printers/<id>?saved`.
+fn created_id(location: &str) -> String {
+    let path = location.split('?').next().unwrap();
+    path.rsplit('/').next().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn inventory_forms_create_edit_archive_and_refuse_a_referenced_delete() {
+    let (app, client) = signed_in().await;
+    let res = submit(
+        &client,
+        &app,
+        "/manufacturers",
+        &[("name", "Prusa Research")],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let manufacturer = created_id(location(&res));
+    assert_eq!(
+        location(&res),
+        format!("/manufacturers/{manufacturer}?saved")
+    );
+
+    // The same name again: the API's DUPLICATE, shown on the form.
+    let res = submit(
+        &client,
+        &app,
+        "/manufacturers",
+        &[("name", "prusa research")],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 409);
+    assert!(res.text().await.unwrap().contains("This already exists."));
+
+    // A bad price is refused next to its field; the values are kept.
+    let mut printer = vec![
+        ("name", "MK4S"),
+        ("manufacturerId", manufacturer.as_str()),
+        ("purchasePrice", "12,5"),
+        ("expectedLifetimeHours", "6000"),
+        ("averagePowerWatts", "120"),
+    ];
+    let res = submit(&client, &app, "/printers", &printer).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(body.contains(r#"id="purchasePrice-fault""#), "{body}");
+    assert!(body.contains(r#"value="MK4S""#));
+    printer[2] = ("purchasePrice", "1099");
+    let res = submit(&client, &app, "/printers", &printer).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let printer_id = created_id(location(&res));
+    let stored: Value = app
+        .get(&format!("/api/printers/{printer_id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&stored["purchasePrice"], &stored["averagePowerWatts"]),
+        (&json!("1099"), &json!(120))
+    );
+
+    // Referenced by the printer: the delete is refused with the reason, nothing is gone.
+    let res = submit(
+        &client,
+        &app,
+        &format!("/manufacturers/{manufacturer}/delete"),
+        &[],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 409);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains("Still in use; archive it instead.")
+    );
+    assert_eq!(
+        app.get(&format!("/api/manufacturers/{manufacturer}"))
+            .await
+            .status()
+            .as_u16(),
+        200
+    );
+
+    // Edit, archive (gone from the list unless asked for), delete an unreferenced one.
+    let mut renamed = printer.clone();
+    renamed[0] = ("name", "MK4S Studio");
+    let res = submit(&client, &app, &format!("/printers/{printer_id}"), &renamed).await;
+    assert_eq!(location(&res), format!("/printers/{printer_id}?saved"));
+    let path = format!("/printers/{printer_id}/archive");
+    submit(&client, &app, &path, &[("archived", "true")]).await;
+    let (_, list) = page(&client, &app, "/printers").await;
+    assert!(!list.contains("MK4S Studio"), "{list}");
+    let (_, list) = page(&client, &app, "/printers?archived=on").await;
+    assert!(list.contains("MK4S Studio"), "{list}");
+    let res = submit(
+        &client,
+        &app,
+        &format!("/printers/{printer_id}/delete"),
+        &[],
+    )
+    .await;
+    assert_eq!(location(&res), "/printers");
+    let (status, _) = page(&client, &app, &format!("/printers/{printer_id}")).await;
+    assert_eq!(status, 404);
+    let (status, body) = page(&client, &app, "/printers/not-an-id").await;
+    assert_eq!(status, 404);
+    assert!(body.contains("Request id:"), "{body}");
+}
+
+#[actix_web::test]
+async fn the_print_editor_shows_field_errors_at_their_paths_and_saves_two_parts() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let (status, editor) = page(&client, &app, "/prints/new").await;
+    assert_eq!(status, 200);
+    assert!(editor.contains(r#"name="parts[0].hotends[0].durationMinutes""#));
+    assert!(editor.contains(r#"data-preview="/api/prints/calculate""#));
+
+    let mut form = vec![
+        ("name", "Phone stand"),
+        ("quantity", "2"),
+        ("parts[0].printerId", shop.printer.as_str()),
+        ("parts[0].buildPlateId", shop.plate.as_str()),
+        ("parts[0].hotends[0].componentId", shop.hotend.as_str()),
+        ("parts[0].hotends[0].durationMinutes", "90"),
+        ("parts[0].filaments[0].filamentId", shop.filament.as_str()),
+        ("parts[0].filaments[0].usedGrams", "42.5"),
+        ("parts[1].buildPlateId", shop.plate.as_str()),
+        ("parts[1].hotends[0].componentId", shop.hotend.as_str()),
+        ("parts[1].hotends[0].durationMinutes", "30"),
+        ("parts[1].filaments[0].filamentId", shop.filament.as_str()),
+        ("parts[1].filaments[0].usedGrams", "-1"),
+    ];
+    // The API's parser stops at the first fault: the negative grams, then the missing printer.
+    let res = submit(&client, &app, "/prints", &form).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains(r#"data-fault-for="parts[1].filaments[0].usedGrams">Must not be negative."#),
+        "{body}"
+    );
+    assert!(body.contains(r#"value="42.5""#), "kept values");
+    form.retain(|(name, _)| *name != "parts[1].filaments[0].usedGrams");
+    form.push(("parts[1].filaments[0].usedGrams", "10"));
+    let res = submit(&client, &app, "/prints", &form).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains(r#"data-fault-for="parts[1].printerId""#),
+        "{body}"
+    );
+    assert_eq!(
+        app.get("/api/prints").await.json::<Value>().await.unwrap()["total"],
+        0
+    );
+
+    form.push(("parts[1].printerId", shop.printer.as_str()));
+    let res = submit(&client, &app, "/prints", &form).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let id = created_id(location(&res));
+    let print: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(print["quantity"], 2);
+    assert_eq!(print["parts"].as_array().unwrap().len(), 2);
+    assert_eq!(print["parts"][0]["hotends"][0]["durationSeconds"], 5400);
+
+    // The detail page shows the stored total.
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    let total = print["totalCost"].as_str().unwrap();
+    let shown = format!("€{:.2}", total.parse::<f64>().unwrap());
+    assert!(detail.contains(&shown), "{shown} in {detail}");
+    let (_, edit) = page(&client, &app, &format!("/prints/{id}/edit")).await;
+    assert!(edit.contains(r#"value="90""#), "minutes from seconds");
+    assert!(edit.contains(&format!(
+        r#"value="{}""#,
+        print["parts"][1]["id"].as_str().unwrap()
+    )));
+}
+
+#[actix_web::test]
+async fn detail_commands_outcomes_corrections_and_the_report() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Bracket");
+    body["salesValue"] = json!("20");
+    let id = app.create("/api/prints", &body).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (status, refused) = page(&client, &app, &format!("/reports/prints/{id}")).await;
+    assert_eq!(status, 409);
+    assert!(refused.contains("Reports exist for finished prints only."));
+
+    let act = |action: &'static str| format!("/prints/{id}/actions/{action}");
+    let res = submit(&client, &app, &act("status"), &[("status", "DRAFT")]).await;
+    assert_eq!(res.status().as_u16(), 422, "no move back to DRAFT offered");
+    let res = submit(&client, &app, &act("status"), &[("status", "DONE")]).await;
+    assert_eq!(location(&res), format!("/prints/{id}"));
+    let res = submit(&client, &app, &act("paid"), &[("value", "true")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+
+    let print: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let usage = print["usages"][0]["id"].as_str().unwrap().to_string();
+    let outcome = |status: &'static str, reason: &'static str| {
+        vec![
+            ("status", status.to_string()),
+            ("durationMinutes", "100".to_string()),
+            ("filaments[0].usageId", usage.clone()),
+            ("filaments[0].usedGrams", "40".to_string()),
+            ("failureReason", reason.to_string()),
+        ]
+    };
+    let send = |form: Vec<(&'static str, String)>, path: String| {
+        let client = client.clone();
+        let url = app.url(&path);
+        async move {
+            client
+                .post(url)
+                .header("Content-Type", "application/x-www-form-urlencoded")
+                .body(serde_urlencoded::to_string(&form).unwrap())
+                .send()
+                .await
+                .unwrap()
+        }
+    };
+    let res = send(outcome("FAILED", ""), format!("/prints/{id}/outcome")).await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains(r#"id="failureReason-fault""#)
+    );
+    let res = send(outcome("FAILED", "Warped"), format!("/prints/{id}/outcome")).await;
+    assert_eq!(res.status().as_u16(), 303);
+
+    let res = submit(&client, &app, &act("retry"), &[]).await;
+    let retry = created_id(location(&res));
+    assert_ne!(retry, id);
+    let copy: Value = app
+        .get(&format!("/api/prints/{retry}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(copy["retriedFromId"], json!(id));
+
+    let mut correction = outcome("SUCCESS", "");
+    correction.push(("correctionNote", "Accepted after all".into()));
+    correction.push(("expectedRevision", "1".into()));
+    correction.push((
+        "operationKey",
+        "01937f6e-0000-7000-8000-000000000001".into(),
+    ));
+    let res = send(correction.clone(), format!("/prints/{id}/outcome/correct")).await;
+    assert_eq!(res.status().as_u16(), 303);
+    // The same form sent twice (a double click): the operation key makes it one revision.
+    let res = send(correction, format!("/prints/{id}/outcome/correct")).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let print: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(print["outcome"]["revision"], 2);
+    assert_eq!(print["outcome"]["status"], "SUCCESS");
+    assert_eq!(print["paid"], true);
+
+    let (status, report) = page(&client, &app, &format!("/reports/prints/{id}")).await;
+    assert_eq!(status, 200);
+    for text in [
+        "Print report",
+        "Bracket",
+        "Cost breakdown",
+        "Success",
+        "€20.00",
+    ] {
+        assert!(report.contains(text), "{text} in {report}");
+    }
+    assert!(!report.contains("<form"), "the report has no forms");
+}
+
+#[actix_web::test]
+async fn stock_and_spools_book_movements_and_print_a_label() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    app.patch(
+        "/api/settings/features",
+        &json!({"spoolManagementEnabled": false}),
+    )
+    .await;
+    let (status, off) = page(&client, &app, "/stock").await;
+    assert_eq!(status, 409);
+    assert!(off.contains("Spool management is switched off."));
+    let res = app
+        .patch(
+            "/api/settings/features",
+            &json!({"spoolManagementEnabled": true}),
+        )
+        .await;
+    assert_eq!(res.status().as_u16(), 200);
+    app.patch(
+        &format!("/api/filaments/{}/stock", shop.filament),
+        &json!({"minimumStockGrams": "5000"}),
+    )
+    .await;
+
+    let res = submit(
+        &client,
+        &app,
+        "/spools",
+        &[
+            ("filamentId", shop.filament.as_str()),
+            ("code", "PLA-01"),
+            ("purchasePrice", "24.99"),
+            ("initialNetWeightGrams", "1000"),
+            ("acquiredAt", "2026-11-01"),
+        ],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let spool = created_id(location(&res));
+    let (_, stock) = page(&client, &app, "/stock").await;
+    assert!(stock.contains(r#"id="low-stock""#), "{stock}");
+    assert!(stock.contains("PLA-01"));
+
+    let path = format!("/spools/{spool}/movements");
+    let res = submit(
+        &client,
+        &app,
+        &path,
+        &[("kind", "CORRECTION"), ("grams", "0")],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(res.text().await.unwrap().contains(r#"id="grams-fault""#));
+    let key = "01937f6e-0000-7000-8000-0000000000aa";
+    let booking = [
+        ("kind", "CORRECTION"),
+        ("grams", "-12.5"),
+        ("operationKey", key),
+    ];
+    let res = submit(&client, &app, &path, &booking).await;
+    assert_eq!(location(&res), format!("/spools/{spool}?booked"));
+    submit(&client, &app, &path, &booking).await;
+    let detail: Value = app
+        .get(&format!("/api/spools/{spool}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(detail["spool"]["remainingGrams"], "987.5");
+    let (_, page_html) = page(&client, &app, &format!("/spools/{spool}")).await;
+    assert!(page_html.contains("-12.5 g"), "{page_html}");
+
+    let (status, label) = page(&client, &app, &format!("/spools/{spool}/label")).await;
+    assert_eq!(status, 200);
+    assert!(label.contains(&format!(r#"src="/api/spools/{spool}/qr""#)));
+    assert!(label.contains("PLA-01"));
+}
+
+#[actix_web::test]
+async fn search_series_with_next_run_and_customer_history() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let (status, short) = page(&client, &app, "/search?q=a").await;
+    assert_eq!(status, 422);
+    assert!(short.contains("Too short."));
+
+    let res = submit(
+        &client,
+        &app,
+        "/settings/features",
+        &[("printSeriesEnabled", "on")],
+    )
+    .await;
+    assert_eq!(location(&res), "/settings?saved");
+    let res = submit(
+        &client,
+        &app,
+        "/series",
+        &[
+            ("name", "Club trophies"),
+            ("customerId", shop.customer.as_str()),
+            ("target", "10"),
+        ],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let series = created_id(location(&res));
+    let mut body =
+        json!({"name": "Trophy", "seriesId": series, "parts": [part(&shop, 3600, "20")]});
+    body["quantity"] = json!(4);
+    let first = app.create("/api/prints", &body).await;
+    let (_, history) = page(&client, &app, &format!("/series/{series}")).await;
+    assert!(
+        history.contains("Trophy") && history.contains(r#"id="next-run""#),
+        "{history}"
+    );
+    let res = submit(
+        &client,
+        &app,
+        &format!("/series/{series}/next-run"),
+        &[("sourcePrintId", first["id"].as_str().unwrap())],
+    )
+    .await;
+    let next = created_id(location(&res));
+    let next: Value = app
+        .get(&format!("/api/prints/{next}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&next["seriesId"], &next["repeatOfId"]),
+        (&json!(series), &first["id"])
+    );
+
+    let (status, customer) = page(
+        &client,
+        &app,
+        &format!("/customers/{}/history", shop.customer),
+    )
+    .await;
+    assert_eq!(status, 200);
+    assert_eq!(
+        customer.matches(r#"href="/prints/"#).count(),
+        2,
+        "{customer}"
+    );
+
+    let (status, found) = page(&client, &app, "/search?q=troph").await;
+    assert_eq!(status, 200);
+    assert!(found.contains(&format!(
+        r#"href="/prints/{}""#,
+        first["id"].as_str().unwrap()
+    )));
+}
