@@ -231,6 +231,35 @@ async fn detail_commands_outcomes_corrections_and_the_report() {
     assert_eq!(location(&res), format!("/prints/{id}"));
     let res = submit(&client, &app, &act("paid"), &[("value", "true")]).await;
     assert_eq!(res.status().as_u16(), 303);
+    let res = submit(&client, &app, &act("launch"), &[]).await;
+    assert_eq!(res.status().as_u16(), 404, "unknown action");
+
+    // A finalized print's draft data cannot change: the editor says so, the print stays.
+    let edit = format!("/prints/{id}/edit");
+    let renamed = [
+        ("name", "Renamed"),
+        ("parts[0].printerId", shop.printer.as_str()),
+        ("parts[0].buildPlateId", shop.plate.as_str()),
+        ("parts[0].hotends[0].componentId", shop.hotend.as_str()),
+        ("parts[0].hotends[0].durationMinutes", "60"),
+        ("parts[0].filaments[0].filamentId", shop.filament.as_str()),
+        ("parts[0].filaments[0].usedGrams", "20"),
+    ];
+    let res = submit(&client, &app, &edit, &renamed).await;
+    assert_eq!(res.status().as_u16(), 409);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains("This value cannot change.")
+    );
+    let kept: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(kept["name"], "Bracket");
 
     let print: Value = app
         .get(&format!("/api/prints/{id}"))
@@ -453,6 +482,33 @@ async fn search_series_with_next_run_and_customer_history() {
     assert_eq!(
         (&next["seriesId"], &next["repeatOfId"]),
         (&json!(series), &first["id"])
+    );
+
+    // Complete and archive from the series page.
+    let res = submit(
+        &client,
+        &app,
+        &format!("/series/{series}/state"),
+        &[("status", "COMPLETED")],
+    )
+    .await;
+    assert_eq!(location(&res), format!("/series/{series}"));
+    submit(
+        &client,
+        &app,
+        &format!("/series/{series}/archive"),
+        &[("value", "true")],
+    )
+    .await;
+    let stored: Value = app
+        .get(&format!("/api/series/{series}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&stored["status"], &stored["archived"]),
+        (&json!("COMPLETED"), &json!(true))
     );
 
     let (status, customer) = page(

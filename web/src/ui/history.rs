@@ -11,8 +11,8 @@ use actix_web::web::Bytes;
 use actors::inventory::ListQuery;
 use actors::series::{self, SeriesInput};
 use askama::Template;
-use storage::Timestamp;
 use storage::records::SeriesStatus;
+use storage::{Id, Timestamp, WriteTransaction};
 
 /// Totals of a history, formatted.
 struct Totals {
@@ -132,31 +132,43 @@ pub async fn next_run(ctx: Ctx, body: Bytes) -> HttpResponse {
     }
 }
 
-/// `POST /series/{id}/state` (field `status`: OPEN or COMPLETED) and `/archive` (field
-/// `value`).
-pub async fn change(ctx: Ctx, body: Bytes) -> HttpResponse {
+/// `POST /series/{id}/state` (field `status`: COMPLETED, else OPEN).
+pub async fn set_state(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let status = match Submitted::parse(&body).get("status") {
+        "COMPLETED" => SeriesStatus::Completed,
+        _ => SeriesStatus::Open,
+    };
+    change(ctx, move |txn, id, now| {
+        series::set_status(txn, id, status, now)
+    })
+    .await
+}
+
+/// `POST /series/{id}/archive` (field `value`: `true` archives, `false` restores).
+pub async fn archive(ctx: Ctx, body: Bytes) -> HttpResponse {
+    let archived = Submitted::parse(&body).get("value") == "true";
+    change(ctx, move |txn, id, now| {
+        series::set_archived(txn, id, archived, now)
+    })
+    .await
+}
+
+/// Runs `command` on the series of the path and shows the series again.
+async fn change<F>(ctx: Ctx, command: F) -> HttpResponse
+where
+    F: Fn(&WriteTransaction, Id, Timestamp) -> actors::Result<storage::records::Series>
+        + Send
+        + 'static,
+{
     let id = match ctx.id() {
         Ok(id) => id,
         Err(page) => return *page,
     };
-    let form = Submitted::parse(&body);
-    let now = Timestamp::now();
-    let result = if ctx.req.path().ends_with("/archive") {
-        let archived = form.get("value") == "true";
-        ctx.state
-            .series
-            .run(move |txn| series::set_archived(txn, id, archived, now))
-            .await
-    } else {
-        let status = match form.get("status") {
-            "COMPLETED" => SeriesStatus::Completed,
-            _ => SeriesStatus::Open,
-        };
-        ctx.state
-            .series
-            .run(move |txn| series::set_status(txn, id, status, now))
-            .await
-    };
+    let result = ctx
+        .state
+        .series
+        .run(move |txn| command(txn, id, Timestamp::now()))
+        .await;
     match result {
         Ok(_) => see_other(&format!("/series/{id}")),
         Err(e) => ctx.fail(&e.into()),

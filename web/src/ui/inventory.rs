@@ -315,16 +315,7 @@ async fn list<R: Screen>(ctx: Ctx) -> HttpResponse
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let query: Vec<(String, String)> =
-        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
-    let value = |name: &str| {
-        query
-            .iter()
-            .find(|(k, _)| k == name)
-            .map(|(_, v)| v.trim().to_string())
-            .unwrap_or_default()
-    };
-    let (search, archived) = (value("search"), value("archived") == "on");
+    let (search, archived) = (ctx.query("search"), ctx.query("archived") == "on");
     let list = ListQuery {
         search: (!search.is_empty()).then(|| search.clone()),
         page: 1,

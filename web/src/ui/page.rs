@@ -123,6 +123,16 @@ impl Ctx {
             .ok_or_else(|| Box::new(self.fail(&ApiError::new(crate::error::Code::NotFound))))
     }
 
+    /// The trimmed value of query parameter `name`, or `""`.
+    pub fn query(&self, name: &str) -> String {
+        serde_urlencoded::from_str::<Vec<(String, String)>>(self.req.query_string())
+            .unwrap_or_default()
+            .into_iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.trim().to_string())
+            .unwrap_or_default()
+    }
+
     /// Runs a read on the store; a failure becomes the error page.
     pub async fn read<R, F>(&self, read: F) -> Result<R, Shown>
     where

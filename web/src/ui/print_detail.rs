@@ -242,7 +242,8 @@ fn part_rows(t: &Tr, print: &PrintDto) -> Vec<PartRow> {
         .collect()
 }
 
-fn minutes(seconds: u64) -> String {
+/// Seconds as minutes, exactly (`5430` → `"90.5"`), as the forms' `…Minutes` fields take them.
+pub fn minutes(seconds: u64) -> String {
     (Decimal::from(seconds) / Decimal::from(60))
         .normalize()
         .to_string()

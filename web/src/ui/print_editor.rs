@@ -16,7 +16,6 @@ use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use askama::Template;
-use rust_decimal::Decimal;
 use serde_json::{Value, json};
 
 /// Form fields sent as JSON numbers.
@@ -34,20 +33,20 @@ pub struct Slot {
 }
 
 /// A hotend line.
-pub struct HotendRow {
+struct HotendRow {
     component: Slot,
     minutes: Slot,
 }
 
 /// A filament line.
-pub struct FilamentRow {
+struct FilamentRow {
     filament: Slot,
     grams: Slot,
     spool: Slot,
 }
 
 /// A part with its lines.
-pub struct PartView {
+struct PartView {
     number: usize,
     id: Slot,
     printer: Slot,
@@ -91,18 +90,6 @@ fn leaf(value: Option<&Value>) -> String {
     }
 }
 
-/// Seconds as minutes, exactly (`5430` → `90.5`).
-fn minutes(seconds: Option<&Value>) -> String {
-    seconds
-        .and_then(Value::as_u64)
-        .map(|s| {
-            (Decimal::from(s) / Decimal::from(60))
-                .normalize()
-                .to_string()
-        })
-        .unwrap_or_default()
-}
-
 fn slot(faults: &Faults, name: String, value: String) -> Slot {
     let fault = faults.at(&name).to_string();
     Slot { name, value, fault }
@@ -130,8 +117,8 @@ fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
                 .enumerate()
                 .map(|(j, h)| {
                     let seconds = h.get("durationSeconds");
-                    let minutes = match seconds {
-                        Some(_) => minutes(seconds),
+                    let minutes = match seconds.and_then(Value::as_u64) {
+                        Some(seconds) => super::print_detail::minutes(seconds),
                         None => leaf(h.get("durationMinutes")),
                     };
                     let mut minutes = slot(
@@ -313,21 +300,20 @@ pub async fn edit_form(ctx: Ctx) -> HttpResponse {
 
 /// `POST /prints/{id}/edit`: replaces the draft data (409 `IMMUTABLE` once finalized).
 pub async fn save(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let print = match stored(&ctx).await {
-        Ok(print) => print,
-        Err(page) => return *page,
-    };
-    let form = Submitted::parse(&body);
     let id = match ctx.id() {
         Ok(id) => id,
         Err(page) => return *page,
     };
+    let form = Submitted::parse(&body);
     let result = match form.document::<PrintInputDto>(&NUMBERS) {
         Ok(draft) => replace_draft(&ctx.state, id, draft).await,
         Err(e) => Err(e),
     };
     match result {
         Ok(_) => see_other(&format!("/prints/{id}")),
-        Err(e) => refuse(ctx, Some(&print), &form, &e).await,
+        Err(e) => match stored(&ctx).await {
+            Ok(print) => refuse(ctx, Some(&print), &form, &e).await,
+            Err(page) => *page,
+        },
     }
 }

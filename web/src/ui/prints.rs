@@ -2,6 +2,7 @@
 
 use super::page::{Chrome, error_page, html, see_other};
 use super::paths;
+use super::print_detail::wire;
 use crate::api::prints::{PrintDto, filters, page};
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -51,26 +52,16 @@ impl PrintsPage {
     }
 }
 
-fn status_name(print: &PrintDto) -> String {
-    serde_json::to_value(print.status)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 /// The row of `print`.
 pub fn row(chrome: &Chrome, print: &PrintDto) -> Row {
     let t = &chrome.t;
     let outcome = print.outcome.as_ref().map_or(String::new(), |o| {
-        serde_json::to_value(o.status)
-            .ok()
-            .and_then(|v| v.as_str().map(|s| t.t(&format!("outcome.{s}")).to_string()))
-            .unwrap_or_default()
+        t.t(&format!("outcome.{}", wire(&o.status))).to_string()
     });
     Row {
         id: print.id.clone(),
         name: print.name.clone(),
-        status: t.t(&format!("status.{}", status_name(print))).to_string(),
+        status: t.t(&format!("status.{}", wire(&print.status))).to_string(),
         outcome,
         quantity: print.quantity,
         printer: print.printer.clone().unwrap_or_default(),

@@ -37,13 +37,7 @@ fn hit(t: &super::i18n::Tr, h: Hit) -> (String, String, String) {
 /// `GET /search?q=`: at most 10 hits per kind; a query under 2 characters shows the API's
 /// message.
 pub async fn search(ctx: Ctx) -> HttpResponse {
-    let query: Vec<(String, String)> =
-        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
-    let q = query
-        .into_iter()
-        .find(|(k, _)| k == "q")
-        .map(|(_, v)| v.trim().to_string())
-        .unwrap_or_default();
+    let q = ctx.query("q");
     let (groups, fault, status) = match find(&ctx.state, q.clone()).await {
         Ok(r) => {
             let groups = [

@@ -157,11 +157,7 @@ async fn render_form(
 /// `GET /spools/new` (`?filamentId=` preselects the filament).
 pub async fn new_form(ctx: Ctx) -> HttpResponse {
     let mut form = Submitted::default();
-    let query: Vec<(String, String)> =
-        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
-    if let Some((_, id)) = query.iter().find(|(k, _)| k == "filamentId") {
-        form.set("filamentId", id.clone());
-    }
+    form.set("filamentId", ctx.query("filamentId"));
     render_form(ctx, form, Faults::default(), StatusCode::OK).await
 }
 
