@@ -6,17 +6,20 @@
 //!     cargo bench --bench ledger
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::ledger::{self, MovementInput};
+use actors::command::LedgerWriter;
+use actors::ledger::{self, BookMovement, ManualKind};
+use actors::prints::PrintIndex;
 use actors::writer::WriterHandle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
-use storage::records::{Filament, MovementKind};
+use storage::records::{Filament, Settings};
 use storage::{Id, Store, StoreOptions, Timestamp, repo};
 
 /// A store with one filament and one spool per sender.
 fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
     let store = Store::open(&dir.join("bench.redb"), StoreOptions::default()).unwrap();
-    let txn = store.begin_write().unwrap();
+    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
     let filament = Filament {
         id: Id::new(),
         manufacturer_id: Id::new(),
@@ -32,6 +35,14 @@ fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
         updated_at: Timestamp::now(),
     };
     repo::put(&txn, &filament).unwrap();
+    let settings = Settings {
+        currency: "EUR".into(),
+        default_language: "en-US".into(),
+        electricity_price: "0.32".parse().unwrap(),
+        print_series_enabled: true,
+        spool_management_enabled: true,
+    };
+    repo::put_settings(&txn, &settings).unwrap();
     let ids = (0..spools)
         .map(|n| {
             let input = ledger::SpoolInput {
@@ -61,8 +72,10 @@ fn bench_ledger(c: &mut Criterion) {
         let dir = tempfile::tempdir().unwrap();
         let (store, spools) = store(dir.path(), senders);
         let system = actix_rt::System::new();
-        let (writer, _arbiter) =
-            system.block_on(async { WriterHandle::start("ledger", store.clone()) });
+        let index = Arc::new(PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap());
+        let (writer, _arbiter) = system.block_on(async {
+            WriterHandle::<LedgerWriter>::start("ledger", store.clone(), index)
+        });
         let per_sender = 2000 / senders;
         let movements = (per_sender * senders) as u64;
         group.throughput(Throughput::Elements(movements));
@@ -77,20 +90,14 @@ fn bench_ledger(c: &mut Criterion) {
                             let (writer, spool) = (writer.clone(), *spool);
                             async move {
                                 for _ in 0..per_sender {
-                                    let input = MovementInput {
-                                        kind: MovementKind::Correction,
+                                    let movement = BookMovement {
+                                        spool_id: spool,
+                                        kind: ManualKind::Correction,
                                         grams: "-0.5".parse().unwrap(),
                                         note: None,
                                         operation_key: Some(Id::new()),
-                                        print_id: None,
-                                        usage_id: None,
                                     };
-                                    writer
-                                        .run(move |txn| {
-                                            ledger::book(txn, spool, &input, Timestamp::now())
-                                        })
-                                        .await
-                                        .unwrap();
+                                    writer.send(movement).await.unwrap();
                                 }
                             }
                         });

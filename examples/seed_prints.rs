@@ -19,8 +19,8 @@ fn main() {
     let store = Store::open(&dir.join(printcost::DATABASE_FILE), StoreOptions::default()).unwrap();
 
     let now = Timestamp::now();
-    let txn = store.begin_write().unwrap();
-    let setup = actors::settings::Setup {
+    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
+    let setup = actors::setup::Setup {
         account: actors::accounts::NewAccount {
             display_name: "Bench".into(),
             email: "bench@example.com".parse().unwrap(),
@@ -32,7 +32,7 @@ fn main() {
         electricity_price: "0.32".parse().unwrap(),
         create_demo_data: true,
     };
-    actors::settings::setup(&txn, &setup, [0; 32], 60, now).unwrap();
+    actors::setup::setup(&txn, &setup, [0; 32], 60, now).unwrap();
     let templates: Vec<Print> = repo::all::<Print>(&txn).unwrap();
     let customers: Vec<Customer> = repo::all::<Customer>(&txn).unwrap();
     txn.commit().unwrap();
@@ -48,7 +48,7 @@ fn main() {
     let two_years = 2 * 365 * 24 * 3600;
     let started = std::time::Instant::now();
     for batch in (0..count).collect::<Vec<_>>().chunks(1000) {
-        let txn = store.begin_write().unwrap();
+        let txn = actors::txn::Txn::new(store.begin_write().unwrap());
         for &i in batch {
             let template = &templates[i % templates.len()];
             let mut input = PrintInput::from_print(template, None, false);

@@ -11,7 +11,7 @@ use ::web::state::{AppState, WebConfig};
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
-use actors::writer::WriterHandle;
+use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use storage::{Store, StoreOptions};
@@ -135,26 +135,18 @@ impl Application {
     ///
     /// Errors: [`StartError::Listen`].
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
-        let (settings, settings_arbiter) = WriterHandle::start("settings", store.clone());
-        let (inventory, inventory_arbiter) = WriterHandle::start("inventory", store.clone());
-        let (prints, prints_arbiter) = WriterHandle::start("prints", store.clone());
-        let (series, series_arbiter) = WriterHandle::start("series", store.clone());
-        let (ledger, ledger_arbiter) = WriterHandle::start("ledger", store.clone());
         let time_zone = jiff::tz::TimeZone::system();
         let index =
             actors::prints::PrintIndex::load(&store, time_zone).map_err(StartError::Prints)?;
         let index = std::sync::Arc::new(index);
+        let (writers, arbiters) = Writers::start(&store, &index);
         let secure_cookies = config
             .public_origins
             .iter()
             .any(|o| o.starts_with("https://"));
         let state = Data::new(AppState {
             store,
-            settings,
-            inventory,
-            prints,
-            series,
-            ledger,
+            writers,
             index,
             latest_version: ::web::api::version::LatestVersion::new(
                 config.release_feed_url.clone(),
@@ -187,13 +179,7 @@ impl Application {
         Ok(Application {
             server,
             address,
-            writers: vec![
-                settings_arbiter,
-                inventory_arbiter,
-                prints_arbiter,
-                series_arbiter,
-                ledger_arbiter,
-            ],
+            writers: arbiters,
         })
     }
 

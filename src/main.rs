@@ -120,7 +120,7 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
     let password = actors::values::Password::from_str(line.trim_end_matches(['\r', '\n']))
         .map_err(|_| "the new password must have at least 12 characters".to_string())?;
     let hash = actors::accounts::hash_password(&password).map_err(|e| e.to_string())?;
-    let txn = store.begin_write().map_err(|e| e.to_string())?;
+    let txn = actors::txn::Txn::new(store.begin_write().map_err(|e| e.to_string())?);
     let account = actors::accounts::find_by_email(&txn, email)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no account has the email {email}"))?;

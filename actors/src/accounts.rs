@@ -7,6 +7,8 @@
 //! Sessions: a 32-byte random token (64 hex characters) lives only in the client's cookie; the
 //! store keeps its SHA-256, so a copy of the database does not hold usable sessions.
 
+use crate::command::{Command, Query, SettingsWriter, Snapshot};
+use crate::txn::Txn;
 use crate::values::{Email, Locale, Password};
 use crate::{Error, Result};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
@@ -14,7 +16,7 @@ use argon2::{Argon2, PasswordHash};
 use sha2::{Digest, Sha256};
 use storage::records::{Account, Session};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, WriteTransaction, tables};
+use storage::{Id, Timestamp, tables};
 
 /// Hashes `password` with argon2id and a fresh random salt; returns the PHC string.
 ///
@@ -108,7 +110,7 @@ pub struct NewAccount {
 }
 
 /// Creates an account. Errors: [`Error::Duplicate`] on `email` when taken.
-pub fn create(txn: &WriteTransaction, input: &NewAccount, now: Timestamp) -> Result<Account> {
+pub fn create(txn: &Txn, input: &NewAccount, now: Timestamp) -> Result<Account> {
     let key = email_key(input.email.get());
     if repo::index_get(txn, tables::ACCOUNT_EMAILS, &key)?.is_some() {
         return Err(Error::Duplicate(crate::FieldError::new(
@@ -133,7 +135,7 @@ pub fn create(txn: &WriteTransaction, input: &NewAccount, now: Timestamp) -> Res
 /// Opens a session for `account_id` under `token_hash`, valid for `ttl_seconds` from `now`, and
 /// drops every expired session on the way (the table stays small without a sweeper thread).
 pub fn open_session(
-    txn: &WriteTransaction,
+    txn: &Txn,
     account_id: Id,
     token_hash: [u8; 32],
     now: Timestamp,
@@ -150,7 +152,7 @@ pub fn open_session(
 }
 
 /// Ends the session stored under `token_hash` (logout). Ending an unknown session is not an error.
-pub fn close_session(txn: &WriteTransaction, token_hash: [u8; 32]) -> Result<()> {
+pub fn close_session(txn: &Txn, token_hash: [u8; 32]) -> Result<()> {
     txn.open_table(tables::SESSIONS)
         .map_err(storage::Error::from)?
         .remove(token_hash)
@@ -159,12 +161,7 @@ pub fn close_session(txn: &WriteTransaction, token_hash: [u8; 32]) -> Result<()>
 }
 
 /// Sets the account's preferred locale. Errors: [`Error::NotFound`].
-pub fn set_locale(
-    txn: &WriteTransaction,
-    account_id: Id,
-    locale: &Locale,
-    now: Timestamp,
-) -> Result<Account> {
+pub fn set_locale(txn: &Txn, account_id: Id, locale: &Locale, now: Timestamp) -> Result<Account> {
     let mut account: Account = repo::get(txn, account_id)?.ok_or(Error::NotFound)?;
     account.locale = locale.get().clone();
     account.updated_at = now;
@@ -176,7 +173,7 @@ pub fn set_locale(
 /// under `keep` (the caller's own, on a password change; none on a reset).
 /// Errors: [`Error::NotFound`].
 pub fn set_password(
-    txn: &WriteTransaction,
+    txn: &Txn,
     account_id: Id,
     password_hash: &str,
     keep: Option<[u8; 32]>,
@@ -192,6 +189,121 @@ pub fn set_password(
         repo::put_session(txn, hash, &session)?;
     }
     Ok(account)
+}
+
+/// Opens a session (login); see [`open_session`].
+#[derive(Debug, Clone, Copy)]
+pub struct OpenSession {
+    /// The account.
+    pub account_id: Id,
+    /// The store key of the session token ([`token_hash`]).
+    pub token_hash: [u8; 32],
+    /// Lifetime, seconds.
+    pub ttl_seconds: i64,
+}
+
+impl Command for OpenSession {
+    type Writer = SettingsWriter;
+    type Reply = ();
+
+    fn apply(&mut self, txn: &Txn) -> Result<()> {
+        open_session(
+            txn,
+            self.account_id,
+            self.token_hash,
+            Timestamp::now(),
+            self.ttl_seconds,
+        )
+    }
+}
+
+/// Ends the session stored under a token hash (logout); an unknown one is not an error.
+#[derive(Debug, Clone, Copy)]
+pub struct CloseSession(pub [u8; 32]);
+
+impl Command for CloseSession {
+    type Writer = SettingsWriter;
+    type Reply = ();
+
+    fn apply(&mut self, txn: &Txn) -> Result<()> {
+        close_session(txn, self.0)
+    }
+}
+
+/// Sets an account's preferred locale; replies with the account. Errors: [`Error::NotFound`].
+#[derive(Debug, Clone)]
+pub struct SetLocale {
+    /// The account.
+    pub account_id: Id,
+    /// The locale.
+    pub locale: Locale,
+}
+
+impl Command for SetLocale {
+    type Writer = SettingsWriter;
+    type Reply = Account;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Account> {
+        set_locale(txn, self.account_id, &self.locale, Timestamp::now())
+    }
+}
+
+/// Replaces an account's password hash and ends its other sessions; replies with the account.
+/// Errors: [`Error::NotFound`].
+#[derive(Debug, Clone)]
+pub struct SetPassword {
+    /// The account.
+    pub account_id: Id,
+    /// The new argon2id PHC string ([`hash_password`]).
+    pub password_hash: String,
+    /// The session to keep (the caller's own), if any.
+    pub keep: Option<[u8; 32]>,
+}
+
+impl Command for SetPassword {
+    type Writer = SettingsWriter;
+    type Reply = Account;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Account> {
+        set_password(
+            txn,
+            self.account_id,
+            &self.password_hash,
+            self.keep,
+            Timestamp::now(),
+        )
+    }
+}
+
+/// The live session stored under a token hash and its account, if any (none once expired).
+#[derive(Debug, Clone, Copy)]
+pub struct LiveSession {
+    /// The store key of the session token ([`token_hash`]).
+    pub token_hash: [u8; 32],
+    /// The time to judge expiry at.
+    pub now: Timestamp,
+}
+
+impl Query for LiveSession {
+    type Answer = Option<(Session, Account)>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Option<(Session, Account)>> {
+        let session = repo::session(snapshot, self.token_hash)?;
+        let account = session_account(snapshot, self.token_hash, self.now)?;
+        Ok(session.zip(account))
+    }
+}
+
+/// The account registered under an email (case-insensitive), if any.
+#[derive(Debug, Clone)]
+pub struct FindByEmail(pub String);
+
+impl Query for FindByEmail {
+    type Answer = Option<Account>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Option<Account>> {
+        find_by_email(snapshot, &self.0)
+    }
 }
 
 #[cfg(test)]

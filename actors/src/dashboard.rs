@@ -189,3 +189,20 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
     board.categories = categories.into_values().collect();
     Ok(board)
 }
+
+/// The dashboard of a period as of today (in the instance time zone), with the instance
+/// currency. Errors: the store cannot be read; [`crate::Error::NotFound`] before setup.
+#[derive(Debug, Clone, Copy)]
+pub struct DashboardOf(pub Period);
+
+impl crate::command::Query for DashboardOf {
+    type Answer = (Dashboard, String);
+
+    fn run(self, snapshot: &crate::command::Snapshot<'_>) -> Result<(Dashboard, String)> {
+        let today = snapshot.index.date_of(storage::Timestamp::now());
+        Ok((
+            compute(snapshot, snapshot.index, self.0, today)?,
+            crate::settings::get(snapshot)?.currency,
+        ))
+    }
+}

@@ -10,18 +10,19 @@ use crate::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use crate::prints::outcome::{self, CorrectionInput, OutcomeInput};
 use crate::prints::{self, HotendInput, PartInput, PrintInput};
 use crate::series;
+use crate::txn::Txn;
 use crate::{Error, Result};
 use rust_decimal::Decimal;
 use std::str::FromStr;
 use storage::records::{ComponentType, OutcomeStatus, Print, PrintStatus};
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 /// Parses a demo literal; a refusal is a bug in this file, reported on `createDemoData`.
 fn v<T: FromStr<Err = String>>(text: &str) -> Result<T> {
     T::from_str(text).map_err(|_| Error::field("createDemoData", "errors.demoData"))
 }
 
-fn manufacturer(txn: &WriteTransaction, name: &str, now: Timestamp) -> Result<Id> {
+fn manufacturer(txn: &Txn, name: &str, now: Timestamp) -> Result<Id> {
     let input = ManufacturerInput {
         name: v(name)?,
         note: None,
@@ -30,7 +31,7 @@ fn manufacturer(txn: &WriteTransaction, name: &str, now: Timestamp) -> Result<Id
 }
 
 fn printer(
-    txn: &WriteTransaction,
+    txn: &Txn,
     name: &str,
     maker: Id,
     price: &str,
@@ -52,7 +53,7 @@ fn printer(
 
 #[allow(clippy::too_many_arguments)]
 fn component(
-    txn: &WriteTransaction,
+    txn: &Txn,
     kind: ComponentType,
     name: &str,
     maker: Option<Id>,
@@ -76,7 +77,7 @@ fn component(
     Ok(Components::create(txn, &input, now)?.component.id)
 }
 
-fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) -> Result<Id> {
+fn filament(txn: &Txn, maker: Id, spec: [&str; 5], now: Timestamp) -> Result<Id> {
     let [material, color_name, color_hex, price, grams] = spec;
     let input = FilamentInput {
         manufacturer_id: maker,
@@ -91,13 +92,7 @@ fn filament(txn: &WriteTransaction, maker: Id, spec: [&str; 5], now: Timestamp) 
     Ok(Filaments::create(txn, &input, now)?.filament.id)
 }
 
-fn customer(
-    txn: &WriteTransaction,
-    name: &str,
-    email: Option<&str>,
-    own: bool,
-    now: Timestamp,
-) -> Result<Id> {
+fn customer(txn: &Txn, name: &str, email: Option<&str>, own: bool, now: Timestamp) -> Result<Id> {
     let input = CustomerInput {
         name: v(name)?,
         email: email.map(v).transpose()?,
@@ -136,7 +131,7 @@ fn part(p: &DemoPart<'_>) -> Result<PartInput> {
 
 #[allow(clippy::too_many_arguments)]
 fn print(
-    txn: &WriteTransaction,
+    txn: &Txn,
     name: &str,
     parts: &[DemoPart<'_>],
     customer_id: Option<Id>,
@@ -154,6 +149,7 @@ fn print(
         sales_value: sales_value.map(v).transpose()?,
         notes: None,
         parts: parts.iter().map(part).collect::<Result<_>>()?,
+        flat: false,
     };
     let draft = prints::create(txn, &input, now)?;
     if status == PrintStatus::Draft {
@@ -188,7 +184,7 @@ fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<Outcome
 /// Creates the demo shop: three manufacturers, two printers, their hotends and build plates, an
 /// always-used maintenance component, four filaments, three customers, a series, and prints in
 /// every status (one of them in two parts, on both printers).
-pub fn create(txn: &WriteTransaction, now: Timestamp) -> Result<()> {
+pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     let prusa = manufacturer(txn, "Prusa Research", now)?;
     let bambu = manufacturer(txn, "Bambu Lab", now)?;
     let polymaker = manufacturer(txn, "Polymaker", now)?;

@@ -70,6 +70,12 @@ pub enum Error {
     /// An operation key reused with other content (409 `OPERATION_KEY_REUSED`).
     #[error("the operation key was already used with other content")]
     OperationKeyReused,
+    /// An export above 5,000 prints (422 `EXPORT_TOO_LARGE`): narrow the filters.
+    #[error("the export holds more than 5000 prints")]
+    ExportTooLarge,
+    /// A report of a print that is not DONE (409 `REPORT_NOT_ALLOWED`).
+    #[error("only a DONE print has a report")]
+    ReportNotAllowed,
     /// Series routes while print series are off (409 `PRINT_SERIES_DISABLED`).
     #[error("print series are disabled")]
     PrintSeriesDisabled,

@@ -12,6 +12,7 @@
 
 pub mod accounts;
 pub mod bridge;
+pub mod command;
 pub mod costing;
 pub mod dashboard;
 pub mod demo;
@@ -20,8 +21,12 @@ pub mod inventory;
 pub mod ledger;
 pub mod money;
 pub mod prints;
+pub mod search;
 pub mod series;
 pub mod settings;
+pub mod setup;
+pub mod stock;
+pub mod txn;
 pub mod values;
 pub mod writer;
 

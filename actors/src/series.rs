@@ -2,12 +2,14 @@
 //! `autoComplete` and a `target`, the series completes when the units of its DONE prints reach
 //! the target.
 
+use crate::command::{Command, Query, SeriesWriter, Snapshot};
 use crate::inventory::{ListQuery, Page};
+use crate::txn::Txn;
 use crate::values::{Name, Note, note_text};
 use crate::{Error, Result, settings};
 use storage::records::{Customer, Print, PrintStatus, Series, SeriesStatus};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 /// The editable fields of a series.
 #[derive(Debug, Clone)]
@@ -52,7 +54,7 @@ fn check(tx: &impl Tx, input: &SeriesInput) -> Result<()> {
 }
 
 /// Creates an OPEN series. Errors: [`Error::PrintSeriesDisabled`], [`Error::Validation`].
-pub fn create(txn: &WriteTransaction, input: &SeriesInput, now: Timestamp) -> Result<Series> {
+pub fn create(txn: &Txn, input: &SeriesInput, now: Timestamp) -> Result<Series> {
     require_enabled(txn)?;
     check(txn, input)?;
     let series = Series {
@@ -79,12 +81,7 @@ pub fn create(txn: &WriteTransaction, input: &SeriesInput, now: Timestamp) -> Re
 
 /// Replaces the editable fields of series `id`.
 /// Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`], [`Error::Validation`].
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &SeriesInput,
-    now: Timestamp,
-) -> Result<Series> {
+pub fn replace(txn: &Txn, id: Id, input: &SeriesInput, now: Timestamp) -> Result<Series> {
     require_enabled(txn)?;
     check(txn, input)?;
     let old = get(txn, id)?;
@@ -103,12 +100,7 @@ pub fn replace(
 }
 
 /// Sets OPEN or COMPLETED. Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`].
-pub fn set_status(
-    txn: &WriteTransaction,
-    id: Id,
-    status: SeriesStatus,
-    now: Timestamp,
-) -> Result<Series> {
+pub fn set_status(txn: &Txn, id: Id, status: SeriesStatus, now: Timestamp) -> Result<Series> {
     require_enabled(txn)?;
     let mut series = get(txn, id)?;
     series.status = status;
@@ -118,12 +110,7 @@ pub fn set_status(
 }
 
 /// Sets the archive state. Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`].
-pub fn set_archived(
-    txn: &WriteTransaction,
-    id: Id,
-    archived: bool,
-    now: Timestamp,
-) -> Result<Series> {
+pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result<Series> {
     require_enabled(txn)?;
     let mut series = get(txn, id)?;
     series.archived = archived;
@@ -134,7 +121,7 @@ pub fn set_archived(
 
 /// Completes series `id` when it auto-completes and the units of its DONE prints reach its
 /// target. Called by the print rules when a print becomes DONE, in the same transaction.
-pub fn complete_if_reached(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<()> {
+pub fn complete_if_reached(txn: &Txn, id: Id, now: Timestamp) -> Result<()> {
     let mut series = get(txn, id)?;
     let Some(target) = series
         .target
@@ -166,4 +153,96 @@ pub fn list(tx: &impl Tx, query: &ListQuery) -> Result<Page<Series>> {
         .collect();
     rows.sort_by_key(|s| (s.name.to_lowercase(), s.id));
     Ok(Page::cut(rows, query))
+}
+
+/// Creates an OPEN series; replies with it. Errors: as [`create`].
+#[derive(Debug, Clone)]
+pub struct CreateSeries(pub SeriesInput);
+
+impl Command for CreateSeries {
+    type Writer = SeriesWriter;
+    type Reply = Series;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Series> {
+        create(txn, &self.0, Timestamp::now())
+    }
+}
+
+/// Replaces a series' editable fields; replies with it. Errors: as [`replace`].
+#[derive(Debug, Clone)]
+pub struct ReplaceSeries {
+    /// The series.
+    pub id: Id,
+    /// Its new fields.
+    pub input: SeriesInput,
+}
+
+impl Command for ReplaceSeries {
+    type Writer = SeriesWriter;
+    type Reply = Series;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Series> {
+        replace(txn, self.id, &self.input, Timestamp::now())
+    }
+}
+
+/// Sets a series OPEN or COMPLETED; replies with it. Errors: as [`set_status`].
+#[derive(Debug, Clone, Copy)]
+pub struct SetSeriesState {
+    /// The series.
+    pub id: Id,
+    /// OPEN or COMPLETED.
+    pub status: SeriesStatus,
+}
+
+impl Command for SetSeriesState {
+    type Writer = SeriesWriter;
+    type Reply = Series;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Series> {
+        set_status(txn, self.id, self.status, Timestamp::now())
+    }
+}
+
+/// Archives or restores a series; replies with it. Errors: as [`set_archived`].
+#[derive(Debug, Clone, Copy)]
+pub struct ArchiveSeries {
+    /// The series.
+    pub id: Id,
+    /// The new archive state.
+    pub archived: bool,
+}
+
+impl Command for ArchiveSeries {
+    type Writer = SeriesWriter;
+    type Reply = Series;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Series> {
+        set_archived(txn, self.id, self.archived, Timestamp::now())
+    }
+}
+
+/// One series. Errors: [`Error::PrintSeriesDisabled`]; [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct GetSeries(pub Id);
+
+impl Query for GetSeries {
+    type Answer = Series;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Series> {
+        require_enabled(snapshot)?;
+        get(snapshot, self.0)
+    }
+}
+
+/// Series matching a list query, sorted by name. Errors: [`Error::PrintSeriesDisabled`].
+#[derive(Debug, Clone)]
+pub struct ListSeries(pub ListQuery);
+
+impl Query for ListSeries {
+    type Answer = Page<Series>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Page<Series>> {
+        list(snapshot, &self.0)
+    }
 }

@@ -1,56 +1,12 @@
-//! Setup, instance settings and feature flags.
+//! Instance settings and feature flags (first-run setup is [`crate::setup`]).
 
-use crate::accounts::{self, NewAccount};
+use crate::command::{Command, Query, SettingsWriter, Snapshot};
+use crate::txn::Txn;
 use crate::values::{Amount, Currency, Locale};
-use crate::{Error, Result, demo, ledger};
-use storage::records::{Account, Settings};
+use crate::{Error, Result, ledger};
+use storage::records::Settings;
 use storage::repo::{self, Tx};
-use storage::{Timestamp, WriteTransaction, tables};
-
-/// First-run setup input (`POST /api/auth/setup`).
-#[derive(Debug, Clone)]
-pub struct Setup {
-    /// The first account; its locale also becomes the instance's default language.
-    pub account: NewAccount,
-    /// Instance currency.
-    pub currency: Currency,
-    /// Electricity price, currency per kWh.
-    pub electricity_price: Amount,
-    /// Also create realistic demo inventory.
-    pub create_demo_data: bool,
-}
-
-/// Runs setup once: the first account, the settings (both feature flags on), a session under
-/// `session_hash`, and the demo data if asked, all in the caller's transaction.
-///
-/// Errors: [`Error::SetupCompleted`] once any account exists.
-pub fn setup(
-    txn: &WriteTransaction,
-    input: &Setup,
-    session_hash: [u8; 32],
-    session_ttl_seconds: i64,
-    now: Timestamp,
-) -> Result<Account> {
-    if accounts::initialized(txn)? {
-        return Err(Error::SetupCompleted);
-    }
-    let account = accounts::create(txn, &input.account, now)?;
-    repo::put_settings(
-        txn,
-        &Settings {
-            currency: input.currency.get().clone(),
-            default_language: input.account.locale.get().clone(),
-            electricity_price: *input.electricity_price.get(),
-            print_series_enabled: true,
-            spool_management_enabled: true,
-        },
-    )?;
-    accounts::open_session(txn, account.id, session_hash, now, session_ttl_seconds)?;
-    if input.create_demo_data {
-        demo::create(txn, now)?;
-    }
-    Ok(account)
-}
+use storage::{Timestamp, tables};
 
 /// The settings. Errors: [`Error::NotFound`] before setup.
 pub fn get(tx: &impl Tx) -> Result<Settings> {
@@ -75,7 +31,7 @@ pub struct SettingsInput {
 ///
 /// Errors: [`Error::CurrencyLocked`] when the currency changes while any print exists (every
 /// stored amount is in the old currency); [`Error::NotFound`] before setup.
-pub fn update(txn: &WriteTransaction, input: &SettingsInput) -> Result<Settings> {
+pub fn update(txn: &Txn, input: &SettingsInput) -> Result<Settings> {
     let mut settings = get(txn)?;
     if settings.currency != *input.currency.get() && !repo::is_empty(txn, tables::PRINTS)? {
         return Err(Error::CurrencyLocked);
@@ -102,7 +58,7 @@ pub struct FeaturesInput {
 }
 
 /// Updates the feature flags. Errors: [`Error::NotFound`] before setup.
-pub fn update_features(txn: &WriteTransaction, input: FeaturesInput) -> Result<Settings> {
+pub fn update_features(txn: &Txn, input: FeaturesInput) -> Result<Settings> {
     let mut settings = get(txn)?;
     if let Some(on) = input.print_series_enabled {
         settings.print_series_enabled = on;
@@ -126,5 +82,44 @@ pub fn require_spool_management(tx: &impl Tx) -> Result<()> {
         Ok(())
     } else {
         Err(Error::SpoolManagementDisabled)
+    }
+}
+
+/// Replaces the settings; replies with them. Errors: as [`update`].
+#[derive(Debug, Clone)]
+pub struct UpdateSettings(pub SettingsInput);
+
+impl Command for UpdateSettings {
+    type Writer = SettingsWriter;
+    type Reply = Settings;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Settings> {
+        update(txn, &self.0)
+    }
+}
+
+/// Changes the feature flags it names; replies with the settings. Errors: as
+/// [`update_features`].
+#[derive(Debug, Clone, Copy)]
+pub struct UpdateFeatures(pub FeaturesInput);
+
+impl Command for UpdateFeatures {
+    type Writer = SettingsWriter;
+    type Reply = Settings;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Settings> {
+        update_features(txn, self.0)
+    }
+}
+
+/// The settings and feature flags. Errors: [`Error::NotFound`] before setup.
+#[derive(Debug, Clone, Copy)]
+pub struct GetSettings;
+
+impl Query for GetSettings {
+    type Answer = Settings;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Settings> {
+        get(snapshot)
     }
 }

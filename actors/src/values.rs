@@ -197,6 +197,20 @@ string_value!(
 );
 
 string_value!(
+    /// A calendar date `YYYY-MM-DD` (a spool's purchase date), or none when the text is blank.
+    /// Errors: `errors.invalidDate`.
+    PurchaseDate(Option<String>),
+    |text| {
+        let t = text.trim();
+        if t.is_empty() {
+            return Ok(None);
+        }
+        t.parse::<jiff::civil::Date>()
+            .map(|d| Some(d.to_string()))
+            .map_err(|_| refuse("errors.invalidDate", "expected a date YYYY-MM-DD"))
+    }
+);
+string_value!(
     /// A supported locale: `en-US` or `de-DE`. Errors: `errors.unsupportedLocale`.
     Locale(String),
     |text| match text.as_str() {
@@ -231,6 +245,34 @@ string_value!(
         Ok(text.to_ascii_uppercase())
     }
 );
+
+/// Largest duration, seconds (spec, Limits: "outcome durationSeconds 0 to 2,147,483,647").
+pub const MAX_SECONDS: u32 = i32::MAX as u32;
+
+/// A duration in whole seconds, 0 to 2,147,483,647 (spec, Limits), from a JSON integer.
+/// Errors: `errors.outOfRange` above the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "u64")]
+pub struct Seconds(u32);
+
+impl TryFrom<u64> for Seconds {
+    type Error = String;
+
+    fn try_from(value: u64) -> Result<Self, String> {
+        u32::try_from(value)
+            .ok()
+            .filter(|s| *s <= MAX_SECONDS)
+            .map(Seconds)
+            .ok_or_else(|| refuse("errors.outOfRange", "at most 2147483647 seconds"))
+    }
+}
+
+impl Seconds {
+    /// The validated number of seconds.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
 
 /// An optional note: `None` when absent or blank.
 pub fn note_text(note: Option<Note>) -> Option<String> {

@@ -1,7 +1,7 @@
 //! The writer actor: one per aggregate, the only code that commits to the store.
 //!
-//! Each writer runs on its own [`Arbiter`] thread. A command is a closure over the write
-//! transaction that calls the aggregate's rule functions. Commands arriving together form a batch:
+//! Each writer runs on its own [`Arbiter`] thread and takes the named commands addressed to its
+//! aggregate ([`crate::command::Command`]). Commands arriving together form a batch:
 //! the first command of a batch schedules a flush with `ctx.notify`, which runs after the mailbox
 //! messages already taken in that poll; the flush applies the whole batch in one write
 //! transaction, commits it durably (`Durability::Immediate`), and only then answers every sender
@@ -11,40 +11,45 @@
 //! A command that fails with a domain error must not leave its partial writes in the batch, and
 //! redb takes no savepoints once tables are open. So the writer aborts the transaction, answers
 //! that sender with its error, and re-runs the rest of the batch in a fresh transaction: this is
-//! why commands are `FnMut`. A storage error (I/O, full disk) fails the whole batch; nothing of it
+//! why a command may be applied more than once. A storage error (I/O, full disk) fails the whole batch; nothing of it
 //! is committed. A command that panics is refused the same way, so a bug in one rule cannot stop
 //! the writer.
+//!
+//! Derived state is kept here: after each commit, the prints the batch changed (its
+//! [`Txn`] log) go into the print projection before any sender is answered.
 
+use crate::command::{
+    Command, InventoryWriter, LedgerWriter, PrintsWriter, SeriesWriter, SettingsWriter,
+};
+use crate::prints::PrintIndex;
+use crate::txn::Txn;
 use crate::{Error, Result};
 use actix::prelude::*;
+use std::marker::PhantomData;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use storage::{Store, WriteTransaction};
+use storage::Store;
 use tokio::sync::oneshot;
 
 /// A command queued in a batch, type-erased so that one writer serves commands of any reply type.
 trait PendingCommand: Send {
     /// Runs the command in `txn`, keeping its reply until the commit.
-    fn apply(&mut self, txn: &WriteTransaction) -> Result<()>;
+    fn apply(&mut self, txn: &Txn) -> Result<()>;
     /// Sends the kept reply (after a successful commit).
     fn complete(self: Box<Self>);
     /// Sends `error` instead.
     fn fail(self: Box<Self>, error: Error);
 }
 
-struct Command<R, F> {
-    run: F,
-    reply: Option<R>,
-    sender: oneshot::Sender<Result<R>>,
+struct Pending<C: Command> {
+    command: C,
+    reply: Option<C::Reply>,
+    sender: oneshot::Sender<Result<C::Reply>>,
 }
 
-impl<R, F> PendingCommand for Command<R, F>
-where
-    R: Send + 'static,
-    F: FnMut(&WriteTransaction) -> Result<R> + Send + 'static,
-{
-    fn apply(&mut self, txn: &WriteTransaction) -> Result<()> {
-        self.reply = Some((self.run)(txn)?);
+impl<C: Command> PendingCommand for Pending<C> {
+    fn apply(&mut self, txn: &Txn) -> Result<()> {
+        self.reply = Some(self.command.apply(txn)?);
         Ok(())
     }
 
@@ -81,6 +86,7 @@ impl WriterStats {
 pub struct Writer {
     name: &'static str,
     store: Store,
+    index: Arc<PrintIndex>,
     pending: Vec<Box<dyn PendingCommand>>,
     stats: Arc<WriterStats>,
 }
@@ -132,7 +138,7 @@ impl Writer {
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
         loop {
             let txn = match self.store.begin_write() {
-                Ok(txn) => txn,
+                Ok(txn) => Txn::new(txn),
                 Err(e) => return fail_all(batch, &Error::Storage(e)),
             };
             let mut refused = None;
@@ -151,7 +157,7 @@ impl Writer {
                 match applied {
                     Ok(()) => {}
                     Err(e @ Error::Storage(_)) => {
-                        let _ = txn.abort();
+                        txn.abort();
                         return fail_all(batch, &e);
                     }
                     Err(e) => {
@@ -162,7 +168,7 @@ impl Writer {
             }
             match refused {
                 Some((index, error)) => {
-                    let _ = txn.abort();
+                    txn.abort();
                     batch.remove(index).fail(error);
                     if batch.is_empty() {
                         break;
@@ -170,13 +176,16 @@ impl Writer {
                 }
                 None => {
                     match txn.commit() {
-                        Ok(()) => {
+                        Ok(prints) => {
                             self.stats.commits.fetch_add(1, Ordering::Relaxed);
+                            // Derived state first, so a sender that reads the list right after
+                            // its answer sees its own write.
+                            prints.iter().for_each(|p| self.index.upsert(p));
                             batch.into_iter().for_each(|c| c.complete());
                         }
                         Err(e) => {
                             tracing::error!(writer = self.name, error = %e, "commit failed");
-                            fail_all(batch, &Error::Storage(e.into()));
+                            fail_all(batch, &Error::Storage(e));
                         }
                     }
                     break;
@@ -191,19 +200,36 @@ fn fail_all(batch: Vec<Box<dyn PendingCommand>>, error: &Error) {
     batch.into_iter().for_each(|c| c.fail(error.clone()));
 }
 
-/// The address of a running writer; cheap to clone and share between request handlers.
-#[derive(Clone)]
-pub struct WriterHandle {
+/// The address of a running writer of aggregate `W` (a marker of [`crate::command`]); cheap to
+/// clone and share between request handlers. It takes only commands addressed to `W`.
+pub struct WriterHandle<W> {
     name: &'static str,
     addr: Addr<Writer>,
     stats: Arc<WriterStats>,
+    writer: PhantomData<fn() -> W>,
 }
 
-impl WriterHandle {
+impl<W> Clone for WriterHandle<W> {
+    fn clone(&self) -> Self {
+        WriterHandle {
+            name: self.name,
+            addr: self.addr.clone(),
+            stats: self.stats.clone(),
+            writer: PhantomData,
+        }
+    }
+}
+
+impl<W: 'static> WriterHandle<W> {
     /// Starts a writer named `name` (used in logs and errors) on a new arbiter thread, and returns
     /// its handle and the arbiter (stop and join it at shutdown, after the last sender is done).
+    /// After every commit it applies the prints the batch changed to `index`.
     /// Must be called inside a running actix `System`.
-    pub fn start(name: &'static str, store: Store) -> (WriterHandle, Arbiter) {
+    pub fn start(
+        name: &'static str,
+        store: Store,
+        index: Arc<PrintIndex>,
+    ) -> (WriterHandle<W>, Arbiter) {
         let owner = Arbiter::new();
         let arbiter = owner.handle();
         let stats = Arc::new(WriterStats::default());
@@ -211,34 +237,33 @@ impl WriterHandle {
         let addr = Writer::start_in_arbiter(&arbiter, move |_| Writer {
             name,
             store,
+            index,
             pending: Vec::new(),
             stats: actor_stats,
         });
-        let handle = WriterHandle { name, addr, stats };
+        let handle = WriterHandle {
+            name,
+            addr,
+            stats,
+            writer: PhantomData,
+        };
         (handle, owner)
     }
 
-    /// Runs `command` in the writer's next batch and returns its reply once the batch is durably
-    /// committed.
-    ///
-    /// A refused command's writes are always discarded (see the module doc), so `command` may
-    /// run more than once and must have no effect outside the transaction.
+    /// Applies `command` in the writer's next batch and returns its reply once the batch is
+    /// durably committed (and the print projection has taken its changes).
     ///
     /// Errors: the command's own error; [`Error::Storage`] when the batch could not be committed;
     /// [`Error::WriterGone`] when the writer has stopped.
-    pub async fn run<R, F>(&self, command: F) -> Result<R>
-    where
-        R: Send + 'static,
-        F: FnMut(&WriteTransaction) -> Result<R> + Send + 'static,
-    {
+    pub async fn send<C: Command<Writer = W>>(&self, command: C) -> Result<C::Reply> {
         let (sender, receiver) = oneshot::channel();
-        let command = Command {
-            run: command,
+        let pending = Pending {
+            command,
             reply: None,
             sender,
         };
         self.addr
-            .send(Enqueue(Box::new(command)))
+            .send(Enqueue(Box::new(pending)))
             .await
             .map_err(|_| Error::WriterGone(self.name))?;
         receiver.await.map_err(|_| Error::WriterGone(self.name))?
@@ -250,6 +275,74 @@ impl WriterHandle {
     }
 }
 
+/// The five writers of the appliance. [`Writers::send`] routes a command to the writer it names.
+#[derive(Clone)]
+pub struct Writers {
+    /// Settings, feature flags, accounts, sessions.
+    pub settings: WriterHandle<SettingsWriter>,
+    /// Inventory records.
+    pub inventory: WriterHandle<InventoryWriter>,
+    /// Prints.
+    pub prints: WriterHandle<PrintsWriter>,
+    /// Print series.
+    pub series: WriterHandle<SeriesWriter>,
+    /// Spools and their ledger.
+    pub ledger: WriterHandle<LedgerWriter>,
+}
+
+/// A writer marker that [`Writers`] can route to.
+pub trait Route: Sized + 'static {
+    /// This writer's handle among `writers`.
+    fn handle(writers: &Writers) -> &WriterHandle<Self>;
+}
+
+macro_rules! route {
+    ($marker:ty, $field:ident) => {
+        impl Route for $marker {
+            fn handle(writers: &Writers) -> &WriterHandle<Self> {
+                &writers.$field
+            }
+        }
+    };
+}
+route!(SettingsWriter, settings);
+route!(InventoryWriter, inventory);
+route!(PrintsWriter, prints);
+route!(SeriesWriter, series);
+route!(LedgerWriter, ledger);
+
+impl Writers {
+    /// Starts the five writers over `store`, each on its own arbiter thread, all keeping `index`
+    /// current. Returns them and their arbiters (stop and join those at shutdown). Must be called
+    /// inside a running actix `System`.
+    pub fn start(store: &Store, index: &Arc<PrintIndex>) -> (Writers, Vec<Arbiter>) {
+        let (settings, a) = WriterHandle::start("settings", store.clone(), index.clone());
+        let (inventory, b) = WriterHandle::start("inventory", store.clone(), index.clone());
+        let (prints, c) = WriterHandle::start("prints", store.clone(), index.clone());
+        let (series, d) = WriterHandle::start("series", store.clone(), index.clone());
+        let (ledger, e) = WriterHandle::start("ledger", store.clone(), index.clone());
+        let writers = Writers {
+            settings,
+            inventory,
+            prints,
+            series,
+            ledger,
+        };
+        (writers, vec![a, b, c, d, e])
+    }
+
+    /// Sends `command` to the writer it names ([`Command::Writer`]); see [`WriterHandle::send`].
+    ///
+    /// Errors: as [`WriterHandle::send`].
+    pub async fn send<C>(&self, command: C) -> Result<C::Reply>
+    where
+        C: Command,
+        C::Writer: Route,
+    {
+        C::Writer::handle(self).send(command).await
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -258,28 +351,53 @@ mod tests {
 
     const TEST: TableDefinition<u64, u64> = TableDefinition::new("writer_test");
 
-    fn put(key: u64, refuse: bool) -> impl FnMut(&WriteTransaction) -> Result<u64> {
-        move |txn| {
+    /// Writes `key → key × 10`, then refuses or panics when told to.
+    struct Put {
+        key: u64,
+        refuse: bool,
+        panic: bool,
+    }
+
+    fn put(key: u64, refuse: bool) -> Put {
+        Put {
+            key,
+            refuse,
+            panic: false,
+        }
+    }
+
+    impl Command for Put {
+        type Writer = LedgerWriter;
+        type Reply = u64;
+
+        fn apply(&mut self, txn: &Txn) -> Result<u64> {
             txn.open_table(TEST)
                 .map_err(storage::Error::from)?
-                .insert(key, key * 10)
+                .insert(self.key, self.key * 10)
                 .map_err(storage::Error::from)?;
-            if refuse {
+            if self.refuse {
                 return Err(Error::field("key", "errors.refused"));
             }
-            Ok(key)
+            assert!(!self.panic, "a bug in a rule");
+            Ok(self.key)
         }
+    }
+
+    fn start(dir: &tempfile::TempDir) -> (Store, WriterHandle<LedgerWriter>, Arbiter) {
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let index = Arc::new(PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap());
+        let (writer, arbiter) = WriterHandle::start("test", store.clone(), index);
+        (store, writer, arbiter)
     }
 
     #[actix_rt::test]
     async fn a_refused_command_leaves_nothing_and_its_batch_mates_commit() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
-        let (writer, _arbiter) = WriterHandle::start("test", store.clone());
+        let (store, writer, _arbiter) = start(&dir);
         let (a, b, c) = tokio::join!(
-            writer.run(put(1, false)),
-            writer.run(put(2, true)),
-            writer.run(put(3, false)),
+            writer.send(put(1, false)),
+            writer.send(put(2, true)),
+            writer.send(put(3, false)),
         );
         assert_eq!(a.unwrap(), 1);
         assert!(matches!(b, Err(Error::Validation(_))));
@@ -297,17 +415,17 @@ mod tests {
     #[actix_rt::test]
     async fn a_panicking_command_is_refused_and_the_writer_goes_on() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
-        let (writer, _arbiter) = WriterHandle::start("test", store.clone());
-        let panics = writer.run(|txn| -> Result<u64> {
-            put(9, false)(txn)?;
-            panic!("a bug in a rule");
+        let (store, writer, _arbiter) = start(&dir);
+        let panics = writer.send(Put {
+            key: 9,
+            refuse: false,
+            panic: true,
         });
-        let (panicked, fine) = tokio::join!(panics, writer.run(put(1, false)));
+        let (panicked, fine) = tokio::join!(panics, writer.send(put(1, false)));
         assert!(matches!(panicked, Err(Error::Panicked)));
         assert_eq!(fine.unwrap(), 1);
         assert_eq!(
-            writer.run(put(2, false)).await.unwrap(),
+            writer.send(put(2, false)).await.unwrap(),
             2,
             "the writer still runs"
         );
@@ -323,9 +441,8 @@ mod tests {
     #[actix_rt::test]
     async fn concurrent_commands_share_commits() {
         let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
-        let (writer, _arbiter) = WriterHandle::start("test", store);
-        let runs = (0..64).map(|k| writer.run(put(k, false)));
+        let (_store, writer, _arbiter) = start(&dir);
+        let runs = (0..64).map(|k| writer.send(put(k, false)));
         let replies = futures_util::future::join_all(runs).await;
         assert!(replies.iter().all(|r| r.is_ok()));
         assert_eq!(writer.stats().commands(), 64);

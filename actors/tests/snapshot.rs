@@ -13,7 +13,7 @@ use storage::records::{ComponentType, PrintStatus};
 use storage::{Store, StoreOptions, Timestamp};
 
 fn setup_settings(store: &Store) {
-    let txn = store.begin_write().unwrap();
+    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
     storage::repo::put_settings(
         &txn,
         &storage::records::Settings {
@@ -42,7 +42,7 @@ proptest! {
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
         setup_settings(&store);
         let now = Timestamp::now();
-        let txn = store.begin_write().unwrap();
+        let txn = actors::txn::Txn::new(store.begin_write().unwrap());
         let maker = Manufacturers::create(&txn, &ManufacturerInput { name: "M".parse().unwrap(), note: None }, now).unwrap().id;
         let printer_input = |price: u32| PrinterInput {
             name: "P".parse().unwrap(),
@@ -93,12 +93,13 @@ proptest! {
                 other_component_ids: vec![],
                 filaments: vec![prints::FilamentInput { filament_id: filament, used_grams: grams.to_string().parse().unwrap(), spool_id: None }],
             }],
+            flat: false,
         };
         let print = prints::create(&txn, &input, now).unwrap();
         let frozen = prints::set_status(&txn, print.id, PrintStatus::Printing, now).unwrap();
         txn.commit().unwrap();
 
-        let txn = store.begin_write().unwrap();
+        let txn = actors::txn::Txn::new(store.begin_write().unwrap());
         Printers::replace(&txn, printer, &printer_input(printer_price), now).unwrap();
         Components::replace(&txn, plate, &component_input(ComponentType::BuildPlate, plate_price), now).unwrap();
         Filaments::replace(&txn, filament, &filament_input(filament_price), now).unwrap();

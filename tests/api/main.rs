@@ -11,6 +11,7 @@ mod inventory;
 mod openapi;
 mod outcomes;
 mod prints;
+mod projection;
 mod series;
 mod settings;
 mod spools;

@@ -214,9 +214,9 @@ async fn series_routes_refuse_while_series_are_off() {
 /// through the rule functions, in one transaction.
 fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
     let store = Store::open(&dir.join("seed.redb"), StoreOptions::default()).unwrap();
-    let txn = store.begin_write().unwrap();
+    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
     let now = Timestamp::now();
-    let setup: actors::settings::Setup = actors::settings::Setup {
+    let setup: actors::setup::Setup = actors::setup::Setup {
         account: actors::accounts::NewAccount {
             display_name: "Seed".into(),
             email: support::EMAIL.parse().unwrap(),
@@ -227,7 +227,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
         electricity_price: "0.32".parse().unwrap(),
         create_demo_data: true,
     };
-    actors::settings::setup(&txn, &setup, [0; 32], 60, now).unwrap();
+    actors::setup::setup(&txn, &setup, [0; 32], 60, now).unwrap();
     let source = actors::prints::get(
         &txn,
         storage::repo::all::<storage::records::Print>(&txn).unwrap()[0].id,
@@ -256,6 +256,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
                 spool_id: None,
             }],
         }],
+        flat: false,
     };
     for _ in 0..count {
         let print = actors::prints::create(&txn, &input, now).unwrap();

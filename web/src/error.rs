@@ -299,6 +299,35 @@ impl ResponseError for ApiError {
     }
 }
 
+/// A response already rendered for its client (a page of the UI showing an error), sent as it
+/// is: the error middleware passes it through instead of answering with the JSON error body.
+#[derive(Debug)]
+pub struct Rendered {
+    /// The status to answer with.
+    pub status: StatusCode,
+    /// The HTML page.
+    pub body: String,
+}
+
+impl fmt::Display for Rendered {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "page answered {}", self.status)
+    }
+}
+
+impl ResponseError for Rendered {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+
+    fn error_response(&self) -> HttpResponse {
+        HttpResponse::build(self.status)
+            .content_type("text/html; charset=utf-8")
+            .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
+            .body(self.body.clone())
+    }
+}
+
 impl From<actors::Error> for ApiError {
     fn from(error: actors::Error) -> Self {
         use actors::Error as E;
@@ -314,6 +343,8 @@ impl From<actors::Error> for ApiError {
             E::CurrencyLocked => ApiError::new(Code::CurrencyLocked),
             E::InvalidCredentials => ApiError::new(Code::InvalidCredentials),
             E::SpoolManagementDisabled => ApiError::new(Code::SpoolManagementDisabled),
+            E::ReportNotAllowed => ApiError::new(Code::ReportNotAllowed),
+            E::ExportTooLarge => ApiError::new(Code::ExportTooLarge),
             E::Immutable => ApiError::new(Code::Immutable),
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::InvalidState => ApiError::new(Code::InvalidState),

@@ -1,6 +1,6 @@
 //! Middleware, outermost first: security headers, request id and error bodies, the Origin guard.
 
-use crate::error::{ApiError, Code};
+use crate::error::{ApiError, Code, Rendered};
 use crate::state::AppState;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{ServiceRequest, ServiceResponse};
@@ -31,7 +31,12 @@ pub async fn request_id(
     let path = req.path().to_string();
 
     let mut response = match next.call(req).await {
-        Ok(res) => match res.response().error().map(api_error) {
+        Ok(res) => match res
+            .response()
+            .error()
+            .filter(|e| e.as_error::<Rendered>().is_none())
+            .map(api_error)
+        {
             Some(error) => {
                 let (request, _) = res.into_parts();
                 ServiceResponse::new(request, error.render(&id))

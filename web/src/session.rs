@@ -113,11 +113,7 @@ impl FromRequest for CurrentUser {
                 });
             }
             let found = state
-                .read(move |tx| {
-                    let session = storage::repo::session(tx, token_hash)?;
-                    let account = accounts::session_account(tx, token_hash, now)?;
-                    Ok(session.zip(account))
-                })
+                .query(accounts::LiveSession { token_hash, now })
                 .await?;
             let (session, account) = found.ok_or_else(|| ApiError::new(Code::Unauthenticated))?;
             state

@@ -3,7 +3,8 @@
 use crate::error::ApiError;
 use crate::throttle::LoginThrottle;
 use actix_web::web;
-use actors::writer::WriterHandle;
+use actors::command::{Command, Query, Snapshot};
+use actors::writer::{Route, Writers};
 use storage::{ReadTransaction, Store};
 
 /// What the HTTP side is configured with.
@@ -22,17 +23,9 @@ pub struct WebConfig {
 pub struct AppState {
     /// The store, for read transactions.
     pub store: Store,
-    /// Writer of settings, feature flags, accounts and sessions.
-    pub settings: WriterHandle,
-    /// Writer of customers, manufacturers, printers, components and filaments.
-    pub inventory: WriterHandle,
-    /// Writer of prints (and, through their rules, of what a print change moves: series state).
-    pub prints: WriterHandle,
-    /// Writer of print series.
-    pub series: WriterHandle,
-    /// Writer of spools and their ledger movements.
-    pub ledger: WriterHandle,
-    /// The in-memory projection of every print, for filtered lists.
+    /// The writer actors; commands reach them through [`AppState::send`].
+    pub writers: Writers,
+    /// The in-memory projection of every print, for filtered lists (kept by the writers).
     pub index: std::sync::Arc<actors::prints::PrintIndex>,
     /// The cached latest release version.
     pub latest_version: crate::api::version::LatestVersion,
@@ -45,6 +38,34 @@ pub struct AppState {
 }
 
 impl AppState {
+    /// Sends `command` to the writer of its aggregate and waits for its durable answer.
+    ///
+    /// Errors: the command's refusal, or 503 when the store cannot be written.
+    pub async fn send<C>(&self, command: C) -> Result<C::Reply, ApiError>
+    where
+        C: Command,
+        C::Writer: Route,
+    {
+        Ok(self.writers.send(command).await?)
+    }
+
+    /// Runs `query` in a read transaction on the blocking pool (never on the async executor).
+    ///
+    /// Errors: the query's refusal, or 503 when the store cannot be read.
+    pub async fn query<Q: Query>(&self, query: Q) -> Result<Q::Answer, ApiError> {
+        let (store, index) = (self.store.clone(), self.index.clone());
+        web::block(move || {
+            let txn = store.begin_read()?;
+            query.run(&Snapshot {
+                txn: &txn,
+                index: &index,
+            })
+        })
+        .await
+        .map_err(|_| ApiError::new(crate::error::Code::Internal))?
+        .map_err(ApiError::from)
+    }
+
     /// Runs `read` in a read transaction on the blocking pool (never on the async executor).
     ///
     /// Errors: the read's own error, or 503 when the store cannot be read.

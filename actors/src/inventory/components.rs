@@ -1,11 +1,12 @@
 //! Components: hotends, build plates and other wear parts.
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::txn::Txn;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
 use crate::{Error, Result};
 use storage::records::{Component, ComponentType, Manufacturer, Printer};
 use storage::repo::Tx;
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 impl InventoryRecord for Component {
     archivable!(Component);
@@ -62,7 +63,7 @@ pub struct ComponentView {
 }
 
 fn write(
-    txn: &WriteTransaction,
+    txn: &Txn,
     old: Option<&Component>,
     mut component: Component,
     input: &ComponentInput,
@@ -111,11 +112,7 @@ impl Kind for Components {
     type View = ComponentView;
     type Filter = ComponentFilter;
 
-    fn create(
-        txn: &WriteTransaction,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<ComponentView> {
+    fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<ComponentView> {
         let component = Component {
             id: Id::new(),
             kind: input.kind,
@@ -134,12 +131,7 @@ impl Kind for Components {
         write(txn, None, component, input, now)
     }
 
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<ComponentView> {
+    fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<ComponentView> {
         let old: Component = super::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }

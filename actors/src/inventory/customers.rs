@@ -2,10 +2,11 @@
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::Result;
+use crate::txn::Txn;
 use crate::values::{Email, Name, Note, note_text};
 use storage::records::Customer;
 use storage::repo::Tx;
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 impl InventoryRecord for Customer {
     archivable!(Customer);
@@ -25,7 +26,7 @@ pub struct CustomerInput {
 }
 
 fn write(
-    txn: &WriteTransaction,
+    txn: &Txn,
     old: Option<&Customer>,
     mut customer: Customer,
     input: &CustomerInput,
@@ -49,7 +50,7 @@ impl Kind for Customers {
     type View = Customer;
     type Filter = ();
 
-    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<Customer> {
+    fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<Customer> {
         let customer = Customer {
             id: Id::new(),
             name: String::new(),
@@ -63,12 +64,7 @@ impl Kind for Customers {
         write(txn, None, customer, input, now)
     }
 
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<Customer> {
+    fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<Customer> {
         let old: Customer = super::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }

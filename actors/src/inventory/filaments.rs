@@ -1,12 +1,13 @@
-//! Filaments and their stock threshold.
+//! Filaments (their stock is [`crate::stock`]).
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::txn::Txn;
 use crate::values::{Amount, HexColor, Name, Note, PositiveAmount, note_text};
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::records::{Filament, Manufacturer};
 use storage::repo::Tx;
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 impl InventoryRecord for Filament {
     archivable!(Filament);
@@ -48,19 +49,6 @@ pub struct FilamentView {
     pub name: String,
 }
 
-/// The stock of a filament (`GET /api/filaments/:id/stock`).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Stock {
-    /// The filament.
-    pub filament_id: Id,
-    /// Grams remaining on its active spools.
-    pub active_total_grams: Decimal,
-    /// Threshold, grams.
-    pub minimum_stock_grams: Option<Decimal>,
-    /// True when a threshold is set and the active total is below it.
-    pub below_minimum: bool,
-}
-
 /// The view of `filament` made by `manufacturer`.
 pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
     let name = format!(
@@ -75,7 +63,7 @@ pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
 }
 
 fn write(
-    txn: &WriteTransaction,
+    txn: &Txn,
     old: Option<&Filament>,
     mut filament: Filament,
     input: &FilamentInput,
@@ -103,42 +91,6 @@ pub fn display_name(tx: &impl Tx, filament: &Filament) -> Result<String> {
     Ok(view(filament.clone(), manufacturer.name).name)
 }
 
-/// The stock of filament `id`: the remaining grams of its active spools and the threshold.
-///
-/// Errors: [`crate::Error::SpoolManagementDisabled`], [`crate::Error::NotFound`].
-pub fn stock(tx: &impl Tx, id: Id) -> Result<Stock> {
-    settings::require_spool_management(tx)?;
-    let filament: Filament = super::get(tx, id)?;
-    Ok(stock_of(&filament, crate::ledger::active_total(tx, id)?))
-}
-
-fn stock_of(filament: &Filament, active_total_grams: Decimal) -> Stock {
-    Stock {
-        filament_id: filament.id,
-        active_total_grams,
-        minimum_stock_grams: filament.minimum_stock_grams,
-        below_minimum: filament
-            .minimum_stock_grams
-            .is_some_and(|m| active_total_grams < m),
-    }
-}
-
-/// Sets the stock threshold of filament `id` (`None` clears it).
-/// Errors: as [`stock`].
-pub fn set_minimum_stock(
-    txn: &WriteTransaction,
-    id: Id,
-    minimum: Option<&Amount>,
-    now: Timestamp,
-) -> Result<Stock> {
-    settings::require_spool_management(txn)?;
-    let mut filament: Filament = super::get(txn, id)?;
-    filament.minimum_stock_grams = minimum.map(|m| *m.get());
-    filament.updated_at = now;
-    storage::repo::put(txn, &filament)?;
-    Ok(stock_of(&filament, crate::ledger::active_total(txn, id)?))
-}
-
 /// The filaments resource's rules (see [`Kind`]).
 pub struct Filaments;
 
@@ -148,7 +100,7 @@ impl Kind for Filaments {
     type View = FilamentView;
     type Filter = ();
 
-    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
+    fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
         let filament = Filament {
             id: Id::new(),
             manufacturer_id: input.manufacturer_id,
@@ -171,12 +123,7 @@ impl Kind for Filaments {
         Ok(view)
     }
 
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<FilamentView> {
+    fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
         let old: Filament = super::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }

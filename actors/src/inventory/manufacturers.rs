@@ -1,16 +1,17 @@
 //! Manufacturers. The name is unique, compared trimmed and case-insensitively.
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::txn::Txn;
 use crate::values::{Name, Note, note_text};
 use crate::{Error, FieldError, Result};
 use storage::records::Manufacturer;
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, WriteTransaction, tables};
+use storage::{Id, Timestamp, tables};
 
 impl InventoryRecord for Manufacturer {
     archivable!(Manufacturer);
 
-    fn forget(&self, txn: &WriteTransaction) -> Result<()> {
+    fn forget(&self, txn: &Txn) -> Result<()> {
         repo::index_remove(txn, tables::MANUFACTURER_NAMES, &name_key(&self.name))?;
         Ok(())
     }
@@ -31,7 +32,7 @@ pub fn name_key(name: &str) -> String {
 }
 
 fn write(
-    txn: &WriteTransaction,
+    txn: &Txn,
     old: Option<&Manufacturer>,
     mut manufacturer: Manufacturer,
     input: &ManufacturerInput,
@@ -61,12 +62,7 @@ fn write(
 /// The active manufacturer named `name` (legacy printer input), created when none has the name.
 /// Errors: [`Error::Validation`] with `errors.archived` at `path` when the name belongs to an
 /// archived manufacturer (unarchive it, or send `manufacturerId`).
-pub fn resolve_by_name(
-    txn: &WriteTransaction,
-    name: &Name,
-    path: &str,
-    now: Timestamp,
-) -> Result<Manufacturer> {
+pub fn resolve_by_name(txn: &Txn, name: &Name, path: &str, now: Timestamp) -> Result<Manufacturer> {
     match repo::index_get(txn, tables::MANUFACTURER_NAMES, &name_key(name.get()))? {
         Some(id) => super::require_active(txn, id, path),
         None => Manufacturers::create(
@@ -89,7 +85,7 @@ impl Kind for Manufacturers {
     type View = Manufacturer;
     type Filter = ();
 
-    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<Manufacturer> {
+    fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<Manufacturer> {
         let manufacturer = Manufacturer {
             id: Id::new(),
             name: String::new(),
@@ -101,12 +97,7 @@ impl Kind for Manufacturers {
         write(txn, None, manufacturer, input, now)
     }
 
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<Manufacturer> {
+    fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<Manufacturer> {
         let old: Manufacturer = super::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }

@@ -5,17 +5,23 @@
 //! search and pagination. Each resource module holds its input type, create/replace rules and its
 //! list view.
 
+mod commands;
 pub mod components;
 pub mod customers;
 pub mod filaments;
 pub mod manufacturers;
 pub mod printers;
 
+pub use commands::{
+    ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, ListRecords, ReplaceRecord,
+};
+
+use crate::txn::Txn;
 use crate::{Error, Result};
 use std::collections::HashMap;
 use storage::records::Manufacturer;
 use storage::repo::{self, Record, Tx};
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 /// The common list query of the spec ("Common list behaviour").
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -110,14 +116,9 @@ pub trait Kind {
     type Filter: Send + 'static;
 
     /// Creates a record. Errors: [`Error::Validation`], [`Error::Duplicate`].
-    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<Self::View>;
+    fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<Self::View>;
     /// Replaces every editable field of `id`. Errors: [`Error::NotFound`]; as `create`.
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<Self::View>;
+    fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<Self::View>;
     /// Record `id` as a view. Errors: [`Error::NotFound`].
     fn get(tx: &impl Tx, id: Id) -> Result<Self::View>;
     /// One page of records matching `query` and `filter`, sorted by name.
@@ -135,13 +136,13 @@ pub trait InventoryRecord: Record + Clone {
         Vec::new()
     }
     /// Removes what else the record owns in the store (unique index entries) on delete.
-    fn forget(&self, _txn: &WriteTransaction) -> Result<()> {
+    fn forget(&self, _txn: &Txn) -> Result<()> {
         Ok(())
     }
 }
 
 /// Stores `new` (replacing `old`, if any) and keeps its reference edges in step.
-pub fn save<R: InventoryRecord>(txn: &WriteTransaction, old: Option<&R>, new: &R) -> Result<()> {
+pub fn save<R: InventoryRecord>(txn: &Txn, old: Option<&R>, new: &R) -> Result<()> {
     let old_refs = old.map(R::references).unwrap_or_default();
     repo::put(txn, new)?;
     repo::set_references(txn, new.id(), &old_refs, &new.references())?;
@@ -155,7 +156,7 @@ pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<R> {
 
 /// Sets the archive state of `id` (`PATCH {archived}`). Errors: [`Error::NotFound`].
 pub fn set_archived<R: InventoryRecord>(
-    txn: &WriteTransaction,
+    txn: &Txn,
     id: Id,
     archived: bool,
     now: Timestamp,
@@ -168,7 +169,7 @@ pub fn set_archived<R: InventoryRecord>(
 
 /// Deletes `id` unless another record refers to it.
 /// Errors: [`Error::NotFound`], [`Error::Referenced`].
-pub fn delete<R: InventoryRecord>(txn: &WriteTransaction, id: Id) -> Result<()> {
+pub fn delete<R: InventoryRecord>(txn: &Txn, id: Id) -> Result<()> {
     let record: R = get(txn, id)?;
     if repo::is_referenced(txn, id)? {
         return Err(Error::Referenced);

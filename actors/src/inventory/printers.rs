@@ -3,11 +3,12 @@
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, manufacturers, save};
 use crate::Result;
 use crate::money;
+use crate::txn::Txn;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
 use rust_decimal::Decimal;
 use storage::records::{Manufacturer, Printer};
 use storage::repo::Tx;
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 impl InventoryRecord for Printer {
     archivable!(Printer);
@@ -58,7 +59,7 @@ pub struct PrinterView {
 }
 
 fn write(
-    txn: &WriteTransaction,
+    txn: &Txn,
     old: Option<&Printer>,
     mut printer: Printer,
     input: &PrinterInput,
@@ -101,7 +102,7 @@ impl Kind for Printers {
     type View = PrinterView;
     type Filter = ();
 
-    fn create(txn: &WriteTransaction, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
+    fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
         let printer = Printer {
             id: Id::new(),
             name: String::new(),
@@ -118,12 +119,7 @@ impl Kind for Printers {
         write(txn, None, printer, input, now)
     }
 
-    fn replace(
-        txn: &WriteTransaction,
-        id: Id,
-        input: &Self::Input,
-        now: Timestamp,
-    ) -> Result<PrinterView> {
+    fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
         let old: Printer = super::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }

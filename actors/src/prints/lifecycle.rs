@@ -6,19 +6,15 @@
 //! print's series.
 
 use super::{draft, get, save};
+use crate::txn::Txn;
 use crate::{Error, Result, series};
 use storage::records::{Print, PrintStatus};
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 /// Moves print `id` to `status`.
 /// Errors: [`Error::NotFound`]; [`Error::Immutable`] for a finalized print sent back to DRAFT;
 /// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone).
-pub fn set_status(
-    txn: &WriteTransaction,
-    id: Id,
-    status: PrintStatus,
-    now: Timestamp,
-) -> Result<Print> {
+pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     if old.status == status {
         return Ok(old);
@@ -47,13 +43,13 @@ pub fn set_status(
 
 /// `POST /api/prints/:id/complete`: moves the print to DONE (from any status).
 /// Errors: as [`set_status`].
-pub fn complete(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<Print> {
+pub fn complete(txn: &Txn, id: Id, now: Timestamp) -> Result<Print> {
     set_status(txn, id, PrintStatus::Done, now)
 }
 
 /// Sets the paid flag; `paidAt` is set when it becomes true and cleared when it becomes false.
 /// Errors: [`Error::NotFound`].
-pub fn set_paid(txn: &WriteTransaction, id: Id, paid: bool, now: Timestamp) -> Result<Print> {
+pub fn set_paid(txn: &Txn, id: Id, paid: bool, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     if old.paid == paid {
         return Ok(old);
@@ -68,12 +64,7 @@ pub fn set_paid(txn: &WriteTransaction, id: Id, paid: bool, now: Timestamp) -> R
 }
 
 /// Sets the archive state. Errors: [`Error::NotFound`].
-pub fn set_archived(
-    txn: &WriteTransaction,
-    id: Id,
-    archived: bool,
-    now: Timestamp,
-) -> Result<Print> {
+pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     let mut print = old.clone();
     print.version += 1;

@@ -3,21 +3,28 @@
 //! A draft is priced at current prices whenever it is saved; leaving DRAFT reprices it once more
 //! and freezes the snapshot: later inventory price changes never touch a finalized print.
 
+mod commands;
 mod index;
 mod lifecycle;
 pub mod outcome;
 mod plan;
 pub mod query;
 
+pub use commands::{
+    ArchivePrint, Calculate, Complete, CopyPrint, CorrectOutcome, CreateDraft, Detail, Export,
+    ExportData, GetPrint, History, ListPrints, MAX_EXPORT, NextRun, PrintDetail, PrintPage,
+    RecordOutcome, ReplaceDraft, Report, ReportData, Retry, Scope, SetPaid, SetStatus,
+};
 pub use index::{IndexEntry, PrintIndex};
 pub use lifecycle::{complete, set_archived, set_paid, set_status};
 pub use plan::{FilamentInput, HotendInput, PartInput, PrintInput};
 
+use crate::txn::Txn;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
 use storage::records::{Print, PrintStatus};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 
 /// Most parts a print may have.
 pub const MAX_PARTS: usize = 100;
@@ -75,8 +82,9 @@ fn draft(
 
 /// Stores `print`, keeping its reference edges (customer, series, printers, components,
 /// filaments) in step with `old`.
-fn save(txn: &WriteTransaction, old: Option<&Print>, print: &Print) -> Result<()> {
+fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
     repo::put(txn, print)?;
+    txn.print_changed(print);
     let old_refs = old.map(references).unwrap_or_default();
     repo::set_references(txn, print.id, &old_refs, &references(print))?;
     Ok(())
@@ -103,24 +111,23 @@ fn references(print: &Print) -> Vec<Id> {
 
 /// Creates a DRAFT print priced at current prices.
 /// Errors: [`Error::Validation`] with the path of every field at fault.
-pub fn create(txn: &WriteTransaction, input: &PrintInput, now: Timestamp) -> Result<Print> {
+pub fn create(txn: &Txn, input: &PrintInput, now: Timestamp) -> Result<Print> {
     let print = draft(txn, input, None, now)?;
     save(txn, None, &print)?;
     Ok(print)
 }
 
 /// Replaces the draft data of print `id` (name, customer, series, quantity, sales value, notes,
-/// parts). Errors: [`Error::NotFound`]; [`Error::Immutable`] once the print left DRAFT;
-/// [`Error::Validation`].
-pub fn replace(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &PrintInput,
-    now: Timestamp,
-) -> Result<Print> {
+/// parts). The legacy flat form edits one-part prints only: a multipart print needs `parts`.
+/// Errors: [`Error::NotFound`]; [`Error::Immutable`] once the print left DRAFT;
+/// [`Error::Validation`] (`parts` required for a flat edit of a multipart print).
+pub fn replace(txn: &Txn, id: Id, input: &PrintInput, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     if old.status != PrintStatus::Draft {
         return Err(Error::Immutable);
+    }
+    if input.flat && old.parts.len() > 1 {
+        return Err(Error::field("parts", "errors.required"));
     }
     let print = draft(txn, input, Some(&old), now)?;
     save(txn, Some(&old), &print)?;
@@ -140,7 +147,7 @@ pub enum CopyKind {
 /// `series_id` moves the copy into a series (next run). Errors: [`Error::NotFound`];
 /// [`Error::Validation`] when its inventory no longer exists.
 pub fn copy(
-    txn: &WriteTransaction,
+    txn: &Txn,
     source_id: Id,
     kind: CopyKind,
     series_id: Option<Option<Id>>,

@@ -9,6 +9,7 @@
 use super::{CopyKind, get, save};
 use crate::costing::{self, Actuals};
 use crate::ledger::{self, MovementInput};
+use crate::txn::Txn;
 use crate::{Error, FieldError, Result};
 use redb::ReadableTable;
 use rust_decimal::Decimal;
@@ -16,11 +17,9 @@ use std::collections::{HashMap, HashSet};
 use storage::records::{
     MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus, UsageGrams,
 };
-use storage::repo;
-use storage::{Id, Timestamp, WriteTransaction, tables};
+use storage::{Id, Timestamp, tables};
 
-/// Largest accepted duration, seconds.
-pub const MAX_SECONDS: u32 = i32::MAX as u32;
+pub use crate::values::MAX_SECONDS;
 /// Corrections a print DTO shows besides the original.
 pub const HISTORY_CORRECTIONS: usize = 20;
 
@@ -197,7 +196,7 @@ fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> b
 
 /// Books `-(new - old)` grams on each usage's spool (consumption is negative).
 fn book_consumption(
-    txn: &WriteTransaction,
+    txn: &Txn,
     print: &Print,
     old: &HashMap<Id, Decimal>,
     new: &HashMap<Id, Decimal>,
@@ -230,12 +229,7 @@ fn book_consumption(
 /// Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless the print is DONE and not
 /// archived; [`Error::OutcomeConflict`] when a different outcome exists (an identical one is
 /// answered as it is); [`Error::Validation`] for unknown, missing or duplicate usage or part ids.
-pub fn record(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &OutcomeInput,
-    now: Timestamp,
-) -> Result<Print> {
+pub fn record(txn: &Txn, id: Id, input: &OutcomeInput, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     if old.status != PrintStatus::Done || old.archived {
         return Err(Error::InvalidState);
@@ -264,12 +258,7 @@ pub fn record(
 ///
 /// Errors: [`Error::InvalidState`] without an outcome; [`Error::StaleRevision`];
 /// [`Error::OperationKeyReused`]; [`Error::Validation`] (a blank correction note included).
-pub fn correct(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &CorrectionInput,
-    now: Timestamp,
-) -> Result<Print> {
+pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     let mut keys = txn
         .open_table(tables::CORRECTION_KEYS)
@@ -330,7 +319,7 @@ pub fn correct(
 ///
 /// Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless the print is FAILED and not
 /// archived.
-pub fn retry(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<(Print, Print)> {
+pub fn retry(txn: &Txn, id: Id, now: Timestamp) -> Result<(Print, Print)> {
     let source = get(txn, id)?;
     let failed = source
         .outcome
@@ -340,14 +329,15 @@ pub fn retry(txn: &WriteTransaction, id: Id, now: Timestamp) -> Result<(Print, P
     if !failed || source.archived {
         return Err(Error::InvalidState);
     }
-    let mut retry = super::copy(txn, id, CopyKind::Repeat, None, now)?;
+    let copied = super::copy(txn, id, CopyKind::Repeat, None, now)?;
+    let mut retry = copied.clone();
     retry.repeat_of_id = None;
     retry.retried_from_id = Some(id);
-    repo::put(txn, &retry)?;
+    save(txn, Some(&copied), &retry)?;
     let mut updated = source.clone();
     updated.retry_ids.push(retry.id);
     updated.version += 1;
     updated.updated_at = now;
-    repo::put(txn, &updated)?;
+    save(txn, Some(&source), &updated)?;
     Ok((retry, updated))
 }

@@ -70,6 +70,9 @@ pub struct PrintInput {
     pub notes: Option<Note>,
     /// 1 to 100 parts.
     pub parts: Vec<PartInput>,
+    /// True when the parts came in the legacy flat one-part form, which a multipart print
+    /// refuses on edit (it needs an explicit `parts` array).
+    pub flat: bool,
 }
 
 impl PrintInput {
@@ -110,6 +113,7 @@ impl PrintInput {
                         .collect(),
                 })
                 .collect(),
+            flat: false,
         }
     }
 }

@@ -6,11 +6,12 @@ use crate::session::{CurrentUser, removal_cookie, session_cookie};
 use crate::state::AppState;
 use actix_web::web::{self, Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
-use actors::accounts::{self, NewAccount};
-use actors::settings::{self, Setup};
+use actors::accounts::{
+    self, CloseSession, FindByEmail, NewAccount, OpenSession, SetLocale, SetPassword,
+};
+use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
 use serde::{Deserialize, Serialize};
-use storage::Timestamp;
 use storage::records::Account;
 use utoipa::ToSchema;
 
@@ -145,7 +146,7 @@ async fn hash(password: Password) -> Result<String, ApiError> {
 #[utoipa::path(tag = "auth", responses((status = 200, body = SetupStatus), (status = 503, body = ErrorBody)))]
 #[get("/auth/setup-status")]
 pub async fn setup_status(state: Data<AppState>) -> Result<Json<SetupStatus>, ApiError> {
-    let initialized = state.read(accounts::initialized).await?;
+    let initialized = state.query(Initialized).await?;
     Ok(Json(SetupStatus { initialized }))
 }
 
@@ -180,7 +181,7 @@ pub async fn setup(
 ///
 /// Errors: `SETUP_COMPLETED` when it has run; storage errors.
 pub async fn run_setup(state: &AppState, input: SetupInput) -> Result<(String, Account), ApiError> {
-    if state.read(accounts::initialized).await? {
+    if state.query(Initialized).await? {
         return Err(ApiError::new(Code::SetupCompleted));
     }
     let plan = Setup {
@@ -194,20 +195,14 @@ pub async fn run_setup(state: &AppState, input: SetupInput) -> Result<(String, A
         electricity_price: input.electricity_price,
         create_demo_data: input.create_demo_data,
     };
-    let (token, token_hash) = accounts::new_session_token()?;
-    let ttl = state.config.session_ttl_seconds;
-    let demo = plan.create_demo_data;
+    let (token, session_hash) = accounts::new_session_token()?;
     let account = state
-        .settings
-        .run(move |txn| settings::setup(txn, &plan, token_hash, ttl, Timestamp::now()))
+        .send(RunSetup {
+            setup: plan,
+            session_hash,
+            session_ttl_seconds: state.config.session_ttl_seconds,
+        })
         .await?;
-    if demo {
-        // The demo prints were written by the settings writer: load them into the projection.
-        let (index, store) = (state.index.clone(), state.store.clone());
-        web::block(move || index.reload(&store))
-            .await
-            .map_err(|_| ApiError::new(Code::Internal))??;
-    }
     Ok((token, account))
 }
 
@@ -253,10 +248,7 @@ pub async fn run_login(
             ..ApiError::new(Code::RateLimited)
         });
     }
-    let lookup = email.clone();
-    let account = state
-        .read(move |tx| accounts::find_by_email(tx, &lookup))
-        .await?;
+    let account = state.query(FindByEmail(email.clone())).await?;
     let stored = account.as_ref().map_or_else(
         || accounts::decoy_hash().to_string(),
         |a| a.password_hash.clone(),
@@ -270,10 +262,12 @@ pub async fn run_login(
     };
     state.throttle.succeeded(&email, &address);
     let (token, token_hash) = accounts::new_session_token()?;
-    let (id, ttl) = (account.id, state.config.session_ttl_seconds);
     state
-        .settings
-        .run(move |txn| accounts::open_session(txn, id, token_hash, Timestamp::now(), ttl))
+        .send(OpenSession {
+            account_id: account.id,
+            token_hash,
+            ttl_seconds: state.config.session_ttl_seconds,
+        })
         .await?;
     Ok((token, account))
 }
@@ -301,12 +295,8 @@ pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResp
 ///
 /// Errors: storage errors.
 pub async fn end_session(state: &AppState, user: &CurrentUser) -> Result<(), ApiError> {
-    let hash = user.token_hash;
-    state
-        .settings
-        .run(move |txn| accounts::close_session(txn, hash))
-        .await?;
-    state.sessions.remove(&hash);
+    state.send(CloseSession(user.token_hash)).await?;
+    state.sessions.remove(&user.token_hash);
     Ok(())
 }
 
@@ -334,10 +324,11 @@ pub async fn save_locale(
     user: &CurrentUser,
     input: PreferencesInput,
 ) -> Result<Account, ApiError> {
-    let (id, locale) = (user.account.id, input.locale);
     let account = state
-        .settings
-        .run(move |txn| accounts::set_locale(txn, id, &locale, Timestamp::now()))
+        .send(SetLocale {
+            account_id: user.account.id,
+            locale: input.locale,
+        })
         .await?;
     state.sessions.clear();
     Ok(account)
@@ -374,11 +365,12 @@ pub async fn change_password(
     if !matches {
         return Err(ApiError::new(Code::InvalidCredentials));
     }
-    let new_hash = hash(new_password).await?;
-    let (id, keep) = (user.account.id, user.token_hash);
     let account = state
-        .settings
-        .run(move |txn| accounts::set_password(txn, id, &new_hash, Some(keep), Timestamp::now()))
+        .send(SetPassword {
+            account_id: user.account.id,
+            password_hash: hash(new_password).await?,
+            keep: Some(user.token_hash),
+        })
         .await?;
     state.sessions.clear();
     Ok(Json(account.into()))

@@ -7,9 +7,8 @@ use crate::state::AppState;
 use crate::wire::dec;
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, get};
-use actors::dashboard::{Dashboard, Period, compute};
+use actors::dashboard::{DashboardOf, Period};
 use serde::Serialize;
-use storage::Timestamp;
 use utoipa::{IntoParams, ToSchema};
 
 /// Dashboard query.
@@ -128,7 +127,8 @@ pub async fn get_dashboard(
         .one_of("period", &["30d", "90d", "all"])
         .unwrap_or("30d");
     query.finish()?;
-    let (board, currency) = load(&state, Period::parse(name).unwrap_or(Period::Days30)).await?;
+    let period = Period::parse(name).unwrap_or(Period::Days30);
+    let (board, currency) = state.query(DashboardOf(period)).await?;
     let k = board.kpis;
     Ok(Json(DashboardDto {
         period: name,
@@ -174,21 +174,4 @@ pub async fn get_dashboard(
             variance: dec(board.outcomes.variance),
         },
     }))
-}
-
-/// The dashboard of `period` as of today (in the service's zone) and the instance currency, read
-/// off the async executor. Shared by the API and the UI.
-///
-/// Errors: storage errors.
-pub async fn load(state: &AppState, period: Period) -> Result<(Dashboard, String), ApiError> {
-    let index = state.index.clone();
-    state
-        .read(move |tx| {
-            let today = index.date_of(Timestamp::now());
-            Ok((
-                compute(tx, &index, period, today)?,
-                actors::settings::get(tx)?.currency,
-            ))
-        })
-        .await
 }

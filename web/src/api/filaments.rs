@@ -9,9 +9,9 @@ use crate::wire::{WireId, dec, dec_opt, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{get, patch};
 use actors::inventory::filaments::{self, FilamentView};
+use actors::stock::{self, FilamentStock, SetMinimumStock};
 use actors::values::{Amount, HexColor, Name, Note, PositiveAmount};
 use serde::{Deserialize, Serialize};
-use storage::Timestamp;
 use utoipa::ToSchema;
 
 /// A filament.
@@ -101,8 +101,8 @@ pub struct StockInput {
     pub minimum_stock_grams: Option<Amount>,
 }
 
-impl From<filaments::Stock> for Stock {
-    fn from(s: filaments::Stock) -> Self {
+impl From<stock::Stock> for Stock {
+    fn from(s: stock::Stock) -> Self {
         Stock {
             filament_id: s.filament_id.to_string(),
             active_total_grams: dec(s.active_total_grams),
@@ -192,10 +192,7 @@ pub async fn get_stock(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<Json<Stock>, ApiError> {
-    let id = id.0;
-    Ok(Json(
-        state.read(move |tx| filaments::stock(tx, id)).await?.into(),
-    ))
+    Ok(Json(state.query(FilamentStock(id.0)).await?.into()))
 }
 
 /// Sets the filament's stock threshold.
@@ -220,10 +217,9 @@ pub async fn patch_stock(
     id: PathId,
     input: StrictJson<StockInput>,
 ) -> Result<Json<Stock>, ApiError> {
-    let (id, minimum) = (id.0, input.0.minimum_stock_grams);
-    let stock = state
-        .inventory
-        .run(move |txn| filaments::set_minimum_stock(txn, id, minimum.as_ref(), Timestamp::now()))
-        .await?;
-    Ok(Json(stock.into()))
+    let command = SetMinimumStock {
+        filament_id: id.0,
+        minimum: input.0.minimum_stock_grams,
+    };
+    Ok(Json(state.send(command).await?.into()))
 }

@@ -9,10 +9,12 @@ use crate::error::ApiError;
 use crate::extract::{ListParams, Patch, QueryFields};
 use crate::state::AppState;
 use actix_web::{HttpRequest, HttpResponse};
-use actors::inventory::{self, Kind};
+use actors::inventory::{
+    ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, Kind, ListRecords, ReplaceRecord,
+};
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use storage::{Id, Timestamp};
+use storage::Id;
 
 /// One inventory resource on the wire: its DTOs on top of the rules of [`Kind`].
 pub trait Resource: 'static {
@@ -46,14 +48,17 @@ pub async fn list<R: Resource>(
     let filter = R::filter(&mut query);
     query.finish()?;
     let page = state
-        .read(move |tx| R::Kind::list(tx, &list, &filter))
+        .query(ListRecords::<R::Kind> {
+            query: list,
+            filter,
+        })
         .await?;
     Ok(HttpResponse::Ok().json(ListResponse::of(page, R::dto)))
 }
 
 /// `GET /api/{resource}/{id}`.
 pub async fn get<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, ApiError> {
-    let view = state.read(move |tx| R::Kind::get(tx, id)).await?;
+    let view = state.query(GetRecord::<R::Kind>::new(id)).await?;
     Ok(HttpResponse::Ok().json(R::dto(view)))
 }
 
@@ -62,11 +67,7 @@ pub async fn get<R: Resource>(state: &AppState, id: Id) -> Result<HttpResponse, 
 /// Errors: 422 with field errors; 409 `DUPLICATE`; a referenced record missing (422).
 pub async fn add<R: Resource>(state: &AppState, input: R::Input) -> Result<View<R>, ApiError> {
     let input = R::domain(input)?;
-    state
-        .inventory
-        .run(move |txn| R::Kind::create(txn, &input, Timestamp::now()))
-        .await
-        .map_err(ApiError::from)
+    state.send(CreateRecord::<R::Kind> { input }).await
 }
 
 /// Replaces every editable field of record `id` of `R` (shared with the UI's forms).
@@ -78,11 +79,7 @@ pub async fn replace<R: Resource>(
     input: R::Input,
 ) -> Result<View<R>, ApiError> {
     let input = R::domain(input)?;
-    state
-        .inventory
-        .run(move |txn| R::Kind::replace(txn, id, &input, Timestamp::now()))
-        .await
-        .map_err(ApiError::from)
+    state.send(ReplaceRecord::<R::Kind> { id, input }).await
 }
 
 /// Archives or restores record `id` of `R`. Errors: 404.
@@ -92,27 +89,13 @@ pub async fn archive<R: Resource>(
     archived: bool,
 ) -> Result<View<R>, ApiError> {
     state
-        .inventory
-        .run(move |txn| {
-            inventory::set_archived::<<R::Kind as Kind>::Record>(
-                txn,
-                id,
-                archived,
-                Timestamp::now(),
-            )?;
-            R::Kind::get(txn, id)
-        })
+        .send(ArchiveRecord::<R::Kind>::new(id, archived))
         .await
-        .map_err(ApiError::from)
 }
 
 /// Deletes record `id` of `R`. Errors: 404; 409 `REFERENCED` while another record refers to it.
 pub async fn remove<R: Resource>(state: &AppState, id: Id) -> Result<(), ApiError> {
-    state
-        .inventory
-        .run(move |txn| inventory::delete::<<R::Kind as Kind>::Record>(txn, id))
-        .await
-        .map_err(ApiError::from)
+    state.send(DeleteRecord::<R::Kind>::new(id)).await
 }
 
 /// `POST /api/{resource}`: 201 with the record.

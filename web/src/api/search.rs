@@ -6,18 +6,9 @@ use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, get};
-use actors::inventory::components::Components;
-use actors::inventory::customers::Customers;
-use actors::inventory::filaments::Filaments;
-use actors::inventory::manufacturers::Manufacturers;
-use actors::inventory::printers::Printers;
-use actors::inventory::{Kind, ListQuery};
-use actors::prints::query::PrintFilter;
+use actors::search::{Found, Search};
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
-
-/// Results per group.
-pub const PER_GROUP: u32 = 10;
 
 /// Search query.
 #[derive(Debug, IntoParams)]
@@ -58,15 +49,39 @@ pub struct SearchResults {
     pub filaments: Vec<Hit>,
 }
 
-fn hit(id: storage::Id, name: String) -> Hit {
-    Hit {
-        id: id.to_string(),
-        name,
-        status: None,
+impl From<actors::search::Hit> for Hit {
+    fn from(hit: actors::search::Hit) -> Hit {
+        Hit {
+            id: hit.id.to_string(),
+            name: hit.name,
+            status: None,
+        }
     }
 }
 
-/// Searches prints and inventory.
+impl From<Found> for SearchResults {
+    fn from(found: Found) -> SearchResults {
+        let hits = |hits: Vec<actors::search::Hit>| hits.into_iter().map(Hit::from).collect();
+        SearchResults {
+            prints: found
+                .prints
+                .into_iter()
+                .map(|(hit, status)| Hit {
+                    status: Some(status.into()),
+                    ..hit.into()
+                })
+                .collect(),
+            customers: hits(found.customers),
+            manufacturers: hits(found.manufacturers),
+            printers: hits(found.printers),
+            components: hits(found.components),
+            filaments: hits(found.filaments),
+        }
+    }
+}
+
+/// Prints and inventory records whose names contain `q` (at least 2 characters), at most 10 per
+/// kind, archived records left out.
 #[utoipa::path(
     tag = "search",
     params(SearchParams),
@@ -81,70 +96,6 @@ pub async fn search(
 ) -> Result<Json<SearchResults>, ApiError> {
     let query = QueryFields::of(&req)?;
     let q = query.text("q").unwrap_or_default();
-    Ok(Json(find(&state, q).await?))
-}
-
-/// Prints and inventory whose names contain `q` (API and UI).
-///
-/// Errors: 422 on `q` when it is shorter than 2 characters; storage errors.
-pub async fn find(state: &AppState, q: String) -> Result<SearchResults, ApiError> {
-    if q.chars().count() < 2 {
-        return Err(ApiError::field("q", "errors.tooShort"));
-    }
-    let filter = PrintFilter {
-        search: Some(q.to_lowercase()),
-        ..PrintFilter::default()
-    };
-    let index = state.index.clone();
-    let results = state
-        .read(move |tx| {
-            let (ids, _) = index.page(&filter, 0, PER_GROUP as usize);
-            let list = ListQuery {
-                search: Some(q),
-                page: 1,
-                page_size: PER_GROUP,
-                include_archived: false,
-            };
-            let prints = ids
-                .iter()
-                .map(|id| actors::prints::get(tx, *id))
-                .map(|p| {
-                    p.map(|p| Hit {
-                        id: p.id.to_string(),
-                        name: p.name,
-                        status: Some(p.status.into()),
-                    })
-                })
-                .collect::<actors::Result<_>>()?;
-            Ok(SearchResults {
-                prints,
-                customers: Customers::list(tx, &list, &())?
-                    .items
-                    .into_iter()
-                    .map(|c| hit(c.id, c.name))
-                    .collect(),
-                manufacturers: Manufacturers::list(tx, &list, &())?
-                    .items
-                    .into_iter()
-                    .map(|m| hit(m.id, m.name))
-                    .collect(),
-                printers: Printers::list(tx, &list, &())?
-                    .items
-                    .into_iter()
-                    .map(|v| hit(v.printer.id, v.printer.name))
-                    .collect(),
-                components: Components::list(tx, &list, &Default::default())?
-                    .items
-                    .into_iter()
-                    .map(|v| hit(v.component.id, v.component.name))
-                    .collect(),
-                filaments: Filaments::list(tx, &list, &())?
-                    .items
-                    .into_iter()
-                    .map(|v| hit(v.filament.id, v.name))
-                    .collect(),
-            })
-        })
-        .await?;
-    Ok(results)
+    query.finish()?;
+    Ok(Json(state.query(Search(q)).await?.into()))
 }

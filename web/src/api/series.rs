@@ -9,13 +9,14 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
-use actors::prints::CopyKind;
 use actors::prints::query::Totals;
-use actors::series::{self, SeriesInput};
+use actors::prints::{ListPrints, NextRun, Scope};
+use actors::series::{
+    ArchiveSeries, CreateSeries, GetSeries, ListSeries, ReplaceSeries, SeriesInput, SetSeriesState,
+};
 use actors::values::{Name, Note};
 use serde::{Deserialize, Serialize};
-use storage::records::{Customer, SeriesStatus};
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::records::SeriesStatus;
 use utoipa::ToSchema;
 
 /// Registers the series and history routes.
@@ -120,6 +121,15 @@ impl From<SeriesInputDto> for SeriesInput {
     }
 }
 
+impl From<State> for SeriesStatus {
+    fn from(state: State) -> SeriesStatus {
+        match state {
+            State::Open => SeriesStatus::Open,
+            State::Completed => SeriesStatus::Completed,
+        }
+    }
+}
+
 /// `{ "status": "OPEN" | "COMPLETED" }`.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -181,18 +191,6 @@ pub struct History {
     pub totals: HistoryTotals,
 }
 
-async fn series_write<F>(
-    state: &AppState,
-    status: actix_web::http::StatusCode,
-    command: F,
-) -> Result<HttpResponse, ApiError>
-where
-    F: FnMut(&WriteTransaction) -> actors::Result<storage::records::Series> + Send + 'static,
-{
-    let series = state.series.run(command).await?;
-    Ok(HttpResponse::build(status).json(SeriesDto::from(series)))
-}
-
 /// Lists series.
 #[utoipa::path(tag = "series", params(ListParams), responses((status = 200, body = ListResponse<SeriesDto>), (status = 401, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
 #[get("/series")]
@@ -201,8 +199,7 @@ pub async fn list_series(
     _user: CurrentUser,
     query: List,
 ) -> Result<Json<ListResponse<SeriesDto>>, ApiError> {
-    let query = query.0;
-    let page = state.read(move |tx| series::list(tx, &query)).await?;
+    let page = state.query(ListSeries(query.0)).await?;
     Ok(Json(ListResponse::of(page, SeriesDto::from)))
 }
 
@@ -214,11 +211,8 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<SeriesInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let input = SeriesInput::from(input.0);
-    series_write(&state, actix_web::http::StatusCode::CREATED, move |txn| {
-        series::create(txn, &input, Timestamp::now())
-    })
-    .await
+    let series = state.send(CreateSeries(input.0.into())).await?;
+    Ok(HttpResponse::Created().json(SeriesDto::from(series)))
 }
 
 /// One series.
@@ -229,14 +223,7 @@ pub async fn get_series(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<Json<SeriesDto>, ApiError> {
-    let id = id.0;
-    let found = state
-        .read(move |tx| {
-            series::require_enabled(tx)?;
-            series::get(tx, id)
-        })
-        .await?;
-    Ok(Json(found.into()))
+    Ok(Json(state.query(GetSeries(id.0)).await?.into()))
 }
 
 /// Replaces the editable fields of a series.
@@ -248,11 +235,11 @@ pub async fn patch_series(
     id: PathId,
     input: StrictJson<SeriesInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, input) = (id.0, SeriesInput::from(input.0));
-    series_write(&state, actix_web::http::StatusCode::OK, move |txn| {
-        series::replace(txn, id, &input, Timestamp::now())
-    })
-    .await
+    let command = ReplaceSeries {
+        id: id.0,
+        input: input.0.into(),
+    };
+    Ok(HttpResponse::Ok().json(SeriesDto::from(state.send(command).await?)))
 }
 
 /// Sets OPEN or COMPLETED.
@@ -264,15 +251,11 @@ pub async fn set_state(
     id: PathId,
     input: StrictJson<StateInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.0;
-    let status = match input.0.status {
-        State::Open => SeriesStatus::Open,
-        State::Completed => SeriesStatus::Completed,
+    let command = SetSeriesState {
+        id: id.0,
+        status: input.0.status.into(),
     };
-    series_write(&state, actix_web::http::StatusCode::OK, move |txn| {
-        series::set_status(txn, id, status, Timestamp::now())
-    })
-    .await
+    Ok(HttpResponse::Ok().json(SeriesDto::from(state.send(command).await?)))
 }
 
 /// Sets the archive state.
@@ -284,11 +267,11 @@ pub async fn archive(
     id: PathId,
     input: StrictJson<ArchiveInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, archived) = (id.0, input.0.archived);
-    series_write(&state, actix_web::http::StatusCode::OK, move |txn| {
-        series::set_archived(txn, id, archived, Timestamp::now())
-    })
-    .await
+    let command = ArchiveSeries {
+        id: id.0,
+        archived: input.0.archived,
+    };
+    Ok(HttpResponse::Ok().json(SeriesDto::from(state.send(command).await?)))
 }
 
 /// The next run: a new DRAFT in this series from a source print, at current prices, sales value
@@ -301,41 +284,11 @@ pub async fn next_run(
     id: PathId,
     input: StrictJson<NextRunInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let print = start_next_run(&state, id.0, input.0.source_print_id.0).await?;
-    Ok(HttpResponse::Created().json(prints::PrintDto::from(&print)))
-}
-
-/// Starts the next run of series `series_id` from print `source` (API and UI).
-///
-/// Errors: 404 for the series; 422 on `sourcePrintId` when the print is unknown; 409
-/// `PRINT_SERIES_DISABLED`.
-pub async fn start_next_run(
-    state: &AppState,
-    series_id: Id,
-    source: Id,
-) -> Result<storage::records::Print, ApiError> {
-    prints::run(state, move |txn| {
-        series::require_enabled(txn)?;
-        series::get(txn, series_id)?;
-        actors::prints::get(txn, source)
-            .map_err(|_| actors::Error::field("sourcePrintId", "errors.notFound"))?;
-        actors::prints::copy(
-            txn,
-            source,
-            CopyKind::Repeat,
-            Some(Some(series_id)),
-            Timestamp::now(),
-        )
-    })
-    .await
-}
-
-/// Whose history: the route's scope overrides a conflicting query.
-pub enum Scope {
-    /// A series' prints.
-    Series(Id),
-    /// A customer's prints.
-    Customer(Id),
+    let command = NextRun {
+        series_id: id.0,
+        source_print_id: input.0.source_print_id.0,
+    };
+    Ok(HttpResponse::Created().json(PrintDto::from(&state.send(command).await?)))
 }
 
 /// The prints of `scope` for the list query of `req`, with totals over the whole filtered set
@@ -347,31 +300,20 @@ pub async fn history(
     req: &HttpRequest,
     scope: Scope,
 ) -> Result<History, ApiError> {
-    let (list, mut filter) = filters::parse(req)?;
-    match scope {
-        Scope::Series(id) => {
-            state
-                .read(move |tx| {
-                    series::require_enabled(tx)?;
-                    series::get(tx, id)
-                })
-                .await?;
-            filter.series_id = Some(id);
-        }
-        Scope::Customer(id) => {
-            state
-                .read(move |tx| actors::inventory::get::<Customer>(tx, id))
-                .await?;
-            filter.customer_id = Some(id);
-        }
-    }
-    let (page, totals) = prints::page(state, &list, filter, true).await?;
+    let (list, filter) = filters::parse(req)?;
+    let page = ListPrints {
+        list: list.clone(),
+        filter,
+        with_totals: true,
+    };
+    let found = state.query(actors::prints::History { scope, page }).await?;
+    let page = prints::page_dto(&found, &list);
     Ok(History {
         items: page.items,
         total: page.total,
         page: page.page,
         page_size: page.page_size,
-        totals: totals.unwrap_or_default().into(),
+        totals: found.totals.unwrap_or_default().into(),
     })
 }
 

@@ -7,7 +7,7 @@ use crate::state::AppState;
 use crate::wire::dec;
 use actix_web::web::{Data, Json};
 use actix_web::{get, patch};
-use actors::settings::{self, FeaturesInput, SettingsInput};
+use actors::settings::{FeaturesInput, GetSettings, SettingsInput, UpdateFeatures, UpdateSettings};
 use actors::values::{Amount, Currency, Locale};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
@@ -98,7 +98,7 @@ pub async fn get_settings(
     state: Data<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<Settings>, ApiError> {
-    Ok(Json(state.read(settings::get).await?.into()))
+    Ok(Json(state.query(GetSettings).await?.into()))
 }
 
 /// Replaces the settings.
@@ -120,26 +120,20 @@ pub async fn patch_settings(
     _user: CurrentUser,
     input: StrictJson<SettingsPatch>,
 ) -> Result<Json<Settings>, ApiError> {
-    Ok(Json(save(&state, input.0).await?.into()))
+    Ok(Json(
+        state.send(UpdateSettings::from(input.0)).await?.into(),
+    ))
 }
 
-/// Stores the instance settings (API and UI).
-///
-/// Errors: `CURRENCY_LOCKED` once prints exist; storage errors.
-pub async fn save(
-    state: &AppState,
-    p: SettingsPatch,
-) -> Result<storage::records::Settings, ApiError> {
-    let input = SettingsInput {
-        currency: p.currency,
-        default_language: p.default_language,
-        electricity_price: p.electricity_price,
-        spool_management_enabled: p.spool_management_enabled,
-    };
-    Ok(state
-        .settings
-        .run(move |txn| settings::update(txn, &input))
-        .await?)
+impl From<SettingsPatch> for UpdateSettings {
+    fn from(p: SettingsPatch) -> UpdateSettings {
+        UpdateSettings(SettingsInput {
+            currency: p.currency,
+            default_language: p.default_language,
+            electricity_price: p.electricity_price,
+            spool_management_enabled: p.spool_management_enabled,
+        })
+    }
 }
 
 /// The feature flags.
@@ -149,7 +143,7 @@ pub async fn get_features(
     state: Data<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<Features>, ApiError> {
-    Ok(Json(state.read(settings::get).await?.into()))
+    Ok(Json(state.query(GetSettings).await?.into()))
 }
 
 /// Changes feature flags.
@@ -165,22 +159,16 @@ pub async fn patch_features(
     _user: CurrentUser,
     input: StrictJson<FeaturesPatch>,
 ) -> Result<Json<Features>, ApiError> {
-    Ok(Json(save_features(&state, input.0).await?.into()))
+    Ok(Json(
+        state.send(UpdateFeatures::from(input.0)).await?.into(),
+    ))
 }
 
-/// Changes the feature flags that `patch` names (API and UI).
-///
-/// Errors: storage errors.
-pub async fn save_features(
-    state: &AppState,
-    patch: FeaturesPatch,
-) -> Result<storage::records::Settings, ApiError> {
-    let input = FeaturesInput {
-        print_series_enabled: patch.print_series_enabled,
-        spool_management_enabled: patch.spool_management_enabled,
-    };
-    Ok(state
-        .settings
-        .run(move |txn| settings::update_features(txn, input))
-        .await?)
+impl From<FeaturesPatch> for UpdateFeatures {
+    fn from(patch: FeaturesPatch) -> UpdateFeatures {
+        UpdateFeatures(FeaturesInput {
+            print_series_enabled: patch.print_series_enabled,
+            spool_management_enabled: patch.spool_management_enabled,
+        })
+    }
 }

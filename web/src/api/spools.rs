@@ -9,12 +9,14 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
-use actors::ledger::{self, MovementInput, SpoolChange, SpoolFilter, SpoolInput, SpoolView};
-use actors::settings;
-use actors::values::{Amount, Name, Note, PositiveAmount, SignedGrams};
+use actors::ledger::{
+    self, ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
+    OpenSpool, SpoolChange, SpoolFilter, SpoolInput, SpoolLedger, SpoolView,
+};
+use actors::values::{Amount, Name, Note, PositiveAmount, PurchaseDate, SignedGrams};
 use serde::{Deserialize, Serialize};
+use storage::Id;
 use storage::records::{Movement, MovementKind};
-use storage::{Id, Timestamp};
 use utoipa::{IntoParams, ToSchema};
 
 /// Registers the spool routes.
@@ -172,8 +174,22 @@ pub struct SpoolInputDto {
     #[schema(value_type = Option<String>)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
-    #[schema(example = "2026-11-01")]
-    pub acquired_at: Option<String>,
+    #[schema(value_type = Option<String>, format = Date, example = "2026-11-01")]
+    pub acquired_at: Option<PurchaseDate>,
+}
+
+impl From<SpoolInputDto> for OpenSpool {
+    fn from(i: SpoolInputDto) -> OpenSpool {
+        OpenSpool(SpoolInput {
+            code: i.code.map(Name::into_inner),
+            filament_id: i.filament_id.0,
+            purchase_price: i.purchase_price.into_inner(),
+            initial_net_weight_grams: i.initial_net_weight_grams.into_inner(),
+            purchase_lot: i.purchase_lot.map(Note::into_inner),
+            location: i.location.map(Note::into_inner),
+            acquired_at: i.acquired_at.and_then(PurchaseDate::into_inner),
+        })
+    }
 }
 
 /// Spool change: metadata and price. `code`, `filamentId` and `initialNetWeightGrams` are fixed;
@@ -191,7 +207,8 @@ pub struct SpoolPatch {
     #[schema(value_type = Option<String>)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
-    pub acquired_at: Option<String>,
+    #[schema(value_type = Option<String>, format = Date)]
+    pub acquired_at: Option<PurchaseDate>,
     /// Fixed: must equal the spool's code if sent.
     pub code: Option<String>,
     /// Fixed: must equal the spool's filament if sent.
@@ -202,12 +219,44 @@ pub struct SpoolPatch {
     pub initial_net_weight_grams: Option<PositiveAmount>,
 }
 
+impl SpoolPatch {
+    /// The change command of spool `id`.
+    pub fn command(self, id: Id) -> ChangeSpool {
+        ChangeSpool {
+            id,
+            change: SpoolChange {
+                purchase_price: self.purchase_price.into_inner(),
+                purchase_lot: self.purchase_lot.map(Note::into_inner),
+                location: self.location.map(Note::into_inner),
+                acquired_at: self.acquired_at.and_then(PurchaseDate::into_inner),
+            },
+            fixed: FixedFields {
+                code: self.code,
+                filament_id: self.filament_id.map(|f| f.0),
+                initial_net_weight_grams: self
+                    .initial_net_weight_grams
+                    .map(PositiveAmount::into_inner),
+            },
+        }
+    }
+}
+
+/// The kinds of movement booked through the API (PRINT movements come from outcomes).
+#[derive(Debug, Clone, Copy, PartialEq, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum ManualKindDto {
+    /// Filament received (positive grams).
+    Receipt,
+    /// A signed, nonzero correction.
+    Correction,
+}
+
 /// Movement input.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MovementInputDto {
     /// RECEIPT (positive grams) or CORRECTION (signed, nonzero).
-    pub kind: Kind,
+    pub kind: ManualKindDto,
     /// Grams: at most 12 whole and 6 fractional digits.
     #[schema(value_type = String, example = "-12.5")]
     pub grams: SignedGrams,
@@ -220,6 +269,22 @@ pub struct MovementInputDto {
     pub operation_key: Option<WireId>,
 }
 
+impl MovementInputDto {
+    /// The booking command on spool `spool_id`.
+    pub fn command(self, spool_id: Id) -> BookMovement {
+        BookMovement {
+            spool_id,
+            kind: match self.kind {
+                ManualKindDto::Receipt => ManualKind::Receipt,
+                ManualKindDto::Correction => ManualKind::Correction,
+            },
+            grams: self.grams.into_inner(),
+            note: self.note.map(Note::into_inner),
+            operation_key: self.operation_key.map(|k| k.0),
+        }
+    }
+}
+
 /// Spool list filters.
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
@@ -229,16 +294,6 @@ pub struct SpoolParams {
     pub filamentId: Option<String>,
     /// Only spools with filament left.
     pub availableOnly: Option<bool>,
-}
-
-fn date(text: Option<String>, path: &'static str) -> Result<Option<String>, ApiError> {
-    match text.map(|t| t.trim().to_string()).filter(|t| !t.is_empty()) {
-        Some(t) => t
-            .parse::<jiff::civil::Date>()
-            .map(|d| Some(d.to_string()))
-            .map_err(|_| ApiError::field(path, "errors.invalidDate")),
-        None => Ok(None),
-    }
 }
 
 /// Lists spools (sorted by code).
@@ -257,7 +312,10 @@ pub async fn list_spools(
     };
     query.finish()?;
     let page = state
-        .read(move |tx| ledger::list(tx, &list, &filter))
+        .query(ListSpools {
+            query: list,
+            filter,
+        })
         .await?;
     Ok(Json(ListResponse::of(page, SpoolDto::from)))
 }
@@ -270,31 +328,8 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<SpoolInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = open(&state, input.0).await?;
+    let view = state.send(OpenSpool::from(input.0)).await?;
     Ok(HttpResponse::Created().json(SpoolDto::from(view)))
-}
-
-/// Opens a spool with its opening receipt, atomically (API and UI).
-///
-/// Errors: 422 with field errors; 409 `DUPLICATE` code or `SPOOL_MANAGEMENT_DISABLED`.
-pub async fn open(state: &AppState, i: SpoolInputDto) -> Result<SpoolView, ApiError> {
-    let input = SpoolInput {
-        code: i.code.map(Name::into_inner),
-        filament_id: i.filament_id.0,
-        purchase_price: i.purchase_price.into_inner(),
-        initial_net_weight_grams: i.initial_net_weight_grams.into_inner(),
-        purchase_lot: i.purchase_lot.map(Note::into_inner),
-        location: i.location.map(Note::into_inner),
-        acquired_at: date(i.acquired_at, "acquiredAt")?,
-    };
-    Ok(state
-        .ledger
-        .run(move |txn| {
-            settings::require_spool_management(txn)?;
-            let spool = ledger::open_spool(txn, &input, Timestamp::now())?;
-            ledger::view(txn, spool.id)
-        })
-        .await?)
 }
 
 /// A spool and a page of its movements, newest first.
@@ -309,14 +344,11 @@ pub async fn get_spool(
     let mut query = QueryFields::of(&req)?;
     let list = ListParams::parse(&mut query);
     query.finish()?;
-    let id = id.0;
     let (view, movements) = state
-        .read(move |tx| {
-            settings::require_spool_management(tx)?;
-            Ok((
-                ledger::view(tx, id)?,
-                ledger::movements(tx, id, list.page, list.page_size)?,
-            ))
+        .query(SpoolLedger {
+            id: id.0,
+            page: list.page,
+            page_size: list.page_size,
         })
         .await?;
     Ok(Json(SpoolDetail {
@@ -334,35 +366,7 @@ pub async fn patch_spool(
     id: PathId,
     input: StrictJson<SpoolPatch>,
 ) -> Result<Json<SpoolDto>, ApiError> {
-    let (id, p) = (id.0, input.0);
-    let fixed = (
-        p.code,
-        p.filament_id.map(|f| f.0),
-        p.initial_net_weight_grams.map(PositiveAmount::into_inner),
-    );
-    let change = SpoolChange {
-        purchase_price: p.purchase_price.into_inner(),
-        purchase_lot: p.purchase_lot.map(Note::into_inner),
-        location: p.location.map(Note::into_inner),
-        acquired_at: date(p.acquired_at, "acquiredAt")?,
-    };
-    let view = state
-        .ledger
-        .run(move |txn| {
-            settings::require_spool_management(txn)?;
-            let spool = ledger::get(txn, id)?;
-            let (code, filament, weight) = &fixed;
-            if code.as_ref().is_some_and(|c| c.trim() != spool.code)
-                || filament.is_some_and(|f| f != spool.filament_id)
-                || weight.is_some_and(|w| w != spool.initial_net_weight_grams)
-            {
-                return Err(actors::Error::Immutable);
-            }
-            ledger::change(txn, id, &change, Timestamp::now())?;
-            ledger::view(txn, id)
-        })
-        .await?;
-    Ok(Json(view.into()))
+    Ok(Json(state.send(input.0.command(id.0)).await?.into()))
 }
 
 /// Archives or restores a spool (an archived spool is not active stock).
@@ -374,23 +378,11 @@ pub async fn archive(
     id: PathId,
     input: StrictJson<ArchiveInput>,
 ) -> Result<Json<SpoolDto>, ApiError> {
-    Ok(Json(
-        set_archived(&state, id.0, input.0.archived).await?.into(),
-    ))
-}
-
-/// Archives or restores spool `id` (API and UI).
-///
-/// Errors: 404; 409 `SPOOL_MANAGEMENT_DISABLED`.
-pub async fn set_archived(state: &AppState, id: Id, archived: bool) -> Result<SpoolView, ApiError> {
-    Ok(state
-        .ledger
-        .run(move |txn| {
-            settings::require_spool_management(txn)?;
-            ledger::set_archived(txn, id, archived, Timestamp::now())?;
-            ledger::view(txn, id)
-        })
-        .await?)
+    let command = ArchiveSpool {
+        id: id.0,
+        archived: input.0.archived,
+    };
+    Ok(Json(state.send(command).await?.into()))
 }
 
 /// Books a RECEIPT or CORRECTION. Idempotent by `operationKey`: a retry with the same key and
@@ -403,39 +395,8 @@ pub async fn book(
     id: PathId,
     input: StrictJson<MovementInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let booked = book_movement(&state, id.0, input.0).await?;
+    let booked = state.send(input.0.command(id.0)).await?;
     Ok(HttpResponse::Created().json(MovementDto::from(booked)))
-}
-
-/// Books a RECEIPT or CORRECTION on spool `id`, idempotent by its operation key (API and UI).
-///
-/// Errors: 404; 422 for a PRINT kind or invalid grams; 409 `OPERATION_KEY_REUSED` or
-/// `SPOOL_MANAGEMENT_DISABLED`.
-pub async fn book_movement(
-    state: &AppState,
-    id: Id,
-    i: MovementInputDto,
-) -> Result<Movement, ApiError> {
-    let kind = match i.kind {
-        Kind::Receipt => MovementKind::Receipt,
-        Kind::Correction => MovementKind::Correction,
-        Kind::Print => return Err(ApiError::field("kind", "errors.invalidValue")),
-    };
-    let movement = MovementInput {
-        kind,
-        grams: i.grams.into_inner(),
-        note: i.note.map(Note::into_inner).filter(|n| !n.is_empty()),
-        operation_key: i.operation_key.map(|k| k.0),
-        print_id: None,
-        usage_id: None,
-    };
-    Ok(state
-        .ledger
-        .run(move |txn| {
-            settings::require_spool_management(txn)?;
-            ledger::book(txn, id, &movement, Timestamp::now())
-        })
-        .await?)
 }
 
 /// An SVG QR code of the spool's page, `<origin>/spools/{id}`, for its label.
@@ -447,22 +408,23 @@ pub async fn qr(
     id: PathId,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let id: Id = id.0;
-    state
-        .read(move |tx| {
-            settings::require_spool_management(tx)?;
-            ledger::get(tx, id)
-        })
-        .await?;
+    let spool = state.query(GetSpool(id.0)).await?.spool;
+    let svg = qr_svg(&req, spool.id)?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+/// An SVG QR code of `<origin of req>/spools/{id}` (API and UI labels).
+///
+/// Errors: 500 when the text cannot be encoded (it always can: it is a short URL).
+pub fn qr_svg(req: &HttpRequest, id: Id) -> Result<String, ApiError> {
     let origin = {
         let info = req.connection_info();
         format!("{}://{}", info.scheme(), info.host())
     };
     let url = format!("{origin}/spools/{id}");
     let code = qrcode::QrCode::new(url.as_bytes()).map_err(|_| ApiError::new(Code::Internal))?;
-    let svg = code
+    Ok(code
         .render::<qrcode::render::svg::Color>()
         .min_dimensions(200, 200)
-        .build();
-    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+        .build())
 }

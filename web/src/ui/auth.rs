@@ -41,7 +41,7 @@ struct LoginPage {
 
 async fn initialized(state: &AppState) -> bool {
     state
-        .read(actors::accounts::initialized)
+        .query(actors::setup::Initialized)
         .await
         .unwrap_or(true)
 }

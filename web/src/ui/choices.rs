@@ -1,10 +1,16 @@
-//! Choices for form selects: the active records a form may refer to, read in one transaction.
+//! Choices for form selects: the active records a form may refer to, read in one snapshot.
 
-use crate::api::inventory::Resource;
-use crate::api::{components, customers, filaments, manufacturers, printers};
+use super::page::Ctx;
+use crate::error::Rendered;
+use actors::command::{Query, Snapshot};
+use actors::inventory::components::{ComponentView, Components};
+use actors::inventory::customers::Customers;
+use actors::inventory::filaments::{FilamentView, Filaments};
+use actors::inventory::manufacturers::Manufacturers;
+use actors::inventory::printers::{PrinterView, Printers};
 use actors::inventory::{Kind, ListQuery};
-use serde_json::Value;
-use storage::ReadTransaction;
+use std::marker::PhantomData;
+use storage::records::{ComponentType, Customer, Manufacturer};
 
 /// Most records a select offers (a shop has far fewer).
 const LIMIT: u32 = 1000;
@@ -20,48 +26,97 @@ pub struct Choice {
     pub group: String,
 }
 
-/// The active (not archived) records of `R` as their API bodies, sorted as the API lists them.
+/// A record a select can offer.
+pub trait Choosable {
+    /// The option of this record.
+    fn choice(&self) -> Choice;
+}
+
+fn plain(id: storage::Id, label: &str) -> Choice {
+    Choice {
+        id: id.to_string(),
+        label: label.to_string(),
+        group: String::new(),
+    }
+}
+
+impl Choosable for Customer {
+    fn choice(&self) -> Choice {
+        plain(self.id, &self.name)
+    }
+}
+
+impl Choosable for Manufacturer {
+    fn choice(&self) -> Choice {
+        plain(self.id, &self.name)
+    }
+}
+
+impl Choosable for PrinterView {
+    fn choice(&self) -> Choice {
+        plain(self.printer.id, &self.printer.name)
+    }
+}
+
+impl Choosable for FilamentView {
+    fn choice(&self) -> Choice {
+        plain(self.filament.id, &self.name)
+    }
+}
+
+impl Choosable for ComponentView {
+    fn choice(&self) -> Choice {
+        let group = match self.component.kind {
+            ComponentType::Hotend => "HOTEND",
+            ComponentType::BuildPlate => "BUILD_PLATE",
+            ComponentType::Other => "OTHER",
+        };
+        Choice {
+            group: group.to_string(),
+            ..plain(self.component.id, &self.component.name)
+        }
+    }
+}
+
+/// The active (not archived) records of `K`, sorted as the API lists them.
 ///
 /// Errors: storage errors.
-pub fn records<R: Resource>(tx: &ReadTransaction) -> actors::Result<Vec<Value>>
+fn active<K: Kind>(snapshot: &Snapshot<'_>) -> actors::Result<Vec<K::View>>
 where
-    <R::Kind as Kind>::Filter: Default,
+    K::Filter: Default,
 {
     let query = ListQuery {
         page_size: LIMIT,
         ..ListQuery::default()
     };
-    let page = R::Kind::list(tx, &query, &Default::default())?;
-    Ok(page
-        .items
-        .into_iter()
-        .filter_map(|view| serde_json::to_value(R::dto(view)).ok())
-        .collect())
+    Ok(K::list(snapshot, &query, &Default::default())?.items)
 }
 
-/// The records of `R` as choices: `name` shown, `group` from the body's `group_key` if given.
-///
-/// Errors: storage errors.
-pub fn of<R: Resource>(tx: &ReadTransaction, group_key: &str) -> actors::Result<Vec<Choice>>
+/// The active records of `K` as choices.
+struct Of<K>(PhantomData<fn() -> K>);
+
+impl<K: Kind + 'static> Query for Of<K>
 where
-    <R::Kind as Kind>::Filter: Default,
+    K::Filter: Default,
+    K::View: Choosable,
 {
-    Ok(records::<R>(tx)?
-        .iter()
-        .map(|body| Choice {
-            id: text(body, "id"),
-            label: text(body, "name"),
-            group: text(body, group_key),
-        })
-        .collect())
+    type Answer = Vec<Choice>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> actors::Result<Vec<Choice>> {
+        Ok(active::<K>(snapshot)?
+            .iter()
+            .map(Choosable::choice)
+            .collect())
+    }
 }
 
-/// A string field of an API body (`""` when absent or not a string).
-pub fn text(body: &Value, key: &str) -> String {
-    body.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
+/// The active records of `K` as choices. Errors: the error page.
+pub async fn of<K: Kind + 'static>(ctx: &Ctx) -> Result<Vec<Choice>, Rendered>
+where
+    K::Filter: Default,
+    K::View: Choosable,
+{
+    ctx.query(Of::<K>(PhantomData)).await
 }
 
 /// Every list a print or inventory form picks from.
@@ -83,22 +138,24 @@ pub struct Choices {
     pub series: Vec<Choice>,
 }
 
-impl Choices {
-    /// Reads every list.
-    ///
-    /// Errors: storage errors.
-    pub fn load(tx: &ReadTransaction) -> actors::Result<Choices> {
-        let settings = actors::settings::get(tx)?;
+/// Reads every list of [`Choices`] in one snapshot.
+pub struct LoadChoices;
+
+impl Query for LoadChoices {
+    type Answer = Choices;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> actors::Result<Choices> {
+        let settings = actors::settings::get(snapshot)?;
+        let query = ListQuery {
+            page_size: LIMIT,
+            ..ListQuery::default()
+        };
         let spools = if settings.spool_management_enabled {
-            let query = ListQuery {
-                page_size: LIMIT,
-                ..ListQuery::default()
-            };
             let filter = actors::ledger::SpoolFilter {
                 filament_id: None,
                 available_only: true,
             };
-            actors::ledger::list(tx, &query, &filter)?
+            actors::ledger::list(snapshot, &query, &filter)?
                 .items
                 .into_iter()
                 .map(|v| Choice {
@@ -115,33 +172,42 @@ impl Choices {
             Vec::new()
         };
         let series = if settings.print_series_enabled {
-            let query = ListQuery {
-                page_size: LIMIT,
-                ..ListQuery::default()
-            };
-            actors::series::list(tx, &query)?
+            actors::series::list(snapshot, &query)?
                 .items
                 .into_iter()
-                .map(|s| Choice {
-                    id: s.id.to_string(),
-                    label: s.name,
-                    group: String::new(),
-                })
+                .map(|s| plain(s.id, &s.name))
                 .collect()
         } else {
             Vec::new()
         };
         Ok(Choices {
-            manufacturers: of::<manufacturers::Manufacturers>(tx, "")?,
-            customers: of::<customers::Customers>(tx, "")?,
-            printers: of::<printers::Printers>(tx, "")?,
-            components: of::<components::Components>(tx, "type")?,
-            filaments: of::<filaments::Filaments>(tx, "")?,
+            manufacturers: active::<Manufacturers>(snapshot)?
+                .iter()
+                .map(Choosable::choice)
+                .collect(),
+            customers: active::<Customers>(snapshot)?
+                .iter()
+                .map(Choosable::choice)
+                .collect(),
+            printers: active::<Printers>(snapshot)?
+                .iter()
+                .map(Choosable::choice)
+                .collect(),
+            components: active::<Components>(snapshot)?
+                .iter()
+                .map(Choosable::choice)
+                .collect(),
+            filaments: active::<Filaments>(snapshot)?
+                .iter()
+                .map(Choosable::choice)
+                .collect(),
             spools,
             series,
         })
     }
+}
 
+impl Choices {
     /// The components of `kind` (HOTEND, BUILD_PLATE or OTHER).
     pub fn components_of(&self, kind: &str) -> Vec<&Choice> {
         self.components.iter().filter(|c| c.group == kind).collect()

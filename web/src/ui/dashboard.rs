@@ -1,23 +1,10 @@
 //! The dashboard page: KPI tiles and SVG charts for 30 days, 90 days or all time.
 
 use super::chart::{self, BarChart, RING_RADIUS};
-use super::page::{Chrome, error_page, html};
-use super::paths;
-use crate::api::dashboard::load;
-use crate::session::CurrentUser;
-use crate::state::AppState;
+use super::page::{Chrome, Ctx, Page, html};
 use actix_web::http::StatusCode;
-use actix_web::web::{Data, Query};
-use actix_web::{HttpRequest, HttpResponse};
-use actors::dashboard::{Dashboard, Period};
+use actors::dashboard::{Dashboard, DashboardOf, Period};
 use askama::Template;
-use serde::Deserialize;
-
-/// `?period=30d|90d|all`; anything else is 30d.
-#[derive(Debug, Deserialize)]
-pub struct PeriodQuery {
-    period: Option<String>,
-}
 
 #[derive(Template)]
 #[template(path = "dashboard.html")]
@@ -31,26 +18,16 @@ struct DashboardPage {
     ring_radius: f64,
 }
 
-/// Renders the dashboard.
-pub async fn show(
-    state: Data<AppState>,
-    req: HttpRequest,
-    user: Option<CurrentUser>,
-    query: Query<PeriodQuery>,
-) -> HttpResponse {
-    let Some(user) = user else {
-        return super::page::see_other(paths::LOGIN);
-    };
-    let period = match query.period.as_deref() {
-        Some("90d") => "90d",
-        Some("all") => "all",
+/// `GET /dashboard?period=30d|90d|all` (30 days unless another period is named).
+pub async fn show(ctx: Ctx) -> Page {
+    let period = match ctx.param("period").as_str() {
+        "90d" => "90d",
+        "all" => "all",
         _ => "30d",
     };
-    let chrome = Chrome::load(&state, Some(&user), paths::DASHBOARD).await;
-    let board = match load(&state, Period::parse(period).unwrap_or(Period::Days30)).await {
-        Ok((board, _)) => board,
-        Err(e) => return error_page(&req, &chrome, &e),
-    };
+    let chosen = Period::parse(period).unwrap_or(Period::Days30);
+    let (board, _) = ctx.query(DashboardOf(chosen)).await?;
+    let chrome = ctx.chrome;
     let t = &chrome.t;
     let costs = chart::columns(&board.cost_series, |v| t.money(v));
     let rows: Vec<(String, _)> = board
@@ -72,5 +49,5 @@ pub async fn show(
         board,
         chrome,
     };
-    html(StatusCode::OK, page.render())
+    Ok(html(StatusCode::OK, page.render()))
 }

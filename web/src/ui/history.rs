@@ -2,17 +2,19 @@
 //! with totals over all of them, and a series' next run.
 
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, html, see_other};
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
 use super::prints::{Row, row};
-use crate::api::series::{History, Scope, SeriesDto, SeriesInputDto, history, start_next_run};
-use actix_web::HttpResponse;
+use crate::api::series::{History, SeriesDto, SeriesInputDto, history};
+use crate::error::ApiError;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actors::inventory::ListQuery;
-use actors::series::{self, SeriesInput};
+use actors::inventory::customers::Customers;
+use actors::inventory::{GetRecord, ListQuery};
+use actors::prints::{NextRun, Scope};
+use actors::series::{ArchiveSeries, CreateSeries, GetSeries, ListSeries, SetSeriesState};
 use askama::Template;
 use storage::records::SeriesStatus;
-use storage::{Id, Timestamp, WriteTransaction};
 
 /// Totals of a history, formatted.
 struct Totals {
@@ -50,29 +52,18 @@ struct HistoryPage {
     faults: Faults,
 }
 
-async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
-    let is_series = matches!(scope, Scope::Series(_));
-    let found = match history(&ctx.state, &ctx.req, scope).await {
-        Ok(found) => found,
-        Err(e) => return ctx.fail(&e),
-    };
-    let (title, series) = match is_series {
-        true => match ctx.read(move |tx| series::get(tx, id)).await {
-            Ok(s) => (s.name.clone(), Some(SeriesDto::from(s))),
-            Err(page) => return *page,
-        },
-        false => {
-            let customer = ctx
-                .read(move |tx| actors::inventory::get::<storage::records::Customer>(tx, id))
-                .await;
-            match customer {
-                Ok(c) => (c.name, None),
-                Err(page) => return *page,
-            }
+async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> Page {
+    let found = history(&ctx.state, &ctx.req, scope)
+        .await
+        .map_err(|e| ctx.fail(&e))?;
+    let (title, series) = match scope {
+        Scope::Series(id) => {
+            let series = ctx.query(GetSeries(id)).await?;
+            (series.name.clone(), Some(SeriesDto::from(series)))
+        }
+        Scope::Customer(id) => {
+            let view = ctx.query(GetRecord::<Customers>::new(id)).await?;
+            (view.name, None)
         }
     };
     let wire = series
@@ -90,89 +81,63 @@ async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> Htt
         faults,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
 /// `GET /customers/{id}/history`.
-pub async fn customer(ctx: Ctx) -> HttpResponse {
-    match ctx.id() {
-        Ok(id) => show(ctx, Scope::Customer(id), Faults::default(), StatusCode::OK).await,
-        Err(page) => *page,
-    }
+pub async fn customer(ctx: Ctx) -> Page {
+    let scope = Scope::Customer(ctx.id()?);
+    show(ctx, scope, Faults::default(), StatusCode::OK).await
 }
 
 /// `GET /series/{id}`: the series, its history and its commands.
-pub async fn series_page(ctx: Ctx) -> HttpResponse {
-    match ctx.id() {
-        Ok(id) => show(ctx, Scope::Series(id), Faults::default(), StatusCode::OK).await,
-        Err(page) => *page,
-    }
+pub async fn series_page(ctx: Ctx) -> Page {
+    let scope = Scope::Series(ctx.id()?);
+    show(ctx, scope, Faults::default(), StatusCode::OK).await
 }
 
 /// `POST /series/{id}/next-run` (field `sourcePrintId`): the new draft's page.
-pub async fn next_run(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+pub async fn next_run(ctx: Ctx, body: Bytes) -> Page {
+    let series_id = ctx.id()?;
     let source = Submitted::parse(&body).get("sourcePrintId").parse();
     let result = match source {
-        Ok(source) => start_next_run(&ctx.state, id, source).await,
-        Err(_) => Err(crate::error::ApiError::field(
-            "sourcePrintId",
-            "errors.notFound",
-        )),
+        Ok(source_print_id) => {
+            let command = NextRun {
+                series_id,
+                source_print_id,
+            };
+            ctx.state.send(command).await
+        }
+        Err(_) => Err(ApiError::field("sourcePrintId", "errors.notFound")),
     };
     match result {
-        Ok(print) => see_other(&format!("/prints/{}", print.id)),
+        Ok(print) => Ok(see_other(&paths::print(print.id))),
         Err(e) => {
             let status = e.code.status();
-            show(ctx, Scope::Series(id), Faults::of(&e), status).await
+            show(ctx, Scope::Series(series_id), Faults::of(&e), status).await
         }
     }
 }
 
 /// `POST /series/{id}/state` (field `status`: COMPLETED, else OPEN).
-pub async fn set_state(ctx: Ctx, body: Bytes) -> HttpResponse {
+pub async fn set_state(ctx: Ctx, body: Bytes) -> Page {
     let status = match Submitted::parse(&body).get("status") {
         "COMPLETED" => SeriesStatus::Completed,
         _ => SeriesStatus::Open,
     };
-    change(ctx, move |txn, id, now| {
-        series::set_status(txn, id, status, now)
-    })
-    .await
+    let id = ctx.id()?;
+    let command = SetSeriesState { id, status };
+    ctx.state.send(command).await.map_err(|e| ctx.fail(&e))?;
+    Ok(see_other(&paths::series(id)))
 }
 
 /// `POST /series/{id}/archive` (field `value`: `true` archives, `false` restores).
-pub async fn archive(ctx: Ctx, body: Bytes) -> HttpResponse {
+pub async fn archive(ctx: Ctx, body: Bytes) -> Page {
     let archived = Submitted::parse(&body).get("value") == "true";
-    change(ctx, move |txn, id, now| {
-        series::set_archived(txn, id, archived, now)
-    })
-    .await
-}
-
-/// Runs `command` on the series of the path and shows the series again.
-async fn change<F>(ctx: Ctx, command: F) -> HttpResponse
-where
-    F: Fn(&WriteTransaction, Id, Timestamp) -> actors::Result<storage::records::Series>
-        + Send
-        + 'static,
-{
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
-    let result = ctx
-        .state
-        .series
-        .run(move |txn| command(txn, id, Timestamp::now()))
-        .await;
-    match result {
-        Ok(_) => see_other(&format!("/series/{id}")),
-        Err(e) => ctx.fail(&e.into()),
-    }
+    let id = ctx.id()?;
+    let command = ArchiveSeries { id, archived };
+    ctx.state.send(command).await.map_err(|e| ctx.fail(&e))?;
+    Ok(see_other(&paths::series(id)))
 }
 
 /// A series list line.
@@ -194,23 +159,14 @@ struct SeriesList {
     faults: Faults,
 }
 
-async fn list_page(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> HttpResponse {
+async fn list_page(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
     let query = ListQuery {
         page_size: 1000,
         include_archived: true,
         ..ListQuery::default()
     };
-    let read = ctx
-        .read(move |tx| {
-            series::require_enabled(tx)?;
-            let customers = super::choices::of::<crate::api::customers::Customers>(tx, "")?;
-            Ok((series::list(tx, &query)?, customers))
-        })
-        .await;
-    let (found, customers) = match read {
-        Ok(found) => found,
-        Err(page) => return *page,
-    };
+    let found = ctx.query(ListSeries(query)).await?;
+    let customers = super::choices::of::<Customers>(&ctx).await?;
     let t = &ctx.chrome.t;
     let rows = found
         .items
@@ -236,30 +192,23 @@ async fn list_page(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode
         faults,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
 /// `GET /series`: every series and the form for a new one.
-pub async fn list(ctx: Ctx) -> HttpResponse {
+pub async fn list(ctx: Ctx) -> Page {
     list_page(ctx, Submitted::default(), Faults::default(), StatusCode::OK).await
 }
 
 /// `POST /series`: creates an OPEN series.
-pub async fn create(ctx: Ctx, body: Bytes) -> HttpResponse {
+pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let result = match form.document::<SeriesInputDto>(&["target"]) {
-        Ok(input) => {
-            let input = SeriesInput::from(input);
-            ctx.state
-                .series
-                .run(move |txn| series::create(txn, &input, Timestamp::now()))
-                .await
-                .map_err(crate::error::ApiError::from)
-        }
+        Ok(input) => ctx.state.send(CreateSeries(input.into())).await,
         Err(e) => Err(e),
     };
     match result {
-        Ok(created) => see_other(&format!("/series/{}", created.id)),
+        Ok(created) => Ok(see_other(&paths::series(created.id))),
         Err(e) => {
             let status = e.code.status();
             list_page(ctx, form, Faults::of(&e), status).await

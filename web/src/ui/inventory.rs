@@ -6,17 +6,17 @@
 //! and form controls in a [`Screen`], and its records are read and written through the API's
 //! own [`Resource`] functions, so the rules and field errors are the API's.
 
-use super::choices::{Choice, Choices, text};
+use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, Shown, html, see_other};
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::{components, customers, filaments, manufacturers, printers};
-use crate::error::{ApiError, Code};
+use crate::error::{ApiError, Code, Rendered};
 use crate::extract::parse_json;
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
-use actors::inventory::{Kind, ListQuery};
+use actors::inventory::{GetRecord, Kind, ListQuery, ListRecords};
 use askama::Template;
 use serde_json::Value;
 use storage::Id;
@@ -100,7 +100,7 @@ const LIFETIME: Input = Input(
 const NAME: Input = Input("name", "field.name", Control::Text, true);
 
 impl Screen for customers::Customers {
-    const PATH: &'static str = "/customers";
+    const PATH: &'static str = paths::CUSTOMERS;
     const TITLE: &'static str = "nav.customers";
     const COLUMNS: &'static [Column] = &[Column("email", "field.email", Format::Text)];
     const INPUTS: &'static [Input] = &[
@@ -117,14 +117,14 @@ impl Screen for customers::Customers {
 }
 
 impl Screen for manufacturers::Manufacturers {
-    const PATH: &'static str = "/manufacturers";
+    const PATH: &'static str = paths::MANUFACTURERS;
     const TITLE: &'static str = "nav.manufacturers";
     const COLUMNS: &'static [Column] = &[Column("note", "field.note", Format::Text)];
     const INPUTS: &'static [Input] = &[NAME, NOTE];
 }
 
 impl Screen for printers::Printers {
-    const PATH: &'static str = "/printers";
+    const PATH: &'static str = paths::PRINTERS;
     const TITLE: &'static str = "nav.printers";
     const COLUMNS: &'static [Column] = &[
         Column("manufacturer", "field.manufacturer", Format::Text),
@@ -161,7 +161,7 @@ impl Screen for printers::Printers {
 const COMPONENT_TYPES: &[&str] = &["HOTEND", "BUILD_PLATE", "OTHER"];
 
 impl Screen for components::Components {
-    const PATH: &'static str = "/components";
+    const PATH: &'static str = paths::COMPONENTS;
     const TITLE: &'static str = "nav.components";
     const COLUMNS: &'static [Column] = &[
         Column("type", "field.type", Format::Choice("componentType.")),
@@ -197,7 +197,7 @@ impl Screen for components::Components {
 }
 
 impl Screen for filaments::Filaments {
-    const PATH: &'static str = "/filaments";
+    const PATH: &'static str = paths::FILAMENTS;
     const TITLE: &'static str = "nav.filaments";
     const COLUMNS: &'static [Column] = &[
         Column("material", "field.material", Format::Text),
@@ -259,6 +259,14 @@ where
         .route(&format!("{item}/delete"), web::post().to(delete::<R>));
 }
 
+/// A string field of an API body (`""` when absent or not a string).
+fn text(body: &Value, key: &str) -> String {
+    body.get(key)
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// One list row: the record's id, name, archive state and formatted cells.
 struct Row {
     id: String,
@@ -311,24 +319,19 @@ fn cell(chrome: &super::Chrome, body: &Value, column: &Column) -> Cell {
 }
 
 /// The list page: `?search=` and `?archived=on` (archived records too).
-async fn list<R: Screen>(ctx: Ctx) -> HttpResponse
+async fn list<R: Screen>(ctx: Ctx) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let (search, archived) = (ctx.query("search"), ctx.query("archived") == "on");
-    let list = ListQuery {
+    let (search, archived) = (ctx.param("search"), ctx.param("archived") == "on");
+    let query = ListQuery {
         search: (!search.is_empty()).then(|| search.clone()),
         page: 1,
         page_size: 1000,
         include_archived: archived,
     };
-    let page = match ctx
-        .read(move |tx| R::Kind::list(tx, &list, &Default::default()))
-        .await
-    {
-        Ok(page) => page,
-        Err(page) => return *page,
-    };
+    let filter = Default::default();
+    let page = ctx.query(ListRecords::<R::Kind> { query, filter }).await?;
     let rows = page
         .items
         .into_iter()
@@ -353,7 +356,7 @@ where
         total: page.total,
         chrome: ctx.chrome,
     };
-    html(StatusCode::OK, page.render())
+    Ok(html(StatusCode::OK, page.render()))
 }
 
 /// One drawn form control with its value, options and fault.
@@ -488,14 +491,11 @@ async fn render_form<R: Screen>(
     faults: Faults,
     saved: bool,
     status: StatusCode,
-) -> HttpResponse
+) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let choices = match ctx.read(Choices::load).await {
-        Ok(choices) => choices,
-        Err(page) => return *page,
-    };
+    let choices = ctx.query(LoadChoices).await?;
     let page = FormPage {
         controls: controls::<R>(&ctx.chrome, &form, &faults, &choices),
         path: R::PATH,
@@ -505,10 +505,10 @@ where
         saved,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
-async fn new_form<R: Screen>(ctx: Ctx) -> HttpResponse
+async fn new_form<R: Screen>(ctx: Ctx) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
@@ -524,13 +524,12 @@ where
 }
 
 /// The record `id` as its API body.
-async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Value, Shown>
+async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Value, Rendered>
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let view = ctx.read(move |tx| R::Kind::get(tx, id)).await?;
-    serde_json::to_value(R::dto(view))
-        .map_err(|_| Box::new(ctx.fail(&ApiError::new(Code::Internal))))
+    let view = ctx.query(GetRecord::<R::Kind>::new(id)).await?;
+    serde_json::to_value(R::dto(view)).map_err(|_| ctx.fail(&ApiError::new(Code::Internal)))
 }
 
 fn identity(body: &Value) -> (String, String, bool) {
@@ -541,18 +540,11 @@ fn identity(body: &Value) -> (String, String, bool) {
     )
 }
 
-async fn edit_form<R: Screen>(ctx: Ctx) -> HttpResponse
+async fn edit_form<R: Screen>(ctx: Ctx) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let record = match ctx.id() {
-        Ok(id) => load::<R>(&ctx, id).await,
-        Err(page) => Err(page),
-    };
-    let body = match record {
-        Ok(body) => body,
-        Err(page) => return *page,
-    };
+    let body = load::<R>(&ctx, ctx.id()?).await?;
     let saved = ctx.req.query_string().contains("saved");
     let form = prefill(Some(&body));
     render_form::<R>(
@@ -566,7 +558,7 @@ where
     .await
 }
 
-async fn create<R: Screen>(ctx: Ctx, body: Bytes) -> HttpResponse
+async fn create<R: Screen>(ctx: Ctx, body: Bytes) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
@@ -577,8 +569,12 @@ where
         Err(e) => Err(e),
     };
     match result.map(|view| serde_json::to_value(R::dto(view))) {
-        Ok(Ok(created)) => see_other(&format!("{}/{}?saved", R::PATH, text(&created, "id"))),
-        Ok(Err(_)) => ctx.fail(&ApiError::new(Code::Internal)),
+        Ok(Ok(created)) => Ok(see_other(&format!(
+            "{}/{}?saved",
+            R::PATH,
+            text(&created, "id")
+        ))),
+        Ok(Err(_)) => Err(ctx.fail(&ApiError::new(Code::Internal))),
         Err(e) => {
             let status = e.code.status();
             render_form::<R>(ctx, None, form, Faults::of(&e), false, status).await
@@ -586,14 +582,11 @@ where
     }
 }
 
-async fn save<R: Screen>(ctx: Ctx, body: Bytes) -> HttpResponse
+async fn save<R: Screen>(ctx: Ctx, body: Bytes) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+    let id = ctx.id()?;
     let form = Submitted::parse(&body);
     let input = parse_json::<R::Input>(api_body::<R>(&form).to_string().as_bytes());
     let result = match input {
@@ -601,20 +594,17 @@ where
         Err(e) => Err(e),
     };
     match result {
-        Ok(()) => see_other(&format!("{}/{id}?saved", R::PATH)),
+        Ok(()) => Ok(see_other(&format!("{}/{id}?saved", R::PATH))),
         Err(e) => refuse::<R>(ctx, id, form, &e).await,
     }
 }
 
 /// Shows the edit form of `id` again with `form` and the faults of `error`.
-async fn refuse<R: Screen>(ctx: Ctx, id: Id, form: Submitted, error: &ApiError) -> HttpResponse
+async fn refuse<R: Screen>(ctx: Ctx, id: Id, form: Submitted, error: &ApiError) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let body = match load::<R>(&ctx, id).await {
-        Ok(body) => body,
-        Err(page) => return *page,
-    };
+    let body = load::<R>(&ctx, id).await?;
     let status = error.code.status();
     render_form::<R>(
         ctx,
@@ -627,37 +617,28 @@ where
     .await
 }
 
-async fn archive<R: Screen>(ctx: Ctx, body: Bytes) -> HttpResponse
+async fn archive<R: Screen>(ctx: Ctx, body: Bytes) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+    let id = ctx.id()?;
     let archived = Submitted::parse(&body).get("archived") == "true";
-    match api::archive::<R>(&ctx.state, id, archived).await {
-        Ok(_) => see_other(&format!("{}/{id}?saved", R::PATH)),
-        Err(e) => ctx.fail(&e),
-    }
+    api::archive::<R>(&ctx.state, id, archived)
+        .await
+        .map_err(|e| ctx.fail(&e))?;
+    Ok(see_other(&format!("{}/{id}?saved", R::PATH)))
 }
 
-async fn delete<R: Screen>(ctx: Ctx) -> HttpResponse
+async fn delete<R: Screen>(ctx: Ctx) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+    let id = ctx.id()?;
     match api::remove::<R>(&ctx.state, id).await {
-        Ok(()) => see_other(R::PATH),
-        Err(e) if e.code == Code::NotFound => ctx.fail(&e),
+        Ok(()) => Ok(see_other(R::PATH)),
+        Err(e) if e.code == Code::NotFound => Err(ctx.fail(&e)),
         Err(e) => {
-            let form = match load::<R>(&ctx, id).await {
-                Ok(body) => prefill(Some(&body)),
-                Err(page) => return *page,
-            };
+            let form = prefill(Some(&load::<R>(&ctx, id).await?));
             refuse::<R>(ctx, id, form, &e).await
         }
     }

@@ -31,95 +31,47 @@ pub use page::Chrome;
 
 use actix_web::web;
 
-/// Every UI route, in one place.
-pub mod paths {
-    /// First-run setup.
-    pub const SETUP: &str = "/setup";
-    /// Login form.
-    pub const LOGIN: &str = "/login";
-    /// Logout (POST).
-    pub const LOGOUT: &str = "/logout";
-    /// Dashboard.
-    pub const DASHBOARD: &str = "/dashboard";
-    /// Prints list.
-    pub const PRINTS: &str = "/prints";
-    /// Settings.
-    pub const SETTINGS: &str = "/settings";
-    /// The account's language (POST).
-    pub const SETTINGS_LANGUAGE: &str = "/settings/language";
-    /// Static assets.
-    pub const STATIC: &str = "/static/{file:.*}";
-
-    /// The navigation entry of a page path: the entry whose section the path is in.
-    pub fn nav_of(path: &str) -> &'static str {
-        const SECTIONS: [(&str, &str); 12] = [
-            ("/prints", "/prints"),
-            ("/reports", "/prints"),
-            ("/series", "/series"),
-            ("/customers", "/customers"),
-            ("/manufacturers", "/manufacturers"),
-            ("/printers", "/printers"),
-            ("/components", "/components"),
-            ("/filaments", "/filaments"),
-            ("/stock", "/stock"),
-            ("/spools", "/stock"),
-            ("/search", "/search"),
-            ("/settings", "/settings"),
-        ];
-        SECTIONS
-            .iter()
-            .find(|(section, _)| {
-                path.strip_prefix(section)
-                    .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
-            })
-            .map_or(DASHBOARD, |(_, entry)| entry)
-    }
-}
+pub mod paths;
 
 /// Registers every UI route.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    cfg.route("/", web::get().to(auth::home))
-        .route(paths::SETUP, web::get().to(auth::setup_form))
-        .route(paths::SETUP, web::post().to(auth::setup))
-        .route(paths::LOGIN, web::get().to(auth::login_form))
-        .route(paths::LOGIN, web::post().to(auth::login))
-        .route(paths::LOGOUT, web::post().to(auth::logout))
-        .route(paths::DASHBOARD, web::get().to(dashboard::show))
-        .route(paths::PRINTS, web::get().to(prints::list))
-        .route(paths::PRINTS, web::post().to(print_editor::create))
-        .route("/prints/new", web::get().to(print_editor::new_form))
-        .route("/prints/{id}", web::get().to(print_detail::show))
-        .route("/prints/{id}/edit", web::get().to(print_editor::edit_form))
-        .route("/prints/{id}/edit", web::post().to(print_editor::save))
-        .route(
-            "/prints/{id}/actions/{action}",
-            web::post().to(print_detail::act),
-        )
-        .route("/prints/{id}/outcome", web::post().to(print_detail::record))
-        .route(
-            "/prints/{id}/outcome/correct",
-            web::post().to(print_detail::correct),
-        )
-        .route(paths::SETTINGS, web::get().to(settings::show))
-        .route(paths::SETTINGS, web::post().to(settings::save_settings))
-        .route(paths::SETTINGS_LANGUAGE, web::post().to(settings::language))
-        .route("/settings/features", web::post().to(settings::features))
-        .route("/stock", web::get().to(spools::stock))
-        .route("/spools/new", web::get().to(spools::new_form))
-        .route("/spools", web::post().to(spools::create))
-        .route("/spools/{id}", web::get().to(spools::show))
-        .route("/spools/{id}/movements", web::post().to(spools::book))
-        .route("/spools/{id}/archive", web::post().to(spools::archive))
-        .route("/spools/{id}/label", web::get().to(spools::label))
-        .route("/series", web::get().to(history::list))
-        .route("/series", web::post().to(history::create))
-        .route("/series/{id}", web::get().to(history::series_page))
-        .route("/series/{id}/next-run", web::post().to(history::next_run))
-        .route("/series/{id}/state", web::post().to(history::set_state))
-        .route("/series/{id}/archive", web::post().to(history::archive))
-        .route("/customers/{id}/history", web::get().to(history::customer))
-        .route("/search", web::get().to(search::search))
-        .route("/reports/prints/{id}", web::get().to(report::show))
-        .route(paths::STATIC, web::get().to(assets::serve))
+    use paths::*;
+    cfg.route(HOME, web::get().to(auth::home))
+        .route(SETUP, web::get().to(auth::setup_form))
+        .route(SETUP, web::post().to(auth::setup))
+        .route(LOGIN, web::get().to(auth::login_form))
+        .route(LOGIN, web::post().to(auth::login))
+        .route(LOGOUT, web::post().to(auth::logout))
+        .route(DASHBOARD, web::get().to(dashboard::show))
+        .route(PRINTS, web::get().to(prints::list))
+        .route(PRINTS, web::post().to(print_editor::create))
+        .route(PRINT_NEW, web::get().to(print_editor::new_form))
+        .route(PRINT, web::get().to(print_detail::show))
+        .route(PRINT_EDIT, web::get().to(print_editor::edit_form))
+        .route(PRINT_EDIT, web::post().to(print_editor::save))
+        .route(PRINT_ACTION, web::post().to(print_detail::act))
+        .route(PRINT_OUTCOME, web::post().to(print_detail::record))
+        .route(PRINT_CORRECTION, web::post().to(print_detail::correct))
+        .route(SETTINGS, web::get().to(settings::show))
+        .route(SETTINGS, web::post().to(settings::save_settings))
+        .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
+        .route(SETTINGS_FEATURES, web::post().to(settings::features))
+        .route(STOCK, web::get().to(spools::stock))
+        .route(SPOOL_NEW, web::get().to(spools::new_form))
+        .route(SPOOLS, web::post().to(spools::create))
+        .route(SPOOL, web::get().to(spools::show))
+        .route(SPOOL_MOVEMENTS, web::post().to(spools::book))
+        .route(SPOOL_ARCHIVE, web::post().to(spools::archive))
+        .route(SPOOL_LABEL, web::get().to(spools::label))
+        .route(SERIES_LIST, web::get().to(history::list))
+        .route(SERIES_LIST, web::post().to(history::create))
+        .route(SERIES, web::get().to(history::series_page))
+        .route(SERIES_NEXT_RUN, web::post().to(history::next_run))
+        .route(SERIES_STATE, web::post().to(history::set_state))
+        .route(SERIES_ARCHIVE, web::post().to(history::archive))
+        .route(CUSTOMER_HISTORY, web::get().to(history::customer))
+        .route(SEARCH, web::get().to(search::search))
+        .route(REPORT, web::get().to(report::show))
+        .route(STATIC, web::get().to(assets::serve))
         .configure(inventory::configure);
 }

@@ -3,7 +3,7 @@
 
 use super::i18n::{Lang, Tr};
 use super::paths;
-use crate::error::ApiError;
+use crate::error::{ApiError, Rendered};
 use crate::middleware::RequestId;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -11,6 +11,7 @@ use actix_web::dev::Payload;
 use actix_web::http::header;
 use actix_web::web::Data;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
+use actors::command::Query;
 use askama::Template;
 use futures_util::future::LocalBoxFuture;
 
@@ -34,7 +35,7 @@ impl Chrome {
     /// Before setup, or when the settings cannot be read, it is en-US with EUR: the frame never
     /// fails a page (the page's own read reports a storage error).
     pub async fn load(state: &AppState, user: Option<&CurrentUser>, nav: &'static str) -> Chrome {
-        let settings = state.read(actors::settings::get).await.ok();
+        let settings = state.query(actors::settings::GetSettings).await.ok();
         let (currency, default_language, spools, series) = settings.map_or_else(
             || ("EUR".to_string(), "en-US".to_string(), false, false),
             |s| {
@@ -59,14 +60,7 @@ impl Chrome {
 
     /// `aria-current="page"` on the inventory entry for any of its five sections.
     pub fn current_inventory(&self) -> &'static str {
-        const SECTIONS: [&str; 5] = [
-            "/customers",
-            "/manufacturers",
-            "/printers",
-            "/components",
-            "/filaments",
-        ];
-        if SECTIONS.contains(&self.nav) {
+        if paths::INVENTORY.contains(&self.nav) {
             "page"
         } else {
             "false"
@@ -74,8 +68,9 @@ impl Chrome {
     }
 }
 
-/// A page already rendered in place of the one asked for (an error page), boxed.
-pub type Shown = Box<HttpResponse>;
+/// What a page handler answers: the page, or the error page already rendered in its place
+/// ([`Rendered`]). Handlers fail with `?`.
+pub type Page = Result<HttpResponse, Rendered>;
 
 /// A signed-in page request: the state, the request and the page frame (its navigation
 /// entry from the path). Without a session the extractor answers 303 to the login page.
@@ -84,6 +79,8 @@ pub struct Ctx {
     pub state: Data<AppState>,
     /// The request.
     pub req: HttpRequest,
+    /// The signed-in user.
+    pub user: CurrentUser,
     /// The page frame.
     pub chrome: Chrome,
 }
@@ -103,28 +100,33 @@ impl FromRequest for Ctx {
                 return Err(to_login().into());
             };
             let chrome = Chrome::load(&state, Some(&user), paths::nav_of(req.path())).await;
-            Ok(Ctx { state, req, chrome })
+            Ok(Ctx {
+                state,
+                req,
+                user,
+                chrome,
+            })
         })
     }
 }
 
 impl Ctx {
-    /// The error page for `error`.
-    pub fn fail(&self, error: &ApiError) -> HttpResponse {
+    /// The error page for `error`, in the page's locale.
+    pub fn fail(&self, error: &ApiError) -> Rendered {
         error_page(&self.req, &self.chrome, error)
     }
 
-    /// The `{id}` of the path; a malformed one is the 404 page.
-    pub fn id(&self) -> Result<storage::Id, Shown> {
+    /// The `{id}` of the path. Errors: the 404 page for a malformed one.
+    pub fn id(&self) -> Result<storage::Id, Rendered> {
         self.req
             .match_info()
             .get("id")
             .and_then(|id| id.parse().ok())
-            .ok_or_else(|| Box::new(self.fail(&ApiError::new(crate::error::Code::NotFound))))
+            .ok_or_else(|| self.fail(&ApiError::new(crate::error::Code::NotFound)))
     }
 
     /// The trimmed value of query parameter `name`, or `""`.
-    pub fn query(&self, name: &str) -> String {
+    pub fn param(&self, name: &str) -> String {
         serde_urlencoded::from_str::<Vec<(String, String)>>(self.req.query_string())
             .unwrap_or_default()
             .into_iter()
@@ -133,16 +135,9 @@ impl Ctx {
             .unwrap_or_default()
     }
 
-    /// Runs a read on the store; a failure becomes the error page.
-    pub async fn read<R, F>(&self, read: F) -> Result<R, Shown>
-    where
-        R: Send + 'static,
-        F: FnOnce(&storage::ReadTransaction) -> actors::Result<R> + Send + 'static,
-    {
-        self.state
-            .read(read)
-            .await
-            .map_err(|e| Box::new(self.fail(&e)))
+    /// Runs `query` (see [`AppState::query`]). Errors: its refusal as the error page.
+    pub async fn query<Q: Query>(&self, query: Q) -> Result<Q::Answer, Rendered> {
+        self.state.query(query).await.map_err(|e| self.fail(&e))
     }
 }
 
@@ -164,7 +159,7 @@ struct ErrorPage<'a> {
 }
 
 /// Renders `error` as a page with its status.
-pub fn error_page(req: &HttpRequest, chrome: &Chrome, error: &ApiError) -> HttpResponse {
+pub fn error_page(req: &HttpRequest, chrome: &Chrome, error: &ApiError) -> Rendered {
     let request_id = request_id(req);
     let page = ErrorPage {
         chrome,
@@ -172,7 +167,14 @@ pub fn error_page(req: &HttpRequest, chrome: &Chrome, error: &ApiError) -> HttpR
         detail: &error.message,
         request_id: &request_id,
     };
-    html(error.code.status(), page.render())
+    let body = page.render().unwrap_or_else(|e| {
+        tracing::error!(error = %e, "template failed");
+        String::new()
+    });
+    Rendered {
+        status: error.code.status(),
+        body,
+    }
 }
 
 /// An HTML response of `status` from a rendered template (500 if rendering failed).

@@ -3,24 +3,27 @@
 //! paid, archive, duplicate, repeat, retry, outcome recording and corrections with their
 //! revision history.
 //!
-//! Commands run through the API's shared functions, so the rules and errors are the API's; a
+//! Forms send the API's commands, so the rules and errors are the API's; a
 //! refused command shows this page again with the message at the top or beside its field.
 
 use super::forms::{Faults, Submitted};
 use super::i18n::Tr;
-use super::page::{Ctx, Shown, html, see_other};
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
+use crate::api::prints::PrintDto;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
-use crate::api::prints::{PrintDto, retry_print, run};
 use crate::error::{ApiError, Code};
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
-use actors::prints::{self, CopyKind};
+use actors::prints::{
+    ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, PrintDetail, RecordOutcome, Retry,
+    SetPaid, SetStatus,
+};
 use askama::Template;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
-use storage::records::PrintStatus;
-use storage::{Id, Timestamp};
+use storage::Id;
+use storage::records::{Print, PrintStatus};
 
 /// The cost categories on the wire, in the order pages show them.
 pub const CATEGORIES: [&str; 6] = [
@@ -317,31 +320,13 @@ fn outcome_form(print: &PrintDto) -> Submitted {
 
 const MOVES: [&str; 4] = ["PRINTING", "PRINTED", "SHIPPED", "DONE"];
 
-async fn render(
-    ctx: Ctx,
-    print: PrintDto,
-    form: Option<Submitted>,
-    faults: Faults,
-    status: StatusCode,
-) -> HttpResponse {
-    let (customer_id, series_id) = (print.customer_id.clone(), print.series_id.clone());
-    let names = ctx
-        .read(move |tx| {
-            let id = |text: &Option<String>| text.as_deref().and_then(|t| t.parse::<Id>().ok());
-            let customer = id(&customer_id)
-                .map(|c| actors::inventory::get::<storage::records::Customer>(tx, c))
-                .transpose()?
-                .map(|c| (c.id.to_string(), c.name));
-            let series = id(&series_id)
-                .and_then(|s| actors::series::get(tx, s).ok())
-                .map(|s| (s.id.to_string(), s.name));
-            Ok((customer, series))
-        })
-        .await;
-    let (customer, series) = match names {
-        Ok(names) => names,
-        Err(page) => return *page,
-    };
+/// The print's page: its detail, with `form` (the refused values, else the current outcome) and
+/// `faults`, answered with `status`.
+async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: StatusCode) -> Page {
+    let detail = ctx.query(PrintDetail(ctx.id()?)).await?;
+    let print = PrintDto::from(&detail.print);
+    let customer = detail.customer.map(|c| (c.id.to_string(), c.name));
+    let series = detail.series.map(|s| (s.id.to_string(), s.name));
     let t = &ctx.chrome.t;
     let current = wire(&print.status);
     let form_kind = match (&print.outcome, current.as_str(), print.archived) {
@@ -419,68 +404,54 @@ async fn render(
         print,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
-}
-
-async fn load(ctx: &Ctx) -> Result<PrintDto, Shown> {
-    let id = ctx.id()?;
-    let print = ctx.read(move |tx| prints::get(tx, id)).await?;
-    Ok(PrintDto::from(&print))
+    Ok(html(status, page.render()))
 }
 
 /// `GET /prints/{id}`.
-pub async fn show(ctx: Ctx) -> HttpResponse {
-    match load(&ctx).await {
-        Ok(print) => render(ctx, print, None, Faults::default(), StatusCode::OK).await,
-        Err(page) => *page,
-    }
+pub async fn show(ctx: Ctx) -> Page {
+    render(ctx, None, Faults::default(), StatusCode::OK).await
 }
 
 /// Shows the print again with the faults of a refused command (and the refused form values).
-async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> HttpResponse {
-    match load(&ctx).await {
-        Ok(print) => render(ctx, print, form, Faults::of(error), error.code.status()).await,
-        Err(page) => *page,
+async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> Page {
+    render(ctx, form, Faults::of(error), error.code.status()).await
+}
+
+/// Sends the print command named by the `{action}` of the form's path: `status` (field
+/// `status`), `paid` and `archive` (field `value`: `true`/`false`), `complete`, `duplicate`,
+/// `repeat`, `retry`. Replies with the print it answers (the new copy for a copy).
+async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Print, ApiError> {
+    let flag = form.get("value") == "true";
+    let state = &ctx.state;
+    match action {
+        "status" => {
+            let status = status_of(form.get("status"))
+                .ok_or_else(|| ApiError::field("status", "errors.invalidValue"))?;
+            state.send(SetStatus { id, status }).await
+        }
+        "paid" => state.send(SetPaid { id, paid: flag }).await,
+        "archive" => state.send(ArchivePrint { id, archived: flag }).await,
+        "complete" => state.send(Complete { id }).await,
+        "duplicate" => {
+            let kind = CopyKind::Duplicate;
+            state.send(CopyPrint { id, kind }).await
+        }
+        "repeat" => {
+            let kind = CopyKind::Repeat;
+            state.send(CopyPrint { id, kind }).await
+        }
+        "retry" => state.send(Retry { id }).await,
+        _ => Err(ApiError::new(Code::NotFound)),
     }
 }
 
-/// `POST /prints/{id}/actions/{action}`: `status` (field `status`), `paid` and `archive`
-/// (field `value`: `true`/`false`), `complete`, `duplicate`, `repeat`, `retry`. Answers 303 to
-/// the print (or the new copy).
-pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+/// `POST /prints/{id}/actions/{action}` (see [`command`]). Answers 303 to the print (or the new
+/// copy).
+pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
+    let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let flag = form.get("value") == "true";
-    let now = Timestamp::now();
-    let state = &ctx.state;
-    let result = match path.1.as_str() {
-        "status" => match status_of(form.get("status")) {
-            Some(status) => run(state, move |txn| prints::set_status(txn, id, status, now)).await,
-            None => Err(ApiError::field("status", "errors.invalidValue")),
-        },
-        "paid" => run(state, move |txn| prints::set_paid(txn, id, flag, now)).await,
-        "archive" => run(state, move |txn| prints::set_archived(txn, id, flag, now)).await,
-        "complete" => run(state, move |txn| prints::complete(txn, id, now)).await,
-        "duplicate" => {
-            run(state, move |txn| {
-                prints::copy(txn, id, CopyKind::Duplicate, None, now)
-            })
-            .await
-        }
-        "repeat" => {
-            run(state, move |txn| {
-                prints::copy(txn, id, CopyKind::Repeat, None, now)
-            })
-            .await
-        }
-        "retry" => retry_print(state, id).await,
-        _ => Err(ApiError::new(Code::NotFound)),
-    };
-    match result {
-        Ok(print) => see_other(&format!("/prints/{}", print.id)),
+    match command(&ctx, id, &path.1, &form).await {
+        Ok(print) => Ok(see_other(&paths::print(print.id))),
         Err(e) => refuse(ctx, &e, None).await,
     }
 }
@@ -519,47 +490,33 @@ fn outcome_input<T: serde::de::DeserializeOwned>(form: &Submitted) -> Result<T, 
 }
 
 /// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools).
-pub async fn record(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+pub async fn record(ctx: Ctx, body: Bytes) -> Page {
+    let id = ctx.id()?;
     let form = Submitted::parse(&body);
     let result = match outcome_input::<OutcomeInputDto>(&form) {
         Ok(input) => {
-            let input = actors::prints::outcome::OutcomeInput::from(input);
-            run(&ctx.state, move |txn| {
-                actors::prints::outcome::record(txn, id, &input, Timestamp::now())
-            })
-            .await
+            let input = input.into();
+            ctx.state.send(RecordOutcome { id, input }).await
         }
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => see_other(&format!("/prints/{id}")),
+        Ok(_) => Ok(see_other(&paths::print(id))),
         Err(e) => refuse(ctx, &e, Some(form)).await,
     }
 }
 
 /// `POST /prints/{id}/outcome/correct`: appends a revision (books only the deltas).
-pub async fn correct(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+pub async fn correct(ctx: Ctx, body: Bytes) -> Page {
+    let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let result =
-        match outcome_input::<CorrectionInputDto>(&form).and_then(CorrectionInputDto::into_input) {
-            Ok(input) => {
-                run(&ctx.state, move |txn| {
-                    actors::prints::outcome::correct(txn, id, &input, Timestamp::now())
-                })
-                .await
-            }
-            Err(e) => Err(e),
-        };
+    let input = outcome_input::<CorrectionInputDto>(&form).and_then(CorrectionInputDto::into_input);
+    let result = match input {
+        Ok(input) => ctx.state.send(CorrectOutcome { id, input }).await,
+        Err(e) => Err(e),
+    };
     match result {
-        Ok(_) => see_other(&format!("/prints/{id}")),
+        Ok(_) => Ok(see_other(&paths::print(id))),
         Err(e) => refuse(ctx, &e, Some(form)).await,
     }
 }

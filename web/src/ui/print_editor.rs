@@ -7,14 +7,15 @@
 //! `static/app.js` adds and removes parts and lines and shows the live cost breakdown from
 //! `POST /api/prints/calculate`; without it the form still saves and shows the stored costs.
 
-use super::choices::{Choice, Choices};
+use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, Shown, html, see_other};
-use crate::api::prints::{PrintDto, PrintInputDto, create_draft, replace_draft};
-use crate::error::ApiError;
-use actix_web::HttpResponse;
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
+use crate::api::prints::{PrintDto, PrintInputDto};
+use crate::error::{ApiError, Rendered};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
+use actors::prints::{CreateDraft, GetPrint};
 use askama::Template;
 use serde_json::{Value, json};
 
@@ -219,11 +220,8 @@ async fn render(
     tree: &Value,
     faults: Faults,
     status: StatusCode,
-) -> HttpResponse {
-    let choices = match ctx.read(Choices::load).await {
-        Ok(choices) => choices,
-        Err(page) => return *page,
-    };
+) -> Page {
+    let choices = ctx.query(LoadChoices).await?;
     let top = |name: &str| slot(&faults, name.to_string(), leaf(tree.get(name)));
     let mut quantity = top("quantity");
     if quantity.value.is_empty() {
@@ -251,69 +249,62 @@ async fn render(
         faults,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
 /// `GET /prints/new`: an empty draft with one part, one hotend line and one filament line.
-pub async fn new_form(ctx: Ctx) -> HttpResponse {
+pub async fn new_form(ctx: Ctx) -> Page {
     render(ctx, None, &json!({}), Faults::default(), StatusCode::OK).await
 }
 
 /// `POST /prints`: creates the draft and shows it, or shows the form again with its faults.
-pub async fn create(ctx: Ctx, body: Bytes) -> HttpResponse {
+pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let result = match form.document::<PrintInputDto>(&NUMBERS) {
-        Ok(draft) => create_draft(&ctx.state, draft).await,
+        Ok(draft) => match draft.into_input() {
+            Ok(input) => ctx.state.send(CreateDraft { input }).await,
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
     match result {
-        Ok(print) => see_other(&format!("/prints/{}", print.id)),
+        Ok(print) => Ok(see_other(&paths::print(print.id))),
         Err(e) => refuse(ctx, None, &form, &e).await,
     }
 }
 
-async fn refuse(
-    ctx: Ctx,
-    print: Option<&PrintDto>,
-    form: &Submitted,
-    e: &ApiError,
-) -> HttpResponse {
+async fn refuse(ctx: Ctx, print: Option<&PrintDto>, form: &Submitted, e: &ApiError) -> Page {
     let status = e.code.status();
     render(ctx, print, &form.tree(&NUMBERS), Faults::of(e), status).await
 }
 
-async fn stored(ctx: &Ctx) -> Result<PrintDto, Shown> {
-    let id = ctx.id()?;
-    let print = ctx.read(move |tx| actors::prints::get(tx, id)).await?;
-    Ok(PrintDto::from(&print))
+async fn stored(ctx: &Ctx) -> Result<PrintDto, Rendered> {
+    Ok(PrintDto::from(&ctx.query(GetPrint(ctx.id()?)).await?))
 }
 
 /// `GET /prints/{id}/edit`: the draft's data in the editor.
-pub async fn edit_form(ctx: Ctx) -> HttpResponse {
-    let print = match stored(&ctx).await {
-        Ok(print) => print,
-        Err(page) => return *page,
-    };
+pub async fn edit_form(ctx: Ctx) -> Page {
+    let print = stored(&ctx).await?;
     let tree = document_of(&print);
     render(ctx, Some(&print), &tree, Faults::default(), StatusCode::OK).await
 }
 
 /// `POST /prints/{id}/edit`: replaces the draft data (409 `IMMUTABLE` once finalized).
-pub async fn save(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+pub async fn save(ctx: Ctx, body: Bytes) -> Page {
+    let id = ctx.id()?;
     let form = Submitted::parse(&body);
     let result = match form.document::<PrintInputDto>(&NUMBERS) {
-        Ok(draft) => replace_draft(&ctx.state, id, draft).await,
+        Ok(draft) => match draft.command(id) {
+            Ok(command) => ctx.state.send(command).await,
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => see_other(&format!("/prints/{id}")),
-        Err(e) => match stored(&ctx).await {
-            Ok(print) => refuse(ctx, Some(&print), &form, &e).await,
-            Err(page) => *page,
-        },
+        Ok(_) => Ok(see_other(&paths::print(id))),
+        Err(e) => {
+            let print = stored(&ctx).await?;
+            refuse(ctx, Some(&print), &form, &e).await
+        }
     }
 }

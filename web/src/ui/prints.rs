@@ -1,14 +1,10 @@
 //! The prints list: every filter of the API, search, pagination and the CSV export link.
 
-use super::page::{Chrome, error_page, html, see_other};
-use super::paths;
+use super::page::{Chrome, Ctx, Page, html};
 use super::print_detail::wire;
-use crate::api::prints::{PrintDto, filters, page};
-use crate::session::CurrentUser;
-use crate::state::AppState;
+use crate::api::prints::{PrintDto, filters};
 use actix_web::http::StatusCode;
-use actix_web::web::Data;
-use actix_web::{HttpRequest, HttpResponse};
+use actors::prints::ListPrints;
 use askama::Template;
 use std::collections::HashMap;
 
@@ -72,19 +68,11 @@ pub fn row(chrome: &Chrome, print: &PrintDto) -> Row {
     }
 }
 
-/// Renders a page of prints for the query of `req` (the API's list parameters).
-pub async fn list(
-    state: Data<AppState>,
-    req: HttpRequest,
-    user: Option<CurrentUser>,
-) -> HttpResponse {
-    let Some(user) = user else {
-        return see_other(paths::LOGIN);
-    };
-    let chrome = Chrome::load(&state, Some(&user), paths::PRINTS).await;
+/// Renders a page of prints for the query of the request (the API's list parameters).
+pub async fn list(ctx: Ctx) -> Page {
     // Empty form fields mean "no filter": drop them before the API's strict parser sees them.
     let pairs: Vec<(String, String)> =
-        serde_urlencoded::from_str(req.query_string()).unwrap_or_default();
+        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
     let kept: Vec<(String, String)> = pairs.into_iter().filter(|(_, v)| !v.is_empty()).collect();
     let query: HashMap<String, String> = kept.iter().cloned().collect();
     let base_query =
@@ -92,21 +80,30 @@ pub async fn list(
             .unwrap_or_default();
     let cleaned = serde_urlencoded::to_string(&kept).unwrap_or_default();
     let (rows, total, page_no, page_size, fault) = match filters::parse_query(&cleaned) {
-        Ok((list, filter)) => match page(&state, &list, filter, false).await {
-            Ok((found, _)) => (
-                found.items.iter().map(|p| row(&chrome, p)).collect(),
-                found.total,
-                found.page,
-                found.page_size,
-                None,
-            ),
-            Err(e) => return error_page(&req, &chrome, &e),
-        },
+        Ok((list, filter)) => {
+            let query = ListPrints {
+                list: list.clone(),
+                filter,
+                with_totals: false,
+            };
+            let found = ctx.query(query).await?;
+            let rows = found
+                .prints
+                .iter()
+                .map(|p| row(&ctx.chrome, &PrintDto::from(p)));
+            let total = found.total as u64;
+            (rows.collect(), total, list.page, list.page_size, None)
+        }
         Err(e) => (Vec::new(), 0, 1, 25, Some(e.code.message_key())),
     };
     let pages = (total.div_ceil(u64::from(page_size.max(1))) as u32).max(1);
+    let status = if fault.is_some() {
+        StatusCode::UNPROCESSABLE_ENTITY
+    } else {
+        StatusCode::OK
+    };
     let page = PrintsPage {
-        chrome,
+        chrome: ctx.chrome,
         query,
         rows,
         total,
@@ -115,10 +112,5 @@ pub async fn list(
         base_query,
         fault,
     };
-    let status = if page.fault.is_some() {
-        StatusCode::UNPROCESSABLE_ENTITY
-    } else {
-        StatusCode::OK
-    };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }

@@ -2,11 +2,11 @@
 //! parts, cost breakdown, outcome, financials), in the reader's language, with print CSS for the
 //! browser's "Save as PDF". Its data is the API's report (`GET /api/prints/{id}/report`).
 
-use super::page::{Ctx, html};
+use super::page::{Ctx, Page, html};
 use super::print_detail::{Costs, clock, wire};
-use crate::api::prints::{Report, report_of};
-use actix_web::HttpResponse;
+use crate::api::prints::Report;
 use actix_web::http::StatusCode;
+use actors::prints;
 use askama::Template;
 
 /// A part line of the report.
@@ -34,15 +34,8 @@ struct ReportPage {
 }
 
 /// `GET /reports/prints/{id}`: 409 `REPORT_NOT_ALLOWED` unless the print is DONE.
-pub async fn show(ctx: Ctx) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
-    let report = match report_of(&ctx.state, id).await {
-        Ok(report) => report,
-        Err(e) => return ctx.fail(&e),
-    };
+pub async fn show(ctx: Ctx) -> Page {
+    let report = Report::from(ctx.query(prints::Report(ctx.id()?)).await?);
     let t = &ctx.chrome.t;
     let print = &report.print;
     let parts = print
@@ -89,5 +82,5 @@ pub async fn show(ctx: Ctx) -> HttpResponse {
         report,
         chrome: ctx.chrome,
     };
-    html(StatusCode::OK, page.render())
+    Ok(html(StatusCode::OK, page.render()))
 }

@@ -1,9 +1,11 @@
 //! Global search: prints and inventory whose names contain the query, grouped by kind.
 
 use super::page::{Ctx, html};
-use crate::api::search::{Hit, find};
+use super::paths;
+use crate::api::search::{Hit, SearchResults};
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
+use actors::search::Search;
 use askama::Template;
 
 /// A group of hits: its title key, the page path of its records, the hits.
@@ -37,16 +39,17 @@ fn hit(t: &super::i18n::Tr, h: Hit) -> (String, String, String) {
 /// `GET /search?q=`: at most 10 hits per kind; a query under 2 characters shows the API's
 /// message.
 pub async fn search(ctx: Ctx) -> HttpResponse {
-    let q = ctx.query("q");
-    let (groups, fault, status) = match find(&ctx.state, q.clone()).await {
-        Ok(r) => {
+    let q = ctx.param("q");
+    let (groups, fault, status) = match ctx.state.query(Search(q.clone())).await {
+        Ok(found) => {
+            let r = SearchResults::from(found);
             let groups = [
-                ("nav.prints", "/prints", r.prints),
-                ("nav.customers", "/customers", r.customers),
-                ("nav.manufacturers", "/manufacturers", r.manufacturers),
-                ("nav.printers", "/printers", r.printers),
-                ("nav.components", "/components", r.components),
-                ("nav.filaments", "/filaments", r.filaments),
+                ("nav.prints", paths::PRINTS, r.prints),
+                ("nav.customers", paths::CUSTOMERS, r.customers),
+                ("nav.manufacturers", paths::MANUFACTURERS, r.manufacturers),
+                ("nav.printers", paths::PRINTERS, r.printers),
+                ("nav.components", paths::COMPONENTS, r.components),
+                ("nav.filaments", paths::FILAMENTS, r.filaments),
             ]
             .into_iter()
             .filter(|(_, _, hits)| !hits.is_empty())

@@ -2,15 +2,14 @@
 //! electricity price and feature flags.
 
 use super::forms::{Faults, Field, Submitted};
-use super::page::{Chrome, error_page, html, see_other};
+use super::page::{Chrome, Ctx, Page, html, see_other};
 use super::paths;
 use crate::api::auth::{PreferencesInput, save_locale};
-use crate::api::settings::{SettingsPatch, save};
-use crate::session::CurrentUser;
-use crate::state::AppState;
+use crate::api::settings::{FeaturesPatch, SettingsPatch};
+use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
-use actix_web::web::{Bytes, Data};
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::web::Bytes;
+use actors::settings::{GetSettings, UpdateFeatures, UpdateSettings};
 use askama::Template;
 
 /// The instance settings form, named as the API's `SettingsPatch`.
@@ -31,21 +30,8 @@ struct SettingsPage {
 }
 
 /// Renders the settings page (`?saved` after a successful save).
-pub async fn show(
-    state: Data<AppState>,
-    req: HttpRequest,
-    user: Option<CurrentUser>,
-) -> HttpResponse {
-    let Some(user) = user else {
-        return see_other(paths::LOGIN);
-    };
-    let settings = match state.read(actors::settings::get).await {
-        Ok(settings) => settings,
-        Err(e) => {
-            let chrome = Chrome::load(&state, Some(&user), paths::SETTINGS).await;
-            return error_page(&req, &chrome, &e);
-        }
-    };
+pub async fn show(ctx: Ctx) -> Page {
+    let settings = ctx.query(GetSettings).await?;
     let mut form = Submitted::default();
     for (name, value) in [
         ("currency", settings.currency.clone()),
@@ -60,96 +46,64 @@ pub async fn show(
     if settings.spool_management_enabled {
         form.set("spoolManagementEnabled", "on");
     }
-    let saved = req.query_string().contains("saved");
-    render(
-        &state,
-        &user,
-        form,
-        Faults::default(),
-        saved,
-        StatusCode::OK,
-    )
-    .await
+    let saved = ctx.req.query_string().contains("saved");
+    Ok(render(ctx, form, Faults::default(), saved, StatusCode::OK))
 }
 
-async fn render(
-    state: &AppState,
-    user: &CurrentUser,
+fn render(
+    ctx: Ctx,
     form: Submitted,
     faults: Faults,
     saved: bool,
     status: StatusCode,
 ) -> HttpResponse {
-    let chrome = Chrome::load(state, Some(user), paths::SETTINGS).await;
-    html(
-        status,
-        SettingsPage {
-            chrome,
-            form,
-            faults,
-            saved,
-        }
-        .render(),
-    )
+    let page = SettingsPage {
+        chrome: ctx.chrome,
+        form,
+        faults,
+        saved,
+    };
+    html(status, page.render())
+}
+
+/// The settings page after a save.
+fn saved() -> HttpResponse {
+    see_other(&format!("{}?saved", paths::SETTINGS))
 }
 
 /// Saves the instance settings.
-pub async fn save_settings(
-    state: Data<AppState>,
-    user: Option<CurrentUser>,
-    body: Bytes,
-) -> HttpResponse {
-    let Some(user) = user else {
-        return see_other(paths::LOGIN);
-    };
+pub async fn save_settings(ctx: Ctx, body: Bytes) -> HttpResponse {
     let form = Submitted::parse(&body);
     let outcome = match form.input::<SettingsPatch>(&SETTINGS_FIELDS) {
-        Ok(input) => save(&state, input).await.map(|_| ()),
+        Ok(input) => ctx.state.send(UpdateSettings::from(input)).await,
         Err(e) => Err(e),
     };
     match outcome {
-        Ok(()) => see_other(&format!("{}?saved", paths::SETTINGS)),
-        Err(e) => {
-            let status = e.code.status();
-            render(&state, &user, form, Faults::of(&e), false, status).await
-        }
+        Ok(_) => saved(),
+        Err(e) => render(ctx, form, Faults::of(&e), false, e.code.status()),
     }
 }
 
-/// Sets the account's language and returns to the page it came from (or settings).
-pub async fn language(
-    state: Data<AppState>,
-    req: HttpRequest,
-    user: Option<CurrentUser>,
-    body: Bytes,
-) -> HttpResponse {
-    let Some(user) = user else {
-        return see_other(paths::LOGIN);
-    };
+/// Sets the account's language and returns to the settings page.
+pub async fn language(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let saved = match form.input::<PreferencesInput>(&[Field::Text("locale")]) {
-        Ok(input) => save_locale(&state, &user, input).await.map(|_| ()),
-        Err(e) => Err(e),
-    };
-    match saved {
-        Ok(()) => see_other(&format!("{}?saved", paths::SETTINGS)),
-        Err(e) => error_page(
-            &req,
-            &Chrome::load(&state, Some(&user), paths::SETTINGS).await,
-            &e,
-        ),
-    }
+    let input = form
+        .input::<PreferencesInput>(&[Field::Text("locale")])
+        .map_err(|e| ctx.fail(&e))?;
+    save_locale(&ctx.state, &ctx.user, input)
+        .await
+        .map_err(|e| ctx.fail(&e))?;
+    Ok(saved())
 }
 
 /// Sets the print series flag (the form's `printSeriesEnabled` checkbox).
-pub async fn features(ctx: super::page::Ctx, body: Bytes) -> HttpResponse {
+pub async fn features(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let patch = crate::api::settings::FeaturesPatch {
+    let patch = FeaturesPatch {
         print_series_enabled: Some(form.checked("printSeriesEnabled")),
         spool_management_enabled: None,
     };
-    match crate::api::settings::save_features(&ctx.state, patch).await {
-        Ok(_) => see_other(&format!("{}?saved", paths::SETTINGS)),
-        Err(e) => ctx.fail(&e),
-    }
+    let command = UpdateFeatures::from(patch);
+    ctx.state.send(command).await.map_err(|e| ctx.fail(&e))?;
+    Ok(saved())
 }

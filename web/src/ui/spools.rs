@@ -1,20 +1,19 @@
 //! Filament stock and spools (spool management): stock per filament with low-stock warnings,
 //! the spools, a spool's ledger with movement booking, and its printable QR label.
 //!
-//! Writes go through the API's shared spool functions; with spool management off every page
+//! Forms send the API's ledger commands; with spool management off every page
 //! shows the API's `SPOOL_MANAGEMENT_DISABLED` message.
 
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, html, see_other};
-use crate::api::spools::{
-    MovementDto, MovementInputDto, SpoolDto, SpoolInputDto, book_movement, open, set_archived,
-};
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
+use crate::api::spools::{MovementDto, MovementInputDto, SpoolDto, SpoolInputDto};
 use crate::api::{ListResponse, filaments};
-use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actors::inventory::ListQuery;
-use actors::ledger::{self, SpoolFilter};
+use actors::inventory::filaments::Filaments;
+use actors::ledger::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
+use actors::stock::StockOverview;
 use askama::Template;
 use storage::Id;
 
@@ -63,41 +62,18 @@ fn spool_row(t: &super::i18n::Tr, s: &SpoolDto) -> SpoolRow {
 }
 
 /// `GET /stock`: every active filament's stock (low ones first) and every spool.
-pub async fn stock(ctx: Ctx) -> HttpResponse {
-    let read = ctx
-        .read(|tx| {
-            actors::settings::require_spool_management(tx)?;
-            let filaments = super::choices::records::<filaments::Filaments>(tx)?;
-            let stock = filaments
-                .iter()
-                .filter_map(|f| {
-                    let id: Id = f.get("id")?.as_str()?.parse().ok()?;
-                    Some((f.clone(), actors::inventory::filaments::stock(tx, id)))
-                })
-                .map(|(f, s)| s.map(|s| (f, s)))
-                .collect::<actors::Result<Vec<_>>>()?;
-            let query = ListQuery {
-                page_size: 1000,
-                include_archived: true,
-                ..ListQuery::default()
-            };
-            let spools = ledger::list(tx, &query, &SpoolFilter::default())?;
-            Ok((stock, spools))
-        })
-        .await;
-    let (stock, spools) = match read {
-        Ok(found) => found,
-        Err(page) => return *page,
-    };
+pub async fn stock(ctx: Ctx) -> Page {
+    let overview = ctx.query(StockOverview).await?;
     let t = &ctx.chrome.t;
-    let mut stock: Vec<StockRow> = stock
+    let mut stock: Vec<StockRow> = overview
+        .filaments
         .into_iter()
-        .map(|(f, s)| {
-            let s = filaments::Stock::from(s);
+        .map(|(view, stock)| {
+            let s = filaments::Stock::from(stock);
             StockRow {
                 id: s.filament_id.clone(),
-                name: super::choices::text(&f, "name"),
-                color: super::choices::text(&f, "colorHex"),
+                name: view.name,
+                color: view.filament.color_hex,
                 total: grams(t, &s.active_total_grams),
                 minimum: s
                     .minimum_stock_grams
@@ -109,7 +85,8 @@ pub async fn stock(ctx: Ctx) -> HttpResponse {
         })
         .collect();
     stock.sort_by_key(|row| !row.low);
-    let spools = spools
+    let spools = overview
+        .spools
         .items
         .into_iter()
         .map(|v| spool_row(t, &SpoolDto::from(v)))
@@ -120,7 +97,7 @@ pub async fn stock(ctx: Ctx) -> HttpResponse {
         spools,
         chrome: ctx.chrome,
     };
-    html(StatusCode::OK, page.render())
+    Ok(html(StatusCode::OK, page.render()))
 }
 
 #[derive(Template)]
@@ -132,44 +109,33 @@ struct SpoolForm {
     faults: Faults,
 }
 
-async fn render_form(
-    ctx: Ctx,
-    form: Submitted,
-    faults: Faults,
-    status: StatusCode,
-) -> HttpResponse {
-    let filaments = match ctx
-        .read(|tx| super::choices::of::<filaments::Filaments>(tx, ""))
-        .await
-    {
-        Ok(filaments) => filaments,
-        Err(page) => return *page,
-    };
+async fn render_form(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
+    let filaments = super::choices::of::<Filaments>(&ctx).await?;
     let page = SpoolForm {
         filaments,
         form,
         faults,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
 /// `GET /spools/new` (`?filamentId=` preselects the filament).
-pub async fn new_form(ctx: Ctx) -> HttpResponse {
+pub async fn new_form(ctx: Ctx) -> Page {
     let mut form = Submitted::default();
-    form.set("filamentId", ctx.query("filamentId"));
+    form.set("filamentId", ctx.param("filamentId"));
     render_form(ctx, form, Faults::default(), StatusCode::OK).await
 }
 
 /// `POST /spools`: opens the spool with its receipt.
-pub async fn create(ctx: Ctx, body: Bytes) -> HttpResponse {
+pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let result = match form.document::<SpoolInputDto>(&[]) {
-        Ok(input) => open(&ctx.state, input).await,
+        Ok(input) => ctx.state.send(OpenSpool::from(input)).await,
         Err(e) => Err(e),
     };
     match result {
-        Ok(view) => see_other(&format!("/spools/{}", view.spool.id)),
+        Ok(view) => Ok(see_other(&paths::spool(view.spool.id))),
         Err(e) => {
             let status = e.code.status();
             render_form(ctx, form, Faults::of(&e), status).await
@@ -202,26 +168,13 @@ struct SpoolPage {
     booked: bool,
 }
 
-async fn render_spool(
-    ctx: Ctx,
-    form: Submitted,
-    faults: Faults,
-    status: StatusCode,
-) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
+async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
+    let ledger = SpoolLedger {
+        id: ctx.id()?,
+        page: 1,
+        page_size: 100,
     };
-    let read = ctx
-        .read(move |tx| {
-            actors::settings::require_spool_management(tx)?;
-            Ok((ledger::view(tx, id)?, ledger::movements(tx, id, 1, 100)?))
-        })
-        .await;
-    let (view, movements) = match read {
-        Ok(found) => found,
-        Err(page) => return *page,
-    };
+    let (view, movements) = ctx.query(ledger).await?;
     let t = &ctx.chrome.t;
     let spool = SpoolDto::from(view);
     let movements = ListResponse::of(movements, MovementDto::from);
@@ -255,11 +208,11 @@ async fn render_spool(
         faults,
         chrome: ctx.chrome,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
 /// `GET /spools/{id}`: the spool, its latest 100 movements and the booking form.
-pub async fn show(ctx: Ctx) -> HttpResponse {
+pub async fn show(ctx: Ctx) -> Page {
     let mut form = Submitted::default();
     form.set("kind", "CORRECTION");
     render_spool(ctx, form, Faults::default(), StatusCode::OK).await
@@ -267,18 +220,15 @@ pub async fn show(ctx: Ctx) -> HttpResponse {
 
 /// `POST /spools/{id}/movements`: books a RECEIPT or CORRECTION (idempotent by the form's
 /// operation key, so a resubmitted form books once).
-pub async fn book(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
+pub async fn book(ctx: Ctx, body: Bytes) -> Page {
+    let id = ctx.id()?;
     let form = Submitted::parse(&body);
     let result = match form.document::<MovementInputDto>(&[]) {
-        Ok(input) => book_movement(&ctx.state, id, input).await,
+        Ok(input) => ctx.state.send(input.command(id)).await,
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => see_other(&format!("/spools/{id}?booked")),
+        Ok(_) => Ok(see_other(&format!("{}?booked", paths::spool(id)))),
         Err(e) => {
             let status = e.code.status();
             render_spool(ctx, form, Faults::of(&e), status).await
@@ -287,16 +237,13 @@ pub async fn book(ctx: Ctx, body: Bytes) -> HttpResponse {
 }
 
 /// `POST /spools/{id}/archive` (field `value`: `true` archives, `false` restores).
-pub async fn archive(ctx: Ctx, body: Bytes) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
+pub async fn archive(ctx: Ctx, body: Bytes) -> Page {
+    let command = ArchiveSpool {
+        id: ctx.id()?,
+        archived: Submitted::parse(&body).get("value") == "true",
     };
-    let archived = Submitted::parse(&body).get("value") == "true";
-    match set_archived(&ctx.state, id, archived).await {
-        Ok(_) => see_other(&format!("/spools/{id}")),
-        Err(e) => ctx.fail(&e),
-    }
+    ctx.state.send(command).await.map_err(|e| ctx.fail(&e))?;
+    Ok(see_other(&paths::spool(command.id)))
 }
 
 #[derive(Template)]
@@ -308,26 +255,12 @@ struct LabelPage {
 }
 
 /// `GET /spools/{id}/label`: a printable label with the spool's QR code (its page's address).
-pub async fn label(ctx: Ctx) -> HttpResponse {
-    let id = match ctx.id() {
-        Ok(id) => id,
-        Err(page) => return *page,
-    };
-    let view = match ctx
-        .read(move |tx| {
-            actors::settings::require_spool_management(tx)?;
-            ledger::view(tx, id)
-        })
-        .await
-    {
-        Ok(view) => view,
-        Err(page) => return *page,
-    };
-    let spool = SpoolDto::from(view);
+pub async fn label(ctx: Ctx) -> Page {
+    let spool = SpoolDto::from(ctx.query(GetSpool(ctx.id()?)).await?);
     let page = LabelPage {
         remaining: grams(&ctx.chrome.t, &spool.initial_net_weight_grams),
         spool,
         chrome: ctx.chrome,
     };
-    html(StatusCode::OK, page.render())
+    Ok(html(StatusCode::OK, page.render()))
 }

@@ -11,15 +11,11 @@ use crate::state::AppState;
 use crate::wire::{dec, dec_opt, ts};
 use actix_web::web::Data;
 use actix_web::{HttpRequest, HttpResponse, get};
-use actors::prints;
+use actors::prints::{self, Export, ExportData};
 use serde::Serialize;
 use std::collections::HashMap;
 use storage::Id;
-use storage::records::{CostCategory, Customer, OutcomeStatus, Print, PrintStatus, Series};
-use storage::repo;
-
-/// Most rows one export may hold.
-pub const MAX_ROWS: usize = 5_000;
+use storage::records::{CostCategory, OutcomeStatus, Print};
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 24] = [
@@ -76,7 +72,8 @@ fn label(print: &Print, part: Id, category: CostCategory) -> String {
     line.map(|l| l.label.clone()).unwrap_or_default()
 }
 
-fn row(print: &Print, names: &Names, currency: &str) -> Vec<String> {
+fn row(print: &Print, names: &ExportData) -> Vec<String> {
+    let currency = &names.currency;
     let parts: Vec<PartCell> = print
         .parts
         .iter()
@@ -150,11 +147,6 @@ fn row(print: &Print, names: &Names, currency: &str) -> Vec<String> {
     ]
 }
 
-struct Names {
-    customers: HashMap<Id, String>,
-    series: HashMap<Id, String>,
-}
-
 /// Writes `rows` as CSV.
 fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, ApiError> {
     let mut writer = csv::WriterBuilder::new()
@@ -188,38 +180,9 @@ pub async fn export(
     _user: CurrentUser,
     req: HttpRequest,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, mut filter) = filters::parse(&req)?;
-    let wants_done = filter.statuses.is_empty() || filter.statuses.contains(&PrintStatus::Done);
-    filter.statuses = vec![PrintStatus::Done];
-    let index = state.index.clone();
-    let rows = state
-        .read(move |tx| {
-            let ids = if wants_done {
-                index.ids(&filter)
-            } else {
-                Vec::new()
-            };
-            if ids.len() > MAX_ROWS {
-                return Ok(None);
-            }
-            let names = Names {
-                customers: repo::all::<Customer>(tx)?
-                    .into_iter()
-                    .map(|c| (c.id, c.name))
-                    .collect(),
-                series: repo::all::<Series>(tx)?
-                    .into_iter()
-                    .map(|s| (s.id, s.name))
-                    .collect(),
-            };
-            let currency = actors::settings::get(tx)?.currency;
-            ids.iter()
-                .map(|id| prints::get(tx, *id).map(|p| row(&p, &names, &currency)))
-                .collect::<actors::Result<Vec<_>>>()
-                .map(Some)
-        })
-        .await?
-        .ok_or_else(|| ApiError::new(Code::ExportTooLarge))?;
+    let (_, filter) = filters::parse(&req)?;
+    let data = state.query(Export(filter)).await?;
+    let rows: Vec<_> = data.prints.iter().map(|p| row(p, &data)).collect();
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))

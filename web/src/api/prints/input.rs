@@ -4,12 +4,9 @@
 use crate::error::ApiError;
 use crate::wire::WireId;
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
-use actors::values::{Amount, Grams, Name, Note};
+use actors::values::{Amount, Grams, Name, Note, Seconds};
 use serde::Deserialize;
 use utoipa::ToSchema;
-
-/// Largest accepted duration, seconds (2^31 − 1, spec Limits).
-pub const MAX_DURATION_SECONDS: u32 = i32::MAX as u32;
 
 /// A hotend and its printing time.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -19,8 +16,8 @@ pub struct HotendLine {
     #[schema(value_type = String)]
     pub component_id: WireId,
     /// Printing time of this hotend, seconds (0 to 2,147,483,647).
-    #[schema(maximum = 2147483647)]
-    pub duration_seconds: u32,
+    #[schema(value_type = u32, maximum = 2147483647)]
+    pub duration_seconds: Seconds,
 }
 
 /// A filament line.
@@ -101,18 +98,8 @@ pub struct PrintInputDto {
     pub filaments: Option<Vec<FilamentLine>>,
 }
 
-fn part(p: PartInputDto, index: usize) -> Result<PartInput, ApiError> {
-    if let Some(j) = p
-        .hotends
-        .iter()
-        .position(|h| h.duration_seconds > MAX_DURATION_SECONDS)
-    {
-        return Err(ApiError::field(
-            format!("parts[{index}].hotends[{j}].durationSeconds"),
-            "errors.outOfRange",
-        ));
-    }
-    Ok(PartInput {
+fn part(p: PartInputDto) -> PartInput {
+    PartInput {
         id: p.id.map(|i| i.0),
         printer_id: p.printer_id.0,
         build_plate_id: p.build_plate_id.0,
@@ -121,7 +108,7 @@ fn part(p: PartInputDto, index: usize) -> Result<PartInput, ApiError> {
             .into_iter()
             .map(|h| HotendInput {
                 component_id: h.component_id.0,
-                duration_seconds: h.duration_seconds,
+                duration_seconds: h.duration_seconds.get(),
             })
             .collect(),
         other_component_ids: p.other_component_ids.into_iter().map(|c| c.0).collect(),
@@ -134,7 +121,7 @@ fn part(p: PartInputDto, index: usize) -> Result<PartInput, ApiError> {
                 spool_id: f.spool_id.map(|s| s.0),
             })
             .collect(),
-    })
+    }
 }
 
 impl PrintInputDto {
@@ -146,17 +133,15 @@ impl PrintInputDto {
             || self.filaments.is_some()
     }
 
-    /// The rules' input. `multipart_edit` refuses the flat form (editing a multipart print needs
-    /// an explicit `parts` array).
+    /// The rules' input (which refuse the flat form on an edit of a multipart print).
     ///
     /// Errors: 422 on `parts` when both or neither form is sent; on a flat field missing.
-    pub fn into_input(mut self, multipart_edit: bool) -> Result<PrintInput, ApiError> {
+    pub fn into_input(mut self) -> Result<PrintInput, ApiError> {
         let flat = self.has_flat_fields();
         let parts = match self.parts.take() {
             Some(_) if flat => return Err(ApiError::field("parts", "errors.mixedPartForms")),
             Some(parts) => parts,
             None if !flat => return Err(ApiError::field("parts", "errors.required")),
-            None if multipart_edit => return Err(ApiError::field("parts", "errors.required")),
             None => {
                 let required = |path: &str| ApiError::field(path.to_string(), "errors.required");
                 vec![PartInputDto {
@@ -178,11 +163,8 @@ impl PrintInputDto {
             quantity: self.quantity.unwrap_or(1),
             sales_value: self.sales_value,
             notes: self.notes,
-            parts: parts
-                .into_iter()
-                .enumerate()
-                .map(|(i, p)| part(p, i))
-                .collect::<Result<_, _>>()?,
+            parts: parts.into_iter().map(part).collect(),
+            flat,
         })
     }
 }

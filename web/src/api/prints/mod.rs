@@ -11,7 +11,7 @@ pub use dto::{Financials, PrintDto, Status, category_name};
 pub use input::PrintInputDto;
 
 use super::ListResponse;
-use crate::error::{ApiError, Code, ErrorBody};
+use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, parse_json};
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -19,12 +19,14 @@ use actix_web::dev::Payload;
 use actix_web::web::{Bytes, Data, Json};
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
-use actors::prints::query::{PrintFilter, Totals};
-use actors::prints::{self, CopyKind};
+use actors::prints::{
+    self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, CreateDraft,
+    GetPrint, ListPrints, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid,
+    SetStatus,
+};
 use futures_util::future::LocalBoxFuture;
 use serde::{Deserialize, Serialize};
-use storage::records::Print;
-use storage::{Id, Timestamp, WriteTransaction};
+use storage::{Id, Timestamp};
 use utoipa::ToSchema;
 
 /// Registers the print routes (export before `{id}`).
@@ -44,101 +46,14 @@ pub fn configure(cfg: &mut impl crate::routes::Routes) {
         .add(retry);
 }
 
-/// Runs a print command on the prints writer and records the result in the list projection
-/// (API and UI).
-///
-/// Errors: the command's, as API errors.
-pub async fn run<F>(state: &AppState, command: F) -> Result<Print, ApiError>
-where
-    F: FnMut(&WriteTransaction) -> actors::Result<Print> + Send + 'static,
-{
-    let print = state.prints.run(command).await?;
-    state.index.upsert(&print);
-    Ok(print)
-}
-
-/// Runs a print command, records the result in the projection, and answers with its DTO.
-pub async fn write<F>(
-    state: &AppState,
-    status: actix_web::http::StatusCode,
-    command: F,
-) -> Result<HttpResponse, ApiError>
-where
-    F: FnMut(&WriteTransaction) -> actors::Result<Print> + Send + 'static,
-{
-    let print = run(state, command).await?;
-    Ok(HttpResponse::build(status).json(PrintDto::from(&print)))
-}
-
-/// Creates a DRAFT from `draft`, priced at current prices (API and UI).
-///
-/// Errors: 422 with field errors (at the draft's JSON paths); storage errors.
-pub async fn create_draft(state: &AppState, draft: PrintInputDto) -> Result<Print, ApiError> {
-    let input = draft.into_input(false)?;
-    run(state, move |txn| {
-        prints::create(txn, &input, Timestamp::now())
-    })
-    .await
-}
-
-/// Replaces the draft data of print `id` (a multipart print needs `parts`) (API and UI).
-///
-/// Errors: 404; 409 `IMMUTABLE` once finalized; 422 with field errors.
-pub async fn replace_draft(
-    state: &AppState,
-    id: Id,
-    draft: PrintInputDto,
-) -> Result<Print, ApiError> {
-    let current = state.read(move |tx| prints::get(tx, id)).await?;
-    let input = draft.into_input(current.parts.len() > 1)?;
-    run(state, move |txn| {
-        prints::replace(txn, id, &input, Timestamp::now())
-    })
-    .await
-}
-
-/// Creates the DRAFT retrying FAILED print `id` and updates both in the projection (API and UI).
-///
-/// Errors: 404; 409 `INVALID_STATE` when it did not fail or is archived.
-pub async fn retry_print(state: &AppState, id: Id) -> Result<Print, ApiError> {
-    let (draft, source) = state
-        .prints
-        .run(move |txn| actors::prints::outcome::retry(txn, id, Timestamp::now()))
-        .await?;
-    state.index.upsert(&source);
-    state.index.upsert(&draft);
-    Ok(draft)
-}
-
-/// A filtered page of prints, newest first; with `with_totals`, also the totals over the whole
-/// filtered set. The projection scan and the reads run off the async executor.
-pub async fn page(
-    state: &AppState,
-    list: &ListQuery,
-    filter: PrintFilter,
-    with_totals: bool,
-) -> Result<(ListResponse<PrintDto>, Option<Totals>), ApiError> {
-    let skip = (list.page.saturating_sub(1) as usize).saturating_mul(list.page_size as usize);
-    let take = list.page_size as usize;
-    let index = state.index.clone();
-    let (prints, total, totals) = state
-        .read(move |tx| {
-            let (ids, total) = index.page(&filter, skip, take);
-            let totals = with_totals.then(|| index.totals(&filter));
-            let prints = ids
-                .iter()
-                .map(|id| prints::get(tx, *id))
-                .collect::<actors::Result<Vec<_>>>()?;
-            Ok((prints, total, totals))
-        })
-        .await?;
-    let page = ListResponse {
-        items: prints.iter().map(PrintDto::from).collect(),
-        total: total as u64,
+/// A filtered page of prints as DTOs, newest first (API and UI lists).
+pub fn page_dto(page: &PrintPage, list: &ListQuery) -> ListResponse<PrintDto> {
+    ListResponse {
+        items: page.prints.iter().map(PrintDto::from).collect(),
+        total: page.total as u64,
         page: list.page,
         page_size: list.page_size,
-    };
-    Ok((page, totals))
+    }
 }
 
 /// Prices a draft at current prices; nothing is stored.
@@ -154,8 +69,7 @@ pub async fn calculate(
     _user: CurrentUser,
     input: StrictJson<PrintInputDto>,
 ) -> Result<Json<PrintDto>, ApiError> {
-    let input = input.0.into_input(false)?;
-    let print = state.read(move |tx| prints::calculate(tx, &input)).await?;
+    let print = state.query(Calculate(input.0.into_input()?)).await?;
     Ok(Json(PrintDto::from(&print)))
 }
 
@@ -174,7 +88,12 @@ pub async fn list_prints(
     req: HttpRequest,
 ) -> Result<Json<ListResponse<PrintDto>>, ApiError> {
     let (list, filter) = filters::parse(&req)?;
-    Ok(Json(page(&state, &list, filter, false).await?.0))
+    let query = ListPrints {
+        list: list.clone(),
+        filter,
+        with_totals: false,
+    };
+    Ok(Json(page_dto(&state.query(query).await?, &list)))
 }
 
 /// Creates a DRAFT print priced at current prices.
@@ -190,7 +109,11 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<PrintInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let print = create_draft(&state, input.0).await?;
+    let print = state
+        .send(CreateDraft {
+            input: input.0.into_input()?,
+        })
+        .await?;
     Ok(HttpResponse::Created().json(PrintDto::from(&print)))
 }
 
@@ -207,9 +130,7 @@ pub async fn get_print(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<Json<PrintDto>, ApiError> {
-    let id = id.0;
-    let print = state.read(move |tx| prints::get(tx, id)).await?;
-    Ok(Json(PrintDto::from(&print)))
+    Ok(Json(PrintDto::from(&state.query(GetPrint(id.0)).await?)))
 }
 
 /// `{ "status": ... }`.
@@ -226,6 +147,38 @@ pub struct StatusInput {
 pub struct PaidInput {
     /// Paid flag; `paidAt` is set by the server.
     pub paid: bool,
+}
+
+impl StatusInput {
+    /// The status move of print `id`.
+    pub fn command(self, id: Id) -> SetStatus {
+        SetStatus {
+            id,
+            status: self.status.into(),
+        }
+    }
+}
+
+impl PaidInput {
+    /// The paid flag of print `id`.
+    pub fn command(self, id: Id) -> SetPaid {
+        SetPaid {
+            id,
+            paid: self.paid,
+        }
+    }
+}
+
+impl PrintInputDto {
+    /// The draft replacement of print `id`.
+    ///
+    /// Errors: 422 with field errors.
+    pub fn command(self, id: Id) -> Result<ReplaceDraft, ApiError> {
+        Ok(ReplaceDraft {
+            id,
+            input: self.into_input()?,
+        })
+    }
 }
 
 /// A print PATCH: the draft data (a full replace; a multipart print needs `parts`), or exactly one
@@ -291,36 +244,23 @@ pub async fn patch_print(
     id: PathId,
     body: PrintPatch,
 ) -> Result<HttpResponse, ApiError> {
-    let id = id.0;
-    let ok = actix_web::http::StatusCode::OK;
-    match body {
-        PrintPatch::Status(s) => {
-            write(&state, ok, move |txn| {
-                prints::set_status(txn, id, s.status.into(), Timestamp::now())
-            })
-            .await
-        }
-        PrintPatch::Paid(p) => {
-            write(&state, ok, move |txn| {
-                prints::set_paid(txn, id, p.paid, Timestamp::now())
-            })
-            .await
-        }
+    let print = match body {
+        PrintPatch::Status(s) => state.send(s.command(id.0)).await?,
+        PrintPatch::Paid(p) => state.send(p.command(id.0)).await?,
         PrintPatch::Archive(a) => {
-            write(&state, ok, move |txn| {
-                prints::set_archived(txn, id, a.archived, Timestamp::now())
-            })
-            .await
+            let command = ArchivePrint {
+                id: id.0,
+                archived: a.archived,
+            };
+            state.send(command).await?
         }
-        PrintPatch::Draft(draft) => {
-            let print = replace_draft(&state, id, *draft).await?;
-            Ok(HttpResponse::Ok().json(PrintDto::from(&print)))
-        }
-    }
+        PrintPatch::Draft(draft) => state.send(draft.command(id.0)?).await?,
+    };
+    Ok(HttpResponse::Ok().json(PrintDto::from(&print)))
 }
 
 macro_rules! action {
-    ($name:ident, $path:literal, $status:ident, $doc:literal, $run:expr) => {
+    ($name:ident, $path:literal, $status:ident, $doc:literal, $command:expr) => {
         #[doc = $doc]
         #[utoipa::path(
             tag = "prints",
@@ -336,9 +276,9 @@ macro_rules! action {
         )]
         #[post($path)]
         pub async fn $name(state: Data<AppState>, _user: CurrentUser, id: PathId) -> Result<HttpResponse, ApiError> {
-            let id = id.0;
-            let run: fn(&WriteTransaction, Id) -> actors::Result<Print> = $run;
-            write(&state, actix_web::http::StatusCode::$status, move |txn| run(txn, id)).await
+            let command: fn(Id) -> _ = $command;
+            let print = state.send(command(id.0)).await?;
+            Ok(HttpResponse::build(actix_web::http::StatusCode::$status).json(PrintDto::from(&print)))
         }
     };
 }
@@ -348,21 +288,27 @@ action!(
     "/prints/{id}/complete",
     OK,
     "Moves the print to DONE (a draft's snapshot freezes).",
-    |txn, id| prints::complete(txn, id, Timestamp::now())
+    |id| Complete { id }
 );
 action!(
     duplicate,
     "/prints/{id}/duplicate",
     CREATED,
     "A new DRAFT copy at current prices; sales value kept; no relation.",
-    |txn, id| prints::copy(txn, id, CopyKind::Duplicate, None, Timestamp::now())
+    |id| CopyPrint {
+        id,
+        kind: CopyKind::Duplicate
+    }
 );
 action!(
     repeat,
     "/prints/{id}/repeat",
     CREATED,
     "A new DRAFT at current prices that repeats this print; sales value cleared.",
-    |txn, id| prints::copy(txn, id, CopyKind::Repeat, None, Timestamp::now())
+    |id| CopyPrint {
+        id,
+        kind: CopyKind::Repeat
+    }
 );
 
 /// Report data of a DONE print (archived included).
@@ -401,41 +347,23 @@ pub async fn report(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<HttpResponse, ApiError> {
-    let body = report_of(&state, id.0).await?;
+    let report = Report::from(state.query(prints::Report(id.0)).await?);
     Ok(HttpResponse::Ok()
         .insert_header(("Cache-Control", "no-store"))
-        .json(body))
+        .json(report))
 }
 
-/// The report data of DONE print `id`, made now (API and UI).
-///
-/// Errors: 404; 409 `REPORT_NOT_ALLOWED` when the print is not DONE.
-pub async fn report_of(state: &AppState, id: Id) -> Result<Report, ApiError> {
-    let (print, customer, series, settings) = state
-        .read(move |tx| {
-            let print = prints::get(tx, id)?;
-            let customer = print
-                .customer_id
-                .map(|c| actors::inventory::get::<storage::records::Customer>(tx, c))
-                .transpose()?;
-            let series = print
-                .series_id
-                .map(|s| actors::series::get(tx, s))
-                .transpose()?;
-            Ok((print, customer, series, actors::settings::get(tx)?))
-        })
-        .await?;
-    if print.status != storage::records::PrintStatus::Done {
-        return Err(ApiError::new(Code::ReportNotAllowed));
+impl From<ReportData> for Report {
+    fn from(data: ReportData) -> Report {
+        Report {
+            print: PrintDto::from(&data.detail.print),
+            customer: data.detail.customer.map(|c| c.name),
+            series: data.detail.series.map(|s| s.name),
+            currency: data.settings.currency,
+            language: data.settings.default_language,
+            generated_at: crate::wire::ts(Timestamp::now()),
+        }
     }
-    Ok(Report {
-        print: PrintDto::from(&print),
-        customer: customer.map(|c| c.name),
-        series: series.map(|s| s.name),
-        currency: settings.currency,
-        language: settings.default_language,
-        generated_at: crate::wire::ts(Timestamp::now()),
-    })
 }
 
 /// Records the outcome of a non-archived DONE print and books its filament consumption on the
@@ -461,11 +389,11 @@ pub async fn record_outcome(
     id: PathId,
     input: StrictJson<outcome_dto::OutcomeInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, input) = (id.0, actors::prints::outcome::OutcomeInput::from(input.0));
-    write(&state, actix_web::http::StatusCode::OK, move |txn| {
-        actors::prints::outcome::record(txn, id, &input, Timestamp::now())
-    })
-    .await
+    let command = RecordOutcome {
+        id: id.0,
+        input: input.0.into(),
+    };
+    Ok(HttpResponse::Ok().json(PrintDto::from(&state.send(command).await?)))
 }
 
 /// Corrects the outcome: appends an immutable revision and books only the consumption deltas.
@@ -490,11 +418,11 @@ pub async fn correct_outcome(
     id: PathId,
     input: StrictJson<outcome_dto::CorrectionInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let (id, input) = (id.0, input.0.into_input()?);
-    write(&state, actix_web::http::StatusCode::OK, move |txn| {
-        actors::prints::outcome::correct(txn, id, &input, Timestamp::now())
-    })
-    .await
+    let command = CorrectOutcome {
+        id: id.0,
+        input: input.0.into_input()?,
+    };
+    Ok(HttpResponse::Ok().json(PrintDto::from(&state.send(command).await?)))
 }
 
 /// A new DRAFT retrying a non-archived FAILED print: current prices, quantity and customer kept,
@@ -517,6 +445,6 @@ pub async fn retry(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<HttpResponse, ApiError> {
-    let retry = retry_print(&state, id.0).await?;
+    let retry = state.send(Retry { id: id.0 }).await?;
     Ok(HttpResponse::Created().json(PrintDto::from(&retry)))
 }

@@ -3,7 +3,7 @@
 use crate::error::ApiError;
 use crate::wire::{WireId, dec, ts};
 use actors::prints::outcome::{CorrectionInput, HISTORY_CORRECTIONS, OutcomeInput};
-use actors::values::{Grams, Note};
+use actors::values::{Grams, Note, Seconds};
 use serde::{Deserialize, Serialize};
 use storage::records::{Outcome, OutcomeRevision, OutcomeStatus};
 use utoipa::ToSchema;
@@ -46,8 +46,9 @@ pub struct PartSeconds {
     /// A part of the print.
     #[schema(value_type = String)]
     pub part_id: WireId,
-    /// Its actual printing time, seconds.
-    pub duration_seconds: u32,
+    /// Its actual printing time, seconds (0 to 2,147,483,647).
+    #[schema(value_type = u32, maximum = 2147483647)]
+    pub duration_seconds: Seconds,
 }
 
 /// Outcome input.
@@ -57,8 +58,8 @@ pub struct OutcomeInputDto {
     /// SUCCESS or FAILED, shared by every part.
     pub status: OutcomeKind,
     /// Actual time of the whole print, seconds (0 to 2,147,483,647); the sum of `parts`.
-    #[schema(maximum = 2147483647)]
-    pub duration_seconds: u32,
+    #[schema(value_type = u32, maximum = 2147483647)]
+    pub duration_seconds: Seconds,
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
@@ -77,9 +78,9 @@ pub struct OutcomeInputDto {
 pub struct CorrectionInputDto {
     /// SUCCESS or FAILED.
     pub status: OutcomeKind,
-    /// Actual time of the whole print, seconds.
-    #[schema(maximum = 2147483647)]
-    pub duration_seconds: u32,
+    /// Actual time of the whole print, seconds (0 to 2,147,483,647).
+    #[schema(value_type = u32, maximum = 2147483647)]
+    pub duration_seconds: Seconds,
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
@@ -123,7 +124,7 @@ fn outcome_input(
         failure_reason: text(reason),
         parts: parts.map(|p| {
             p.into_iter()
-                .map(|p| (p.part_id.0, p.duration_seconds))
+                .map(|p| (p.part_id.0, p.duration_seconds.get()))
                 .collect()
         }),
     }
@@ -133,7 +134,7 @@ impl From<OutcomeInputDto> for OutcomeInput {
     fn from(i: OutcomeInputDto) -> Self {
         outcome_input(
             i.status,
-            i.duration_seconds,
+            i.duration_seconds.get(),
             i.filaments,
             i.note,
             i.failure_reason,
@@ -148,7 +149,7 @@ impl CorrectionInputDto {
         Ok(CorrectionInput {
             outcome: outcome_input(
                 self.status,
-                self.duration_seconds,
+                self.duration_seconds.get(),
                 self.filaments,
                 self.note,
                 self.failure_reason,

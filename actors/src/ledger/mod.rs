@@ -11,14 +11,22 @@
 //!
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
 
+mod commands;
+
+pub use commands::{
+    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
+    OpenSpool, SpoolLedger,
+};
+
 use crate::inventory::{ListQuery, Page, filaments};
+use crate::txn::Txn;
 use crate::values::note_text;
 use crate::{Error, FieldError, Result, money, settings};
 use redb::{ReadableTable, ReadableTableMetadata};
 use rust_decimal::Decimal;
 use storage::records::{Filament, Movement, MovementKind, Spool};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, WriteTransaction, tables};
+use storage::{Id, Timestamp, tables};
 
 /// What a new spool is made of.
 #[derive(Debug, Clone)]
@@ -72,7 +80,7 @@ pub fn get(tx: &impl Tx, id: Id) -> Result<Spool> {
 }
 
 /// The next free automatic code, `SP-` and six digits, from a counter in the meta table.
-fn next_code(txn: &WriteTransaction) -> Result<String> {
+fn next_code(txn: &Txn) -> Result<String> {
     let mut meta = txn.open_table(tables::META).map_err(storage::Error::from)?;
     let mut next = meta
         .get("spool_sequence")
@@ -93,7 +101,7 @@ fn next_code(txn: &WriteTransaction) -> Result<String> {
 ///
 /// Errors: [`Error::Duplicate`] on `code`; [`Error::Validation`] for an unknown `filamentId` or a
 /// weight that is not positive.
-pub fn open_spool(txn: &WriteTransaction, input: &SpoolInput, now: Timestamp) -> Result<Spool> {
+pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool> {
     if repo::get::<Filament>(txn, input.filament_id)?.is_none() {
         return Err(Error::field("filamentId", "errors.notFound"));
     }
@@ -155,12 +163,7 @@ fn same_content(m: &Movement, spool_id: Id, input: &MovementInput) -> bool {
 /// Errors: [`Error::NotFound`]; [`Error::OperationKeyReused`]; [`Error::Validation`] on `grams`
 /// (`errors.notPositive` for a receipt, `errors.zero` for a correction, `errors.belowZero` when a
 /// correction would take the spool below zero).
-pub fn book(
-    txn: &WriteTransaction,
-    spool_id: Id,
-    input: &MovementInput,
-    now: Timestamp,
-) -> Result<Movement> {
+pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> Result<Movement> {
     // Each table is opened once: this is the hottest write of the appliance.
     let mut keys = txn
         .open_table(tables::MOVEMENT_KEYS)
@@ -293,11 +296,7 @@ pub fn active_total(tx: &impl Tx, filament_id: Id) -> Result<Decimal> {
 
 /// Gives `filament` an opening spool from its catalog price and net weight, unless it is archived
 /// or already has an active spool.
-pub fn stock_filament(
-    txn: &WriteTransaction,
-    filament: &Filament,
-    now: Timestamp,
-) -> Result<Option<Spool>> {
+pub fn stock_filament(txn: &Txn, filament: &Filament, now: Timestamp) -> Result<Option<Spool>> {
     if filament.archived || !active_spools(txn, filament.id)?.is_empty() {
         return Ok(None);
     }
@@ -315,7 +314,7 @@ pub fn stock_filament(
 
 /// Opens a spool for every active filament without an active spool (spool management switched
 /// on). Returns how many were opened.
-pub fn stock_all(txn: &WriteTransaction, now: Timestamp) -> Result<usize> {
+pub fn stock_all(txn: &Txn, now: Timestamp) -> Result<usize> {
     let mut opened = 0;
     for filament in repo::all::<Filament>(txn)? {
         if stock_filament(txn, &filament, now)?.is_some() {
@@ -339,12 +338,7 @@ pub struct SpoolChange {
 }
 
 /// Changes spool `id`'s metadata and price. Errors: [`Error::NotFound`].
-pub fn change(
-    txn: &WriteTransaction,
-    id: Id,
-    input: &SpoolChange,
-    now: Timestamp,
-) -> Result<Spool> {
+pub fn change(txn: &Txn, id: Id, input: &SpoolChange, now: Timestamp) -> Result<Spool> {
     let mut spool = get(txn, id)?;
     spool.purchase_price = input.purchase_price;
     spool.purchase_lot = input.purchase_lot.clone().filter(|s| !s.trim().is_empty());
@@ -356,12 +350,7 @@ pub fn change(
 }
 
 /// Sets the archive state of spool `id`. Errors: [`Error::NotFound`].
-pub fn set_archived(
-    txn: &WriteTransaction,
-    id: Id,
-    archived: bool,
-    now: Timestamp,
-) -> Result<Spool> {
+pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result<Spool> {
     let mut spool = get(txn, id)?;
     spool.archived = archived;
     spool.updated_at = now;

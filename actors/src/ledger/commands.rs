@@ -1,0 +1,215 @@
+//! The ledger's commands and queries: what the API and the UI send to the ledger writer, each
+//! with every rule it needs (spool management must be on; a spool's code, filament and initial
+//! weight are fixed; only RECEIPT and CORRECTION are booked by hand).
+
+use super::{SpoolChange, SpoolFilter, SpoolInput, SpoolView};
+use crate::command::{Command, LedgerWriter, Query, Snapshot};
+use crate::inventory::{ListQuery, Page};
+use crate::txn::Txn;
+use crate::{Error, Result, settings};
+use rust_decimal::Decimal;
+use storage::records::{Movement, MovementKind, Spool};
+use storage::{Id, Timestamp};
+
+/// Opens a spool with its opening RECEIPT, atomically; replies with the spool.
+///
+/// Errors: [`Error::SpoolManagementDisabled`]; as [`super::open_spool`].
+#[derive(Debug, Clone)]
+pub struct OpenSpool(pub SpoolInput);
+
+impl Command for OpenSpool {
+    type Writer = LedgerWriter;
+    type Reply = SpoolView;
+
+    fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
+        settings::require_spool_management(txn)?;
+        let spool = super::open_spool(txn, &self.0, Timestamp::now())?;
+        super::view(txn, spool.id)
+    }
+}
+
+/// The fields fixed when a spool is opened, as a change may repeat them (each `None` when not
+/// sent). A value other than the spool's is refused.
+#[derive(Debug, Clone, Default)]
+pub struct FixedFields {
+    /// The spool's code.
+    pub code: Option<String>,
+    /// Its filament.
+    pub filament_id: Option<Id>,
+    /// Its net grams when bought.
+    pub initial_net_weight_grams: Option<Decimal>,
+}
+
+impl FixedFields {
+    /// True when every field sent equals the spool's.
+    fn hold_for(&self, spool: &Spool) -> bool {
+        self.code.as_ref().is_none_or(|c| c.trim() == spool.code)
+            && self.filament_id.is_none_or(|f| f == spool.filament_id)
+            && self
+                .initial_net_weight_grams
+                .is_none_or(|w| w == spool.initial_net_weight_grams)
+    }
+}
+
+/// Changes a spool's metadata and price; replies with the spool.
+///
+/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`]; [`Error::Immutable`] when
+/// a fixed field differs from the spool's.
+#[derive(Debug, Clone)]
+pub struct ChangeSpool {
+    /// The spool.
+    pub id: Id,
+    /// The new metadata and price.
+    pub change: SpoolChange,
+    /// Fixed fields as sent.
+    pub fixed: FixedFields,
+}
+
+impl Command for ChangeSpool {
+    type Writer = LedgerWriter;
+    type Reply = SpoolView;
+
+    fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
+        settings::require_spool_management(txn)?;
+        if !self.fixed.hold_for(&super::get(txn, self.id)?) {
+            return Err(Error::Immutable);
+        }
+        super::change(txn, self.id, &self.change, Timestamp::now())?;
+        super::view(txn, self.id)
+    }
+}
+
+/// Archives or restores a spool (an archived spool is not active stock); replies with it.
+///
+/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct ArchiveSpool {
+    /// The spool.
+    pub id: Id,
+    /// The new archive state.
+    pub archived: bool,
+}
+
+impl Command for ArchiveSpool {
+    type Writer = LedgerWriter;
+    type Reply = SpoolView;
+
+    fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
+        settings::require_spool_management(txn)?;
+        super::set_archived(txn, self.id, self.archived, Timestamp::now())?;
+        super::view(txn, self.id)
+    }
+}
+
+/// The kinds of movement booked by hand (PRINT movements are booked by outcomes only).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ManualKind {
+    /// Filament received: positive grams.
+    Receipt,
+    /// A signed, nonzero correction that never takes the spool below zero.
+    Correction,
+}
+
+impl From<ManualKind> for MovementKind {
+    fn from(kind: ManualKind) -> MovementKind {
+        match kind {
+            ManualKind::Receipt => MovementKind::Receipt,
+            ManualKind::Correction => MovementKind::Correction,
+        }
+    }
+}
+
+/// Books a RECEIPT or CORRECTION on a spool, idempotent by its operation key; replies with the
+/// movement (the first one, for a repeated key with the same content).
+///
+/// Errors: [`Error::SpoolManagementDisabled`]; as [`super::book`].
+#[derive(Debug, Clone)]
+pub struct BookMovement {
+    /// The spool.
+    pub spool_id: Id,
+    /// RECEIPT or CORRECTION.
+    pub kind: ManualKind,
+    /// Signed grams (12 whole and 6 fractional digits at most: [`crate::values::SignedGrams`]).
+    pub grams: Decimal,
+    /// Free text; blank is none.
+    pub note: Option<String>,
+    /// Idempotency key.
+    pub operation_key: Option<Id>,
+}
+
+impl Command for BookMovement {
+    type Writer = LedgerWriter;
+    type Reply = Movement;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Movement> {
+        settings::require_spool_management(txn)?;
+        let movement = super::MovementInput {
+            kind: self.kind.into(),
+            grams: self.grams,
+            note: self.note.clone().filter(|n| !n.trim().is_empty()),
+            operation_key: self.operation_key,
+            print_id: None,
+            usage_id: None,
+        };
+        super::book(txn, self.spool_id, &movement, Timestamp::now())
+    }
+}
+
+/// Spools matching a list query and filter, sorted by code.
+///
+/// Errors: [`Error::SpoolManagementDisabled`].
+#[derive(Debug, Clone)]
+pub struct ListSpools {
+    /// Search, archive state, page.
+    pub query: ListQuery,
+    /// Filament and availability.
+    pub filter: SpoolFilter,
+}
+
+impl Query for ListSpools {
+    type Answer = Page<SpoolView>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Page<SpoolView>> {
+        super::list(snapshot, &self.query, &self.filter)
+    }
+}
+
+/// A spool and one page of its movements, newest first.
+///
+/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct SpoolLedger {
+    /// The spool.
+    pub id: Id,
+    /// One-based page of movements.
+    pub page: u32,
+    /// Movements per page.
+    pub page_size: u32,
+}
+
+impl Query for SpoolLedger {
+    type Answer = (SpoolView, Page<Movement>);
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Self::Answer> {
+        settings::require_spool_management(snapshot)?;
+        Ok((
+            super::view(snapshot, self.id)?,
+            super::movements(snapshot, self.id, self.page, self.page_size)?,
+        ))
+    }
+}
+
+/// One spool with its filament's name.
+///
+/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct GetSpool(pub Id);
+
+impl Query for GetSpool {
+    type Answer = SpoolView;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<SpoolView> {
+        settings::require_spool_management(snapshot)?;
+        super::view(snapshot, self.0)
+    }
+}

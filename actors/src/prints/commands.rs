@@ -1,0 +1,377 @@
+//! The prints writer's commands and the print queries: what the API and the UI send, each with
+//! every rule it needs. Every command that stores a print notes it in its transaction, so the
+//! list projection follows after the commit (see [`crate::txn`]).
+
+use super::outcome::{self, CorrectionInput, OutcomeInput};
+use super::query::{PrintFilter, Totals};
+use super::{CopyKind, PrintInput};
+use crate::command::{Command, PrintsWriter, Query, Snapshot};
+use crate::inventory::ListQuery;
+use crate::txn::Txn;
+use crate::{Error, Result, series, settings};
+use storage::records::{Customer, Print, PrintStatus, Series, Settings};
+use storage::{Id, Timestamp};
+
+macro_rules! print_command {
+    ($(#[$doc:meta])* $name:ident { $($(#[$fdoc:meta])* $field:ident: $ty:ty),* $(,)? }, |$this:ident, $txn:ident, $now:ident| $body:expr) => {
+        $(#[$doc])*
+        #[derive(Debug, Clone)]
+        pub struct $name {
+            $($(#[$fdoc])* pub $field: $ty,)*
+        }
+
+        impl Command for $name {
+            type Writer = PrintsWriter;
+            type Reply = Print;
+
+            fn apply(&mut self, $txn: &Txn) -> Result<Print> {
+                let ($this, $now) = (&*self, Timestamp::now());
+                $body
+            }
+        }
+    };
+}
+
+print_command!(
+    /// Creates a DRAFT priced at current prices.
+    /// Errors: [`Error::Validation`] with the path of every field at fault.
+    CreateDraft { /// The draft data.
+        input: PrintInput },
+    |this, txn, now| super::create(txn, &this.input, now)
+);
+
+print_command!(
+    /// Replaces a draft's data (a multipart print needs `parts`).
+    /// Errors: [`Error::NotFound`]; [`Error::Immutable`] once finalized; [`Error::Validation`].
+    ReplaceDraft { /// The print.
+        id: Id, /// The new draft data.
+        input: PrintInput },
+    |this, txn, now| super::replace(txn, this.id, &this.input, now)
+);
+
+print_command!(
+    /// Moves a print to a status; leaving DRAFT freezes the cost snapshot.
+    /// Errors: [`Error::NotFound`]; [`Error::Immutable`] back to DRAFT; [`Error::Validation`].
+    SetStatus { /// The print.
+        id: Id, /// The new status.
+        status: PrintStatus },
+    |this, txn, now| super::set_status(txn, this.id, this.status, now)
+);
+
+print_command!(
+    /// Moves a print to DONE (the compatibility action). Errors: as [`SetStatus`].
+    Complete { /// The print.
+        id: Id },
+    |this, txn, now| super::complete(txn, this.id, now)
+);
+
+print_command!(
+    /// Sets the paid flag (`paidAt` follows). Errors: [`Error::NotFound`].
+    SetPaid { /// The print.
+        id: Id, /// Paid or not.
+        paid: bool },
+    |this, txn, now| super::set_paid(txn, this.id, this.paid, now)
+);
+
+print_command!(
+    /// Archives or restores a print. Errors: [`Error::NotFound`].
+    ArchivePrint { /// The print.
+        id: Id, /// The new archive state.
+        archived: bool },
+    |this, txn, now| super::set_archived(txn, this.id, this.archived, now)
+);
+
+print_command!(
+    /// A new DRAFT copy at current prices: a duplicate, or a repeat (sales value cleared,
+    /// `repeatOfId` set). Errors: [`Error::NotFound`]; [`Error::Validation`].
+    CopyPrint { /// The source print.
+        id: Id, /// Duplicate or repeat.
+        kind: CopyKind },
+    |this, txn, now| super::copy(txn, this.id, this.kind, None, now)
+);
+
+print_command!(
+    /// A new DRAFT retrying a non-archived FAILED print, linked both ways; replies with the
+    /// draft. Errors: [`Error::NotFound`]; [`Error::InvalidState`].
+    Retry { /// The failed print.
+        id: Id },
+    |this, txn, now| outcome::retry(txn, this.id, now).map(|(draft, _source)| draft)
+);
+
+print_command!(
+    /// Records the outcome of a non-archived DONE print and books its consumption.
+    /// Errors: as [`outcome::record`].
+    RecordOutcome { /// The print.
+        id: Id, /// What happened.
+        input: OutcomeInput },
+    |this, txn, now| outcome::record(txn, this.id, &this.input, now)
+);
+
+print_command!(
+    /// Appends a corrected revision and books only the consumption deltas.
+    /// Errors: as [`outcome::correct`].
+    CorrectOutcome { /// The print.
+        id: Id, /// The correction.
+        input: CorrectionInput },
+    |this, txn, now| outcome::correct(txn, this.id, &this.input, now)
+);
+
+print_command!(
+    /// The next run of a series: a new DRAFT in the series repeating a source print, at current
+    /// prices, sales value cleared.
+    /// Errors: [`Error::PrintSeriesDisabled`]; [`Error::NotFound`] for the series;
+    /// [`Error::Validation`] on `sourcePrintId` when the print is unknown.
+    NextRun { /// The series.
+        series_id: Id, /// The print the run copies.
+        source_print_id: Id },
+    |this, txn, now| {
+        series::require_enabled(txn)?;
+        series::get(txn, this.series_id)?;
+        super::get(txn, this.source_print_id)
+            .map_err(|_| Error::field("sourcePrintId", "errors.notFound"))?;
+        super::copy(txn, this.source_print_id, CopyKind::Repeat, Some(Some(this.series_id)), now)
+    }
+);
+
+/// One print. Errors: [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct GetPrint(pub Id);
+
+impl Query for GetPrint {
+    type Answer = Print;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Print> {
+        super::get(snapshot, self.0)
+    }
+}
+
+/// Prices draft data at current prices; nothing is stored.
+/// Errors: [`Error::Validation`] with the path of every field at fault.
+#[derive(Debug, Clone)]
+pub struct Calculate(pub PrintInput);
+
+impl Query for Calculate {
+    type Answer = Print;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Print> {
+        super::calculate(snapshot, &self.0)
+    }
+}
+
+/// A print with the names shown beside it.
+#[derive(Debug, Clone)]
+pub struct Detail {
+    /// The print.
+    pub print: Print,
+    /// Its customer.
+    pub customer: Option<Customer>,
+    /// Its series.
+    pub series: Option<Series>,
+}
+
+fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
+    let print = super::get(snapshot, id)?;
+    let customer = print
+        .customer_id
+        .map(|c| crate::inventory::get::<Customer>(snapshot, c))
+        .transpose()?;
+    let series = print
+        .series_id
+        .map(|s| series::get(snapshot, s))
+        .transpose()?;
+    Ok(Detail {
+        print,
+        customer,
+        series,
+    })
+}
+
+/// One print with its customer and series. Errors: [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct PrintDetail(pub Id);
+
+impl Query for PrintDetail {
+    type Answer = Detail;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Detail> {
+        detail(snapshot, self.0)
+    }
+}
+
+/// What a print's report shows: the DONE print with its names, and the instance settings
+/// (currency, language).
+#[derive(Debug, Clone)]
+pub struct ReportData {
+    /// The print, its customer and series.
+    pub detail: Detail,
+    /// The instance settings.
+    pub settings: Settings,
+}
+
+/// The report data of a DONE print (archived included).
+/// Errors: [`Error::NotFound`]; [`Error::ReportNotAllowed`] unless the print is DONE.
+#[derive(Debug, Clone, Copy)]
+pub struct Report(pub Id);
+
+impl Query for Report {
+    type Answer = ReportData;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<ReportData> {
+        let detail = detail(snapshot, self.0)?;
+        if detail.print.status != PrintStatus::Done {
+            return Err(Error::ReportNotAllowed);
+        }
+        Ok(ReportData {
+            detail,
+            settings: settings::get(snapshot)?,
+        })
+    }
+}
+
+/// A page of prints, newest first, and how many match in all.
+#[derive(Debug, Clone, Default)]
+pub struct PrintPage {
+    /// The page's prints.
+    pub prints: Vec<Print>,
+    /// Prints matching in all pages.
+    pub total: usize,
+    /// Totals over every matching print, when asked for.
+    pub totals: Option<Totals>,
+}
+
+/// A filtered page of prints, newest first, from the projection; with `with_totals` also the
+/// totals over the whole filtered set.
+#[derive(Debug, Clone)]
+pub struct ListPrints {
+    /// Page and page size (search and archive state are in `filter`).
+    pub list: ListQuery,
+    /// The filters.
+    pub filter: PrintFilter,
+    /// Also total the whole filtered set.
+    pub with_totals: bool,
+}
+
+impl Query for ListPrints {
+    type Answer = PrintPage;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<PrintPage> {
+        let skip = (self.list.page.saturating_sub(1) as usize)
+            .saturating_mul(self.list.page_size as usize);
+        let (ids, total) = snapshot
+            .index
+            .page(&self.filter, skip, self.list.page_size as usize);
+        let totals = self
+            .with_totals
+            .then(|| snapshot.index.totals(&self.filter));
+        let prints = ids
+            .iter()
+            .map(|id| super::get(snapshot, *id))
+            .collect::<Result<Vec<_>>>()?;
+        Ok(PrintPage {
+            prints,
+            total,
+            totals,
+        })
+    }
+}
+
+/// Whose history: the scope overrides a conflicting filter of the query.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope {
+    /// A series' prints (needs print series on).
+    Series(Id),
+    /// A customer's prints.
+    Customer(Id),
+}
+
+/// The prints of a series or a customer, filtered and paginated, with totals over the whole
+/// filtered set.
+/// Errors: [`Error::NotFound`] for the series or customer; [`Error::PrintSeriesDisabled`].
+#[derive(Debug, Clone)]
+pub struct History {
+    /// Whose prints.
+    pub scope: Scope,
+    /// The page and the filters of the query.
+    pub page: ListPrints,
+}
+
+impl Query for History {
+    type Answer = PrintPage;
+
+    fn run(mut self, snapshot: &Snapshot<'_>) -> Result<PrintPage> {
+        match self.scope {
+            Scope::Series(id) => {
+                series::require_enabled(snapshot)?;
+                series::get(snapshot, id)?;
+                self.page.filter.series_id = Some(id);
+            }
+            Scope::Customer(id) => {
+                crate::inventory::get::<Customer>(snapshot, id)?;
+                self.page.filter.customer_id = Some(id);
+            }
+        }
+        self.page.with_totals = true;
+        self.page.run(snapshot)
+    }
+}
+
+/// Most prints one export may hold (spec, Limits: "CSV export at most 5,000 records").
+pub const MAX_EXPORT: usize = 5_000;
+
+/// What a CSV export holds: DONE prints and the names and currency its rows show.
+#[derive(Debug, Clone, Default)]
+pub struct ExportData {
+    /// The DONE prints matching the filters, newest first.
+    pub prints: Vec<Print>,
+    /// Customer names by id.
+    pub customers: std::collections::HashMap<Id, String>,
+    /// Series names by id.
+    pub series: std::collections::HashMap<Id, String>,
+    /// The instance currency.
+    pub currency: String,
+}
+
+/// The DONE prints matching a filter, for the CSV export (a status filter without DONE matches
+/// none).
+/// Errors: [`Error::ExportTooLarge`] above [`MAX_EXPORT`] prints.
+#[derive(Debug, Clone)]
+pub struct Export(pub PrintFilter);
+
+impl Query for Export {
+    type Answer = ExportData;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<ExportData> {
+        let mut filter = self.0;
+        if !filter.statuses.is_empty() && !filter.statuses.contains(&PrintStatus::Done) {
+            return Ok(ExportData {
+                currency: settings::get(snapshot)?.currency,
+                ..ExportData::default()
+            });
+        }
+        filter.statuses = vec![PrintStatus::Done];
+        let ids = snapshot.index.ids(&filter);
+        if ids.len() > MAX_EXPORT {
+            return Err(Error::ExportTooLarge);
+        }
+        let names = |records: Vec<(Id, String)>| records.into_iter().collect();
+        Ok(ExportData {
+            prints: ids
+                .iter()
+                .map(|id| super::get(snapshot, *id))
+                .collect::<Result<_>>()?,
+            customers: names(
+                storage::repo::all::<Customer>(snapshot)?
+                    .into_iter()
+                    .map(|c| (c.id, c.name))
+                    .collect(),
+            ),
+            series: names(
+                storage::repo::all::<Series>(snapshot)?
+                    .into_iter()
+                    .map(|s| (s.id, s.name))
+                    .collect(),
+            ),
+            currency: settings::get(snapshot)?.currency,
+        })
+    }
+}

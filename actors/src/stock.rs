@@ -1,0 +1,142 @@
+//! Filament stock, over the ledger and the filaments: the grams left on a filament's active
+//! spools against its threshold, the threshold itself, and the stock overview.
+
+use crate::command::{Command, InventoryWriter, Query, Snapshot};
+use crate::inventory::filaments::{FilamentView, Filaments};
+use crate::inventory::{Kind, ListQuery, Page};
+use crate::ledger::{SpoolFilter, SpoolView};
+use crate::txn::Txn;
+use crate::values::Amount;
+use crate::{Result, settings};
+use rust_decimal::Decimal;
+use storage::records::Filament;
+use storage::repo::Tx;
+use storage::{Id, Timestamp};
+
+/// The stock of a filament (`GET /api/filaments/:id/stock`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stock {
+    /// The filament.
+    pub filament_id: Id,
+    /// Grams remaining on its active spools.
+    pub active_total_grams: Decimal,
+    /// Threshold, grams.
+    pub minimum_stock_grams: Option<Decimal>,
+    /// True when a threshold is set and the active total is below it.
+    pub below_minimum: bool,
+}
+
+/// The stock of filament `id`: the remaining grams of its active spools and the threshold.
+///
+/// Errors: [`crate::Error::SpoolManagementDisabled`], [`crate::Error::NotFound`].
+pub fn stock(tx: &impl Tx, id: Id) -> Result<Stock> {
+    settings::require_spool_management(tx)?;
+    let filament: Filament = crate::inventory::get(tx, id)?;
+    Ok(stock_of(&filament, crate::ledger::active_total(tx, id)?))
+}
+
+fn stock_of(filament: &Filament, active_total_grams: Decimal) -> Stock {
+    Stock {
+        filament_id: filament.id,
+        active_total_grams,
+        minimum_stock_grams: filament.minimum_stock_grams,
+        below_minimum: filament
+            .minimum_stock_grams
+            .is_some_and(|m| active_total_grams < m),
+    }
+}
+
+/// Sets the stock threshold of filament `id` (`None` clears it).
+/// Errors: as [`stock`].
+pub fn set_minimum_stock(
+    txn: &Txn,
+    id: Id,
+    minimum: Option<&Amount>,
+    now: Timestamp,
+) -> Result<Stock> {
+    settings::require_spool_management(txn)?;
+    let mut filament: Filament = crate::inventory::get(txn, id)?;
+    filament.minimum_stock_grams = minimum.map(|m| *m.get());
+    filament.updated_at = now;
+    storage::repo::put(txn, &filament)?;
+    Ok(stock_of(&filament, crate::ledger::active_total(txn, id)?))
+}
+
+/// Sets (or with `None` clears) a filament's stock threshold, grams; replies with its stock.
+/// Errors: [`crate::Error::SpoolManagementDisabled`]; [`crate::Error::NotFound`].
+#[derive(Debug, Clone)]
+pub struct SetMinimumStock {
+    /// The filament.
+    pub filament_id: Id,
+    /// The threshold, grams.
+    pub minimum: Option<Amount>,
+}
+
+impl Command for SetMinimumStock {
+    type Writer = InventoryWriter;
+    type Reply = Stock;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Stock> {
+        set_minimum_stock(
+            txn,
+            self.filament_id,
+            self.minimum.as_ref(),
+            Timestamp::now(),
+        )
+    }
+}
+
+/// A filament's stock: the remaining grams of its active spools and the threshold.
+/// Errors: [`crate::Error::SpoolManagementDisabled`]; [`crate::Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct FilamentStock(pub Id);
+
+impl Query for FilamentStock {
+    type Answer = Stock;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Stock> {
+        stock(snapshot, self.0)
+    }
+}
+
+/// Every active filament with its stock, and every spool (archived included).
+#[derive(Debug, Clone)]
+pub struct Overview {
+    /// Active filaments by name, with their stock.
+    pub filaments: Vec<(FilamentView, Stock)>,
+    /// Every spool, by code.
+    pub spools: Page<SpoolView>,
+}
+
+/// The stock overview. Errors: [`crate::Error::SpoolManagementDisabled`].
+#[derive(Debug, Clone, Copy)]
+pub struct StockOverview;
+
+impl Query for StockOverview {
+    type Answer = Overview;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Overview> {
+        settings::require_spool_management(snapshot)?;
+        let all = ListQuery {
+            page_size: 1000,
+            ..ListQuery::default()
+        };
+        let filaments = Filaments::list(snapshot, &all, &())?
+            .items
+            .into_iter()
+            .map(|view| {
+                let total = crate::ledger::active_total(snapshot, view.filament.id)?;
+                let stock = stock_of(&view.filament, total);
+                Ok((view, stock))
+            })
+            .collect::<Result<_>>()?;
+        let spools = ListQuery {
+            include_archived: true,
+            ..all
+        };
+        Ok(Overview {
+            filaments,
+            spools: crate::ledger::list(snapshot, &spools, &SpoolFilter::default())?,
+        })
+    }
+}

@@ -1,0 +1,70 @@
+//! The write transaction a command runs in: redb's [`WriteTransaction`] plus the log of derived
+//! state it changes.
+//!
+//! Every print written through [`crate::prints`] is noted here ([`Txn::print_changed`]); after
+//! the commit, the writer that committed applies the log to the print list projection
+//! ([`crate::prints::PrintIndex`]). So the projection follows every path that changes a print
+//! (API, UI, demo data, an outcome booked through another aggregate), and nobody has to
+//! remember it. A refused or failed transaction's log is dropped with it.
+
+use redb::{Key, Table, TableDefinition, Value};
+use std::cell::RefCell;
+use std::ops::Deref;
+use storage::WriteTransaction;
+use storage::records::Print;
+use storage::repo::Tx;
+
+/// A write transaction of one batch of commands. Reads and writes go through it as through
+/// redb's transaction (it dereferences to one); rule functions that change derived state note
+/// it here.
+pub struct Txn {
+    inner: WriteTransaction,
+    prints: RefCell<Vec<Print>>,
+}
+
+impl Txn {
+    /// Wraps a fresh write transaction with an empty change log.
+    pub fn new(inner: WriteTransaction) -> Txn {
+        Txn {
+            inner,
+            prints: RefCell::new(Vec::new()),
+        }
+    }
+
+    /// Notes that `print` was stored in this transaction, as it now is.
+    pub fn print_changed(&self, print: &Print) {
+        self.prints.borrow_mut().push(print.clone());
+    }
+
+    /// Commits durably and returns the prints this transaction changed, in write order.
+    ///
+    /// Errors: the commit failed (nothing of it is visible).
+    pub fn commit(self) -> storage::Result<Vec<Print>> {
+        self.inner.commit()?;
+        Ok(self.prints.into_inner())
+    }
+
+    /// Discards every write of this transaction and its change log.
+    pub fn abort(self) {
+        let _ = self.inner.abort();
+    }
+}
+
+impl Deref for Txn {
+    type Target = WriteTransaction;
+
+    fn deref(&self) -> &WriteTransaction {
+        &self.inner
+    }
+}
+
+impl Tx for Txn {
+    type Table<'a, K: Key + 'static, V: Value + 'static> = Table<'a, K, V>;
+
+    fn table<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> storage::Result<Table<'_, K, V>> {
+        self.inner.table(def)
+    }
+}

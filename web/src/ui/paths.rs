@@ -1,0 +1,146 @@
+//! Every UI route, in one place: the patterns the routes are registered under, and builders of
+//! the addresses pages link and redirect to.
+
+use storage::Id;
+
+/// The home page (redirects to the dashboard, the login or the setup).
+pub const HOME: &str = "/";
+/// First-run setup.
+pub const SETUP: &str = "/setup";
+/// Login form.
+pub const LOGIN: &str = "/login";
+/// Logout (POST).
+pub const LOGOUT: &str = "/logout";
+/// Dashboard.
+pub const DASHBOARD: &str = "/dashboard";
+/// Prints list (GET), new draft (POST).
+pub const PRINTS: &str = "/prints";
+/// The editor of a new draft.
+pub const PRINT_NEW: &str = "/prints/new";
+/// A print's page.
+pub const PRINT: &str = "/prints/{id}";
+/// A draft's editor (GET) and save (POST).
+pub const PRINT_EDIT: &str = "/prints/{id}/edit";
+/// A print command (POST): status, paid, archive, complete, duplicate, repeat, retry.
+pub const PRINT_ACTION: &str = "/prints/{id}/actions/{action}";
+/// Records an outcome (POST).
+pub const PRINT_OUTCOME: &str = "/prints/{id}/outcome";
+/// Corrects an outcome (POST).
+pub const PRINT_CORRECTION: &str = "/prints/{id}/outcome/correct";
+/// A DONE print's A4 report.
+pub const REPORT: &str = "/reports/prints/{id}";
+/// Settings.
+pub const SETTINGS: &str = "/settings";
+/// The account's language (POST).
+pub const SETTINGS_LANGUAGE: &str = "/settings/language";
+/// Feature flags (POST).
+pub const SETTINGS_FEATURES: &str = "/settings/features";
+/// Filament stock.
+pub const STOCK: &str = "/stock";
+/// Opens a spool (POST).
+pub const SPOOLS: &str = "/spools";
+/// The form of a new spool.
+pub const SPOOL_NEW: &str = "/spools/new";
+/// A spool's page with its ledger.
+pub const SPOOL: &str = "/spools/{id}";
+/// Books a movement (POST).
+pub const SPOOL_MOVEMENTS: &str = "/spools/{id}/movements";
+/// Archives or restores a spool (POST).
+pub const SPOOL_ARCHIVE: &str = "/spools/{id}/archive";
+/// A spool's printable label.
+pub const SPOOL_LABEL: &str = "/spools/{id}/label";
+/// Series list (GET), new series (POST).
+pub const SERIES_LIST: &str = "/series";
+/// A series' page with its history.
+pub const SERIES: &str = "/series/{id}";
+/// A series' next run (POST).
+pub const SERIES_NEXT_RUN: &str = "/series/{id}/next-run";
+/// A series' state (POST).
+pub const SERIES_STATE: &str = "/series/{id}/state";
+/// Archives or restores a series (POST).
+pub const SERIES_ARCHIVE: &str = "/series/{id}/archive";
+/// A customer's print history.
+pub const CUSTOMER_HISTORY: &str = "/customers/{id}/history";
+/// Global search.
+pub const SEARCH: &str = "/search";
+/// Static assets.
+pub const STATIC: &str = "/static/{file:.*}";
+
+/// Customers.
+pub const CUSTOMERS: &str = "/customers";
+/// Manufacturers.
+pub const MANUFACTURERS: &str = "/manufacturers";
+/// Printers.
+pub const PRINTERS: &str = "/printers";
+/// Components.
+pub const COMPONENTS: &str = "/components";
+/// Filaments.
+pub const FILAMENTS: &str = "/filaments";
+/// The five inventory sections, in navigation order.
+pub const INVENTORY: [&str; 5] = [CUSTOMERS, MANUFACTURERS, PRINTERS, COMPONENTS, FILAMENTS];
+
+/// `pattern` with its `{id}` filled in.
+fn with_id(pattern: &str, id: Id) -> String {
+    pattern.replace("{id}", &id.to_string())
+}
+
+/// The page of print `id`.
+pub fn print(id: Id) -> String {
+    with_id(PRINT, id)
+}
+
+/// The page of series `id`.
+pub fn series(id: Id) -> String {
+    with_id(SERIES, id)
+}
+
+/// The page of spool `id`.
+pub fn spool(id: Id) -> String {
+    with_id(SPOOL, id)
+}
+
+/// The navigation entry of a page path: the entry whose section the path is in.
+pub fn nav_of(path: &str) -> &'static str {
+    const SECTIONS: [(&str, &str); 12] = [
+        (PRINTS, PRINTS),
+        ("/reports", PRINTS),
+        (SERIES_LIST, SERIES_LIST),
+        (CUSTOMERS, CUSTOMERS),
+        (MANUFACTURERS, MANUFACTURERS),
+        (PRINTERS, PRINTERS),
+        (COMPONENTS, COMPONENTS),
+        (FILAMENTS, FILAMENTS),
+        (STOCK, STOCK),
+        (SPOOLS, STOCK),
+        (SEARCH, SEARCH),
+        (SETTINGS, SETTINGS),
+    ];
+    SECTIONS
+        .iter()
+        .find(|(section, _)| {
+            path.strip_prefix(section)
+                .is_some_and(|rest| rest.is_empty() || rest.starts_with('/'))
+        })
+        .map_or(DASHBOARD, |(_, entry)| entry)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builders_fill_the_patterns() {
+        let id = Id::new();
+        assert_eq!(print(id), format!("/prints/{id}"));
+        assert_eq!(series(id), format!("/series/{id}"));
+        assert_eq!(spool(id), format!("/spools/{id}"));
+    }
+
+    #[test]
+    fn pages_mark_their_section() {
+        assert_eq!(nav_of("/reports/prints/x"), PRINTS);
+        assert_eq!(nav_of("/spools/x/label"), STOCK);
+        assert_eq!(nav_of("/printers/x"), PRINTERS);
+        assert_eq!(nav_of("/printersx"), DASHBOARD);
+    }
+}
