@@ -299,14 +299,28 @@ impl ResponseError for ApiError {
     }
 }
 
-/// A response already rendered for its client (a page of the UI showing an error), sent as it
-/// is: the error middleware passes it through instead of answering with the JSON error body.
+/// A response already rendered for its client (a page of the UI showing an error, or a redirect
+/// to the login), sent as it is: the error middleware passes it through instead of answering
+/// with the JSON error body.
 #[derive(Debug)]
 pub struct Rendered {
     /// The status to answer with.
     pub status: StatusCode,
-    /// The HTML page.
+    /// The HTML page (empty for a redirect).
     pub body: String,
+    /// Where a redirect leads.
+    pub location: Option<String>,
+}
+
+impl Rendered {
+    /// 303 See Other to `location`.
+    pub fn redirect(location: &str) -> Rendered {
+        Rendered {
+            status: StatusCode::SEE_OTHER,
+            body: String::new(),
+            location: Some(location.to_string()),
+        }
+    }
 }
 
 impl fmt::Display for Rendered {
@@ -321,7 +335,11 @@ impl ResponseError for Rendered {
     }
 
     fn error_response(&self) -> HttpResponse {
-        HttpResponse::build(self.status)
+        let mut response = HttpResponse::build(self.status);
+        if let Some(location) = &self.location {
+            response.insert_header((actix_web::http::header::LOCATION, location.as_str()));
+        }
+        response
             .content_type("text/html; charset=utf-8")
             .insert_header((actix_web::http::header::CACHE_CONTROL, "no-store"))
             .body(self.body.clone())

@@ -7,7 +7,7 @@ use crate::state::AppState;
 use crate::wire::dec;
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, get};
-use actors::dashboard::{DashboardOf, Period};
+use actors::dashboard::{Dashboard, DashboardOf, Period};
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
@@ -129,49 +129,56 @@ pub async fn get_dashboard(
     query.finish()?;
     let period = Period::parse(name).unwrap_or(Period::Days30);
     let (board, currency) = state.query(DashboardOf(period)).await?;
-    let k = board.kpis;
-    Ok(Json(DashboardDto {
-        period: name,
-        from: board.from.map(|d| d.to_string()),
-        currency,
-        kpis: Kpis {
-            prints: k.prints,
-            units: k.units,
-            planned_cost: dec(k.planned_cost),
-            actual_cost: dec(k.actual_cost),
-            sales_value: dec(k.sales_value),
-            realized_revenue: dec(k.realized_revenue),
-            realized_margin: dec(k.realized_margin),
-            failed_cost: dec(k.failed_cost),
-            filament_grams: dec(k.filament_grams),
-        },
-        cost_series: board
-            .cost_series
-            .into_iter()
-            .map(|(bucket, planned, actual)| SeriesPoint {
-                bucket,
-                planned_cost: dec(planned),
-                actual_cost: dec(actual),
-            })
-            .collect(),
-        categories: board
-            .categories
-            .into_iter()
-            .map(|(c, cost)| CategoryCost {
-                category: super::prints::category_name(c),
-                cost: dec(cost),
-            })
-            .collect(),
-        drafts: Drafts {
-            count: board.drafts.0,
-            planned_cost: dec(board.drafts.1),
-        },
-        outcomes: Outcomes {
-            success: board.outcomes.success,
-            failed: board.outcomes.failed,
-            pending: board.outcomes.pending,
-            success_rate: board.outcomes.success_rate.map(dec),
-            variance: dec(board.outcomes.variance),
-        },
-    }))
+    Ok(Json(DashboardDto::of(name, board, currency)))
+}
+
+impl DashboardDto {
+    /// The answer for period `name` (`30d`, `90d`, `all`) from `board`, in `currency`.
+    fn of(name: &'static str, board: Dashboard, currency: String) -> DashboardDto {
+        let k = board.kpis;
+        DashboardDto {
+            period: name,
+            from: board.from.map(|d| d.to_string()),
+            currency,
+            kpis: Kpis {
+                prints: k.prints,
+                units: k.units,
+                planned_cost: dec(k.planned_cost),
+                actual_cost: dec(k.actual_cost),
+                sales_value: dec(k.sales_value),
+                realized_revenue: dec(k.realized_revenue),
+                realized_margin: dec(k.realized_margin),
+                failed_cost: dec(k.failed_cost),
+                filament_grams: dec(k.filament_grams),
+            },
+            cost_series: board
+                .cost_series
+                .into_iter()
+                .map(|(bucket, planned, actual)| SeriesPoint {
+                    bucket,
+                    planned_cost: dec(planned),
+                    actual_cost: dec(actual),
+                })
+                .collect(),
+            categories: board
+                .categories
+                .into_iter()
+                .map(|(c, cost)| CategoryCost {
+                    category: super::prints::category_name(c),
+                    cost: dec(cost),
+                })
+                .collect(),
+            drafts: Drafts {
+                count: board.drafts.0,
+                planned_cost: dec(board.drafts.1),
+            },
+            outcomes: Outcomes {
+                success: board.outcomes.success,
+                failed: board.outcomes.failed,
+                pending: board.outcomes.pending,
+                success_rate: board.outcomes.success_rate.map(dec),
+                variance: dec(board.outcomes.variance),
+            },
+        }
+    }
 }

@@ -94,10 +94,8 @@ impl FromRequest for Ctx {
         let state = req.app_data::<Data<AppState>>().cloned();
         let req = req.clone();
         Box::pin(async move {
-            let to_login =
-                || actix_web::error::InternalError::from_response("", see_other(paths::LOGIN));
             let (Some(user), Some(state)) = (user.await.ok().flatten(), state) else {
-                return Err(to_login().into());
+                return Err(Rendered::redirect(paths::LOGIN).into());
             };
             let chrome = Chrome::load(&state, Some(&user), paths::nav_of(req.path())).await;
             Ok(Ctx {
@@ -174,6 +172,7 @@ pub fn error_page(req: &HttpRequest, chrome: &Chrome, error: &ApiError) -> Rende
     Rendered {
         status: error.code.status(),
         body,
+        location: None,
     }
 }
 

@@ -16,8 +16,8 @@ use crate::error::{ApiError, Code};
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::prints::{
-    ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, PrintDetail, RecordOutcome, Retry,
-    SetPaid, SetStatus,
+    ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
+    RecordOutcome, Retry, SetPaid, SetStatus,
 };
 use askama::Template;
 use rust_decimal::Decimal;
@@ -324,18 +324,23 @@ const MOVES: [&str; 4] = ["PRINTING", "PRINTED", "SHIPPED", "DONE"];
 /// `faults`, answered with `status`.
 async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: StatusCode) -> Page {
     let detail = ctx.query(PrintDetail(ctx.id()?)).await?;
-    let print = PrintDto::from(&detail.print);
-    let customer = detail.customer.map(|c| (c.id.to_string(), c.name));
-    let series = detail.series.map(|s| (s.id.to_string(), s.name));
-    let t = &ctx.chrome.t;
-    let current = wire(&print.status);
-    let form_kind = match (&print.outcome, current.as_str(), print.archived) {
+    let page = DetailPage::of(ctx.chrome, detail, form, faults);
+    Ok(html(status, page.render()))
+}
+
+/// Which outcome form the page shows: `record`, `correct` or none (`""`; archived or not DONE).
+fn form_kind(print: &PrintDto) -> &'static str {
+    match (&print.outcome, wire(&print.status).as_str(), print.archived) {
         (_, _, true) => "",
         (Some(_), _, false) => "correct",
         (None, "DONE", false) => "record",
         _ => "",
-    };
-    let revisions = print
+    }
+}
+
+/// The outcome's revisions, newest first.
+fn revision_rows(t: &Tr, print: &PrintDto) -> Vec<RevisionRow> {
+    print
         .outcome
         .iter()
         .flat_map(|o| o.history.iter())
@@ -350,61 +355,62 @@ async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: Statu
             correction_note: r.correction_note.clone().unwrap_or_default(),
             actual_cost: t.money_str(&r.actual_cost),
         })
-        .collect();
-    let form = form.unwrap_or_else(|| outcome_form(&print));
-    let mut usages = usage_rows(t, &print);
-    for (k, u) in usages.iter_mut().enumerate() {
-        u.entered = form.get(&format!("filaments[{k}].usedGrams")).to_string();
+        .collect()
+}
+
+impl DetailPage {
+    /// The page of `detail` in the frame `chrome`.
+    fn of(chrome: super::Chrome, detail: Detail, form: Option<Submitted>, faults: Faults) -> Self {
+        let print = PrintDto::from(&detail.print);
+        let t = &chrome.t;
+        let current = wire(&print.status);
+        let form = form.unwrap_or_else(|| outcome_form(&print));
+        let mut usages = usage_rows(t, &print);
+        for (k, u) in usages.iter_mut().enumerate() {
+            u.entered = form.get(&format!("filaments[{k}].usedGrams")).to_string();
+        }
+        let mut parts = part_rows(t, &print);
+        for (i, p) in parts.iter_mut().enumerate() {
+            p.entered = form.get(&format!("parts[{i}].durationMinutes")).to_string();
+        }
+        let outcome = print.outcome.as_ref();
+        DetailPage {
+            status: t.t(&format!("status.{current}")).to_string(),
+            costs: Costs::of(t, &print),
+            parts,
+            usages,
+            moves: MOVES
+                .iter()
+                .filter(|m| **m != current)
+                .map(|m| (m.to_string(), t.t(&format!("status.{m}")).to_string()))
+                .collect(),
+            outcome_status: outcome
+                .map(|o| t.t(&format!("outcome.{}", wire(&o.status))).to_string())
+                .unwrap_or_default(),
+            revisions: revision_rows(t, &print),
+            form_kind: form_kind(&print),
+            form,
+            faults,
+            operation_key: Id::new().to_string(),
+            financials: financials(t, &print),
+            planned_duration: clock(print.duration_seconds),
+            actual_duration: outcome
+                .map(|o| clock(u64::from(o.duration_seconds)))
+                .unwrap_or_default(),
+            actual_cost: print
+                .actual_cost
+                .as_deref()
+                .map(|c| t.money_str(c))
+                .unwrap_or_default(),
+            is_draft: current == "DRAFT",
+            is_done: current == "DONE",
+            failed: current == "DONE" && outcome.is_some_and(|o| wire(&o.status) == "FAILED"),
+            customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
+            series: detail.series.map(|s| (s.id.to_string(), s.name)),
+            print,
+            chrome,
+        }
     }
-    let mut parts = part_rows(t, &print);
-    for (i, p) in parts.iter_mut().enumerate() {
-        p.entered = form.get(&format!("parts[{i}].durationMinutes")).to_string();
-    }
-    let page = DetailPage {
-        status: t.t(&format!("status.{current}")).to_string(),
-        costs: Costs::of(t, &print),
-        parts,
-        usages,
-        moves: MOVES
-            .iter()
-            .filter(|m| **m != current)
-            .map(|m| (m.to_string(), t.t(&format!("status.{m}")).to_string()))
-            .collect(),
-        outcome_status: print
-            .outcome
-            .as_ref()
-            .map(|o| t.t(&format!("outcome.{}", wire(&o.status))).to_string())
-            .unwrap_or_default(),
-        revisions,
-        form_kind,
-        form,
-        faults,
-        operation_key: Id::new().to_string(),
-        financials: financials(t, &print),
-        planned_duration: clock(print.duration_seconds),
-        actual_duration: print
-            .outcome
-            .as_ref()
-            .map(|o| clock(u64::from(o.duration_seconds)))
-            .unwrap_or_default(),
-        actual_cost: print
-            .actual_cost
-            .as_deref()
-            .map(|c| t.money_str(c))
-            .unwrap_or_default(),
-        is_draft: current == "DRAFT",
-        is_done: current == "DONE",
-        failed: current == "DONE"
-            && print
-                .outcome
-                .as_ref()
-                .is_some_and(|o| wire(&o.status) == "FAILED"),
-        customer,
-        series,
-        print,
-        chrome: ctx.chrome,
-    };
-    Ok(html(status, page.render()))
 }
 
 /// `GET /prints/{id}`.

@@ -68,17 +68,40 @@ pub fn row(chrome: &Chrome, print: &PrintDto) -> Row {
     }
 }
 
+/// The filter form's query, without the empty fields (they mean "no filter", so they are
+/// dropped before the API's strict parser sees them).
+struct Filled {
+    /// The values, to refill the form.
+    query: HashMap<String, String>,
+    /// The query without `page`, for the pagination links and the export.
+    base_query: String,
+    /// The whole query, for the parser.
+    cleaned: String,
+}
+
+impl Filled {
+    fn of(query_string: &str) -> Filled {
+        let pairs: Vec<(String, String)> =
+            serde_urlencoded::from_str(query_string).unwrap_or_default();
+        let kept: Vec<(String, String)> =
+            pairs.into_iter().filter(|(_, v)| !v.is_empty()).collect();
+        let paging = |(k, _): &&(String, String)| k != "page";
+        Filled {
+            query: kept.iter().cloned().collect(),
+            base_query: serde_urlencoded::to_string(kept.iter().filter(paging).collect::<Vec<_>>())
+                .unwrap_or_default(),
+            cleaned: serde_urlencoded::to_string(&kept).unwrap_or_default(),
+        }
+    }
+}
+
 /// Renders a page of prints for the query of the request (the API's list parameters).
 pub async fn list(ctx: Ctx) -> Page {
-    // Empty form fields mean "no filter": drop them before the API's strict parser sees them.
-    let pairs: Vec<(String, String)> =
-        serde_urlencoded::from_str(ctx.req.query_string()).unwrap_or_default();
-    let kept: Vec<(String, String)> = pairs.into_iter().filter(|(_, v)| !v.is_empty()).collect();
-    let query: HashMap<String, String> = kept.iter().cloned().collect();
-    let base_query =
-        serde_urlencoded::to_string(kept.iter().filter(|(k, _)| k != "page").collect::<Vec<_>>())
-            .unwrap_or_default();
-    let cleaned = serde_urlencoded::to_string(&kept).unwrap_or_default();
+    let Filled {
+        query,
+        base_query,
+        cleaned,
+    } = Filled::of(ctx.req.query_string());
     let (rows, total, page_no, page_size, fault) = match filters::parse_query(&cleaned) {
         Ok((list, filter)) => {
             let query = ListPrints {

@@ -36,51 +36,58 @@ struct ReportPage {
 /// `GET /reports/prints/{id}`: 409 `REPORT_NOT_ALLOWED` unless the print is DONE.
 pub async fn show(ctx: Ctx) -> Page {
     let report = Report::from(ctx.query(prints::Report(ctx.id()?)).await?);
-    let t = &ctx.chrome.t;
-    let print = &report.print;
-    let parts = print
-        .parts
-        .iter()
-        .enumerate()
-        .map(|(i, p)| PartLine {
-            number: i + 1,
-            printer: p.printer.clone(),
-            plate: p.build_plate.clone(),
-            hotends: p
-                .hotends
-                .iter()
-                .map(|h| h.name.clone())
-                .collect::<Vec<_>>()
-                .join(", "),
-            time: clock(p.duration_seconds),
-            total: t.money_str(&p.total_cost),
-        })
-        .collect();
-    let outcome = print.outcome.as_ref().map(|o| {
-        (
-            t.t(&format!("outcome.{}", wire(&o.status))).to_string(),
-            clock(u64::from(o.duration_seconds)),
-            print
-                .actual_cost
-                .as_deref()
-                .map(|c| t.money_str(c))
-                .unwrap_or_default(),
-        )
-    });
-    let page = ReportPage {
-        costs: Costs::of(t, print),
-        parts,
-        completed: t.date(print.completed_at.as_deref().unwrap_or(&print.updated_at)),
-        generated: t.date(&report.generated_at),
-        outcome,
-        failure_reason: print
-            .outcome
-            .as_ref()
-            .and_then(|o| o.failure_reason.clone())
-            .unwrap_or_default(),
-        financials: super::print_detail::financials(t, print),
-        report,
-        chrome: ctx.chrome,
-    };
+    let page = ReportPage::of(ctx.chrome, report);
     Ok(html(StatusCode::OK, page.render()))
+}
+
+impl ReportPage {
+    /// The page of `report` in the frame `chrome`.
+    fn of(chrome: super::Chrome, report: Report) -> ReportPage {
+        let t = &chrome.t;
+        let print = &report.print;
+        let parts = print
+            .parts
+            .iter()
+            .enumerate()
+            .map(|(i, p)| PartLine {
+                number: i + 1,
+                printer: p.printer.clone(),
+                plate: p.build_plate.clone(),
+                hotends: p
+                    .hotends
+                    .iter()
+                    .map(|h| h.name.clone())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+                time: clock(p.duration_seconds),
+                total: t.money_str(&p.total_cost),
+            })
+            .collect();
+        let outcome = print.outcome.as_ref().map(|o| {
+            (
+                t.t(&format!("outcome.{}", wire(&o.status))).to_string(),
+                clock(u64::from(o.duration_seconds)),
+                print
+                    .actual_cost
+                    .as_deref()
+                    .map(|c| t.money_str(c))
+                    .unwrap_or_default(),
+            )
+        });
+        ReportPage {
+            costs: Costs::of(t, print),
+            parts,
+            completed: t.date(print.completed_at.as_deref().unwrap_or(&print.updated_at)),
+            generated: t.date(&report.generated_at),
+            outcome,
+            failure_reason: print
+                .outcome
+                .as_ref()
+                .and_then(|o| o.failure_reason.clone())
+                .unwrap_or_default(),
+            financials: super::print_detail::financials(t, print),
+            report,
+            chrome,
+        }
+    }
 }

@@ -168,6 +168,18 @@ struct SpoolPage {
     booked: bool,
 }
 
+fn movement_row(t: &super::i18n::Tr, m: &MovementDto) -> MovementRow {
+    MovementRow {
+        kind: t
+            .t(&format!("movement.{}", super::print_detail::wire(&m.kind)))
+            .to_string(),
+        grams: format!("{} {}", t.exact_str(&m.grams), t.t("unit.g")),
+        note: m.note.clone().unwrap_or_default(),
+        print_id: m.print_id.clone().unwrap_or_default(),
+        date: t.date(&m.created_at),
+    }
+}
+
 async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
     let ledger = SpoolLedger {
         id: ctx.id()?,
@@ -178,19 +190,7 @@ async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusC
     let t = &ctx.chrome.t;
     let spool = SpoolDto::from(view);
     let movements = ListResponse::of(movements, MovementDto::from);
-    let rows = movements
-        .items
-        .iter()
-        .map(|m| MovementRow {
-            kind: t
-                .t(&format!("movement.{}", super::print_detail::wire(&m.kind)))
-                .to_string(),
-            grams: format!("{} {}", t.exact_str(&m.grams), t.t("unit.g")),
-            note: m.note.clone().unwrap_or_default(),
-            print_id: m.print_id.clone().unwrap_or_default(),
-            date: t.date(&m.created_at),
-        })
-        .collect();
+    let rows = movements.items.iter().map(|m| movement_row(t, m)).collect();
     let page = SpoolPage {
         remaining: format!("{} {}", t.exact_str(&spool.remaining_grams), t.t("unit.g")),
         initial: format!(
