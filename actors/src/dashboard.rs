@@ -36,6 +36,15 @@ impl Period {
             _ => None,
         }
     }
+
+    /// The period's name: `30d`, `90d` or `all`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Period::Days30 => "30d",
+            Period::Days90 => "90d",
+            Period::All => "all",
+        }
+    }
 }
 
 /// Headline figures of the period.

@@ -172,6 +172,43 @@ async fn malformed_bodies_and_queries_are_422() {
 }
 
 #[actix_web::test]
+async fn queries_refuse_unknown_parameters_and_list_every_fault() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    for (path, name) in [
+        ("/api/prints?bogus=1", "bogus"),
+        ("/api/customers?type=HOTEND", "type"),
+        ("/api/spools?availableonly=true", "availableonly"),
+        ("/api/dashboard?range=30d", "range"),
+        ("/api/search?q=ab&limit=5", "limit"),
+        ("/api/series?status=OPEN", "status"),
+    ] {
+        assert_field_error(app.get(path).await, name, "errors.unknownField").await;
+    }
+    let body = assert_error(
+        app.get("/api/components?pageSize=0&type=GEAR&printerId=x&extra=1")
+            .await,
+        422,
+        "VALIDATION_FAILED",
+    )
+    .await;
+    assert_eq!(
+        body["data"]["fieldErrors"],
+        json!([
+            {"path": "pageSize", "messageKey": "errors.outOfRange"},
+            {"path": "type", "messageKey": "errors.invalidValue"},
+            {"path": "printerId", "messageKey": "errors.invalidId"},
+            {"path": "extra", "messageKey": "errors.unknownField"},
+        ]),
+        "every fault at once, in the order of the parameters' documentation"
+    );
+    let res = app
+        .get("/api/components?type=HOTEND&alwaysUsed=false")
+        .await;
+    assert_eq!(res.status(), 200, "documented parameters are taken");
+}
+
+#[actix_web::test]
 async fn every_response_carries_the_security_headers_and_a_request_id() {
     let app = TestApp::spawn().await;
     for path in ["/api/health", "/api/nothing", "/api-reference/"] {

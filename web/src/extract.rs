@@ -217,6 +217,25 @@ impl QueryFields {
         self.faults.push(FieldError::new(name, key));
     }
 
+    /// Records `faults` found by a parser of a parameter's value.
+    pub fn push_faults(&mut self, faults: impl IntoIterator<Item = FieldError>) {
+        self.faults.extend(faults);
+    }
+
+    /// Records `errors.unknownField` for every parameter not among `known`.
+    pub fn refuse_unknown(&mut self, known: &[String]) {
+        let mut unknown: Vec<&String> = self
+            .values
+            .keys()
+            .filter(|name| !known.contains(name))
+            .collect();
+        unknown.sort();
+        let faults = unknown
+            .into_iter()
+            .map(|name| FieldError::new(name.clone(), "errors.unknownField"));
+        self.faults.extend(faults);
+    }
+
     /// Ends parsing. Errors: 422 with every parameter at fault.
     pub fn finish(self) -> Result<(), ApiError> {
         if self.faults.is_empty() {
@@ -227,11 +246,77 @@ impl QueryFields {
     }
 }
 
-/// The common list query: `search`, `page` (one-based), `pageSize` (1-100, default 25),
-/// `includeArchived` (default false).
-#[derive(Debug, Clone, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(non_snake_case)]
+/// A query struct that reads its own parameters: every fault is recorded in the
+/// [`QueryFields`], so a query with several faults answers one 422 listing them all.
+pub trait ReadQuery: Sized {
+    /// Reads the parameters from `query`.
+    fn read(query: &mut QueryFields) -> Self;
+}
+
+/// A query of one route: the parameters it takes (its OpenAPI parameters) and how they are read.
+/// Implemented for every [`ReadQuery`] that documents itself with [`IntoParams`], and for pairs
+/// of them (the common list query and a route's own filters).
+pub trait FromQuery: Sized {
+    /// The names of the parameters it takes.
+    fn names() -> Vec<String>;
+    /// Reads them from `query`.
+    fn read_from(query: &mut QueryFields) -> Self;
+}
+
+impl<T: ReadQuery + IntoParams> FromQuery for T {
+    fn names() -> Vec<String> {
+        T::into_params(|| Some(utoipa::openapi::path::ParameterIn::Query))
+            .into_iter()
+            .map(|p| p.name)
+            .collect()
+    }
+
+    fn read_from(query: &mut QueryFields) -> Self {
+        T::read(query)
+    }
+}
+
+impl<A: FromQuery, B: FromQuery> FromQuery for (A, B) {
+    fn names() -> Vec<String> {
+        let mut names = A::names();
+        names.extend(B::names());
+        names
+    }
+
+    fn read_from(query: &mut QueryFields) -> Self {
+        (A::read_from(query), B::read_from(query))
+    }
+}
+
+/// A query string parsed strictly into `T`: a parameter `T` does not document is 422
+/// `errors.unknownField`, and every fault is listed at once.
+#[derive(Debug)]
+pub struct StrictQuery<T>(pub T);
+
+impl<T: FromQuery> StrictQuery<T> {
+    /// Parses `query` (without `?`). Errors: 422 with every parameter at fault.
+    pub fn parse(query: &str) -> Result<T, ApiError> {
+        let mut fields = QueryFields::parse(query)?;
+        let value = T::read_from(&mut fields);
+        fields.refuse_unknown(&T::names());
+        fields.finish()?;
+        Ok(value)
+    }
+}
+
+impl<T: FromQuery> FromRequest for StrictQuery<T> {
+    type Error = ApiError;
+    type Future = std::future::Ready<Result<Self, ApiError>>;
+
+    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
+        std::future::ready(Self::parse(req.query_string()).map(StrictQuery))
+    }
+}
+
+/// The common list query: `search`, `page` (one-based, default 1), `pageSize` (1-100, default
+/// 25), `includeArchived` (default false).
+#[derive(Debug, Clone, Default, IntoParams)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct ListParams {
     /// Case-insensitive text filter.
     pub search: Option<String>,
@@ -240,37 +325,41 @@ pub struct ListParams {
     pub page: Option<u32>,
     /// Items per page, 1 to 100 (default 25).
     #[param(minimum = 1, maximum = 100)]
-    pub pageSize: Option<u32>,
+    pub page_size: Option<u32>,
     /// Also list archived records (default false).
-    pub includeArchived: Option<bool>,
+    pub include_archived: Option<bool>,
 }
 
-impl ListParams {
-    /// Parses the common list parameters from `query`.
-    pub fn parse(query: &mut QueryFields) -> ListQuery {
-        ListQuery {
+impl ReadQuery for ListParams {
+    fn read(query: &mut QueryFields) -> Self {
+        ListParams {
             search: query.text("search"),
-            page: query.int("page", 1, u32::MAX).unwrap_or(1),
-            page_size: query.int("pageSize", 1, 100).unwrap_or(25),
-            include_archived: query.bool("includeArchived").unwrap_or(false),
+            page: query.int("page", 1, u32::MAX),
+            page_size: query.int("pageSize", 1, 100),
+            include_archived: query.bool("includeArchived"),
         }
     }
 }
 
-/// The list query as an extractor. Errors: 422 with the parameters at fault.
-pub struct List(pub ListQuery);
+impl From<ListParams> for ListQuery {
+    fn from(p: ListParams) -> ListQuery {
+        ListQuery {
+            search: p.search,
+            page: p.page.unwrap_or(1),
+            page_size: p.page_size.unwrap_or(25),
+            include_archived: p.include_archived.unwrap_or(false),
+        }
+    }
+}
 
-impl FromRequest for List {
-    type Error = ApiError;
-    type Future = std::future::Ready<Result<Self, ApiError>>;
+/// No query parameters beyond the common list query.
+#[derive(Debug, Clone, Copy, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct NoFilter {}
 
-    fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
-        std::future::ready((|| {
-            let mut query = QueryFields::of(req)?;
-            let list = ListParams::parse(&mut query);
-            query.finish()?;
-            Ok(List(list))
-        })())
+impl ReadQuery for NoFilter {
+    fn read(_: &mut QueryFields) -> Self {
+        NoFilter {}
     }
 }
 

@@ -2,11 +2,12 @@
 
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
-use crate::extract::QueryFields;
+use crate::extract::{QueryFields, ReadQuery};
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::components::{self, ComponentFilter, ComponentView};
 use actors::values::{Amount, Name, Note, PositiveAmount};
 use serde::{Deserialize, Serialize};
+use storage::Id;
 use storage::records::ComponentType as StoredType;
 use utoipa::{IntoParams, ToSchema};
 
@@ -113,15 +114,30 @@ pub struct ComponentInput {
 
 /// Component list filters.
 #[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(non_snake_case, dead_code)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct ComponentParams {
     /// Only this type: HOTEND, BUILD_PLATE or OTHER.
     pub r#type: Option<ComponentType>,
     /// Only components that fit this printer.
-    pub printerId: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub printer_id: Option<Id>,
     /// Only (not) always-used components.
-    pub alwaysUsed: Option<bool>,
+    pub always_used: Option<bool>,
+}
+
+impl ReadQuery for ComponentParams {
+    fn read(query: &mut QueryFields) -> Self {
+        let kind = query.one_of("type", &["HOTEND", "BUILD_PLATE", "OTHER"]);
+        ComponentParams {
+            r#type: kind.map(|t| match t {
+                "HOTEND" => ComponentType::Hotend,
+                "BUILD_PLATE" => ComponentType::BuildPlate,
+                _ => ComponentType::Other,
+            }),
+            printer_id: query.id("printerId"),
+            always_used: query.bool("alwaysUsed"),
+        }
+    }
 }
 
 /// The components resource.
@@ -146,18 +162,13 @@ impl Resource for Components {
         })
     }
 
-    fn filter(query: &mut QueryFields) -> ComponentFilter {
-        let kind = query
-            .one_of("type", &["HOTEND", "BUILD_PLATE", "OTHER"])
-            .map(|t| match t {
-                "HOTEND" => StoredType::Hotend,
-                "BUILD_PLATE" => StoredType::BuildPlate,
-                _ => StoredType::Other,
-            });
+    type Params = ComponentParams;
+
+    fn filter(p: ComponentParams) -> ComponentFilter {
         ComponentFilter {
-            kind,
-            printer_id: query.id("printerId"),
-            always_used: query.bool("alwaysUsed"),
+            kind: p.r#type.map(Into::into),
+            printer_id: p.printer_id,
+            always_used: p.always_used,
         }
     }
 

@@ -2,7 +2,7 @@
 
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
-use crate::extract::QueryFields;
+use crate::extract::NoFilter;
 use crate::wire::ts;
 use actors::inventory::customers;
 use actors::values::{Email, Name, Note};
@@ -66,7 +66,9 @@ impl Resource for Customers {
         })
     }
 
-    fn filter(_: &mut QueryFields) {}
+    type Params = NoFilter;
+
+    fn filter(_: NoFilter) {}
 
     fn dto(c: super::inventory::View<Self>) -> Customer {
         Customer {

@@ -1,12 +1,12 @@
 //! `GET /api/dashboard`.
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::QueryFields;
+use crate::extract::{QueryFields, ReadQuery, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::dec;
+use actix_web::get;
 use actix_web::web::{Data, Json};
-use actix_web::{HttpRequest, get};
 use actors::dashboard::{Dashboard, DashboardOf, Period};
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
@@ -14,10 +14,19 @@ use utoipa::{IntoParams, ToSchema};
 /// Dashboard query.
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct DashboardParams {
     /// `30d` (default), `90d` or `all`.
-    pub period: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub period: Option<Period>,
+}
+
+impl ReadQuery for DashboardParams {
+    fn read(query: &mut QueryFields) -> Self {
+        let name = query.one_of("period", &["30d", "90d", "all"]);
+        DashboardParams {
+            period: name.and_then(Period::parse),
+        }
+    }
 }
 
 /// Headline figures of the period (DONE prints completed in it, archived left out).
@@ -120,16 +129,11 @@ pub struct DashboardDto {
 pub async fn get_dashboard(
     state: Data<AppState>,
     _user: CurrentUser,
-    req: HttpRequest,
+    query: StrictQuery<DashboardParams>,
 ) -> Result<Json<DashboardDto>, ApiError> {
-    let mut query = QueryFields::of(&req)?;
-    let name = query
-        .one_of("period", &["30d", "90d", "all"])
-        .unwrap_or("30d");
-    query.finish()?;
-    let period = Period::parse(name).unwrap_or(Period::Days30);
+    let period = query.0.period.unwrap_or(Period::Days30);
     let (board, currency) = state.query(DashboardOf(period)).await?;
-    Ok(Json(DashboardDto::of(name, board, currency)))
+    Ok(Json(DashboardDto::of(period.name(), board, currency)))
 }
 
 impl DashboardDto {

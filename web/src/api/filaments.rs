@@ -2,7 +2,7 @@
 
 use super::inventory::{Resource, inventory_routes};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{PathId, QueryFields, StrictJson};
+use crate::extract::{NoFilter, PathId, StrictJson};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, dec_opt, ts};
@@ -133,7 +133,9 @@ impl Resource for Filaments {
         })
     }
 
-    fn filter(_: &mut QueryFields) {}
+    type Params = NoFilter;
+
+    fn filter(_: NoFilter) {}
 
     fn dto(v: FilamentView) -> Filament {
         let f = v.filament;

@@ -6,9 +6,9 @@
 
 use super::ListResponse;
 use crate::error::ApiError;
-use crate::extract::{ListParams, Patch, QueryFields};
+use crate::extract::{FromQuery, ListParams, Patch};
 use crate::state::AppState;
-use actix_web::{HttpRequest, HttpResponse};
+use actix_web::HttpResponse;
 use actors::inventory::{
     ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, Kind, ListRecords, ReplaceRecord,
 };
@@ -27,8 +27,11 @@ pub trait Resource: 'static {
 
     /// Validates the wire input. Errors: 422 with field errors.
     fn domain(input: Self::Input) -> Result<Input<Self>, ApiError>;
-    /// Parses the resource's own list parameters (faults are kept in `query`).
-    fn filter(query: &mut QueryFields) -> <Self::Kind as Kind>::Filter;
+    /// The resource's own list parameters.
+    type Params: FromQuery + 'static;
+
+    /// The rules' filter of the list parameters.
+    fn filter(params: Self::Params) -> <Self::Kind as Kind>::Filter;
     /// The response body of a view.
     fn dto(view: View<Self>) -> Self::Dto;
 }
@@ -41,18 +44,13 @@ pub type View<R> = <<R as Resource>::Kind as Kind>::View;
 /// `GET /api/{resource}`.
 pub async fn list<R: Resource>(
     state: &AppState,
-    req: &HttpRequest,
+    (list, params): (ListParams, R::Params),
 ) -> Result<HttpResponse, ApiError> {
-    let mut query = QueryFields::of(req)?;
-    let list = ListParams::parse(&mut query);
-    let filter = R::filter(&mut query);
-    query.finish()?;
-    let page = state
-        .query(ListRecords::<R::Kind> {
-            query: list,
-            filter,
-        })
-        .await?;
+    let query = ListRecords::<R::Kind> {
+        query: list.into(),
+        filter: R::filter(params),
+    };
+    let page = state.query(query).await?;
     Ok(HttpResponse::Ok().json(ListResponse::of(page, R::dto)))
 }
 
@@ -156,9 +154,12 @@ macro_rules! inventory_routes {
         pub async fn list(
             state: actix_web::web::Data<crate::state::AppState>,
             _user: crate::session::CurrentUser,
-            req: actix_web::HttpRequest,
+            query: crate::extract::StrictQuery<(
+                crate::extract::ListParams,
+                <$resource as crate::api::inventory::Resource>::Params,
+            )>,
         ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
-            crate::api::inventory::list::<$resource>(&state, &req).await
+            crate::api::inventory::list::<$resource>(&state, query.0).await
         }
 
         #[doc = concat!("Creates one of ", $tag, ".")]

@@ -2,7 +2,7 @@
 
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
-use crate::extract::QueryFields;
+use crate::extract::NoFilter;
 use crate::wire::ts;
 use actors::inventory::manufacturers;
 use actors::values::{Name, Note};
@@ -54,7 +54,9 @@ impl Resource for Manufacturers {
         })
     }
 
-    fn filter(_: &mut QueryFields) {}
+    type Params = NoFilter;
+
+    fn filter(_: NoFilter) {}
 
     fn dto(m: super::inventory::View<Self>) -> Manufacturer {
         Manufacturer {

@@ -2,7 +2,7 @@
 
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
-use crate::extract::QueryFields;
+use crate::extract::NoFilter;
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::printers::{self, ManufacturerRef, PrinterView};
 use actors::values::{Amount, Name, Note, PositiveAmount};
@@ -106,7 +106,9 @@ impl Resource for Printers {
         })
     }
 
-    fn filter(_: &mut QueryFields) {}
+    type Params = NoFilter;
+
+    fn filter(_: NoFilter) {}
 
     fn dto(v: PrinterView) -> Printer {
         let p = v.printer;

@@ -1,11 +1,11 @@
 //! `GET /api/search`: prints and inventory whose names contain the query, grouped.
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::QueryFields;
+use crate::extract::{QueryFields, ReadQuery, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
+use actix_web::get;
 use actix_web::web::{Data, Json};
-use actix_web::{HttpRequest, get};
 use actors::search::{Found, Search};
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
@@ -13,10 +13,17 @@ use utoipa::{IntoParams, ToSchema};
 /// Search query.
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
-#[allow(dead_code)]
 pub struct SearchParams {
     /// Text to find, at least 2 characters.
     pub q: String,
+}
+
+impl ReadQuery for SearchParams {
+    fn read(query: &mut QueryFields) -> Self {
+        SearchParams {
+            q: query.text("q").unwrap_or_default(),
+        }
+    }
 }
 
 /// One hit.
@@ -92,10 +99,7 @@ impl From<Found> for SearchResults {
 pub async fn search(
     state: Data<AppState>,
     _user: CurrentUser,
-    req: HttpRequest,
+    query: StrictQuery<SearchParams>,
 ) -> Result<Json<SearchResults>, ApiError> {
-    let query = QueryFields::of(&req)?;
-    let q = query.text("q").unwrap_or_default();
-    query.finish()?;
-    Ok(Json(state.query(Search(q)).await?.into()))
+    Ok(Json(state.query(Search(query.0.q)).await?.into()))
 }

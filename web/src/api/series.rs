@@ -3,13 +3,14 @@
 use super::ListResponse;
 use super::prints::{self, PrintDto, filters};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{ArchiveInput, List, ListParams, PathId, StrictJson};
+use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
-use actix_web::{HttpRequest, HttpResponse, get, patch, post};
-use actors::prints::query::Totals;
+use actix_web::{HttpResponse, get, patch, post};
+use actors::inventory::ListQuery;
+use actors::prints::query::{PrintFilter, Totals};
 use actors::prints::{ListPrints, NextRun, Scope};
 use actors::series::{
     ArchiveSeries, CreateSeries, GetSeries, ListSeries, ReplaceSeries, SeriesInput, SetSeriesState,
@@ -197,9 +198,9 @@ pub struct History {
 pub async fn list_series(
     state: Data<AppState>,
     _user: CurrentUser,
-    query: List,
+    query: StrictQuery<ListParams>,
 ) -> Result<Json<ListResponse<SeriesDto>>, ApiError> {
-    let page = state.query(ListSeries(query.0)).await?;
+    let page = state.query(ListSeries(query.0.into())).await?;
     Ok(Json(ListResponse::of(page, SeriesDto::from)))
 }
 
@@ -291,16 +292,15 @@ pub async fn next_run(
     Ok(HttpResponse::Created().json(PrintDto::from(&state.send(command).await?)))
 }
 
-/// The prints of `scope` for the list query of `req`, with totals over the whole filtered set
+/// The prints of `scope` for a list query and filter, with totals over the whole filtered set
 /// (API and UI).
 ///
-/// Errors: 404 for the series or customer; 422 for the query; 409 `PRINT_SERIES_DISABLED`.
+/// Errors: 404 for the series or customer; 409 `PRINT_SERIES_DISABLED`.
 pub async fn history(
     state: &AppState,
-    req: &HttpRequest,
+    (list, filter): (ListQuery, PrintFilter),
     scope: Scope,
 ) -> Result<History, ApiError> {
-    let (list, filter) = filters::parse(req)?;
     let page = ListPrints {
         list: list.clone(),
         filter,
@@ -324,9 +324,10 @@ pub async fn series_history(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    req: HttpRequest,
+    query: StrictQuery<(ListParams, filters::PrintParams)>,
 ) -> Result<Json<History>, ApiError> {
-    history(&state, &req, Scope::Series(id.0)).await.map(Json)
+    let query = filters::filter(query.0);
+    history(&state, query, Scope::Series(id.0)).await.map(Json)
 }
 
 /// The customer's prints, filtered and paginated, with totals over the whole filtered set.
@@ -336,7 +337,10 @@ pub async fn customer_history(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    req: HttpRequest,
+    query: StrictQuery<(ListParams, filters::PrintParams)>,
 ) -> Result<Json<History>, ApiError> {
-    history(&state, &req, Scope::Customer(id.0)).await.map(Json)
+    let query = filters::filter(query.0);
+    history(&state, query, Scope::Customer(id.0))
+        .await
+        .map(Json)
 }

@@ -3,12 +3,15 @@
 
 use super::ListResponse;
 use crate::error::{ApiError, Code, ErrorBody};
-use crate::extract::{ArchiveInput, ListParams, PathId, QueryFields, StrictJson};
+use crate::extract::{
+    ArchiveInput, ListParams, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
+};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
+use actors::inventory::ListQuery;
 use actors::ledger::{
     self, ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
     OpenSpool, SpoolChange, SpoolFilter, SpoolInput, SpoolLedger, SpoolView,
@@ -287,13 +290,22 @@ impl MovementInputDto {
 
 /// Spool list filters.
 #[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(non_snake_case, dead_code)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct SpoolParams {
     /// Only this filament.
-    pub filamentId: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub filament_id: Option<Id>,
     /// Only spools with filament left.
-    pub availableOnly: Option<bool>,
+    pub available_only: Option<bool>,
+}
+
+impl ReadQuery for SpoolParams {
+    fn read(query: &mut QueryFields) -> Self {
+        SpoolParams {
+            filament_id: query.id("filamentId"),
+            available_only: query.bool("availableOnly"),
+        }
+    }
 }
 
 /// Lists spools (sorted by code).
@@ -302,21 +314,18 @@ pub struct SpoolParams {
 pub async fn list_spools(
     state: Data<AppState>,
     _user: CurrentUser,
-    req: HttpRequest,
+    query: StrictQuery<(ListParams, SpoolParams)>,
 ) -> Result<Json<ListResponse<SpoolDto>>, ApiError> {
-    let mut query = QueryFields::of(&req)?;
-    let list = ListParams::parse(&mut query);
+    let (list, params) = query.0;
     let filter = SpoolFilter {
-        filament_id: query.id("filamentId"),
-        available_only: query.bool("availableOnly").unwrap_or(false),
+        filament_id: params.filament_id,
+        available_only: params.available_only.unwrap_or(false),
     };
-    query.finish()?;
-    let page = state
-        .query(ListSpools {
-            query: list,
-            filter,
-        })
-        .await?;
+    let query = ListSpools {
+        query: list.into(),
+        filter,
+    };
+    let page = state.query(query).await?;
     Ok(Json(ListResponse::of(page, SpoolDto::from)))
 }
 
@@ -339,11 +348,9 @@ pub async fn get_spool(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    req: HttpRequest,
+    query: StrictQuery<ListParams>,
 ) -> Result<Json<SpoolDetail>, ApiError> {
-    let mut query = QueryFields::of(&req)?;
-    let list = ListParams::parse(&mut query);
-    query.finish()?;
+    let list = ListQuery::from(query.0);
     let (view, movements) = state
         .query(SpoolLedger {
             id: id.0,

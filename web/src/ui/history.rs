@@ -5,6 +5,7 @@ use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::prints::{Row, row};
+use crate::api::prints::filters;
 use crate::api::series::{History, SeriesDto, SeriesInputDto, history};
 use crate::error::ApiError;
 use actix_web::http::StatusCode;
@@ -53,7 +54,8 @@ struct HistoryPage {
 }
 
 async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> Page {
-    let found = history(&ctx.state, &ctx.req, scope)
+    let query = filters::parse_query(ctx.req.query_string()).map_err(|e| ctx.fail(&e))?;
+    let found = history(&ctx.state, query, scope)
         .await
         .map_err(|e| ctx.fail(&e))?;
     let (title, series) = match scope {

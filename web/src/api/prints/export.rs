@@ -5,12 +5,12 @@
 use super::dto::duration;
 use super::filters;
 use crate::error::{ApiError, Code, ErrorBody};
-use crate::extract::ListParams;
+use crate::extract::{ListParams, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{dec, dec_opt, ts};
 use actix_web::web::Data;
-use actix_web::{HttpRequest, HttpResponse, get};
+use actix_web::{HttpResponse, get};
 use actors::prints::{self, Export, ExportData};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -178,9 +178,9 @@ fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, ApiError> {
 pub async fn export(
     state: Data<AppState>,
     _user: CurrentUser,
-    req: HttpRequest,
+    query: StrictQuery<(ListParams, filters::PrintParams)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, filter) = filters::parse(&req)?;
+    let (_, filter) = filters::filter(query.0);
     let data = state.query(Export(filter)).await?;
     let rows: Vec<_> = data.prints.iter().map(|p| row(p, &data)).collect();
     Ok(HttpResponse::Ok()

@@ -1,36 +1,44 @@
 //! Print list, history and export filters from the query string.
 
 use crate::error::ApiError;
-use crate::extract::{ListParams, QueryFields};
-use actix_web::HttpRequest;
+use crate::extract::{ListParams, QueryFields, ReadQuery, StrictQuery};
 use actors::inventory::ListQuery;
 use actors::prints::query::{Outcome, PrintFilter, Where, parse_status};
+use jiff::civil::Date;
+use storage::Id;
+use storage::records::PrintStatus;
 use utoipa::IntoParams;
 
 /// Print filters beyond the common list query.
-#[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Query)]
-#[allow(non_snake_case, dead_code)]
+#[derive(Debug, Clone, Default, IntoParams)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct PrintParams {
     /// Statuses, comma-separated: DRAFT, PRINTING, PRINTED, SHIPPED, DONE.
-    pub status: Option<String>,
+    #[param(rename = "status", value_type = Option<String>)]
+    pub statuses: Vec<PrintStatus>,
     /// Outcomes, comma-separated: PENDING (DONE without outcome), SUCCESS, FAILED.
-    pub outcome: Option<String>,
+    #[param(rename = "outcome", value_type = Option<String>)]
+    pub outcomes: Vec<Outcome>,
     /// Customer id.
-    pub customerId: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub customer_id: Option<Id>,
     /// Printer id (any part).
-    pub printerId: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub printer_id: Option<Id>,
     /// Series id.
-    pub seriesId: Option<String>,
+    #[param(value_type = Option<String>)]
+    pub series_id: Option<Id>,
     /// Completion date (else creation date) on or after, YYYY-MM-DD, instance time zone.
-    pub dateFrom: Option<String>,
+    #[param(value_type = Option<String>, format = Date)]
+    pub date_from: Option<Date>,
     /// Completion date (else creation date) on or before, YYYY-MM-DD, instance time zone.
-    pub dateTo: Option<String>,
+    #[param(value_type = Option<String>, format = Date)]
+    pub date_to: Option<Date>,
     /// JSON group: one condition, `{"AND": [...]}` or `{"OR": [...]}` with 1 to 20 conditions on
     /// status, outcome, printerId, customerId, seriesId (`{"in"|"notIn": [...]}`), archived
     /// (bool), dateFrom (`{"gte": date}`), dateTo (`{"lte": date}`).
-    #[param(example = json!(r#"{"AND":[{"status":{"in":["DONE"]}},{"archived":false}]}"#))]
-    pub r#where: Option<String>,
+    #[param(value_type = Option<String>, example = json!(r#"{"AND":[{"status":{"in":["DONE"]}},{"archived":false}]}"#))]
+    pub r#where: Option<Where>,
 }
 
 fn list<T>(query: &mut QueryFields, name: &str, parse: impl Fn(&str) -> Option<T>) -> Vec<T> {
@@ -44,7 +52,7 @@ fn list<T>(query: &mut QueryFields, name: &str, parse: impl Fn(&str) -> Option<T
     })
 }
 
-fn date(query: &mut QueryFields, name: &str) -> Option<jiff::civil::Date> {
+fn date(query: &mut QueryFields, name: &str) -> Option<Date> {
     let text = query.text(name)?;
     match text.parse() {
         Ok(d) => Some(d),
@@ -55,31 +63,55 @@ fn date(query: &mut QueryFields, name: &str) -> Option<jiff::civil::Date> {
     }
 }
 
-/// The list query and print filters of `req`. Errors: 422 with every parameter at fault.
-pub fn parse(req: &HttpRequest) -> Result<(ListQuery, PrintFilter), ApiError> {
-    parse_query(req.query_string())
+impl ReadQuery for PrintParams {
+    fn read(query: &mut QueryFields) -> Self {
+        let group = query
+            .text("where")
+            .and_then(|text| match Where::parse(&text) {
+                Ok(group) => Some(group),
+                Err(actors::Error::Validation(faults)) => {
+                    query.push_faults(faults);
+                    None
+                }
+                Err(_) => {
+                    query.push_fault("where", "errors.invalidValue");
+                    None
+                }
+            });
+        PrintParams {
+            statuses: list(query, "status", parse_status),
+            outcomes: list(query, "outcome", Outcome::parse),
+            customer_id: query.id("customerId"),
+            printer_id: query.id("printerId"),
+            series_id: query.id("seriesId"),
+            date_from: date(query, "dateFrom"),
+            date_to: date(query, "dateTo"),
+            r#where: group,
+        }
+    }
 }
 
-/// [`parse`] for a query string (without `?`), for the UI's list page.
-pub fn parse_query(query: &str) -> Result<(ListQuery, PrintFilter), ApiError> {
-    let mut query = QueryFields::parse(query)?;
-    let list_query = ListParams::parse(&mut query);
-    let group = match query.text("where") {
-        Some(text) => Some(Where::parse(&text).map_err(ApiError::from)?),
-        None => None,
-    };
+/// The rules' list query and print filter of a list query and print parameters.
+pub fn filter((list, p): (ListParams, PrintParams)) -> (ListQuery, PrintFilter) {
+    let list = ListQuery::from(list);
     let filter = PrintFilter {
-        statuses: list(&mut query, "status", parse_status),
-        outcomes: list(&mut query, "outcome", Outcome::parse),
-        customer_id: query.id("customerId"),
-        printer_id: query.id("printerId"),
-        series_id: query.id("seriesId"),
-        date_from: date(&mut query, "dateFrom"),
-        date_to: date(&mut query, "dateTo"),
-        search: list_query.search.as_ref().map(|s| s.to_lowercase()),
-        include_archived: list_query.include_archived,
-        group,
+        statuses: p.statuses,
+        outcomes: p.outcomes,
+        customer_id: p.customer_id,
+        printer_id: p.printer_id,
+        series_id: p.series_id,
+        date_from: p.date_from,
+        date_to: p.date_to,
+        search: list.search.as_ref().map(|s| s.to_lowercase()),
+        include_archived: list.include_archived,
+        group: p.r#where,
     };
-    query.finish()?;
-    Ok((list_query, filter))
+    (list, filter)
+}
+
+/// The list query and print filter of a query string (without `?`), for the UI's list page.
+///
+/// Errors: 422 with every parameter at fault.
+pub fn parse_query(query: &str) -> Result<(ListQuery, PrintFilter), ApiError> {
+    StrictQuery::<(ListParams, PrintParams)>::parse(query).map(filter)
 }

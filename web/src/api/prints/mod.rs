@@ -12,7 +12,7 @@ pub use input::PrintInputDto;
 
 use super::ListResponse;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, parse_json};
+use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery, parse_json};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::dev::Payload;
@@ -85,9 +85,9 @@ pub async fn calculate(
 pub async fn list_prints(
     state: Data<AppState>,
     _user: CurrentUser,
-    req: HttpRequest,
+    query: StrictQuery<(ListParams, filters::PrintParams)>,
 ) -> Result<Json<ListResponse<PrintDto>>, ApiError> {
-    let (list, filter) = filters::parse(&req)?;
+    let (list, filter) = filters::filter(query.0);
     let query = ListPrints {
         list: list.clone(),
         filter,
