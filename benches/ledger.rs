@@ -6,9 +6,10 @@
 //!     cargo bench --bench ledger
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::command::LedgerWriter;
-use actors::ledger::{self, BookMovement, ManualKind};
+use actors::ledger;
 use actors::prints::PrintIndex;
+use actors::stock::{BookMovement, ManualKind};
+use actors::writer::LedgerWriter;
 use actors::writer::WriterHandle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::Arc;

@@ -148,9 +148,7 @@ impl Application {
             store,
             writers,
             index,
-            latest_version: ::web::api::version::LatestVersion::new(
-                config.release_feed_url.clone(),
-            ),
+            latest_version: ::web::release::LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),
                 session_ttl_seconds: i64::from(config.session_ttl_hours) * 3600,

@@ -7,9 +7,10 @@
 //! Sessions: a 32-byte random token (64 hex characters) lives only in the client's cookie; the
 //! store keeps its SHA-256, so a copy of the database does not hold usable sessions.
 
-use crate::command::{Command, Query, SettingsWriter, Snapshot};
+use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
 use crate::values::{Email, Locale, Password};
+use crate::writer::SettingsWriter;
 use crate::{Error, Result};
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use argon2::{Argon2, PasswordHash};

@@ -4,8 +4,8 @@
 //! `prints::RecordOutcome`, `series::SetState`, …). It carries validated data and its
 //! [`Command::apply`] owns every rule the write needs: feature switches, immutability,
 //! existence checks, the rules of other aggregates it moves. It names the writer that serializes
-//! it ([`Command::Writer`]), so a command cannot be sent to the wrong aggregate: the web crate
-//! sends it with [`crate::writer::Writers::send`] and maps the reply.
+//! it ([`Command::Writer`], a marker of the writer module), so a command cannot be sent to the
+//! wrong aggregate: the web crate sends it through the writers and maps the reply.
 //!
 //! Queries are the read side's counterpart: a [`Query`] runs in a read transaction (an MVCC
 //! snapshot) with the print projection at hand, and owns the rules of the read (a feature switch,
@@ -17,26 +17,9 @@ use crate::txn::Txn;
 use storage::ReadTransaction;
 use storage::repo::Tx;
 
-/// The writer of settings, feature flags, accounts and sessions (and setup's demo data).
-#[derive(Debug)]
-pub enum SettingsWriter {}
-/// The writer of customers, manufacturers, printers, components and filaments.
-#[derive(Debug)]
-pub enum InventoryWriter {}
-/// The writer of prints: drafts, lifecycle, copies, outcomes and corrections (with the PRINT
-/// movements they book on spools).
-#[derive(Debug)]
-pub enum PrintsWriter {}
-/// The writer of print series.
-#[derive(Debug)]
-pub enum SeriesWriter {}
-/// The writer of spools and their ledger movements.
-#[derive(Debug)]
-pub enum LedgerWriter {}
-
 /// A named write, applied by the writer of its aggregate in a batch's transaction.
 pub trait Command: Send + 'static {
-    /// The writer that serializes this command (one of the markers of this module).
+    /// The writer that serializes this command (one of the writer module's markers).
     type Writer: 'static;
     /// What the sender gets once the batch is durably committed.
     type Reply: Send + 'static;

@@ -19,6 +19,7 @@ pub mod demo;
 mod error;
 pub mod inventory;
 pub mod ledger;
+pub mod list;
 pub mod money;
 pub mod prints;
 pub mod search;

@@ -18,9 +18,7 @@
 //! Derived state is kept here: after each commit, the prints the batch changed (its
 //! [`Txn`] log) go into the print projection before any sender is answered.
 
-use crate::command::{
-    Command, InventoryWriter, LedgerWriter, PrintsWriter, SeriesWriter, SettingsWriter,
-};
+use crate::command::Command;
 use crate::prints::PrintIndex;
 use crate::txn::Txn;
 use crate::{Error, Result};
@@ -30,6 +28,23 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use storage::Store;
 use tokio::sync::oneshot;
+
+/// The writer of settings, feature flags, accounts and sessions (and setup's demo data).
+#[derive(Debug)]
+pub enum SettingsWriter {}
+/// The writer of customers, manufacturers, printers, components and filaments.
+#[derive(Debug)]
+pub enum InventoryWriter {}
+/// The writer of prints: drafts, lifecycle, copies, outcomes and corrections (with the PRINT
+/// movements they book on spools).
+#[derive(Debug)]
+pub enum PrintsWriter {}
+/// The writer of print series.
+#[derive(Debug)]
+pub enum SeriesWriter {}
+/// The writer of spools and their ledger movements.
+#[derive(Debug)]
+pub enum LedgerWriter {}
 
 /// A command queued in a batch, type-erased so that one writer serves commands of any reply type.
 trait PendingCommand: Send {

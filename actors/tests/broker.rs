@@ -1,6 +1,6 @@
 //! The embedded broker with real MQTT clients: retained state reaches late subscribers, and a
 //! client's last will is published when it dies (what the bridge's availability topics rely on).
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::bridge::broker;
 use rumqttc::{AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS};

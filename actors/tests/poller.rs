@@ -1,7 +1,7 @@
 //! A source poller against an in-process Modbus TCP test device and the embedded broker, watched
 //! by a real MQTT client: decoded states, coalesced requests (as the device sees them), and the
 //! source turning offline when the device disappears.
-#![allow(clippy::unwrap_used, missing_docs)]
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actix::Actor;
 use actors::bridge::{broker, config, link::MqttLink, poller::Poller};

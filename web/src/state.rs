@@ -28,13 +28,13 @@ pub struct AppState {
     /// The in-memory projection of every print, for filtered lists (kept by the writers).
     pub index: std::sync::Arc<actors::prints::PrintIndex>,
     /// The cached latest release version.
-    pub latest_version: crate::api::version::LatestVersion,
+    pub latest_version: crate::release::LatestVersion,
     /// Configuration.
     pub config: WebConfig,
     /// Failed-login throttle.
     pub throttle: LoginThrottle,
     /// Recently resolved sessions.
-    pub sessions: crate::session::SessionCache,
+    pub sessions: crate::sessions::SessionCache,
 }
 
 impl AppState {

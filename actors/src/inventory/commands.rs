@@ -1,10 +1,12 @@
 //! The inventory writer's commands and the inventory queries, generic over the five resources
 //! ([`Kind`]): create, full replace, archive, safe delete, get and list.
 
-use super::{InventoryRecord, Kind, ListQuery, Page};
+use super::{InventoryRecord, Kind};
 use crate::Result;
-use crate::command::{Command, InventoryWriter, Query, Snapshot};
+use crate::command::{Command, Query, Snapshot};
+use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
+use crate::writer::InventoryWriter;
 use std::marker::PhantomData;
 use storage::{Id, Timestamp};
 

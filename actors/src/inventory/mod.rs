@@ -5,16 +5,14 @@
 //! search and pagination. Each resource module holds its input type, create/replace rules and its
 //! list view.
 
-mod commands;
+pub mod commands;
 pub mod components;
 pub mod customers;
 pub mod filaments;
 pub mod manufacturers;
 pub mod printers;
 
-pub use commands::{
-    ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, ListRecords, ReplaceRecord,
-};
+pub use crate::list::{ListQuery, Page};
 
 use crate::txn::Txn;
 use crate::{Error, Result};
@@ -22,85 +20,6 @@ use std::collections::HashMap;
 use storage::records::Manufacturer;
 use storage::repo::{self, Record, Tx};
 use storage::{Id, Timestamp};
-
-/// The common list query of the spec ("Common list behaviour").
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListQuery {
-    /// Case-insensitive text filter; `None` matches everything.
-    pub search: Option<String>,
-    /// One-based page number.
-    pub page: u32,
-    /// Items per page, 1 to 100.
-    pub page_size: u32,
-    /// Also list archived records.
-    pub include_archived: bool,
-}
-
-impl Default for ListQuery {
-    fn default() -> Self {
-        ListQuery {
-            search: None,
-            page: 1,
-            page_size: 25,
-            include_archived: false,
-        }
-    }
-}
-
-impl ListQuery {
-    /// True when `texts` contain the search text (case-insensitive), or there is none.
-    pub fn matches(&self, texts: &[&str]) -> bool {
-        match &self.search {
-            None => true,
-            Some(needle) => {
-                let needle = needle.to_lowercase();
-                texts.iter().any(|t| t.to_lowercase().contains(&needle))
-            }
-        }
-    }
-}
-
-/// One page of a list: `total` counts every match (after filters, before pagination).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Page<T> {
-    /// The page's items.
-    pub items: Vec<T>,
-    /// Matches in all pages.
-    pub total: u64,
-    /// One-based page number.
-    pub page: u32,
-    /// Items per page.
-    pub page_size: u32,
-}
-
-impl<T> Page<T> {
-    /// Cuts page `query.page` out of `items` (already filtered and sorted).
-    pub fn cut(items: Vec<T>, query: &ListQuery) -> Page<T> {
-        let total = items.len() as u64;
-        let skip = (query.page.saturating_sub(1) as usize).saturating_mul(query.page_size as usize);
-        let items = items
-            .into_iter()
-            .skip(skip)
-            .take(query.page_size as usize)
-            .collect();
-        Page {
-            items,
-            total,
-            page: query.page,
-            page_size: query.page_size,
-        }
-    }
-
-    /// Maps every item.
-    pub fn map<U>(self, f: impl FnMut(T) -> U) -> Page<U> {
-        Page {
-            items: self.items.into_iter().map(f).collect(),
-            total: self.total,
-            page: self.page,
-            page_size: self.page_size,
-        }
-    }
-}
 
 /// One inventory resource's rules: create, full replace, get and list. Each resource module
 /// implements it on a marker type (`customers::Customers`, ...); archive and delete are shared

@@ -2,12 +2,15 @@
 //! every rule it needs. Every command that stores a print notes it in its transaction, so the
 //! list projection follows after the commit (see [`crate::txn`]).
 
+use super::draft::{self, CopyKind};
+use super::lifecycle;
 use super::outcome::{self, CorrectionInput, OutcomeInput};
+use super::plan::PrintInput;
 use super::query::{PrintFilter, Totals};
-use super::{CopyKind, PrintInput};
-use crate::command::{Command, PrintsWriter, Query, Snapshot};
+use crate::command::{Command, Query, Snapshot};
 use crate::inventory::ListQuery;
 use crate::txn::Txn;
+use crate::writer::PrintsWriter;
 use crate::{Error, Result, series, settings};
 use storage::records::{Customer, Print, PrintStatus, Series, Settings};
 use storage::{Id, Timestamp};
@@ -37,7 +40,7 @@ print_command!(
     /// Errors: [`Error::Validation`] with the path of every field at fault.
     CreateDraft { /// The draft data.
         input: PrintInput },
-    |this, txn, now| super::create(txn, &this.input, now)
+    |this, txn, now| draft::create(txn, &this.input, now)
 );
 
 print_command!(
@@ -46,7 +49,7 @@ print_command!(
     ReplaceDraft { /// The print.
         id: Id, /// The new draft data.
         input: PrintInput },
-    |this, txn, now| super::replace(txn, this.id, &this.input, now)
+    |this, txn, now| draft::replace(txn, this.id, &this.input, now)
 );
 
 print_command!(
@@ -55,14 +58,14 @@ print_command!(
     SetStatus { /// The print.
         id: Id, /// The new status.
         status: PrintStatus },
-    |this, txn, now| super::set_status(txn, this.id, this.status, now)
+    |this, txn, now| lifecycle::set_status(txn, this.id, this.status, now)
 );
 
 print_command!(
     /// Moves a print to DONE (the compatibility action). Errors: as [`SetStatus`].
     Complete { /// The print.
         id: Id },
-    |this, txn, now| super::complete(txn, this.id, now)
+    |this, txn, now| lifecycle::complete(txn, this.id, now)
 );
 
 print_command!(
@@ -70,7 +73,7 @@ print_command!(
     SetPaid { /// The print.
         id: Id, /// Paid or not.
         paid: bool },
-    |this, txn, now| super::set_paid(txn, this.id, this.paid, now)
+    |this, txn, now| lifecycle::set_paid(txn, this.id, this.paid, now)
 );
 
 print_command!(
@@ -78,7 +81,7 @@ print_command!(
     ArchivePrint { /// The print.
         id: Id, /// The new archive state.
         archived: bool },
-    |this, txn, now| super::set_archived(txn, this.id, this.archived, now)
+    |this, txn, now| lifecycle::set_archived(txn, this.id, this.archived, now)
 );
 
 print_command!(
@@ -87,7 +90,7 @@ print_command!(
     CopyPrint { /// The source print.
         id: Id, /// Duplicate or repeat.
         kind: CopyKind },
-    |this, txn, now| super::copy(txn, this.id, this.kind, None, now)
+    |this, txn, now| draft::copy(txn, this.id, this.kind, None, now)
 );
 
 print_command!(
@@ -127,9 +130,9 @@ print_command!(
     |this, txn, now| {
         series::require_enabled(txn)?;
         series::get(txn, this.series_id)?;
-        super::get(txn, this.source_print_id)
+        draft::get(txn, this.source_print_id)
             .map_err(|_| Error::field("sourcePrintId", "errors.notFound"))?;
-        super::copy(txn, this.source_print_id, CopyKind::Repeat, Some(Some(this.series_id)), now)
+        draft::copy(txn, this.source_print_id, CopyKind::Repeat, Some(Some(this.series_id)), now)
     }
 );
 
@@ -141,7 +144,7 @@ impl Query for GetPrint {
     type Answer = Print;
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Print> {
-        super::get(snapshot, self.0)
+        draft::get(snapshot, self.0)
     }
 }
 
@@ -154,7 +157,7 @@ impl Query for Calculate {
     type Answer = Print;
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Print> {
-        super::calculate(snapshot, &self.0)
+        draft::calculate(snapshot, &self.0)
     }
 }
 
@@ -170,7 +173,7 @@ pub struct Detail {
 }
 
 fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
-    let print = super::get(snapshot, id)?;
+    let print = draft::get(snapshot, id)?;
     let customer = print
         .customer_id
         .map(|c| crate::inventory::get::<Customer>(snapshot, c))
@@ -265,7 +268,7 @@ impl Query for ListPrints {
             .then(|| snapshot.index.totals(&self.filter));
         let prints = ids
             .iter()
-            .map(|id| super::get(snapshot, *id))
+            .map(|id| draft::get(snapshot, *id))
             .collect::<Result<Vec<_>>>()?;
         Ok(PrintPage {
             prints,
@@ -357,7 +360,7 @@ impl Query for Export {
         Ok(ExportData {
             prints: ids
                 .iter()
-                .map(|id| super::get(snapshot, *id))
+                .map(|id| draft::get(snapshot, *id))
                 .collect::<Result<_>>()?,
             customers: names(
                 storage::repo::all::<Customer>(snapshot)?

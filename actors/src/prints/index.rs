@@ -5,46 +5,15 @@
 //! [`PrintIndex::upsert`]; an entry only replaces one of a lower `version`, so updates that
 //! arrive out of order never regress it.
 
+use super::entry::IndexEntry;
 use super::query::{Outcome, PrintFilter, Totals};
 use crate::Result;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use rust_decimal::Decimal;
 use std::sync::RwLock;
-use storage::records::{CostCategory, OutcomeStatus, Print, PrintStatus};
+use storage::records::{CostCategory, OutcomeStatus, Print};
 use storage::repo;
 use storage::{Id, Store, Timestamp};
-
-/// What lists filter and total on, for one print.
-#[derive(Debug, Clone, PartialEq)]
-pub struct IndexEntry {
-    /// The print.
-    pub id: Id,
-    /// Its record version.
-    pub version: u64,
-    /// Lower-case name and printer names, for search.
-    pub search: String,
-    /// Status.
-    pub status: PrintStatus,
-    /// Recorded outcome; `None` until one is recorded.
-    pub outcome: Option<Outcome>,
-    /// Customer.
-    pub customer_id: Option<Id>,
-    /// Series.
-    pub series_id: Option<Id>,
-    /// Printers of every part.
-    pub printer_ids: Vec<Id>,
-    /// Archive state.
-    pub archived: bool,
-    /// Completion date, else creation date, in the instance time zone.
-    pub date: Date,
-    /// Units.
-    pub quantity: u32,
-    /// Planned total cost.
-    pub total_cost: Decimal,
-    /// Sales value.
-    pub sales_value: Option<Decimal>,
-}
 
 /// The projection. Shared by every handler; cheap to read concurrently.
 ///
@@ -177,7 +146,9 @@ impl PrintIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rust_decimal::Decimal;
     use storage::records::Costing;
+    use storage::records::PrintStatus;
 
     fn print(version: u64, name: &str) -> Print {
         Print {

@@ -5,7 +5,8 @@
 //! DRAFT. Becoming DONE sets the completion time (cleared when leaving DONE) and may complete the
 //! print's series.
 
-use super::{draft, get, save};
+use super::draft::{get, priced, save};
+use super::plan::PrintInput;
 use crate::txn::Txn;
 use crate::{Error, Result, series};
 use storage::records::{Print, PrintStatus};
@@ -23,8 +24,8 @@ pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Res
         return Err(Error::Immutable);
     }
     let mut print = if old.status == PrintStatus::Draft {
-        let input = super::PrintInput::from_print(&old, old.series_id, true);
-        let mut frozen = draft(txn, &input, Some(&old), now)?;
+        let input = PrintInput::from_print(&old, old.series_id, true);
+        let mut frozen = priced(txn, &input, Some(&old), now)?;
         frozen.finalized_at = Some(now);
         frozen
     } else {

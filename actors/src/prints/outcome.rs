@@ -6,7 +6,7 @@
 //! nothing; a different outcome is refused. A correction appends an immutable revision and books
 //! only the consumption deltas. A failed print can be retried as a new draft.
 
-use super::{CopyKind, get, save};
+use super::draft::{self, CopyKind, get, save};
 use crate::costing::{self, Actuals};
 use crate::ledger::{self, MovementInput};
 use crate::txn::Txn;
@@ -329,7 +329,7 @@ pub fn retry(txn: &Txn, id: Id, now: Timestamp) -> Result<(Print, Print)> {
     if !failed || source.archived {
         return Err(Error::InvalidState);
     }
-    let copied = super::copy(txn, id, CopyKind::Repeat, None, now)?;
+    let copied = draft::copy(txn, id, CopyKind::Repeat, None, now)?;
     let mut retry = copied.clone();
     retry.repeat_of_id = None;
     retry.retried_from_id = Some(id);

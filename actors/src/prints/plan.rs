@@ -16,6 +16,11 @@ use storage::records::{
 };
 use storage::repo::{self, Record, Tx};
 
+/// Most parts a print may have.
+pub const MAX_PARTS: usize = 100;
+/// Largest quantity of a run.
+pub const MAX_QUANTITY: u32 = 1_000_000;
+
 /// One hotend of a part input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct HotendInput {
@@ -218,10 +223,10 @@ pub(super) fn resolve(
     let mut faults = Faults(Vec::new());
     if input.parts.is_empty() {
         faults.add("parts".into(), "errors.tooFew");
-    } else if input.parts.len() > super::MAX_PARTS {
+    } else if input.parts.len() > MAX_PARTS {
         faults.add("parts".into(), "errors.tooMany");
     }
-    if !(1..=super::MAX_QUANTITY).contains(&input.quantity) {
+    if !(1..=MAX_QUANTITY).contains(&input.quantity) {
         faults.add("quantity".into(), "errors.outOfRange");
     }
     let customer_id = customer(tx, input, &mut faults)?;
@@ -232,7 +237,7 @@ pub(super) fn resolve(
     let mut seen = HashSet::new();
     let mut parts = Vec::with_capacity(input.parts.len());
     let mut plans = Vec::with_capacity(input.parts.len());
-    for (i, part) in input.parts.iter().enumerate().take(super::MAX_PARTS) {
+    for (i, part) in input.parts.iter().enumerate().take(MAX_PARTS) {
         let at = |field: &str| format!("parts[{i}].{field}");
         let id = match part.id {
             Some(id) if !known.contains_key(&id) => {

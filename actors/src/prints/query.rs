@@ -7,7 +7,8 @@
 //! a route's customer or series scope always apply outside the group. An `archived` leaf in the
 //! group decides archive visibility instead of `includeArchived`.
 
-use super::index::IndexEntry;
+use super::entry::IndexEntry;
+pub use super::entry::Outcome;
 use crate::{Error, Result};
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -17,37 +18,6 @@ use storage::records::PrintStatus;
 
 /// Most leaves in a `where` group.
 pub const MAX_CONDITIONS: usize = 20;
-
-/// Outcome filter values. PENDING is derived: a DONE print without an outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Outcome {
-    /// DONE without an outcome.
-    Pending,
-    /// Recorded as a success.
-    Success,
-    /// Recorded as a failure.
-    Failed,
-}
-
-impl Outcome {
-    /// Parses `PENDING`, `SUCCESS` or `FAILED`.
-    pub fn parse(text: &str) -> Option<Outcome> {
-        match text {
-            "PENDING" => Some(Outcome::Pending),
-            "SUCCESS" => Some(Outcome::Success),
-            "FAILED" => Some(Outcome::Failed),
-            _ => None,
-        }
-    }
-
-    fn of(entry: &IndexEntry) -> Option<Outcome> {
-        match (entry.outcome, entry.status) {
-            (Some(o), _) => Some(o),
-            (None, PrintStatus::Done) => Some(Outcome::Pending),
-            (None, _) => None,
-        }
-    }
-}
 
 /// Parses `DRAFT`, `PRINTING`, `PRINTED`, `SHIPPED` or `DONE`.
 pub fn parse_status(text: &str) -> Option<PrintStatus> {

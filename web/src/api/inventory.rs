@@ -9,8 +9,9 @@ use crate::error::ApiError;
 use crate::extract::{FromQuery, ListParams, Patch};
 use crate::state::AppState;
 use actix_web::HttpResponse;
-use actors::inventory::{
-    ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, Kind, ListRecords, ReplaceRecord,
+use actors::inventory::Kind;
+use actors::inventory::commands::{
+    ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, ListRecords, ReplaceRecord,
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;

@@ -12,9 +12,10 @@ use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
-use actors::ledger::{
-    self, ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
-    OpenSpool, SpoolChange, SpoolFilter, SpoolInput, SpoolLedger, SpoolView,
+use actors::ledger::{self, SpoolChange, SpoolInput};
+use actors::stock::{
+    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
+    OpenSpool, SpoolFilter, SpoolLedger, SpoolView,
 };
 use actors::values::{Amount, Name, Note, PositiveAmount, PurchaseDate, SignedGrams};
 use serde::{Deserialize, Serialize};

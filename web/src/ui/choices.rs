@@ -151,11 +151,11 @@ impl Query for LoadChoices {
             ..ListQuery::default()
         };
         let spools = if settings.spool_management_enabled {
-            let filter = actors::ledger::SpoolFilter {
+            let filter = actors::stock::SpoolFilter {
                 filament_id: None,
                 available_only: true,
             };
-            actors::ledger::list(snapshot, &query, &filter)?
+            actors::stock::list(snapshot, &query, &filter)?
                 .items
                 .into_iter()
                 .map(|v| Choice {

@@ -9,7 +9,8 @@ use crate::api::settings::{FeaturesPatch, SettingsPatch};
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actors::settings::{GetSettings, UpdateFeatures, UpdateSettings};
+use actors::settings::GetSettings;
+use actors::setup::{UpdateFeatures, UpdateSettings};
 use askama::Template;
 
 /// The instance settings form, named as the API's `SettingsPatch`.

@@ -12,8 +12,8 @@ use crate::api::{ListResponse, filaments};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::inventory::filaments::Filaments;
-use actors::ledger::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
 use actors::stock::StockOverview;
+use actors::stock::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
 use askama::Template;
 use storage::Id;
 

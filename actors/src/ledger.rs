@@ -11,17 +11,10 @@
 //!
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
 
-mod commands;
-
-pub use commands::{
-    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
-    OpenSpool, SpoolLedger,
-};
-
-use crate::inventory::{ListQuery, Page, filaments};
+use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::note_text;
-use crate::{Error, FieldError, Result, money, settings};
+use crate::{Error, FieldError, Result, money};
 use redb::{ReadableTable, ReadableTableMetadata};
 use rust_decimal::Decimal;
 use storage::records::{Filament, Movement, MovementKind, Spool};
@@ -356,69 +349,6 @@ pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result
     spool.updated_at = now;
     repo::put(txn, &spool)?;
     Ok(spool)
-}
-
-/// A spool with its filament's name.
-#[derive(Debug, Clone, PartialEq)]
-pub struct SpoolView {
-    /// The spool.
-    pub spool: Spool,
-    /// Its filament's display name.
-    pub filament: String,
-}
-
-/// Spool list filters.
-#[derive(Debug, Clone, Default)]
-pub struct SpoolFilter {
-    /// Only this filament.
-    pub filament_id: Option<Id>,
-    /// Only spools with filament left.
-    pub available_only: bool,
-}
-
-/// Spools matching `query` and `filter` (search covers code, lot, location and filament name),
-/// sorted by code. Errors: [`Error::SpoolManagementDisabled`].
-pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Page<SpoolView>> {
-    settings::require_spool_management(tx)?;
-    let names = filament_names(tx)?;
-    let mut rows: Vec<SpoolView> = repo::all::<Spool>(tx)?
-        .into_iter()
-        .filter(|s| query.include_archived || !s.archived)
-        .filter(|s| filter.filament_id.is_none_or(|f| s.filament_id == f))
-        .filter(|s| !filter.available_only || s.remaining_grams > Decimal::ZERO)
-        .map(|s| SpoolView {
-            filament: names.get(&s.filament_id).cloned().unwrap_or_default(),
-            spool: s,
-        })
-        .filter(|v| {
-            query.matches(&[
-                &v.spool.code,
-                v.spool.purchase_lot.as_deref().unwrap_or(""),
-                v.spool.location.as_deref().unwrap_or(""),
-                &v.filament,
-            ])
-        })
-        .collect();
-    rows.sort_by_key(|v| (code_key(&v.spool.code), v.spool.id));
-    Ok(Page::cut(rows, query))
-}
-
-/// Spool `id` with its filament's name. Errors: [`Error::NotFound`].
-pub fn view(tx: &impl Tx, id: Id) -> Result<SpoolView> {
-    let spool = get(tx, id)?;
-    let filament: Filament = crate::inventory::get(tx, spool.filament_id)?;
-    Ok(SpoolView {
-        filament: filaments::display_name(tx, &filament)?,
-        spool,
-    })
-}
-
-fn filament_names(tx: &impl Tx) -> Result<std::collections::HashMap<Id, String>> {
-    let mut names = std::collections::HashMap::new();
-    for f in repo::all::<Filament>(tx)? {
-        names.insert(f.id, filaments::display_name(tx, &f)?);
-    }
-    Ok(names)
 }
 
 /// Number of movements booked in all (for benchmarks and checks).

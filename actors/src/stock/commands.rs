@@ -1,11 +1,13 @@
-//! The ledger's commands and queries: what the API and the UI send to the ledger writer, each
+//! The spool commands and queries: what the API and the UI send to the ledger writer, each
 //! with every rule it needs (spool management must be on; a spool's code, filament and initial
 //! weight are fixed; only RECEIPT and CORRECTION are booked by hand).
 
-use super::{SpoolChange, SpoolFilter, SpoolInput, SpoolView};
-use crate::command::{Command, LedgerWriter, Query, Snapshot};
-use crate::inventory::{ListQuery, Page};
+use super::views::{self, SpoolFilter, SpoolView};
+use crate::command::{Command, Query, Snapshot};
+use crate::ledger::{self, SpoolChange, SpoolInput};
+use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
+use crate::writer::LedgerWriter;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
 use storage::records::{Movement, MovementKind, Spool};
@@ -13,7 +15,7 @@ use storage::{Id, Timestamp};
 
 /// Opens a spool with its opening RECEIPT, atomically; replies with the spool.
 ///
-/// Errors: [`Error::SpoolManagementDisabled`]; as [`super::open_spool`].
+/// Errors: [`Error::SpoolManagementDisabled`]; as [`ledger::open_spool`].
 #[derive(Debug, Clone)]
 pub struct OpenSpool(pub SpoolInput);
 
@@ -23,8 +25,8 @@ impl Command for OpenSpool {
 
     fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
         settings::require_spool_management(txn)?;
-        let spool = super::open_spool(txn, &self.0, Timestamp::now())?;
-        super::view(txn, spool.id)
+        let spool = ledger::open_spool(txn, &self.0, Timestamp::now())?;
+        views::view(txn, spool.id)
     }
 }
 
@@ -71,11 +73,11 @@ impl Command for ChangeSpool {
 
     fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
         settings::require_spool_management(txn)?;
-        if !self.fixed.hold_for(&super::get(txn, self.id)?) {
+        if !self.fixed.hold_for(&ledger::get(txn, self.id)?) {
             return Err(Error::Immutable);
         }
-        super::change(txn, self.id, &self.change, Timestamp::now())?;
-        super::view(txn, self.id)
+        ledger::change(txn, self.id, &self.change, Timestamp::now())?;
+        views::view(txn, self.id)
     }
 }
 
@@ -96,8 +98,8 @@ impl Command for ArchiveSpool {
 
     fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
         settings::require_spool_management(txn)?;
-        super::set_archived(txn, self.id, self.archived, Timestamp::now())?;
-        super::view(txn, self.id)
+        ledger::set_archived(txn, self.id, self.archived, Timestamp::now())?;
+        views::view(txn, self.id)
     }
 }
 
@@ -122,7 +124,7 @@ impl From<ManualKind> for MovementKind {
 /// Books a RECEIPT or CORRECTION on a spool, idempotent by its operation key; replies with the
 /// movement (the first one, for a repeated key with the same content).
 ///
-/// Errors: [`Error::SpoolManagementDisabled`]; as [`super::book`].
+/// Errors: [`Error::SpoolManagementDisabled`]; as [`ledger::book`].
 #[derive(Debug, Clone)]
 pub struct BookMovement {
     /// The spool.
@@ -143,7 +145,7 @@ impl Command for BookMovement {
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
         settings::require_spool_management(txn)?;
-        let movement = super::MovementInput {
+        let movement = ledger::MovementInput {
             kind: self.kind.into(),
             grams: self.grams,
             note: self.note.clone().filter(|n| !n.trim().is_empty()),
@@ -151,7 +153,7 @@ impl Command for BookMovement {
             print_id: None,
             usage_id: None,
         };
-        super::book(txn, self.spool_id, &movement, Timestamp::now())
+        ledger::book(txn, self.spool_id, &movement, Timestamp::now())
     }
 }
 
@@ -170,7 +172,7 @@ impl Query for ListSpools {
     type Answer = Page<SpoolView>;
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Page<SpoolView>> {
-        super::list(snapshot, &self.query, &self.filter)
+        views::list(snapshot, &self.query, &self.filter)
     }
 }
 
@@ -193,8 +195,8 @@ impl Query for SpoolLedger {
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Self::Answer> {
         settings::require_spool_management(snapshot)?;
         Ok((
-            super::view(snapshot, self.id)?,
-            super::movements(snapshot, self.id, self.page, self.page_size)?,
+            views::view(snapshot, self.id)?,
+            ledger::movements(snapshot, self.id, self.page, self.page_size)?,
         ))
     }
 }
@@ -210,6 +212,6 @@ impl Query for GetSpool {
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<SpoolView> {
         settings::require_spool_management(snapshot)?;
-        super::view(snapshot, self.0)
+        views::view(snapshot, self.0)
     }
 }

@@ -1,12 +1,14 @@
-//! Filament stock, over the ledger and the filaments: the grams left on a filament's active
-//! spools against its threshold, the threshold itself, and the stock overview.
+//! Stock levels: the grams left on a filament's active spools against its threshold, the
+//! threshold itself, and the stock overview.
 
-use crate::command::{Command, InventoryWriter, Query, Snapshot};
+use super::views::{self, SpoolFilter, SpoolView};
+use crate::command::{Command, Query, Snapshot};
+use crate::inventory::Kind;
 use crate::inventory::filaments::{FilamentView, Filaments};
-use crate::inventory::{Kind, ListQuery, Page};
-use crate::ledger::{SpoolFilter, SpoolView};
+use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::Amount;
+use crate::writer::InventoryWriter;
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::records::Filament;
@@ -136,7 +138,7 @@ impl Query for StockOverview {
         };
         Ok(Overview {
             filaments,
-            spools: crate::ledger::list(snapshot, &spools, &SpoolFilter::default())?,
+            spools: views::list(snapshot, &spools, &SpoolFilter::default())?,
         })
     }
 }
