@@ -1,0 +1,185 @@
+//! The print list projection is kept by the writers: every command that stores a print, on any
+//! writer, is in the list as soon as its sender is answered, with no caller updating it.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
+
+use actors::prints::outcome::{CorrectionInput, OutcomeInput};
+use actors::prints::query::{Outcome, PrintFilter};
+use actors::prints::{
+    ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, NextRun, PrintIndex,
+    PrintInput, RecordOutcome, ReplaceDraft, Retry, SetPaid, SetStatus,
+};
+use actors::series::{CreateSeries, SeriesInput};
+use actors::setup::{RunSetup, Setup};
+use actors::writer::Writers;
+use std::sync::Arc;
+use storage::records::{OutcomeStatus, Print, PrintStatus};
+use storage::{Id, Store, StoreOptions, repo};
+
+/// Checks that the projection shows `print` as it is now: found by its status, outcome, archive
+/// state and name, and under no other status.
+fn assert_listed(index: &PrintIndex, print: &Print) {
+    let outcome = match print.outcome.as_ref().and_then(|o| o.current()) {
+        Some(r) if r.status == OutcomeStatus::Success => Outcome::Success,
+        Some(_) => Outcome::Failed,
+        None => Outcome::Pending,
+    };
+    let now = PrintFilter {
+        statuses: vec![print.status],
+        outcomes: (print.status == PrintStatus::Done)
+            .then_some(outcome)
+            .into_iter()
+            .collect(),
+        search: Some(print.name.to_lowercase()),
+        include_archived: true,
+        ..PrintFilter::default()
+    };
+    assert!(
+        index.ids(&now).contains(&print.id),
+        "{} not listed as it is",
+        print.name
+    );
+    let others = PrintFilter {
+        statuses: [PrintStatus::Draft, PrintStatus::Printing, PrintStatus::Done]
+            .into_iter()
+            .filter(|s| *s != print.status)
+            .collect(),
+        include_archived: true,
+        ..PrintFilter::default()
+    };
+    assert!(!index.ids(&others).contains(&print.id), "stale status");
+    let active = PrintFilter::default();
+    assert_eq!(index.ids(&active).contains(&print.id), !print.archived);
+}
+
+/// A part's printing time: the sum of its hotends' times.
+fn seconds(part: &storage::records::Part) -> u32 {
+    part.hotends.iter().map(|h| h.duration_seconds).sum()
+}
+
+fn setup() -> Setup {
+    Setup {
+        account: actors::accounts::NewAccount {
+            display_name: "Ada".into(),
+            email: "ada@example.com".parse().unwrap(),
+            password_hash: "not a hash: this test never logs in".into(),
+            locale: "en-US".parse().unwrap(),
+        },
+        currency: "EUR".parse().unwrap(),
+        electricity_price: "0.32".parse().unwrap(),
+        create_demo_data: true,
+    }
+}
+
+#[actix_rt::test]
+async fn every_command_that_stores_a_print_keeps_the_list_current() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+    let index = Arc::new(PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap());
+    let (writers, _arbiters) = Writers::start(&store, &index);
+
+    // Demo data is written by the settings writer.
+    let setup = RunSetup {
+        setup: setup(),
+        session_hash: [7; 32],
+        session_ttl_seconds: 60,
+    };
+    writers.send(setup).await.unwrap();
+    let demo: Vec<Print> = repo::all(&store.begin_read().unwrap()).unwrap();
+    assert!(!demo.is_empty());
+    assert_eq!(index.len(), demo.len(), "demo prints listed at once");
+    demo.iter().for_each(|p| assert_listed(&index, p));
+
+    let mut input = PrintInput::from_print(&demo[0], None, false);
+    input.name = "Projected".parse().unwrap();
+    for part in &mut input.parts {
+        part.filaments.iter_mut().for_each(|f| f.spool_id = None);
+    }
+    let print = writers
+        .send(CreateDraft {
+            input: input.clone(),
+        })
+        .await
+        .unwrap();
+    assert_listed(&index, &print);
+    let id = print.id;
+    input.name = "Renamed".parse().unwrap();
+    let print = writers.send(ReplaceDraft { id, input }).await.unwrap();
+    assert_listed(&index, &print);
+
+    let print = writers
+        .send(SetStatus {
+            id,
+            status: PrintStatus::Printing,
+        })
+        .await
+        .unwrap();
+    assert_listed(&index, &print);
+    assert_listed(
+        &index,
+        &writers.send(SetPaid { id, paid: true }).await.unwrap(),
+    );
+    let archive = |archived| ArchivePrint { id, archived };
+    assert_listed(&index, &writers.send(archive(true)).await.unwrap());
+    assert_listed(&index, &writers.send(archive(false)).await.unwrap());
+    let done = writers.send(Complete { id }).await.unwrap();
+    assert_listed(&index, &done);
+    for kind in [CopyKind::Duplicate, CopyKind::Repeat] {
+        assert_listed(&index, &writers.send(CopyPrint { id, kind }).await.unwrap());
+    }
+
+    let grams: Vec<(Id, rust_decimal::Decimal)> = done
+        .parts
+        .iter()
+        .flat_map(|p| p.usages.iter().map(|u| (u.id, u.used_grams)))
+        .collect();
+    let failed = OutcomeInput {
+        status: OutcomeStatus::Failed,
+        duration_seconds: done.parts.iter().map(seconds).sum(),
+        filaments: grams.clone(),
+        note: None,
+        failure_reason: Some("Spaghetti".into()),
+        parts: (done.parts.len() > 1)
+            .then(|| done.parts.iter().map(|p| (p.id, seconds(p))).collect()),
+    };
+    let recorded = RecordOutcome {
+        id,
+        input: failed.clone(),
+    };
+    assert_listed(&index, &writers.send(recorded).await.unwrap());
+    let retry = writers.send(Retry { id }).await.unwrap();
+    assert_listed(&index, &retry);
+    let correction = CorrectionInput {
+        outcome: OutcomeInput {
+            status: OutcomeStatus::Success,
+            failure_reason: None,
+            ..failed
+        },
+        correction_note: "It held".into(),
+        expected_revision: 1,
+        operation_key: Id::new(),
+    };
+    let corrected = CorrectOutcome {
+        id,
+        input: correction,
+    };
+    assert_listed(&index, &writers.send(corrected).await.unwrap());
+
+    let series = SeriesInput {
+        name: "Runs".parse().unwrap(),
+        customer_id: None,
+        target: None,
+        notes: None,
+        auto_complete: false,
+    };
+    let series = writers.send(CreateSeries(series)).await.unwrap();
+    let run = NextRun {
+        series_id: series.id,
+        source_print_id: id,
+    };
+    assert_listed(&index, &writers.send(run).await.unwrap());
+
+    // And the list agrees with the store, print by print.
+    let stored: Vec<Print> = repo::all(&store.begin_read().unwrap()).unwrap();
+    assert_eq!(index.len(), stored.len());
+    stored.iter().for_each(|p| assert_listed(&index, p));
+}
