@@ -15,8 +15,9 @@ use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::note_text;
 use crate::{Error, FieldError, Result, money};
-use redb::{ReadableTable, ReadableTableMetadata};
+use redb::ReadableTable;
 use rust_decimal::Decimal;
+use storage::ledger::LedgerTables;
 use storage::records::{Filament, Movement, MovementKind, Spool};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, tables};
@@ -157,31 +158,17 @@ fn same_content(m: &Movement, spool_id: Id, input: &MovementInput) -> bool {
 /// (`errors.notPositive` for a receipt, `errors.zero` for a correction, `errors.belowZero` when a
 /// correction would take the spool below zero).
 pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> Result<Movement> {
-    // Each table is opened once: this is the hottest write of the appliance.
-    let mut keys = txn
-        .open_table(tables::MOVEMENT_KEYS)
-        .map_err(storage::Error::from)?;
-    if let Some(key) = input.operation_key {
-        let known = keys
-            .get(key.bytes())
-            .map_err(storage::Error::from)?
-            .map(|v| Id::from_bytes(v.value()));
-        if let Some(first) = known {
-            let movement: Movement = repo::get(txn, first)?.ok_or(Error::NotFound)?;
-            return if same_content(&movement, spool_id, input) {
-                Ok(movement)
-            } else {
-                Err(Error::OperationKeyReused)
-            };
-        }
+    let mut ledger = LedgerTables::open(txn)?;
+    if let Some(key) = input.operation_key
+        && let Some(first) = ledger.movement_by_key(key)?
+    {
+        return if same_content(&first, spool_id, input) {
+            Ok(first)
+        } else {
+            Err(Error::OperationKeyReused)
+        };
     }
-    let mut spools = txn
-        .open_table(tables::SPOOLS)
-        .map_err(storage::Error::from)?;
-    let mut spool: Spool = match spools.get(spool_id.bytes()).map_err(storage::Error::from)? {
-        Some(bytes) => storage::decode("spools", bytes.value())?,
-        None => return Err(Error::NotFound),
-    };
+    let mut spool = ledger.spool(spool_id)?.ok_or(Error::NotFound)?;
     let grams = input.grams.normalize();
     match input.kind {
         MovementKind::Receipt if grams <= Decimal::ZERO => {
@@ -206,47 +193,25 @@ pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> R
         usage_id: input.usage_id,
         created_at: now,
     };
-    let encoded = storage::encode("movements", &movement)?;
-    txn.open_table(tables::MOVEMENTS)
-        .map_err(storage::Error::from)?
-        .insert(movement.id.bytes(), encoded.as_slice())
-        .map_err(storage::Error::from)?;
-    txn.open_table(tables::SPOOL_MOVEMENTS)
-        .map_err(storage::Error::from)?
-        .insert((spool_id.bytes(), movement.id.bytes()), ())
-        .map_err(storage::Error::from)?;
-    if let Some(key) = input.operation_key {
-        keys.insert(key.bytes(), movement.id.bytes())
-            .map_err(storage::Error::from)?;
-    }
+    ledger.append(&movement)?;
     spool.remaining_grams = (spool.remaining_grams + grams).normalize();
     spool.updated_at = now;
-    let encoded = storage::encode("spools", &spool)?;
-    spools
-        .insert(spool_id.bytes(), encoded.as_slice())
-        .map_err(storage::Error::from)?;
+    ledger.put_spool(&spool)?;
     Ok(movement)
 }
 
 /// Page `page` of spool `spool_id`'s movements, newest first.
 pub fn movements(tx: &impl Tx, spool_id: Id, page: u32, page_size: u32) -> Result<Page<Movement>> {
-    let index = tx.table(tables::SPOOL_MOVEMENTS)?;
-    let range = (spool_id.bytes(), [0u8; 16])..=(spool_id.bytes(), [0xff; 16]);
-    let keys: Vec<[u8; 16]> = index
-        .range(range)
-        .map_err(storage::Error::from)?
-        .map(|e| e.map(|(k, _)| k.value().1))
-        .collect::<std::result::Result<_, _>>()
-        .map_err(storage::Error::from)?;
+    let ids = storage::ledger::movement_ids(tx, spool_id)?;
     let query = ListQuery {
         page,
         page_size,
         ..ListQuery::default()
     };
-    let page = Page::cut(keys.into_iter().rev().collect(), &query);
+    let page = Page::cut(ids.into_iter().rev().collect(), &query);
     let mut items = Vec::with_capacity(page.items.len());
-    for key in &page.items {
-        items.push(repo::get::<Movement>(tx, Id::from_bytes(*key))?.ok_or(Error::NotFound)?);
+    for id in &page.items {
+        items.push(repo::get::<Movement>(tx, *id)?.ok_or(Error::NotFound)?);
     }
     Ok(Page {
         items,
@@ -353,8 +318,5 @@ pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result
 
 /// Number of movements booked in all (for benchmarks and checks).
 pub fn movement_count(tx: &impl Tx) -> Result<u64> {
-    Ok(tx
-        .table(tables::MOVEMENTS)?
-        .len()
-        .map_err(storage::Error::from)?)
+    Ok(storage::ledger::movement_count(tx)?)
 }

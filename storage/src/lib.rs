@@ -15,6 +15,7 @@ mod backend;
 mod codec;
 mod error;
 mod ids;
+pub mod ledger;
 pub mod records;
 pub mod repo;
 mod schema;

@@ -1,0 +1,150 @@
+//! The ledger's tables behind one typed repository: spools, movements, a spool's movements in
+//! booking order, and the operation keys that make a booking idempotent.
+//!
+//! Booking is the hottest write of the appliance, so [`LedgerTables`] opens each of its four
+//! tables once per transaction and every read and write of a booking goes through them. The
+//! rules (signs, limits, "never below zero", idempotency) are the caller's: this module only
+//! stores and finds.
+
+use crate::records::{Movement, Spool};
+use crate::repo::Tx;
+use crate::{Id, Result, decode, encode, tables};
+use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
+
+/// The ledger's four tables, open in one write transaction.
+pub struct LedgerTables<'t> {
+    spools: Table<'t, [u8; 16], &'static [u8]>,
+    movements: Table<'t, [u8; 16], &'static [u8]>,
+    by_spool: Table<'t, ([u8; 16], [u8; 16]), ()>,
+    keys: Table<'t, [u8; 16], [u8; 16]>,
+}
+
+impl<'t> LedgerTables<'t> {
+    /// Opens the tables in `txn`. Errors: a table is already open in `txn`, or the store fails.
+    pub fn open(txn: &'t WriteTransaction) -> Result<Self> {
+        Ok(LedgerTables {
+            spools: txn.open_table(tables::SPOOLS)?,
+            movements: txn.open_table(tables::MOVEMENTS)?,
+            by_spool: txn.open_table(tables::SPOOL_MOVEMENTS)?,
+            keys: txn.open_table(tables::MOVEMENT_KEYS)?,
+        })
+    }
+
+    /// The spool `id`, if any.
+    pub fn spool(&self, id: Id) -> Result<Option<Spool>> {
+        let found = self.spools.get(id.bytes())?;
+        found.map(|v| decode("spools", v.value())).transpose()
+    }
+
+    /// Stores `spool` (its remaining grams included).
+    pub fn put_spool(&mut self, spool: &Spool) -> Result<()> {
+        let bytes = encode("spools", spool)?;
+        self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
+        Ok(())
+    }
+
+    /// The movement booked under operation key `key`, if any.
+    pub fn movement_by_key(&self, key: Id) -> Result<Option<Movement>> {
+        let Some(id) = self.keys.get(key.bytes())?.map(|v| v.value()) else {
+            return Ok(None);
+        };
+        let found = self.movements.get(id)?;
+        found.map(|v| decode("movements", v.value())).transpose()
+    }
+
+    /// Appends `movement` to its spool's ledger (and records its operation key). Movements are
+    /// never changed or deleted.
+    pub fn append(&mut self, movement: &Movement) -> Result<()> {
+        let bytes = encode("movements", movement)?;
+        self.movements
+            .insert(movement.id.bytes(), bytes.as_slice())?;
+        self.by_spool
+            .insert((movement.spool_id.bytes(), movement.id.bytes()), ())?;
+        if let Some(key) = movement.operation_key {
+            self.keys.insert(key.bytes(), movement.id.bytes())?;
+        }
+        Ok(())
+    }
+}
+
+/// The ids of spool `spool_id`'s movements, oldest first (ids are time-ordered).
+pub fn movement_ids(tx: &impl Tx, spool_id: Id) -> Result<Vec<Id>> {
+    let index = tx.table(tables::SPOOL_MOVEMENTS)?;
+    let range = (spool_id.bytes(), [0u8; 16])..=(spool_id.bytes(), [0xff; 16]);
+    let mut ids = Vec::new();
+    for entry in index.range(range)? {
+        ids.push(Id::from_bytes(entry?.0.value().1));
+    }
+    Ok(ids)
+}
+
+/// Number of movements booked in all.
+pub fn movement_count(tx: &impl Tx) -> Result<u64> {
+    Ok(tx.table(tables::MOVEMENTS)?.len()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::MovementKind;
+    use crate::{Store, StoreOptions, Timestamp};
+    use rust_decimal::Decimal;
+
+    fn spool() -> Spool {
+        Spool {
+            id: Id::new(),
+            code: "SP-1".into(),
+            filament_id: Id::new(),
+            purchase_price: Decimal::from(20),
+            initial_net_weight_grams: Decimal::from(1000),
+            purchase_lot: None,
+            location: None,
+            acquired_at: None,
+            remaining_grams: Decimal::from(1000),
+            archived: false,
+            created_at: Timestamp(1),
+            updated_at: Timestamp(1),
+        }
+    }
+
+    fn movement(spool_id: Id, key: Option<Id>) -> Movement {
+        Movement {
+            id: Id::new(),
+            spool_id,
+            kind: MovementKind::Correction,
+            grams: Decimal::new(-5, 1),
+            note: None,
+            operation_key: key,
+            print_id: None,
+            usage_id: None,
+            created_at: Timestamp(2),
+        }
+    }
+
+    #[test]
+    fn appended_movements_are_found_by_spool_and_by_key() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let (spool, key) = (spool(), Id::new());
+        let (first, second) = (movement(spool.id, Some(key)), movement(spool.id, None));
+        let other = movement(Id::new(), None);
+        let txn = store.begin_write().unwrap();
+        {
+            let mut ledger = LedgerTables::open(&txn).unwrap();
+            ledger.put_spool(&spool).unwrap();
+            for m in [&first, &other, &second] {
+                ledger.append(m).unwrap();
+            }
+            assert_eq!(ledger.spool(spool.id).unwrap(), Some(spool.clone()));
+            assert_eq!(ledger.movement_by_key(key).unwrap(), Some(first.clone()));
+            assert_eq!(ledger.movement_by_key(Id::new()).unwrap(), None);
+        }
+        txn.commit().unwrap();
+        let read = store.begin_read().unwrap();
+        assert_eq!(
+            movement_ids(&read, spool.id).unwrap(),
+            vec![first.id, second.id]
+        );
+        assert_eq!(movement_count(&read).unwrap(), 3);
+    }
+}
