@@ -3,13 +3,18 @@
 use crate::support::{TestApp, assert_field_error, setup_body};
 use serde_json::{Value, json};
 
-#[actix_web::test]
-async fn the_dashboard_sums_the_period_and_leaves_out_excluded_customers() {
+/// A box set up with the demo shop.
+async fn demo() -> TestApp {
     let app = TestApp::spawn().await;
     let mut body = setup_body();
     body["createDemoData"] = json!(true);
     assert_eq!(app.post("/api/auth/setup", &body).await.status(), 201);
+    app
+}
 
+#[actix_web::test]
+async fn the_dashboard_sums_the_period() {
+    let app = demo().await;
     let board: Value = app
         .get("/api/dashboard?period=30d")
         .await
@@ -72,7 +77,11 @@ async fn the_dashboard_sums_the_period_and_leaves_out_excluded_customers() {
         (actual - planned - variance).abs() < 1e-9,
         "variance = actual - planned over recorded outcomes"
     );
+}
 
+#[actix_web::test]
+async fn the_dashboard_leaves_out_excluded_customers() {
+    let app = demo().await;
     let prints: Value = app
         .get("/api/prints?includeArchived=true&pageSize=100")
         .await
@@ -108,7 +117,11 @@ async fn the_dashboard_sums_the_period_and_leaves_out_excluded_customers() {
         after["kpis"]["prints"], 2,
         "prints of an excluded customer are left out"
     );
+}
 
+#[actix_web::test]
+async fn all_time_has_monthly_buckets_and_other_periods_are_refused() {
+    let app = demo().await;
     let all: Value = app
         .get("/api/dashboard?period=all")
         .await

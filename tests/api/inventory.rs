@@ -405,14 +405,20 @@ async fn components_reference_printers_and_filter() {
     assert_eq!(fitting["total"], 1, "replace dropped the printer link");
 }
 
-#[actix_web::test]
-async fn filaments_derive_their_name_and_keep_a_stock_threshold() {
+/// A set-up box with the manufacturer Prusament and its filament Galaxy Black.
+async fn galaxy_black() -> (TestApp, String, Value) {
     let app = TestApp::spawn().await;
     app.setup().await;
     let prusa = app.manufacturer("Prusament").await;
     let black = app
         .create("/api/filaments", &filament(&prusa, "Galaxy Black"))
         .await;
+    (app, prusa, black)
+}
+
+#[actix_web::test]
+async fn filaments_derive_their_name_and_refuse_bad_values() {
+    let (app, prusa, black) = galaxy_black().await;
     assert_eq!(black["name"], "Prusament PLA Galaxy Black");
     assert_eq!(black["colorHex"], "#3D3D3D");
     assert_eq!(black["manufacturer"], "Prusament");
@@ -443,7 +449,11 @@ async fn filaments_derive_their_name_and_keep_a_stock_threshold() {
         "errors.invalidDecimal",
     )
     .await;
+}
 
+#[actix_web::test]
+async fn filaments_keep_a_stock_threshold_while_spool_management_is_on() {
+    let (app, _, black) = galaxy_black().await;
     let id = black["id"].as_str().unwrap();
     let stock: Value = app
         .get(&format!("/api/filaments/{id}/stock"))
@@ -499,7 +509,17 @@ async fn filaments_derive_their_name_and_keep_a_stock_threshold() {
         )
         .await;
     assert_error(refused, 409, "SPOOL_MANAGEMENT_DISABLED").await;
+}
 
+#[actix_web::test]
+async fn filaments_are_found_by_name_and_deleted_only_when_unused() {
+    let (app, prusa, black) = galaxy_black().await;
+    let id = black["id"].as_str().unwrap();
+    app.patch(
+        "/api/settings/features",
+        &json!({"spoolManagementEnabled": false}),
+    )
+    .await;
     let search: Value = app
         .get("/api/filaments?search=galaxy")
         .await

@@ -5,6 +5,7 @@ mod auth;
 mod bridge_cli;
 mod dashboard;
 mod durability;
+mod error_bodies;
 mod errors;
 mod health;
 mod inventory;

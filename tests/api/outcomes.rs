@@ -1,7 +1,7 @@
 //! Outcomes, corrections and retries over HTTP, with their stock bookings.
 
-use crate::prints::{draft, part, shop};
 use crate::support::{TestApp, assert_error, assert_field_error};
+use crate::support::{draft, part, shop};
 use serde_json::{Value, json};
 
 async fn done_print(app: &TestApp, body: Value) -> Value {
@@ -130,7 +130,7 @@ async fn an_outcome_books_consumption_once_and_prices_the_actuals() {
 }
 
 #[actix_web::test]
-async fn outcomes_are_checked_before_any_stock_moves() {
+async fn only_a_done_print_that_is_not_archived_takes_an_outcome() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
@@ -146,7 +146,24 @@ async fn outcomes_are_checked_before_any_stock_moves() {
         "INVALID_STATE",
     )
     .await;
+    let print = done_print(&app, draft(&shop, "Archived")).await;
+    let id = print["id"].as_str().unwrap();
+    let path = format!("/api/prints/{id}/outcome");
+    app.patch(&format!("/api/prints/{id}"), &json!({"archived": true}))
+        .await;
+    assert_error(
+        app.post(&path, &outcome(&print, "SUCCESS", 1, "1")).await,
+        409,
+        "INVALID_STATE",
+    )
+    .await;
+}
 
+#[actix_web::test]
+async fn usage_faults_are_refused_before_any_stock_moves() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
     let print = done_print(&app, draft(&shop, "Checked")).await;
     let id = print["id"].as_str().unwrap();
     let path = format!("/api/prints/{id}/outcome");
@@ -196,7 +213,13 @@ async fn outcomes_are_checked_before_any_stock_moves() {
         "1000",
         "nothing booked by refused outcomes"
     );
+}
 
+#[actix_web::test]
+async fn a_multipart_outcome_needs_every_part_and_their_sum() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
     let mut two = draft(&shop, "Two parts");
     two["parts"] = json!([part(&shop, 600, "1"), part(&shop, 400, "2")]);
     let multi = done_print(&app, two).await;
@@ -226,15 +249,6 @@ async fn outcomes_are_checked_before_any_stock_moves() {
     .await;
     parts["parts"][1] = json!({"partId": multi["parts"][1]["id"], "durationSeconds": 300});
     assert_eq!(app.post(&mpath, &parts).await.status(), 200);
-
-    app.patch(&format!("/api/prints/{id}"), &json!({"archived": true}))
-        .await;
-    assert_error(
-        app.post(&path, &outcome(&print, "SUCCESS", 1, "1")).await,
-        409,
-        "INVALID_STATE",
-    )
-    .await;
 }
 
 #[actix_web::test]
@@ -307,7 +321,35 @@ async fn corrections_append_revisions_and_book_only_deltas() {
         "errors.required",
     )
     .await;
+}
 
+#[actix_web::test]
+async fn the_history_keeps_the_original_and_the_latest_20_corrections() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let print = done_print(&app, draft(&shop, "Corrected often")).await;
+    let id = print["id"].as_str().unwrap();
+    let correct_path = format!("/api/prints/{id}/outcome/correct");
+    let correction = |grams: &str, revision: u32, key: &str| {
+        let mut body = outcome(&print, "SUCCESS", 5400, grams);
+        body["correctionNote"] = json!("Weighed the leftovers");
+        body["expectedRevision"] = json!(revision);
+        body["operationKey"] = json!(key);
+        body
+    };
+    app.post(
+        &format!("/api/prints/{id}/outcome"),
+        &outcome(&print, "SUCCESS", 5400, "50"),
+    )
+    .await;
+    let key = uuid::Uuid::now_v7().to_string();
+    assert_eq!(
+        app.post(&correct_path, &correction("40", 1, &key))
+            .await
+            .status(),
+        200
+    );
     for revision in 2..24 {
         let grams = format!("{}", 40 + revision);
         let res = app

@@ -1,75 +1,10 @@
 //! Prints over HTTP: pricing (the reference example), drafts, parts, lifecycle, copies, lists and
 //! filters, CSV export, report data.
 
-use crate::support::{TestApp, assert_error, assert_field_error};
+use crate::support::{
+    Shop, TestApp, assert_error, assert_field_error, draft, part, shop, urlencode,
+};
 use serde_json::{Value, json};
-
-/// The inventory of DESIGN.md's reference example.
-pub struct Shop {
-    pub printer: String,
-    pub hotend: String,
-    pub plate: String,
-    pub belts: String,
-    pub filament: String,
-    pub customer: String,
-}
-
-pub async fn shop(app: &TestApp) -> Shop {
-    let maker = app.manufacturer("Reference Works").await;
-    let id = |v: Value| v["id"].as_str().unwrap().to_string();
-    let printer = id(app
-        .create("/api/printers", &json!({"name": "Ref printer", "manufacturerId": maker, "purchasePrice": "1200", "expectedLifetimeHours": "6000", "averagePowerWatts": 120}))
-        .await);
-    let component = |kind: &str, name: &str, price: &str, hours: &str| json!({"type": kind, "name": name, "purchasePrice": price, "expectedLifetimeHours": hours});
-    let hotend = id(app
-        .create(
-            "/api/components",
-            &component("HOTEND", "Ref hotend", "100", "2000"),
-        )
-        .await);
-    let plate = id(app
-        .create(
-            "/api/components",
-            &component("BUILD_PLATE", "Ref plate", "60", "1200"),
-        )
-        .await);
-    let belts = id(app
-        .create(
-            "/api/components",
-            &component("OTHER", "Belts", "45", "3000"),
-        )
-        .await);
-    let filament = id(app
-        .create(
-            "/api/filaments",
-            &json!({"manufacturerId": maker, "material": "PLA", "colorName": "Black", "colorHex": "#000000", "purchasePrice": "29.99", "netWeightGrams": "1000"}),
-        )
-        .await);
-    let customer = id(app
-        .create("/api/customers", &json!({"name": "Jane Doe"}))
-        .await);
-    Shop {
-        printer,
-        hotend,
-        plate,
-        belts,
-        filament,
-        customer,
-    }
-}
-
-pub fn part(shop: &Shop, seconds: u32, grams: &str) -> Value {
-    json!({
-        "printerId": shop.printer,
-        "buildPlateId": shop.plate,
-        "hotends": [{"componentId": shop.hotend, "durationSeconds": seconds}],
-        "filaments": [{"filamentId": shop.filament, "usedGrams": grams}]
-    })
-}
-
-pub fn draft(shop: &Shop, name: &str) -> Value {
-    json!({"name": name, "parts": [part(shop, 5400, "42.5")]})
-}
 
 async fn set_status(app: &TestApp, id: &str, status: &str) -> reqwest::Response {
     app.patch(&format!("/api/prints/{id}"), &json!({"status": status}))
@@ -309,7 +244,23 @@ async fn leaving_draft_freezes_the_snapshot_and_never_returns() {
         .await
         .unwrap();
     assert_eq!(fresh["totalCost"], "2.082175", "drafts use current prices");
+}
 
+/// A set-up box with a shop and a print moved to PRINTING; returns the print's id.
+async fn printing() -> (TestApp, crate::support::Shop, String) {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let print = app.create("/api/prints", &draft(&shop, "Frozen")).await;
+    let id = print["id"].as_str().unwrap().to_string();
+    assert_eq!(set_status(&app, &id, "PRINTING").await.status(), 200);
+    (app, shop, id)
+}
+
+#[actix_web::test]
+async fn a_finalized_print_moves_freely_but_never_back_to_draft() {
+    let (app, shop, id) = printing().await;
+    let id = id.as_str();
     for status in ["DONE", "SHIPPED", "PRINTED", "DONE"] {
         let moved: Value = set_status(&app, id, status).await.json().await.unwrap();
         assert_eq!(moved["status"], status);
@@ -328,7 +279,12 @@ async fn leaving_draft_freezes_the_snapshot_and_never_returns() {
         "errors.invalidValue",
     )
     .await;
+}
 
+#[actix_web::test]
+async fn paid_and_archived_are_flags_of_any_print() {
+    let (app, _, id) = printing().await;
+    let id = id.as_str();
     let paid: Value = app
         .patch(&format!("/api/prints/{id}"), &json!({"paid": true}))
         .await
@@ -351,7 +307,23 @@ async fn leaving_draft_freezes_the_snapshot_and_never_returns() {
         .await
         .unwrap();
     assert_eq!(archived["archived"], true);
+}
 
+#[actix_web::test]
+async fn completing_a_draft_freezes_current_prices() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let maker = app
+        .get("/api/printers")
+        .await
+        .json::<Value>()
+        .await
+        .unwrap()["items"][0]["manufacturerId"]
+        .clone();
+    let dearer = json!({"name": "Ref printer", "manufacturerId": maker, "purchasePrice": "2400", "expectedLifetimeHours": "6000", "averagePowerWatts": 120});
+    let path = format!("/api/printers/{}", shop.printer);
+    assert_eq!(app.patch(&path, &dearer).await.status(), 200);
     let other = app.create("/api/prints", &draft(&shop, "Completed")).await;
     let res = app
         .post(
@@ -414,8 +386,9 @@ async fn duplicate_and_repeat_copy_at_current_prices() {
     .await;
 }
 
-#[actix_web::test]
-async fn lists_filter_by_every_field_and_where() {
+/// A set-up box with three prints: a draft for the shop's customer, a DONE one and an archived
+/// PRINTING one. Returns the app, the shop and today's date.
+async fn three_prints() -> (TestApp, Shop, String) {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
@@ -433,25 +406,38 @@ async fn lists_filter_by_every_field_and_where() {
         &json!({"archived": true}),
     )
     .await;
+    let today = a["createdAt"].as_str().unwrap()[..10].to_string();
+    (app, shop, today)
+}
 
-    let names = |v: &Value| {
-        v["items"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|p| p["name"].as_str().unwrap().to_string())
-            .collect::<Vec<_>>()
-    };
-    let get = |q: String| {
-        let app = &app;
-        async move {
-            app.get(&format!("/api/prints?{q}"))
-                .await
-                .json::<Value>()
-                .await
-                .unwrap()
-        }
-    };
+/// The names of a list's prints, in order.
+fn names(v: &Value) -> Vec<String> {
+    v["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap().to_string())
+        .collect()
+}
+
+/// `GET /api/prints?{query}`.
+async fn list(app: &TestApp, query: String) -> Value {
+    app.get(&format!("/api/prints?{query}"))
+        .await
+        .json()
+        .await
+        .unwrap()
+}
+
+/// The query parameter of a `where` group.
+fn group(w: Value) -> String {
+    format!("where={}", urlencode(&w.to_string()))
+}
+
+#[actix_web::test]
+async fn lists_filter_by_every_field() {
+    let (app, shop, today) = three_prints().await;
+    let get = |q: String| list(&app, q);
     assert_eq!(
         names(&get(String::new()).await),
         ["Spool holder", "Bracket for Jane"],
@@ -482,14 +468,17 @@ async fn lists_filter_by_every_field_and_where() {
         2,
         "search covers printer names"
     );
-    let today = a["createdAt"].as_str().unwrap()[..10].to_string();
     assert_eq!(
         get(format!("dateFrom={today}&dateTo={today}")).await["total"],
         2
     );
     assert_eq!(get("dateTo=2000-01-01".into()).await["total"], 0);
+}
 
-    let group = |w: Value| format!("where={}", urlencode(&w.to_string()));
+#[actix_web::test]
+async fn lists_filter_by_a_where_group() {
+    let (app, shop, today) = three_prints().await;
+    let get = |q: String| list(&app, q);
     let done_or_customer =
         json!({"OR": [{"status": {"in": ["DONE"]}}, {"customerId": {"in": [shop.customer]}}]});
     assert_eq!(get(group(done_or_customer)).await["total"], 2);
@@ -497,7 +486,11 @@ async fn lists_filter_by_every_field_and_where() {
     assert_eq!(names(&get(group(archived_only)).await), ["Lamp shade"]);
     let not_done = json!({"AND": [{"status": {"notIn": ["DONE"]}}, {"dateFrom": {"gte": today}}]});
     assert_eq!(names(&get(group(not_done)).await), ["Bracket for Jane"]);
+}
 
+#[actix_web::test]
+async fn invalid_filters_are_refused_by_name() {
+    let (app, _, _) = three_prints().await;
     let too_many = json!({"AND": vec![json!({"archived": false}); 21]});
     for bad in [
         json!({"colour": {"in": ["red"]}}),
@@ -531,15 +524,6 @@ async fn lists_filter_by_every_field_and_where() {
         "errors.invalidDate",
     )
     .await;
-}
-
-pub fn urlencode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' => (b as char).to_string(),
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[actix_web::test]

@@ -1,9 +1,9 @@
 //! The print list projection follows every path that changes a print: the list is read right
 //! after each write, through a filter that only matches the print as it now is.
 
-use crate::prints::{draft, shop};
 use crate::support::{EMAIL, PASSWORD, TestApp, setup_body};
-use crate::ui::{browser, location, submit};
+use crate::support::{browser, location, submit};
+use crate::support::{draft, shop};
 use serde_json::{Value, json};
 
 /// Checks that the list, read now, shows print `id` as it is stored: found by its status,
@@ -22,7 +22,7 @@ async fn assert_listed(app: &TestApp, id: &str) {
     let outcome = print["outcome"]["status"].as_str().unwrap_or("PENDING");
     let mut query = format!(
         "/api/prints?includeArchived=true&status={status}&search={}",
-        crate::prints::urlencode(name)
+        crate::support::urlencode(name)
     );
     if status == "DONE" {
         query.push_str(&format!("&outcome={outcome}"));

@@ -1,7 +1,7 @@
 //! Series, histories, next runs, the series flag, and the export limit.
 
-use crate::prints::{draft, shop};
 use crate::support::{self, PASSWORD, TestApp, assert_error, assert_field_error};
+use crate::support::{draft, shop};
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
 use serde_json::{Value, json};
 use storage::records::PrintStatus;

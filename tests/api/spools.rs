@@ -2,8 +2,8 @@
 //! idempotency, stock, the spool-management switch, spool-priced drafts, concurrency and crashes.
 
 use crate::durability::Service;
-use crate::prints::{draft, shop};
 use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, setup_body};
+use crate::support::{draft, shop};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 

@@ -3,9 +3,9 @@
 //! JSON paths and a saved two-part draft, the print commands and outcome forms, the A4 report,
 //! stock and spools with movement booking, series, customer history and search.
 
-use crate::prints::{draft, part, shop};
 use crate::support::{EMAIL, PASSWORD, TestApp};
-use crate::ui::{browser, location, page, submit};
+use crate::support::{browser, location, page, submit};
+use crate::support::{draft, part, shop};
 use reqwest::Client;
 use serde_json::{Value, json};
 

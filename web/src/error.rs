@@ -59,136 +59,34 @@ pub enum Code {
 }
 
 impl Code {
-    /// The one table from code to (status, wire code, message key, English message).
+    /// The one table from code to (status, wire code, message key, English message): one row
+    /// per code.
+    #[rustfmt::skip]
     fn facts(self) -> (StatusCode, &'static str, &'static str, &'static str) {
         use Code::*;
+        use StatusCode as S;
         match self {
-            Unauthenticated => (
-                StatusCode::UNAUTHORIZED,
-                "UNAUTHENTICATED",
-                "errors.unauthenticated",
-                "Log in to continue.",
-            ),
-            InvalidCredentials => (
-                StatusCode::UNAUTHORIZED,
-                "INVALID_CREDENTIALS",
-                "errors.invalidCredentials",
-                "Invalid email or password.",
-            ),
-            ForbiddenOrigin => (
-                StatusCode::FORBIDDEN,
-                "FORBIDDEN_ORIGIN",
-                "errors.forbiddenOrigin",
-                "The request's Origin does not match this instance.",
-            ),
-            NotFound => (
-                StatusCode::NOT_FOUND,
-                "NOT_FOUND",
-                "errors.notFound",
-                "Not found.",
-            ),
-            ValidationFailed => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "VALIDATION_FAILED",
-                "errors.validationFailed",
-                "The request is invalid.",
-            ),
-            RateLimited => (
-                StatusCode::TOO_MANY_REQUESTS,
-                "RATE_LIMITED",
-                "errors.rateLimited",
-                "Too many failed logins; try again later.",
-            ),
-            SetupCompleted => (
-                StatusCode::CONFLICT,
-                "SETUP_COMPLETED",
-                "errors.setupCompleted",
-                "Setup has already been completed.",
-            ),
-            Referenced => (
-                StatusCode::CONFLICT,
-                "REFERENCED",
-                "errors.referenced",
-                "The record is still in use and cannot be deleted; archive it instead.",
-            ),
-            Duplicate => (
-                StatusCode::CONFLICT,
-                "DUPLICATE",
-                "errors.duplicate",
-                "That value is already taken.",
-            ),
-            CurrencyLocked => (
-                StatusCode::CONFLICT,
-                "CURRENCY_LOCKED",
-                "errors.currencyLocked",
-                "The currency cannot change once a print exists.",
-            ),
-            SpoolManagementDisabled => (
-                StatusCode::CONFLICT,
-                "SPOOL_MANAGEMENT_DISABLED",
-                "errors.spoolManagementDisabled",
-                "Spool management is disabled.",
-            ),
-            Immutable => (
-                StatusCode::CONFLICT,
-                "IMMUTABLE",
-                "errors.immutable",
-                "The print is finalized and cannot change that way.",
-            ),
-            PrintSeriesDisabled => (
-                StatusCode::CONFLICT,
-                "PRINT_SERIES_DISABLED",
-                "errors.printSeriesDisabled",
-                "Print series are disabled.",
-            ),
-            ReportNotAllowed => (
-                StatusCode::CONFLICT,
-                "REPORT_NOT_ALLOWED",
-                "errors.reportNotAllowed",
-                "Reports exist for DONE prints only.",
-            ),
-            ExportTooLarge => (
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "EXPORT_TOO_LARGE",
-                "errors.exportTooLarge",
-                "The export has more than 5,000 prints; narrow the filters.",
-            ),
-            OperationKeyReused => (
-                StatusCode::CONFLICT,
-                "OPERATION_KEY_REUSED",
-                "errors.operationKeyReused",
-                "That operation key was already used with other content.",
-            ),
-            InvalidState => (
-                StatusCode::CONFLICT,
-                "INVALID_STATE",
-                "errors.invalidState",
-                "The record's state does not allow this action.",
-            ),
-            OutcomeConflict => (
-                StatusCode::CONFLICT,
-                "OUTCOME_CONFLICT",
-                "errors.outcomeConflict",
-                "The print already has a different outcome; correct it instead.",
-            ),
-            StaleRevision => (
-                StatusCode::CONFLICT,
-                "STALE_REVISION",
-                "errors.staleRevision",
-                "The outcome was corrected meanwhile; reload and try again.",
-            ),
-            DatabaseUnavailable => (
-                StatusCode::SERVICE_UNAVAILABLE,
-                "DATABASE_UNAVAILABLE",
-                "errors.databaseUnavailable",
-                "The database is unavailable.",
-            ),
-            Internal => (
-                StatusCode::INTERNAL_SERVER_ERROR,
-                "INTERNAL",
-                "errors.internal",
-                "Internal error.",
-            ),
+            Unauthenticated         => (S::UNAUTHORIZED, "UNAUTHENTICATED", "errors.unauthenticated", "Log in to continue."),
+            InvalidCredentials      => (S::UNAUTHORIZED, "INVALID_CREDENTIALS", "errors.invalidCredentials", "Invalid email or password."),
+            ForbiddenOrigin         => (S::FORBIDDEN, "FORBIDDEN_ORIGIN", "errors.forbiddenOrigin", "The request's Origin does not match this instance."),
+            NotFound                => (S::NOT_FOUND, "NOT_FOUND", "errors.notFound", "Not found."),
+            ValidationFailed        => (S::UNPROCESSABLE_ENTITY, "VALIDATION_FAILED", "errors.validationFailed", "The request is invalid."),
+            RateLimited             => (S::TOO_MANY_REQUESTS, "RATE_LIMITED", "errors.rateLimited", "Too many failed logins; try again later."),
+            SetupCompleted          => (S::CONFLICT, "SETUP_COMPLETED", "errors.setupCompleted", "Setup has already been completed."),
+            Referenced              => (S::CONFLICT, "REFERENCED", "errors.referenced", "The record is still in use and cannot be deleted; archive it instead."),
+            Duplicate               => (S::CONFLICT, "DUPLICATE", "errors.duplicate", "That value is already taken."),
+            CurrencyLocked          => (S::CONFLICT, "CURRENCY_LOCKED", "errors.currencyLocked", "The currency cannot change once a print exists."),
+            SpoolManagementDisabled => (S::CONFLICT, "SPOOL_MANAGEMENT_DISABLED", "errors.spoolManagementDisabled", "Spool management is disabled."),
+            Immutable               => (S::CONFLICT, "IMMUTABLE", "errors.immutable", "The print is finalized and cannot change that way."),
+            PrintSeriesDisabled     => (S::CONFLICT, "PRINT_SERIES_DISABLED", "errors.printSeriesDisabled", "Print series are disabled."),
+            ReportNotAllowed        => (S::CONFLICT, "REPORT_NOT_ALLOWED", "errors.reportNotAllowed", "Reports exist for DONE prints only."),
+            ExportTooLarge          => (S::UNPROCESSABLE_ENTITY, "EXPORT_TOO_LARGE", "errors.exportTooLarge", "The export has more than 5,000 prints; narrow the filters."),
+            OperationKeyReused      => (S::CONFLICT, "OPERATION_KEY_REUSED", "errors.operationKeyReused", "That operation key was already used with other content."),
+            InvalidState            => (S::CONFLICT, "INVALID_STATE", "errors.invalidState", "The record's state does not allow this action."),
+            OutcomeConflict         => (S::CONFLICT, "OUTCOME_CONFLICT", "errors.outcomeConflict", "The print already has a different outcome; correct it instead."),
+            StaleRevision           => (S::CONFLICT, "STALE_REVISION", "errors.staleRevision", "The outcome was corrected meanwhile; reload and try again."),
+            DatabaseUnavailable     => (S::SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE", "errors.databaseUnavailable", "The database is unavailable."),
+            Internal                => (S::INTERNAL_SERVER_ERROR, "INTERNAL", "errors.internal", "Internal error."),
         }
     }
 

@@ -1,6 +1,12 @@
 //! Test support: the real application on a random port with a temporary data directory, and
 //! clients that speak to it the way a browser does (cookie jar, same-origin `Origin`).
 
+mod browser;
+mod shop;
+
+pub use browser::{browser, location, page, submit};
+pub use shop::{Shop, draft, part, shop, urlencode};
+
 use printcost::{Application, Config};
 use reqwest::header::{HeaderMap, HeaderValue, ORIGIN};
 use reqwest::{Client, Response, StatusCode};
@@ -51,7 +57,7 @@ impl TestApp {
         actix_web::rt::spawn(app.run_until_stopped());
         let origin = base.clone();
         TestApp {
-            client: browser(&origin),
+            client: api_client(&origin),
             base,
             origin,
             _dir: dir,
@@ -60,7 +66,7 @@ impl TestApp {
 
     /// A fresh browser: own cookie jar, same-origin `Origin` on every request.
     pub fn browser(&self) -> Client {
-        browser(&self.origin)
+        api_client(&self.origin)
     }
 
     pub fn url(&self, path: &str) -> String {
@@ -125,7 +131,7 @@ impl TestApp {
     }
 }
 
-fn browser(origin: &str) -> Client {
+fn api_client(origin: &str) -> Client {
     let mut headers = HeaderMap::new();
     headers.insert(ORIGIN, HeaderValue::from_str(origin).unwrap());
     Client::builder()

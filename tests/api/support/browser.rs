@@ -1,0 +1,37 @@
+//! A browser for the UI's pages: cookies kept, redirects not followed, forms submitted.
+
+use super::TestApp;
+use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION, ORIGIN};
+use reqwest::{Client, Response, redirect};
+
+/// A browser that does not follow redirects (so the tests see them), with a cookie jar and a
+/// same-origin `Origin` header.
+pub fn browser(app: &TestApp) -> Client {
+    let mut headers = HeaderMap::new();
+    headers.insert(ORIGIN, HeaderValue::from_str(&app.origin).unwrap());
+    Client::builder()
+        .cookie_store(true)
+        .redirect(redirect::Policy::none())
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
+pub async fn submit(client: &Client, app: &TestApp, path: &str, form: &[(&str, &str)]) -> Response {
+    client
+        .post(app.url(path))
+        .header(CONTENT_TYPE, "application/x-www-form-urlencoded")
+        .body(serde_urlencoded::to_string(form).unwrap())
+        .send()
+        .await
+        .unwrap()
+}
+
+pub async fn page(client: &Client, app: &TestApp, path: &str) -> (u16, String) {
+    let res = client.get(app.url(path)).send().await.unwrap();
+    (res.status().as_u16(), res.text().await.unwrap())
+}
+
+pub fn location(res: &Response) -> &str {
+    res.headers()[LOCATION].to_str().unwrap()
+}
