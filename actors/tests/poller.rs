@@ -195,35 +195,55 @@ async fn a_source_is_polled_coalesced_published_and_reported_offline() {
     status(&mut events, "online").await;
 }
 
-#[actix_rt::test]
-async fn writes_are_encoded_applied_read_back_and_answered() {
-    let device = Arc::new(Device::default());
-    device
-        .registers
-        .lock()
-        .unwrap()
-        .extend([(10, 600), (20, 7), (30, 0), (31, 0)]);
-    device.coils.lock().unwrap().insert(0, true);
-    let (modbus, _server) = serve(device.clone()).await;
-    let mqtt = free_address();
-    let yaml = format!(
-        "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n      - {{name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {{word_order: little}}}}\n",
-        modbus.port(),
-        port = mqtt.port(),
-    );
-    let config = config::parse("test.yml", &yaml).unwrap();
-    config.validate().unwrap();
-    actors::bridge::run::start(&config).unwrap();
+/// A device with a setpoint (holding, i16, scaled), a relay (coil), a fan (input) and an
+/// energy counter (u32, little word order), the bridge over it with its embedded broker, and an
+/// MQTT client subscribed to its topics.
+struct WriteRig {
+    device: Arc<Device>,
+    client: AsyncClient,
+    events: EventLoop,
+    _server: tokio::task::JoinHandle<()>,
+}
 
-    let mut options = MqttOptions::new("writer", "127.0.0.1", mqtt.port());
-    options.set_keep_alive(Duration::from_secs(5));
-    let (client, mut events) = AsyncClient::new(options, 64);
-    client
-        .subscribe("shop/dryer/#", QoS::AtLeastOnce)
-        .await
-        .unwrap();
-    let mut result_of = async |topic: &str, payload: &str| {
+impl WriteRig {
+    async fn start() -> WriteRig {
+        let device = Arc::new(Device::default());
+        device
+            .registers
+            .lock()
+            .unwrap()
+            .extend([(10, 600), (20, 7), (30, 0), (31, 0)]);
+        device.coils.lock().unwrap().insert(0, true);
+        let (modbus, server) = serve(device.clone()).await;
+        let mqtt = free_address();
+        let yaml = format!(
+            "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n      - {{name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {{word_order: little}}}}\n",
+            modbus.port(),
+            port = mqtt.port(),
+        );
+        let config = config::parse("test.yml", &yaml).unwrap();
+        config.validate().unwrap();
+        actors::bridge::run::start(&config).unwrap();
+
+        let mut options = MqttOptions::new("writer", "127.0.0.1", mqtt.port());
+        options.set_keep_alive(Duration::from_secs(5));
+        let (client, events) = AsyncClient::new(options, 64);
         client
+            .subscribe("shop/dryer/#", QoS::AtLeastOnce)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(500)).await;
+        WriteRig {
+            device,
+            client,
+            events,
+            _server: server,
+        }
+    }
+
+    /// Publishes `payload` to the point's `/set` and returns its `/set/result`.
+    async fn result_of(&mut self, topic: &str, payload: &str) -> serde_json::Value {
+        self.client
             .publish(
                 format!("shop/dryer/{topic}/set"),
                 QoS::AtLeastOnce,
@@ -233,16 +253,21 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
             .await
             .unwrap();
         loop {
-            let (t, p) = next_publish(&mut events).await;
+            let (t, p) = next_publish(&mut self.events).await;
             if t == format!("shop/dryer/{topic}/set/result") {
-                return serde_json::from_str::<serde_json::Value>(&p).unwrap();
+                return serde_json::from_str(&p).unwrap();
             }
         }
-    };
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+}
+
+#[actix_rt::test]
+async fn writes_are_encoded_applied_read_back_and_answered() {
+    let mut rig = WriteRig::start().await;
+    let device = rig.device.clone();
 
     assert_eq!(
-        result_of("setpoint", r#"{"value": 25.5}"#).await,
+        rig.result_of("setpoint", r#"{"value": 25.5}"#).await,
         serde_json::json!({"ok": true, "value": 25.5})
     );
     assert_eq!(
@@ -251,16 +276,16 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         "inverse of scale and offset"
     );
     assert_eq!(
-        result_of("relay", "false").await,
+        rig.result_of("relay", "false").await,
         serde_json::json!({"ok": true, "value": false})
     );
     assert!(!device.coils.lock().unwrap()[&0]);
 
-    let malformed = result_of("setpoint", "{oops").await;
+    let malformed = rig.result_of("setpoint", "{oops").await;
     assert_eq!(malformed["ok"], false);
-    let too_hot = result_of("setpoint", "9999").await;
+    let too_hot = rig.result_of("setpoint", "9999").await;
     assert_eq!(too_hot["ok"], false, "{too_hot}");
-    let read_only = result_of("fan", "1").await;
+    let read_only = rig.result_of("fan", "1").await;
     assert_eq!(
         read_only,
         serde_json::json!({"ok": false, "error": "the point is read-only"})
@@ -271,12 +296,12 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         "refused writes touch nothing"
     );
     assert_eq!(
-        result_of("setpoint", "20").await,
+        rig.result_of("setpoint", "20").await,
         serde_json::json!({"ok": true, "value": 20.0}),
         "the bridge still serves; a scaled state is a float"
     );
     assert_eq!(device.registers.lock().unwrap()[&10], 600);
-    let energy = result_of("energy", "70000").await;
+    let energy = rig.result_of("energy", "70000").await;
     assert_eq!(
         energy,
         serde_json::json!({"ok": true, "value": 70000}),

@@ -56,6 +56,24 @@ fn seconds(part: &storage::records::Part) -> u32 {
     part.hotends.iter().map(|h| h.duration_seconds).sum()
 }
 
+/// A FAILED outcome of `done` with its planned grams and times.
+fn failed_outcome(done: &Print) -> OutcomeInput {
+    let grams: Vec<(Id, rust_decimal::Decimal)> = done
+        .parts
+        .iter()
+        .flat_map(|p| p.usages.iter().map(|u| (u.id, u.used_grams)))
+        .collect();
+    OutcomeInput {
+        status: OutcomeStatus::Failed,
+        duration_seconds: done.parts.iter().map(seconds).sum(),
+        filaments: grams.clone(),
+        note: None,
+        failure_reason: Some("Spaghetti".into()),
+        parts: (done.parts.len() > 1)
+            .then(|| done.parts.iter().map(|p| (p.id, seconds(p))).collect()),
+    }
+}
+
 fn setup() -> Setup {
     Setup {
         account: actors::accounts::NewAccount {
@@ -127,20 +145,7 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
         assert_listed(&index, &writers.send(CopyPrint { id, kind }).await.unwrap());
     }
 
-    let grams: Vec<(Id, rust_decimal::Decimal)> = done
-        .parts
-        .iter()
-        .flat_map(|p| p.usages.iter().map(|u| (u.id, u.used_grams)))
-        .collect();
-    let failed = OutcomeInput {
-        status: OutcomeStatus::Failed,
-        duration_seconds: done.parts.iter().map(seconds).sum(),
-        filaments: grams.clone(),
-        note: None,
-        failure_reason: Some("Spaghetti".into()),
-        parts: (done.parts.len() > 1)
-            .then(|| done.parts.iter().map(|p| (p.id, seconds(p))).collect()),
-    };
+    let failed = failed_outcome(&done);
     let recorded = RecordOutcome {
         id,
         input: failed.clone(),

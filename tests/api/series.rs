@@ -1,27 +1,62 @@
 //! Series, histories, next runs, the series flag, and the export limit.
 
 use crate::support::{self, PASSWORD, TestApp, assert_error, assert_field_error};
-use crate::support::{draft, shop};
+use crate::support::{Shop, draft, shop};
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
 use serde_json::{Value, json};
 use storage::records::PrintStatus;
 use storage::{Store, StoreOptions, Timestamp};
 
+/// A set-up box with a shop and an auto-completing series of 5 units for the shop's customer
+/// whose first run (3 units) is DONE. Returns the app, the shop, the series and the run.
+async fn series_with_first_run() -> (TestApp, Shop, String, String) {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let series = app.create("/api/series", &json!({"name": "Trophies", "customerId": shop.customer, "target": 5, "autoComplete": true})).await;
+    assert_eq!(series["status"], "OPEN");
+    let sid = series["id"].as_str().unwrap().to_string();
+    let mut run = draft(&shop, "Run 1");
+    run["seriesId"] = json!(sid);
+    run["quantity"] = json!(3);
+    let first = app.create("/api/prints", &run).await;
+    let fid = first["id"].as_str().unwrap().to_string();
+    app.patch(&format!("/api/prints/{fid}"), &json!({"status": "DONE"}))
+        .await;
+    (app, shop, sid, fid)
+}
+
+/// [`series_with_first_run`] and its next run completed: 6 of 5 units.
+async fn completed_series() -> (TestApp, Shop, String) {
+    let (app, shop, sid, fid) = series_with_first_run().await;
+    let next = app
+        .create(
+            &format!("/api/series/{sid}/next-run"),
+            &json!({"sourcePrintId": fid}),
+        )
+        .await;
+    let nid = next["id"].as_str().unwrap();
+    app.post(&format!("/api/prints/{nid}/complete"), &json!({}))
+        .await;
+    (app, shop, sid)
+}
+
 #[actix_web::test]
-async fn series_inherit_their_customer_and_complete_themselves() {
+async fn prints_inherit_their_series_customer() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
     let other = app
         .create("/api/customers", &json!({"name": "Someone else"}))
         .await;
-    let series = app.create("/api/series", &json!({"name": "Trophies", "customerId": shop.customer, "target": 5, "autoComplete": true})).await;
-    assert_eq!(series["status"], "OPEN");
-    let sid = series["id"].as_str().unwrap();
-
+    let series = app
+        .create(
+            "/api/series",
+            &json!({"name": "Trophies", "customerId": shop.customer}),
+        )
+        .await;
     let mut run = draft(&shop, "Run 1");
-    run["seriesId"] = json!(sid);
-    run["quantity"] = json!(3);
+    run["seriesId"] = json!(series["id"]);
     let first = app.create("/api/prints", &run).await;
     assert_eq!(first["customerId"], shop.customer.as_str(), "inherited");
     run["customerId"] = json!(other["id"]);
@@ -31,10 +66,13 @@ async fn series_inherit_their_customer_and_complete_themselves() {
         "errors.seriesCustomerConflict",
     )
     .await;
+}
 
-    let fid = first["id"].as_str().unwrap();
-    app.patch(&format!("/api/prints/{fid}"), &json!({"status": "DONE"}))
-        .await;
+#[actix_web::test]
+async fn a_series_completes_itself_when_its_done_units_reach_the_target() {
+    let (app, _, sid, fid) = series_with_first_run().await;
+    let sid = sid.as_str();
+    let fid = fid.as_str();
     let still_open: Value = app
         .get(&format!("/api/series/{sid}"))
         .await
@@ -62,7 +100,11 @@ async fn series_inherit_their_customer_and_complete_themselves() {
         .await
         .unwrap();
     assert_eq!(completed["status"], "COMPLETED", "6 of 5 units");
+}
 
+#[actix_web::test]
+async fn histories_total_the_whole_filtered_set() {
+    let (app, shop, sid) = completed_series().await;
     let history: Value = app
         .get(&format!(
             "/api/series/{sid}/history?pageSize=1&seriesId=01a1fca8-547d-7442-9d4e-aa020ca898c4"
@@ -94,7 +136,11 @@ async fn series_inherit_their_customer_and_complete_themselves() {
         "NOT_FOUND",
     )
     .await;
+}
 
+#[actix_web::test]
+async fn a_series_reopens_changes_and_archives() {
+    let (app, shop, sid) = completed_series().await;
     let reopened = app
         .post(
             &format!("/api/series/{sid}/state"),

@@ -3,7 +3,7 @@
 
 use crate::durability::Service;
 use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, setup_body};
-use crate::support::{draft, shop};
+use crate::support::{Shop, draft, shop};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
@@ -80,7 +80,15 @@ async fn a_spool_opens_with_its_receipt_and_keeps_an_exact_ledger() {
         .unwrap();
     assert_eq!(last["movements"]["items"][0]["note"], "Opening receipt");
     assert_eq!(last["movements"]["items"][0]["grams"], "1000");
+}
 
+#[actix_web::test]
+async fn movements_outside_the_ledger_rules_are_refused() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let filament = filament(&app).await;
+    let created = spool(&app, &filament, "PETG-BLU-01", "22.50", "1000").await;
+    let id = created["id"].as_str().unwrap();
     for (body, path, code) in [
         (
             json!({"kind": "RECEIPT", "grams": "0"}),
@@ -188,15 +196,21 @@ async fn an_operation_key_books_once() {
     assert_eq!(detail["movements"]["total"], 2);
 }
 
-#[actix_web::test]
-async fn spools_list_change_archive_and_label() {
+/// A set-up box with a filament, its opening spool, and the spool LIST-A booked empty.
+/// Returns the app, the filament and LIST-A.
+async fn emptied_spool() -> (TestApp, String, String) {
     let app = TestApp::spawn().await;
     app.setup().await;
     let filament = filament(&app).await;
     let a = spool(&app, &filament, "LIST-A", "20", "500").await;
-    let a_id = a["id"].as_str().unwrap();
-    movement(&app, a_id, &json!({"kind": "CORRECTION", "grams": "-500"})).await;
+    let a_id = a["id"].as_str().unwrap().to_string();
+    movement(&app, &a_id, &json!({"kind": "CORRECTION", "grams": "-500"})).await;
+    (app, filament, a_id)
+}
 
+#[actix_web::test]
+async fn spools_list_by_filament_availability_and_search() {
+    let (app, filament, _) = emptied_spool().await;
     let list: Value = app
         .get(&format!("/api/spools?filamentId={filament}"))
         .await
@@ -220,7 +234,12 @@ async fn spools_list_change_archive_and_label() {
         .await
         .unwrap();
     assert_eq!(search["items"][0]["code"], "LIST-A");
+}
 
+#[actix_web::test]
+async fn a_spool_changes_its_metadata_but_not_its_fixed_fields() {
+    let (app, filament, a_id) = emptied_spool().await;
+    let a_id = a_id.as_str();
     let change = json!({"purchasePrice": "18", "location": "Dry box", "code": "LIST-A", "filamentId": filament});
     let changed: Value = app
         .patch(&format!("/api/spools/{a_id}"), &change)
@@ -261,7 +280,12 @@ async fn spools_list_change_archive_and_label() {
         "errors.invalidDate",
     )
     .await;
+}
 
+#[actix_web::test]
+async fn an_archived_spool_leaves_stock_and_keeps_its_label() {
+    let (app, filament, a_id) = emptied_spool().await;
+    let a_id = a_id.as_str();
     let stock: Value = app
         .get(&format!("/api/filaments/{filament}/stock"))
         .await
@@ -362,8 +386,9 @@ async fn drafts_draw_from_spools_while_spool_management_is_on() {
     .await;
 }
 
-#[actix_web::test]
-async fn switching_spool_management_off_and_on() {
+/// A set-up box with a shop, and spool management switched off. Returns the app, the shop and
+/// the shop filament's spool.
+async fn spools_off() -> (TestApp, Shop, String) {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
@@ -376,6 +401,12 @@ async fn switching_spool_management_off_and_on() {
         &json!({"spoolManagementEnabled": false}),
     )
     .await;
+    (app, shop, spool_id)
+}
+
+#[actix_web::test]
+async fn every_spool_route_is_refused_while_spool_management_is_off() {
+    let (app, shop, spool_id) = spools_off().await;
 
     assert_error(
         app.get("/api/spools").await,
@@ -422,7 +453,11 @@ async fn switching_spool_management_off_and_on() {
         "SPOOL_MANAGEMENT_DISABLED",
     )
     .await;
+}
 
+#[actix_web::test]
+async fn drafts_use_catalog_prices_while_spool_management_is_off() {
+    let (app, shop, spool_id) = spools_off().await;
     let mut with_spool = draft(&shop, "Spool ignored");
     with_spool["parts"][0]["filaments"][0]["spoolId"] = json!(spool_id);
     let print: Value = app
@@ -434,7 +469,11 @@ async fn switching_spool_management_off_and_on() {
     assert_eq!(print["usages"][0]["spoolId"], Value::Null);
     assert_eq!(print["usages"][0]["spoolCode"], Value::Null);
     assert_eq!(print["totalCost"], "1.782175", "catalog price");
+}
 
+#[actix_web::test]
+async fn switching_spool_management_on_stocks_filaments_without_a_spool() {
+    let (app, shop, _) = spools_off().await;
     let maker = app.manufacturer("Later").await;
     let late = app.create("/api/filaments", &json!({"manufacturerId": maker, "material": "TPU", "colorName": "Red", "colorHex": "#FF0000", "purchasePrice": "35", "netWeightGrams": "500"})).await;
     app.patch(
@@ -553,56 +592,61 @@ async fn concurrent_bookings_keep_the_ledger_balanced() {
         *expected.get_mut(spool.as_str()).unwrap() -= grams.parse::<f64>().unwrap();
     }
     for spool in &spools {
-        let detail: Value = app
-            .get(&format!("/api/spools/{spool}?pageSize=100"))
+        assert_balanced(&app, spool, expected[spool.as_str()]).await;
+    }
+}
+
+/// Checks that spool `spool`'s remaining grams equal the sum of its movements, read page by
+/// page, and `expected`.
+async fn assert_balanced(app: &TestApp, spool: &str, expected: f64) {
+    let detail: Value = app
+        .get(&format!("/api/spools/{spool}?pageSize=100"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let mut sum = 0.0;
+    let mut seen = 0;
+    let mut page = 1;
+    loop {
+        let movements: Value = app
+            .get(&format!("/api/spools/{spool}?page={page}&pageSize=100"))
             .await
             .json()
             .await
             .unwrap();
-        let mut sum = 0.0;
-        let mut seen = 0;
-        let mut page = 1;
-        loop {
-            let movements: Value = app
-                .get(&format!("/api/spools/{spool}?page={page}&pageSize=100"))
-                .await
-                .json()
-                .await
-                .unwrap();
-            let items = movements["movements"]["items"].as_array().unwrap().clone();
-            if items.is_empty() {
-                break;
-            }
-            seen += items.len();
-            sum += items
-                .iter()
-                .map(|m| m["grams"].as_str().unwrap().parse::<f64>().unwrap())
-                .sum::<f64>();
-            page += 1;
+        let items = movements["movements"]["items"].as_array().unwrap().clone();
+        if items.is_empty() {
+            break;
         }
-        let remaining: f64 = detail["spool"]["remainingGrams"]
-            .as_str()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert_eq!(seen as u64, detail["movements"]["total"].as_u64().unwrap());
-        assert!(
-            (remaining - sum).abs() < 1e-9,
-            "remaining {remaining} != sum of movements {sum}"
-        );
-        assert!(
-            (remaining - expected[spool.as_str()]).abs() < 1e-9,
-            "remaining {remaining} != booked"
-        );
+        seen += items.len();
+        sum += items
+            .iter()
+            .map(|m| m["grams"].as_str().unwrap().parse::<f64>().unwrap())
+            .sum::<f64>();
+        page += 1;
     }
+    let remaining: f64 = detail["spool"]["remainingGrams"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert_eq!(seen as u64, detail["movements"]["total"].as_u64().unwrap());
+    assert!(
+        (remaining - sum).abs() < 1e-9,
+        "remaining {remaining} != sum of movements {sum}"
+    );
+    assert!(
+        (remaining - expected).abs() < 1e-9,
+        "remaining {remaining} != booked"
+    );
 }
 
 /// Under booking load the process is killed with SIGKILL; every acknowledged movement survives
 /// and the ledger balances.
-#[actix_web::test]
-async fn acknowledged_movements_survive_sigkill_under_load() {
-    let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path());
+/// A service process on `dir`, set up, with a filament of 100 kg and its opening spool.
+async fn crash_spool(dir: &std::path::Path) -> (Service, String) {
+    let service = Service::start(dir);
     assert_eq!(
         service
             .client
@@ -648,6 +692,13 @@ async fn acknowledged_movements_survive_sigkill_under_load() {
         .await
         .unwrap();
     let spool = spools["items"][0]["id"].as_str().unwrap().to_string();
+    (service, spool)
+}
+
+#[actix_web::test]
+async fn acknowledged_movements_survive_sigkill_under_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let (service, spool) = crash_spool(dir.path()).await;
 
     let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
     let url = service.url(&format!("/api/spools/{spool}/movements"));

@@ -4,8 +4,8 @@
 //! stock and spools with movement booking, series, customer history and search.
 
 use crate::support::{EMAIL, PASSWORD, TestApp};
+use crate::support::{Shop, draft, part, shop};
 use crate::support::{browser, location, page, submit};
-use crate::support::{draft, part, shop};
 use reqwest::Client;
 use serde_json::{Value, json};
 
@@ -31,8 +31,34 @@ fn created_id(location: &str) -> String {
     path.rsplit('/').next().unwrap().to_string()
 }
 
+/// A signed-in browser that made the manufacturer Prusa Research and its printer MK4S through
+/// the forms. Returns the app, the browser, both ids and the printer's form.
+async fn printer_made_by_forms() -> (TestApp, Client, String, String, Vec<(&'static str, String)>) {
+    let (app, client) = signed_in().await;
+    let res = submit(
+        &client,
+        &app,
+        "/manufacturers",
+        &[("name", "Prusa Research")],
+    )
+    .await;
+    let manufacturer = created_id(location(&res));
+    let form = vec![
+        ("name", "MK4S".to_string()),
+        ("manufacturerId", manufacturer.clone()),
+        ("purchasePrice", "1099".to_string()),
+        ("expectedLifetimeHours", "6000".to_string()),
+        ("averagePowerWatts", "120".to_string()),
+    ];
+    let fields: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let res = submit(&client, &app, "/printers", &fields).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let printer_id = created_id(location(&res));
+    (app, client, manufacturer, printer_id, form)
+}
+
 #[actix_web::test]
-async fn inventory_forms_create_edit_archive_and_refuse_a_referenced_delete() {
+async fn inventory_forms_create_and_refuse_a_duplicate_name() {
     let (app, client) = signed_in().await;
     let res = submit(
         &client,
@@ -58,7 +84,19 @@ async fn inventory_forms_create_edit_archive_and_refuse_a_referenced_delete() {
     .await;
     assert_eq!(res.status().as_u16(), 409);
     assert!(res.text().await.unwrap().contains("This already exists."));
+}
 
+#[actix_web::test]
+async fn a_form_fault_is_shown_beside_its_field_with_the_values_kept() {
+    let (app, client) = signed_in().await;
+    let res = submit(
+        &client,
+        &app,
+        "/manufacturers",
+        &[("name", "Prusa Research")],
+    )
+    .await;
+    let manufacturer = created_id(location(&res));
     // A bad price is refused next to its field; the values are kept.
     let mut printer = vec![
         ("name", "MK4S"),
@@ -86,7 +124,11 @@ async fn inventory_forms_create_edit_archive_and_refuse_a_referenced_delete() {
         (&stored["purchasePrice"], &stored["averagePowerWatts"]),
         (&json!("1099"), &json!(120))
     );
+}
 
+#[actix_web::test]
+async fn a_referenced_delete_is_refused_with_its_reason() {
+    let (app, client, manufacturer, _, _) = printer_made_by_forms().await;
     // Referenced by the printer: the delete is refused with the reason, nothing is gone.
     let res = submit(
         &client,
@@ -109,7 +151,12 @@ async fn inventory_forms_create_edit_archive_and_refuse_a_referenced_delete() {
             .as_u16(),
         200
     );
+}
 
+#[actix_web::test]
+async fn records_are_edited_archived_and_deleted_through_forms() {
+    let (app, client, _, printer_id, form) = printer_made_by_forms().await;
+    let printer: Vec<(&str, &str)> = form.iter().map(|(k, v)| (*k, v.as_str())).collect();
     // Edit, archive (gone from the list unless asked for), delete an unreferenced one.
     let mut renamed = printer.clone();
     renamed[0] = ("name", "MK4S Studio");
@@ -210,8 +257,9 @@ async fn the_print_editor_shows_field_errors_at_their_paths_and_saves_two_parts(
     )));
 }
 
-#[actix_web::test]
-async fn detail_commands_outcomes_corrections_and_the_report() {
+/// A signed-in browser, a shop and the draft "Bracket" with a sales value of 20. Returns the
+/// app, the browser, the shop and the print's id.
+async fn bracket() -> (TestApp, Client, Shop, String) {
     let (app, client) = signed_in().await;
     let shop = shop(&app).await;
     let mut body = draft(&shop, "Bracket");
@@ -220,6 +268,22 @@ async fn detail_commands_outcomes_corrections_and_the_report() {
         .as_str()
         .unwrap()
         .to_string();
+    (app, client, shop, id)
+}
+
+/// [`bracket`], moved to DONE.
+async fn done_bracket() -> (TestApp, Client, Shop, String) {
+    let (app, client, shop, id) = bracket().await;
+    let done = app
+        .post(&format!("/api/prints/{id}/complete"), &json!({}))
+        .await;
+    assert_eq!(done.status(), 200);
+    (app, client, shop, id)
+}
+
+#[actix_web::test]
+async fn detail_commands_move_the_status_and_set_paid() {
+    let (app, client, _, id) = bracket().await;
     let (status, refused) = page(&client, &app, &format!("/reports/prints/{id}")).await;
     assert_eq!(status, 409);
     assert!(refused.contains("Reports exist for finished prints only."));
@@ -231,9 +295,20 @@ async fn detail_commands_outcomes_corrections_and_the_report() {
     assert_eq!(location(&res), format!("/prints/{id}"));
     let res = submit(&client, &app, &act("paid"), &[("value", "true")]).await;
     assert_eq!(res.status().as_u16(), 303);
+    let paid: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(paid["paid"], true);
     let res = submit(&client, &app, &act("launch"), &[]).await;
     assert_eq!(res.status().as_u16(), 404, "unknown action");
+}
 
+#[actix_web::test]
+async fn the_editor_refuses_a_finalized_print() {
+    let (app, client, shop, id) = done_bracket().await;
     // A finalized print's draft data cannot change: the editor says so, the print stays.
     let edit = format!("/prints/{id}/edit");
     let renamed = [
@@ -260,7 +335,12 @@ async fn detail_commands_outcomes_corrections_and_the_report() {
         .await
         .unwrap();
     assert_eq!(kept["name"], "Bracket");
+}
 
+#[actix_web::test]
+async fn outcome_forms_record_retry_correct_once_and_report() {
+    let (app, client, _, id) = done_bracket().await;
+    let act = |action: &'static str| format!("/prints/{id}/actions/{action}");
     let print: Value = app
         .get(&format!("/api/prints/{id}"))
         .await
@@ -332,7 +412,6 @@ async fn detail_commands_outcomes_corrections_and_the_report() {
         .unwrap();
     assert_eq!(print["outcome"]["revision"], 2);
     assert_eq!(print["outcome"]["status"], "SUCCESS");
-    assert_eq!(print["paid"], true);
 
     let (status, report) = page(&client, &app, &format!("/reports/prints/{id}")).await;
     assert_eq!(status, 200);
@@ -427,14 +506,12 @@ async fn stock_and_spools_book_movements_and_print_a_label() {
     assert!(label.contains("PLA-01"));
 }
 
-#[actix_web::test]
-async fn search_series_with_next_run_and_customer_history() {
+/// A signed-in browser and a shop, print series on and the series "Club trophies" made
+/// through the form with its first print "Trophy" (4 units). Returns the app, the browser, the
+/// shop, the series id and the print.
+async fn club_trophies() -> (TestApp, Client, Shop, String, Value) {
     let (app, client) = signed_in().await;
     let shop = shop(&app).await;
-    let (status, short) = page(&client, &app, "/search?q=a").await;
-    assert_eq!(status, 422);
-    assert!(short.contains("Too short."));
-
     let res = submit(
         &client,
         &app,
@@ -460,6 +537,20 @@ async fn search_series_with_next_run_and_customer_history() {
         json!({"name": "Trophy", "seriesId": series, "parts": [part(&shop, 3600, "20")]});
     body["quantity"] = json!(4);
     let first = app.create("/api/prints", &body).await;
+    (app, client, shop, series, first)
+}
+
+#[actix_web::test]
+async fn a_short_search_says_so() {
+    let (app, client) = signed_in().await;
+    let (status, short) = page(&client, &app, "/search?q=a").await;
+    assert_eq!(status, 422);
+    assert!(short.contains("Too short."));
+}
+
+#[actix_web::test]
+async fn a_series_page_starts_the_next_run() {
+    let (app, client, _, series, first) = club_trophies().await;
     let (_, history) = page(&client, &app, &format!("/series/{series}")).await;
     assert!(
         history.contains("Trophy") && history.contains(r#"id="next-run""#),
@@ -483,8 +574,11 @@ async fn search_series_with_next_run_and_customer_history() {
         (&next["seriesId"], &next["repeatOfId"]),
         (&json!(series), &first["id"])
     );
+}
 
-    // Complete and archive from the series page.
+#[actix_web::test]
+async fn a_series_is_completed_and_archived_from_its_page() {
+    let (app, client, _, series, _) = club_trophies().await;
     let res = submit(
         &client,
         &app,
@@ -510,7 +604,19 @@ async fn search_series_with_next_run_and_customer_history() {
         (&stored["status"], &stored["archived"]),
         (&json!("COMPLETED"), &json!(true))
     );
+}
 
+#[actix_web::test]
+async fn customer_history_and_search_find_the_prints() {
+    let (app, client, shop, series, first) = club_trophies().await;
+    let res = submit(
+        &client,
+        &app,
+        &format!("/series/{series}/next-run"),
+        &[("sourcePrintId", first["id"].as_str().unwrap())],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
     let (status, customer) = page(
         &client,
         &app,

@@ -5,7 +5,7 @@
 
 mod peers;
 
-use peers::{Subscriber, bridge, free_port, modbus_device, mosquitto, publish};
+use peers::{Peer, Subscriber, bridge, free_port, modbus_device, mosquitto, publish};
 use serde_json::{Value, json};
 use tokio_modbus::client::{Reader, Writer};
 
@@ -67,15 +67,40 @@ fn json_of(payload: &str) -> Value {
     serde_json::from_str(payload).unwrap_or_else(|e| panic!("not JSON: {payload:?}: {e}"))
 }
 
-#[test]
-fn states_writes_and_changes_travel_between_pymodbus_and_mosquitto() {
-    let dir = tempfile::tempdir().unwrap();
-    let (device_port, mqtt) = (free_port(), free_port());
-    let _device = modbus_device(device_port, &HOLDING);
-    let _broker = mosquitto(mqtt, dir.path());
-    let mut watcher = Subscriber::start(mqtt, "e2e/#");
-    let bridge = bridge(&config(mqtt, device_port, "every_poll"), dir.path());
+/// A pymodbus device, mosquitto and the bridge (publishing every poll) running in `dir`, and a
+/// subscriber to everything under `e2e/` that started before the bridge.
+struct Rig {
+    mqtt: u16,
+    device_port: u16,
+    watcher: Subscriber,
+    bridge: Peer,
+    _device: Peer,
+    _broker: Peer,
+}
 
+impl Rig {
+    fn start(dir: &std::path::Path) -> Rig {
+        let (device_port, mqtt) = (free_port(), free_port());
+        let device = modbus_device(device_port, &HOLDING);
+        let broker = mosquitto(mqtt, dir);
+        let watcher = Subscriber::start(mqtt, "e2e/#");
+        let bridge = bridge(&config(mqtt, device_port, "every_poll"), dir);
+        Rig {
+            mqtt,
+            device_port,
+            watcher,
+            bridge,
+            _device: device,
+            _broker: broker,
+        }
+    }
+}
+
+#[test]
+fn states_and_availability_travel_from_pymodbus_to_mosquitto() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rig = Rig::start(dir.path());
+    let (mqtt, watcher) = (rig.mqtt, &mut rig.watcher);
     let status = watcher.next_on("e2e/status");
     assert_eq!(
         (status.payload.as_str(), status.retained),
@@ -99,7 +124,14 @@ fn states_writes_and_changes_travel_between_pymodbus_and_mosquitto() {
         (retained.payload.as_str(), retained.retained),
         ("online", true)
     );
+}
 
+#[test]
+fn writes_reach_pymodbus_encoded_and_refusals_leave_it_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut rig = Rig::start(dir.path());
+    let (mqtt, device_port, watcher) = (rig.mqtt, rig.device_port, &mut rig.watcher);
+    assert_eq!(watcher.next_on("e2e/dryer/status").payload, "online");
     let mut write = |topic: &str, payload: &str| {
         publish(mqtt, &format!("e2e/dryer/{topic}/set"), payload);
         json_of(
@@ -138,7 +170,16 @@ fn states_writes_and_changes_travel_between_pymodbus_and_mosquitto() {
     );
     let coils = runtime.block_on(client.read_coils(0, 1)).unwrap().unwrap();
     assert_eq!(coils, [true]);
+}
 
+#[test]
+fn device_changes_reach_subscribers_and_a_clean_stop_says_offline() {
+    let dir = tempfile::tempdir().unwrap();
+    let rig = Rig::start(dir.path());
+    let (mqtt, device_port, bridge) = (rig.mqtt, rig.device_port, rig.bridge);
+    let mut watcher = rig.watcher;
+    assert_eq!(watcher.next_on("e2e/dryer/status").payload, "online");
+    let (runtime, mut client) = device_client(device_port);
     // A change made on the device reaches the subscriber: the bridge still serves.
     runtime
         .block_on(client.write_single_register(0, 4321))
