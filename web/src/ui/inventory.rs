@@ -37,9 +37,36 @@ pub enum Format {
     Choice(&'static str),
 }
 
-/// A list column: the API body's key, the header's catalog key, the format.
+/// A list column: the header's catalog key and the format of its cells.
 #[derive(Debug, Clone, Copy)]
-pub struct Column(pub &'static str, pub &'static str, pub Format);
+pub struct Column(pub &'static str, pub Format);
+
+/// A record as the inventory pages read it: its identity, the raw text of its list cells (in
+/// the order of [`Screen::COLUMNS`]) and its form values (one pair per value; a checkbox that is
+/// on is `"on"`, a multiple select repeats its name).
+#[derive(Debug, Clone, Default)]
+pub struct Record {
+    /// Id.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Archive state.
+    pub archived: bool,
+    /// List cells, unformatted.
+    pub cells: Vec<String>,
+    /// Form values.
+    pub form: Vec<(&'static str, String)>,
+}
+
+/// `"on"` for a checked box, else nothing.
+fn check(name: &'static str, on: bool) -> Option<(&'static str, String)> {
+    on.then(|| (name, "on".to_string()))
+}
+
+/// The pair of an optional text.
+fn some(name: &'static str, value: &Option<String>) -> Option<(&'static str, String)> {
+    value.clone().map(|v| (name, v))
+}
 
 /// How a form control is drawn (and which API body key it fills).
 #[derive(Debug, Clone, Copy)]
@@ -83,6 +110,9 @@ where
     const COLUMNS: &'static [Column];
     /// Form controls, in order.
     const INPUTS: &'static [Input];
+
+    /// The record of a response body.
+    fn record(dto: Self::Dto) -> Record;
 }
 
 const NOTE: Input = Input("note", "field.note", Control::LongText, false);
@@ -103,7 +133,7 @@ const NAME: Input = Input("name", "field.name", Control::Text, true);
 impl Screen for customers::Customers {
     const PATH: &'static str = paths::CUSTOMERS;
     const TITLE: &'static str = "nav.customers";
-    const COLUMNS: &'static [Column] = &[Column("email", "field.email", Format::Text)];
+    const COLUMNS: &'static [Column] = &[Column("field.email", Format::Text)];
     const INPUTS: &'static [Input] = &[
         NAME,
         Input("email", "field.email", Control::Email, false),
@@ -115,27 +145,48 @@ impl Screen for customers::Customers {
             false,
         ),
     ];
+    fn record(c: Self::Dto) -> Record {
+        let form = [
+            Some(("name", c.name.clone())),
+            some("email", &c.email),
+            some("note", &c.note),
+            check("excludeFromDashboard", c.exclude_from_dashboard),
+        ];
+        Record {
+            cells: vec![c.email.unwrap_or_default()],
+            form: form.into_iter().flatten().collect(),
+            id: c.id,
+            name: c.name,
+            archived: c.archived,
+        }
+    }
 }
 
 impl Screen for manufacturers::Manufacturers {
     const PATH: &'static str = paths::MANUFACTURERS;
     const TITLE: &'static str = "nav.manufacturers";
-    const COLUMNS: &'static [Column] = &[Column("note", "field.note", Format::Text)];
+    const COLUMNS: &'static [Column] = &[Column("field.note", Format::Text)];
     const INPUTS: &'static [Input] = &[NAME, NOTE];
+    fn record(m: Self::Dto) -> Record {
+        let form = [Some(("name", m.name.clone())), some("note", &m.note)];
+        Record {
+            cells: vec![m.note.unwrap_or_default()],
+            form: form.into_iter().flatten().collect(),
+            id: m.id,
+            name: m.name,
+            archived: m.archived,
+        }
+    }
 }
 
 impl Screen for printers::Printers {
     const PATH: &'static str = paths::PRINTERS;
     const TITLE: &'static str = "nav.printers";
     const COLUMNS: &'static [Column] = &[
-        Column("manufacturer", "field.manufacturer", Format::Text),
-        Column("purchasePrice", "field.purchasePrice", Format::Money),
-        Column(
-            "expectedLifetimeHours",
-            "field.lifetime",
-            Format::Amount("unit.h"),
-        ),
-        Column("averagePowerWatts", "field.power", Format::Amount("unit.w")),
+        Column("field.manufacturer", Format::Text),
+        Column("field.purchasePrice", Format::Money),
+        Column("field.lifetime", Format::Amount("unit.h")),
+        Column("field.power", Format::Amount("unit.w")),
     ];
     const INPUTS: &'static [Input] = &[
         NAME,
@@ -156,6 +207,29 @@ impl Screen for printers::Printers {
         ),
         NOTE,
     ];
+    fn record(p: Self::Dto) -> Record {
+        let form = [
+            Some(("name", p.name.clone())),
+            Some(("manufacturerId", p.manufacturer_id)),
+            some("model", &p.model),
+            Some(("purchasePrice", p.purchase_price.clone())),
+            Some(("expectedLifetimeHours", p.expected_lifetime_hours.clone())),
+            Some(("averagePowerWatts", p.average_power_watts.to_string())),
+            some("note", &p.note),
+        ];
+        Record {
+            cells: vec![
+                p.manufacturer,
+                p.purchase_price,
+                p.expected_lifetime_hours,
+                p.average_power_watts.to_string(),
+            ],
+            form: form.into_iter().flatten().collect(),
+            id: p.id,
+            name: p.name,
+            archived: p.archived,
+        }
+    }
 }
 
 /// Component types on the wire.
@@ -165,14 +239,10 @@ impl Screen for components::Components {
     const PATH: &'static str = paths::COMPONENTS;
     const TITLE: &'static str = "nav.components";
     const COLUMNS: &'static [Column] = &[
-        Column("type", "field.type", Format::Choice("componentType.")),
-        Column("manufacturer", "field.manufacturer", Format::Text),
-        Column("purchasePrice", "field.purchasePrice", Format::Money),
-        Column(
-            "expectedLifetimeHours",
-            "field.lifetime",
-            Format::Amount("unit.h"),
-        ),
+        Column("field.type", Format::Choice("componentType.")),
+        Column("field.manufacturer", Format::Text),
+        Column("field.purchasePrice", Format::Money),
+        Column("field.lifetime", Format::Amount("unit.h")),
     ];
     const INPUTS: &'static [Input] = &[
         Input(
@@ -195,20 +265,46 @@ impl Screen for components::Components {
         Input("printerIds", "field.printerIds", Control::Printers, false),
         NOTE,
     ];
+    fn record(c: Self::Dto) -> Record {
+        let kind = match c.kind {
+            components::ComponentType::Hotend => "HOTEND",
+            components::ComponentType::BuildPlate => "BUILD_PLATE",
+            components::ComponentType::Other => "OTHER",
+        };
+        let form = [
+            Some(("type", kind.to_string())),
+            Some(("name", c.name.clone())),
+            some("manufacturerId", &c.manufacturer_id),
+            some("model", &c.model),
+            Some(("purchasePrice", c.purchase_price.clone())),
+            Some(("expectedLifetimeHours", c.expected_lifetime_hours.clone())),
+            check("alwaysUsed", c.always_used),
+            some("note", &c.note),
+        ];
+        let printers = c.printer_ids.into_iter().map(|p| ("printerIds", p));
+        Record {
+            cells: vec![
+                kind.to_string(),
+                c.manufacturer.unwrap_or_default(),
+                c.purchase_price,
+                c.expected_lifetime_hours,
+            ],
+            form: form.into_iter().flatten().chain(printers).collect(),
+            id: c.id,
+            name: c.name,
+            archived: c.archived,
+        }
+    }
 }
 
 impl Screen for filaments::Filaments {
     const PATH: &'static str = paths::FILAMENTS;
     const TITLE: &'static str = "nav.filaments";
     const COLUMNS: &'static [Column] = &[
-        Column("material", "field.material", Format::Text),
-        Column("colorHex", "field.colorHex", Format::Color),
-        Column("purchasePrice", "field.purchasePrice", Format::Money),
-        Column(
-            "netWeightGrams",
-            "field.netWeightGrams",
-            Format::Amount("unit.g"),
-        ),
+        Column("field.material", Format::Text),
+        Column("field.colorHex", Format::Color),
+        Column("field.purchasePrice", Format::Money),
+        Column("field.netWeightGrams", Format::Amount("unit.g")),
     ];
     const INPUTS: &'static [Input] = &[
         Input(
@@ -235,6 +331,30 @@ impl Screen for filaments::Filaments {
         ),
         NOTE,
     ];
+    fn record(f: Self::Dto) -> Record {
+        let form = [
+            Some(("manufacturerId", f.manufacturer_id)),
+            Some(("material", f.material.clone())),
+            Some(("colorName", f.color_name)),
+            Some(("colorHex", f.color_hex.clone())),
+            Some(("purchasePrice", f.purchase_price.clone())),
+            Some(("netWeightGrams", f.net_weight_grams.clone())),
+            some("minimumStockGrams", &f.minimum_stock_grams),
+            some("note", &f.note),
+        ];
+        Record {
+            cells: vec![
+                f.material,
+                f.color_hex,
+                f.purchase_price,
+                f.net_weight_grams,
+            ],
+            form: form.into_iter().flatten().collect(),
+            id: f.id,
+            name: f.name,
+            archived: f.archived,
+        }
+    }
 }
 
 /// Registers the pages of every inventory resource.
@@ -258,14 +378,6 @@ where
         .route(&item, web::post().to(save::<R>))
         .route(&format!("{item}/archive"), web::post().to(archive::<R>))
         .route(&format!("{item}/delete"), web::post().to(delete::<R>));
-}
-
-/// A string field of an API body (`""` when absent or not a string).
-fn text(body: &Value, key: &str) -> String {
-    body.get(key)
-        .and_then(Value::as_str)
-        .unwrap_or_default()
-        .to_string()
 }
 
 /// One list row: the record's id, name, archive state and formatted cells.
@@ -296,14 +408,9 @@ struct ListPage {
     total: u64,
 }
 
-fn cell(chrome: &super::Chrome, body: &Value, column: &Column) -> Cell {
-    let raw = match body.get(column.0) {
-        Some(Value::Number(n)) => n.to_string(),
-        Some(Value::String(s)) => s.clone(),
-        _ => String::new(),
-    };
+fn cell(chrome: &super::Chrome, raw: String, column: &Column) -> Cell {
     let t = &chrome.t;
-    let (text, numeric, swatch) = match column.2 {
+    let (text, numeric, swatch) = match column.1 {
         Format::Text => (raw, false, None),
         Format::Money if raw.is_empty() => (raw, true, None),
         Format::Money => (t.money_str(&raw), true, None),
@@ -336,19 +443,18 @@ where
     let rows = page
         .items
         .into_iter()
-        .filter_map(|view| serde_json::to_value(R::dto(view)).ok())
-        .map(|body| Row {
-            id: text(&body, "id"),
-            name: text(&body, "name"),
-            archived: body.get("archived").and_then(Value::as_bool) == Some(true),
-            cells: R::COLUMNS
-                .iter()
-                .map(|c| cell(&ctx.chrome, &body, c))
+        .map(|view| R::record(R::dto(view)))
+        .map(|record| Row {
+            cells: (record.cells.into_iter().zip(R::COLUMNS))
+                .map(|(raw, c)| cell(&ctx.chrome, raw, c))
                 .collect(),
+            id: record.id,
+            name: record.name,
+            archived: record.archived,
         })
         .collect();
     let page = ListPage {
-        headers: R::COLUMNS.iter().map(|c| c.1).collect(),
+        headers: R::COLUMNS.iter().map(|c| c.0).collect(),
         path: R::PATH,
         title: R::TITLE,
         rows,
@@ -438,26 +544,15 @@ where
         .collect()
 }
 
-/// The form filled from an API body (edit) or empty (new).
-fn prefill(body: Option<&Value>) -> Submitted {
+/// The form filled from a record (edit) or empty (new).
+fn prefill(record: Option<&Record>) -> Submitted {
     let mut form = Submitted::default();
-    let Some(Value::Object(fields)) = body else {
-        form.set("colorHex", "#000000");
-        return form;
-    };
-    for (name, value) in fields {
-        match value {
-            Value::String(s) => form.0.push((name.clone(), s.clone())),
-            Value::Number(n) => form.0.push((name.clone(), n.to_string())),
-            Value::Bool(true) => form.0.push((name.clone(), "on".into())),
-            Value::Array(items) => form.0.extend(
-                items
-                    .iter()
-                    .filter_map(Value::as_str)
-                    .map(|s| (name.clone(), s.to_string())),
-            ),
-            _ => {}
+    match record {
+        Some(record) => {
+            let values = record.form.iter().map(|(k, v)| (k.to_string(), v.clone()));
+            form.0.extend(values);
         }
+        None => form.set("colorHex", "#000000"),
     }
     form
 }
@@ -524,33 +619,29 @@ where
     .await
 }
 
-/// The record `id` as its API body.
-async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Value, Rendered>
+/// The record `id`.
+async fn load<R: Screen>(ctx: &Ctx, id: Id) -> Result<Record, Rendered>
 where
     <R::Kind as Kind>::Filter: Default,
 {
     let view = ctx.query(GetRecord::<R::Kind>::new(id)).await?;
-    serde_json::to_value(R::dto(view)).map_err(|_| ctx.fail(&ApiError::new(Code::Internal)))
+    Ok(R::record(R::dto(view)))
 }
 
-fn identity(body: &Value) -> (String, String, bool) {
-    (
-        text(body, "id"),
-        text(body, "name"),
-        body.get("archived").and_then(Value::as_bool) == Some(true),
-    )
+fn identity(record: &Record) -> (String, String, bool) {
+    (record.id.clone(), record.name.clone(), record.archived)
 }
 
 async fn edit_form<R: Screen>(ctx: Ctx) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let body = load::<R>(&ctx, ctx.id()?).await?;
+    let record = load::<R>(&ctx, ctx.id()?).await?;
     let saved = ctx.req.query_string().contains("saved");
-    let form = prefill(Some(&body));
+    let form = prefill(Some(&record));
     render_form::<R>(
         ctx,
-        Some(identity(&body)),
+        Some(identity(&record)),
         form,
         Faults::default(),
         saved,
@@ -569,13 +660,8 @@ where
         Ok(input) => api::add::<R>(&ctx.state, input).await,
         Err(e) => Err(e),
     };
-    match result.map(|view| serde_json::to_value(R::dto(view))) {
-        Ok(Ok(created)) => Ok(see_other(&format!(
-            "{}/{}?saved",
-            R::PATH,
-            text(&created, "id")
-        ))),
-        Ok(Err(_)) => Err(ctx.fail(&ApiError::new(Code::Internal))),
+    match result.map(|view| R::record(R::dto(view))) {
+        Ok(created) => Ok(see_other(&format!("{}/{}?saved", R::PATH, created.id))),
         Err(e) => {
             let status = e.code.status();
             render_form::<R>(ctx, None, form, Faults::of(&e), false, status).await
