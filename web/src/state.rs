@@ -5,7 +5,7 @@ use crate::throttle::LoginThrottle;
 use actix_web::web;
 use actors::command::{Command, Query, Snapshot};
 use actors::writer::{Route, Writers};
-use storage::{ReadTransaction, Store};
+use storage::Store;
 
 /// What the HTTP side is configured with.
 #[derive(Debug, Clone)]
@@ -60,24 +60,6 @@ impl AppState {
                 txn: &txn,
                 index: &index,
             })
-        })
-        .await
-        .map_err(|_| ApiError::new(crate::error::Code::Internal))?
-        .map_err(ApiError::from)
-    }
-
-    /// Runs `read` in a read transaction on the blocking pool (never on the async executor).
-    ///
-    /// Errors: the read's own error, or 503 when the store cannot be read.
-    pub async fn read<R, F>(&self, read: F) -> Result<R, ApiError>
-    where
-        R: Send + 'static,
-        F: FnOnce(&ReadTransaction) -> actors::Result<R> + Send + 'static,
-    {
-        let store = self.store.clone();
-        web::block(move || {
-            let txn = store.begin_read()?;
-            read(&txn)
         })
         .await
         .map_err(|_| ApiError::new(crate::error::Code::Internal))?
