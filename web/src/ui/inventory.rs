@@ -112,7 +112,7 @@ where
     const INPUTS: &'static [Input];
 
     /// The record of a response body.
-    fn record(dto: Self::Dto) -> Record;
+    const RECORD: fn(Self::Dto) -> Record;
 }
 
 const NOTE: Input = Input("note", "field.note", Control::LongText, false);
@@ -145,21 +145,7 @@ impl Screen for customers::Customers {
             false,
         ),
     ];
-    fn record(c: Self::Dto) -> Record {
-        let form = [
-            Some(("name", c.name.clone())),
-            some("email", &c.email),
-            some("note", &c.note),
-            check("excludeFromDashboard", c.exclude_from_dashboard),
-        ];
-        Record {
-            cells: vec![c.email.unwrap_or_default()],
-            form: form.into_iter().flatten().collect(),
-            id: c.id,
-            name: c.name,
-            archived: c.archived,
-        }
-    }
+    const RECORD: fn(customers::Customer) -> Record = customer_record;
 }
 
 impl Screen for manufacturers::Manufacturers {
@@ -167,16 +153,7 @@ impl Screen for manufacturers::Manufacturers {
     const TITLE: &'static str = "nav.manufacturers";
     const COLUMNS: &'static [Column] = &[Column("field.note", Format::Text)];
     const INPUTS: &'static [Input] = &[NAME, NOTE];
-    fn record(m: Self::Dto) -> Record {
-        let form = [Some(("name", m.name.clone())), some("note", &m.note)];
-        Record {
-            cells: vec![m.note.unwrap_or_default()],
-            form: form.into_iter().flatten().collect(),
-            id: m.id,
-            name: m.name,
-            archived: m.archived,
-        }
-    }
+    const RECORD: fn(manufacturers::Manufacturer) -> Record = manufacturer_record;
 }
 
 impl Screen for printers::Printers {
@@ -207,29 +184,7 @@ impl Screen for printers::Printers {
         ),
         NOTE,
     ];
-    fn record(p: Self::Dto) -> Record {
-        let form = [
-            Some(("name", p.name.clone())),
-            Some(("manufacturerId", p.manufacturer_id)),
-            some("model", &p.model),
-            Some(("purchasePrice", p.purchase_price.clone())),
-            Some(("expectedLifetimeHours", p.expected_lifetime_hours.clone())),
-            Some(("averagePowerWatts", p.average_power_watts.to_string())),
-            some("note", &p.note),
-        ];
-        Record {
-            cells: vec![
-                p.manufacturer,
-                p.purchase_price,
-                p.expected_lifetime_hours,
-                p.average_power_watts.to_string(),
-            ],
-            form: form.into_iter().flatten().collect(),
-            id: p.id,
-            name: p.name,
-            archived: p.archived,
-        }
-    }
+    const RECORD: fn(printers::Printer) -> Record = printer_record;
 }
 
 /// Component types on the wire.
@@ -265,36 +220,7 @@ impl Screen for components::Components {
         Input("printerIds", "field.printerIds", Control::Printers, false),
         NOTE,
     ];
-    fn record(c: Self::Dto) -> Record {
-        let kind = match c.kind {
-            components::ComponentType::Hotend => "HOTEND",
-            components::ComponentType::BuildPlate => "BUILD_PLATE",
-            components::ComponentType::Other => "OTHER",
-        };
-        let form = [
-            Some(("type", kind.to_string())),
-            Some(("name", c.name.clone())),
-            some("manufacturerId", &c.manufacturer_id),
-            some("model", &c.model),
-            Some(("purchasePrice", c.purchase_price.clone())),
-            Some(("expectedLifetimeHours", c.expected_lifetime_hours.clone())),
-            check("alwaysUsed", c.always_used),
-            some("note", &c.note),
-        ];
-        let printers = c.printer_ids.into_iter().map(|p| ("printerIds", p));
-        Record {
-            cells: vec![
-                kind.to_string(),
-                c.manufacturer.unwrap_or_default(),
-                c.purchase_price,
-                c.expected_lifetime_hours,
-            ],
-            form: form.into_iter().flatten().chain(printers).collect(),
-            id: c.id,
-            name: c.name,
-            archived: c.archived,
-        }
-    }
+    const RECORD: fn(components::Component) -> Record = component_record;
 }
 
 impl Screen for filaments::Filaments {
@@ -331,29 +257,118 @@ impl Screen for filaments::Filaments {
         ),
         NOTE,
     ];
-    fn record(f: Self::Dto) -> Record {
-        let form = [
-            Some(("manufacturerId", f.manufacturer_id)),
-            Some(("material", f.material.clone())),
-            Some(("colorName", f.color_name)),
-            Some(("colorHex", f.color_hex.clone())),
-            Some(("purchasePrice", f.purchase_price.clone())),
-            Some(("netWeightGrams", f.net_weight_grams.clone())),
-            some("minimumStockGrams", &f.minimum_stock_grams),
-            some("note", &f.note),
-        ];
-        Record {
-            cells: vec![
-                f.material,
-                f.color_hex,
-                f.purchase_price,
-                f.net_weight_grams,
-            ],
-            form: form.into_iter().flatten().collect(),
-            id: f.id,
-            name: f.name,
-            archived: f.archived,
-        }
+    const RECORD: fn(filaments::Filament) -> Record = filament_record;
+}
+
+/// The record of a customer.
+fn customer_record(c: customers::Customer) -> Record {
+    let form = [
+        Some(("name", c.name.clone())),
+        some("email", &c.email),
+        some("note", &c.note),
+        check("excludeFromDashboard", c.exclude_from_dashboard),
+    ];
+    Record {
+        cells: vec![c.email.unwrap_or_default()],
+        form: form.into_iter().flatten().collect(),
+        id: c.id,
+        name: c.name,
+        archived: c.archived,
+    }
+}
+
+/// The record of a manufacturer.
+fn manufacturer_record(m: manufacturers::Manufacturer) -> Record {
+    let form = [Some(("name", m.name.clone())), some("note", &m.note)];
+    Record {
+        cells: vec![m.note.unwrap_or_default()],
+        form: form.into_iter().flatten().collect(),
+        id: m.id,
+        name: m.name,
+        archived: m.archived,
+    }
+}
+
+/// The record of a printer.
+fn printer_record(p: printers::Printer) -> Record {
+    let form = [
+        Some(("name", p.name.clone())),
+        Some(("manufacturerId", p.manufacturer_id)),
+        some("model", &p.model),
+        Some(("purchasePrice", p.purchase_price.clone())),
+        Some(("expectedLifetimeHours", p.expected_lifetime_hours.clone())),
+        Some(("averagePowerWatts", p.average_power_watts.to_string())),
+        some("note", &p.note),
+    ];
+    Record {
+        cells: vec![
+            p.manufacturer,
+            p.purchase_price,
+            p.expected_lifetime_hours,
+            p.average_power_watts.to_string(),
+        ],
+        form: form.into_iter().flatten().collect(),
+        id: p.id,
+        name: p.name,
+        archived: p.archived,
+    }
+}
+
+/// The record of a component.
+fn component_record(c: components::Component) -> Record {
+    let kind = match c.kind {
+        components::ComponentType::Hotend => "HOTEND",
+        components::ComponentType::BuildPlate => "BUILD_PLATE",
+        components::ComponentType::Other => "OTHER",
+    };
+    let form = [
+        Some(("type", kind.to_string())),
+        Some(("name", c.name.clone())),
+        some("manufacturerId", &c.manufacturer_id),
+        some("model", &c.model),
+        Some(("purchasePrice", c.purchase_price.clone())),
+        Some(("expectedLifetimeHours", c.expected_lifetime_hours.clone())),
+        check("alwaysUsed", c.always_used),
+        some("note", &c.note),
+    ];
+    let printers = c.printer_ids.into_iter().map(|p| ("printerIds", p));
+    Record {
+        cells: vec![
+            kind.to_string(),
+            c.manufacturer.unwrap_or_default(),
+            c.purchase_price,
+            c.expected_lifetime_hours,
+        ],
+        form: form.into_iter().flatten().chain(printers).collect(),
+        id: c.id,
+        name: c.name,
+        archived: c.archived,
+    }
+}
+
+/// The record of a filament.
+fn filament_record(f: filaments::Filament) -> Record {
+    let form = [
+        Some(("manufacturerId", f.manufacturer_id)),
+        Some(("material", f.material.clone())),
+        Some(("colorName", f.color_name)),
+        Some(("colorHex", f.color_hex.clone())),
+        Some(("purchasePrice", f.purchase_price.clone())),
+        Some(("netWeightGrams", f.net_weight_grams.clone())),
+        some("minimumStockGrams", &f.minimum_stock_grams),
+        some("note", &f.note),
+    ];
+    Record {
+        cells: vec![
+            f.material,
+            f.color_hex,
+            f.purchase_price,
+            f.net_weight_grams,
+        ],
+        form: form.into_iter().flatten().collect(),
+        id: f.id,
+        name: f.name,
+        archived: f.archived,
     }
 }
 
@@ -443,7 +458,7 @@ where
     let rows = page
         .items
         .into_iter()
-        .map(|view| R::record(R::dto(view)))
+        .map(|view| (R::RECORD)(R::dto(view)))
         .map(|record| Row {
             cells: (record.cells.into_iter().zip(R::COLUMNS))
                 .map(|(raw, c)| cell(&ctx.chrome, raw, c))
@@ -625,7 +640,7 @@ where
     <R::Kind as Kind>::Filter: Default,
 {
     let view = ctx.query(GetRecord::<R::Kind>::new(id)).await?;
-    Ok(R::record(R::dto(view)))
+    Ok((R::RECORD)(R::dto(view)))
 }
 
 fn identity(record: &Record) -> (String, String, bool) {
@@ -660,7 +675,7 @@ where
         Ok(input) => api::add::<R>(&ctx.state, input).await,
         Err(e) => Err(e),
     };
-    match result.map(|view| R::record(R::dto(view))) {
+    match result.map(|view| (R::RECORD)(R::dto(view))) {
         Ok(created) => Ok(see_other(&format!("{}/{}?saved", R::PATH, created.id))),
         Err(e) => {
             let status = e.code.status();
