@@ -38,6 +38,8 @@ pub struct Config {
     pub shutdown_timeout_secs: u64,
     /// Release feed asked by `GET /api/version-latest` (none: the answer is null).
     pub release_feed_url: Option<String>,
+    /// Defaults of the integrations' URLs and credentials until they are set in the settings.
+    pub integrations: actors::integrations::settings::Defaults,
 }
 
 impl Default for Config {
@@ -51,6 +53,7 @@ impl Default for Config {
             workers: 2,
             shutdown_timeout_secs: 30,
             release_feed_url: None,
+            integrations: Default::default(),
         }
     }
 }
@@ -153,6 +156,7 @@ impl Application {
                 public_origins: config.public_origins.clone(),
                 session_ttl_seconds: i64::from(config.session_ttl_hours) * 3600,
                 secure_cookies,
+                integrations: config.integrations.clone(),
             },
             throttle: Default::default(),
             sessions: Default::default(),

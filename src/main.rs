@@ -1,5 +1,6 @@
 //! `printcost`: the print-cost service. Wires the command line to [`printcost::Application`].
 
+use actors::integrations::settings::{Defaults, PeerUrl, Secret};
 use clap::{Parser, Subcommand};
 use printcost::{Application, Config, open_store};
 use std::io::BufRead;
@@ -48,6 +49,20 @@ struct Cli {
     /// LAN mirror). None by default: the appliance never calls out.
     #[arg(long, env = "PRINTCOST_RELEASE_FEED_URL")]
     release_feed_url: Option<String>,
+    /// Default URL of the spool manager (Spoolman), until one is set in the settings.
+    #[arg(long, env = "PRINTCOST_SPOOLMGR_URL", value_parser = peer_url)]
+    spoolmgr_url: Option<PeerUrl>,
+    /// Default `Authorization` header value for the spool manager (`Bearer …`), until one is set
+    /// in the settings. Never shown or logged.
+    #[arg(long, env = "PRINTCOST_SPOOLMGR_AUTHORIZATION", hide_env_values = true, value_parser = secret)]
+    spoolmgr_authorization: Option<Secret>,
+    /// Default URL of the printer-fleet manager (Bambuddy), until one is set in the settings.
+    #[arg(long, env = "PRINTCOST_PRINTFLEET_URL", value_parser = peer_url)]
+    printfleet_url: Option<PeerUrl>,
+    /// Default API key of the printer-fleet manager, until one is set in the settings. Never
+    /// shown or logged.
+    #[arg(long, env = "PRINTCOST_PRINTFLEET_API_KEY", hide_env_values = true, value_parser = secret)]
+    printfleet_api_key: Option<Secret>,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -66,6 +81,15 @@ enum Command {
     },
 }
 
+fn peer_url(text: &str) -> Result<PeerUrl, String> {
+    PeerUrl::parse(text)
+        .map_err(|_| "expected an http(s) URL without user, query or fragment".into())
+}
+
+fn secret(text: &str) -> Result<Secret, String> {
+    Secret::new(text).ok_or_else(|| "must not be blank".into())
+}
+
 impl Cli {
     fn config(&self) -> Config {
         Config {
@@ -76,6 +100,12 @@ impl Cli {
             cache_mib: self.cache_mib,
             workers: self.workers,
             release_feed_url: self.release_feed_url.clone(),
+            integrations: Defaults {
+                spoolmgr_url: self.spoolmgr_url.clone(),
+                spoolmgr_authorization: self.spoolmgr_authorization.clone(),
+                printfleet_url: self.printfleet_url.clone(),
+                printfleet_api_key: self.printfleet_api_key.clone(),
+            },
             ..Config::default()
         }
     }

@@ -17,6 +17,7 @@ pub mod costing;
 pub mod dashboard;
 pub mod demo;
 mod error;
+pub mod integrations;
 pub mod inventory;
 pub mod ledger;
 pub mod list;

@@ -124,13 +124,25 @@ pub fn update(txn: &Txn, input: &SettingsInput) -> Result<Settings> {
     settings.currency = input.currency.get().clone();
     settings.default_language = input.default_language.get().clone();
     settings.electricity_price = *input.electricity_price.get();
-    let switched_on = input.spool_management_enabled && !settings.spool_management_enabled;
-    settings.spool_management_enabled = input.spool_management_enabled;
-    repo::put_settings(txn, &settings)?;
-    if switched_on {
-        ledger::stock_all(txn, Timestamp::now())?;
-    }
+    set_spool_management(txn, &mut settings, input.spool_management_enabled)?;
     Ok(settings)
+}
+
+/// Stores `settings` with spool management `on`, and what follows a switch: on opens a spool for
+/// every active filament without one ([`ledger::stock_all`]); off switches the spool manager
+/// off, keeping its URL and credential.
+fn set_spool_management(txn: &Txn, settings: &mut Settings, on: bool) -> Result<()> {
+    let was = settings.spool_management_enabled;
+    settings.spool_management_enabled = on;
+    repo::put_settings(txn, settings)?;
+    match (was, on) {
+        (false, true) => {
+            ledger::stock_all(txn, Timestamp::now())?;
+        }
+        (true, false) => crate::integrations::settings::switch_spoolmgr_off(txn)?,
+        _ => {}
+    }
+    Ok(())
 }
 
 /// A change of feature flags; absent flags keep their value.
@@ -148,15 +160,10 @@ pub fn update_features(txn: &Txn, input: FeaturesInput) -> Result<Settings> {
     if let Some(on) = input.print_series_enabled {
         settings.print_series_enabled = on;
     }
-    let switched_on =
-        input.spool_management_enabled == Some(true) && !settings.spool_management_enabled;
-    if let Some(on) = input.spool_management_enabled {
-        settings.spool_management_enabled = on;
-    }
-    repo::put_settings(txn, &settings)?;
-    if switched_on {
-        ledger::stock_all(txn, Timestamp::now())?;
-    }
+    let on = input
+        .spool_management_enabled
+        .unwrap_or(settings.spool_management_enabled);
+    set_spool_management(txn, &mut settings, on)?;
     Ok(settings)
 }
 

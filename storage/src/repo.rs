@@ -5,8 +5,8 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, Component, Customer, Filament, Manufacturer, Movement, Print, Printer, Series,
-    Session, Settings, Spool,
+    Account, Component, Customer, Filament, Integrations, Manufacturer, Movement, Print, Printer,
+    Series, Session, Settings, Spool,
 };
 use crate::tables;
 use crate::{Id, Result, decode, encode};
@@ -200,6 +200,25 @@ pub fn put_settings(tx: &WriteTransaction, settings: &Settings) -> Result<()> {
     let bytes = encode("settings", settings)?;
     tx.open_table(tables::SETTINGS)?
         .insert(0, bytes.as_slice())?;
+    Ok(())
+}
+
+/// The integrations' settings (their defaults before any change), stored in the settings table
+/// under key 1.
+pub fn integrations(tx: &impl Tx) -> Result<Integrations> {
+    let table = tx.table(tables::SETTINGS)?;
+    let found = table.get(1)?;
+    Ok(found
+        .map(|v| decode("settings", v.value()))
+        .transpose()?
+        .unwrap_or_default())
+}
+
+/// Stores the integrations' settings.
+pub fn put_integrations(tx: &WriteTransaction, integrations: &Integrations) -> Result<()> {
+    let bytes = encode("settings", integrations)?;
+    tx.open_table(tables::SETTINGS)?
+        .insert(1, bytes.as_slice())?;
     Ok(())
 }
 

@@ -59,6 +59,27 @@ fn settings() -> impl Strategy<Value = Settings> {
     })
 }
 
+fn integrations() -> impl Strategy<Value = Integrations> {
+    let setting = || {
+        prop_oneof![
+            Just(Override::Default),
+            text().prop_map(Override::Set),
+            Just(Override::Removed)
+        ]
+    };
+    let peer = move || {
+        (any::<bool>(), setting(), setting()).prop_map(|(enabled, url, credential)| PeerSettings {
+            enabled,
+            url,
+            credential,
+        })
+    };
+    (peer(), peer()).prop_map(|(spoolmgr, printfleet)| Integrations {
+        spoolmgr,
+        printfleet,
+    })
+}
+
 fn customer() -> impl Strategy<Value = Customer> {
     (
         id(),
@@ -420,8 +441,9 @@ proptest! {
     }
 
     #[test]
-    fn settings_records(s in settings()) {
+    fn settings_records(s in settings(), i in integrations()) {
         round_trip(&s);
+        round_trip(&i);
     }
 
     #[test]

@@ -8,6 +8,7 @@ mod durability;
 mod error_bodies;
 mod errors;
 mod health;
+mod integration_settings;
 mod inventory;
 mod openapi;
 mod outcomes;

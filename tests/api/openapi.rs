@@ -24,6 +24,8 @@ fn routes() -> Vec<(String, String)> {
         ("patch", "/api/settings"),
         ("get", "/api/settings/features"),
         ("patch", "/api/settings/features"),
+        ("get", "/api/settings/integrations"),
+        ("patch", "/api/settings/integrations"),
         ("get", "/api/filaments/{id}/stock"),
         ("patch", "/api/filaments/{id}/stock"),
         ("post", "/api/prints/calculate"),

@@ -17,6 +17,8 @@ pub struct WebConfig {
     pub session_ttl_seconds: i64,
     /// Mark the session cookie `Secure` (a public origin is https).
     pub secure_cookies: bool,
+    /// The environment's defaults of the integrations' URLs and credentials.
+    pub integrations: actors::integrations::settings::Defaults,
 }
 
 /// Everything handlers share, behind `web::Data` (one `Arc` for all workers).

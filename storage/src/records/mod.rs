@@ -6,12 +6,14 @@
 //! migration in `schema.rs`.
 
 mod account;
+mod integrations;
 mod inventory;
 mod print;
 mod settings;
 mod spool;
 
 pub use account::{Account, Session};
+pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
 pub use print::{
     CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,

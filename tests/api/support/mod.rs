@@ -46,6 +46,15 @@ impl TestApp {
         Self::run(app, dir)
     }
 
+    /// The app started with `change` applied to its configuration.
+    pub async fn spawn_with(change: impl FnOnce(&mut Config)) -> TestApp {
+        let dir = tempfile::tempdir().unwrap();
+        let mut config = config(dir.path());
+        change(&mut config);
+        let app = Application::build(&config).unwrap();
+        Self::run(app, dir)
+    }
+
     pub async fn spawn_with_store(store: Store) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
         let app = Application::build_with_store(&config(dir.path()), store).unwrap();

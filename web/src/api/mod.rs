@@ -7,6 +7,7 @@ pub mod customers;
 pub mod dashboard;
 pub mod filaments;
 pub mod health;
+pub mod integration_settings;
 pub mod inventory;
 pub mod manufacturers;
 pub mod printers;
@@ -57,6 +58,7 @@ pub fn configure(cfg: &mut impl crate::routes::Routes) {
         .add(health::health)
         .with(auth::configure)
         .with(settings::configure)
+        .with(integration_settings::configure)
         .with(customers::configure)
         .with(manufacturers::configure)
         .with(printers::configure)
