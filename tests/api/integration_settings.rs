@@ -1,7 +1,9 @@
 //! `GET/PATCH /api/settings/integrations`: enablement, URLs and write-only credentials over the
 //! environment's defaults.
 
-use crate::support::{TestApp, assert_error, assert_field_error};
+use crate::support::{
+    TestApp, assert_error, assert_field_error, location, page, signed_in, submit,
+};
 use actors::integrations::settings::{PeerUrl, Secret};
 use serde_json::{Value, json};
 
@@ -147,4 +149,66 @@ async fn the_spool_manager_follows_spool_management() {
         false,
         "switching spool management on again does not switch the spool manager on"
     );
+}
+
+#[actix_web::test]
+async fn the_integrations_page_sets_urls_and_credentials_without_showing_them() {
+    let (app, client) = signed_in().await;
+    let (status, body) = page(&client, &app, "/settings/integrations").await;
+    assert_eq!(status, 200);
+    assert!(
+        body.contains(r#"name="spoolmgr.url""#) && body.contains(r#"name="printfleet.apiKey""#)
+    );
+
+    let bad = [("spoolmgr.enabled", "on"), ("spoolmgr.url", "ftp://nope")];
+    let res = submit(&client, &app, "/settings/integrations", &bad).await;
+    assert_eq!(res.status().as_u16(), 422);
+    assert!(
+        res.text()
+            .await
+            .unwrap()
+            .contains(r#"id="spoolmgr.url-fault""#)
+    );
+    assert_eq!(
+        settings(&app).await["spoolmgr"]["enabled"],
+        false,
+        "nothing stored"
+    );
+
+    let good = [
+        ("spoolmgr.enabled", "on"),
+        ("spoolmgr.url", "http://spoolman.lan:7912"),
+        ("spoolmgr.authorization", SECRET),
+        ("printfleet.url", ""),
+    ];
+    let res = submit(&client, &app, "/settings/integrations", &good).await;
+    assert_eq!(location(&res), "/settings/integrations?saved");
+    let found = settings(&app).await;
+    assert_eq!(found["spoolmgr"]["authorizationConfigured"], true);
+    assert_eq!(found["spoolmgr"]["url"], "http://spoolman.lan:7912");
+    let (_, body) = page(&client, &app, "/settings/integrations").await;
+    assert!(
+        !body.contains("do-not-leak"),
+        "the page shows no credential"
+    );
+    assert!(body.contains(r#"name="spoolmgr.removeCredential""#));
+
+    let keep = [
+        ("spoolmgr.enabled", "on"),
+        ("spoolmgr.url", "http://spoolman.lan:7912"),
+    ];
+    submit(&client, &app, "/settings/integrations", &keep).await;
+    assert_eq!(
+        settings(&app).await["spoolmgr"]["authorizationConfigured"],
+        true,
+        "empty keeps"
+    );
+    let remove = [
+        ("spoolmgr.url", "http://spoolman.lan:7912"),
+        ("spoolmgr.removeCredential", "on"),
+    ];
+    submit(&client, &app, "/settings/integrations", &remove).await;
+    let found = settings(&app).await;
+    assert_eq!(found["spoolmgr"]["authorizationConfigured"], false);
+    assert_eq!(found["spoolmgr"]["enabled"], false);
 }

@@ -31,6 +31,15 @@ fn outcome(print: &Value, status: &str, seconds: u32, grams: &str) -> Value {
     body
 }
 
+/// A SUCCESS correction of `print` to `grams` of revision `revision` under operation key `key`.
+fn correction(print: &Value, grams: &str, revision: u32, key: &str) -> Value {
+    let mut body = outcome(print, "SUCCESS", 5400, grams);
+    body["correctionNote"] = json!("Weighed the leftovers");
+    body["expectedRevision"] = json!(revision);
+    body["operationKey"] = json!(key);
+    body
+}
+
 async fn spool_remaining(app: &TestApp, print: &Value) -> String {
     let spool = print["usages"][0]["spoolId"].as_str().unwrap();
     let detail: Value = app
@@ -259,13 +268,8 @@ async fn corrections_append_revisions_and_book_only_deltas() {
     let print = done_print(&app, draft(&shop, "Corrected")).await;
     let id = print["id"].as_str().unwrap();
     let correct_path = format!("/api/prints/{id}/outcome/correct");
-    let correction = |grams: &str, revision: u32, key: &str| {
-        let mut body = outcome(&print, "SUCCESS", 5400, grams);
-        body["correctionNote"] = json!("Weighed the leftovers");
-        body["expectedRevision"] = json!(revision);
-        body["operationKey"] = json!(key);
-        body
-    };
+    let correction =
+        |grams: &str, revision: u32, key: &str| correction(&print, grams, revision, key);
     let key1 = uuid::Uuid::now_v7().to_string();
     assert_error(
         app.post(&correct_path, &correction("40", 1, &key1)).await,
@@ -331,13 +335,8 @@ async fn the_history_keeps_the_original_and_the_latest_20_corrections() {
     let print = done_print(&app, draft(&shop, "Corrected often")).await;
     let id = print["id"].as_str().unwrap();
     let correct_path = format!("/api/prints/{id}/outcome/correct");
-    let correction = |grams: &str, revision: u32, key: &str| {
-        let mut body = outcome(&print, "SUCCESS", 5400, grams);
-        body["correctionNote"] = json!("Weighed the leftovers");
-        body["expectedRevision"] = json!(revision);
-        body["operationKey"] = json!(key);
-        body
-    };
+    let correction =
+        |grams: &str, revision: u32, key: &str| correction(&print, grams, revision, key);
     app.post(
         &format!("/api/prints/{id}/outcome"),
         &outcome(&print, "SUCCESS", 5400, "50"),

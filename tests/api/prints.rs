@@ -11,6 +11,14 @@ async fn set_status(app: &TestApp, id: &str, status: &str) -> reqwest::Response 
         .await
 }
 
+/// Raises the shop printer's price from 1200 to 2400.
+async fn double_the_printer_price(app: &TestApp, shop: &Shop) {
+    let path = format!("/api/printers/{}", shop.printer);
+    let printer: Value = app.get(&path).await.json().await.unwrap();
+    let dearer = json!({"name": "Ref printer", "manufacturerId": printer["manufacturerId"], "purchasePrice": "2400", "expectedLifetimeHours": "6000", "averagePowerWatts": 120});
+    assert_eq!(app.patch(&path, &dearer).await.status(), 200);
+}
+
 #[actix_web::test]
 async fn the_reference_example_prices_to_1_782175_over_http() {
     let app = TestApp::spawn().await;
@@ -213,20 +221,7 @@ async fn leaving_draft_freezes_the_snapshot_and_never_returns() {
         "usage ids survive the freeze"
     );
 
-    let maker = app
-        .get("/api/printers")
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["items"][0]["manufacturerId"]
-        .clone();
-    let dearer = json!({"name": "Ref printer", "manufacturerId": maker, "purchasePrice": "2400", "expectedLifetimeHours": "6000", "averagePowerWatts": 120});
-    assert_eq!(
-        app.patch(&format!("/api/printers/{}", shop.printer), &dearer)
-            .await
-            .status(),
-        200
-    );
+    double_the_printer_price(&app, &shop).await;
     let after: Value = app
         .get(&format!("/api/prints/{id}"))
         .await
@@ -314,16 +309,7 @@ async fn completing_a_draft_freezes_current_prices() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
-    let maker = app
-        .get("/api/printers")
-        .await
-        .json::<Value>()
-        .await
-        .unwrap()["items"][0]["manufacturerId"]
-        .clone();
-    let dearer = json!({"name": "Ref printer", "manufacturerId": maker, "purchasePrice": "2400", "expectedLifetimeHours": "6000", "averagePowerWatts": 120});
-    let path = format!("/api/printers/{}", shop.printer);
-    assert_eq!(app.patch(&path, &dearer).await.status(), 200);
+    double_the_printer_price(&app, &shop).await;
     let other = app.create("/api/prints", &draft(&shop, "Completed")).await;
     let res = app
         .post(

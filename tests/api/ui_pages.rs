@@ -3,27 +3,11 @@
 //! JSON paths and a saved two-part draft, the print commands and outcome forms, the A4 report,
 //! stock and spools with movement booking, series, customer history and search.
 
-use crate::support::{EMAIL, PASSWORD, TestApp};
+use crate::support::TestApp;
 use crate::support::{Shop, draft, part, shop};
-use crate::support::{browser, location, page, submit};
+use crate::support::{location, page, signed_in, submit};
 use reqwest::Client;
 use serde_json::{Value, json};
-
-/// A set-up box and a signed-in browser that does not follow redirects.
-async fn signed_in() -> (TestApp, Client) {
-    let app = TestApp::spawn().await;
-    app.setup().await;
-    let client = browser(&app);
-    let res = submit(
-        &client,
-        &app,
-        "/login",
-        &[("email", EMAIL), ("password", PASSWORD)],
-    )
-    .await;
-    assert_eq!(res.status().as_u16(), 303);
-    (app, client)
-}
 
 /// The id at the end of a `303` location such as `/printers/<id>?saved`.
 fn created_id(location: &str) -> String {

@@ -1,6 +1,6 @@
 //! A browser for the UI's pages: cookies kept, redirects not followed, forms submitted.
 
-use super::TestApp;
+use super::{EMAIL, PASSWORD, TestApp};
 use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION, ORIGIN};
 use reqwest::{Client, Response, redirect};
 
@@ -34,4 +34,20 @@ pub async fn page(client: &Client, app: &TestApp, path: &str) -> (u16, String) {
 
 pub fn location(res: &Response) -> &str {
     res.headers()[LOCATION].to_str().unwrap()
+}
+
+/// A set-up box and a signed-in browser that does not follow redirects.
+pub async fn signed_in() -> (TestApp, Client) {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let client = browser(&app);
+    let res = submit(
+        &client,
+        &app,
+        "/login",
+        &[("email", EMAIL), ("password", PASSWORD)],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    (app, client)
 }

@@ -4,7 +4,7 @@
 mod browser;
 mod shop;
 
-pub use browser::{browser, location, page, submit};
+pub use browser::{browser, location, page, signed_in, submit};
 pub use shop::{Shop, draft, part, shop, urlencode};
 
 use printcost::{Application, Config};

@@ -17,6 +17,7 @@ mod dashboard;
 mod forms;
 mod history;
 pub mod i18n;
+mod integrations;
 mod inventory;
 mod page;
 mod print_detail;
@@ -56,6 +57,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS, web::post().to(settings::save_settings))
         .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
         .route(SETTINGS_FEATURES, web::post().to(settings::features))
+        .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
+        .route(SETTINGS_INTEGRATIONS, web::post().to(integrations::save))
         .route(STOCK, web::get().to(spools::stock))
         .route(SPOOL_NEW, web::get().to(spools::new_form))
         .route(SPOOLS, web::post().to(spools::create))

@@ -33,6 +33,8 @@ pub const REPORT: &str = "/reports/prints/{id}";
 pub const SETTINGS: &str = "/settings";
 /// The account's language (POST).
 pub const SETTINGS_LANGUAGE: &str = "/settings/language";
+/// The integrations' settings.
+pub const SETTINGS_INTEGRATIONS: &str = "/settings/integrations";
 /// Feature flags (POST).
 pub const SETTINGS_FEATURES: &str = "/settings/features";
 /// Filament stock.
