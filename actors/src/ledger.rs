@@ -13,7 +13,7 @@
 
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
-use crate::values::note_text;
+use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
 use redb::ReadableTable;
 use rust_decimal::Decimal;
@@ -34,9 +34,9 @@ pub struct SpoolInput {
     /// Net grams when bought (> 0); booked as the opening receipt.
     pub initial_net_weight_grams: Decimal,
     /// Manufacturer's lot.
-    pub purchase_lot: Option<String>,
+    pub purchase_lot: Option<Note>,
     /// Where it is kept.
-    pub location: Option<String>,
+    pub location: Option<Note>,
     /// Purchase date, `YYYY-MM-DD`.
     pub acquired_at: Option<String>,
 }
@@ -120,8 +120,8 @@ pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool
         filament_id: input.filament_id,
         purchase_price: input.purchase_price,
         initial_net_weight_grams: input.initial_net_weight_grams,
-        purchase_lot: note_text(input.purchase_lot.clone().and_then(|l| l.parse().ok())),
-        location: note_text(input.location.clone().and_then(|l| l.parse().ok())),
+        purchase_lot: note_text(input.purchase_lot.clone()),
+        location: note_text(input.location.clone()),
         acquired_at: input.acquired_at.clone(),
         remaining_grams: Decimal::ZERO,
         archived: false,

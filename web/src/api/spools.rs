@@ -189,8 +189,8 @@ impl From<SpoolInputDto> for OpenSpool {
             filament_id: i.filament_id.0,
             purchase_price: i.purchase_price.into_inner(),
             initial_net_weight_grams: i.initial_net_weight_grams.into_inner(),
-            purchase_lot: i.purchase_lot.map(Note::into_inner),
-            location: i.location.map(Note::into_inner),
+            purchase_lot: i.purchase_lot,
+            location: i.location,
             acquired_at: i.acquired_at.and_then(PurchaseDate::into_inner),
         })
     }
