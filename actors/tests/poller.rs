@@ -536,3 +536,46 @@ async fn a_silent_device_is_retried_with_doubling_backoff_then_reported_offline(
     assert!(gaps[0] >= Duration::from_millis(300), "{gaps:?}");
     assert!(gaps[1] >= Duration::from_millis(400), "{gaps:?}");
 }
+
+#[actix_rt::test]
+async fn a_device_that_wakes_up_is_polled_at_its_rate_not_in_a_burst() {
+    // Silent for two seconds: it accepts connections and reads requests but never answers, so
+    // every poll times out (250 ms) and overruns the 100 ms interval.
+    let address = free_address();
+    let silent = tokio::spawn(async move {
+        use tokio::io::AsyncReadExt;
+        let listener = tokio::net::TcpListener::bind(address).await.unwrap();
+        loop {
+            let (mut socket, _) = listener.accept().await.unwrap();
+            tokio::spawn(async move {
+                let mut buffer = [0u8; 256];
+                while matches!(socket.read(&mut buffer).await, Ok(n) if n > 0) {}
+            });
+        }
+    });
+    let mqtt = free_address();
+    broker::start(mqtt).unwrap();
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {}\n  base_topic: shop\nsources:\n  - id: meter\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 100\n    request_timeout_ms: 250\n    modbus_retries: 0\n    points:\n      - {{name: a, topic: a, address: 0, kind: holding, data_type: u16}}\n",
+        mqtt.port(),
+        address.port()
+    );
+    let config = config::parse("test.yml", &yaml).unwrap();
+    config.validate().unwrap();
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+
+    // It wakes up: count the polls it sees in its first second back.
+    silent.abort();
+    let _ = silent.await;
+    let device = Arc::new(Device::default());
+    device.registers.lock().unwrap().insert(0, 7);
+    let _server = serve_at(device.clone(), address).await;
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let polls = device.seen.lock().unwrap().len();
+    assert!(
+        (5..=12).contains(&polls),
+        "{polls} polls in its first second back at 100 ms: missed ticks were made up"
+    );
+}

@@ -1,5 +1,7 @@
 //! One poller actor per source: it owns the source's Modbus TCP connection and serialises every
-//! request on it (a poll runs under `ctx.wait`, so polls never overlap).
+//! request on it (a poll runs under `ctx.wait`, so polls never overlap). The next poll starts
+//! when the previous one has finished and its interval has passed: missed ticks are skipped,
+//! never made up, so a device that wakes up is not hit by a burst.
 //!
 //! - The connection persists between polls. After a timeout or a protocol error it is dropped
 //!   (a late reply would poison the next transaction id) and made again on the next attempt.
@@ -94,7 +96,11 @@ impl Poller {
         format!("{}/{}/{leaf}", self.base_topic, self.source.id)
     }
 
+    /// Polls the source, then schedules the next poll: it starts when this one has finished
+    /// and the interval since this one started has passed. A poll that overran the interval
+    /// (a silent device) is followed by one at once, never by a burst of missed ones.
     fn poll(&mut self, ctx: &mut Context<Self>) {
+        let started = std::time::Instant::now();
         let (connection, source, reads) = (
             self.connection.take(),
             self.source.clone(),
@@ -103,9 +109,12 @@ impl Poller {
         let job = async move { poll_once(connection, &source, &reads).await };
         ctx.wait(
             job.into_actor(self)
-                .map(|(connection, outcome), poller, ctx| {
+                .map(move |(connection, outcome), poller, ctx| {
                     poller.connection = connection;
                     poller.publish(outcome, ctx);
+                    let every = Duration::from_millis(poller.source.poll_interval_ms);
+                    let rest = every.saturating_sub(started.elapsed());
+                    ctx.run_later(rest, |poller, ctx| poller.poll(ctx));
                 }),
         );
     }
@@ -155,8 +164,6 @@ impl Actor for Poller {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         self.poll(ctx);
-        let every = Duration::from_millis(self.source.poll_interval_ms);
-        ctx.run_interval(every, |poller, ctx| poller.poll(ctx));
     }
 }
 
