@@ -70,6 +70,23 @@ fn scaled(point: &PointConfig, raw: f64) -> Value {
     serde_json::Number::from_f64(value).map_or(Value::Null, Value::Number)
 }
 
+/// An f32 state: scaled in f64, then published in the shortest text that round-trips it as
+/// an f32 (`3.1415927`, not the f64 widening `3.1415927410125732`), so equal readings compare
+/// equal for `on_change` and no precision the device never had is invented.
+fn scaled_f32(point: &PointConfig, raw: f32) -> Value {
+    let value = f64::from(raw) * point.scale.unwrap_or(1.0) + point.offset.unwrap_or(0.0);
+    let narrowed = value as f32;
+    if !narrowed.is_finite() {
+        return Value::Null;
+    }
+    narrowed
+        .to_string()
+        .parse::<f64>()
+        .ok()
+        .and_then(serde_json::Number::from_f64)
+        .map_or(Value::Null, Value::Number)
+}
+
 /// The JSON state of a register point read as `registers` (at least `point.count()` of them).
 pub fn decode_registers(point: &PointConfig, registers: &[u16]) -> Value {
     if point.data_type == DataType::RawU16 {
@@ -91,7 +108,7 @@ pub fn decode_registers(point: &PointConfig, registers: &[u16]) -> Value {
         DataType::I16 => scaled(point, f64::from(first as i16)),
         DataType::U32 => scaled(point, f64::from(combined(&words))),
         DataType::I32 => scaled(point, f64::from(combined(&words) as i32)),
-        DataType::F32 => scaled(point, f64::from(f32::from_bits(combined(&words)))),
+        DataType::F32 => scaled_f32(point, f32::from_bits(combined(&words))),
         DataType::String => {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
             let text = String::from_utf8_lossy(&bytes);
@@ -273,7 +290,14 @@ mod tests {
         let p = point(Kind::Input, DataType::F32, Order::Big, Order::Big);
         assert_eq!(
             decode_registers(&p, &[0x4049, 0x0FDB]),
-            json!(3.1415927410125732)
+            json!(3.1415927),
+            "the shortest text that round-trips the f32"
+        );
+        let mut scaled = point(Kind::Input, DataType::F32, Order::Big, Order::Big);
+        scaled.scale = Some(10.0);
+        assert_eq!(
+            decode_registers(&scaled, &[0x4049, 0x0FDB]),
+            json!(31.415928)
         );
         let nan = point(Kind::Input, DataType::F32, Order::Big, Order::Big);
         assert_eq!(
