@@ -15,18 +15,18 @@ fn created_id(location: &str) -> String {
     path.rsplit('/').next().unwrap().to_string()
 }
 
+/// The manufacturer Prusa Research, made through its form; returns its id.
+async fn prusa(app: &TestApp, client: &Client) -> String {
+    let res = submit(client, app, "/manufacturers", &[("name", "Prusa Research")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    created_id(location(&res))
+}
+
 /// A signed-in browser that made the manufacturer Prusa Research and its printer MK4S through
 /// the forms. Returns the app, the browser, both ids and the printer's form.
 async fn printer_made_by_forms() -> (TestApp, Client, String, String, Vec<(&'static str, String)>) {
     let (app, client) = signed_in().await;
-    let res = submit(
-        &client,
-        &app,
-        "/manufacturers",
-        &[("name", "Prusa Research")],
-    )
-    .await;
-    let manufacturer = created_id(location(&res));
+    let manufacturer = prusa(&app, &client).await;
     let form = vec![
         ("name", "MK4S".to_string()),
         ("manufacturerId", manufacturer.clone()),
@@ -73,14 +73,7 @@ async fn inventory_forms_create_and_refuse_a_duplicate_name() {
 #[actix_web::test]
 async fn a_form_fault_is_shown_beside_its_field_with_the_values_kept() {
     let (app, client) = signed_in().await;
-    let res = submit(
-        &client,
-        &app,
-        "/manufacturers",
-        &[("name", "Prusa Research")],
-    )
-    .await;
-    let manufacturer = created_id(location(&res));
+    let manufacturer = prusa(&app, &client).await;
     // A bad price is refused next to its field; the values are kept.
     let mut printer = vec![
         ("name", "MK4S"),
