@@ -517,6 +517,17 @@ async fn club_trophies() -> (TestApp, Client, Shop, String, Value) {
     (app, client, shop, series, first)
 }
 
+/// Submits the series page's next-run form for `series` from print `first`.
+async fn next_run(
+    app: &TestApp,
+    client: &Client,
+    series: &str,
+    first: &Value,
+) -> reqwest::Response {
+    let source = [("sourcePrintId", first["id"].as_str().unwrap())];
+    submit(client, app, &format!("/series/{series}/next-run"), &source).await
+}
+
 #[actix_web::test]
 async fn a_short_search_says_so() {
     let (app, client) = signed_in().await;
@@ -533,13 +544,7 @@ async fn a_series_page_starts_the_next_run() {
         history.contains("Trophy") && history.contains(r#"id="next-run""#),
         "{history}"
     );
-    let res = submit(
-        &client,
-        &app,
-        &format!("/series/{series}/next-run"),
-        &[("sourcePrintId", first["id"].as_str().unwrap())],
-    )
-    .await;
+    let res = next_run(&app, &client, &series, &first).await;
     let next = created_id(location(&res));
     let next: Value = app
         .get(&format!("/api/prints/{next}"))
@@ -586,13 +591,7 @@ async fn a_series_is_completed_and_archived_from_its_page() {
 #[actix_web::test]
 async fn customer_history_and_search_find_the_prints() {
     let (app, client, shop, series, first) = club_trophies().await;
-    let res = submit(
-        &client,
-        &app,
-        &format!("/series/{series}/next-run"),
-        &[("sourcePrintId", first["id"].as_str().unwrap())],
-    )
-    .await;
+    let res = next_run(&app, &client, &series, &first).await;
     assert_eq!(res.status().as_u16(), 303);
     let (status, customer) = page(
         &client,
