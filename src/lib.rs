@@ -5,14 +5,18 @@
 //! exactly as `printcost` does, on port 0 with a temporary data directory.
 //!
 //! Threads: actix-web workers (async, never blocked), the blocking pool for reads and password
-//! hashing, one arbiter thread per writer actor.
+//! hashing, one arbiter thread per writer actor, and the spool manager's background timer on the
+//! system arbiter.
 
 use ::web::state::{AppState, WebConfig};
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
+use actix::Actor;
+use actors::integrations::hub::{Reader, Spoolmgr, Timer};
 use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
+use std::time::Duration;
 use std::path::PathBuf;
 use storage::{Store, StoreOptions};
 
@@ -40,6 +44,9 @@ pub struct Config {
     pub release_feed_url: Option<String>,
     /// Defaults of the integrations' URLs and credentials until they are set in the settings.
     pub integrations: actors::integrations::settings::Defaults,
+    /// Seconds between the spool manager's background rounds (pending operations sent, linked
+    /// spools synced).
+    pub spoolmgr_interval_secs: u64,
 }
 
 impl Default for Config {
@@ -54,6 +61,7 @@ impl Default for Config {
             shutdown_timeout_secs: 30,
             release_feed_url: None,
             integrations: Default::default(),
+            spoolmgr_interval_secs: 60,
         }
     }
 }
@@ -143,12 +151,18 @@ impl Application {
             actors::prints::PrintIndex::load(&store, time_zone).map_err(StartError::Prints)?;
         let index = std::sync::Arc::new(index);
         let (writers, arbiters) = Writers::start(&store, &index);
+        let reader = Reader::new(store.clone(), index.clone());
+        let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone());
+        let interval = Duration::from_secs(config.spoolmgr_interval_secs.max(1));
+        Timer::new(spoolmgr.clone(), interval).start();
         let secure_cookies = config
             .public_origins
             .iter()
             .any(|o| o.starts_with("https://"));
         let state = Data::new(AppState {
             store,
+            reader,
+            spoolmgr,
             writers,
             index,
             latest_version: ::web::release::LatestVersion::new(config.release_feed_url.clone()),

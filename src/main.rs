@@ -63,6 +63,10 @@ struct Cli {
     /// shown or logged.
     #[arg(long, env = "PRINTCOST_PRINTFLEET_API_KEY", hide_env_values = true, value_parser = secret)]
     printfleet_api_key: Option<Secret>,
+    /// Seconds between the spool manager's background rounds: pending consumption sent, linked
+    /// spools synced.
+    #[arg(long, env = "PRINTCOST_SPOOLMGR_INTERVAL", default_value_t = 60)]
+    spoolmgr_interval: u64,
     #[command(subcommand)]
     command: Option<Command>,
 }
@@ -106,6 +110,7 @@ impl Cli {
                 printfleet_url: self.printfleet_url.clone(),
                 printfleet_api_key: self.printfleet_api_key.clone(),
             },
+            spoolmgr_interval_secs: self.spoolmgr_interval,
             ..Config::default()
         }
     }

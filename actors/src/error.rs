@@ -82,6 +82,27 @@ pub enum Error {
     /// The route needs spool management, which is off (409 `SPOOL_MANAGEMENT_DISABLED`).
     #[error("spool management is disabled")]
     SpoolManagementDisabled,
+    /// The integration is switched off (409 `INTEGRATION_DISABLED`).
+    #[error("the integration is disabled")]
+    IntegrationDisabled,
+    /// The integration is on but not usable: no URL, or the peer refused our credential (409
+    /// `INTEGRATION_CONFIG`).
+    #[error("the integration is not configured")]
+    IntegrationConfig,
+    /// The peer gave no usable answer (502 `INTEGRATION_UNAVAILABLE`).
+    #[error("the peer is unavailable")]
+    IntegrationUnavailable,
+    /// The peer answered what its contract does not allow (502 `INTEGRATION_CONTRACT`).
+    #[error("the peer broke its contract")]
+    IntegrationContract,
+    /// A stale preview hash, an external id linked elsewhere, a changed authority with
+    /// unresolved operations, an operation in another state (409 `INTEGRATION_CONFLICT`).
+    #[error("the request conflicts with the integration's state")]
+    IntegrationConflict,
+    /// A native movement or a price or metadata change on a spool whose stock the spool manager
+    /// owns (409 `STOCK_OWNED_EXTERNALLY`).
+    #[error("the spool manager owns this spool's stock")]
+    StockOwnedExternally,
     /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
     #[error(transparent)]
     Storage(#[from] storage::Error),

@@ -11,6 +11,7 @@
 //!
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
 
+use crate::integrations::links;
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::{Note, note_text};
@@ -243,11 +244,13 @@ pub fn active_spools(tx: &impl Tx, filament_id: Id) -> Result<Vec<Spool>> {
         .collect())
 }
 
-/// Grams remaining on the active spools of `filament_id`.
+/// Grams remaining on the active spools of `filament_id`, each by the owner of its stock
+/// ([`links::remaining`]).
 pub fn active_total(tx: &impl Tx, filament_id: Id) -> Result<Decimal> {
+    let links = links::all(tx)?;
     Ok(active_spools(tx, filament_id)?
         .iter()
-        .map(|s| s.remaining_grams)
+        .map(|s| links::remaining(s, links.get(&s.id)))
         .sum::<Decimal>()
         .normalize())
 }

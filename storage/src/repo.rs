@@ -6,7 +6,7 @@
 
 use crate::records::{
     Account, Component, Customer, Filament, Integrations, Manufacturer, Movement, Print, Printer,
-    Series, Session, Settings, Spool,
+    Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
 };
 use crate::tables;
 use crate::{Id, Result, decode, encode};
@@ -85,6 +85,15 @@ record!(Print, PRINTS, "prints");
 record!(Series, SERIES, "series");
 record!(Spool, SPOOLS, "spools");
 record!(Movement, MOVEMENTS, "movements");
+record!(SpoolmgrOperation, SPOOLMGR_OPERATIONS, "spoolmgr_operations");
+
+impl Record for SpoolLink {
+    const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::SPOOL_LINKS;
+    const NAME: &'static str = "spool_links";
+    fn id(&self) -> Id {
+        self.spool_id
+    }
+}
 
 /// The record with `id`, if any.
 pub fn get<R: Record>(tx: &impl Tx, id: Id) -> Result<Option<R>> {
@@ -166,6 +175,36 @@ pub fn index_remove(
 ) -> Result<()> {
     tx.open_table(def)?.remove(key)?;
     Ok(())
+}
+
+/// The local id a remote-id table (`REMOTE_SPOOLS`, `REMOTE_FILAMENTS`, `REMOTE_VENDORS`) maps
+/// `remote` to.
+pub fn remote_get(tx: &impl Tx, def: TableDefinition<u64, [u8; 16]>, remote: u64) -> Result<Option<Id>> {
+    let table = tx.table(def)?;
+    let found = table.get(remote)?;
+    Ok(found.map(|v| Id::from_bytes(v.value())))
+}
+
+/// Maps `remote` to `local` in remote-id table `def`.
+pub fn remote_put(
+    tx: &WriteTransaction,
+    def: TableDefinition<u64, [u8; 16]>,
+    remote: u64,
+    local: Id,
+) -> Result<()> {
+    tx.open_table(def)?.insert(remote, local.bytes())?;
+    Ok(())
+}
+
+/// The newest `limit` records of a table whose ids are time-ordered, newest first.
+pub fn newest<R: Record>(tx: &impl Tx, limit: usize) -> Result<Vec<R>> {
+    let table = tx.table(R::TABLE)?;
+    let mut out = Vec::with_capacity(limit.min(64));
+    for entry in table.iter()?.rev().take(limit) {
+        let (_, v) = entry?;
+        out.push(decode(R::NAME, v.value())?);
+    }
+    Ok(out)
 }
 
 /// Replaces the outgoing reference edges of `referrer`: it stops referring to `old` and refers to

@@ -9,6 +9,9 @@
 //! History:
 //! - 1: first layout.
 //! - 2: customers gained `exclude_from_dashboard` (false for existing customers).
+//! - 3: the spool manager's tables (links, remote ids, operations); existing spools stay native.
+//!   No record changes, but an older build must not open a file whose spools it would book
+//!   natively.
 
 use crate::records::Customer;
 use crate::repo::Tx;
@@ -17,7 +20,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 2;
+pub const SCHEMA_VERSION: u64 = 3;
 
 const VERSION_KEY: &str = "schema_version";
 
@@ -98,6 +101,10 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
     txn.open_table(tables::SPOOL_MOVEMENTS)?;
     txn.open_table(tables::MOVEMENT_KEYS)?;
     txn.open_table(tables::CORRECTION_KEYS)?;
+    txn.open_table(tables::REMOTE_SPOOLS)?;
+    txn.open_table(tables::REMOTE_FILAMENTS)?;
+    txn.open_table(tables::REMOTE_VENDORS)?;
+    txn.open_table(tables::SPOOLMGR_OPERATION_KEYS)?;
     for def in [
         tables::ACCOUNTS,
         tables::CUSTOMERS,
@@ -109,6 +116,8 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
         tables::SERIES,
         tables::SPOOLS,
         tables::MOVEMENTS,
+        tables::SPOOL_LINKS,
+        tables::SPOOLMGR_OPERATIONS,
     ] {
         txn.open_table(def)?;
     }
@@ -119,6 +128,8 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
+        // v2 → v3 adds tables only; `create_tables` makes them after the steps.
+        2 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),

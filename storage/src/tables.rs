@@ -53,6 +53,23 @@ pub const MOVEMENT_KEYS: TableDefinition<[u8; 16], [u8; 16]> =
 pub const CORRECTION_KEYS: TableDefinition<[u8; 16], [u8; 16]> =
     TableDefinition::new("correction_keys");
 
+/// Spool-manager links by local spool id.
+pub const SPOOL_LINKS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("spool_links");
+/// Remote spool id to the local spool it was linked to; an entry is never moved or removed (an
+/// external id stays reserved after an unlink).
+pub const REMOTE_SPOOLS: TableDefinition<u64, [u8; 16]> = TableDefinition::new("remote_spools");
+/// Remote filament id to the local filament made or matched for it.
+pub const REMOTE_FILAMENTS: TableDefinition<u64, [u8; 16]> =
+    TableDefinition::new("remote_filaments");
+/// Remote vendor id to the local manufacturer made or matched for it.
+pub const REMOTE_VENDORS: TableDefinition<u64, [u8; 16]> = TableDefinition::new("remote_vendors");
+/// Spool-manager operations by id (time-ordered).
+pub const SPOOLMGR_OPERATIONS: TableDefinition<[u8; 16], &[u8]> =
+    TableDefinition::new("spoolmgr_operations");
+/// One operation per usage and outcome revision: (usage id, revision) to the operation.
+pub const SPOOLMGR_OPERATION_KEYS: TableDefinition<([u8; 16], u32), [u8; 16]> =
+    TableDefinition::new("spoolmgr_operation_keys");
+
 /// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
     MultimapTableDefinition::new("references");

@@ -433,7 +433,71 @@ fn round_trip<T: Serialize + DeserializeOwned + PartialEq + std::fmt::Debug>(rec
     assert_eq!(&back, record);
 }
 
+fn spool_link() -> impl Strategy<Value = SpoolLink> {
+    let authority = prop_oneof![
+        Just(Authority::Native),
+        Just(Authority::ExternalReadOnly),
+        Just(Authority::ExternalConsumption),
+    ];
+    let state = prop_oneof![
+        Just(RemoteState::Active),
+        Just(RemoteState::Archived),
+        Just(RemoteState::Missing),
+    ];
+    (id(), any::<u64>(), authority, of(decimal()), state, of(at()), of(text()), at()).prop_map(
+        |(spool_id, remote_id, authority, grams, remote_state, synced_at, sync_error, linked_at)| {
+            SpoolLink {
+                spool_id,
+                remote_id,
+                authority,
+                remote_remaining_grams: grams,
+                remote_state,
+                synced_at,
+                sync_error,
+                linked_at,
+            }
+        },
+    )
+}
+
+fn operation() -> impl Strategy<Value = SpoolmgrOperation> {
+    let state = prop_oneof![
+        Just(OperationState::Pending),
+        Just(OperationState::Sending),
+        Just(OperationState::Applied),
+        Just(OperationState::Unknown),
+        Just(OperationState::Failed),
+    ];
+    (
+        (id(), id(), any::<u64>(), decimal(), state),
+        (of(text()), id(), id(), any::<u32>(), at(), at()),
+    )
+        .prop_map(
+            |((id, spool_id, remote_id, grams, state), (error, print_id, usage_id, revision, c, u))| {
+                SpoolmgrOperation {
+                    id,
+                    spool_id,
+                    remote_id,
+                    grams,
+                    state,
+                    error,
+                    print_id,
+                    usage_id,
+                    revision,
+                    created_at: c,
+                    updated_at: u,
+                }
+            },
+        )
+}
+
 proptest! {
+    #[test]
+    fn spool_manager_records(l in spool_link(), o in operation()) {
+        round_trip(&l);
+        round_trip(&o);
+    }
+
     #[test]
     fn accounts_and_sessions(a in account(), s in session()) {
         round_trip(&a);
@@ -484,6 +548,8 @@ proptest! {
         s in spool(),
         m in movement(),
         f in filament(),
+        l in spool_link(),
+        o in operation(),
     ) {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("db.redb");
@@ -493,11 +559,15 @@ proptest! {
         storage::repo::put(&txn, &s).unwrap();
         storage::repo::put(&txn, &m).unwrap();
         storage::repo::put(&txn, &f).unwrap();
+        storage::repo::put(&txn, &l).unwrap();
+        storage::repo::put(&txn, &o).unwrap();
         txn.commit().unwrap();
         let read = store.begin_read().unwrap();
         prop_assert_eq!(storage::repo::get::<Print>(&read, p.id).unwrap(), Some(p));
         prop_assert_eq!(storage::repo::get::<Spool>(&read, s.id).unwrap(), Some(s));
         prop_assert_eq!(storage::repo::get::<Movement>(&read, m.id).unwrap(), Some(m));
         prop_assert_eq!(storage::repo::get::<Filament>(&read, f.id).unwrap(), Some(f));
+        prop_assert_eq!(storage::repo::get::<SpoolLink>(&read, l.spool_id).unwrap(), Some(l));
+        prop_assert_eq!(storage::repo::get::<SpoolmgrOperation>(&read, o.id).unwrap(), Some(o));
     }
 }

@@ -52,6 +52,18 @@ pub enum Code {
     ReportNotAllowed,
     /// 422: export above 5,000 rows.
     ExportTooLarge,
+    /// 409: the integration is switched off.
+    IntegrationDisabled,
+    /// 409: the integration is on but has no URL (or key), or the peer refused our credential.
+    IntegrationConfig,
+    /// 502: the peer gave no usable answer (refused, timeout, redirect, oversized body, 5xx).
+    IntegrationUnavailable,
+    /// 502: the peer answered what its contract does not allow.
+    IntegrationContract,
+    /// 409: a stale preview hash, an external id linked elsewhere, unresolved operations.
+    IntegrationConflict,
+    /// 409: a native movement or a price/metadata change on a spool the spool manager owns.
+    StockOwnedExternally,
     /// 503: the store cannot be read or written.
     DatabaseUnavailable,
     /// 500: a bug; never for bad input.
@@ -85,6 +97,12 @@ impl Code {
             InvalidState            => (S::CONFLICT, "INVALID_STATE", "errors.invalidState", "The record's state does not allow this action."),
             OutcomeConflict         => (S::CONFLICT, "OUTCOME_CONFLICT", "errors.outcomeConflict", "The print already has a different outcome; correct it instead."),
             StaleRevision           => (S::CONFLICT, "STALE_REVISION", "errors.staleRevision", "The outcome was corrected meanwhile; reload and try again."),
+            IntegrationDisabled     => (S::CONFLICT, "INTEGRATION_DISABLED", "errors.integrationDisabled", "The integration is disabled."),
+            IntegrationConfig       => (S::CONFLICT, "INTEGRATION_CONFIG", "errors.integrationConfig", "The integration is not configured, or the peer refused its credential."),
+            IntegrationUnavailable  => (S::BAD_GATEWAY, "INTEGRATION_UNAVAILABLE", "errors.integrationUnavailable", "The peer is unavailable."),
+            IntegrationContract     => (S::BAD_GATEWAY, "INTEGRATION_CONTRACT", "errors.integrationContract", "The peer answered something its contract does not allow."),
+            IntegrationConflict     => (S::CONFLICT, "INTEGRATION_CONFLICT", "errors.integrationConflict", "The request conflicts with the integration's state; reload and try again."),
+            StockOwnedExternally    => (S::CONFLICT, "STOCK_OWNED_EXTERNALLY", "errors.stockOwnedExternally", "The spool manager owns this spool's stock."),
             DatabaseUnavailable     => (S::SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE", "errors.databaseUnavailable", "The database is unavailable."),
             Internal                => (S::INTERNAL_SERVER_ERROR, "INTERNAL", "errors.internal", "Internal error."),
         }
@@ -268,6 +286,12 @@ impl From<actors::Error> for ApiError {
             E::OutcomeConflict => ApiError::new(Code::OutcomeConflict),
             E::StaleRevision => ApiError::new(Code::StaleRevision),
             E::PrintSeriesDisabled => ApiError::new(Code::PrintSeriesDisabled),
+            E::IntegrationDisabled => ApiError::new(Code::IntegrationDisabled),
+            E::IntegrationConfig => ApiError::new(Code::IntegrationConfig),
+            E::IntegrationUnavailable => ApiError::new(Code::IntegrationUnavailable),
+            E::IntegrationContract => ApiError::new(Code::IntegrationContract),
+            E::IntegrationConflict => ApiError::new(Code::IntegrationConflict),
+            E::StockOwnedExternally => ApiError::new(Code::StockOwnedExternally),
             E::Storage(e) => {
                 tracing::error!(error = %e, "store unavailable");
                 ApiError::new(Code::DatabaseUnavailable)
@@ -373,6 +397,12 @@ mod tests {
             (PrintSeriesDisabled, 409, "PRINT_SERIES_DISABLED"),
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),
             (ExportTooLarge, 422, "EXPORT_TOO_LARGE"),
+            (IntegrationDisabled, 409, "INTEGRATION_DISABLED"),
+            (IntegrationConfig, 409, "INTEGRATION_CONFIG"),
+            (IntegrationUnavailable, 502, "INTEGRATION_UNAVAILABLE"),
+            (IntegrationContract, 502, "INTEGRATION_CONTRACT"),
+            (IntegrationConflict, 409, "INTEGRATION_CONFLICT"),
+            (StockOwnedExternally, 409, "STOCK_OWNED_EXTERNALLY"),
             (DatabaseUnavailable, 503, "DATABASE_UNAVAILABLE"),
             (Internal, 500, "INTERNAL"),
         ];

@@ -2,8 +2,8 @@
 
 use crate::error::ApiError;
 use crate::throttle::LoginThrottle;
-use actix_web::web;
-use actors::command::{Command, Query, Snapshot};
+use actors::command::{Command, Query};
+use actors::integrations::hub::{Reader, Spoolmgr};
 use actors::writer::{Route, Writers};
 use storage::Store;
 
@@ -25,6 +25,10 @@ pub struct WebConfig {
 pub struct AppState {
     /// The store, for read transactions.
     pub store: Store,
+    /// Runs queries off the async executor.
+    pub reader: Reader,
+    /// The spool manager's remote work.
+    pub spoolmgr: Spoolmgr,
     /// The writer actors; commands reach them through [`AppState::send`].
     pub writers: Writers,
     /// The in-memory projection of every print, for filtered lists (kept by the writers).
@@ -55,16 +59,6 @@ impl AppState {
     ///
     /// Errors: the query's refusal, or 503 when the store cannot be read.
     pub async fn query<Q: Query>(&self, query: Q) -> Result<Q::Answer, ApiError> {
-        let (store, index) = (self.store.clone(), self.index.clone());
-        web::block(move || {
-            let txn = store.begin_read()?;
-            query.run(&Snapshot {
-                txn: &txn,
-                index: &index,
-            })
-        })
-        .await
-        .map_err(|_| ApiError::new(crate::error::Code::Internal))?
-        .map_err(ApiError::from)
+        Ok(self.reader.query(query).await?)
     }
 }

@@ -1,7 +1,14 @@
 //! The optional integrations: a spool manager (Spoolman) and a printer-fleet manager
 //! (Bambuddy). [`settings`] holds what they are configured with, [`peer`] the HTTP rules every
-//! call to a peer follows, [`spoolmgr`] the spool manager's client.
+//! call to a peer follows, [`spoolmgr`] the spool manager's client, [`links`] who owns a linked
+//! spool's stock, [`operations`] the consumption sent to the spool manager, [`import`] the
+//! preview, import, sync and unlink of its spools, and [`hub`] what runs remote calls outside
+//! every write transaction (the requests' and the background timer's).
 
+pub mod hub;
+pub mod import;
+pub mod links;
+pub mod operations;
 pub mod peer;
 pub mod settings;
 pub mod spoolmgr;

@@ -24,6 +24,10 @@ pub enum PeerError {
     /// (`INTEGRATION_UNAVAILABLE`).
     #[error("the peer is unavailable")]
     Unavailable,
+    /// The connection was never made (refused, no route, no such host): nothing was sent
+    /// (`INTEGRATION_UNAVAILABLE`).
+    #[error("the peer is unreachable")]
+    Unreachable,
     /// An answer the peer's contract does not allow: shape, types, a status it should not
     /// give (`INTEGRATION_CONTRACT`).
     #[error("the peer broke its contract")]
@@ -39,6 +43,28 @@ pub struct Answer {
     pub headers: HeaderMap,
     /// The body.
     pub body: Vec<u8>,
+}
+
+impl PeerError {
+    /// The contract's code of this failure (`INTEGRATION_CONFIG`, `INTEGRATION_UNAVAILABLE`,
+    /// `INTEGRATION_CONTRACT`), as stored on a spool or an operation.
+    pub fn code(&self) -> &'static str {
+        match self {
+            PeerError::Refused => "INTEGRATION_CONFIG",
+            PeerError::Unavailable | PeerError::Unreachable => "INTEGRATION_UNAVAILABLE",
+            PeerError::Contract => "INTEGRATION_CONTRACT",
+        }
+    }
+}
+
+impl From<PeerError> for crate::Error {
+    fn from(e: PeerError) -> crate::Error {
+        match e {
+            PeerError::Refused => crate::Error::IntegrationConfig,
+            PeerError::Unavailable | PeerError::Unreachable => crate::Error::IntegrationUnavailable,
+            PeerError::Contract => crate::Error::IntegrationContract,
+        }
+    }
 }
 
 impl Answer {
@@ -99,7 +125,8 @@ impl PeerClient {
     /// answer. Statuses are not judged here, except that a redirect, a 5xx and a refused
     /// credential are failures ([`classify`]).
     ///
-    /// Errors: [`PeerError::Unavailable`] without an answer or with a body over [`MAX_BODY`];
+    /// Errors: [`PeerError::Unreachable`] when no connection was made; [`PeerError::Unavailable`]
+    /// without an answer or with a body over [`MAX_BODY`];
     /// [`PeerError::Refused`]; [`PeerError::Unavailable`] for a redirect or a 5xx.
     pub async fn call(
         &self,
@@ -117,9 +144,14 @@ impl PeerClient {
             tracing::warn!(
                 peer = self.peer,
                 timeout = e.is_timeout(),
+                connect = e.is_connect(),
                 "peer unreachable"
             );
-            PeerError::Unavailable
+            if e.is_connect() && !e.is_timeout() {
+                PeerError::Unreachable
+            } else {
+                PeerError::Unavailable
+            }
         })?;
         let status = response.status();
         if let Some(failure) = classify(status) {

@@ -4,10 +4,12 @@
 //! the actual costs (the frozen rates applied to what really happened) and books one PRINT
 //! movement per usage on its spool (consumption is negative). An identical repeat changes
 //! nothing; a different outcome is refused. A correction appends an immutable revision and books
-//! only the consumption deltas. A failed print can be retried as a new draft.
+//! only the consumption deltas. A failed print can be retried as a new draft. Consumption goes
+//! to whoever owns the spool's stock (see `book_consumption`).
 
 use super::draft::{self, CopyKind, get, save};
 use crate::costing::{self, Actuals};
+use crate::integrations::{links, operations};
 use crate::ledger::{self, MovementInput};
 use crate::txn::Txn;
 use crate::{Error, FieldError, Result};
@@ -15,7 +17,7 @@ use redb::ReadableTable;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
-    MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus, UsageGrams,
+    Authority, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus, UsageGrams,
 };
 use storage::{Id, Timestamp, tables};
 
@@ -194,12 +196,15 @@ fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> b
             .all(|g| actuals.grams.get(&g.usage_id).map(|a| a.normalize()) == Some(g.grams))
 }
 
-/// Books `-(new - old)` grams on each usage's spool (consumption is negative).
+/// Books the consumption of outcome `revision` on each usage's spool: `new - old` grams used,
+/// by whoever owns the spool's stock ([`links`]): a PRINT movement of `-(new - old)` in our
+/// ledger, an operation for the spool manager on an `EXTERNAL_CONSUMPTION` spool, nothing on an
+/// `EXTERNAL_READ_ONLY` one.
 fn book_consumption(
     txn: &Txn,
     print: &Print,
-    old: &HashMap<Id, Decimal>,
-    new: &HashMap<Id, Decimal>,
+    revision: u32,
+    (old, new): (&HashMap<Id, Decimal>, &HashMap<Id, Decimal>),
     now: Timestamp,
 ) -> Result<()> {
     for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
@@ -211,15 +216,23 @@ fn book_consumption(
         if delta.is_zero() {
             continue;
         }
-        let movement = MovementInput {
-            kind: MovementKind::Print,
-            grams: -delta,
-            note: Some(print.name.clone()),
-            operation_key: None,
-            print_id: Some(print.id),
-            usage_id: Some(usage.id),
-        };
-        ledger::book(txn, spool, &movement, now)?;
+        match links::of(txn, spool)? {
+            Some(link) if link.authority == Authority::ExternalConsumption => {
+                operations::consume(txn, &link, (print.id, usage.id, revision), delta, now)?;
+            }
+            Some(link) if link.authority == Authority::ExternalReadOnly => {}
+            _ => {
+                let movement = MovementInput {
+                    kind: MovementKind::Print,
+                    grams: -delta,
+                    note: Some(print.name.clone()),
+                    operation_key: None,
+                    print_id: Some(print.id),
+                    usage_id: Some(usage.id),
+                };
+                ledger::book(txn, spool, &movement, now)?;
+            }
+        }
     }
     Ok(())
 }
@@ -244,7 +257,7 @@ pub fn record(txn: &Txn, id: Id, input: &OutcomeInput, now: Timestamp) -> Result
     }
     let mut print = old.clone();
     let first = revision(&old, input, &actuals, 1, now)?;
-    book_consumption(txn, &old, &HashMap::new(), &actuals.grams, now)?;
+    book_consumption(txn, &old, 1, (&HashMap::new(), &actuals.grams), now)?;
     print.outcome = Some(Outcome {
         revisions: vec![first],
     });
@@ -300,7 +313,7 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
         .iter()
         .map(|g| (g.usage_id, g.grams))
         .collect();
-    book_consumption(txn, &old, &previous, &actuals.grams, now)?;
+    book_consumption(txn, &old, next.revision, (&previous, &actuals.grams), now)?;
     keys.insert(input.operation_key.bytes(), id.bytes())
         .map_err(storage::Error::from)?;
     drop(keys);

@@ -4,6 +4,7 @@
 
 use super::views::{self, SpoolFilter, SpoolView};
 use crate::command::{Command, Query, Snapshot};
+use crate::integrations::links;
 use crate::ledger::{self, SpoolChange, SpoolInput};
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
@@ -56,7 +57,8 @@ impl FixedFields {
 /// Changes a spool's metadata and price; replies with the spool.
 ///
 /// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`]; [`Error::Immutable`] when
-/// a fixed field differs from the spool's.
+/// a fixed field differs from the spool's; [`Error::StockOwnedExternally`] while the spool
+/// manager owns its stock.
 #[derive(Debug, Clone)]
 pub struct ChangeSpool {
     /// The spool.
@@ -76,6 +78,7 @@ impl Command for ChangeSpool {
         if !self.fixed.hold_for(&ledger::get(txn, self.id)?) {
             return Err(Error::Immutable);
         }
+        links::require_native(txn, self.id)?;
         ledger::change(txn, self.id, &self.change, Timestamp::now())?;
         views::view(txn, self.id)
     }
@@ -124,7 +127,8 @@ impl From<ManualKind> for MovementKind {
 /// Books a RECEIPT or CORRECTION on a spool, idempotent by its operation key; replies with the
 /// movement (the first one, for a repeated key with the same content).
 ///
-/// Errors: [`Error::SpoolManagementDisabled`]; as [`ledger::book`].
+/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::StockOwnedExternally`] while the spool
+/// manager owns the spool's stock; as [`ledger::book`].
 #[derive(Debug, Clone)]
 pub struct BookMovement {
     /// The spool.
@@ -145,6 +149,8 @@ impl Command for BookMovement {
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
         settings::require_spool_management(txn)?;
+        ledger::get(txn, self.spool_id)?;
+        links::require_native(txn, self.spool_id)?;
         let movement = ledger::MovementInput {
             kind: self.kind.into(),
             grams: self.grams,

@@ -1,21 +1,36 @@
 //! Spools as lists and pages show them: with their filament's name.
 
+use crate::integrations::links;
 use crate::inventory::filaments;
 use crate::ledger;
 use crate::list::{ListQuery, Page};
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::Id;
-use storage::records::{Filament, Spool};
+use storage::records::{Authority, Filament, Spool, SpoolLink};
 use storage::repo::{self, Tx};
 
-/// A spool with its filament's name.
+/// A spool with its filament's name and its link to the spool manager.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SpoolView {
     /// The spool.
     pub spool: Spool,
     /// Its filament's display name.
     pub filament: String,
+    /// Its link to the spool manager, if any.
+    pub link: Option<SpoolLink>,
+}
+
+impl SpoolView {
+    /// Grams left by the owner of its stock ([`links::remaining`]).
+    pub fn remaining(&self) -> Decimal {
+        links::remaining(&self.spool, self.link.as_ref())
+    }
+
+    /// Who owns its stock.
+    pub fn authority(&self) -> Authority {
+        self.link.as_ref().map_or(Authority::Native, |l| l.authority)
+    }
 }
 
 /// Spool list filters.
@@ -32,15 +47,17 @@ pub struct SpoolFilter {
 pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Page<SpoolView>> {
     settings::require_spool_management(tx)?;
     let names = filament_names(tx)?;
+    let mut links = links::all(tx)?;
     let mut rows: Vec<SpoolView> = repo::all::<Spool>(tx)?
         .into_iter()
         .filter(|s| query.include_archived || !s.archived)
         .filter(|s| filter.filament_id.is_none_or(|f| s.filament_id == f))
-        .filter(|s| !filter.available_only || s.remaining_grams > Decimal::ZERO)
         .map(|s| SpoolView {
             filament: names.get(&s.filament_id).cloned().unwrap_or_default(),
+            link: links.remove(&s.id),
             spool: s,
         })
+        .filter(|v| !filter.available_only || v.remaining() > Decimal::ZERO)
         .filter(|v| {
             query.matches(&[
                 &v.spool.code,
@@ -60,6 +77,7 @@ pub fn view(tx: &impl Tx, id: Id) -> Result<SpoolView> {
     let filament: Filament = crate::inventory::get(tx, spool.filament_id)?;
     Ok(SpoolView {
         filament: filaments::display_name(tx, &filament)?,
+        link: links::of(tx, spool.id)?,
         spool,
     })
 }

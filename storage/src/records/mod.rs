@@ -8,6 +8,7 @@
 mod account;
 mod integrations;
 mod inventory;
+mod link;
 mod print;
 mod settings;
 mod spool;
@@ -15,6 +16,7 @@ mod spool;
 pub use account::{Account, Session};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
+pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
 pub use print::{
     CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
     Print, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,

@@ -15,6 +15,7 @@ pub mod prints;
 pub mod search;
 pub mod series;
 pub mod settings;
+pub mod spoolmgr;
 pub mod spools;
 pub mod version;
 
@@ -59,6 +60,7 @@ pub fn configure(cfg: &mut impl crate::routes::Routes) {
         .with(auth::configure)
         .with(settings::configure)
         .with(integration_settings::configure)
+        .with(spoolmgr::configure)
         .with(customers::configure)
         .with(manufacturers::configure)
         .with(printers::configure)

@@ -11,6 +11,8 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
+use super::spoolmgr::{AuthorityDto, RemoteStateDto};
+use actors::integrations::links;
 use actors::inventory::ListQuery;
 use actors::ledger::{self, SpoolChange, SpoolInput};
 use actors::stock::{
@@ -56,7 +58,8 @@ pub struct SpoolDto {
     pub location: Option<String>,
     /// Purchase date, YYYY-MM-DD.
     pub acquired_at: Option<String>,
-    /// Exact grams left: the sum of its movements.
+    /// Exact grams left by the owner of its stock: the sum of its movements, or the spool
+    /// manager's remaining grams while it owns the stock (none known: 0).
     pub remaining_grams: String,
     /// `purchasePrice / initialNetWeightGrams`, currency per gram.
     pub unit_cost: String,
@@ -66,12 +69,36 @@ pub struct SpoolDto {
     pub created_at: String,
     /// Last change.
     pub updated_at: String,
+    /// Who owns its stock.
+    pub authority: AuthorityDto,
+    /// The linked remote spool's id in the spool manager.
+    pub remote_id: Option<u64>,
+    /// Grams left by the spool manager's last good answer.
+    pub remote_remaining_grams: Option<String>,
+    /// The remote spool's state by the last sync.
+    pub remote_state: Option<RemoteStateDto>,
+    /// Time of the last good sync.
+    pub synced_at: Option<String>,
+    /// Why the last sync failed (a contract code).
+    pub sync_error: Option<String>,
+    /// Linked, and no good sync for 5 minutes, or the last one failed.
+    pub stale: Option<bool>,
 }
 
 impl From<SpoolView> for SpoolDto {
     fn from(v: SpoolView) -> Self {
+        let now = storage::Timestamp::now();
+        let (authority, remaining) = (v.authority().into(), dec(v.remaining()));
+        let link = v.link;
         let s = v.spool;
         SpoolDto {
+            authority,
+            remote_id: link.as_ref().map(|l| l.remote_id),
+            remote_remaining_grams: link.as_ref().and_then(|l| l.remote_remaining_grams).map(dec),
+            remote_state: link.as_ref().map(|l| l.remote_state.into()),
+            synced_at: link.as_ref().and_then(|l| l.synced_at).map(ts),
+            stale: link.as_ref().map(|l| links::stale(l, now)),
+            sync_error: link.and_then(|l| l.sync_error),
             id: s.id.to_string(),
             code: s.code.clone(),
             filament_id: s.filament_id.to_string(),
@@ -82,7 +109,7 @@ impl From<SpoolView> for SpoolDto {
             purchase_lot: s.purchase_lot,
             location: s.location,
             acquired_at: s.acquired_at,
-            remaining_grams: dec(s.remaining_grams),
+            remaining_grams: remaining,
             archived: s.archived,
             created_at: ts(s.created_at),
             updated_at: ts(s.updated_at),

@@ -163,7 +163,7 @@ impl Query for LoadChoices {
                     label: format!(
                         "{} · {} g",
                         v.spool.code,
-                        v.spool.remaining_grams.normalize()
+                        v.remaining().normalize()
                     ),
                     group: v.spool.filament_id.to_string(),
                 })

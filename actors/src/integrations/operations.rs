@@ -1,0 +1,270 @@
+//! Consumption sent to the spool manager as operations (API-CONTRACT.md, "Integrations").
+//!
+//! `PUT /use` adds whatever it is sent, so an operation is sent at most once unless a person
+//! says otherwise:
+//! - operations are made only inside the transaction that records an outcome or a correction,
+//!   one per usage and outcome revision ([`consume`]); a correction's is its delta;
+//! - a sender claims an operation (`PENDING → SENDING`) in a transaction of its own before the
+//!   request ([`ClaimOperation`]), so two senders never both send it;
+//! - the answer settles it ([`SettleOperation`]): 2xx → `APPLIED`, a 4xx → `FAILED`, no answer
+//!   → `UNKNOWN`; a connection never made, or a refused credential, puts it back to `PENDING`;
+//! - `UNKNOWN` and `FAILED` are never resent by themselves: [`ConfirmOperation`] closes them
+//!   (`CONFIRM_APPLIED`) or makes them `PENDING` again (`CONFIRM_NOT_APPLIED`);
+//! - an operation found `SENDING` when the appliance starts is `UNKNOWN` ([`RecoverSending`]).
+
+use super::import;
+use super::spoolmgr::RemoteSpool;
+use crate::command::{Command, Query, Snapshot};
+use crate::txn::Txn;
+use crate::writer::LedgerWriter;
+use crate::{Error, Result};
+use redb::ReadableTable;
+use rust_decimal::Decimal;
+use storage::records::{OperationState, SpoolLink, SpoolmgrOperation};
+use storage::repo::{self, Tx};
+use storage::{Id, Timestamp, tables};
+
+/// Operations `GET /api/integrations/spoolmgr` lists, newest first.
+pub const LATEST: usize = 50;
+
+/// Makes the operation of one usage's consumption (`grams` used; negative gives filament back)
+/// on the remote spool of `link`, in the transaction recording outcome `revision` of print
+/// `print_id`. A second call for the same usage and revision makes nothing.
+///
+/// Errors: the store cannot be written.
+pub fn consume(
+    txn: &Txn,
+    link: &SpoolLink,
+    (print_id, usage_id, revision): (Id, Id, u32),
+    grams: Decimal,
+    now: Timestamp,
+) -> Result<()> {
+    let mut keys = txn
+        .open_table(tables::SPOOLMGR_OPERATION_KEYS)
+        .map_err(storage::Error::from)?;
+    if keys
+        .get((usage_id.bytes(), revision))
+        .map_err(storage::Error::from)?
+        .is_some()
+    {
+        return Ok(());
+    }
+    let operation = SpoolmgrOperation {
+        id: Id::new(),
+        spool_id: link.spool_id,
+        remote_id: link.remote_id,
+        grams: grams.normalize(),
+        state: OperationState::Pending,
+        error: None,
+        print_id,
+        usage_id,
+        revision,
+        created_at: now,
+        updated_at: now,
+    };
+    keys.insert((usage_id.bytes(), revision), operation.id.bytes())
+        .map_err(storage::Error::from)?;
+    drop(keys);
+    repo::put(txn, &operation)?;
+    Ok(())
+}
+
+/// The operation `id`. Errors: [`Error::NotFound`].
+pub fn get(tx: &impl Tx, id: Id) -> Result<SpoolmgrOperation> {
+    repo::get(tx, id)?.ok_or(Error::NotFound)
+}
+
+/// True when spool `spool_id` has an operation that is not `APPLIED`.
+/// Errors: the store cannot be read.
+pub fn unresolved(tx: &impl Tx, spool_id: Id) -> Result<bool> {
+    let mut found = false;
+    repo::for_each::<SpoolmgrOperation>(tx, |op| {
+        found |= op.spool_id == spool_id && op.state != OperationState::Applied;
+    })?;
+    Ok(found)
+}
+
+fn store(txn: &Txn, mut op: SpoolmgrOperation, state: OperationState, error: Option<String>) -> Result<SpoolmgrOperation> {
+    op.state = state;
+    op.error = error;
+    op.updated_at = Timestamp::now();
+    repo::put(txn, &op)?;
+    Ok(op)
+}
+
+/// The latest [`LATEST`] operations, newest first. Errors: the store cannot be read.
+#[derive(Debug, Clone, Copy)]
+pub struct LatestOperations;
+
+impl Query for LatestOperations {
+    type Answer = Vec<SpoolmgrOperation>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<SpoolmgrOperation>> {
+        Ok(repo::newest(snapshot, LATEST)?)
+    }
+}
+
+/// The ids of the `PENDING` operations, oldest first (what the timer sends).
+/// Errors: the store cannot be read.
+#[derive(Debug, Clone, Copy)]
+pub struct PendingOperations;
+
+impl Query for PendingOperations {
+    type Answer = Vec<Id>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<Id>> {
+        let mut ids = Vec::new();
+        repo::for_each::<SpoolmgrOperation>(snapshot, |op| {
+            if op.state == OperationState::Pending {
+                ids.push(op.id);
+            }
+        })?;
+        Ok(ids)
+    }
+}
+
+/// What a claim found.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Claim {
+    /// Claimed (`PENDING → SENDING`): this sender, and no other, sends it now.
+    Send(SpoolmgrOperation),
+    /// Already `APPLIED`: nothing to send.
+    Applied,
+}
+
+/// Claims a `PENDING` operation for sending. Errors: [`Error::NotFound`];
+/// [`Error::IntegrationConflict`] when it is `SENDING` (another sender has it), `UNKNOWN` or
+/// `FAILED` (a person must confirm it first).
+#[derive(Debug, Clone, Copy)]
+pub struct ClaimOperation(pub Id);
+
+impl Command for ClaimOperation {
+    type Writer = LedgerWriter;
+    type Reply = Claim;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Claim> {
+        let op = get(txn, self.0)?;
+        match op.state {
+            OperationState::Pending => Ok(Claim::Send(store(txn, op, OperationState::Sending, None)?)),
+            OperationState::Applied => Ok(Claim::Applied),
+            _ => Err(Error::IntegrationConflict),
+        }
+    }
+}
+
+/// How a sent operation came out.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Sent {
+    /// 2xx: applied; the remote spool as it now is, when the answer showed it.
+    Applied(Option<Box<RemoteSpool>>),
+    /// Refused with this 4xx: not applied.
+    Refused(u16),
+    /// No answer (a timeout, a dropped connection, a 5xx): it may have been applied. The error
+    /// code is stored.
+    Unknown(&'static str),
+    /// Certainly not sent (the connection was never made, or the credential was refused): back to
+    /// `PENDING`, with the error code stored.
+    NotSent(&'static str),
+}
+
+/// Settles a claimed (`SENDING`) operation with how its request came out; an applied one also
+/// refreshes its spool's link from the answer. Errors: [`Error::NotFound`];
+/// [`Error::IntegrationConflict`] when it is not `SENDING`.
+#[derive(Debug, Clone)]
+pub struct SettleOperation {
+    /// The operation.
+    pub id: Id,
+    /// How it came out.
+    pub sent: Sent,
+}
+
+impl Command for SettleOperation {
+    type Writer = LedgerWriter;
+    type Reply = SpoolmgrOperation;
+
+    fn apply(&mut self, txn: &Txn) -> Result<SpoolmgrOperation> {
+        let op = get(txn, self.id)?;
+        if op.state != OperationState::Sending {
+            return Err(Error::IntegrationConflict);
+        }
+        let (state, error) = match &self.sent {
+            Sent::Applied(fetched) => {
+                if let Some(fetched) = fetched {
+                    import::refresh(txn, op.spool_id, Ok(Some(fetched.as_ref())))?;
+                }
+                (OperationState::Applied, None)
+            }
+            Sent::Refused(status) => (OperationState::Failed, Some(format!("HTTP {status}"))),
+            Sent::Unknown(code) => (OperationState::Unknown, Some((*code).to_string())),
+            Sent::NotSent(code) => (OperationState::Pending, Some((*code).to_string())),
+        };
+        store(txn, op, state, error)
+    }
+}
+
+/// A person's word on an `UNKNOWN` or `FAILED` operation: applied after all (it becomes
+/// `APPLIED`), or not applied (it becomes `PENDING` and will be sent). Repeating the word is
+/// answered as done. Errors: [`Error::NotFound`]; [`Error::IntegrationConflict`] for an
+/// operation in another state.
+#[derive(Debug, Clone, Copy)]
+pub struct ConfirmOperation {
+    /// The operation.
+    pub id: Id,
+    /// True: it was applied.
+    pub applied: bool,
+}
+
+impl Command for ConfirmOperation {
+    type Writer = LedgerWriter;
+    type Reply = SpoolmgrOperation;
+
+    fn apply(&mut self, txn: &Txn) -> Result<SpoolmgrOperation> {
+        let op = get(txn, self.id)?;
+        let to = if self.applied {
+            OperationState::Applied
+        } else {
+            OperationState::Pending
+        };
+        match op.state {
+            OperationState::Unknown | OperationState::Failed => store(txn, op, to, None),
+            state if state == to => Ok(op),
+            _ => Err(Error::IntegrationConflict),
+        }
+    }
+}
+
+/// Marks every operation left `SENDING` (the appliance stopped mid-request) `UNKNOWN`; replies
+/// with how many. Errors: the store cannot be written.
+#[derive(Debug, Clone, Copy)]
+pub struct RecoverSending;
+
+impl Command for RecoverSending {
+    type Writer = LedgerWriter;
+    type Reply = usize;
+
+    fn apply(&mut self, txn: &Txn) -> Result<usize> {
+        let mut stuck = Vec::new();
+        repo::for_each::<SpoolmgrOperation>(txn, |op| {
+            if op.state == OperationState::Sending {
+                stuck.push(op);
+            }
+        })?;
+        let n = stuck.len();
+        for op in stuck {
+            store(txn, op, OperationState::Unknown, Some("INTERRUPTED".into()))?;
+        }
+        Ok(n)
+    }
+}
+
+/// Operation `.0` as it now is. Errors: [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct GetOperation(pub Id);
+
+impl Query for GetOperation {
+    type Answer = SpoolmgrOperation;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<SpoolmgrOperation> {
+        get(snapshot, self.0)
+    }
+}
