@@ -9,15 +9,15 @@
 //! system arbiter.
 
 use ::web::state::{AppState, WebConfig};
+use actix::Actor;
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
-use actix::Actor;
 use actors::integrations::hub::{Reader, Spoolmgr, Timer};
 use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
-use std::time::Duration;
 use std::path::PathBuf;
+use std::time::Duration;
 use storage::{Store, StoreOptions};
 
 /// File name of the database inside the data directory.

@@ -167,61 +167,9 @@ async fn a_use_that_loses_its_answer_is_unavailable_and_a_refusal_is_told_apart(
     assert_eq!(got, Ok(UseOutcome::Refused(400)));
 }
 
-/// A real Spoolman on a free port, stopped by its PID when dropped.
-struct RealSpoolman {
-    pid: String,
-    data: String,
-    url: String,
-}
-
-impl RealSpoolman {
-    fn start() -> Option<RealSpoolman> {
-        let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("../../shared/peers/spoolman/run.sh");
-        if !script.exists() {
-            eprintln!(
-                "\n*** The real Spoolman is absent ({}): only the double ran. ***\n",
-                script.display()
-            );
-            return None;
-        }
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let out = std::process::Command::new("bash")
-            .arg(&script)
-            .arg(port.to_string())
-            .env("PEER_TIMEOUT_S", "300")
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let text = String::from_utf8_lossy(&out.stdout).to_string();
-        let field = |name: &str| {
-            text.split_whitespace()
-                .find_map(|w| w.strip_prefix(&format!("{name}=")))
-                .unwrap()
-                .to_string()
-        };
-        Some(RealSpoolman {
-            pid: field("PID"),
-            data: field("DATA"),
-            url: field("URL"),
-        })
-    }
-}
-
-impl Drop for RealSpoolman {
-    fn drop(&mut self) {
-        let _ = std::process::Command::new("kill").arg(&self.pid).status();
-        let _ = std::fs::remove_dir_all(&self.data);
-    }
-}
+#[path = "../../tests/peers/real_spoolman.rs"]
+mod real_spoolman;
+use real_spoolman::RealSpoolman;
 
 #[tokio::test(flavor = "multi_thread")]
 async fn the_real_spoolman_answers_as_the_client_expects() {

@@ -85,7 +85,11 @@ record!(Print, PRINTS, "prints");
 record!(Series, SERIES, "series");
 record!(Spool, SPOOLS, "spools");
 record!(Movement, MOVEMENTS, "movements");
-record!(SpoolmgrOperation, SPOOLMGR_OPERATIONS, "spoolmgr_operations");
+record!(
+    SpoolmgrOperation,
+    SPOOLMGR_OPERATIONS,
+    "spoolmgr_operations"
+);
 
 impl Record for SpoolLink {
     const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::SPOOL_LINKS;
@@ -179,7 +183,11 @@ pub fn index_remove(
 
 /// The local id a remote-id table (`REMOTE_SPOOLS`, `REMOTE_FILAMENTS`, `REMOTE_VENDORS`) maps
 /// `remote` to.
-pub fn remote_get(tx: &impl Tx, def: TableDefinition<u64, [u8; 16]>, remote: u64) -> Result<Option<Id>> {
+pub fn remote_get(
+    tx: &impl Tx,
+    def: TableDefinition<u64, [u8; 16]>,
+    remote: u64,
+) -> Result<Option<Id>> {
     let table = tx.table(def)?;
     let found = table.get(remote)?;
     Ok(found.map(|v| Id::from_bytes(v.value())))

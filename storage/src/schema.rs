@@ -215,6 +215,36 @@ mod tests {
     }
 
     #[test]
+    fn a_v2_file_gains_the_spool_managers_tables() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        {
+            let db = redb::Database::create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            txn.open_table(tables::META)
+                .unwrap()
+                .insert(VERSION_KEY, 2)
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        let version = txn
+            .table(tables::META)
+            .unwrap()
+            .get(VERSION_KEY)
+            .unwrap()
+            .unwrap()
+            .value();
+        assert_eq!(version, 3);
+        assert!(repo::is_empty(&txn, tables::SPOOL_LINKS).unwrap());
+        assert_eq!(
+            repo::remote_get(&txn, tables::REMOTE_SPOOLS, 1).unwrap(),
+            None
+        );
+    }
+
+    #[test]
     fn a_newer_file_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("printcost.redb");

@@ -444,20 +444,39 @@ fn spool_link() -> impl Strategy<Value = SpoolLink> {
         Just(RemoteState::Archived),
         Just(RemoteState::Missing),
     ];
-    (id(), any::<u64>(), authority, of(decimal()), state, of(at()), of(text()), at()).prop_map(
-        |(spool_id, remote_id, authority, grams, remote_state, synced_at, sync_error, linked_at)| {
-            SpoolLink {
+    (
+        id(),
+        any::<u64>(),
+        authority,
+        of(decimal()),
+        state,
+        of(at()),
+        of(text()),
+        at(),
+    )
+        .prop_map(
+            |(
                 spool_id,
                 remote_id,
                 authority,
-                remote_remaining_grams: grams,
+                grams,
                 remote_state,
                 synced_at,
                 sync_error,
                 linked_at,
-            }
-        },
-    )
+            )| {
+                SpoolLink {
+                    spool_id,
+                    remote_id,
+                    authority,
+                    remote_remaining_grams: grams,
+                    remote_state,
+                    synced_at,
+                    sync_error,
+                    linked_at,
+                }
+            },
+        )
 }
 
 fn operation() -> impl Strategy<Value = SpoolmgrOperation> {
@@ -473,7 +492,10 @@ fn operation() -> impl Strategy<Value = SpoolmgrOperation> {
         (of(text()), id(), id(), any::<u32>(), at(), at()),
     )
         .prop_map(
-            |((id, spool_id, remote_id, grams, state), (error, print_id, usage_id, revision, c, u))| {
+            |(
+                (id, spool_id, remote_id, grams, state),
+                (error, print_id, usage_id, revision, c, u),
+            )| {
                 SpoolmgrOperation {
                     id,
                     spool_id,

@@ -8,13 +8,15 @@ use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
-use std::sync::mpsc;
+use std::sync::{Arc, Mutex, mpsc};
 use std::time::Duration;
 
 pub struct Service {
     child: Child,
     pub base: String,
     pub client: Client,
+    /// Every line it wrote to standard output (its log) so far.
+    pub log: Arc<Mutex<Vec<String>>>,
 }
 
 impl Drop for Service {
@@ -28,18 +30,27 @@ impl Drop for Service {
 impl Service {
     /// Starts `printcost` on a free port with its data in `dir`, and waits until it listens.
     pub fn start(dir: &Path) -> Service {
+        Self::start_with(dir, &[])
+    }
+
+    /// As [`Service::start`], with environment variables `env` set.
+    pub fn start_with(dir: &Path, env: &[(&str, &str)]) -> Service {
         let mut child = Command::new(env!("CARGO_BIN_EXE_printcost"))
             .args(["--listen", "127.0.0.1:0", "--data-dir"])
             .arg(dir)
             .env("NO_COLOR", "1")
+            .envs(env.iter().copied())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit())
             .spawn()
             .unwrap();
         let stdout = child.stdout.take().unwrap();
         let (found, address) = mpsc::channel();
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let kept = log.clone();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                kept.lock().unwrap().push(line.clone());
                 if let Some(rest) = line.split("address=").nth(1) {
                     let _ = found.send(
                         rest.split_whitespace()
@@ -65,6 +76,7 @@ impl Service {
             child,
             base,
             client,
+            log,
         }
     }
 

@@ -16,6 +16,8 @@ mod prints;
 mod projection;
 mod series;
 mod settings;
+mod spoolmgr;
+mod spoolmgr_real;
 mod spools;
 mod support;
 mod ui;

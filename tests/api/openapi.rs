@@ -26,6 +26,8 @@ fn routes() -> Vec<(String, String)> {
         ("patch", "/api/settings/features"),
         ("get", "/api/settings/integrations"),
         ("patch", "/api/settings/integrations"),
+        ("get", "/api/integrations/spoolmgr"),
+        ("post", "/api/integrations/spoolmgr"),
         ("get", "/api/filaments/{id}/stock"),
         ("patch", "/api/filaments/{id}/stock"),
         ("post", "/api/prints/calculate"),

@@ -6,10 +6,12 @@
 //! senders (two requests, or a request and the timer) never both send it, and records the
 //! answer in another ([`SettleOperation`]).
 
-use super::import::{self, ImportSpool, LinkOf, LinkedSpools, LocalSide, LocalSides, RecordSync, Unlink};
+use super::import::{
+    self, ImportSpool, LinkOf, LinkedSpools, LocalSide, LocalSides, RecordSync, Unlink,
+};
 use super::operations::{
-    Claim, ClaimOperation, ConfirmOperation, GetOperation, LatestOperations, PendingOperations, RecoverSending,
-    Sent, SettleOperation,
+    Claim, ClaimOperation, ConfirmOperation, GetOperation, LatestOperations, PendingOperations,
+    RecoverSending, Sent, SettleOperation,
 };
 use super::peer::PeerError;
 use super::settings::{Defaults, GetIntegrations};
@@ -131,7 +133,10 @@ impl Spoolmgr {
     /// spool management is); [`Error::IntegrationConfig`] without a URL or with a credential
     /// that cannot be a header.
     async fn client(&self) -> Result<Spoolman> {
-        let in_force = self.reader.query(GetIntegrations(self.defaults.clone())).await?;
+        let in_force = self
+            .reader
+            .query(GetIntegrations(self.defaults.clone()))
+            .await?;
         let peer = in_force.spoolmgr;
         if !peer.enabled {
             return Err(Error::IntegrationDisabled);
@@ -186,7 +191,10 @@ impl Spoolmgr {
                 let local = sides.remove(&spool.id);
                 PreviewItem {
                     preview_hash: import::preview_hash(&spool),
-                    conflicts: import::conflicts(&spool, local.as_ref().and_then(|l| l.link.as_ref())),
+                    conflicts: import::conflicts(
+                        &spool,
+                        local.as_ref().and_then(|l| l.link.as_ref()),
+                    ),
                     remote: spool,
                     local,
                 }
@@ -255,7 +263,9 @@ impl Spoolmgr {
         let (sent, failure) = match client.use_weight(op.remote_id, op.grams).await {
             Ok(UseOutcome::Applied(spool)) => (Sent::Applied(Some(spool)), None),
             Ok(UseOutcome::Refused(status)) => (Sent::Refused(status), None),
-            Err(e @ (PeerError::Unreachable | PeerError::Refused)) => (Sent::NotSent(e.code()), Some(e)),
+            Err(e @ (PeerError::Unreachable | PeerError::Refused)) => {
+                (Sent::NotSent(e.code()), Some(e))
+            }
             Err(e) => (Sent::Unknown(e.code()), Some(e)),
         };
         let settled = self.writers.send(SettleOperation { id, sent }).await?;
@@ -330,7 +340,10 @@ impl Actor for Timer {
             async move {
                 match writers.send(RecoverSending).await {
                     Ok(0) => {}
-                    Ok(n) => tracing::warn!(operations = n, "operations interrupted mid-send are UNKNOWN"),
+                    Ok(n) => tracing::warn!(
+                        operations = n,
+                        "operations interrupted mid-send are UNKNOWN"
+                    ),
                     Err(e) => tracing::error!(error = %e, "interrupted operations not recovered"),
                 }
             }

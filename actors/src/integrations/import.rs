@@ -27,9 +27,7 @@ use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::str::FromStr;
-use storage::records::{
-    Authority, Filament, MovementKind, RemoteState, Spool, SpoolLink,
-};
+use storage::records::{Authority, Filament, MovementKind, RemoteState, Spool, SpoolLink};
 use storage::repo;
 use storage::{Id, Timestamp, tables};
 
@@ -234,12 +232,19 @@ fn filament_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
         .color_hex
         .as_deref()
         .filter(|h| h.len() == 6 && h.chars().all(|c| c.is_ascii_hexdigit()))
-        .map_or_else(|| "#000000".to_string(), |h| format!("#{}", h.to_uppercase()));
+        .map_or_else(
+            || "#000000".to_string(),
+            |h| format!("#{}", h.to_uppercase()),
+        );
     let filament = Filament {
         id: Id::new(),
         manufacturer_id: manufacturer_of(txn, remote, now)?,
         material: clipped(f.material.as_deref().unwrap_or("Unknown")),
-        color_name: clipped(f.name.as_deref().unwrap_or(&format!("Spoolman filament {}", f.id))),
+        color_name: clipped(
+            f.name
+                .as_deref()
+                .unwrap_or(&format!("Spoolman filament {}", f.id)),
+        ),
         color_hex,
         purchase_price: price(remote).unwrap_or_default(),
         net_weight_grams: net_weight(remote).unwrap_or(Decimal::ONE),
@@ -275,7 +280,12 @@ fn spool_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
         updated_at: now,
     };
     repo::put(txn, &spool)?;
-    repo::index_put(txn, tables::SPOOL_CODES, &ledger::code_key(&spool.code), spool.id)?;
+    repo::index_put(
+        txn,
+        tables::SPOOL_CODES,
+        &ledger::code_key(&spool.code),
+        spool.id,
+    )?;
     repo::set_references(txn, spool.id, &[], &[spool.filament_id])?;
     Ok(spool.id)
 }
@@ -283,7 +293,8 @@ fn spool_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
 /// Checks that spool `local` may take the link of `remote`: it exists, has no link, and its
 /// filament is the one already linked to the remote filament.
 fn linkable(txn: &Txn, local: Id, remote: &RemoteSpool) -> Result<()> {
-    let spool = ledger::get(txn, local).map_err(|_| Error::field("localSpoolId", "errors.notFound"))?;
+    let spool =
+        ledger::get(txn, local).map_err(|_| Error::field("localSpoolId", "errors.notFound"))?;
     let filament = repo::remote_get(txn, tables::REMOTE_FILAMENTS, remote.filament.id)?;
     if filament != Some(spool.filament_id) || links::of(txn, local)?.is_some() {
         return Err(Error::IntegrationConflict);

@@ -100,7 +100,10 @@ mod tests {
         };
         let external = link(Authority::ExternalReadOnly);
         assert_eq!(remaining(&spool, Some(&external)), Decimal::new(4125, 1));
-        assert_eq!(remaining(&spool, Some(&link(Authority::Native))), Decimal::from(250));
+        assert_eq!(
+            remaining(&spool, Some(&link(Authority::Native))),
+            Decimal::from(250)
+        );
         assert_eq!(remaining(&spool, None), Decimal::from(250));
         let unknown = SpoolLink {
             remote_remaining_grams: None,

@@ -84,7 +84,12 @@ pub fn unresolved(tx: &impl Tx, spool_id: Id) -> Result<bool> {
     Ok(found)
 }
 
-fn store(txn: &Txn, mut op: SpoolmgrOperation, state: OperationState, error: Option<String>) -> Result<SpoolmgrOperation> {
+fn store(
+    txn: &Txn,
+    mut op: SpoolmgrOperation,
+    state: OperationState,
+    error: Option<String>,
+) -> Result<SpoolmgrOperation> {
     op.state = state;
     op.error = error;
     op.updated_at = Timestamp::now();
@@ -145,7 +150,9 @@ impl Command for ClaimOperation {
     fn apply(&mut self, txn: &Txn) -> Result<Claim> {
         let op = get(txn, self.0)?;
         match op.state {
-            OperationState::Pending => Ok(Claim::Send(store(txn, op, OperationState::Sending, None)?)),
+            OperationState::Pending => {
+                Ok(Claim::Send(store(txn, op, OperationState::Sending, None)?))
+            }
             OperationState::Applied => Ok(Claim::Applied),
             _ => Err(Error::IntegrationConflict),
         }

@@ -17,7 +17,8 @@ use redb::ReadableTable;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
-    Authority, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus, UsageGrams,
+    Authority, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus,
+    UsageGrams,
 };
 use storage::{Id, Timestamp, tables};
 

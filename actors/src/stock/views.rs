@@ -29,7 +29,9 @@ impl SpoolView {
 
     /// Who owns its stock.
     pub fn authority(&self) -> Authority {
-        self.link.as_ref().map_or(Authority::Native, |l| l.authority)
+        self.link
+            .as_ref()
+            .map_or(Authority::Native, |l| l.authority)
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod browser;
 mod shop;
+pub mod spoolman;
 
 pub use browser::{browser, location, page, signed_in, submit};
 pub use shop::{Shop, draft, part, shop, urlencode};

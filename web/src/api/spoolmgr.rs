@@ -9,7 +9,7 @@ use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
-use actix_web::{HttpResponse, get, post};
+use actix_web::{get, post};
 use actors::integrations::hub::{ImportRequest, Preview, PreviewItem, Status};
 use actors::integrations::import::Conflict;
 use actors::integrations::spoolmgr::RemoteSpool;
@@ -337,16 +337,15 @@ impl From<Preview> for PreviewDto {
 pub struct SpoolmgrParams {
     /// `preview` for the import preview.
     #[param(value_type = Option<String>)]
-    pub preview: bool,
+    pub view: Option<&'static str>,
     /// One-based page of the preview (1 to 10000).
     pub page: Option<u32>,
 }
 
 impl ReadQuery for SpoolmgrParams {
     fn read(query: &mut QueryFields) -> Self {
-        let preview = query.one_of("view", &["preview"]).is_some();
         SpoolmgrParams {
-            preview,
+            view: query.one_of("view", &["preview"]),
             page: query.int("page", 1, 10_000),
         }
     }
@@ -383,8 +382,14 @@ pub async fn get_spoolmgr(
     query: StrictQuery<SpoolmgrParams>,
 ) -> Result<Json<SpoolmgrView>, ApiError> {
     let params = query.0;
-    Ok(Json(if params.preview {
-        SpoolmgrView::Preview(state.spoolmgr.preview(params.page.unwrap_or(1)).await?.into())
+    Ok(Json(if params.view.is_some() {
+        SpoolmgrView::Preview(
+            state
+                .spoolmgr
+                .preview(params.page.unwrap_or(1))
+                .await?
+                .into(),
+        )
     } else {
         SpoolmgrView::Status(state.spoolmgr.status().await?.into())
     }))
@@ -487,13 +492,23 @@ pub struct OkDto {
     pub ok: bool,
 }
 
+/// An action's answer: `{id}` for IMPORT and UNLINK, `{ok: true}` for SYNC and OPERATION.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(untagged)]
+pub enum ActionResult {
+    /// IMPORT, UNLINK: the local spool.
+    Spool(SpoolIdDto),
+    /// SYNC, OPERATION.
+    Done(OkDto),
+}
+
 /// Runs a spool-manager action. IMPORT and UNLINK answer `{id}`, SYNC and OPERATION `{ok: true}`
 /// (a failed SYNC is stored on the spool, not answered as an error).
 #[utoipa::path(
     tag = "integrations",
     request_body = SpoolmgrAction,
     responses(
-        (status = 200, description = "`{id}` for IMPORT and UNLINK, `{ok: true}` otherwise", body = SpoolIdDto),
+        (status = 200, body = ActionResult),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "An unknown spool or operation", body = ErrorBody),
@@ -508,7 +523,7 @@ pub async fn post_spoolmgr(
     state: Data<AppState>,
     _user: CurrentUser,
     input: StrictJson<SpoolmgrAction>,
-) -> Result<HttpResponse, ApiError> {
+) -> Result<Json<ActionResult>, ApiError> {
     let hub = &state.spoolmgr;
     let id = match input.0 {
         SpoolmgrAction::Import(data) => Some(
@@ -523,7 +538,10 @@ pub async fn post_spoolmgr(
         SpoolmgrAction::Sync(data) => hub.sync(data.spool_id.0).await.map(|()| None)?,
         SpoolmgrAction::Unlink(data) => {
             let Ownership::Native = data.ownership;
-            Some(hub.unlink(data.spool_id.0, data.opening_balance.into_inner()).await?)
+            Some(
+                hub.unlink(data.spool_id.0, data.opening_balance.into_inner())
+                    .await?,
+            )
         }
         SpoolmgrAction::Operation(data) => {
             let id = data.operation_id.0;
@@ -535,10 +553,10 @@ pub async fn post_spoolmgr(
             None
         }
     };
-    Ok(match id {
-        Some(id) => HttpResponse::Ok().json(SpoolIdDto { id: id.to_string() }),
-        None => HttpResponse::Ok().json(OkDto { ok: true }),
-    })
+    Ok(Json(match id {
+        Some(id) => ActionResult::Spool(SpoolIdDto { id: id.to_string() }),
+        None => ActionResult::Done(OkDto { ok: true }),
+    }))
 }
 
 #[cfg(test)]

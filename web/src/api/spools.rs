@@ -2,6 +2,7 @@
 //! `SPOOL_MANAGEMENT_DISABLED` while spool management is off.
 
 use super::ListResponse;
+use super::spoolmgr::{AuthorityDto, RemoteStateDto};
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{
     ArchiveInput, ListParams, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
@@ -11,7 +12,6 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
-use super::spoolmgr::{AuthorityDto, RemoteStateDto};
 use actors::integrations::links;
 use actors::inventory::ListQuery;
 use actors::ledger::{self, SpoolChange, SpoolInput};
@@ -94,7 +94,10 @@ impl From<SpoolView> for SpoolDto {
         SpoolDto {
             authority,
             remote_id: link.as_ref().map(|l| l.remote_id),
-            remote_remaining_grams: link.as_ref().and_then(|l| l.remote_remaining_grams).map(dec),
+            remote_remaining_grams: link
+                .as_ref()
+                .and_then(|l| l.remote_remaining_grams)
+                .map(dec),
             remote_state: link.as_ref().map(|l| l.remote_state.into()),
             synced_at: link.as_ref().and_then(|l| l.synced_at).map(ts),
             stale: link.as_ref().map(|l| links::stale(l, now)),

@@ -160,11 +160,7 @@ impl Query for LoadChoices {
                 .into_iter()
                 .map(|v| Choice {
                     id: v.spool.id.to_string(),
-                    label: format!(
-                        "{} · {} g",
-                        v.spool.code,
-                        v.remaining().normalize()
-                    ),
+                    label: format!("{} · {} g", v.spool.code, v.remaining().normalize()),
                     group: v.spool.filament_id.to_string(),
                 })
                 .collect()
