@@ -623,3 +623,123 @@ async fn no_log_line_holds_the_credential_or_the_peers_body() {
         assert!(!log.contains(leak), "{leak} in the log:\n{log}");
     }
 }
+
+/// Asserts a refused form's page: its status and a text it shows.
+async fn refused_page(res: reqwest::Response, status: u16, shows: &str) {
+    assert_eq!(res.status().as_u16(), status);
+    let html = res.text().await.unwrap();
+    assert!(html.contains(shows), "{shows} not in {html}");
+}
+
+/// The UI: Stock › Spoolman imports from the preview and sends and confirms operations; a
+/// spool's page shows who keeps its stock, syncs it and unlinks it.
+#[actix_web::test]
+async fn the_spoolman_page_imports_sends_confirms_and_the_spool_page_unlinks() {
+    use crate::support::{browser, location, page, submit};
+    let double = Double::start(2).await;
+    let app = linked_app(&double.url).await;
+    let client = browser(&app);
+    let login = json!({"email": crate::support::EMAIL, "password": crate::support::PASSWORD});
+    client
+        .post(app.url("/api/auth/login"))
+        .json(&login)
+        .send()
+        .await
+        .unwrap();
+    let (status, html) = page(&client, &app, "/stock/spoolmgr").await;
+    assert_eq!(status, 200);
+    assert!(
+        html.contains("0.26.1") && html.contains("remote-spools"),
+        "{html}"
+    );
+    let hash = preview(&app, 1).await["items"][0]["previewHash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let form = [
+        ("action", "IMPORT"),
+        ("data.remoteId", "1"),
+        ("data.previewHash", hash.as_str()),
+        ("data.authority", "EXTERNAL_CONSUMPTION"),
+    ];
+    let res = submit(&client, &app, "/stock/spoolmgr", &form).await;
+    assert_eq!(
+        (res.status().as_u16(), location(&res)),
+        (303, "/stock/spoolmgr?done")
+    );
+    let stale = [
+        ("action", "IMPORT"),
+        ("data.remoteId", "2"),
+        ("data.previewHash", hash.as_str()),
+    ];
+    let res = submit(&client, &app, "/stock/spoolmgr", &stale).await;
+    refused_page(res, 409, "conflicts with the integration").await;
+
+    let id = preview(&app, 1).await["items"][0]["localSpoolId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    consume(&app, &id, "40", "25").await;
+    let (_, html) = page(&client, &app, "/stock/spoolmgr").await;
+    assert!(html.contains("Send now"), "{html}");
+    let op = operations(&app).await[0]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    double.fault(Fault::ApplyThenDrop);
+    let send = [
+        ("action", "OPERATION"),
+        ("data.operationId", op.as_str()),
+        ("data.action", "SEND"),
+    ];
+    let res = submit(&client, &app, "/stock/spoolmgr", &send).await;
+    refused_page(res, 502, "It was applied").await;
+    double.fault(Fault::None);
+    let confirm = [
+        ("action", "OPERATION"),
+        ("data.operationId", op.as_str()),
+        ("data.action", "CONFIRM_APPLIED"),
+    ];
+    assert_eq!(
+        submit(&client, &app, "/stock/spoolmgr", &confirm)
+            .await
+            .status(),
+        303
+    );
+    assert_eq!(operations(&app).await[0]["state"], "APPLIED");
+
+    let spool_page = format!("/spools/{id}");
+    let (_, html) = page(&client, &app, &spool_page).await;
+    assert!(
+        html.contains("Spoolman (sends consumption)") && !html.contains("movement-form"),
+        "{html}"
+    );
+    let sync = [("action", "SYNC"), ("data.spoolId", id.as_str())];
+    let res = submit(&client, &app, "/stock/spoolmgr", &sync).await;
+    assert_eq!(location(&res), format!("{spool_page}?synced"));
+    let bad = [
+        ("action", "UNLINK"),
+        ("data.spoolId", id.as_str()),
+        ("data.ownership", "NATIVE"),
+        ("data.openingBalance", "-3"),
+    ];
+    let res = submit(&client, &app, "/stock/spoolmgr", &bad).await;
+    refused_page(res, 422, "data.openingBalance-fault").await;
+    let unlink = [
+        ("action", "UNLINK"),
+        ("data.spoolId", id.as_str()),
+        ("data.ownership", "NATIVE"),
+        ("data.openingBalance", "975"),
+    ];
+    assert_eq!(
+        submit(&client, &app, "/stock/spoolmgr", &unlink)
+            .await
+            .status(),
+        303
+    );
+    let (_, html) = page(&client, &app, &spool_page).await;
+    assert!(
+        html.contains("movement-form") && !html.contains("spoolmgr-link"),
+        "{html}"
+    );
+}

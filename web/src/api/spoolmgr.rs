@@ -10,7 +10,7 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{get, post};
-use actors::integrations::hub::{ImportRequest, Preview, PreviewItem, Status};
+use actors::integrations::hub::{ImportRequest, Preview, PreviewItem, Spoolmgr, Status};
 use actors::integrations::import::Conflict;
 use actors::integrations::spoolmgr::RemoteSpool;
 use actors::values::Grams;
@@ -524,39 +524,47 @@ pub async fn post_spoolmgr(
     _user: CurrentUser,
     input: StrictJson<SpoolmgrAction>,
 ) -> Result<Json<ActionResult>, ApiError> {
-    let hub = &state.spoolmgr;
-    let id = match input.0 {
-        SpoolmgrAction::Import(data) => Some(
-            hub.import(ImportRequest {
-                remote_id: data.remote_id,
-                preview_hash: data.preview_hash,
-                authority: data.authority.map(Into::into),
-                local_spool_id: data.local_spool_id.map(|w| w.0),
-            })
-            .await?,
-        ),
-        SpoolmgrAction::Sync(data) => hub.sync(data.spool_id.0).await.map(|()| None)?,
-        SpoolmgrAction::Unlink(data) => {
-            let Ownership::Native = data.ownership;
-            Some(
-                hub.unlink(data.spool_id.0, data.opening_balance.into_inner())
-                    .await?,
-            )
-        }
-        SpoolmgrAction::Operation(data) => {
-            let id = data.operation_id.0;
-            match data.action {
-                OperationAction::Send => hub.send(id).await?,
-                OperationAction::ConfirmApplied => hub.confirm(id, true).await?,
-                OperationAction::ConfirmNotApplied => hub.confirm(id, false).await?,
-            };
-            None
-        }
-    };
-    Ok(Json(match id {
-        Some(id) => ActionResult::Spool(SpoolIdDto { id: id.to_string() }),
-        None => ActionResult::Done(OkDto { ok: true }),
-    }))
+    Ok(Json(input.0.run(&state.spoolmgr).await?))
+}
+
+impl SpoolmgrAction {
+    /// Runs the action through `hub` (the API's and the UI's forms alike).
+    ///
+    /// Errors: see `POST /api/integrations/spoolmgr`.
+    pub async fn run(self, hub: &Spoolmgr) -> Result<ActionResult, ApiError> {
+        let id = match self {
+            SpoolmgrAction::Import(data) => Some(
+                hub.import(ImportRequest {
+                    remote_id: data.remote_id,
+                    preview_hash: data.preview_hash,
+                    authority: data.authority.map(Into::into),
+                    local_spool_id: data.local_spool_id.map(|w| w.0),
+                })
+                .await?,
+            ),
+            SpoolmgrAction::Sync(data) => hub.sync(data.spool_id.0).await.map(|()| None)?,
+            SpoolmgrAction::Unlink(data) => {
+                let Ownership::Native = data.ownership;
+                Some(
+                    hub.unlink(data.spool_id.0, data.opening_balance.into_inner())
+                        .await?,
+                )
+            }
+            SpoolmgrAction::Operation(data) => {
+                let id = data.operation_id.0;
+                match data.action {
+                    OperationAction::Send => hub.send(id).await?,
+                    OperationAction::ConfirmApplied => hub.confirm(id, true).await?,
+                    OperationAction::ConfirmNotApplied => hub.confirm(id, false).await?,
+                };
+                None
+            }
+        };
+        Ok(match id {
+            Some(id) => ActionResult::Spool(SpoolIdDto { id: id.to_string() }),
+            None => ActionResult::Done(OkDto { ok: true }),
+        })
+    }
 }
 
 #[cfg(test)]

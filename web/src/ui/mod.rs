@@ -26,6 +26,7 @@ mod prints;
 mod report;
 mod search;
 mod settings;
+mod spoolmgr;
 mod spools;
 
 pub use page::Chrome;
@@ -60,6 +61,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
         .route(SETTINGS_INTEGRATIONS, web::post().to(integrations::save))
         .route(STOCK, web::get().to(spools::stock))
+        .route(SPOOLMGR, web::get().to(spoolmgr::show))
+        .route(SPOOLMGR, web::post().to(spoolmgr::act))
         .route(SPOOL_NEW, web::get().to(spools::new_form))
         .route(SPOOLS, web::post().to(spools::create))
         .route(SPOOL, web::get().to(spools::show))

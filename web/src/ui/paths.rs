@@ -39,6 +39,8 @@ pub const SETTINGS_INTEGRATIONS: &str = "/settings/integrations";
 pub const SETTINGS_FEATURES: &str = "/settings/features";
 /// Filament stock.
 pub const STOCK: &str = "/stock";
+/// The spool manager: its status, import preview and operations (GET), its actions (POST).
+pub const SPOOLMGR: &str = "/stock/spoolmgr";
 /// Opens a spool (POST).
 pub const SPOOLS: &str = "/spools";
 /// The form of a new spool.

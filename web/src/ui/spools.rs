@@ -166,6 +166,47 @@ struct SpoolPage {
     faults: Faults,
     operation_key: String,
     booked: bool,
+    synced: bool,
+    /// Our ledger owns its stock: movements are booked here.
+    native: bool,
+    /// The spool manager's side, for a linked spool.
+    link: Option<LinkRow>,
+}
+
+/// A linked spool's spool-manager side, as its page shows it.
+struct LinkRow {
+    authority: String,
+    remote_id: u64,
+    remote_state: String,
+    synced_at: String,
+    stale: bool,
+    error: String,
+    /// The spool manager owns its stock: no native booking here.
+    external: bool,
+}
+
+fn link_row(t: &super::i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {
+    let remote_id = spool.remote_id?;
+    use super::print_detail::wire;
+    let authority = wire(&spool.authority);
+    Some(LinkRow {
+        external: authority != "NATIVE",
+        authority: t.t(&format!("spoolmgr.authority.{authority}")).to_string(),
+        remote_id,
+        remote_state: spool
+            .remote_state
+            .map(|s| {
+                t.t(&format!("spoolmgr.remoteState.{}", wire(&s)))
+                    .to_string()
+            })
+            .unwrap_or_default(),
+        synced_at: spool.synced_at.as_deref().map_or_else(
+            || "–".into(),
+            |at| format!("{} {} UTC", t.date(at), at.get(11..16).unwrap_or_default()),
+        ),
+        stale: spool.stale.unwrap_or(false),
+        error: spool.sync_error.clone().unwrap_or_default(),
+    })
 }
 
 fn movement_row(t: &super::i18n::Tr, m: &MovementDto) -> MovementRow {
@@ -180,9 +221,22 @@ fn movement_row(t: &super::i18n::Tr, m: &MovementDto) -> MovementRow {
     }
 }
 
-async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
+/// The spool's page again with `error` (a refused sync or unlink).
+pub(super) async fn show_refused(ctx: Ctx, id: Id, error: &crate::error::ApiError) -> Page {
+    let mut form = Submitted::default();
+    form.set("kind", "CORRECTION");
+    render_spool(ctx, id, form, Faults::of(error), error.code.status()).await
+}
+
+async fn render_spool(
+    ctx: Ctx,
+    id: Id,
+    form: Submitted,
+    faults: Faults,
+    status: StatusCode,
+) -> Page {
     let ledger = SpoolLedger {
-        id: ctx.id()?,
+        id,
         page: 1,
         page_size: 100,
     };
@@ -191,6 +245,7 @@ async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusC
     let spool = SpoolDto::from(view);
     let movements = ListResponse::of(movements, MovementDto::from);
     let rows = movements.items.iter().map(|m| movement_row(t, m)).collect();
+    let link = link_row(t, &spool);
     let page = SpoolPage {
         remaining: format!("{} {}", t.exact_str(&spool.remaining_grams), t.t("unit.g")),
         initial: format!(
@@ -202,6 +257,9 @@ async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusC
         movements: rows,
         total: movements.total,
         booked: ctx.req.query_string().contains("booked"),
+        synced: ctx.req.query_string().contains("synced"),
+        native: link.as_ref().is_none_or(|l| !l.external),
+        link,
         operation_key: Id::new().to_string(),
         spool,
         form,
@@ -215,7 +273,8 @@ async fn render_spool(ctx: Ctx, form: Submitted, faults: Faults, status: StatusC
 pub async fn show(ctx: Ctx) -> Page {
     let mut form = Submitted::default();
     form.set("kind", "CORRECTION");
-    render_spool(ctx, form, Faults::default(), StatusCode::OK).await
+    let id = ctx.id()?;
+    render_spool(ctx, id, form, Faults::default(), StatusCode::OK).await
 }
 
 /// `POST /spools/{id}/movements`: books a RECEIPT or CORRECTION (idempotent by the form's
@@ -231,7 +290,7 @@ pub async fn book(ctx: Ctx, body: Bytes) -> Page {
         Ok(_) => Ok(see_other(&format!("{}?booked", paths::spool(id)))),
         Err(e) => {
             let status = e.code.status();
-            render_spool(ctx, form, Faults::of(&e), status).await
+            render_spool(ctx, id, form, Faults::of(&e), status).await
         }
     }
 }

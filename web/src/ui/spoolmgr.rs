@@ -1,0 +1,196 @@
+//! Stock › Spoolman: the spool manager's version, its spools as the import preview shows them
+//! (with an import form each), and the latest operations (with send and confirm buttons). A
+//! spool's own page syncs and unlinks it. Every form posts the API's action document
+//! (`action`, `data.…`), checked by the API's own input type.
+
+use super::forms::{Faults, Submitted};
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
+use crate::api::spoolmgr::{ConflictDto, OperationDto, PreviewItemDto, SpoolmgrAction};
+use crate::error::{ApiError, Code};
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use askama::Template;
+
+/// One remote spool of the preview, as the table shows it.
+struct RemoteRow {
+    id: u64,
+    name: String,
+    remaining: String,
+    price: String,
+    local_id: String,
+    local_code: String,
+    conflicts: Vec<&'static str>,
+    importable: bool,
+    hash: String,
+}
+
+/// One operation, as the table shows it.
+struct OperationRow {
+    id: String,
+    spool_id: String,
+    remote_id: u64,
+    grams: String,
+    state: String,
+    error: String,
+    date: String,
+    sendable: bool,
+    confirmable: bool,
+}
+
+#[derive(Template)]
+#[template(path = "spoolmgr.html")]
+struct SpoolmgrPage {
+    chrome: super::Chrome,
+    /// The message key of why there is no status (switched off), if so.
+    unavailable: Option<&'static str>,
+    configured: bool,
+    version: String,
+    /// The message key of the peer's failure, if any.
+    error: Option<&'static str>,
+    remotes: Vec<RemoteRow>,
+    page: u32,
+    has_more: bool,
+    operations: Vec<OperationRow>,
+    faults: Faults,
+    done: bool,
+}
+
+fn conflict_key(c: ConflictDto) -> &'static str {
+    match c {
+        ConflictDto::Archived => "spoolmgr.conflict.ARCHIVED",
+        ConflictDto::MissingPricing => "spoolmgr.conflict.MISSING_PRICING",
+        ConflictDto::UnknownBalance => "spoolmgr.conflict.UNKNOWN_BALANCE",
+        ConflictDto::BalanceChanged => "spoolmgr.conflict.BALANCE_CHANGED",
+    }
+}
+
+fn remote_row(t: &super::i18n::Tr, item: PreviewItemDto) -> RemoteRow {
+    let r = item.remote;
+    let vendor = r.filament.vendor.map(|v| v.name).unwrap_or_default();
+    let filament = r.filament.name.unwrap_or_default();
+    let material = r.filament.material.unwrap_or_default();
+    let grams = |g: Option<String>| {
+        g.map_or("–".into(), |g| {
+            format!("{} {}", t.exact_str(&g), t.t("unit.g"))
+        })
+    };
+    RemoteRow {
+        id: r.id,
+        name: [vendor, filament, material]
+            .into_iter()
+            .filter(|s| !s.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · "),
+        remaining: grams(r.remaining_weight),
+        price: r
+            .price
+            .or(r.filament.price)
+            .map_or("–".into(), |p| t.money_str(&p)),
+        local_id: item.local_spool_id.unwrap_or_default(),
+        local_code: item.local_code.unwrap_or_default(),
+        importable: !item
+            .conflicts
+            .iter()
+            .any(|c| matches!(c, ConflictDto::MissingPricing | ConflictDto::UnknownBalance)),
+        conflicts: item.conflicts.into_iter().map(conflict_key).collect(),
+        hash: item.preview_hash,
+    }
+}
+
+fn operation_row(t: &super::i18n::Tr, op: OperationDto) -> OperationRow {
+    let state = super::print_detail::wire(&op.state);
+    OperationRow {
+        sendable: state == "PENDING",
+        confirmable: state == "UNKNOWN" || state == "FAILED",
+        state: t.t(&format!("spoolmgr.state.{state}")).to_string(),
+        grams: format!("{} {}", t.exact_str(&op.grams), t.t("unit.g")),
+        error: op.error.unwrap_or_default(),
+        date: t.date(&op.created_at),
+        id: op.id,
+        spool_id: op.spool_id,
+        remote_id: op.remote_id,
+    }
+}
+
+/// The message key of a peer failure's contract code.
+fn failure_key(code: &str) -> &'static str {
+    match code {
+        "INTEGRATION_CONFIG" => Code::IntegrationConfig.message_key(),
+        "INTEGRATION_CONTRACT" => Code::IntegrationContract.message_key(),
+        _ => Code::IntegrationUnavailable.message_key(),
+    }
+}
+
+async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
+    let hub = ctx.state.spoolmgr.clone();
+    let page_no = ctx
+        .param("page")
+        .parse::<u32>()
+        .unwrap_or(1)
+        .clamp(1, 10_000);
+    let t = &ctx.chrome.t;
+    let mut page = SpoolmgrPage {
+        unavailable: None,
+        configured: false,
+        version: String::new(),
+        error: None,
+        remotes: Vec::new(),
+        page: page_no,
+        has_more: false,
+        operations: Vec::new(),
+        faults,
+        done: ctx.req.query_string().contains("done"),
+        chrome: ctx.chrome.clone(),
+    };
+    match hub.status().await.map_err(ApiError::from) {
+        Ok(found) => {
+            page.configured = found.configured;
+            page.version = found.version.clone().unwrap_or_default();
+            page.error = found.error.map(failure_key);
+            page.operations = found
+                .operations
+                .into_iter()
+                .map(|op| operation_row(t, op.into()))
+                .collect();
+            if found.version.is_some() {
+                match hub.preview(page_no).await.map_err(ApiError::from) {
+                    Ok(preview) => {
+                        page.has_more = preview.has_more;
+                        let dto = crate::api::spoolmgr::PreviewDto::from(preview);
+                        page.remotes = dto.items.into_iter().map(|i| remote_row(t, i)).collect();
+                    }
+                    Err(e) => page.error = Some(e.code.message_key()),
+                }
+            }
+        }
+        Err(e) => page.unavailable = Some(e.code.message_key()),
+    }
+    Ok(html(status, page.render()))
+}
+
+/// `GET /stock/spoolmgr[?page=N]`.
+pub async fn show(ctx: Ctx) -> Page {
+    render(ctx, Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /stock/spoolmgr`: one action document (`action`, `data.…`). IMPORT and OPERATION come
+/// back to this page, SYNC and UNLINK to the spool's page; a refusal shows this page, or the
+/// spool's, with the error.
+pub async fn act(ctx: Ctx, body: Bytes) -> Page {
+    let form = Submitted::parse(&body);
+    let spool = form.get("data.spoolId").parse().ok();
+    let result = match form.document::<SpoolmgrAction>(&["remoteId"]) {
+        Ok(action) => action.run(&ctx.state.spoolmgr).await,
+        Err(e) => Err(e),
+    };
+    match (result, spool) {
+        (Ok(_), Some(id)) => Ok(see_other(&format!("{}?synced", paths::spool(id)))),
+        (Ok(_), None) => Ok(see_other(&format!("{}?done", paths::SPOOLMGR))),
+        (Err(e), Some(id)) => super::spools::show_refused(ctx, id, &e).await,
+        (Err(e), None) => {
+            let status = e.code.status();
+            render(ctx, Faults::of(&e), status).await
+        }
+    }
+}
