@@ -6,9 +6,14 @@ use crate::support::spoolman::{Double, Fault};
 use crate::support::{TestApp, assert_error, draft, shop};
 use serde_json::{Value, json};
 
-/// An app with the spool manager switched on at `double`.
+/// An app with the spool manager switched on at `url`.
 pub async fn linked_app(url: &str) -> TestApp {
-    let app = TestApp::spawn().await;
+    linked_app_with(url, |_| {}).await
+}
+
+/// As [`linked_app`], with `change` applied to the configuration.
+pub async fn linked_app_with(url: &str, change: impl FnOnce(&mut printcost::Config)) -> TestApp {
+    let app = TestApp::spawn_with(change).await;
     app.setup().await;
     let change = json!({"spoolmgr": {"enabled": true, "url": url, "authorization": "Bearer peer-secret-9c1e"}});
     let res = app.patch("/api/settings/integrations", &change).await;
@@ -274,6 +279,35 @@ async fn applied_then_dropped_is_unknown_and_never_resent_until_confirmed() {
     let res = action(&app, "OPERATION", op_action(&op["id"], "SEND")).await;
     assert_eq!(res.status(), 200, "an applied operation is done");
     assert_eq!((double.uses(), double.used(1)), (1, 42.5));
+}
+
+#[actix_web::test]
+async fn the_background_round_sends_pending_consumption_and_syncs() {
+    let double = Double::start(1).await;
+    let app = linked_app_with(&double.url, |c| c.spoolmgr_interval_secs = 1).await;
+    let id = import(&app, 1, "EXTERNAL_CONSUMPTION").await;
+    consume(&app, &id, "40", "30").await;
+    for _ in 0..100 {
+        if operations(&app).await[0]["state"] == "APPLIED" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(operations(&app).await[0]["state"], "APPLIED");
+    assert_eq!((double.uses(), double.used(1)), (1, 30.0));
+    double.state.lock().unwrap().spools.remove(&1);
+    for _ in 0..50 {
+        if spool(&app, &id).await["remoteState"] == "MISSING" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(
+        spool(&app, &id).await["remoteState"],
+        "MISSING",
+        "synced by the round"
+    );
+    assert_eq!(double.uses(), 1, "nothing sent twice");
 }
 
 #[actix_web::test]

@@ -224,3 +224,88 @@ async fn fifty_spoolman_spools_come_in_through_the_preview() {
         .unwrap();
     assert_eq!(spools["total"], 50);
 }
+
+/// Every field the double renders, at the same place and with the same value as the real
+/// Spoolman renders it (timestamps aside).
+fn assert_same_fields(double: &Value, real: &Value, at: &str) {
+    match double {
+        Value::Object(fields) => {
+            for (key, value) in fields {
+                if key == "registered" {
+                    assert!(real[key].is_string(), "{at}.{key}");
+                    continue;
+                }
+                assert_same_fields(value, &real[key], &format!("{at}.{key}"));
+            }
+        }
+        _ => assert_eq!(double, real, "{at}"),
+    }
+}
+
+/// The double of `support::spoolman` checked against the real Spoolman: a spool, a page with
+/// its total, a use and an unknown spool answer alike.
+#[actix_web::test]
+async fn the_double_answers_as_the_real_spoolman_does() {
+    use crate::support::spoolman::{Double, spool_json};
+    let Some(peer) = Peer::start() else { return };
+    let remote = peer.stock(1).await[0];
+    let double = Double::start(1).await;
+    let http = reqwest::Client::new();
+    let get = |base: String, path: String| {
+        let request = http.get(format!("{base}{path}"));
+        async move {
+            let res = request.send().await.unwrap();
+            let total = res
+                .headers()
+                .get("x-total-count")
+                .map(|v| v.to_str().unwrap().to_string());
+            (
+                res.status().as_u16(),
+                total,
+                res.json::<Value>().await.unwrap(),
+            )
+        }
+    };
+    let mut expected = spool_json(remote, 0.0);
+    expected["lot_nr"] = json!("LOT-0");
+    double
+        .state
+        .lock()
+        .unwrap()
+        .spools
+        .insert(1, expected.clone());
+    let (status, _, real) = get(peer.spoolman.url.clone(), format!("/api/v1/spool/{remote}")).await;
+    assert_eq!(status, 200);
+    assert_same_fields(&expected, &real, "spool");
+    let (_, real_total, real_page) = get(
+        peer.spoolman.url.clone(),
+        "/api/v1/spool?limit=10&offset=0&allow_archived=true".into(),
+    )
+    .await;
+    let (_, double_total, double_page) = get(
+        double.url.clone(),
+        "/api/v1/spool?limit=10&offset=0&allow_archived=true".into(),
+    )
+    .await;
+    assert_eq!(
+        (real_total, double_total),
+        (Some("1".into()), Some("1".into()))
+    );
+    assert_same_fields(&double_page[0], &real_page[0], "page[0]");
+    let missing = format!("/api/v1/spool/{}", remote + 100);
+    let (real_status, _, real_body) = get(peer.spoolman.url.clone(), missing.clone()).await;
+    let (double_status, _, double_body) =
+        get(double.url.clone(), format!("/api/v1/spool/{}", 101)).await;
+    assert_eq!((real_status, double_status), (404, 404));
+    assert!(real_body["message"].is_string() && double_body["message"].is_string());
+    let used = peer
+        .call(
+            reqwest::Method::PUT,
+            &format!("/api/v1/spool/{remote}/use"),
+            json!({"use_weight": 12.25}),
+        )
+        .await;
+    let mut after = spool_json(remote, 12.25);
+    after["lot_nr"] = json!("LOT-0");
+    assert_same_fields(&after, &used, "use");
+}

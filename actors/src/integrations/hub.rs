@@ -180,7 +180,10 @@ impl Spoolmgr {
         let client = self.client().await?;
         let page = page.max(1);
         let offset = u64::from(page - 1) * u64::from(PREVIEW_PAGE_SIZE);
-        let remote = client.spools(PREVIEW_PAGE_SIZE, offset).await?;
+        let remote = client
+            .spools(PREVIEW_PAGE_SIZE, offset)
+            .await
+            .map_err(PeerError::into_error)?;
         let ids = remote.spools.iter().map(|s| s.id).collect();
         let mut sides = self.reader.query(LocalSides(ids)).await?;
         let has_more = offset + (remote.spools.len() as u64) < remote.total;
@@ -214,7 +217,8 @@ impl Spoolmgr {
         let client = self.client().await?;
         let remote = client
             .spool(request.remote_id)
-            .await?
+            .await
+            .map_err(PeerError::into_error)?
             .ok_or(Error::IntegrationConflict)?;
         let command = ImportSpool {
             remote,
@@ -270,7 +274,7 @@ impl Spoolmgr {
         };
         let settled = self.writers.send(SettleOperation { id, sent }).await?;
         match failure {
-            Some(e) => Err(e.into()),
+            Some(e) => Err(e.into_error()),
             None => Ok(settled),
         }
     }

@@ -12,7 +12,6 @@
 //!   weight (the spool's initial weight, else its filament's): such a spool is not imported.
 
 use super::links;
-use super::operations;
 use super::spoolmgr::RemoteSpool;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers, name_key};
@@ -351,7 +350,7 @@ impl Command for ImportSpool {
             return Err(Error::IntegrationConflict);
         }
         if old.as_ref().is_some_and(|l| l.authority != self.authority)
-            && operations::unresolved(txn, local)?
+            && links::unresolved(txn, local)?
         {
             return Err(Error::IntegrationConflict);
         }
@@ -460,7 +459,7 @@ impl Command for Unlink {
             return Err(Error::field("openingBalance", "errors.negative"));
         }
         let spool = ledger::get(txn, self.spool_id)?;
-        if links::of(txn, spool.id)?.is_none() || operations::unresolved(txn, spool.id)? {
+        if links::of(txn, spool.id)?.is_none() || links::unresolved(txn, spool.id)? {
             return Err(Error::IntegrationConflict);
         }
         repo::remove::<SpoolLink>(txn, spool.id)?;

@@ -5,12 +5,14 @@
 //!   [`Authority::ExternalConsumption`]), native movements and price or metadata changes are
 //!   refused ([`Error::StockOwnedExternally`]; archiving stays allowed), and stock figures and
 //!   drafts use the remote remaining grams;
-//! - a link is stale without a good sync for [`STALE_AFTER_SECONDS`], or after a failed one.
+//! - a link is stale without a good sync for [`STALE_AFTER_SECONDS`], or after a failed one;
+//! - a spool's authority does not change, nor is it unlinked, while it has unresolved
+//!   operations ([`unresolved`]).
 
 use crate::{Error, Result};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
-use storage::records::{Authority, Spool, SpoolLink};
+use storage::records::{Authority, OperationState, Spool, SpoolLink, SpoolmgrOperation};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp};
 
@@ -62,6 +64,16 @@ pub fn stale(link: &SpoolLink, now: Timestamp) -> bool {
         || link
             .synced_at
             .is_none_or(|at| now.0 - at.0 >= STALE_AFTER_SECONDS)
+}
+
+/// True when spool `spool_id` has an operation that is not `APPLIED`.
+/// Errors: the store cannot be read.
+pub fn unresolved(tx: &impl Tx, spool_id: Id) -> Result<bool> {
+    let mut found = false;
+    repo::for_each::<SpoolmgrOperation>(tx, |op| {
+        found |= op.spool_id == spool_id && op.state != OperationState::Applied;
+    })?;
+    Ok(found)
 }
 
 #[cfg(test)]

@@ -74,16 +74,6 @@ pub fn get(tx: &impl Tx, id: Id) -> Result<SpoolmgrOperation> {
     repo::get(tx, id)?.ok_or(Error::NotFound)
 }
 
-/// True when spool `spool_id` has an operation that is not `APPLIED`.
-/// Errors: the store cannot be read.
-pub fn unresolved(tx: &impl Tx, spool_id: Id) -> Result<bool> {
-    let mut found = false;
-    repo::for_each::<SpoolmgrOperation>(tx, |op| {
-        found |= op.spool_id == spool_id && op.state != OperationState::Applied;
-    })?;
-    Ok(found)
-}
-
 fn store(
     txn: &Txn,
     mut op: SpoolmgrOperation,

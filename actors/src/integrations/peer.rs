@@ -55,11 +55,10 @@ impl PeerError {
             PeerError::Contract => "INTEGRATION_CONTRACT",
         }
     }
-}
 
-impl From<PeerError> for crate::Error {
-    fn from(e: PeerError) -> crate::Error {
-        match e {
+    /// The domain error this failure answers as.
+    pub fn into_error(self) -> crate::Error {
+        match self {
             PeerError::Refused => crate::Error::IntegrationConfig,
             PeerError::Unavailable | PeerError::Unreachable => crate::Error::IntegrationUnavailable,
             PeerError::Contract => crate::Error::IntegrationContract,
