@@ -214,6 +214,64 @@ async fn a_remote_id_never_moves_and_a_stale_hash_is_refused() {
 }
 
 #[actix_web::test]
+async fn a_native_spool_of_the_linked_filament_can_take_a_remote_spool() {
+    let double = Double::start(3).await;
+    let app = linked_app(&double.url).await;
+    let first = import(&app, 1, "EXTERNAL_READ_ONLY").await;
+    let filament = spool(&app, &first).await["filamentId"].clone();
+    let mine =
+        json!({"filamentId": filament, "purchasePrice": "22.5", "initialNetWeightGrams": "1000"});
+    let native = app.create("/api/spools", &mine).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let hashes: Vec<Value> = preview(&app, 1).await["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["previewHash"].clone())
+        .collect();
+    let link = json!({"remoteId": 2, "previewHash": hashes[1], "localSpoolId": native, "authority": "EXTERNAL_CONSUMPTION"});
+    let res = action(&app, "IMPORT", link).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Value>().await.unwrap()["id"], native.as_str());
+    let linked = spool(&app, &native).await;
+    assert_eq!(
+        (linked["remoteId"].as_u64(), linked["authority"].as_str()),
+        (Some(2), Some("EXTERNAL_CONSUMPTION"))
+    );
+    let taken = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": native});
+    assert_error(
+        action(&app, "IMPORT", taken).await,
+        409,
+        "INTEGRATION_CONFLICT",
+    )
+    .await;
+    let shop = shop(&app).await;
+    let others: Value = app
+        .get(&format!("/api/spools?filamentId={}", shop.filament))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let other =
+        json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": others["items"][0]["id"]});
+    assert_error(
+        action(&app, "IMPORT", other).await,
+        409,
+        "INTEGRATION_CONFLICT",
+    )
+    .await;
+    let unknown = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": "01890a5d-ac96-774b-bcce-b302099a8057"});
+    crate::support::assert_field_error(
+        action(&app, "IMPORT", unknown).await,
+        "localSpoolId",
+        "errors.notFound",
+    )
+    .await;
+}
+
+#[actix_web::test]
 async fn an_external_spool_refuses_native_movements_and_changes_but_archives() {
     let double = Double::start(1).await;
     let app = linked_app(&double.url).await;
