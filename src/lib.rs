@@ -13,7 +13,9 @@ use actix::Actor;
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
-use actors::integrations::hub::{Reader, Spoolmgr, Timer};
+use actors::integrations::fleet_hub::Printfleet;
+use actors::integrations::hub::{Reader, Spoolmgr};
+use actors::integrations::timer::Timer;
 use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
@@ -153,8 +155,10 @@ impl Application {
         let (writers, arbiters) = Writers::start(&store, &index);
         let reader = Reader::new(store.clone(), index.clone());
         let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone());
+        let printfleet =
+            Printfleet::new(reader.clone(), writers.clone(), config.integrations.clone());
         let interval = Duration::from_secs(config.spoolmgr_interval_secs.max(1));
-        Timer::new(spoolmgr.clone(), interval).start();
+        Timer::new(spoolmgr.clone(), printfleet.clone(), interval).start();
         let secure_cookies = config
             .public_origins
             .iter()
@@ -163,6 +167,7 @@ impl Application {
             store,
             reader,
             spoolmgr,
+            printfleet,
             writers,
             index,
             latest_version: ::web::release::LatestVersion::new(config.release_feed_url.clone()),

@@ -103,6 +103,9 @@ pub enum Error {
     /// owns (409 `STOCK_OWNED_EXTERNALLY`).
     #[error("the spool manager owns this spool's stock")]
     StockOwnedExternally,
+    /// A tray mapped to an unknown or archived spool (422 `INVALID_SPOOL`).
+    #[error("the spool is unknown or archived")]
+    InvalidSpool,
     /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
     #[error(transparent)]
     Storage(#[from] storage::Error),

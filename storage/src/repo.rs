@@ -5,8 +5,8 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, Component, Customer, Filament, Integrations, Manufacturer, Movement, Print, Printer,
-    Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
+    Account, Component, Customer, Filament, Integrations, LogLink, Manufacturer, Movement, Print,
+    Printer, PrinterLink, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
 };
 use crate::tables;
 use crate::{Id, Result, decode, encode};
@@ -90,6 +90,22 @@ record!(
     SPOOLMGR_OPERATIONS,
     "spoolmgr_operations"
 );
+
+impl Record for PrinterLink {
+    const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::PRINTER_LINKS;
+    const NAME: &'static str = "printer_links";
+    fn id(&self) -> Id {
+        self.printer_id
+    }
+}
+
+impl Record for LogLink {
+    const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::LOG_LINKS;
+    const NAME: &'static str = "log_links";
+    fn id(&self) -> Id {
+        self.part_id
+    }
+}
 
 impl Record for SpoolLink {
     const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::SPOOL_LINKS;
@@ -201,6 +217,16 @@ pub fn remote_put(
     local: Id,
 ) -> Result<()> {
     tx.open_table(def)?.insert(remote, local.bytes())?;
+    Ok(())
+}
+
+/// Removes `remote` from remote-id table `def`.
+pub fn remote_remove(
+    tx: &WriteTransaction,
+    def: TableDefinition<u64, [u8; 16]>,
+    remote: u64,
+) -> Result<()> {
+    tx.open_table(def)?.remove(remote)?;
     Ok(())
 }
 

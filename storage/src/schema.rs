@@ -9,7 +9,8 @@
 //! History:
 //! - 1: first layout.
 //! - 2: customers gained `exclude_from_dashboard` (false for existing customers).
-//! - 3: the spool manager's tables (links, remote ids, operations); existing spools stay native.
+//! - 3: the integrations' tables: the spool manager's (spool links, remote ids, operations;
+//!   existing spools stay native) and the printer fleet's (printer and print-log links).
 //!   No record changes, but an older build must not open a file whose spools it would book
 //!   natively.
 
@@ -105,6 +106,8 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
     txn.open_table(tables::REMOTE_FILAMENTS)?;
     txn.open_table(tables::REMOTE_VENDORS)?;
     txn.open_table(tables::SPOOLMGR_OPERATION_KEYS)?;
+    txn.open_table(tables::REMOTE_PRINTERS)?;
+    txn.open_table(tables::REMOTE_LOGS)?;
     for def in [
         tables::ACCOUNTS,
         tables::CUSTOMERS,
@@ -118,6 +121,8 @@ fn create_tables(txn: &WriteTransaction) -> Result<()> {
         tables::MOVEMENTS,
         tables::SPOOL_LINKS,
         tables::SPOOLMGR_OPERATIONS,
+        tables::PRINTER_LINKS,
+        tables::LOG_LINKS,
     ] {
         txn.open_table(def)?;
     }

@@ -70,6 +70,15 @@ pub const SPOOLMGR_OPERATIONS: TableDefinition<[u8; 16], &[u8]> =
 pub const SPOOLMGR_OPERATION_KEYS: TableDefinition<([u8; 16], u32), [u8; 16]> =
     TableDefinition::new("spoolmgr_operation_keys");
 
+/// Printer-fleet links by local printer id.
+pub const PRINTER_LINKS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("printer_links");
+/// Remote printer id to the local printer linked to it (one local printer per remote printer).
+pub const REMOTE_PRINTERS: TableDefinition<u64, [u8; 16]> = TableDefinition::new("remote_printers");
+/// Print-log links by part id.
+pub const LOG_LINKS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("log_links");
+/// Remote log id to the part it is attached to (one part per log).
+pub const REMOTE_LOGS: TableDefinition<u64, [u8; 16]> = TableDefinition::new("remote_logs");
+
 /// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
     MultimapTableDefinition::new("references");

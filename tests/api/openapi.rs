@@ -28,6 +28,8 @@ fn routes() -> Vec<(String, String)> {
         ("patch", "/api/settings/integrations"),
         ("get", "/api/integrations/spoolmgr"),
         ("post", "/api/integrations/spoolmgr"),
+        ("get", "/api/integrations/printfleet"),
+        ("post", "/api/integrations/printfleet"),
         ("get", "/api/filaments/{id}/stock"),
         ("patch", "/api/filaments/{id}/stock"),
         ("post", "/api/prints/calculate"),

@@ -517,15 +517,8 @@ async fn every_peer_fault_is_classified_without_the_peers_body() {
         assert_eq!(status["error"], code, "{fault:?}");
         assert!(!status.to_string().contains("peer-body-marker"));
     }
-    assert!(
-        double
-            .state
-            .lock()
-            .unwrap()
-            .bodies
-            .iter()
-            .any(|b| b.contains("peer-body-marker"))
-    );
+    let seen = double.seen.lock().unwrap();
+    assert!(seen.bodies.iter().any(|b| b.contains("peer-body-marker")));
 }
 
 #[actix_web::test]

@@ -64,6 +64,8 @@ pub enum Code {
     IntegrationConflict,
     /// 409: a native movement or a price/metadata change on a spool the spool manager owns.
     StockOwnedExternally,
+    /// 422: a tray mapped to an unknown or archived spool.
+    InvalidSpool,
     /// 503: the store cannot be read or written.
     DatabaseUnavailable,
     /// 500: a bug; never for bad input.
@@ -103,6 +105,7 @@ impl Code {
             IntegrationContract     => (S::BAD_GATEWAY, "INTEGRATION_CONTRACT", "errors.integrationContract", "The peer answered something its contract does not allow."),
             IntegrationConflict     => (S::CONFLICT, "INTEGRATION_CONFLICT", "errors.integrationConflict", "The request conflicts with the integration's state; reload and try again."),
             StockOwnedExternally    => (S::CONFLICT, "STOCK_OWNED_EXTERNALLY", "errors.stockOwnedExternally", "The spool manager owns this spool's stock."),
+            InvalidSpool            => (S::UNPROCESSABLE_ENTITY, "INVALID_SPOOL", "errors.invalidSpool", "The spool is unknown or archived."),
             DatabaseUnavailable     => (S::SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE", "errors.databaseUnavailable", "The database is unavailable."),
             Internal                => (S::INTERNAL_SERVER_ERROR, "INTERNAL", "errors.internal", "Internal error."),
         }
@@ -292,6 +295,7 @@ impl From<actors::Error> for ApiError {
             E::IntegrationContract => ApiError::new(Code::IntegrationContract),
             E::IntegrationConflict => ApiError::new(Code::IntegrationConflict),
             E::StockOwnedExternally => ApiError::new(Code::StockOwnedExternally),
+            E::InvalidSpool => ApiError::new(Code::InvalidSpool),
             E::Storage(e) => {
                 tracing::error!(error = %e, "store unavailable");
                 ApiError::new(Code::DatabaseUnavailable)
@@ -403,6 +407,7 @@ mod tests {
             (IntegrationContract, 502, "INTEGRATION_CONTRACT"),
             (IntegrationConflict, 409, "INTEGRATION_CONFLICT"),
             (StockOwnedExternally, 409, "STOCK_OWNED_EXTERNALLY"),
+            (InvalidSpool, 422, "INVALID_SPOOL"),
             (DatabaseUnavailable, 503, "DATABASE_UNAVAILABLE"),
             (Internal, 500, "INTERNAL"),
         ];

@@ -3,6 +3,7 @@
 use crate::error::ApiError;
 use crate::throttle::LoginThrottle;
 use actors::command::{Command, Query};
+use actors::integrations::fleet_hub::Printfleet;
 use actors::integrations::hub::{Reader, Spoolmgr};
 use actors::writer::{Route, Writers};
 use storage::Store;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub reader: Reader,
     /// The spool manager's remote work.
     pub spoolmgr: Spoolmgr,
+    /// The printer fleet's remote work.
+    pub printfleet: Printfleet,
     /// The writer actors; commands reach them through [`AppState::send`].
     pub writers: Writers,
     /// The in-memory projection of every print, for filtered lists (kept by the writers).

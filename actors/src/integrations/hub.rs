@@ -1,6 +1,6 @@
 //! The spool manager's remote work: every call to Spoolman runs here, outside every write
 //! transaction, between a read and the command that records what it found (a request's
-//! preview, import, sync and send, and the background [`Timer`]'s).
+//! preview, import, sync and send, and the background timer's, `super::timer`).
 //!
 //! A send claims its operation in a transaction of its own first ([`ClaimOperation`]), so two
 //! senders (two requests, or a request and the timer) never both send it, and records the
@@ -11,7 +11,7 @@ use super::import::{
 };
 use super::operations::{
     Claim, ClaimOperation, ConfirmOperation, GetOperation, LatestOperations, PendingOperations,
-    RecoverSending, Sent, SettleOperation,
+    Sent, SettleOperation,
 };
 use super::peer::PeerError;
 use super::settings::{Defaults, GetIntegrations};
@@ -20,10 +20,8 @@ use crate::command::{Query, Snapshot};
 use crate::prints::PrintIndex;
 use crate::writer::Writers;
 use crate::{Error, Result};
-use actix::{Actor, ActorFutureExt, AsyncContext, Context, WrapFuture};
 use rust_decimal::Decimal;
 use std::sync::Arc;
-use std::time::Duration;
 use storage::records::{Authority, SpoolmgrOperation};
 use storage::{Id, Store};
 
@@ -111,7 +109,7 @@ pub struct ImportRequest {
     pub local_spool_id: Option<Id>,
 }
 
-/// The spool manager's remote work, shared by request handlers and the [`Timer`].
+/// The spool manager's remote work, shared by request handlers and the timer.
 #[derive(Clone)]
 pub struct Spoolmgr {
     reader: Reader,
@@ -143,6 +141,11 @@ impl Spoolmgr {
         }
         let url = peer.url.ok_or(Error::IntegrationConfig)?;
         Spoolman::new(url, peer.credential.as_ref()).map_err(|_| Error::IntegrationConfig)
+    }
+
+    /// The writers (the timer recovers interrupted sends through them).
+    pub fn writers(&self) -> Writers {
+        self.writers.clone()
     }
 
     /// Configuration, version and the latest operations; a failed version call is shown, not
@@ -306,53 +309,5 @@ impl Spoolmgr {
             }
             Err(e) => tracing::warn!(error = %e, "linked spools unreadable"),
         }
-    }
-}
-
-/// The background actor: on start it marks operations left `SENDING` `UNKNOWN`, then runs a
-/// [`Spoolmgr::round`] every `interval` (rounds never overlap; the next starts `interval` after
-/// the previous one ended).
-pub struct Timer {
-    hub: Spoolmgr,
-    interval: Duration,
-}
-
-impl Timer {
-    /// A timer of `hub`'s rounds every `interval`.
-    pub fn new(hub: Spoolmgr, interval: Duration) -> Timer {
-        Timer { hub, interval }
-    }
-
-    fn schedule(&self, ctx: &mut Context<Self>) {
-        ctx.run_later(self.interval, |timer, ctx| {
-            let hub = timer.hub.clone();
-            ctx.wait(
-                async move { hub.round().await }
-                    .into_actor(timer)
-                    .map(|(), timer, ctx| timer.schedule(ctx)),
-            );
-        });
-    }
-}
-
-impl Actor for Timer {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Context<Self>) {
-        let writers = self.hub.writers.clone();
-        ctx.wait(
-            async move {
-                match writers.send(RecoverSending).await {
-                    Ok(0) => {}
-                    Ok(n) => tracing::warn!(
-                        operations = n,
-                        "operations interrupted mid-send are UNKNOWN"
-                    ),
-                    Err(e) => tracing::error!(error = %e, "interrupted operations not recovered"),
-                }
-            }
-            .into_actor(self),
-        );
-        self.schedule(ctx);
     }
 }

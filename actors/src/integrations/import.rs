@@ -120,7 +120,13 @@ pub fn projection(remote: &RemoteSpool) -> Value {
 /// The preview fingerprint of `remote`: lower-case hex SHA-256 of its [`projection`]'s compact
 /// JSON text, keys sorted at every level.
 pub fn preview_hash(remote: &RemoteSpool) -> String {
-    let digest = Sha256::digest(projection(remote).to_string().as_bytes());
+    fingerprint(&projection(remote))
+}
+
+/// Lower-case hex SHA-256 of `value`'s compact JSON text, keys sorted at every level: the
+/// fingerprint of a validated projection a person saw.
+pub fn fingerprint(value: &Value) -> String {
+    let digest = Sha256::digest(value.to_string().as_bytes());
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 

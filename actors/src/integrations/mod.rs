@@ -3,12 +3,19 @@
 //! call to a peer follows, [`spoolmgr`] the spool manager's client, [`links`] who owns a linked
 //! spool's stock, [`operations`] the consumption sent to the spool manager, [`import`] the
 //! preview, import, sync and unlink of its spools, and [`hub`] what runs remote calls outside
-//! every write transaction (the requests' and the background timer's).
+//! every write transaction (the requests' and the background [`timer`]'s). The printer
+//! fleet's: [`printfleet`] its client, [`fleet`] its commands and queries, [`logs`] the rules of
+//! attached print logs, [`fleet_hub`] its remote work.
 
+pub mod fleet;
+pub mod fleet_hub;
 pub mod hub;
 pub mod import;
 pub mod links;
+pub mod logs;
 pub mod operations;
 pub mod peer;
+pub mod printfleet;
 pub mod settings;
 pub mod spoolmgr;
+pub mod timer;

@@ -15,7 +15,7 @@ use std::str::FromStr;
 
 /// A number of Spoolman's JSON as an exact decimal: the shortest text of the float.
 /// Errors: [`PeerError::Contract`] for a value that is not finite.
-fn exact(value: f64) -> Result<Decimal, PeerError> {
+pub(crate) fn exact(value: f64) -> Result<Decimal, PeerError> {
     if !value.is_finite() {
         return Err(PeerError::Contract);
     }

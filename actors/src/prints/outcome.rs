@@ -9,7 +9,7 @@
 
 use super::draft::{self, CopyKind, get, save};
 use crate::costing::{self, Actuals};
-use crate::integrations::{links, operations};
+use crate::integrations::{links, logs, operations};
 use crate::ledger::{self, MovementInput};
 use crate::txn::Txn;
 use crate::{Error, FieldError, Result};
@@ -206,6 +206,7 @@ fn book_consumption(
     print: &Print,
     revision: u32,
     (old, new): (&HashMap<Id, Decimal>, &HashMap<Id, Decimal>),
+    reported: &HashSet<Id>,
     now: Timestamp,
 ) -> Result<()> {
     for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
@@ -219,6 +220,9 @@ fn book_consumption(
         }
         match links::of(txn, spool)? {
             Some(link) if link.authority == Authority::ExternalConsumption => {
+                if reported.contains(&usage.id) {
+                    continue;
+                }
                 operations::consume(txn, &link, (print.id, usage.id, revision), delta, now)?;
             }
             Some(link) if link.authority == Authority::ExternalReadOnly => {}
@@ -244,6 +248,18 @@ fn book_consumption(
 /// archived; [`Error::OutcomeConflict`] when a different outcome exists (an identical one is
 /// answered as it is); [`Error::Validation`] for unknown, missing or duplicate usage or part ids.
 pub fn record(txn: &Txn, id: Id, input: &OutcomeInput, now: Timestamp) -> Result<Print> {
+    record_reported(txn, id, input, &HashSet::new(), now)
+}
+
+/// As [`record`], with the usages whose consumption the printer fleet already reported to the
+/// spool manager: they make no operation (an imported outcome).
+pub fn record_reported(
+    txn: &Txn,
+    id: Id,
+    input: &OutcomeInput,
+    reported: &HashSet<Id>,
+    now: Timestamp,
+) -> Result<Print> {
     let old = get(txn, id)?;
     if old.status != PrintStatus::Done || old.archived {
         return Err(Error::InvalidState);
@@ -258,7 +274,14 @@ pub fn record(txn: &Txn, id: Id, input: &OutcomeInput, now: Timestamp) -> Result
     }
     let mut print = old.clone();
     let first = revision(&old, input, &actuals, 1, now)?;
-    book_consumption(txn, &old, 1, (&HashMap::new(), &actuals.grams), now)?;
+    book_consumption(
+        txn,
+        &old,
+        1,
+        (&HashMap::new(), &actuals.grams),
+        reported,
+        now,
+    )?;
     print.outcome = Some(Outcome {
         revisions: vec![first],
     });
@@ -271,7 +294,8 @@ pub fn record(txn: &Txn, id: Id, input: &OutcomeInput, now: Timestamp) -> Result
 /// Appends a corrected revision to print `id`'s outcome and books only the consumption deltas.
 ///
 /// Errors: [`Error::InvalidState`] without an outcome; [`Error::StaleRevision`];
-/// [`Error::OperationKeyReused`]; [`Error::Validation`] (a blank correction note included).
+/// [`Error::OperationKeyReused`]; [`Error::Validation`] (a blank correction note included);
+/// [`Error::IntegrationConflict`] for a SUCCESS after an imported FAILED print log.
 pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
     let mut keys = txn
@@ -305,6 +329,9 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
     if input.expected_revision != current.revision {
         return Err(Error::StaleRevision);
     }
+    if input.outcome.status != OutcomeStatus::Failed && logs::imported_failure(txn, &old)? {
+        return Err(Error::IntegrationConflict);
+    }
     let actuals = check(&old, &input.outcome)?;
     let mut next = revision(&old, &input.outcome, &actuals, current.revision + 1, now)?;
     next.correction_note = Some(input.correction_note.trim().to_string());
@@ -314,7 +341,14 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
         .iter()
         .map(|g| (g.usage_id, g.grams))
         .collect();
-    book_consumption(txn, &old, next.revision, (&previous, &actuals.grams), now)?;
+    book_consumption(
+        txn,
+        &old,
+        next.revision,
+        (&previous, &actuals.grams),
+        &HashSet::new(),
+        now,
+    )?;
     keys.insert(input.operation_key.bytes(), id.bytes())
         .map_err(storage::Error::from)?;
     drop(keys);

@@ -6,6 +6,7 @@
 //! migration in `schema.rs`.
 
 mod account;
+mod fleet;
 mod integrations;
 mod inventory;
 mod link;
@@ -14,6 +15,7 @@ mod settings;
 mod spool;
 
 pub use account::{Account, Session};
+pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};

@@ -2,6 +2,7 @@
 //! clients that speak to it the way a browser does (cookie jar, same-origin `Origin`).
 
 mod browser;
+pub mod http_double;
 mod shop;
 pub mod spoolman;
 

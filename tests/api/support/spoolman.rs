@@ -3,12 +3,11 @@
 //! redirect, a timeout, malformed JSON, a contract break, and a `PUT /use` that is applied and
 //! then loses its answer.
 
-use serde_json::{Value, json};
+use super::http_double::{Reply, Request, Seen, json, serve};
+use serde_json::{Value, json as value};
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
 
 /// What the double does with the next requests.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -29,14 +28,11 @@ pub enum Fault {
     ApplyThenDrop,
 }
 
-/// The double's state: spools by id, the fault in play, every request line seen.
+/// The double's state: spools by id and the fault in play.
 #[derive(Debug)]
 pub struct State {
     pub spools: BTreeMap<u64, Value>,
     pub fault: Fault,
-    pub requests: Vec<String>,
-    /// Every body it sent, to check that none reaches our answers.
-    pub bodies: Vec<String>,
 }
 
 /// A running double on 127.0.0.1.
@@ -44,11 +40,12 @@ pub struct State {
 pub struct Double {
     pub url: String,
     pub state: Arc<Mutex<State>>,
+    pub seen: Arc<Mutex<Seen>>,
 }
 
 /// A spool as Spoolman renders it: null fields left out, numbers as floats.
 pub fn spool_json(id: u64, used: f64) -> Value {
-    json!({
+    value!({
         "id": id, "registered": "2026-11-20T10:00:00",
         "filament": {"id": 1, "name": "Galaxy Black", "vendor": {"id": 1, "name": "Prusament", "empty_spool_weight": 201.0},
                      "material": "PLA", "price": 24.99, "density": 1.24, "diameter": 1.75, "weight": 1000.0,
@@ -61,22 +58,13 @@ pub fn spool_json(id: u64, used: f64) -> Value {
 impl Double {
     /// Starts a double holding `count` spools (ids 1..=count, nothing used yet).
     pub async fn start(count: u64) -> Double {
-        let listener = TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let url = format!("http://{}", listener.local_addr().unwrap());
         let state = Arc::new(Mutex::new(State {
             spools: (1..=count).map(|id| (id, spool_json(id, 0.0))).collect(),
             fault: Fault::None,
-            requests: Vec::new(),
-            bodies: Vec::new(),
         }));
         let shared = state.clone();
-        actix_web::rt::spawn(async move {
-            while let Ok((socket, _)) = listener.accept().await {
-                let state = shared.clone();
-                actix_web::rt::spawn(serve(socket, state));
-            }
-        });
-        Double { url, state }
+        let (url, seen) = serve(move |request| handle(&shared, request)).await;
+        Double { url, state, seen }
     }
 
     pub fn fault(&self, fault: Fault) {
@@ -92,166 +80,68 @@ impl Double {
 
     /// How many `PUT /use` requests reached it.
     pub fn uses(&self) -> usize {
-        let state = self.state.lock().unwrap();
-        state
-            .requests
+        let seen = self.seen.lock().unwrap();
+        seen.requests
             .iter()
             .filter(|r| r.starts_with("PUT"))
             .count()
     }
 }
 
-async fn read_request(socket: &mut TcpStream) -> Option<(String, String)> {
-    let mut buffer = Vec::new();
-    let mut chunk = [0u8; 4096];
-    loop {
-        let n = socket.read(&mut chunk).await.ok()?;
-        if n == 0 {
-            return None;
-        }
-        buffer.extend_from_slice(&chunk[..n]);
-        let text = String::from_utf8_lossy(&buffer).to_string();
-        if let Some(end) = text.find("\r\n\r\n") {
-            let length = text[..end]
-                .lines()
-                .find_map(|l| {
-                    l.to_lowercase()
-                        .strip_prefix("content-length:")
-                        .map(|v| v.trim().parse::<usize>().unwrap_or(0))
-                })
-                .unwrap_or(0);
-            if buffer.len() >= end + 4 + length {
-                let line = text.lines().next().unwrap_or_default().to_string();
-                return Some((line, text[end + 4..].to_string()));
-            }
-        }
-    }
-}
-
-async fn answer(
-    socket: &mut TcpStream,
-    state: &Mutex<State>,
-    status: &str,
-    headers: &str,
-    body: &str,
-) {
-    state.lock().unwrap().bodies.push(body.to_string());
-    let text = format!(
-        "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n{headers}connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    let _ = socket.write_all(text.as_bytes()).await;
-}
-
-async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
-    let Some((line, body)) = read_request(&mut socket).await else {
-        return;
-    };
-    let fault = {
-        let mut s = state.lock().unwrap();
-        s.requests.push(line.clone());
-        s.fault
-    };
-    let mut parts = line.split_whitespace();
-    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
-    let path = target.split('?').next().unwrap_or("");
+fn handle(state: &Mutex<State>, request: &Request) -> Reply {
+    let fault = state.lock().unwrap().fault;
     match fault {
         Fault::Refused => {
-            return answer(
-                &mut socket,
-                &state,
+            return json(
                 "401 Unauthorized",
-                "",
                 r#"{"detail":"peer-body-marker: no entry"}"#,
-            )
-            .await;
+            );
         }
         Fault::Redirect => {
-            return answer(
-                &mut socket,
-                &state,
+            return Reply::Answer(
                 "302 Found",
-                "location: http://elsewhere.invalid/\r\n",
-                "",
-            )
-            .await;
+                "location: http://elsewhere.invalid/\r\n".into(),
+                String::new(),
+            );
         }
-        Fault::Timeout => {
-            tokio::time::sleep(Duration::from_secs(5)).await;
-            return;
-        }
+        Fault::Timeout => return Reply::Silent(Duration::from_secs(5)),
         Fault::Malformed => {
-            return answer(
-                &mut socket,
-                &state,
+            return Reply::Answer(
                 "200 OK",
-                "x-total-count: 1\r\n",
-                "{peer-body-marker",
-            )
-            .await;
+                "x-total-count: 1\r\n".into(),
+                "{peer-body-marker".into(),
+            );
         }
         Fault::ContractBreak => {
-            return answer(
-                &mut socket,
-                &state,
-                "200 OK",
-                "x-total-count: 1\r\n",
-                r#"{"id":"peer-body-marker","used_weight":"lots"}"#,
-            )
-            .await;
+            let body = r#"{"id":"peer-body-marker","used_weight":"lots"}"#;
+            return Reply::Answer("200 OK", "x-total-count: 1\r\n".into(), body.into());
         }
         Fault::None | Fault::ApplyThenDrop => {}
     }
-    let segments: Vec<&str> = path.trim_matches('/').split('/').collect();
-    match (method, segments.as_slice()) {
-        ("GET", ["api", "v1", "info"]) => {
-            answer(
-                &mut socket,
-                &state,
-                "200 OK",
-                "",
-                r#"{"version":"0.26.1","data_dir":"/secret/peer-body-marker"}"#,
-            )
-            .await
-        }
+    match (request.method.as_str(), request.segments().as_slice()) {
+        ("GET", ["api", "v1", "info"]) => json(
+            "200 OK",
+            r#"{"version":"0.26.1","data_dir":"/secret/peer-body-marker"}"#,
+        ),
         ("GET", ["api", "v1", "spool"]) => {
-            let query: BTreeMap<String, String> = target
-                .split_once('?')
-                .map(|(_, q)| {
-                    q.split('&')
-                        .filter_map(|kv| kv.split_once('='))
-                        .map(|(k, v)| (k.to_string(), v.to_string()))
-                        .collect()
-                })
-                .unwrap_or_default();
-            let limit = query
-                .get("limit")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(usize::MAX);
-            let offset = query
-                .get("offset")
-                .and_then(|v| v.parse().ok())
-                .unwrap_or(0);
-            let (items, total) = {
-                let s = state.lock().unwrap();
-                let items: Vec<Value> = s
-                    .spools
-                    .values()
-                    .skip(offset)
-                    .take(limit)
-                    .cloned()
-                    .collect();
-                (items, s.spools.len())
+            let number = |k: &str, d| {
+                request
+                    .query
+                    .get(k)
+                    .and_then(|v| v.parse().ok())
+                    .unwrap_or(d)
             };
-            let body = Value::Array(items).to_string();
-            answer(
-                &mut socket,
-                &state,
-                "200 OK",
-                &format!("x-total-count: {total}\r\n"),
-                &body,
-            )
-            .await
+            let (limit, offset) = (number("limit", usize::MAX), number("offset", 0));
+            let s = state.lock().unwrap();
+            let items: Vec<Value> = s
+                .spools
+                .values()
+                .skip(offset)
+                .take(limit)
+                .cloned()
+                .collect();
+            let total = format!("x-total-count: {}\r\n", s.spools.len());
+            Reply::Answer("200 OK", total, Value::Array(items).to_string())
         }
         ("GET", ["api", "v1", "spool", id]) => {
             let found = id
@@ -259,32 +149,22 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
                 .ok()
                 .and_then(|id| state.lock().unwrap().spools.get(&id).cloned());
             match found {
-                Some(spool) => answer(&mut socket, &state, "200 OK", "", &spool.to_string()).await,
-                None => {
-                    answer(
-                        &mut socket,
-                        &state,
-                        "404 Not Found",
-                        "",
-                        &format!(r#"{{"message":"No spool with ID {id} found."}}"#),
-                    )
-                    .await
-                }
+                Some(spool) => json("200 OK", spool.to_string()),
+                None => json(
+                    "404 Not Found",
+                    format!(r#"{{"message":"No spool with ID {id} found."}}"#),
+                ),
             }
         }
         ("PUT", ["api", "v1", "spool", id, "use"]) => {
-            let grams = serde_json::from_str::<Value>(&body)
+            let grams = serde_json::from_str::<Value>(&request.body)
                 .ok()
                 .and_then(|b| b["use_weight"].as_f64());
             let Some(grams) = grams else {
-                return answer(
-                    &mut socket,
-                    &state,
+                return json(
                     "400 Bad Request",
-                    "",
                     r#"{"message":"Either use_weight or use_length must be specified."}"#,
-                )
-                .await;
+                );
             };
             let updated = id.parse::<u64>().ok().and_then(|id| {
                 let mut s = state.lock().unwrap();
@@ -294,31 +174,11 @@ async fn serve(mut socket: TcpStream, state: Arc<Mutex<State>>) {
                 Some(spool.clone())
             });
             match (updated, fault) {
-                (Some(_), Fault::ApplyThenDrop) => {} // applied; the connection drops unanswered
-                (Some(spool), _) => {
-                    answer(&mut socket, &state, "200 OK", "", &spool.to_string()).await
-                }
-                (None, _) => {
-                    answer(
-                        &mut socket,
-                        &state,
-                        "404 Not Found",
-                        "",
-                        r#"{"message":"No spool found."}"#,
-                    )
-                    .await
-                }
+                (Some(_), Fault::ApplyThenDrop) => Reply::Drop, // applied; the answer is lost
+                (Some(spool), _) => json("200 OK", spool.to_string()),
+                (None, _) => json("404 Not Found", r#"{"message":"No spool found."}"#),
             }
         }
-        _ => {
-            answer(
-                &mut socket,
-                &state,
-                "404 Not Found",
-                "",
-                r#"{"detail":"Not Found"}"#,
-            )
-            .await
-        }
+        _ => json("404 Not Found", r#"{"detail":"Not Found"}"#),
     }
 }

@@ -11,6 +11,7 @@ pub mod integration_settings;
 pub mod inventory;
 pub mod manufacturers;
 pub mod printers;
+pub mod printfleet;
 pub mod prints;
 pub mod search;
 pub mod series;
@@ -61,6 +62,7 @@ pub fn configure(cfg: &mut impl crate::routes::Routes) {
         .with(settings::configure)
         .with(integration_settings::configure)
         .with(spoolmgr::configure)
+        .with(printfleet::configure)
         .with(customers::configure)
         .with(manufacturers::configure)
         .with(printers::configure)
