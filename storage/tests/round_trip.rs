@@ -513,7 +513,101 @@ fn operation() -> impl Strategy<Value = SpoolmgrOperation> {
         )
 }
 
+fn printer_link() -> impl Strategy<Value = PrinterLink> {
+    let tray = (text(), of(text()), of(text())).prop_map(|(slot, material, color)| Tray {
+        slot,
+        material,
+        color,
+    });
+    (
+        (id(), any::<u64>(), of(text()), any::<bool>(), of(text())),
+        (
+            vec(tray, 0..4),
+            vec((text(), id()), 0..3),
+            of(at()),
+            of(text()),
+            at(),
+        ),
+    )
+        .prop_map(
+            |(
+                (printer_id, remote_id, remote_name, connected, state),
+                (trays, mapped, synced_at, sync_error, linked_at),
+            )| {
+                PrinterLink {
+                    printer_id,
+                    remote_id,
+                    remote_name,
+                    connected,
+                    state,
+                    trays,
+                    mapped,
+                    synced_at,
+                    sync_error,
+                    linked_at,
+                }
+            },
+        )
+}
+
+fn log_link() -> impl Strategy<Value = LogLink> {
+    let log = (
+        (any::<u64>(), of(any::<u64>()), of(text()), text()),
+        (
+            of(at()),
+            of(at()),
+            of(any::<u32>()),
+            of(decimal()),
+            of(text()),
+        ),
+    )
+        .prop_map(
+            |(
+                (id, printer_id, print_name, status),
+                (started_at, completed_at, duration_seconds, grams, failure_reason),
+            )| {
+                PrintLog {
+                    id,
+                    printer_id,
+                    print_name,
+                    status,
+                    started_at,
+                    completed_at,
+                    duration_seconds,
+                    filament_used_grams: grams,
+                    failure_reason,
+                }
+            },
+        );
+    (
+        id(),
+        id(),
+        any::<u64>(),
+        of(log),
+        of(at()),
+        of(text()),
+        of(at()),
+    )
+        .prop_map(
+            |(part_id, print_id, remote_log_id, log, synced_at, error, imported_at)| LogLink {
+                part_id,
+                print_id,
+                remote_log_id,
+                log,
+                synced_at,
+                error,
+                imported_at,
+            },
+        )
+}
+
 proptest! {
+    #[test]
+    fn printer_fleet_records(p in printer_link(), l in log_link()) {
+        round_trip(&p);
+        round_trip(&l);
+    }
+
     #[test]
     fn spool_manager_records(l in spool_link(), o in operation()) {
         round_trip(&l);

@@ -12,6 +12,7 @@ mod integration_settings;
 mod inventory;
 mod openapi;
 mod outcomes;
+mod printfleet;
 mod prints;
 mod projection;
 mod series;

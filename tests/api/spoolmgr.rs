@@ -3,7 +3,7 @@
 //! and stock ownership (`authority`) at the spool routes.
 
 use crate::support::spoolman::{Double, Fault};
-use crate::support::{TestApp, assert_error, draft, shop};
+use crate::support::{Shop, TestApp, assert_error, draft, shop};
 use serde_json::{Value, json};
 
 /// An app with the spool manager switched on at `url`.
@@ -22,11 +22,12 @@ pub async fn linked_app_with(url: &str, change: impl FnOnce(&mut printcost::Conf
 }
 
 pub async fn action(app: &TestApp, name: &str, data: Value) -> reqwest::Response {
-    app.post(
-        "/api/integrations/spoolmgr",
-        &json!({"action": name, "data": data}),
-    )
-    .await
+    crate::support::act(app, "/api/integrations/spoolmgr", name, data).await
+}
+
+/// Asserts that action `name` with `data` is refused with `status` and `code`; the body.
+async fn refused(app: &TestApp, name: &str, data: Value, status: u16, code: &str) -> Value {
+    assert_error(action(app, name, data).await, status, code).await
 }
 
 pub async fn preview(app: &TestApp, page: u32) -> Value {
@@ -78,16 +79,8 @@ pub async fn operations(app: &TestApp) -> Vec<Value> {
 /// grams; answers the print.
 pub async fn consume(app: &TestApp, spool_id: &str, grams: &str, actual: &str) -> Value {
     let shop = shop(app).await;
-    let filament = spool(app, spool_id).await["filamentId"].clone();
-    let mut body = draft(&shop, "Consumes remote filament");
-    body["parts"][0]["filaments"][0] =
-        json!({"filamentId": filament, "spoolId": spool_id, "usedGrams": grams});
-    let print = app.create("/api/prints", &body).await;
+    let print = done_on_spool(app, &shop, spool_id, grams).await;
     let id = print["id"].as_str().unwrap();
-    let done = app
-        .post(&format!("/api/prints/{id}/complete"), &json!({}))
-        .await;
-    assert_eq!(done.status(), 200);
     let usage = print["usages"][0]["id"].clone();
     let outcome = json!({"status": "SUCCESS", "durationSeconds": 5400, "filaments": [{"usageId": usage, "usedGrams": actual}]});
     let res = app
@@ -95,6 +88,15 @@ pub async fn consume(app: &TestApp, spool_id: &str, grams: &str, actual: &str) -
         .await;
     assert_eq!(res.status(), 200);
     res.json().await.unwrap()
+}
+
+/// A DONE one-part print of the shop drawing `grams` from spool `spool_id`.
+pub async fn done_on_spool(app: &TestApp, shop: &Shop, spool_id: &str, grams: &str) -> Value {
+    let filament = spool(app, spool_id).await["filamentId"].clone();
+    let mut body = draft(shop, "Consumes remote filament");
+    body["parts"][0]["filaments"][0] =
+        json!({"filamentId": filament, "spoolId": spool_id, "usedGrams": grams});
+    app.done(&body).await
 }
 
 fn op_action(id: &Value, action: &str) -> Value {
@@ -241,27 +243,11 @@ async fn a_native_spool_of_the_linked_filament_can_take_a_remote_spool() {
         (Some(2), Some("EXTERNAL_CONSUMPTION"))
     );
     let taken = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": native});
-    assert_error(
-        action(&app, "IMPORT", taken).await,
-        409,
-        "INTEGRATION_CONFLICT",
-    )
-    .await;
+    refused(&app, "IMPORT", taken, 409, "INTEGRATION_CONFLICT").await;
     let shop = shop(&app).await;
-    let others: Value = app
-        .get(&format!("/api/spools?filamentId={}", shop.filament))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let other =
-        json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": others["items"][0]["id"]});
-    assert_error(
-        action(&app, "IMPORT", other).await,
-        409,
-        "INTEGRATION_CONFLICT",
-    )
-    .await;
+    let others = crate::support::first_spool(&app, &shop.filament).await;
+    let other = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": others["id"]});
+    refused(&app, "IMPORT", other, 409, "INTEGRATION_CONFLICT").await;
     let unknown = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": "01890a5d-ac96-774b-bcce-b302099a8057"});
     crate::support::assert_field_error(
         action(&app, "IMPORT", unknown).await,
@@ -411,12 +397,7 @@ async fn unlink_waits_for_unresolved_operations_then_books_one_correction() {
     let id = import(&app, 1, "EXTERNAL_CONSUMPTION").await;
     consume(&app, &id, "40", "10").await;
     let unlink = json!({"spoolId": id, "ownership": "NATIVE", "openingBalance": "985.5"});
-    assert_error(
-        action(&app, "UNLINK", unlink.clone()).await,
-        409,
-        "INTEGRATION_CONFLICT",
-    )
-    .await;
+    refused(&app, "UNLINK", unlink.clone(), 409, "INTEGRATION_CONFLICT").await;
     let op = operations(&app).await[0].clone();
     assert_eq!(
         action(&app, "OPERATION", op_action(&op["id"], "SEND"))
@@ -572,35 +553,21 @@ async fn unknown_operations_and_unlinked_spools_are_refused() {
     let double = Double::start(1).await;
     let app = linked_app(&double.url).await;
     let unknown = json!({"operationId": "01890a5d-ac96-774b-bcce-b302099a8057", "action": "SEND"});
-    assert_error(action(&app, "OPERATION", unknown).await, 404, "NOT_FOUND").await;
+    refused(&app, "OPERATION", unknown, 404, "NOT_FOUND").await;
     let shop = shop(&app).await;
-    let spools: Value = app
-        .get(&format!("/api/spools?filamentId={}", shop.filament))
-        .await
-        .json()
-        .await
-        .unwrap();
-    let native = spools["items"][0]["id"].clone();
-    assert_error(
-        action(&app, "SYNC", json!({"spoolId": native})).await,
+    let native = crate::support::first_spool(&app, &shop.filament).await["id"].clone();
+    refused(
+        &app,
+        "SYNC",
+        json!({"spoolId": native}),
         409,
         "INTEGRATION_CONFLICT",
     )
     .await;
     let unlink = json!({"spoolId": native, "ownership": "NATIVE", "openingBalance": "1"});
-    assert_error(
-        action(&app, "UNLINK", unlink).await,
-        409,
-        "INTEGRATION_CONFLICT",
-    )
-    .await;
+    refused(&app, "UNLINK", unlink, 409, "INTEGRATION_CONFLICT").await;
     let negative = json!({"spoolId": native, "ownership": "NATIVE", "openingBalance": "-1"});
-    assert_error(
-        action(&app, "UNLINK", negative).await,
-        422,
-        "VALIDATION_FAILED",
-    )
-    .await;
+    refused(&app, "UNLINK", negative, 422, "VALIDATION_FAILED").await;
 }
 
 /// The real binary's log while the peer refuses, redirects, breaks its contract and loses an

@@ -1,6 +1,7 @@
 //! Test support: the real application on a random port with a temporary data directory, and
 //! clients that speak to it the way a browser does (cookie jar, same-origin `Origin`).
 
+pub mod bambuddy;
 mod browser;
 pub mod http_double;
 mod shop;
@@ -133,6 +134,17 @@ impl TestApp {
     }
 
     /// A manufacturer named `name`; returns its id.
+    /// A print made from `body` and completed (DONE).
+    pub async fn done(&self, body: &Value) -> Value {
+        let print = self.create("/api/prints", body).await;
+        let id = print["id"].as_str().unwrap();
+        let res = self
+            .post(&format!("/api/prints/{id}/complete"), &json!({}))
+            .await;
+        assert_eq!(res.status(), 200);
+        print
+    }
+
     pub async fn manufacturer(&self, name: &str) -> String {
         self.create("/api/manufacturers", &json!({"name": name}))
             .await["id"]
@@ -161,6 +173,18 @@ pub fn setup_body() -> Value {
         "currency": "EUR",
         "electricityPrice": "0.32"
     })
+}
+
+/// POSTs an integration action, `{action, data}`, to `route`.
+pub async fn act(app: &TestApp, route: &str, name: &str, data: Value) -> Response {
+    app.post(route, &json!({"action": name, "data": data}))
+        .await
+}
+
+/// The first spool (by code) of filament `filament`.
+pub async fn first_spool(app: &TestApp, filament: &str) -> Value {
+    let res = app.get(&format!("/api/spools?filamentId={filament}")).await;
+    res.json::<Value>().await.unwrap()["items"][0].clone()
 }
 
 /// Asserts the contract error body: status, code, and `requestId` equal to `X-Request-Id`.

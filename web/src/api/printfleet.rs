@@ -278,7 +278,7 @@ pub struct FleetLogsDto {
 #[serde(untagged)]
 pub enum FleetView {
     /// Without `view`.
-    Status(FleetStatusDto),
+    Status(Box<FleetStatusDto>),
     /// With `view=logs`.
     Logs(FleetLogsDto),
 }
@@ -286,7 +286,7 @@ pub enum FleetView {
 /// The status (with `printId`, `partId`: a part's link), or with `view=logs`, `printerId` and
 /// `page` a page of the linked printer's remote log.
 #[derive(Debug, IntoParams)]
-#[into_params(parameter_in = Query)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct FleetParams {
     /// `logs` for a printer's remote log.
     #[param(value_type = Option<String>)]
@@ -358,10 +358,8 @@ pub async fn get_printfleet(
         Some(print) => fleet.part_link(print, params.part_id).await?.1,
         None => None,
     };
-    Ok(Json(FleetView::Status(status_dto(
-        fleet.status().await?,
-        link,
-    ))))
+    let status = status_dto(fleet.status().await?, link);
+    Ok(Json(FleetView::Status(Box::new(status))))
 }
 
 /// LINK_PRINTER's data.
