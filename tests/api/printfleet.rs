@@ -573,3 +573,100 @@ async fn consumption_the_fleet_reported_to_the_spool_manager_is_not_sent_again()
         .unwrap();
     assert_eq!(ledger["movements"]["items"], json!([]));
 }
+
+/// The UI: a printer's fleet page links it and maps a tray; a DONE print's page attaches a
+/// Bambuddy job, prefills the outcome form from it, and imports.
+#[actix_web::test]
+async fn the_pages_link_map_attach_and_import() {
+    use crate::support::{browser, location, page, submit};
+    let fleet = Fleet::start().await;
+    let app = fleet_app(&fleet).await;
+    let client = browser(&app);
+    let login = json!({"email": crate::support::EMAIL, "password": crate::support::PASSWORD});
+    client
+        .post(app.url("/api/auth/login"))
+        .json(&login)
+        .send()
+        .await
+        .unwrap();
+    let shop = shop(&app).await;
+    let fleet_page = format!("/printers/{}/fleet", shop.printer);
+    let (code, html) = page(&client, &app, &fleet_page).await;
+    assert!(code == 200 && html.contains("X1C Left (#1)"), "{html}");
+    let res = submit(
+        &client,
+        &app,
+        &fleet_page,
+        &[("action", "LINK_PRINTER"), ("data.remoteId", "1")],
+    )
+    .await;
+    assert_eq!(location(&res), format!("{fleet_page}?done"));
+    let spool = crate::support::first_spool(&app, &shop.filament).await;
+    let map = [
+        ("action", "MAP_TRAY"),
+        ("data.slot", "255:254"),
+        ("data.spoolId", spool["id"].as_str().unwrap()),
+    ];
+    assert_eq!(submit(&client, &app, &fleet_page, &map).await.status(), 303);
+    let (_, html) = page(&client, &app, &fleet_page).await;
+    assert!(html.contains("255:254") && html.contains("TPU"), "{html}");
+    assert_eq!(status_tray(&app).await, spool["code"]);
+    let (_, editor) = page(&client, &app, "/prints/new").await;
+    let suggested = format!(r#"data-mapped="{}""#, spool["id"].as_str().unwrap());
+    assert!(
+        editor.contains(&suggested),
+        "the editor suggests the mapped spool"
+    );
+
+    let print = app.done(&crate::support::draft(&shop, "Bracket")).await;
+    let (pid, part) = (
+        print["id"].as_str().unwrap(),
+        print["parts"][0]["id"].as_str().unwrap(),
+    );
+    fleet.log(log_json(801, 1, "completed", 5400, 41.75));
+    let print_page = format!("/prints/{pid}");
+    let (_, html) = page(&client, &app, &print_page).await;
+    assert!(
+        html.contains("fleet-jobs") && html.contains("Job 801"),
+        "{html}"
+    );
+    let attach = [
+        ("fleetAction", "ATTACH"),
+        ("attach.partId", part),
+        ("attach.remoteLogId", "801"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{pid}/fleet"), &attach).await;
+    assert_eq!(location(&res), print_page);
+    let (_, html) = page(&client, &app, &print_page).await;
+    assert!(
+        html.contains("fleet-import") && html.contains(r#"value="41.75""#),
+        "prefilled from the job: {html}"
+    );
+    let hash = status(&app, &format!("?printId={pid}")).await["link"]["previewHash"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let usage = print["usages"][0]["id"].as_str().unwrap();
+    let import = [
+        ("status", "SUCCESS"),
+        ("durationMinutes", "90"),
+        ("filaments[0].usageId", usage),
+        ("filaments[0].usedGrams", "41.75"),
+        ("previews[0].partId", part),
+        ("previews[0].previewHash", hash.as_str()),
+        ("fleetAction", "IMPORT"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{pid}/fleet"), &import).await;
+    assert_eq!(res.status(), 303);
+    let detail: Value = app
+        .get(&format!("/api/prints/{pid}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(detail["outcome"]["status"], "SUCCESS");
+}
+
+async fn status_tray(app: &TestApp) -> Value {
+    status(app, "").await["printers"][0]["trays"][3]["spoolCode"].clone()
+}

@@ -47,6 +47,13 @@ if (editor) {
       option.hidden = other;
       if (other && option.selected) spools.value = "";
     }
+    // A spool mapped to a tray of the part's printer is suggested; the maker still chooses.
+    const printer = line.closest(".part")?.querySelector("[data-name$='printerId']");
+    const mapped = (printer?.selectedOptions[0]?.getAttribute("data-mapped") || "").split(" ");
+    if (!spools.value) {
+      const suggested = [...spools.options].find((o) => o.value && !o.hidden && mapped.includes(o.value));
+      if (suggested) spools.value = suggested.value;
+    }
   };
 
   const money = new Intl.NumberFormat(editor.getAttribute("data-locale"), {
@@ -170,6 +177,9 @@ if (editor) {
   editor.addEventListener("change", (event) => {
     const line = event.target.closest("[data-list='filaments']");
     if (line) filterSpools(line);
+    if (event.target.matches("[data-name$='printerId']")) {
+      event.target.closest(".part").querySelectorAll("[data-list='filaments']").forEach(filterSpools);
+    }
     preview();
   });
   editor.querySelectorAll("[data-list='filaments']").forEach(filterSpools);

@@ -136,6 +136,16 @@ pub struct Choices {
     pub spools: Vec<Choice>,
     /// Active series (empty while print series are off).
     pub series: Vec<Choice>,
+    /// By printer id: the spools mapped to its trays in the printer fleet, space-separated (the
+    /// editor suggests them).
+    pub mapped: std::collections::HashMap<String, String>,
+}
+
+impl Choices {
+    /// The spools mapped to printer `id`'s trays, space-separated.
+    pub fn mapped_of(&self, id: &str) -> &str {
+        self.mapped.get(id).map_or("", String::as_str)
+    }
 }
 
 /// Reads every list of [`Choices`] in one snapshot.
@@ -176,7 +186,21 @@ impl Query for LoadChoices {
         } else {
             Vec::new()
         };
+        let printers: Vec<Choice> = active::<Printers>(snapshot)?
+            .iter()
+            .map(Choosable::choice)
+            .collect();
+        let mut mapped = std::collections::HashMap::new();
+        for printer in &printers {
+            let Ok(id) = printer.id.parse() else { continue };
+            let spools = actors::integrations::fleet::mapped_spools(snapshot, id)?;
+            if !spools.is_empty() {
+                let ids: Vec<String> = spools.iter().map(ToString::to_string).collect();
+                mapped.insert(printer.id.clone(), ids.join(" "));
+            }
+        }
         Ok(Choices {
+            mapped,
             manufacturers: active::<Manufacturers>(snapshot)?
                 .iter()
                 .map(Choosable::choice)
@@ -185,10 +209,7 @@ impl Query for LoadChoices {
                 .iter()
                 .map(Choosable::choice)
                 .collect(),
-            printers: active::<Printers>(snapshot)?
-                .iter()
-                .map(Choosable::choice)
-                .collect(),
+            printers,
             components: active::<Components>(snapshot)?
                 .iter()
                 .map(Choosable::choice)

@@ -22,6 +22,8 @@ mod inventory;
 mod page;
 mod print_detail;
 mod print_editor;
+mod print_fleet;
+mod printer_fleet;
 mod prints;
 mod report;
 mod search;
@@ -61,6 +63,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
         .route(SETTINGS_INTEGRATIONS, web::post().to(integrations::save))
         .route(STOCK, web::get().to(spools::stock))
+        .route(PRINTER_FLEET, web::get().to(printer_fleet::show))
+        .route(PRINTER_FLEET, web::post().to(printer_fleet::act))
+        .route(PRINT_FLEET, web::post().to(print_fleet::act))
         .route(SPOOLMGR, web::get().to(spoolmgr::show))
         .route(SPOOLMGR, web::post().to(spoolmgr::act))
         .route(SPOOL_NEW, web::get().to(spools::new_form))

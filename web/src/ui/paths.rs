@@ -41,6 +41,10 @@ pub const SETTINGS_FEATURES: &str = "/settings/features";
 pub const STOCK: &str = "/stock";
 /// The spool manager: its status, import preview and operations (GET), its actions (POST).
 pub const SPOOLMGR: &str = "/stock/spoolmgr";
+/// A printer's printer-fleet page: its link, trays and mapped spools (GET), its actions (POST).
+pub const PRINTER_FLEET: &str = "/printers/{id}/fleet";
+/// A print's log import from the printer fleet (POST): attach, sync, import.
+pub const PRINT_FLEET: &str = "/prints/{id}/fleet";
 /// Opens a spool (POST).
 pub const SPOOLS: &str = "/spools";
 /// The form of a new spool.
@@ -96,6 +100,11 @@ pub fn print(id: Id) -> String {
 /// The page of series `id`.
 pub fn series(id: Id) -> String {
     with_id(SERIES, id)
+}
+
+/// The printer-fleet page of printer `id`.
+pub fn printer_fleet(id: Id) -> String {
+    with_id(PRINTER_FLEET, id)
 }
 
 /// The page of spool `id`.

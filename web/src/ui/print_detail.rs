@@ -165,11 +165,25 @@ struct DetailPage {
     is_draft: bool,
     is_done: bool,
     failed: bool,
+    /// Parts on linked printers of the printer fleet, with their jobs.
+    fleet: Vec<super::print_fleet::FleetPart>,
 }
 
 impl DetailPage {
     fn fault(&self, name: &str) -> &str {
         self.faults.at(name)
+    }
+
+    /// (part id, fingerprint) of every part with an attached job, for the import.
+    fn previews(&self) -> Vec<(&str, &str)> {
+        self.fleet
+            .iter()
+            .filter_map(|f| {
+                f.attached
+                    .as_ref()
+                    .map(|j| (f.part_id.as_str(), j.hash.as_str()))
+            })
+            .collect()
     }
 }
 
@@ -324,7 +338,15 @@ const MOVES: [&str; 4] = ["PRINTING", "PRINTED", "SHIPPED", "DONE"];
 /// `faults`, answered with `status`.
 async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: StatusCode) -> Page {
     let detail = ctx.query(PrintDetail(ctx.id()?)).await?;
-    let page = DetailPage::of(ctx.chrome, detail, form, faults);
+    let print = PrintDto::from(&detail.print);
+    let fleet = super::print_fleet::parts(&ctx, &print, form_kind(&print) == "record").await;
+    let form = form.or_else(|| {
+        let mut prefilled = outcome_form(&print);
+        super::print_fleet::prefill(&mut prefilled, &print, &fleet);
+        Some(prefilled)
+    });
+    let mut page = DetailPage::of(ctx.chrome.clone(), detail, form, faults);
+    page.fleet = fleet;
     Ok(html(status, page.render()))
 }
 
@@ -407,6 +429,7 @@ impl DetailPage {
             failed: current == "DONE" && outcome.is_some_and(|o| wire(&o.status) == "FAILED"),
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
+            fleet: Vec::new(),
             print,
             chrome,
         }
@@ -419,7 +442,7 @@ pub async fn show(ctx: Ctx) -> Page {
 }
 
 /// Shows the print again with the faults of a refused command (and the refused form values).
-async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> Page {
+pub(super) async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) -> Page {
     render(ctx, form, Faults::of(error), error.code.status()).await
 }
 
@@ -479,7 +502,15 @@ const NUMBERS: [&str; 1] = ["expectedRevision"];
 /// their sum, as the rules require.
 ///
 /// Errors: the API's field errors.
-fn outcome_input<T: serde::de::DeserializeOwned>(form: &Submitted) -> Result<T, ApiError> {
+pub(super) fn outcome_input<T: serde::de::DeserializeOwned>(
+    form: &Submitted,
+) -> Result<T, ApiError> {
+    crate::extract::parse_json(outcome_tree(form).to_string().as_bytes())
+}
+
+/// The outcome document of an outcome form, before the API's parser sees it: minutes become
+/// seconds, and a multipart form's total is the sum of its parts.
+pub(super) fn outcome_tree(form: &Submitted) -> serde_json::Value {
     let mut tree = form.tree(&NUMBERS);
     let total: Option<u64> = tree.get("parts").and_then(|p| p.as_array()).map(|parts| {
         parts
@@ -492,7 +523,7 @@ fn outcome_input<T: serde::de::DeserializeOwned>(form: &Submitted) -> Result<T, 
             .entry("durationSeconds")
             .or_insert_with(|| total.into());
     }
-    crate::extract::parse_json(tree.to_string().as_bytes())
+    tree
 }
 
 /// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools).

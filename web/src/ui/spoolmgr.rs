@@ -114,7 +114,7 @@ fn operation_row(t: &super::i18n::Tr, op: OperationDto) -> OperationRow {
 }
 
 /// The message key of a peer failure's contract code.
-fn failure_key(code: &str) -> &'static str {
+pub(super) fn failure_key(code: &str) -> &'static str {
     match code {
         "INTEGRATION_CONFIG" => Code::IntegrationConfig.message_key(),
         "INTEGRATION_CONTRACT" => Code::IntegrationContract.message_key(),

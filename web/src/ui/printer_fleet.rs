@@ -1,0 +1,136 @@
+//! Inventory › Printer › Printer fleet: link the printer to a Bambuddy printer, see its state
+//! and trays, and map each tray to a spool (a mapping preselects that spool in new drafts for
+//! this printer). Every form posts the API's action document (`action`, `data.…`).
+
+use super::forms::{Faults, Submitted};
+use super::page::{Ctx, Page, html, see_other};
+use super::paths;
+use crate::api::printfleet::{FleetAction, FleetPrinterDto};
+use crate::error::ApiError;
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actors::inventory::ListQuery;
+use actors::stock::{ListSpools, SpoolFilter};
+use askama::Template;
+
+/// A tray row: its slot, what the printer reports, and the spool mapped to it.
+struct TrayRow {
+    slot: String,
+    loaded: String,
+    spool_id: String,
+    unavailable: bool,
+}
+
+#[derive(Template)]
+#[template(path = "printer_fleet.html")]
+struct PrinterFleetPage {
+    chrome: super::Chrome,
+    printer_id: String,
+    /// The message key of why the fleet is not reachable, if it is not.
+    unavailable: Option<&'static str>,
+    version: String,
+    /// (remote id, name, selected).
+    remotes: Vec<(u64, String, bool)>,
+    linked: Option<FleetPrinterDto>,
+    trays: Vec<TrayRow>,
+    /// Active spools: (id, label).
+    spools: Vec<(String, String)>,
+    faults: Faults,
+    done: bool,
+}
+
+async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
+    let id = ctx.id()?;
+    let fleet = ctx.state.printfleet.clone();
+    let mut page = PrinterFleetPage {
+        printer_id: id.to_string(),
+        unavailable: None,
+        version: String::new(),
+        remotes: Vec::new(),
+        linked: None,
+        trays: Vec::new(),
+        spools: Vec::new(),
+        faults,
+        done: ctx.req.query_string().contains("done"),
+        chrome: ctx.chrome.clone(),
+    };
+    match fleet.status().await.map_err(ApiError::from) {
+        Ok(found) => {
+            page.version = found.version.unwrap_or_default();
+            page.unavailable = found.error.map(super::spoolmgr::failure_key);
+            let linked = found.printers.into_iter().find(|p| p.printer.id == id);
+            let remote = linked.as_ref().map(|l| l.link.remote_id);
+            page.remotes = found
+                .remote_printers
+                .into_iter()
+                .map(|r| (r.id, r.name, Some(r.id) == remote))
+                .collect();
+            page.linked = linked.map(FleetPrinterDto::from);
+        }
+        Err(e) => page.unavailable = Some(e.code.message_key()),
+    }
+    if let Some(linked) = &page.linked {
+        page.trays = linked
+            .trays
+            .iter()
+            .map(|t| TrayRow {
+                slot: t.slot.clone(),
+                loaded: [t.material.clone(), t.color.clone()]
+                    .into_iter()
+                    .flatten()
+                    .collect::<Vec<_>>()
+                    .join(" · "),
+                spool_id: t.spool_id.clone().unwrap_or_default(),
+                unavailable: t.unavailable,
+            })
+            .collect();
+        let all = ListQuery {
+            page_size: 1000,
+            ..ListQuery::default()
+        };
+        if let Ok(spools) = ctx
+            .state
+            .query(ListSpools {
+                query: all,
+                filter: SpoolFilter::default(),
+            })
+            .await
+        {
+            page.spools = spools
+                .items
+                .into_iter()
+                .map(|v| {
+                    (
+                        v.spool.id.to_string(),
+                        format!("{} · {}", v.spool.code, v.filament),
+                    )
+                })
+                .collect();
+        }
+    }
+    Ok(html(status, page.render()))
+}
+
+/// `GET /printers/{id}/fleet`.
+pub async fn show(ctx: Ctx) -> Page {
+    render(ctx, Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /printers/{id}/fleet`: LINK_PRINTER, SYNC_PRINTER or MAP_TRAY as an action document;
+/// back to this page, or this page with the refusal.
+pub async fn act(ctx: Ctx, body: Bytes) -> Page {
+    let id = ctx.id()?;
+    let mut form = Submitted::parse(&body);
+    form.set("data.printerId", id.to_string());
+    let result = match form.document::<FleetAction>(&["remoteId"]) {
+        Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(()) => Ok(see_other(&format!("{}?done", paths::printer_fleet(id)))),
+        Err(e) => {
+            let status = e.code.status();
+            render(ctx, Faults::of(&e), status).await
+        }
+    }
+}
