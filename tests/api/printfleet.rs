@@ -578,17 +578,10 @@ async fn consumption_the_fleet_reported_to_the_spool_manager_is_not_sent_again()
 /// Bambuddy job, prefills the outcome form from it, and imports.
 #[actix_web::test]
 async fn the_pages_link_map_attach_and_import() {
-    use crate::support::{browser, location, page, submit};
+    use crate::support::{location, logged_in, page, submit};
     let fleet = Fleet::start().await;
     let app = fleet_app(&fleet).await;
-    let client = browser(&app);
-    let login = json!({"email": crate::support::EMAIL, "password": crate::support::PASSWORD});
-    client
-        .post(app.url("/api/auth/login"))
-        .json(&login)
-        .send()
-        .await
-        .unwrap();
+    let client = logged_in(&app).await;
     let shop = shop(&app).await;
     let fleet_page = format!("/printers/{}/fleet", shop.printer);
     let (code, html) = page(&client, &app, &fleet_page).await;

@@ -687,17 +687,10 @@ async fn refused_page(res: reqwest::Response, status: u16, shows: &str) {
 /// spool's page shows who keeps its stock, syncs it and unlinks it.
 #[actix_web::test]
 async fn the_spoolman_page_imports_sends_confirms_and_the_spool_page_unlinks() {
-    use crate::support::{browser, location, page, submit};
+    use crate::support::{location, logged_in, page, submit};
     let double = Double::start(2).await;
     let app = linked_app(&double.url).await;
-    let client = browser(&app);
-    let login = json!({"email": crate::support::EMAIL, "password": crate::support::PASSWORD});
-    client
-        .post(app.url("/api/auth/login"))
-        .json(&login)
-        .send()
-        .await
-        .unwrap();
+    let client = logged_in(&app).await;
     let (status, html) = page(&client, &app, "/stock/spoolmgr").await;
     assert_eq!(status, 200);
     assert!(

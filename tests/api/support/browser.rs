@@ -40,14 +40,20 @@ pub fn location(res: &Response) -> &str {
 pub async fn signed_in() -> (TestApp, Client) {
     let app = TestApp::spawn().await;
     app.setup().await;
-    let client = browser(&app);
+    let client = logged_in(&app).await;
+    (app, client)
+}
+
+/// A browser signed in to the set-up `app` through the login form.
+pub async fn logged_in(app: &TestApp) -> Client {
+    let client = browser(app);
     let res = submit(
         &client,
-        &app,
+        app,
         "/login",
         &[("email", EMAIL), ("password", PASSWORD)],
     )
     .await;
     assert_eq!(res.status().as_u16(), 303);
-    (app, client)
+    client
 }
