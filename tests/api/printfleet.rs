@@ -222,6 +222,23 @@ async fn a_linked_printer_shows_its_trays_and_a_remote_printer_links_once() {
 }
 
 #[actix_web::test]
+async fn the_background_round_syncs_linked_printers() {
+    let fleet = Fleet::start().await;
+    let app = TestApp::spawn_with(|c| c.spoolmgr_interval_secs = 1).await;
+    app.setup().await;
+    enable(&app, &fleet.url, bambuddy::KEY).await;
+    linked_shop(&app).await;
+    fleet.state.lock().unwrap().printer_state = "RUNNING";
+    for _ in 0..50 {
+        if status(&app, "").await["printers"][0]["state"] == "RUNNING" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert_eq!(status(&app, "").await["printers"][0]["state"], "RUNNING");
+}
+
+#[actix_web::test]
 async fn a_tray_maps_to_an_active_spool_only() {
     let fleet = Fleet::start().await;
     let app = fleet_app(&fleet).await;

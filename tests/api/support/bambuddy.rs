@@ -31,6 +31,8 @@ pub struct State {
     pub logs: Vec<Value>,
     /// `None`: Bambuddy is not linked to Spoolman (404).
     pub assignments: Option<Vec<Value>>,
+    /// Every printer's state (`IDLE` at start).
+    pub printer_state: &'static str,
     pub fault: Fault,
 }
 
@@ -53,10 +55,10 @@ pub fn log_json(id: u64, printer: u64, status: &str, seconds: u64, grams: f64) -
     })
 }
 
-fn status_json(printer: &Value) -> Value {
+fn status_json(printer: &Value, state: &str) -> Value {
     let id = printer["id"].clone();
     value!({
-        "id": id, "name": printer["name"], "connected": true, "state": "IDLE",
+        "id": id, "name": printer["name"], "connected": true, "state": state,
         "ams": [{"id": 0, "humidity": 3, "tray": [
             {"id": 0, "tray_type": "PLA", "tray_color": "000000FF", "remain": 80},
             {"id": 1, "tray_type": "PETG", "tray_color": "FFFFFFFF", "remain": 40},
@@ -75,6 +77,7 @@ impl Fleet {
             ],
             logs: Vec::new(),
             assignments: None,
+            printer_state: "IDLE",
             fault: Fault::None,
         }));
         let shared = state.clone();
@@ -153,9 +156,10 @@ fn handle(state: &Mutex<State>, request: &Request) -> Reply {
         ("GET", _, ["api", "v1", "printers", id]) => {
             printer(id).map_or_else(not_found, |p| json("200 OK", p.to_string()))
         }
-        ("GET", _, ["api", "v1", "printers", id, "status"]) => {
-            printer(id).map_or_else(not_found, |p| json("200 OK", status_json(&p).to_string()))
-        }
+        ("GET", _, ["api", "v1", "printers", id, "status"]) => printer(id)
+            .map_or_else(not_found, |p| {
+                json("200 OK", status_json(&p, s.printer_state).to_string())
+            }),
         ("GET", "/api/v1/print-log/", _) => {
             let number = |k: &str| request.query.get(k).and_then(|v| v.parse::<i64>().ok());
             let limit = number("limit").unwrap_or(50);
