@@ -67,6 +67,11 @@ fn screenshots(scenario: &str) -> PathBuf {
 
 /// Runs `tests/e2e/<scenario>.mjs` against a fresh service; fails with its output.
 fn scenario(name: &str) {
+    scenario_with(name, &[]);
+}
+
+/// As [`scenario`], with `extra` arguments after the base URL and the screenshot folder.
+fn scenario_with(name: &str, extra: &[&str]) {
     let service = Service::start();
     let shots = screenshots(name);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/e2e/{name}.mjs"));
@@ -75,6 +80,7 @@ fn scenario(name: &str) {
         .arg(&script)
         .arg(&service.base)
         .arg(&shots)
+        .args(extra)
         .output()
         .expect("node (scripts/test installs the e2e packages)");
     let text = format!(
@@ -98,4 +104,40 @@ fn first_run_dashboard_prints_and_german() {
 #[test]
 fn inventory_two_part_print_outcomes_ledger_and_german_a4_report() {
     scenario("full_flow");
+}
+
+/// A Bambuddy for the browser scenario: one printer (id 1, an AMS and the external holder) and
+/// one completed job (5,400 s, 42.5 g), answered on 127.0.0.1 for as long as the test runs.
+/// The API tests' double (`tests/api/support/bambuddy.rs`) plays the peer's rules and faults.
+fn fleet_peer() -> String {
+    use std::io::{Read, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut socket in listener.incoming().map_while(Result::ok) {
+            let mut buffer = [0u8; 8192];
+            let n = socket.read(&mut buffer).unwrap_or(0);
+            let request = String::from_utf8_lossy(&buffer[..n]).to_string();
+            let path = request.split_whitespace().nth(1).unwrap_or("").to_string();
+            let (status, body) = match path.split('?').next().unwrap_or("") {
+                "/api/v1/updates/version" => ("200 OK", r#"{"version":"1.2.5.2","repo":"maziggy/bambuddy"}"#.to_string()),
+                "/api/v1/printers/" => ("200 OK", r#"[{"id":1,"name":"X1C Left","serial_number":"01S00A1","model":"X1C"}]"#.to_string()),
+                "/api/v1/printers/1" => ("200 OK", r#"{"id":1,"name":"X1C Left","serial_number":"01S00A1","model":"X1C"}"#.to_string()),
+                "/api/v1/printers/1/status" => ("200 OK", r#"{"id":1,"name":"X1C Left","connected":true,"state":"IDLE","ams":[{"id":0,"tray":[{"id":0,"tray_type":"PLA","tray_color":"000000FF"},{"id":1,"tray_type":"PETG","tray_color":"FFFFFFFF"}]}],"vt_tray":[{"id":254,"tray_type":"TPU","tray_color":"FF0000FF"}]}"#.to_string()),
+                "/api/v1/print-log/" => ("200 OK", r##"{"items":[{"id":41,"archive_id":null,"print_name":"Bracket plate","printer_name":"X1C Left","printer_id":1,"status":"completed","started_at":"2026-11-20T10:00:00","completed_at":"2026-11-20T11:30:00","duration_seconds":5400,"filament_type":"PLA","filament_color":"#000000FF","filament_used_grams":42.5,"cost":null,"energy_kwh":null,"energy_cost":null,"failure_reason":null,"thumbnail_path":null,"created_by_id":null,"created_by_username":null,"created_at":"2026-11-20T11:30:01"}],"total":1}"##.to_string()),
+                _ => ("404 Not Found", r#"{"detail":"Not Found"}"#.to_string()),
+            };
+            let answer = format!(
+                "HTTP/1.1 {status}\r\ncontent-type: application/json\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{body}",
+                body.len()
+            );
+            let _ = socket.write_all(answer.as_bytes());
+        }
+    });
+    url
+}
+
+#[test]
+fn a_printer_linked_to_bambuddy_and_an_imported_outcome() {
+    scenario_with("fleet", &[&fleet_peer()]);
 }
