@@ -228,6 +228,14 @@ async fn the_background_round_syncs_linked_printers() {
     app.setup().await;
     enable(&app, &fleet.url, bambuddy::KEY).await;
     linked_shop(&app).await;
+    fleet.state.lock().unwrap().printer_state = "PAUSE";
+    let shop_printer = status(&app, "").await["printers"][0]["id"].clone();
+    ok(&app, "SYNC_PRINTER", json!({"printerId": shop_printer})).await;
+    assert_eq!(
+        status(&app, "").await["printers"][0]["state"],
+        "PAUSE",
+        "synced on demand"
+    );
     fleet.state.lock().unwrap().printer_state = "RUNNING";
     for _ in 0..50 {
         if status(&app, "").await["printers"][0]["state"] == "RUNNING" {
@@ -428,6 +436,11 @@ async fn every_refusal_of_an_import_has_its_code() {
         "INTEGRATION_CONFLICT",
     )
     .await;
+    // A log Bambuddy no longer has is read with an error: no import.
+    let gone = fleet.state.lock().unwrap().logs.remove(0);
+    let body = import_body(&print, &hash, good());
+    refused(&app, "IMPORT", body, 409, "INTEGRATION_CONFLICT").await;
+    fleet.log(gone);
     // A log that is not terminal never imports.
     let (other, other_hash) =
         attached(&app, &fleet, &shop, log_json(504, 1, "skipped", 3600, 20.0)).await;
