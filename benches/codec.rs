@@ -26,6 +26,8 @@ fn point(data_type: DataType, count: Option<u16>, scale: Option<f64>) -> PointCo
         offset: scale.map(|_| -40.0),
         retain: true,
         publish_mode: None,
+        deadband: None,
+        bit: None,
     }
 }
 

@@ -266,14 +266,23 @@ pub async fn stopped() {
     let _ = interrupt.await;
 }
 
-/// Writes the bridge's commented starter configuration to `path`, creating its folder.
+/// Writes the bridge's starter configuration to `path` in the format of its extension (YAML
+/// with comments, or JSON), creating its folder; answers what to tell the user.
 ///
-/// Errors: the file or folder cannot be written.
-pub fn write_starter_bridge_config(path: &std::path::Path) -> std::io::Result<()> {
+/// Errors: an extension other than `.yml`, `.yaml`, `.json`; the file or folder cannot be
+/// written.
+pub fn write_starter_bridge_config(path: &std::path::Path) -> Result<String, String> {
+    let text =
+        actors::bridge::config::starter(&path.display().to_string()).map_err(|e| e.to_string())?;
+    let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
-        std::fs::create_dir_all(folder)?;
+        std::fs::create_dir_all(folder).map_err(cannot)?;
     }
-    std::fs::write(path, actors::bridge::config::STARTER)
+    std::fs::write(path, text).map_err(cannot)?;
+    Ok(format!(
+        "wrote a starter configuration to {}: edit it (sources, points), then start the bridge again",
+        path.display()
+    ))
 }
 
 /// Starts the Modbus-to-MQTT bridge of the configuration file at `path` inside this process

@@ -133,6 +133,10 @@ fn main() -> ExitCode {
 }
 
 fn serve(config: Config, bridge: Option<PathBuf>) -> Result<(), String> {
+    if let Some(path) = bridge.as_ref().filter(|p| !p.exists()) {
+        println!("{}", printcost::write_starter_bridge_config(path)?);
+        return Ok(());
+    }
     actix_web::rt::System::new().block_on(async move {
         let bridge = bridge.map(|path| printcost::start_bridge(&path)).transpose()?;
         let app = Application::build(&config).map_err(|e| e.to_string())?;

@@ -208,16 +208,18 @@ struct WriteRig {
 impl WriteRig {
     async fn start() -> WriteRig {
         let device = Arc::new(Device::default());
-        device
-            .registers
-            .lock()
-            .unwrap()
-            .extend([(10, 600), (20, 7), (30, 0), (31, 0)]);
+        device.registers.lock().unwrap().extend([
+            (10, 600),
+            (20, 7),
+            (30, 0),
+            (31, 0),
+            (40, 0b1_0001),
+        ]);
         device.coils.lock().unwrap().insert(0, true);
         let (modbus, server) = serve(device.clone()).await;
         let mqtt = free_address();
         let yaml = format!(
-            "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n      - {{name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {{word_order: little}}}}\n",
+            "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n      - {{name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {{word_order: little}}}}\n      - {{name: heater, topic: heater, address: 40, kind: holding, data_type: bool, bit: 3}}\n",
             modbus.port(),
             port = mqtt.port(),
         );
@@ -324,6 +326,25 @@ async fn writes_are_encoded_applied_read_back_and_answered() {
         .filter(|r| r.0.starts_with("write"))
         .count();
     assert_eq!(writes, 4, "only valid writes reach the device");
+}
+
+#[actix_rt::test]
+async fn a_bit_point_sets_its_bit_and_keeps_the_others() {
+    let mut rig = WriteRig::start().await;
+    assert_eq!(
+        rig.result_of("heater", "true").await,
+        serde_json::json!({"ok": true, "value": true})
+    );
+    assert_eq!(rig.device.registers.lock().unwrap()[&40], 0b1_1001);
+    assert_eq!(
+        rig.result_of("heater", "false").await,
+        serde_json::json!({"ok": true, "value": false})
+    );
+    assert_eq!(
+        rig.device.registers.lock().unwrap()[&40],
+        0b1_0001,
+        "bits 0 and 4 kept"
+    );
 }
 
 /// One point of the data-type test: data type, byte order, word order, extra keys, the

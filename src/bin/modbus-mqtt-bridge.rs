@@ -8,8 +8,9 @@ use std::process::ExitCode;
 
 /// Modbus TCP to MQTT bridge.
 ///
-/// When the configuration file does not exist, a commented starter configuration is written
-/// there (using the embedded broker) and the bridge exits: edit it, then start again.
+/// When the configuration file does not exist, a starter configuration is written there in the
+/// format of its extension (commented YAML, or JSON), using the embedded broker, and the bridge
+/// exits: edit it, then start again.
 #[derive(Debug, Parser)]
 #[command(version, about)]
 struct Cli {
@@ -22,18 +23,12 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     if !cli.config.exists() {
         return match printcost::write_starter_bridge_config(&cli.config) {
-            Ok(()) => {
-                println!(
-                    "wrote a starter configuration to {}: edit it (sources, points), then start the bridge again",
-                    cli.config.display()
-                );
+            Ok(told) => {
+                println!("{told}");
                 ExitCode::SUCCESS
             }
             Err(e) => {
-                eprintln!(
-                    "modbus-mqtt-bridge: cannot write {}: {e}",
-                    cli.config.display()
-                );
+                eprintln!("modbus-mqtt-bridge: {e}");
                 ExitCode::FAILURE
             }
         };

@@ -28,6 +28,38 @@ fn a_missing_config_gets_a_valid_starter() {
 }
 
 #[test]
+fn a_missing_json_config_gets_a_json_starter_also_from_printcost() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bridge.json");
+    let out = Command::new(env!("CARGO_BIN_EXE_printcost"))
+        .arg("--data-dir")
+        .arg(dir.path().join("data"))
+        .arg("--bridge-config")
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).contains("wrote a starter configuration"));
+    let written = std::fs::read_to_string(&path).unwrap();
+    assert!(written.starts_with('{'), "JSON, not YAML: {written}");
+    assert!(
+        actors::bridge::config::load(&path)
+            .unwrap()
+            .broker
+            .is_some()
+    );
+    let odd = dir.path().join("bridge.conf");
+    let out = bridge(&odd);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains(".yml, .yaml or .json"));
+    assert!(!odd.exists(), "nothing written");
+}
+
+#[test]
 fn bad_configs_exit_nonzero_saying_where() {
     let dir = tempfile::tempdir().unwrap();
     let broken = dir.path().join("broken.yml");

@@ -36,6 +36,34 @@ pub enum Written {
     Coil(bool),
     /// Registers from the point's address.
     Registers(Vec<u16>),
+    /// One bit of the register at the point's address: set (`true`) or cleared, by reading
+    /// the register and writing it back.
+    Bit(u8, bool),
+}
+
+/// The register `current` (as the device holds it) with bit `bit` of its value set or cleared;
+/// the point's byte order applies as for reading.
+pub fn with_bit(point: &PointConfig, current: u16, bit: u8, on: bool) -> u16 {
+    let little = point.encoding.byte_order == Order::Little;
+    let value = if little {
+        current.swap_bytes()
+    } else {
+        current
+    };
+    let changed = if on {
+        value | 1 << bit
+    } else {
+        value & !(1 << bit)
+    };
+    if little {
+        changed.swap_bytes()
+    } else {
+        changed
+    }
+}
+
+fn words64(raw: u64) -> Vec<u16> {
+    (0..4).rev().map(|i| (raw >> (16 * i)) as u16).collect()
 }
 
 fn ordered(point: &PointConfig, registers: &[u16]) -> Vec<u16> {
@@ -56,6 +84,22 @@ fn ordered(point: &PointConfig, registers: &[u16]) -> Vec<u16> {
 fn combined(words: &[u16]) -> u32 {
     (u32::from(words.first().copied().unwrap_or(0)) << 16)
         | u32::from(words.get(1).copied().unwrap_or(0))
+}
+
+/// Four registers, most significant first, as one 64-bit word.
+fn combined64(words: &[u16]) -> u64 {
+    (0..4).fold(0, |acc, i| {
+        (acc << 16) | u64::from(words.get(i).copied().unwrap_or(0))
+    })
+}
+
+/// A 64-bit integer state: exact when neither scale nor offset applies (JSON integers carry
+/// all 64 bits), else scaled in f64.
+fn scaled_integer(point: &PointConfig, exact: Value, approximate: f64) -> Value {
+    if point.scale.is_none() && point.offset.is_none() {
+        return exact;
+    }
+    scaled(point, approximate)
 }
 
 fn scaled(point: &PointConfig, raw: f64) -> Value {
@@ -103,12 +147,24 @@ pub fn decode_registers(point: &PointConfig, registers: &[u16]) -> Value {
     let words = ordered(point, registers);
     let first = words.first().copied().unwrap_or(0);
     match point.data_type {
-        DataType::Bool => Value::Bool(first != 0),
+        DataType::Bool => Value::Bool(match point.bit {
+            Some(bit) => first >> bit & 1 == 1,
+            None => first != 0,
+        }),
         DataType::U16 => scaled(point, f64::from(first)),
         DataType::I16 => scaled(point, f64::from(first as i16)),
         DataType::U32 => scaled(point, f64::from(combined(&words))),
         DataType::I32 => scaled(point, f64::from(combined(&words) as i32)),
         DataType::F32 => scaled_f32(point, f32::from_bits(combined(&words))),
+        DataType::U64 => {
+            let raw = combined64(&words);
+            scaled_integer(point, Value::from(raw), raw as f64)
+        }
+        DataType::I64 => {
+            let raw = combined64(&words) as i64;
+            scaled_integer(point, Value::from(raw), raw as f64)
+        }
+        DataType::F64 => scaled(point, f64::from_bits(combined64(&words))),
         DataType::String => {
             let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
             let text = String::from_utf8_lossy(&bytes);
@@ -137,10 +193,10 @@ fn to_device(point: &PointConfig, mut words: Vec<u16>) -> Vec<u16> {
 fn integer(
     point: &PointConfig,
     value: f64,
-    min: i64,
-    max: i64,
+    min: i128,
+    max: i128,
     name: &'static str,
-) -> Result<i64, WriteError> {
+) -> Result<i128, WriteError> {
     // Exact decimal arithmetic on the numbers as written (their shortest decimal form), so that
     // 25.55 with scale 0.1 and offset -40 is exactly 655.5 and rounds to 656, not 655.
     let exact = |x: f64| Decimal::from_str(&x.to_string()).ok();
@@ -154,12 +210,40 @@ fn integer(
         .checked_sub(offset)
         .and_then(|d| d.checked_div(scale))
         .map(|d| d.round_dp_with_strategy(0, RoundingStrategy::MidpointAwayFromZero))
-        .and_then(|d| d.to_i64())
+        .and_then(|d| d.to_i128())
         .ok_or_else(out_of_range)?;
     if raw < min || raw > max {
         return Err(out_of_range());
     }
     Ok(raw)
+}
+
+/// A 64-bit integer to write: a JSON integer exactly (all 64 bits) when neither scale nor
+/// offset applies, else as [`integer`] computes it.
+fn integer64(
+    point: &PointConfig,
+    value: &Value,
+    min: i128,
+    max: i128,
+    name: &'static str,
+) -> Result<i128, WriteError> {
+    let exact = value
+        .as_u64()
+        .map(i128::from)
+        .or_else(|| value.as_i64().map(i128::from));
+    match exact {
+        Some(n) if point.scale.is_none() && point.offset.is_none() => {
+            if (min..=max).contains(&n) {
+                Ok(n)
+            } else {
+                Err(WriteError::OutOfRange(value.to_string(), name))
+            }
+        }
+        _ => {
+            let number = value.as_f64().ok_or(WriteError::WrongType("a number"))?;
+            integer(point, number, min, max, name)
+        }
+    }
 }
 
 /// What writing `value` (a bare JSON value, already unwrapped from `{"value": v}`) to `point`
@@ -182,6 +266,9 @@ pub fn encode(point: &PointConfig, value: &Value) -> Result<Written, WriteError>
             if point.kind.is_bit() {
                 return Ok(Written::Coil(bit));
             }
+            if let Some(index) = point.bit {
+                return Ok(Written::Bit(index, bit));
+            }
             vec![u16::from(bit)]
         }
         DataType::U16 => vec![integer(point, number()?, 0, 65_535, "u16")? as u16],
@@ -203,6 +290,19 @@ pub fn encode(point: &PointConfig, value: &Value) -> Result<Written, WriteError>
             }
             let bits = (raw as f32).to_bits();
             vec![(bits >> 16) as u16, bits as u16]
+        }
+        DataType::U64 => words64(integer64(point, value, 0, i128::from(u64::MAX), "u64")? as u64),
+        DataType::I64 => {
+            let (min, max) = (i128::from(i64::MIN), i128::from(i64::MAX));
+            words64(integer64(point, value, min, max, "i64")? as i64 as u64)
+        }
+        DataType::F64 => {
+            let value = number()?;
+            let raw = (value - point.offset.unwrap_or(0.0)) / point.scale.unwrap_or(1.0);
+            if !raw.is_finite() {
+                return Err(WriteError::OutOfRange(value.to_string(), "f64"));
+            }
+            words64(raw.to_bits())
         }
         DataType::String => {
             let text = value.as_str().ok_or(WriteError::WrongType("a string"))?;
@@ -267,6 +367,8 @@ mod tests {
             offset: None,
             retain: true,
             publish_mode: None,
+            deadband: None,
+            bit: None,
         }
     }
 
@@ -386,7 +488,76 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_bit_of_a_register_reads_alone_and_writes_back_the_others() {
+        let mut p = point(Kind::Holding, DataType::Bool, Order::Big, Order::Big);
+        p.bit = Some(3);
+        assert_eq!(decode_registers(&p, &[0b1000]), json!(true));
+        assert_eq!(decode_registers(&p, &[0b0111]), json!(false));
+        assert_eq!(encode(&p, &json!(true)), Ok(Written::Bit(3, true)));
+        assert_eq!(with_bit(&p, 0b1_0001, 3, true), 0b1_1001);
+        assert_eq!(with_bit(&p, 0b1_1001, 3, false), 0b1_0001);
+        p.encoding.byte_order = Order::Little;
+        assert_eq!(
+            decode_registers(&p, &[0x0800]),
+            json!(true),
+            "bit 3 of the swapped register"
+        );
+        assert_eq!(with_bit(&p, 0x0100, 3, true), 0x0900);
+    }
+
+    #[test]
+    fn sixty_four_bit_values_keep_every_bit() {
+        let p = point(Kind::Holding, DataType::U64, Order::Big, Order::Big);
+        let max = json!(u64::MAX);
+        let Ok(Written::Registers(words)) = encode(&p, &max) else {
+            panic!("u64")
+        };
+        assert_eq!(words, vec![0xFFFF; 4]);
+        assert_eq!(decode_registers(&p, &words), max);
+        assert!(matches!(
+            encode(&p, &json!(-1)),
+            Err(WriteError::OutOfRange(..))
+        ));
+        let reversed = point(Kind::Holding, DataType::I64, Order::Big, Order::Little);
+        assert_eq!(
+            decode_registers(&reversed, &[0xFFFE, 0xFFFF, 0xFFFF, 0xFFFF]),
+            json!(-2)
+        );
+        let double = point(Kind::Input, DataType::F64, Order::Big, Order::Big);
+        assert_eq!(
+            decode_registers(&double, &[0x4009, 0x21FB, 0x5444, 0x2D18]),
+            json!(std::f64::consts::PI)
+        );
+    }
+
+    #[test]
+    fn a_deadband_holds_back_small_moves() {
+        let mut p = point(Kind::Input, DataType::F32, Order::Big, Order::Big);
+        assert!(p.unchanged(Some(&json!(20.0)), &json!(20.0)));
+        assert!(!p.unchanged(Some(&json!(20.0)), &json!(20.1)));
+        assert!(!p.unchanged(None, &json!(20.0)));
+        p.deadband = Some(0.5);
+        assert!(p.unchanged(Some(&json!(20.0)), &json!(20.5)));
+        assert!(!p.unchanged(Some(&json!(20.0)), &json!(20.6)));
+        assert!(
+            !p.unchanged(Some(&json!(20.0)), &Value::Null),
+            "null always goes out"
+        );
+    }
+
     proptest! {
+        #[test]
+        fn sixty_four_bits_round_trip_in_every_order(unsigned in any::<u64>(), signed in any::<i64>(), double in -1.0e300f64..1.0e300) {
+            for (byte, word) in ORDERS {
+                for (data_type, v) in [(DataType::U64, json!(unsigned)), (DataType::I64, json!(signed)), (DataType::F64, json!(double))] {
+                    let p = point(Kind::Holding, data_type, byte, word);
+                    let Ok(Written::Registers(registers)) = encode(&p, &v) else { panic!("encode {v}") };
+                    prop_assert_eq!(decode_registers(&p, &registers), v);
+                }
+            }
+        }
+
         #[test]
         fn integers_round_trip_in_every_order(value in any::<i32>(), unsigned in any::<u32>(), short in any::<i16>()) {
             for (byte, word) in ORDERS {

@@ -180,6 +180,12 @@ pub enum DataType {
     I32,
     /// IEEE 754 single over two registers.
     F32,
+    /// Unsigned 64-bit over four registers (beyond the spec; word order reverses all four).
+    U64,
+    /// Signed 64-bit over four registers (beyond the spec).
+    I64,
+    /// IEEE 754 double over four registers (beyond the spec).
+    F64,
     /// Two characters per register.
     String,
     /// Registers as they are.
@@ -191,6 +197,7 @@ impl DataType {
     pub fn inferred_count(self) -> u16 {
         match self {
             DataType::U32 | DataType::I32 | DataType::F32 => 2,
+            DataType::U64 | DataType::I64 | DataType::F64 => 4,
             _ => 1,
         }
     }
@@ -199,7 +206,14 @@ impl DataType {
     pub fn is_numeric(self) -> bool {
         matches!(
             self,
-            DataType::U16 | DataType::I16 | DataType::U32 | DataType::I32 | DataType::F32
+            DataType::U16
+                | DataType::I16
+                | DataType::U32
+                | DataType::I32
+                | DataType::F32
+                | DataType::U64
+                | DataType::I64
+                | DataType::F64
         )
     }
 }
@@ -274,6 +288,15 @@ pub struct PointConfig {
     /// Publish mode; defaults to the source's.
     #[serde(default)]
     pub publish_mode: Option<PublishMode>,
+    /// With `on_change`: a numeric state is published again only when it moved by more than
+    /// this from the last one published (beyond the spec).
+    #[serde(default)]
+    pub deadband: Option<f64>,
+    /// A `bool` point of a holding or input register: the bit (0 = least significant) it reads;
+    /// a write sets or clears that bit by reading the register and writing it back (beyond the
+    /// spec).
+    #[serde(default)]
+    pub bit: Option<u8>,
 }
 
 impl PointConfig {
@@ -285,6 +308,32 @@ impl PointConfig {
     /// The registers (or coils) it spans.
     pub fn count(&self) -> u16 {
         self.count.unwrap_or(self.data_type.inferred_count())
+    }
+
+    /// True when `value` need not be published again after `last` under `on_change`: equal,
+    /// or both numbers within the point's `deadband`.
+    pub fn unchanged(&self, last: Option<&serde_json::Value>, value: &serde_json::Value) -> bool {
+        let Some(last) = last else { return false };
+        match (self.deadband, last.as_f64(), value.as_f64()) {
+            (Some(band), Some(a), Some(b)) => (a - b).abs() <= band,
+            _ => last == value,
+        }
+    }
+}
+
+impl SourceConfig {
+    /// The warning to give at start when a poll whose every attempt times out
+    /// (`request_timeout_ms × (1 + modbus_retries)`) outlasts the poll interval, if it does.
+    pub fn slow_poll_warning(&self) -> Option<String> {
+        let worst = self
+            .request_timeout_ms
+            .saturating_mul(1 + u64::from(self.modbus_retries));
+        (worst > self.poll_interval_ms).then(|| {
+            format!(
+                "source {}: request_timeout_ms × (1 + modbus_retries) = {worst} ms exceeds poll_interval_ms = {} ms; a silent device is polled less often than configured",
+                self.id, self.poll_interval_ms
+            )
+        })
     }
 }
 
@@ -350,6 +399,12 @@ pub enum ConfigError {
         /// The parser's message.
         message: String,
     },
+    /// The file's extension is none of `.yml`, `.yaml`, `.json`.
+    #[error("{file}: unknown configuration format: name the file .yml, .yaml or .json")]
+    Extension {
+        /// The file.
+        file: String,
+    },
     /// Every rule the parsed document breaks, each `path: problem`.
     #[error("{file}: invalid configuration:\n  {}", .problems.join("\n  "))]
     Invalid {
@@ -376,9 +431,55 @@ pub fn load(path: &Path) -> Result<BridgeConfig, ConfigError> {
     Ok(config)
 }
 
-/// Parses `text` as JSON when `file` ends in `.json`, as YAML otherwise.
+/// The formats a configuration file may have, by its extension.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `.yml`, `.yaml`.
+    Yaml,
+    /// `.json`.
+    Json,
+}
+
+/// The format of `file` by its extension (case-insensitive).
+/// Errors: [`ConfigError::Extension`] for any other.
+pub fn format_of(file: &str) -> Result<Format, ConfigError> {
+    let extension = Path::new(file)
+        .extension()
+        .map(|e| e.to_string_lossy().to_lowercase());
+    match extension.as_deref() {
+        Some("yml" | "yaml") => Ok(Format::Yaml),
+        Some("json") => Ok(Format::Json),
+        _ => Err(ConfigError::Extension {
+            file: file.to_string(),
+        }),
+    }
+}
+
+/// The starter configuration for a file named `file`: [`STARTER`] as it is for YAML, and the
+/// same document as indented JSON (without the comments) for `.json`.
+/// Errors: [`ConfigError::Extension`].
+pub fn starter(file: &str) -> Result<String, ConfigError> {
+    match format_of(file)? {
+        Format::Yaml => Ok(STARTER.to_string()),
+        Format::Json => {
+            let document: serde_json::Value =
+                serde_yaml::from_str(STARTER).map_err(|e| ConfigError::Unreadable {
+                    file: file.to_string(),
+                    message: e.to_string(),
+                })?;
+            serde_json::to_string_pretty(&document)
+                .map(|text| text + "\n")
+                .map_err(|e| ConfigError::Unreadable {
+                    file: file.to_string(),
+                    message: e.to_string(),
+                })
+        }
+    }
+}
+
+/// Parses `text` as JSON when `file` ends in `.json`, as YAML for `.yml` and `.yaml`.
 ///
-/// Errors: [`ConfigError::Parse`] with line and column.
+/// Errors: [`ConfigError::Extension`]; [`ConfigError::Parse`] with line and column.
 pub fn parse(file: &str, text: &str) -> Result<BridgeConfig, ConfigError> {
     let parse_error = |line, column, message: String| ConfigError::Parse {
         file: file.to_string(),
@@ -386,7 +487,7 @@ pub fn parse(file: &str, text: &str) -> Result<BridgeConfig, ConfigError> {
         column,
         message,
     };
-    if file.ends_with(".json") {
+    if format_of(file)? == Format::Json {
         serde_json::from_str(text).map_err(|e| {
             let message = e.to_string();
             let message = message
@@ -556,6 +657,23 @@ impl BridgeConfig {
                 if point.offset.is_some_and(|o| !o.is_finite()) {
                     problem(at("offset"), "must be a finite number");
                 }
+                if let Some(band) = point.deadband
+                    && (!point.data_type.is_numeric() || !band.is_finite() || band < 0.0)
+                {
+                    problem(
+                        at("deadband"),
+                        "a number of at least 0, for numeric types only",
+                    );
+                }
+                if let Some(bit) = point.bit {
+                    let register = matches!(point.kind, Kind::Holding | Kind::Input);
+                    if !register || point.data_type != DataType::Bool || bit > 15 {
+                        problem(
+                            at("bit"),
+                            "0 to 15, on a bool point of a holding or input register",
+                        );
+                    }
+                }
             }
         }
         if problems.is_empty() {
@@ -606,11 +724,12 @@ sources:
         topic: power_w
         address: 0
         kind: input              # coil, discrete_input, holding, input
-        data_type: f32           # bool, u16, i16, u32, i32, f32, string, raw_u16
+        data_type: f32           # bool, u16, i16, u32, i32, f32, u64, i64, f64, string, raw_u16
         # encoding: { byte_order: big, word_order: big }
         # scale: 1.0
         # offset: 0.0
         # retain: true
+        # deadband: 0.5          # with on_change: publish only moves larger than this
       - name: Relay
         topic: relay
         address: 0
@@ -673,6 +792,62 @@ mod tests {
                 word_order: Order::Big
             }
         );
+    }
+
+    #[test]
+    fn a_poll_that_can_outlast_its_interval_is_warned_about() {
+        let mut config = parse("c.yml", MINIMAL).unwrap();
+        let source = &mut config.sources[0];
+        assert_eq!(source.slow_poll_warning(), Some("source meter: request_timeout_ms × (1 + modbus_retries) = 3000 ms exceeds poll_interval_ms = 1000 ms; a silent device is polled less often than configured".into()));
+        source.request_timeout_ms = 300;
+        source.modbus_retries = 2;
+        assert_eq!(source.slow_poll_warning(), None, "900 ms fits 1000 ms");
+    }
+
+    #[test]
+    fn bits_and_deadbands_are_checked() {
+        let text = MINIMAL.replace(
+            "data_type: u32\n",
+            "data_type: bool\n        bit: 16\n        deadband: 1\n",
+        );
+        let problems = parse("c.yml", &text).unwrap().validate().unwrap_err();
+        assert!(
+            problems.iter().any(
+                |p| p.ends_with("bit: 0 to 15, on a bool point of a holding or input register")
+            ),
+            "{problems:?}"
+        );
+        assert!(
+            problems.iter().any(|p| p.contains("deadband")),
+            "{problems:?}"
+        );
+        let fine = MINIMAL.replace("data_type: u32\n", "data_type: bool\n        bit: 15\n");
+        assert_eq!(parse("c.yml", &fine).unwrap().validate(), Ok(()));
+        let wide = MINIMAL.replace(
+            "data_type: u32\n",
+            "data_type: f64\n        deadband: 0.5\n",
+        );
+        let config = parse("c.yml", &wide).unwrap();
+        assert_eq!(
+            (config.validate(), config.sources[0].points[0].count()),
+            (Ok(()), 4)
+        );
+    }
+
+    #[test]
+    fn the_starter_comes_in_the_format_of_the_extension() {
+        let yaml = parse("c.yaml", &starter("c.yaml").unwrap()).unwrap();
+        let json_text = starter("config/C.JSON").unwrap();
+        assert!(json_text.trim_start().starts_with('{'), "{json_text}");
+        let json = parse("c.json", &json_text).unwrap();
+        assert_eq!(json.validate(), Ok(()));
+        assert_eq!(json.sources[0].points.len(), yaml.sources[0].points.len());
+        let refused = starter("config.toml").unwrap_err().to_string();
+        assert!(refused.contains(".yml, .yaml or .json"), "{refused}");
+        assert!(matches!(
+            parse("c.ini", "x: 1"),
+            Err(ConfigError::Extension { .. })
+        ));
     }
 
     #[test]

@@ -91,6 +91,8 @@ mod tests {
             offset: None,
             retain: true,
             publish_mode: None,
+            deadband: None,
+            bit: None,
         }
     }
 

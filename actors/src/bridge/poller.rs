@@ -17,7 +17,7 @@
 //!   Every write gets `{"ok": true, "value": v}` or `{"ok": false, "error": reason}` on
 //!   `<state>/set/result` (not retained); a malformed payload is logged and answered, never fatal.
 
-use super::codec::{Written, decode_bit, decode_registers, encode};
+use super::codec::{Written, decode_bit, decode_registers, encode, with_bit};
 use super::config::{Access, Kind, PublishMode, SourceConfig};
 use super::link::MqttLink;
 use super::plan::{self, Read};
@@ -133,7 +133,9 @@ impl Poller {
                         .publish_mode
                         .or(self.source.publish_mode)
                         .unwrap_or(PublishMode::EveryPoll);
-                    if mode == PublishMode::OnChange && self.last.get(&index) == Some(&value) {
+                    if mode == PublishMode::OnChange
+                        && point.unchanged(self.last.get(&index), &value)
+                    {
                         continue;
                     }
                     let payload = serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
@@ -352,6 +354,27 @@ async fn write_and_read_back(
     let op = match written {
         Written::Coil(bit) => Op::WriteCoil(point.address, bit),
         Written::Registers(words) => Op::WriteRegisters(point.address, words),
+        Written::Bit(bit, on) => {
+            // Read-modify-write of the one register: the other 15 bits are written back as read.
+            let read = Op::Read(Kind::Holding, point.address, 1);
+            let refused = |reason: String| WriteOutcome::Refused(reason);
+            match request(&mut connection, source, &read).await {
+                Ok(Ok(Data::Registers(r))) if !r.is_empty() => {
+                    Op::WriteRegisters(point.address, vec![with_bit(point, r[0], bit, on)])
+                }
+                Ok(Ok(_)) => {
+                    return (
+                        connection,
+                        refused("the device answered no register".into()),
+                    );
+                }
+                Ok(Err(exception)) => {
+                    let reason = format!("the device refused reading the register: {exception:?}");
+                    return (connection, refused(reason));
+                }
+                Err(reason) => return (connection, refused(reason)),
+            }
+        }
     };
     match request(&mut connection, source, &op).await {
         Ok(Ok(_)) => {}

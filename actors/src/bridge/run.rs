@@ -35,6 +35,9 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     if let Some(embedded) = config.broker.as_ref().filter(|b| b.enabled) {
         broker::start(embedded.listen.parse().map_err(|_| RunError::Listen)?)?;
     }
+    for warning in config.sources.iter().filter_map(|s| s.slow_poll_warning()) {
+        tracing::warn!("{warning}");
+    }
     let base = &config.mqtt.base_topic;
     let mut routes: HashMap<String, (usize, usize)> = HashMap::new();
     for (s, source) in config.sources.iter().enumerate() {
