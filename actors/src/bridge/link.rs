@@ -9,6 +9,10 @@
 //!   under that lock too, so an older state never overtakes a newer one in the queue. The
 //!   republishing runs beside the connection loop: it may wait for queue space that only the
 //!   loop frees.
+//! - While the broker is away nothing is queued: publishing only remembers the latest state per
+//!   topic (memory bounded by the number of topics, and polling never waits for a broker), and
+//!   the reconnection publishes those latest states, never a backlog of stale ones. Write results
+//!   made meanwhile are dropped (the writer sees no answer, as with a broker that is down).
 //! - After a connection error it waits `reconnect_delay_secs` before trying again (rumqttc itself
 //!   retries at once: DESIGN.md).
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
@@ -17,6 +21,7 @@ use super::config::MqttConfig;
 use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
 use std::collections::BTreeMap;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 use tokio::sync::{Mutex, mpsc};
 
@@ -36,6 +41,8 @@ pub struct MqttLink {
     client: AsyncClient,
     states: Arc<Mutex<BTreeMap<String, State>>>,
     status_topic: String,
+    /// Connected to the broker (set on every ConnAck, cleared on every connection error).
+    connected: Arc<AtomicBool>,
 }
 
 impl MqttLink {
@@ -64,6 +71,7 @@ impl MqttLink {
             client,
             states: Arc::new(Mutex::new(BTreeMap::new())),
             status_topic,
+            connected: Arc::new(AtomicBool::new(false)),
         };
         let (forward, incoming) = mpsc::channel(256);
         let delay = Duration::from_secs(config.reconnect_delay_secs);
@@ -73,6 +81,7 @@ impl MqttLink {
                 match events.poll().await {
                     Ok(Event::Incoming(Packet::ConnAck(_))) => {
                         tracing::info!("MQTT connected");
+                        on_connect.connected.store(true, Ordering::SeqCst);
                         // In its own task: its publishes go through the request channel that
                         // this loop drains, so awaiting them here could wait forever.
                         let (link, subscriptions) = (on_connect.clone(), subscriptions.clone());
@@ -89,6 +98,7 @@ impl MqttLink {
                     }
                     Ok(_) => {}
                     Err(e) => {
+                        on_connect.connected.store(false, Ordering::SeqCst);
                         tracing::warn!(error = %e, "MQTT connection lost; retrying after the reconnect delay");
                         tokio::time::sleep(delay).await;
                     }
@@ -121,8 +131,13 @@ impl MqttLink {
         }
     }
 
+    /// True while connected to the broker.
+    pub fn is_connected(&self) -> bool {
+        self.connected.load(Ordering::SeqCst)
+    }
+
     /// Publishes `payload` on `topic` and remembers it for republishing after a reconnection.
-    /// While the broker is away the message is queued by the client (up to its capacity).
+    /// While the broker is away it is only remembered (the latest per topic).
     pub async fn publish(&self, topic: &str, payload: Vec<u8>, retain: bool) {
         // Held until the message is queued: the queue's order is the order of the remembered
         // states, which `announce` relies on.
@@ -137,6 +152,9 @@ impl MqttLink {
             None => {
                 states.insert(topic.to_string(), state);
             }
+        }
+        if !self.is_connected() {
+            return;
         }
         if let Err(e) = self
             .client
@@ -157,8 +175,13 @@ impl MqttLink {
         let _ = self.client.disconnect().await;
     }
 
-    /// Publishes a message that is not state (write results): not remembered, not retained.
+    /// Publishes a message that is not state (write results): not remembered, not retained,
+    /// dropped while the broker is away.
     pub async fn notify(&self, topic: &str, payload: Vec<u8>) {
+        if !self.is_connected() {
+            tracing::warn!(topic, "MQTT broker away: message dropped");
+            return;
+        }
         if let Err(e) = self
             .client
             .publish(topic, QoS::AtLeastOnce, false, payload)
