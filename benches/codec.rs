@@ -28,6 +28,9 @@ fn point(data_type: DataType, count: Option<u16>, scale: Option<f64>) -> PointCo
         publish_mode: None,
         deadband: None,
         bit: None,
+        unit_of_measurement: None,
+        device_class: None,
+        state_class: None,
     }
 }
 

@@ -684,3 +684,115 @@ async fn a_broker_that_is_down_stalls_nothing_and_gets_the_latest_states() {
     assert_eq!(seen["shop/dev/p49"], "49");
     assert_eq!(seen["shop/dev/status"], "online");
 }
+
+/// Home Assistant discovery through a real broker: one retained config per point, read back
+/// field by field; a write through the discovered `number`'s command topic reaches the device;
+/// Home Assistant saying `online` gets the configs again.
+#[actix_rt::test]
+async fn home_assistant_finds_every_point_and_writes_through_a_number() {
+    let device = Arc::new(Device::default());
+    device
+        .registers
+        .lock()
+        .unwrap()
+        .extend([(10, 600), (12, 0x4049), (13, 0x0FDB)]);
+    device.coils.lock().unwrap().insert(0, false);
+    let (modbus, _server) = serve(device.clone()).await;
+    let mqtt = free_address();
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nhomeassistant:\n  enabled: true\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: Setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40, unit_of_measurement: '°C', device_class: temperature}}\n      - {{name: Power, topic: power, address: 12, kind: input, data_type: f32, unit_of_measurement: W, device_class: power, state_class: measurement}}\n      - {{name: Heater, topic: heater, address: 0, kind: coil, data_type: bool}}\n",
+        modbus.port(),
+        port = mqtt.port(),
+    );
+    let config = config::parse("test.yml", &yaml).unwrap();
+    config.validate().unwrap();
+    actors::bridge::run::start(&config).unwrap();
+    let mut options = MqttOptions::new("home-assistant", "127.0.0.1", mqtt.port());
+    options.set_keep_alive(Duration::from_secs(5));
+    let (client, mut events) = AsyncClient::new(options, 64);
+    client
+        .subscribe("homeassistant/+/+/+/config", QoS::AtLeastOnce)
+        .await
+        .unwrap();
+    let mut configs = BTreeMap::new();
+    while configs.len() < 3 {
+        let (topic, payload) = next_publish(&mut events).await;
+        configs.insert(
+            topic,
+            serde_json::from_str::<serde_json::Value>(&payload).unwrap(),
+        );
+    }
+    let number = &configs["homeassistant/number/shop_dryer/setpoint/config"];
+    assert_eq!(number["command_topic"], "shop/dryer/setpoint/set");
+    assert_eq!(number["state_topic"], "shop/dryer/setpoint");
+    assert_eq!(
+        (
+            number["min"].as_f64(),
+            number["max"].as_f64(),
+            number["step"].as_f64()
+        ),
+        (Some(-3316.8), Some(3236.7), Some(0.1))
+    );
+    assert_eq!(
+        (
+            number["unit_of_measurement"].as_str(),
+            number["device_class"].as_str()
+        ),
+        (Some("°C"), Some("temperature"))
+    );
+    assert_eq!(number["unique_id"], "shop_dryer_setpoint");
+    assert_eq!(
+        number["availability"],
+        serde_json::json!([{"topic": "shop/status"}, {"topic": "shop/dryer/status"}])
+    );
+    assert_eq!(
+        number["device"]["identifiers"],
+        serde_json::json!(["shop_dryer"])
+    );
+    let sensor = &configs["homeassistant/sensor/shop_dryer/power/config"];
+    assert_eq!(
+        (sensor["state_class"].as_str(), sensor.get("command_topic")),
+        (Some("measurement"), None)
+    );
+    let switch = &configs["homeassistant/switch/shop_dryer/heater/config"];
+    assert_eq!(
+        (
+            switch["command_topic"].as_str(),
+            switch["payload_on"].as_str(),
+            switch["state_off"].as_str()
+        ),
+        (Some("shop/dryer/heater/set"), Some("true"), Some("false"))
+    );
+
+    client
+        .publish("shop/dryer/setpoint/set", QoS::AtLeastOnce, false, "25.5")
+        .await
+        .unwrap();
+    for _ in 0..50 {
+        if device.registers.lock().unwrap()[&10] == 655 {
+            break;
+        }
+        // The client's event loop sends the publish; keep it turning.
+        let _ = tokio::time::timeout(Duration::from_millis(100), events.poll()).await;
+    }
+    assert_eq!(
+        device.registers.lock().unwrap()[&10],
+        655,
+        "the number's write reached the device"
+    );
+    // Quiet first (every earlier publish drained), then Home Assistant says it is back.
+    while let Ok(Ok(_)) = tokio::time::timeout(Duration::from_millis(500), events.poll()).await {}
+    client
+        .publish("homeassistant/status", QoS::AtLeastOnce, false, "online")
+        .await
+        .unwrap();
+    let mut again = std::collections::BTreeSet::new();
+    while again.len() < 3 {
+        again.insert(next_publish(&mut events).await.0);
+    }
+    let all: std::collections::BTreeSet<String> = configs.keys().cloned().collect();
+    assert_eq!(
+        again, all,
+        "every config again after Home Assistant restarts"
+    );
+}

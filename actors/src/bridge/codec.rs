@@ -369,6 +369,9 @@ mod tests {
             publish_mode: None,
             deadband: None,
             bit: None,
+            unit_of_measurement: None,
+            device_class: None,
+            state_class: None,
         }
     }
 

@@ -26,6 +26,21 @@ pub struct BridgeConfig {
     /// Embedded broker (beyond the spec); absent: connect to `mqtt.host:port`.
     #[serde(default)]
     pub broker: Option<BrokerConfig>,
+    /// Home Assistant MQTT discovery (beyond the spec); off when absent.
+    #[serde(default)]
+    pub homeassistant: Option<HomeAssistantConfig>,
+}
+
+/// Home Assistant MQTT discovery: one retained config per point under the discovery prefix.
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HomeAssistantConfig {
+    /// Announce the points.
+    #[serde(default)]
+    pub enabled: bool,
+    /// Home Assistant's discovery prefix.
+    #[serde(default = "defaults::discovery_prefix")]
+    pub discovery_prefix: String,
 }
 
 /// The MQTT connection.
@@ -297,6 +312,15 @@ pub struct PointConfig {
     /// spec).
     #[serde(default)]
     pub bit: Option<u8>,
+    /// Home Assistant: the unit of the state (`W`, `kWh`, `°C`).
+    #[serde(default)]
+    pub unit_of_measurement: Option<String>,
+    /// Home Assistant: the device class (`power`, `energy`, `temperature`).
+    #[serde(default)]
+    pub device_class: Option<String>,
+    /// Home Assistant: the state class (`measurement`, `total_increasing`).
+    #[serde(default)]
+    pub state_class: Option<String>,
 }
 
 impl PointConfig {
@@ -346,6 +370,9 @@ mod defaults {
     }
     pub fn base_topic() -> String {
         "modbus".into()
+    }
+    pub fn discovery_prefix() -> String {
+        "homeassistant".into()
     }
     pub fn keep_alive() -> u64 {
         30
@@ -577,6 +604,14 @@ impl BridgeConfig {
         }
         if self.sources.is_empty() {
             problem("sources".into(), "at least one source is required");
+        }
+        if let Some(prefix) = self.homeassistant.as_ref().map(|h| &h.discovery_prefix)
+            && topic_problem(prefix).is_some()
+        {
+            problem(
+                "homeassistant.discovery_prefix".into(),
+                "must be non-empty levels without '+' or '#'",
+            );
         }
         let mut ids = std::collections::HashSet::new();
         for (s, source) in self.sources.iter().enumerate() {

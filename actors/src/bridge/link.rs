@@ -16,6 +16,8 @@
 //! - After a connection error it waits `reconnect_delay_secs` before trying again (rumqttc itself
 //!   retries at once: DESIGN.md).
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
+//! - Announcements (Home Assistant discovery configs) are published, retained, on every
+//!   connection before the states, and again on request.
 
 use super::config::MqttConfig;
 use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
@@ -43,6 +45,9 @@ pub struct MqttLink {
     status_topic: String,
     /// Connected to the broker (set on every ConnAck, cleared on every connection error).
     connected: Arc<AtomicBool>,
+    /// Retained messages published on every connection before the states (Home Assistant
+    /// discovery configs).
+    announcements: Arc<Mutex<Vec<Incoming>>>,
 }
 
 impl MqttLink {
@@ -72,6 +77,7 @@ impl MqttLink {
             states: Arc::new(Mutex::new(BTreeMap::new())),
             status_topic,
             connected: Arc::new(AtomicBool::new(false)),
+            announcements: Arc::new(Mutex::new(Vec::new())),
         };
         let (forward, incoming) = mpsc::channel(256);
         let delay = Duration::from_secs(config.reconnect_delay_secs);
@@ -117,6 +123,7 @@ impl MqttLink {
         for topic in subscriptions {
             let _ = self.client.subscribe(topic.clone(), QoS::AtLeastOnce).await;
         }
+        self.republish_announcements().await;
         let topics: Vec<String> = self.states.lock().await.keys().cloned().collect();
         for topic in topics {
             // Read and queue under the lock, as `publish` does, so a newer state published
@@ -128,6 +135,26 @@ impl MqttLink {
                     .publish(topic, QoS::AtLeastOnce, state.retain, state.payload.clone())
                     .await;
             }
+        }
+    }
+
+    /// Sets the retained messages published on every connection (before the states), and
+    /// publishes them now when connected.
+    pub async fn set_announcements(&self, messages: Vec<Incoming>) {
+        *self.announcements.lock().await = messages;
+        if self.is_connected() {
+            self.republish_announcements().await;
+        }
+    }
+
+    /// Publishes the announcements again, retained (Home Assistant came back online).
+    pub async fn republish_announcements(&self) {
+        let messages = self.announcements.lock().await.clone();
+        for (topic, payload) in messages {
+            let _ = self
+                .client
+                .publish(topic, QoS::AtLeastOnce, true, payload)
+                .await;
         }
     }
 

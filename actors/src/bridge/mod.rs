@@ -4,6 +4,7 @@
 pub mod broker;
 pub mod codec;
 pub mod config;
+pub mod discovery;
 pub mod link;
 pub mod plan;
 pub mod poller;

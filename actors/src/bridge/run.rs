@@ -3,6 +3,7 @@
 
 use super::broker;
 use super::config::BridgeConfig;
+use super::discovery;
 use super::link::MqttLink;
 use super::poller::{Poller, Write};
 use actix::prelude::*;
@@ -47,15 +48,26 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
             routes.insert(format!("{base}/{}/{}/set", source.id, point.topic), (s, p));
         }
     }
-    let (link, mut incoming) = MqttLink::start(&config.mqtt, write_filters(base, routes.keys()));
+    let ha_status = discovery::status_topic(config);
+    let mut subscriptions = write_filters(base, routes.keys());
+    subscriptions.extend(ha_status.clone());
+    let (link, mut incoming) = MqttLink::start(&config.mqtt, subscriptions);
     let pollers: Vec<Addr<Poller>> = config
         .sources
         .iter()
         .map(|source| Poller::new(source.clone(), base, link.clone()).start())
         .collect();
     let targets = pollers.clone();
+    let (announcer, announcements) = (link.clone(), discovery::messages(config));
     actix::spawn(async move {
+        announcer.set_announcements(announcements).await;
         while let Some((topic, payload)) = incoming.recv().await {
+            if ha_status.as_deref() == Some(topic.as_str()) {
+                if payload == b"online" {
+                    announcer.republish_announcements().await;
+                }
+                continue;
+            }
             match routes.get(&topic) {
                 Some(&(source, point)) => targets[source].do_send(Write { point, payload }),
                 None => tracing::debug!(%topic, "message on an unknown topic dropped"),

@@ -1,0 +1,246 @@
+//! Home Assistant MQTT discovery (beyond the spec; off unless `homeassistant.enabled`): one
+//! retained config per point at `<prefix>/<component>/<node>/<object>/config`, published on every
+//! connection and again whenever `<prefix>/status` says `online` (Home Assistant restarted).
+//!
+//! - Components: read-only numbers and strings → `sensor`; coils, discrete inputs and `bool`
+//!   register points → `switch` when writable, else `binary_sensor`; writable numeric holding
+//!   registers → `number`, `min`/`max` the data type's range after scale and offset, `step` the
+//!   scale. Write-only points are not announced (they have no state).
+//! - Ids are sanitised to `[a-zA-Z0-9_-]`: node `<base>_<source>`, object `<topic>`, `unique_id`
+//!   `<base>_<source>_<topic>`.
+//! - Availability lists `<base>/status` and `<base>/<source>/status`, `availability_mode: all`.
+//! - Every source is a device (model "Modbus TCP") reached through the bridge (`via_device`).
+
+use super::config::{Access, BridgeConfig, DataType, Kind, PointConfig, SourceConfig};
+use serde_json::{Map, Value, json};
+
+/// `text` with every character outside `[a-zA-Z0-9_-]` made `_`.
+pub fn sanitise(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// The topic Home Assistant announces its restarts on, when discovery is on.
+pub fn status_topic(config: &BridgeConfig) -> Option<String> {
+    let ha = config.homeassistant.as_ref().filter(|h| h.enabled)?;
+    Some(format!("{}/status", ha.discovery_prefix))
+}
+
+/// The raw range of an integer data type.
+fn raw_range(data_type: DataType) -> Option<(f64, f64)> {
+    Some(match data_type {
+        DataType::U16 => (0.0, 65_535.0),
+        DataType::I16 => (-32_768.0, 32_767.0),
+        DataType::U32 => (0.0, 4_294_967_295.0),
+        DataType::I32 => (-2_147_483_648.0, 2_147_483_647.0),
+        DataType::U64 => (0.0, u64::MAX as f64),
+        DataType::I64 => (i64::MIN as f64, i64::MAX as f64),
+        DataType::F32 => (f64::from(f32::MIN), f64::from(f32::MAX)),
+        DataType::F64 => (-1.0e300, 1.0e300),
+        _ => return None,
+    })
+}
+
+/// `raw * scale + offset` in exact decimals from the numbers' shortest text where they fit
+/// (so 32767 × 0.1 − 40 is 3236.7, not 3236.7000000000003), else in f64.
+fn scaled(raw: f64, scale: f64, offset: f64) -> f64 {
+    use rust_decimal::Decimal;
+    use rust_decimal::prelude::ToPrimitive;
+    use std::str::FromStr;
+    let exact = |x: f64| Decimal::from_str(&x.to_string()).ok();
+    let decimal = match (exact(raw), exact(scale), exact(offset)) {
+        (Some(r), Some(s), Some(o)) => r.checked_mul(s).and_then(|m| m.checked_add(o)),
+        _ => None,
+    };
+    decimal
+        .and_then(|d| d.to_f64())
+        .unwrap_or(raw * scale + offset)
+}
+
+/// A `number`'s `(min, max, step)`: the data type's range after scale and offset.
+fn number_range(point: &PointConfig) -> Option<(f64, f64, f64)> {
+    let (low, high) = raw_range(point.data_type)?;
+    let (scale, offset) = (point.scale.unwrap_or(1.0), point.offset.unwrap_or(0.0));
+    let (a, b) = (scaled(low, scale, offset), scaled(high, scale, offset));
+    Some((a.min(b), a.max(b), scale.abs()))
+}
+
+/// The component of `point`, or `None` when it is not announced.
+fn component(point: &PointConfig) -> Option<&'static str> {
+    let access = point.access();
+    if access == Access::WriteOnly {
+        return None;
+    }
+    let writable = access == Access::ReadWrite;
+    Some(match point.data_type {
+        DataType::Bool if writable => "switch",
+        DataType::Bool => "binary_sensor",
+        t if t.is_numeric() && writable && point.kind == Kind::Holding => "number",
+        _ => "sensor",
+    })
+}
+
+/// The discovery config of one point: its topic and payload.
+fn point_config(
+    config: &BridgeConfig,
+    prefix: &str,
+    source: &SourceConfig,
+    point: &PointConfig,
+) -> Option<(String, Value)> {
+    let component = component(point)?;
+    let base = &config.mqtt.base_topic;
+    let node = sanitise(&format!("{base}_{}", source.id));
+    let state = format!("{base}/{}/{}", source.id, point.topic);
+    let mut c = Map::new();
+    c.insert("name".into(), json!(point.name));
+    c.insert(
+        "unique_id".into(),
+        json!(sanitise(&format!("{base}_{}_{}", source.id, point.topic))),
+    );
+    c.insert("state_topic".into(), json!(state));
+    c.insert(
+        "availability".into(),
+        json!([{"topic": format!("{base}/status")}, {"topic": format!("{base}/{}/status", source.id)}]),
+    );
+    c.insert("availability_mode".into(), json!("all"));
+    c.insert("payload_available".into(), json!("online"));
+    c.insert("payload_not_available".into(), json!("offline"));
+    c.insert(
+        "device".into(),
+        json!({"identifiers": [node], "name": source.id, "model": "Modbus TCP",
+               "via_device": sanitise(&format!("{base}_bridge"))}),
+    );
+    match component {
+        "switch" | "binary_sensor" => {
+            c.insert("payload_on".into(), json!("true"));
+            c.insert("payload_off".into(), json!("false"));
+            if component == "switch" {
+                c.insert("state_on".into(), json!("true"));
+                c.insert("state_off".into(), json!("false"));
+                c.insert("command_topic".into(), json!(format!("{state}/set")));
+            }
+        }
+        "number" => {
+            let (min, max, step) = number_range(point)?;
+            c.insert("command_topic".into(), json!(format!("{state}/set")));
+            c.insert("min".into(), json!(min));
+            c.insert("max".into(), json!(max));
+            c.insert("step".into(), json!(step));
+            c.insert("mode".into(), json!("box"));
+        }
+        _ if point.data_type == DataType::String => {
+            c.insert("value_template".into(), json!("{{ value_json }}"));
+        }
+        _ => {}
+    }
+    for (key, value) in [
+        ("unit_of_measurement", &point.unit_of_measurement),
+        ("device_class", &point.device_class),
+        ("state_class", &point.state_class),
+    ] {
+        if let Some(value) = value {
+            c.insert(key.into(), json!(value));
+        }
+    }
+    let topic = format!(
+        "{prefix}/{component}/{node}/{}/config",
+        sanitise(&point.topic)
+    );
+    Some((topic, Value::Object(c)))
+}
+
+/// Every point's discovery config as a retained message, `(topic, payload)`; none while
+/// discovery is off.
+pub fn messages(config: &BridgeConfig) -> Vec<(String, Vec<u8>)> {
+    let Some(ha) = config.homeassistant.as_ref().filter(|h| h.enabled) else {
+        return Vec::new();
+    };
+    config
+        .sources
+        .iter()
+        .flat_map(|s| s.points.iter().map(move |p| (s, p)))
+        .filter_map(|(s, p)| point_config(config, &ha.discovery_prefix, s, p))
+        .map(|(topic, payload)| (topic, payload.to_string().into_bytes()))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::config::parse;
+
+    const CONFIG: &str = "mqtt:\n  host: h\n  base_topic: shop\nhomeassistant:\n  enabled: true\nsources:\n  - id: meter.1\n    host: h\n    unit_id: 1\n    points:\n      - {name: Power, topic: power_w, address: 12, kind: input, data_type: f32, unit_of_measurement: W, device_class: power, state_class: measurement}\n      - {name: Setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}\n      - {name: Relay, topic: relay, address: 0, kind: coil, data_type: bool}\n      - {name: Door, topic: door, address: 0, kind: discrete_input, data_type: bool}\n      - {name: Label, topic: label, address: 30, kind: holding, data_type: string, count: 4, access: read_only}\n      - {name: Pulse, topic: pulse, address: 1, kind: coil, data_type: bool, access: write_only}\n";
+
+    fn configs() -> Vec<(String, Value)> {
+        let config = parse("c.yml", CONFIG).unwrap();
+        messages(&config)
+            .into_iter()
+            .map(|(t, p)| (t, serde_json::from_slice(&p).unwrap()))
+            .collect()
+    }
+
+    #[test]
+    fn each_point_is_announced_as_its_component() {
+        let found = configs();
+        let topics: Vec<&str> = found.iter().map(|(t, _)| t.as_str()).collect();
+        assert_eq!(
+            topics,
+            [
+                "homeassistant/sensor/shop_meter_1/power_w/config",
+                "homeassistant/number/shop_meter_1/setpoint/config",
+                "homeassistant/switch/shop_meter_1/relay/config",
+                "homeassistant/binary_sensor/shop_meter_1/door/config",
+                "homeassistant/sensor/shop_meter_1/label/config",
+            ],
+            "write-only points are not announced"
+        );
+        let power = &found[0].1;
+        assert_eq!(power["unique_id"], "shop_meter_1_power_w");
+        assert_eq!(power["state_topic"], "shop/meter.1/power_w");
+        assert_eq!(
+            (
+                power["unit_of_measurement"].as_str(),
+                power["device_class"].as_str()
+            ),
+            (Some("W"), Some("power"))
+        );
+        assert_eq!(power["availability_mode"], "all");
+        assert_eq!(power["availability"][1]["topic"], "shop/meter.1/status");
+        assert_eq!(power["device"]["model"], "Modbus TCP");
+        let setpoint = &found[1].1;
+        assert_eq!(setpoint["command_topic"], "shop/meter.1/setpoint/set");
+        assert_eq!(
+            (
+                setpoint["min"].as_f64(),
+                setpoint["max"].as_f64(),
+                setpoint["step"].as_f64()
+            ),
+            (Some(-3316.8), Some(3236.7), Some(0.1))
+        );
+        assert_eq!(found[2].1["payload_on"], "true");
+        assert!(
+            found[3].1.get("command_topic").is_none(),
+            "a discrete input is read-only"
+        );
+        assert_eq!(found[4].1["value_template"], "{{ value_json }}");
+    }
+
+    #[test]
+    fn discovery_is_off_unless_enabled() {
+        let off = CONFIG.replace("  enabled: true\n", "  enabled: false\n");
+        assert!(messages(&parse("c.yml", &off).unwrap()).is_empty());
+        let absent = CONFIG.replace("homeassistant:\n  enabled: true\n", "");
+        assert_eq!(status_topic(&parse("c.yml", &absent).unwrap()), None);
+        assert_eq!(
+            status_topic(&parse("c.yml", CONFIG).unwrap()).as_deref(),
+            Some("homeassistant/status")
+        );
+    }
+}
