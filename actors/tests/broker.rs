@@ -3,16 +3,13 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::bridge::broker;
-use rumqttc::{AsyncClient, Event, EventLoop, LastWill, MqttOptions, Packet, QoS};
-use std::net::{SocketAddr, TcpListener};
+use rumqttc::{AsyncClient, EventLoop, LastWill, MqttOptions, QoS};
+use std::net::SocketAddr;
 use std::time::Duration;
 
-fn free_address() -> SocketAddr {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-}
+#[path = "support/device.rs"]
+mod device;
+use device::{free_address, next_publish};
 
 fn client(id: &str, address: SocketAddr, will: Option<LastWill>) -> (AsyncClient, EventLoop) {
     let mut options = MqttOptions::new(id, address.ip().to_string(), address.port());
@@ -21,22 +18,6 @@ fn client(id: &str, address: SocketAddr, will: Option<LastWill>) -> (AsyncClient
         options.set_last_will(will);
     }
     AsyncClient::new(options, 16)
-}
-
-/// The next publish on `events`, within 5 s.
-async fn next_publish(events: &mut EventLoop) -> (String, String) {
-    tokio::time::timeout(Duration::from_secs(5), async {
-        loop {
-            if let Event::Incoming(Packet::Publish(p)) = events.poll().await.unwrap() {
-                return (
-                    p.topic.clone(),
-                    String::from_utf8_lossy(&p.payload).to_string(),
-                );
-            }
-        }
-    })
-    .await
-    .expect("no publish within 5 s")
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -5,128 +5,15 @@
 
 use actix::Actor;
 use actors::bridge::{broker, config, link::MqttLink, poller::Poller};
-use rumqttc::{AsyncClient, Event, EventLoop, MqttOptions, Packet, QoS};
+use rumqttc::{AsyncClient, EventLoop, MqttOptions, QoS};
 use std::collections::BTreeMap;
-use std::future;
-use std::net::{SocketAddr, TcpListener};
+use std::net::SocketAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
-use tokio_modbus::prelude::{ExceptionCode, Request, Response};
-use tokio_modbus::server::tcp::{Server, accept_tcp_connection};
 
-/// A device with fixed holding registers and coils that records every request it sees.
-#[derive(Default)]
-struct Device {
-    registers: Mutex<BTreeMap<u16, u16>>,
-    coils: Mutex<BTreeMap<u16, bool>>,
-    seen: Mutex<Vec<(&'static str, u16, u16)>>,
-}
-
-impl tokio_modbus::server::Service for Device {
-    type Request = Request<'static>;
-    type Response = Response;
-    type Exception = ExceptionCode;
-    type Future = future::Ready<Result<Response, ExceptionCode>>;
-
-    fn call(&self, request: Request<'static>) -> Self::Future {
-        let words = |address: u16, count: u16| -> Option<Vec<u16>> {
-            let registers = self.registers.lock().unwrap();
-            (address..address + count)
-                .map(|a| registers.get(&a).copied())
-                .collect()
-        };
-        let answer = match request {
-            Request::ReadHoldingRegisters(address, count) => {
-                self.seen.lock().unwrap().push(("holding", address, count));
-                words(address, count)
-                    .map(Response::ReadHoldingRegisters)
-                    .ok_or(ExceptionCode::IllegalDataAddress)
-            }
-            Request::ReadInputRegisters(address, count) => words(address, count)
-                .map(Response::ReadInputRegisters)
-                .ok_or(ExceptionCode::IllegalDataAddress),
-            Request::ReadCoils(address, count) => {
-                self.seen.lock().unwrap().push(("coils", address, count));
-                let coils = self.coils.lock().unwrap();
-                let bits: Option<Vec<bool>> = (address..address + count)
-                    .map(|a| coils.get(&a).copied())
-                    .collect();
-                bits.map(Response::ReadCoils)
-                    .ok_or(ExceptionCode::IllegalDataAddress)
-            }
-            Request::WriteSingleCoil(address, bit) => {
-                self.seen.lock().unwrap().push(("write coil", address, 1));
-                self.coils.lock().unwrap().insert(address, bit);
-                Ok(Response::WriteSingleCoil(address, bit))
-            }
-            Request::WriteMultipleRegisters(address, words) => {
-                self.seen
-                    .lock()
-                    .unwrap()
-                    .push(("write registers", address, words.len() as u16));
-                let mut registers = self.registers.lock().unwrap();
-                for (offset, word) in words.iter().enumerate() {
-                    registers.insert(address + offset as u16, *word);
-                }
-                Ok(Response::WriteMultipleRegisters(
-                    address,
-                    words.len() as u16,
-                ))
-            }
-            Request::WriteSingleRegister(address, word) => {
-                self.seen
-                    .lock()
-                    .unwrap()
-                    .push(("write register", address, 1));
-                self.registers.lock().unwrap().insert(address, word);
-                Ok(Response::WriteSingleRegister(address, word))
-            }
-            _ => Err(ExceptionCode::IllegalFunction),
-        };
-        future::ready(answer)
-    }
-}
-
-/// Serves `device` on a free local port; returns the address and the server task.
-async fn serve(device: Arc<Device>) -> (SocketAddr, tokio::task::JoinHandle<()>) {
-    let address = free_address();
-    (address, serve_at(device, address).await)
-}
-
-/// Serves `device` on `address` (again, after it went away).
-async fn serve_at(device: Arc<Device>, address: SocketAddr) -> tokio::task::JoinHandle<()> {
-    let listener = tokio::net::TcpListener::bind(address).await.unwrap();
-    tokio::spawn(async move {
-        let new_service = move |_| Ok(Some(device.clone()));
-        let on_connected = move |stream, address| {
-            let new_service = new_service.clone();
-            async move { accept_tcp_connection(stream, address, new_service) }
-        };
-        let _ = Server::new(listener).serve(&on_connected, |_| {}).await;
-    })
-}
-
-fn free_address() -> SocketAddr {
-    TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-}
-
-async fn next_publish(events: &mut EventLoop) -> (String, String) {
-    tokio::time::timeout(Duration::from_secs(10), async {
-        loop {
-            if let Event::Incoming(Packet::Publish(p)) = events.poll().await.unwrap() {
-                return (
-                    p.topic.clone(),
-                    String::from_utf8_lossy(&p.payload).to_string(),
-                );
-            }
-        }
-    })
-    .await
-    .expect("no publish within 10 s")
-}
+#[path = "support/device.rs"]
+mod device;
+use device::{Device, free_address, next_publish, serve, serve_at};
 
 #[actix_rt::test]
 async fn a_source_is_polled_coalesced_published_and_reported_offline() {
@@ -205,6 +92,9 @@ struct WriteRig {
     _server: tokio::task::JoinHandle<()>,
 }
 
+/// The dryer's points of the write tests (YAML list items).
+const DRYER_POINTS: &str = "      - {name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}\n      - {name: relay, topic: relay, address: 0, kind: coil, data_type: bool}\n      - {name: fan, topic: fan, address: 20, kind: input, data_type: u16}\n      - {name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {word_order: little}}\n      - {name: heater, topic: heater, address: 40, kind: holding, data_type: bool, bit: 3}\n";
+
 impl WriteRig {
     async fn start() -> WriteRig {
         let device = Arc::new(Device::default());
@@ -217,9 +107,20 @@ impl WriteRig {
         ]);
         device.coils.lock().unwrap().insert(0, true);
         let (modbus, server) = serve(device.clone()).await;
+        Self::on(device, modbus, server, DRYER_POINTS).await
+    }
+
+    /// The bridge, with the embedded broker, polling `modbus` every 200 ms as source `dryer`
+    /// with `points` (YAML list items), and a client subscribed to `shop/dryer/#`.
+    async fn on(
+        device: Arc<Device>,
+        modbus: SocketAddr,
+        server: tokio::task::JoinHandle<()>,
+        points: &str,
+    ) -> WriteRig {
         let mqtt = free_address();
         let yaml = format!(
-            "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    points:\n      - {{name: setpoint, topic: setpoint, address: 10, kind: holding, data_type: i16, scale: 0.1, offset: -40}}\n      - {{name: relay, topic: relay, address: 0, kind: coil, data_type: bool}}\n      - {{name: fan, topic: fan, address: 20, kind: input, data_type: u16}}\n      - {{name: energy, topic: energy, address: 30, kind: holding, data_type: u32, encoding: {{word_order: little}}}}\n      - {{name: heater, topic: heater, address: 40, kind: holding, data_type: bool, bit: 3}}\n",
+            "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\nbroker:\n  listen: 127.0.0.1:{port}\nsources:\n  - id: dryer\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 200\n    request_timeout_ms: 500\n    points:\n{points}",
             modbus.port(),
             port = mqtt.port(),
         );
@@ -240,6 +141,16 @@ impl WriteRig {
             client,
             events,
             _server: server,
+        }
+    }
+
+    /// The next state published on `topic` (below `shop/dryer/`).
+    async fn state_of(&mut self, topic: &str) -> String {
+        loop {
+            let (t, p) = next_publish(&mut self.events).await;
+            if t == format!("shop/dryer/{topic}") {
+                return p;
+            }
         }
     }
 
@@ -601,90 +512,6 @@ async fn a_device_that_wakes_up_is_polled_at_its_rate_not_in_a_burst() {
     );
 }
 
-/// Resident memory of this process, KiB (Linux).
-fn rss_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .unwrap()
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap()
-}
-
-/// A broker that is down for far longer than the client's queue would hold at 50 points every
-/// 20 ms: polling goes on, memory stays put, and once a broker is there every state topic
-/// carries its current value.
-#[actix_rt::test]
-async fn a_broker_that_is_down_stalls_nothing_and_gets_the_latest_states() {
-    let device = Arc::new(Device::default());
-    device
-        .registers
-        .lock()
-        .unwrap()
-        .extend((0..50).map(|a| (a, a)));
-    let (modbus, _server) = serve(device.clone()).await;
-    let mqtt = free_address();
-    let points: String = (0..50)
-        .map(|a| {
-            format!(
-                "      - {{name: p{a}, topic: p{a}, address: {a}, kind: holding, data_type: u16}}\n"
-            )
-        })
-        .collect();
-    let yaml = format!(
-        "mqtt:\n  host: 127.0.0.1\n  port: {}\n  base_topic: shop\n  reconnect_delay_secs: 1\nsources:\n  - id: dev\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 20\n    request_timeout_ms: 500\n    points:\n{points}",
-        mqtt.port(),
-        modbus.port(),
-    );
-    let config = config::parse("test.yml", &yaml).unwrap();
-    config.validate().unwrap();
-    actors::bridge::run::start(&config).unwrap();
-    let polls = || {
-        device
-            .seen
-            .lock()
-            .unwrap()
-            .iter()
-            .filter(|r| r.0 == "holding")
-            .count()
-    };
-    tokio::time::sleep(Duration::from_secs(1)).await;
-    let (before, rss_before) = (polls(), rss_kib());
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let (after, rss_after) = (polls(), rss_kib());
-    assert!(
-        after >= before + 20,
-        "polling went on without a broker: {before} → {after} polls"
-    );
-    assert!(
-        rss_after < rss_before + 16 * 1024,
-        "no backlog kept: {rss_before} → {rss_after} KiB over {} polls of 50 states",
-        after - before
-    );
-    device.registers.lock().unwrap().insert(7, 777);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-
-    broker::start(mqtt).unwrap();
-    let mut options = MqttOptions::new("watcher", "127.0.0.1", mqtt.port());
-    options.set_keep_alive(Duration::from_secs(5));
-    let (client, mut events) = AsyncClient::new(options, 64);
-    client
-        .subscribe("shop/dev/+", QoS::AtLeastOnce)
-        .await
-        .unwrap();
-    let mut seen = BTreeMap::new();
-    while seen.len() < 51 {
-        let (topic, payload) = next_publish(&mut events).await;
-        seen.insert(topic, payload);
-    }
-    assert_eq!(
-        seen["shop/dev/p7"], "777",
-        "the current value, not a stale one"
-    );
-    assert_eq!(seen["shop/dev/p49"], "49");
-    assert_eq!(seen["shop/dev/status"], "online");
-}
-
 /// Home Assistant discovery through a real broker: one retained config per point, read back
 /// field by field; a write through the discovered `number`'s command topic reaches the device;
 /// Home Assistant saying `online` gets the configs again.
@@ -795,4 +622,121 @@ async fn home_assistant_finds_every_point_and_writes_through_a_number() {
         again, all,
         "every config again after Home Assistant restarts"
     );
+}
+
+/// A device answering an exception for a register it lacks: the coalesced read is split, its
+/// neighbours are still published, the source stays online, and the point appears once the
+/// register exists.
+#[actix_rt::test]
+async fn a_device_answering_exceptions_keeps_its_good_points() {
+    let device = Arc::new(Device::default());
+    device
+        .registers
+        .lock()
+        .unwrap()
+        .extend([(0, 10), (1, 11), (3, 13)]);
+    let (modbus, server) = serve(device.clone()).await;
+    let points: String = (0..4)
+        .map(|a| {
+            format!(
+                "      - {{name: p{a}, topic: p{a}, address: {a}, kind: holding, data_type: u16}}\n"
+            )
+        })
+        .collect();
+    let mut rig = WriteRig::on(device.clone(), modbus, server, &points).await;
+    assert_eq!(
+        rig.state_of("p3").await,
+        "13",
+        "a neighbour of the bad address"
+    );
+    assert_eq!(rig.state_of("p0").await, "10");
+    device.registers.lock().unwrap().insert(2, 12);
+    assert_eq!(rig.state_of("p2").await, "12");
+    let split = device.seen.lock().unwrap().contains(&("holding", 3, 1));
+    assert!(split, "the failing read was split point by point");
+}
+
+/// One Modbus TCP frame (MBAP header and PDU) from `stream`, or `None` when it closed.
+async fn read_frame(stream: &mut tokio::net::TcpStream) -> Option<Vec<u8>> {
+    use tokio::io::AsyncReadExt;
+    let mut header = [0u8; 7];
+    stream.read_exact(&mut header).await.ok()?;
+    let length = usize::from(u16::from_be_bytes([header[4], header[5]]));
+    let mut pdu = vec![0u8; length.saturating_sub(1)];
+    stream.read_exact(&mut pdu).await.ok()?;
+    Some([header.to_vec(), pdu].concat())
+}
+
+/// A Modbus TCP proxy to `upstream`; while `drop_writes` is set, a write request (function 5,
+/// 6, 15 or 16) is forwarded, so the device applies it, and then the connection is closed
+/// before the answer.
+async fn dropping_proxy(
+    upstream: SocketAddr,
+    drop_writes: Arc<std::sync::atomic::AtomicBool>,
+) -> SocketAddr {
+    use tokio::io::AsyncWriteExt;
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut client, _)) = listener.accept().await {
+            let drop_writes = drop_writes.clone();
+            tokio::spawn(async move {
+                let Ok(mut device) = tokio::net::TcpStream::connect(upstream).await else {
+                    return;
+                };
+                while let Some(request) = read_frame(&mut client).await {
+                    let write = matches!(request.get(7), Some(5 | 6 | 15 | 16));
+                    if device.write_all(&request).await.is_err() {
+                        return;
+                    }
+                    let Some(answer) = read_frame(&mut device).await else {
+                        return;
+                    };
+                    if write && drop_writes.load(std::sync::atomic::Ordering::SeqCst) {
+                        return; // applied; the answer never comes
+                    }
+                    if client.write_all(&answer).await.is_err() {
+                        return;
+                    }
+                }
+            });
+        }
+    });
+    address
+}
+
+/// A device that drops the connection in the middle of a write: the write's result says so,
+/// the write was applied, and the bridge goes on polling and writing.
+#[actix_rt::test]
+async fn a_connection_dropped_mid_write_is_answered_and_the_bridge_goes_on() {
+    let device = Arc::new(Device::default());
+    device
+        .registers
+        .lock()
+        .unwrap()
+        .extend([(10, 600), (20, 7), (30, 0), (31, 0), (40, 0)]);
+    device.coils.lock().unwrap().insert(0, true);
+    let (modbus, server) = serve(device.clone()).await;
+    let drop_writes = Arc::new(std::sync::atomic::AtomicBool::new(true));
+    let proxy = dropping_proxy(modbus, drop_writes.clone()).await;
+    let mut rig = WriteRig::on(device.clone(), proxy, server, DRYER_POINTS).await;
+    let result = rig.result_of("setpoint", "25.5").await;
+    assert_eq!(result["ok"], false, "{result}");
+    assert!(
+        result["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{result}"
+    );
+    assert_eq!(
+        device.registers.lock().unwrap()[&10],
+        655,
+        "it was applied before the drop"
+    );
+    drop_writes.store(false, std::sync::atomic::Ordering::SeqCst);
+    assert_eq!(
+        rig.result_of("setpoint", "20").await,
+        serde_json::json!({"ok": true, "value": 20.0}),
+        "the bridge goes on"
+    );
+    device.registers.lock().unwrap().insert(20, 8);
+    while rig.state_of("fan").await != "8" {} // bounded by next_publish's timeout: it polls on
 }
