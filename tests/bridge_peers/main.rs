@@ -226,3 +226,66 @@ fn after_a_broker_restart_status_and_last_states_are_republished() {
     let result = after.next_on("e2e/dryer/relay/set/result");
     assert_eq!(json_of(&result.payload), json!({"ok": true, "value": true}));
 }
+
+/// Home Assistant discovery through mosquitto: a retained config per point, read back field by
+/// field; a write through the discovered `number`'s command topic reaches pymodbus.
+#[test]
+fn home_assistant_discovery_through_mosquitto() {
+    let dir = tempfile::tempdir().unwrap();
+    let (device_port, mqtt) = (free_port(), free_port());
+    let _device = modbus_device(device_port, &HOLDING);
+    let _broker = mosquitto(mqtt, dir.path());
+    let yaml = config(mqtt, device_port, "every_poll")
+        .replace("logging:\n", "homeassistant:\n  enabled: true\nlogging:\n");
+    let _bridge = bridge(&yaml, dir.path());
+    let mut ha = Subscriber::start(mqtt, "homeassistant/+/+/+/config");
+    let mut config_of = |component: &str, object: &str| {
+        let message = ha.next_on(&format!(
+            "homeassistant/{component}/e2e_dryer/{object}/config"
+        ));
+        assert!(message.retained || !message.payload.is_empty());
+        json_of(&message.payload)
+    };
+    let setpoint = config_of("number", "setpoint");
+    assert_eq!(setpoint["command_topic"], "e2e/dryer/setpoint/set");
+    assert_eq!(setpoint["state_topic"], "e2e/dryer/setpoint");
+    assert_eq!(
+        (
+            setpoint["min"].as_f64(),
+            setpoint["max"].as_f64(),
+            setpoint["step"].as_f64()
+        ),
+        (Some(-3316.8), Some(3236.7), Some(0.1))
+    );
+    assert_eq!(setpoint["availability_mode"], "all");
+    assert_eq!(setpoint["device"]["model"], "Modbus TCP");
+    let relay = config_of("switch", "relay");
+    assert_eq!(
+        (
+            relay["payload_on"].as_str(),
+            relay["command_topic"].as_str()
+        ),
+        (Some("true"), Some("e2e/dryer/relay/set"))
+    );
+    let door = config_of("binary_sensor", "door");
+    assert!(door.get("command_topic").is_none());
+    let fan = config_of("sensor", "fan");
+    assert_eq!(fan["unique_id"], "e2e_dryer_fan");
+    let material = config_of("sensor", "material");
+    assert_eq!(material["value_template"], "{{ value_json }}");
+
+    publish(mqtt, "e2e/dryer/setpoint/set", "21");
+    let (runtime, mut client) = device_client(device_port);
+    let mut register = 0;
+    for _ in 0..50 {
+        register = runtime
+            .block_on(client.read_holding_registers(3, 1))
+            .unwrap()
+            .unwrap()[0];
+        if register == 610 {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert_eq!(register, 610, "21 °C = (21 + 40) / 0.1 reached the device");
+}
