@@ -66,6 +66,9 @@ pub struct Poller {
     connection: Option<Modbus>,
     last: HashMap<usize, Value>,
     online: Option<bool>,
+    /// When the current poll was due: the next is due one interval later (so the cadence holds
+    /// on average), or at once when that moment has already passed (missed ticks skipped).
+    due: std::time::Instant,
 }
 
 impl Poller {
@@ -89,6 +92,7 @@ impl Poller {
             connection: None,
             last: HashMap::new(),
             online: None,
+            due: std::time::Instant::now(),
         }
     }
 
@@ -97,10 +101,10 @@ impl Poller {
     }
 
     /// Polls the source, then schedules the next poll: it starts when this one has finished
-    /// and the interval since this one started has passed. A poll that overran the interval
-    /// (a silent device) is followed by one at once, never by a burst of missed ones.
+    /// and one interval after this one was due, so the configured rate holds on average. A poll
+    /// that overran the interval (a silent device) is followed by one at once, never by a burst
+    /// of missed ones.
     fn poll(&mut self, ctx: &mut Context<Self>) {
-        let started = std::time::Instant::now();
         let (connection, source, reads) = (
             self.connection.take(),
             self.source.clone(),
@@ -113,8 +117,9 @@ impl Poller {
                     poller.connection = connection;
                     poller.publish(outcome, ctx);
                     let every = Duration::from_millis(poller.source.poll_interval_ms);
-                    let rest = every.saturating_sub(started.elapsed());
-                    ctx.run_later(rest, |poller, ctx| poller.poll(ctx));
+                    let now = std::time::Instant::now();
+                    poller.due = (poller.due + every).max(now);
+                    ctx.run_later(poller.due - now, |poller, ctx| poller.poll(ctx));
                 }),
         );
     }
