@@ -507,6 +507,13 @@ mod tests {
             "bit 3 of the swapped register"
         );
         assert_eq!(with_bit(&p, 0x0100, 3, true), 0x0900);
+        let mut input = point(Kind::Input, DataType::Bool, Order::Big, Order::Big);
+        input.bit = Some(0);
+        assert_eq!(
+            encode(&input, &json!(true)),
+            Err(WriteError::ReadOnly),
+            "an input register's bit"
+        );
     }
 
     #[test]
