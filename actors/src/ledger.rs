@@ -247,14 +247,27 @@ pub fn active_spools(tx: &impl Tx, filament_id: Id) -> Result<Vec<Spool>> {
 /// Grams remaining on the active spools of `filament_id`, each by the owner of its stock
 /// ([`links::remaining`]).
 pub fn active_total(tx: &impl Tx, filament_id: Id) -> Result<Decimal> {
-    let links = links::all(tx)?;
-    Ok(active_spools(tx, filament_id)?
-        .iter()
-        .map(|s| links::remaining(s, links.get(&s.id)))
-        .sum::<Decimal>()
-        .normalize())
+    Ok(active_totals(tx)?
+        .remove(&filament_id)
+        .unwrap_or(Decimal::ZERO))
 }
 
+/// Grams remaining on the active spools of every filament that has one, by filament, each
+/// spool counted by the owner of its stock: one pass over the spools and the links.
+pub fn active_totals(tx: &impl Tx) -> Result<std::collections::HashMap<Id, Decimal>> {
+    let links = links::all(tx)?;
+    let mut totals = std::collections::HashMap::new();
+    repo::for_each::<Spool>(tx, |s| {
+        if !s.archived {
+            *totals.entry(s.filament_id).or_insert(Decimal::ZERO) +=
+                links::remaining(&s, links.get(&s.id));
+        }
+    })?;
+    Ok(totals
+        .into_iter()
+        .map(|(f, g)| (f, g.normalize()))
+        .collect())
+}
 /// Gives `filament` an opening spool from its catalog price and net weight, unless it is archived
 /// or already has an active spool.
 pub fn stock_filament(txn: &Txn, filament: &Filament, now: Timestamp) -> Result<Option<Spool>> {

@@ -25,6 +25,16 @@ pub fn round(value: Decimal) -> Decimal {
         .normalize()
 }
 
+/// The canonical text of a decimal (API-CONTRACT.md, decimal rules): no trailing zeros, no
+/// exponent, and zero as `0` (never `-0` or `0.00`).
+pub fn canonical(value: Decimal) -> String {
+    if value.is_zero() {
+        "0".to_string()
+    } else {
+        value.normalize().to_string()
+    }
+}
+
 /// Depreciation per printing hour of a printer or component: `price / lifetime_hours`
 /// (currency per hour).
 pub fn hourly_rate(purchase_price: Decimal, expected_lifetime_hours: Decimal) -> Decimal {

@@ -209,38 +209,39 @@ mod tests {
         assert!(customer.archived);
         assert!(!customer.exclude_from_dashboard);
         assert_eq!(customer.updated_at, Timestamp(1_700_000_100));
-        let version = txn
-            .table(tables::META)
+        let version = stored_version(&txn);
+        assert_eq!(version, SCHEMA_VERSION);
+    }
+
+    /// The schema version stored in the file `txn` reads.
+    fn stored_version(txn: &redb::ReadTransaction) -> u64 {
+        txn.table(tables::META)
             .unwrap()
             .get(VERSION_KEY)
             .unwrap()
             .unwrap()
-            .value();
-        assert_eq!(version, SCHEMA_VERSION);
+            .value()
+    }
+
+    /// A file holding nothing but schema version `version`.
+    fn file_at_version(path: &std::path::Path, version: u64) {
+        let db = redb::Database::create(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert(VERSION_KEY, version)
+            .unwrap();
+        txn.commit().unwrap();
     }
 
     #[test]
     fn a_v2_file_gains_the_spool_managers_tables() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("printcost.redb");
-        {
-            let db = redb::Database::create(&path).unwrap();
-            let txn = db.begin_write().unwrap();
-            txn.open_table(tables::META)
-                .unwrap()
-                .insert(VERSION_KEY, 2)
-                .unwrap();
-            txn.commit().unwrap();
-        }
+        file_at_version(&path, 2);
         let store = Store::open(&path, StoreOptions::default()).unwrap();
         let txn = store.begin_read().unwrap();
-        let version = txn
-            .table(tables::META)
-            .unwrap()
-            .get(VERSION_KEY)
-            .unwrap()
-            .unwrap()
-            .value();
+        let version = stored_version(&txn);
         assert_eq!(version, 3);
         assert!(repo::is_empty(&txn, tables::SPOOL_LINKS).unwrap());
         assert_eq!(
@@ -253,28 +254,15 @@ mod tests {
     fn a_newer_file_is_refused_and_left_alone() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("printcost.redb");
-        {
-            let db = redb::Database::create(&path).unwrap();
-            let txn = db.begin_write().unwrap();
-            txn.open_table(tables::META)
-                .unwrap()
-                .insert(VERSION_KEY, SCHEMA_VERSION + 1)
-                .unwrap();
-            txn.commit().unwrap();
-        }
+        file_at_version(&path, SCHEMA_VERSION + 1);
         let err = Store::open(&path, StoreOptions::default()).unwrap_err();
         assert!(matches!(err, Error::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1));
         assert!(err.to_string().contains("newer printcost"));
         let db = redb::Database::open(&path).unwrap();
-        let txn = db.begin_write().unwrap();
-        let version = txn
-            .open_table(tables::META)
-            .unwrap()
-            .get(VERSION_KEY)
-            .unwrap()
-            .unwrap()
-            .value();
-        assert_eq!(version, SCHEMA_VERSION + 1);
+        assert_eq!(
+            stored_version(&redb::ReadableDatabase::begin_read(&db).unwrap()),
+            SCHEMA_VERSION + 1
+        );
     }
 
     #[test]
@@ -282,13 +270,7 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
         let txn = store.begin_read().unwrap();
-        let version = txn
-            .table(tables::META)
-            .unwrap()
-            .get(VERSION_KEY)
-            .unwrap()
-            .unwrap()
-            .value();
+        let version = stored_version(&txn);
         assert_eq!(version, SCHEMA_VERSION);
         assert!(repo::is_empty(&txn, tables::PRINTS).unwrap());
     }

@@ -75,6 +75,15 @@ pub async fn operations(app: &TestApp) -> Vec<Value> {
     status["operations"].as_array().unwrap().clone()
 }
 
+/// A double with one spool, an app linked to it, and that spool imported with `authority`:
+/// the double, the app and the local spool's id.
+pub async fn imported(authority: &str) -> (Double, TestApp, String) {
+    let double = Double::start(1).await;
+    let app = linked_app(&double.url).await;
+    let id = import(&app, 1, authority).await;
+    (double, app, id)
+}
+
 /// A DONE print of `grams` grams drawn from spool `spool_id` with an outcome of `actual`
 /// grams; answers the print.
 pub async fn consume(app: &TestApp, spool_id: &str, grams: &str, actual: &str) -> Value {
@@ -259,9 +268,7 @@ async fn a_native_spool_of_the_linked_filament_can_take_a_remote_spool() {
 
 #[actix_web::test]
 async fn an_external_spool_refuses_native_movements_and_changes_but_archives() {
-    let double = Double::start(1).await;
-    let app = linked_app(&double.url).await;
-    let id = import(&app, 1, "EXTERNAL_READ_ONLY").await;
+    let (_double, app, id) = imported("EXTERNAL_READ_ONLY").await;
     let movement = json!({"kind": "CORRECTION", "grams": "-5"});
     let res = app
         .post(&format!("/api/spools/{id}/movements"), &movement)
@@ -282,9 +289,7 @@ async fn an_external_spool_refuses_native_movements_and_changes_but_archives() {
 
 #[actix_web::test]
 async fn a_read_only_spool_books_nothing_for_an_outcome() {
-    let double = Double::start(1).await;
-    let app = linked_app(&double.url).await;
-    let id = import(&app, 1, "EXTERNAL_READ_ONLY").await;
+    let (double, app, id) = imported("EXTERNAL_READ_ONLY").await;
     consume(&app, &id, "40", "42.5").await;
     assert_eq!(operations(&app).await, Vec::<Value>::new());
     let ledger: Value = app
@@ -299,9 +304,7 @@ async fn a_read_only_spool_books_nothing_for_an_outcome() {
 
 #[actix_web::test]
 async fn applied_then_dropped_is_unknown_and_never_resent_until_confirmed() {
-    let double = Double::start(1).await;
-    let app = linked_app(&double.url).await;
-    let id = import(&app, 1, "EXTERNAL_CONSUMPTION").await;
+    let (double, app, id) = imported("EXTERNAL_CONSUMPTION").await;
     consume(&app, &id, "40", "42.5").await;
     let op = operations(&app).await[0].clone();
     assert_eq!(
@@ -356,9 +359,7 @@ async fn the_background_round_sends_pending_consumption_and_syncs() {
 
 #[actix_web::test]
 async fn a_refused_use_fails_and_confirm_not_applied_sends_it_again() {
-    let double = Double::start(1).await;
-    let app = linked_app(&double.url).await;
-    let id = import(&app, 1, "EXTERNAL_CONSUMPTION").await;
+    let (double, app, id) = imported("EXTERNAL_CONSUMPTION").await;
     consume(&app, &id, "40", "12").await;
     let op = operations(&app).await[0].clone();
     double.state.lock().unwrap().spools.remove(&1);
@@ -392,9 +393,7 @@ async fn a_refused_use_fails_and_confirm_not_applied_sends_it_again() {
 
 #[actix_web::test]
 async fn unlink_waits_for_unresolved_operations_then_books_one_correction() {
-    let double = Double::start(1).await;
-    let app = linked_app(&double.url).await;
-    let id = import(&app, 1, "EXTERNAL_CONSUMPTION").await;
+    let (_double, app, id) = imported("EXTERNAL_CONSUMPTION").await;
     consume(&app, &id, "40", "10").await;
     let unlink = json!({"spoolId": id, "ownership": "NATIVE", "openingBalance": "985.5"});
     refused(&app, "UNLINK", unlink.clone(), 409, "INTEGRATION_CONFLICT").await;
@@ -436,9 +435,7 @@ async fn unlink_waits_for_unresolved_operations_then_books_one_correction() {
 
 #[actix_web::test]
 async fn a_failed_sync_is_stored_on_the_spool_and_a_remote_404_is_missing() {
-    let double = Double::start(1).await;
-    let app = linked_app(&double.url).await;
-    let id = import(&app, 1, "EXTERNAL_READ_ONLY").await;
+    let (double, app, id) = imported("EXTERNAL_READ_ONLY").await;
     double.fault(Fault::Malformed);
     let res = action(&app, "SYNC", json!({"spoolId": id})).await;
     assert_eq!(res.status(), 200, "stored, not thrown");

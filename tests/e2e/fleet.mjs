@@ -3,15 +3,11 @@
 // prefilled form. Screenshots: the printer page and the import preview.
 //
 //   node fleet.mjs BASE_URL SCREENSHOT_DIR BAMBUDDY_URL
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { strict as assert } from "node:assert";
 
 const [base, shots, fleet] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 const problems = [];
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });

@@ -4,16 +4,12 @@
 // Chromium and read back with pdftotext. Fails on any console error.
 //
 //   node full_flow.mjs BASE_URL SCREENSHOT_DIR
-import { chromium } from "playwright-core";
+import { launch } from "./browser.mjs";
 import { strict as assert } from "node:assert";
 import { execFileSync } from "node:child_process";
 
 const [base, shots] = process.argv.slice(2);
-const browser = await chromium.launch({
-  executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
-  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await launch();
 const problems = [];
 const path = (page) => new URL(page.url()).pathname;
 

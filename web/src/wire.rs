@@ -8,11 +8,7 @@ use time::format_description::well_known::Rfc3339;
 
 /// A decimal as its canonical string: normalised, no exponent, `"0"` for zero.
 pub fn dec(value: Decimal) -> String {
-    if value.is_zero() {
-        "0".to_string()
-    } else {
-        value.normalize().to_string()
-    }
+    actors::money::canonical(value)
 }
 
 /// An optional decimal as its canonical string.

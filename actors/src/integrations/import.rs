@@ -82,14 +82,9 @@ pub fn conflicts(remote: &RemoteSpool, link: Option<&SpoolLink>) -> Vec<Conflict
     found
 }
 
-fn text(value: Option<Decimal>) -> Value {
-    value.map_or(Value::Null, |d| {
-        Value::String(if d.is_zero() {
-            "0".into()
-        } else {
-            d.normalize().to_string()
-        })
-    })
+/// An optional decimal as its canonical JSON string, or `null`.
+pub(super) fn text(value: Option<rust_decimal::Decimal>) -> Value {
+    value.map_or(Value::Null, |d| Value::String(crate::money::canonical(d)))
 }
 
 /// The validated projection of `remote` the preview shows and fingerprints: camelCase names,

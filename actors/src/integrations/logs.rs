@@ -6,7 +6,7 @@
 //! - The preview fingerprint of a log is the SHA-256 of its validated projection.
 //! - Once a FAILED log is imported, the print's outcome stays FAILED, in corrections too.
 
-use super::import::fingerprint;
+use super::import::{fingerprint, text};
 use crate::Result;
 use serde_json::{Value, json};
 use storage::Id;
@@ -20,16 +20,6 @@ pub fn terminal(log: &PrintLog) -> Option<OutcomeStatus> {
         "failed" | "stopped" | "cancelled" => Some(OutcomeStatus::Failed),
         _ => None,
     }
-}
-
-fn text(value: Option<rust_decimal::Decimal>) -> Value {
-    value.map_or(Value::Null, |d| {
-        Value::String(if d.is_zero() {
-            "0".into()
-        } else {
-            d.normalize().to_string()
-        })
-    })
 }
 
 /// A time as the API writes it: RFC 3339 in UTC (`2026-11-20T11:00:00Z`).

@@ -123,15 +123,16 @@ impl Query for StockOverview {
             page_size: 1000,
             ..ListQuery::default()
         };
+        let totals = crate::ledger::active_totals(snapshot)?;
         let filaments = Filaments::list(snapshot, &all, &())?
             .items
             .into_iter()
             .map(|view| {
-                let total = crate::ledger::active_total(snapshot, view.filament.id)?;
+                let total = totals.get(&view.filament.id).copied().unwrap_or_default();
                 let stock = stock_of(&view.filament, total);
-                Ok((view, stock))
+                (view, stock)
             })
-            .collect::<Result<_>>()?;
+            .collect();
         let spools = ListQuery {
             include_archived: true,
             ..all
