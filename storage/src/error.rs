@@ -2,7 +2,7 @@
 
 /// A failure of the store. Every variant means "the database cannot be read or written as asked"
 /// and maps to 503 `DATABASE_UNAVAILABLE` at the HTTP edge, except [`Error::NewerSchema`], which
-/// stops start-up.
+/// stops start-up, and the backup tools' [`Error::NotAStore`] and [`Error::InUse`].
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
     /// redb reported an I/O, transaction, table or commit failure (message kept, source dropped so
@@ -27,6 +27,13 @@ pub enum Error {
         /// Highest version this build can read.
         supported: u64,
     },
+    /// A file offered as a backup is not a database of this product (not redb, or without its
+    /// `meta` table and schema version).
+    #[error("not a printcost database: {0}")]
+    NotAStore(String),
+    /// Another process (the running service) has the database file open.
+    #[error("the database file is in use: stop the service first")]
+    InUse,
 }
 
 /// Result alias of this crate.

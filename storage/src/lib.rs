@@ -12,6 +12,7 @@
 //! arrays, so key order is creation order.
 
 mod backend;
+pub mod backup;
 mod codec;
 mod error;
 mod ids;

@@ -9,7 +9,7 @@ use crate::records::{
     Printer, PrinterLink, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
 };
 use crate::tables;
-use crate::{Id, Result, decode, encode};
+use crate::{Id, Result, Timestamp, decode, encode};
 use redb::{
     Key, ReadOnlyTable, ReadTransaction, ReadableMultimapTable, ReadableTable,
     ReadableTableMetadata, Table, TableDefinition, Value, WriteTransaction,
@@ -275,6 +275,23 @@ pub fn put_settings(tx: &WriteTransaction, settings: &Settings) -> Result<()> {
         .insert(0, bytes.as_slice())?;
     Ok(())
 }
+
+/// When the service last handed out a backup (`meta` key `last_backup_at`); `None` before the
+/// first.
+pub fn last_backup(tx: &impl Tx) -> Result<Option<Timestamp>> {
+    let table = tx.table(tables::META)?;
+    let found = table.get(LAST_BACKUP_KEY)?;
+    Ok(found.map(|v| Timestamp(v.value() as i64)))
+}
+
+/// Records when the service handed out a backup.
+pub fn set_last_backup(tx: &WriteTransaction, at: Timestamp) -> Result<()> {
+    tx.open_table(tables::META)?
+        .insert(LAST_BACKUP_KEY, at.0.max(0) as u64)?;
+    Ok(())
+}
+
+const LAST_BACKUP_KEY: &str = "last_backup_at";
 
 /// The integrations' settings (their defaults before any change), stored in the settings table
 /// under key 1.

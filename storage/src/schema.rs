@@ -23,7 +23,7 @@ use serde::{Deserialize, Serialize};
 /// The layout version this build writes.
 pub const SCHEMA_VERSION: u64 = 3;
 
-const VERSION_KEY: &str = "schema_version";
+pub(crate) const VERSION_KEY: &str = "schema_version";
 
 /// Layouts of earlier schema versions, kept for their migrations.
 pub mod legacy {
@@ -93,41 +93,28 @@ fn set_version(txn: &WriteTransaction, version: u64) -> Result<()> {
 }
 
 fn create_tables(txn: &WriteTransaction) -> Result<()> {
-    txn.open_table(tables::META)?;
-    txn.open_table(tables::ACCOUNT_EMAILS)?;
-    txn.open_table(tables::SESSIONS)?;
-    txn.open_table(tables::SETTINGS)?;
-    txn.open_table(tables::MANUFACTURER_NAMES)?;
-    txn.open_table(tables::SPOOL_CODES)?;
-    txn.open_table(tables::SPOOL_MOVEMENTS)?;
-    txn.open_table(tables::MOVEMENT_KEYS)?;
-    txn.open_table(tables::CORRECTION_KEYS)?;
-    txn.open_table(tables::REMOTE_SPOOLS)?;
-    txn.open_table(tables::REMOTE_FILAMENTS)?;
-    txn.open_table(tables::REMOTE_VENDORS)?;
-    txn.open_table(tables::SPOOLMGR_OPERATION_KEYS)?;
-    txn.open_table(tables::REMOTE_PRINTERS)?;
-    txn.open_table(tables::REMOTE_LOGS)?;
-    for def in [
-        tables::ACCOUNTS,
-        tables::CUSTOMERS,
-        tables::MANUFACTURERS,
-        tables::PRINTERS,
-        tables::COMPONENTS,
-        tables::FILAMENTS,
-        tables::PRINTS,
-        tables::SERIES,
-        tables::SPOOLS,
-        tables::MOVEMENTS,
-        tables::SPOOL_LINKS,
-        tables::SPOOLMGR_OPERATIONS,
-        tables::PRINTER_LINKS,
-        tables::LOG_LINKS,
-    ] {
-        txn.open_table(def)?;
+    tables::visit_all(&mut Create(txn))
+}
+
+/// Opens (so creates) every table in a write transaction.
+struct Create<'t>(&'t WriteTransaction);
+
+impl tables::Visit for Create<'_> {
+    fn table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &mut self,
+        def: redb::TableDefinition<K, V>,
+    ) -> Result<()> {
+        self.0.open_table(def)?;
+        Ok(())
     }
-    txn.open_multimap_table(tables::REFERENCES)?;
-    Ok(())
+
+    fn multimap<K: redb::Key + 'static, V: redb::Key + 'static>(
+        &mut self,
+        def: redb::MultimapTableDefinition<K, V>,
+    ) -> Result<()> {
+        self.0.open_multimap_table(def)?;
+        Ok(())
+    }
 }
 
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
@@ -167,7 +154,7 @@ fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::{Store, StoreOptions, repo};
 
@@ -224,7 +211,7 @@ mod tests {
     }
 
     /// A file holding nothing but schema version `version`.
-    fn file_at_version(path: &std::path::Path, version: u64) {
+    pub(crate) fn file_at_version(path: &std::path::Path, version: u64) {
         let db = redb::Database::create(path).unwrap();
         let txn = db.begin_write().unwrap();
         txn.open_table(tables::META)

@@ -4,7 +4,7 @@ use crate::{Result, SharedBackend, schema};
 use redb::backends::FileBackend;
 use redb::{Durability, ReadTransaction, ReadableDatabase, StorageBackend, WriteTransaction};
 use std::fs::OpenOptions;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 /// Options of [`Store::open`].
@@ -29,6 +29,8 @@ impl Default for StoreOptions {
 pub struct Store {
     db: Arc<redb::Database>,
     backend: SharedBackend,
+    /// The file's directory; `None` for backends that are not a file.
+    dir: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for Store {
@@ -49,7 +51,12 @@ impl Store {
             .create(true)
             .truncate(false)
             .open(path)?;
-        Self::open_with_backend(FileBackend::new(file)?, options)
+        let mut store = Self::open_with_backend(FileBackend::new(file)?, options)?;
+        store.dir = Some(match path.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+            _ => PathBuf::from("."),
+        });
+        Ok(store)
     }
 
     /// Opens a database kept by any redb backend (tests use failing or in-memory backends).
@@ -64,7 +71,13 @@ impl Store {
         Ok(Store {
             db: Arc::new(db),
             backend,
+            dir: None,
         })
+    }
+
+    /// The directory of the database file, when the store is a file.
+    pub fn dir(&self) -> Option<PathBuf> {
+        self.dir.clone()
     }
 
     /// A read transaction: a consistent snapshot of the last commit.

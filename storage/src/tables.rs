@@ -5,7 +5,8 @@
 
 use redb::{MultimapTableDefinition, TableDefinition};
 
-/// Key-value facts about the file itself: `schema_version`.
+/// Key-value facts about the file itself: `schema_version`, and `last_backup_at` (seconds since
+/// the Unix epoch of the last backup the service handed out).
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
 /// Accounts by id.
@@ -82,3 +83,57 @@ pub const REMOTE_LOGS: TableDefinition<u64, [u8; 16]> = TableDefinition::new("re
 /// Reference edges for safe deletes: referenced record id to the ids of records referring to it.
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
     MultimapTableDefinition::new("references");
+
+/// Something done to every table of the store, typed: creating them when the store opens, copying
+/// them into a backup. [`visit_all`] names each table once.
+pub(crate) trait Visit {
+    /// Visits a key-value table.
+    fn table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &mut self,
+        def: TableDefinition<K, V>,
+    ) -> crate::Result<()>;
+
+    /// Visits a multimap table.
+    fn multimap<K: redb::Key + 'static, V: redb::Key + 'static>(
+        &mut self,
+        def: MultimapTableDefinition<K, V>,
+    ) -> crate::Result<()>;
+}
+
+/// Runs `visit` over every table above, `META` first.
+pub(crate) fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
+    visit.table(META)?;
+    visit.table(ACCOUNT_EMAILS)?;
+    visit.table(SESSIONS)?;
+    visit.table(SETTINGS)?;
+    visit.table(MANUFACTURER_NAMES)?;
+    visit.table(SPOOL_CODES)?;
+    visit.table(SPOOL_MOVEMENTS)?;
+    visit.table(MOVEMENT_KEYS)?;
+    visit.table(CORRECTION_KEYS)?;
+    visit.table(REMOTE_SPOOLS)?;
+    visit.table(REMOTE_FILAMENTS)?;
+    visit.table(REMOTE_VENDORS)?;
+    visit.table(SPOOLMGR_OPERATION_KEYS)?;
+    visit.table(REMOTE_PRINTERS)?;
+    visit.table(REMOTE_LOGS)?;
+    for def in [
+        ACCOUNTS,
+        CUSTOMERS,
+        MANUFACTURERS,
+        PRINTERS,
+        COMPONENTS,
+        FILAMENTS,
+        PRINTS,
+        SERIES,
+        SPOOLS,
+        MOVEMENTS,
+        SPOOL_LINKS,
+        SPOOLMGR_OPERATIONS,
+        PRINTER_LINKS,
+        LOG_LINKS,
+    ] {
+        visit.table(def)?;
+    }
+    visit.multimap(REFERENCES)
+}

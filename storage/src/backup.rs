@@ -1,0 +1,327 @@
+//! Backups: one snapshot of the store copied into a new database file, and restoring such a file
+//! in place of the store.
+//!
+//! A backup copies every table (named once, in [`tables::visit_all`]) from one read transaction,
+//! so it holds exactly the commits acknowledged before that transaction began and nothing
+//! half-written; writers go on meanwhile (redb readers never block the writer). The copy is a
+//! complete, cleanly closed redb file of the same schema version, so a backup is restored by
+//! putting it where the store lives.
+
+use crate::{Error, Result, SCHEMA_VERSION, Store, StoreOptions, tables};
+use redb::backends::FileBackend;
+use redb::{
+    MultimapTableDefinition, ReadTransaction, ReadableDatabase, ReadableMultimapTable,
+    ReadableTable, TableDefinition, WriteTransaction,
+};
+use std::fs::File;
+use std::io::{Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+
+impl Store {
+    /// A backup of the last commit, as an unnamed temporary file rewound to its start: in the
+    /// store's directory (same disk; a Pi's `/tmp` may be RAM), and gone from the disk once the
+    /// returned handle is closed, even after a crash.
+    ///
+    /// Errors: the store cannot be read or the temporary file written ([`Error::Database`]).
+    pub fn backup(&self) -> Result<File> {
+        let snapshot = self.begin_read()?;
+        let dir = self.dir().unwrap_or_else(std::env::temp_dir);
+        let mut file = tempfile::tempfile_in(dir)?;
+        copy_snapshot(&snapshot, file.try_clone()?)?;
+        file.seek(SeekFrom::Start(0))?;
+        Ok(file)
+    }
+
+    /// Writes a backup of the last commit to `path`, through `<path>.partial` renamed into place
+    /// once synced, so `path` is either absent or complete.
+    ///
+    /// Errors: as [`Store::backup`]; `path` cannot be written.
+    pub fn backup_to(&self, path: &Path) -> Result<()> {
+        let partial = with_suffix(path, ".partial");
+        let written = std::fs::OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(true)
+            .open(&partial)
+            .map_err(Error::from)
+            .and_then(|file| copy_snapshot(&self.begin_read()?, file));
+        if let Err(e) = written {
+            let _ = std::fs::remove_file(&partial);
+            return Err(e);
+        }
+        std::fs::rename(&partial, path)?;
+        sync_parent(path)
+    }
+}
+
+/// Restores the backup at `source` as the store at `target` (the service must be stopped).
+///
+/// The backup is copied beside `target` and checked there: it must be a database of this product
+/// ([`Error::NotAStore`] otherwise) of this schema version or an older one, which is migrated
+/// ([`Error::NewerSchema`] for a newer one). Only then is the current file (if any) renamed to
+/// `<target>.before-restore-<label>` and the checked copy renamed to `target`. A refusal leaves
+/// `target` and its directory as they were. Returns where the previous file was kept.
+///
+/// Errors: [`Error::NotAStore`], [`Error::NewerSchema`], [`Error::InUse`] while a process has
+/// `target` open, [`Error::Database`] on I/O failures.
+pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Option<PathBuf>> {
+    let staged = with_suffix(target, ".restoring");
+    let checked = std::fs::copy(source, &staged)
+        .map_err(|e| Error::NotAStore(format!("cannot read {}: {e}", source.display())))
+        .and_then(|_| schema_version(&staged))
+        .and_then(|_| Store::open(&staged, StoreOptions::default()).map(drop))
+        // Last, as opening the current file to learn whether it is in use rewrites its header.
+        .and_then(|_| refuse_if_open(target));
+    if let Err(e) = checked {
+        let _ = std::fs::remove_file(&staged);
+        return Err(e);
+    }
+    let kept = if target.exists() {
+        let kept = with_suffix(target, &format!(".before-restore-{label}"));
+        std::fs::rename(target, &kept)?;
+        Some(kept)
+    } else {
+        None
+    };
+    std::fs::rename(&staged, target)?;
+    sync_parent(target)?;
+    Ok(kept)
+}
+
+/// The schema version of the database file at `path`, read without changing the file's contents.
+///
+/// Errors: [`Error::NotAStore`] when the file is not a redb database with this product's `meta`
+/// table; [`Error::NewerSchema`] when a newer build wrote it.
+pub fn schema_version(path: &Path) -> Result<u64> {
+    let not_ours = |e: &dyn std::fmt::Display| Error::NotAStore(e.to_string());
+    let db = redb::Database::builder()
+        .open(path)
+        .map_err(|e| not_ours(&e))?;
+    let txn = db.begin_read().map_err(|e| not_ours(&e))?;
+    let version = txn
+        .open_table(tables::META)
+        .map_err(|e| not_ours(&e))?
+        .get(crate::schema::VERSION_KEY)
+        .map_err(|e| not_ours(&e))?
+        .map(|v| v.value())
+        .ok_or_else(|| not_ours(&"it has no schema version"))?;
+    if version > SCHEMA_VERSION {
+        return Err(Error::NewerSchema {
+            found: version,
+            supported: SCHEMA_VERSION,
+        });
+    }
+    Ok(version)
+}
+
+/// Refuses while another process holds `target` open (redb locks the file it serves).
+fn refuse_if_open(target: &Path) -> Result<()> {
+    if !target.exists() {
+        return Ok(());
+    }
+    match redb::Database::builder().open(target) {
+        Err(redb::DatabaseError::DatabaseAlreadyOpen) => Err(Error::InUse),
+        // A damaged file is what a restore is for; it is kept beside the restored one.
+        _ => Ok(()),
+    }
+}
+
+fn copy_snapshot(snapshot: &ReadTransaction, file: File) -> Result<()> {
+    let db = redb::Database::builder().create_with_backend(FileBackend::new(file)?)?;
+    let txn = db.begin_write()?;
+    tables::visit_all(&mut Copy {
+        from: snapshot,
+        to: &txn,
+    })?;
+    txn.commit()?;
+    Ok(())
+}
+
+/// Copies every entry of each visited table from a snapshot into a new file's transaction.
+struct Copy<'a> {
+    from: &'a ReadTransaction,
+    to: &'a WriteTransaction,
+}
+
+impl tables::Visit for Copy<'_> {
+    fn table<K: redb::Key + 'static, V: redb::Value + 'static>(
+        &mut self,
+        def: TableDefinition<K, V>,
+    ) -> Result<()> {
+        let mut to = self.to.open_table(def)?;
+        for entry in self.from.open_table(def)?.iter()? {
+            let (key, value) = entry?;
+            to.insert(key.value(), value.value())?;
+        }
+        Ok(())
+    }
+
+    fn multimap<K: redb::Key + 'static, V: redb::Key + 'static>(
+        &mut self,
+        def: MultimapTableDefinition<K, V>,
+    ) -> Result<()> {
+        let mut to = self.to.open_multimap_table(def)?;
+        for entry in self.from.open_multimap_table(def)?.iter()? {
+            let (key, values) = entry?;
+            for value in values {
+                to.insert(key.value(), value?.value())?;
+            }
+        }
+        Ok(())
+    }
+}
+
+fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
+    let mut name = path.as_os_str().to_owned();
+    name.push(suffix);
+    PathBuf::from(name)
+}
+
+/// Makes a rename in `path`'s directory durable.
+fn sync_parent(path: &Path) -> Result<()> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    File::open(parent)?.sync_all()?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::records::Customer;
+    use crate::{Id, Timestamp, repo};
+
+    fn customer(name: &str) -> Customer {
+        Customer {
+            id: Id::new(),
+            name: name.into(),
+            email: None,
+            note: None,
+            exclude_from_dashboard: false,
+            archived: false,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_000),
+        }
+    }
+
+    fn store_with(path: &Path, record: &Customer) -> Store {
+        let store = Store::open(path, StoreOptions::default()).unwrap();
+        let txn = store.begin_write().unwrap();
+        repo::put(&txn, record).unwrap();
+        txn.commit().unwrap();
+        store
+    }
+
+    fn customer_in(path: &Path, id: Id) -> Option<Customer> {
+        let store = Store::open(path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        repo::get(&txn, id).unwrap()
+    }
+
+    fn names_in(dir: &Path) -> Vec<String> {
+        let mut names: Vec<_> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        names.sort();
+        names
+    }
+
+    #[test]
+    fn a_backup_holds_the_last_commit_and_leaves_no_file_behind() {
+        let dir = tempfile::tempdir().unwrap();
+        let kept = customer("Kept");
+        let store = store_with(&dir.path().join("printcost.redb"), &kept);
+        let mut file = store.backup().unwrap();
+        // Written after the backup: not in it.
+        let later = customer("Later");
+        let txn = store.begin_write().unwrap();
+        repo::put(&txn, &later).unwrap();
+        txn.commit().unwrap();
+        assert_eq!(names_in(dir.path()), ["printcost.redb"]);
+
+        let copy = dir.path().join("copy.redb");
+        std::io::copy(&mut file, &mut File::create(&copy).unwrap()).unwrap();
+        assert_eq!(schema_version(&copy).unwrap(), SCHEMA_VERSION);
+        assert_eq!(customer_in(&copy, kept.id), Some(kept));
+        assert_eq!(customer_in(&copy, later.id), None);
+    }
+
+    #[test]
+    fn a_restore_keeps_the_previous_file_beside_the_restored_one() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("printcost.redb");
+        let old = customer("Before");
+        drop(store_with(&target, &old));
+        let source_dir = tempfile::tempdir().unwrap();
+        let restored = customer("Restored");
+        let backup = source_dir.path().join("backup.redb");
+        store_with(&source_dir.path().join("live.redb"), &restored)
+            .backup_to(&backup)
+            .unwrap();
+
+        let kept = restore(&backup, &target, "20261124-080000").unwrap().unwrap();
+        assert_eq!(
+            names_in(dir.path()),
+            ["printcost.redb", "printcost.redb.before-restore-20261124-080000"]
+        );
+        assert_eq!(customer_in(&target, restored.id), Some(restored));
+        assert_eq!(customer_in(&kept, old.id), Some(old));
+    }
+
+    #[test]
+    fn junk_a_newer_schema_and_an_open_store_are_refused_touching_nothing() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("printcost.redb");
+        let old = customer("Untouched");
+        drop(store_with(&target, &old));
+        let before = std::fs::read(&target).unwrap();
+        let other = tempfile::tempdir().unwrap();
+
+        let junk = other.path().join("junk.redb");
+        std::fs::write(&junk, b"not a database at all").unwrap();
+        let err = restore(&junk, &target, "x").unwrap_err();
+        assert!(matches!(err, Error::NotAStore(_)), "{err}");
+
+        let empty = other.path().join("empty.redb");
+        File::create(&empty).unwrap();
+        let err = restore(&empty, &target, "x").unwrap_err();
+        assert!(matches!(err, Error::NotAStore(_)), "{err}");
+
+        let newer = other.path().join("newer.redb");
+        crate::schema::tests::file_at_version(&newer, SCHEMA_VERSION + 1);
+        let err = restore(&newer, &target, "x").unwrap_err();
+        assert!(
+            matches!(err, Error::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
+            "{err}"
+        );
+
+        assert_eq!(names_in(dir.path()), ["printcost.redb"]);
+        assert!(std::fs::read(&target).unwrap() == before, "the store changed");
+
+        let open = Store::open(&target, StoreOptions::default()).unwrap();
+        let good = other.path().join("good.redb");
+        open.backup_to(&good).unwrap();
+        let err = restore(&good, &target, "x").unwrap_err();
+        assert!(matches!(err, Error::InUse), "{err}");
+        drop(open);
+        assert_eq!(names_in(dir.path()), ["printcost.redb"]);
+        assert_eq!(customer_in(&target, old.id), Some(old));
+    }
+
+    #[test]
+    fn an_older_schema_is_migrated_on_restore() {
+        let dir = tempfile::tempdir().unwrap();
+        let target = dir.path().join("printcost.redb");
+        let other = tempfile::tempdir().unwrap();
+        let older = other.path().join("v2.redb");
+        crate::schema::tests::file_at_version(&older, 2);
+        assert_eq!(restore(&older, &target, "x").unwrap(), None);
+        assert_eq!(schema_version(&target).unwrap(), SCHEMA_VERSION);
+        // The source itself is left as it was.
+        assert_eq!(schema_version(&older).unwrap(), 2);
+    }
+}
