@@ -19,7 +19,7 @@ struct Cli {
     #[arg(long, env = "PRINTCOST_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// Directory of the database file `printcost.redb` (created if missing).
-    #[arg(long, env = "PRINTCOST_DATA_DIR", default_value = "data")]
+    #[arg(long, env = "PRINTCOST_DATA_DIR", default_value = "data", global = true)]
     data_dir: PathBuf,
     /// Public origin(s) browsers use to reach the service through a proxy or a name, e.g.
     /// https://printcost.lan (comma-separated). Writes are accepted from the origin a request was
@@ -83,6 +83,19 @@ enum Command {
         #[arg(long)]
         email: String,
     },
+    /// Write a backup of the database to FILE, with the service stopped (for scripts and cron;
+    /// while the service runs, download one from Settings > Backup or `GET /api/backup`).
+    Backup {
+        /// Where the backup goes (written whole or not at all).
+        file: PathBuf,
+    },
+    /// Replace the database with the backup FILE, with the service stopped. The file must be a
+    /// printcost database (an older schema is migrated, a newer one refused); the current file
+    /// is kept beside it as `printcost.redb.before-restore-<time>`.
+    Restore {
+        /// The backup to restore.
+        file: PathBuf,
+    },
 }
 
 fn peer_url(text: &str) -> Result<PeerUrl, String> {
@@ -122,6 +135,8 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         None | Some(Command::Serve) => serve(cli.config(), cli.bridge_config.clone()),
         Some(Command::ResetPassword { email }) => reset_password(&cli.config(), email),
+        Some(Command::Backup { file }) => backup(&cli.config(), file),
+        Some(Command::Restore { file }) => restore(&cli.config(), file),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -170,5 +185,28 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
         "Password of {} reset; every session of the account has ended.",
         account.email
     );
+    Ok(())
+}
+
+fn backup(config: &Config, file: &std::path::Path) -> Result<(), String> {
+    let store = open_store(config).map_err(|e| format!("{e} (stop the service first)"))?;
+    store
+        .backup_to(file)
+        .map_err(|e| format!("cannot write the backup to {}: {e}", file.display()))?;
+    println!("Backup written to {}.", file.display());
+    Ok(())
+}
+
+fn restore(config: &Config, file: &std::path::Path) -> Result<(), String> {
+    std::fs::create_dir_all(&config.data_dir)
+        .map_err(|e| format!("cannot create {}: {e}", config.data_dir.display()))?;
+    let target = config.data_dir.join(printcost::DATABASE_FILE);
+    let label = actors::backup::stamp(storage::Timestamp::now());
+    let kept = storage::backup::restore(file, &target, &label)
+        .map_err(|e| format!("{} was not restored, nothing changed: {e}", file.display()))?;
+    println!("Restored {} as {}.", file.display(), target.display());
+    if let Some(kept) = kept {
+        println!("The previous database is kept as {}.", kept.display());
+    }
     Ok(())
 }

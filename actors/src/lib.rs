@@ -11,6 +11,7 @@
 //! read transaction (off the async executor) for reads.
 
 pub mod accounts;
+pub mod backup;
 pub mod bridge;
 pub mod command;
 pub mod costing;

@@ -18,18 +18,11 @@ use std::io::{Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
 impl Store {
-    /// A backup of the last commit, as an unnamed temporary file rewound to its start: in the
-    /// store's directory (same disk; a Pi's `/tmp` may be RAM), and gone from the disk once the
-    /// returned handle is closed, even after a crash.
+    /// A backup of the last commit ([`to_temp_file`] in the store's directory).
     ///
-    /// Errors: the store cannot be read or the temporary file written ([`Error::Database`]).
+    /// Errors: as [`to_temp_file`].
     pub fn backup(&self) -> Result<File> {
-        let snapshot = self.begin_read()?;
-        let dir = self.dir().unwrap_or_else(std::env::temp_dir);
-        let mut file = tempfile::tempfile_in(dir)?;
-        copy_snapshot(&snapshot, file.try_clone()?)?;
-        file.seek(SeekFrom::Start(0))?;
-        Ok(file)
+        to_temp_file(&self.begin_read()?, &self.dir().unwrap_or_else(std::env::temp_dir))
     }
 
     /// Writes a backup of the last commit to `path`, through `<path>.partial` renamed into place
@@ -53,6 +46,18 @@ impl Store {
         std::fs::rename(&partial, path)?;
         sync_parent(path)
     }
+}
+
+/// A backup of `snapshot` as an unnamed temporary file in `dir`, rewound to its start. Put it on
+/// the store's disk (a Pi's `/tmp` may be RAM); it is gone from the disk once the returned handle
+/// is closed, even after a crash.
+///
+/// Errors: the snapshot cannot be read or the file written ([`Error::Database`]).
+pub fn to_temp_file(snapshot: &ReadTransaction, dir: &Path) -> Result<File> {
+    let mut file = tempfile::tempfile_in(dir)?;
+    copy_snapshot(snapshot, file.try_clone()?)?;
+    file.seek(SeekFrom::Start(0))?;
+    Ok(file)
 }
 
 /// Restores the backup at `source` as the store at `target` (the service must be stopped).

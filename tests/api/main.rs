@@ -2,6 +2,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod auth;
+mod backup;
 mod bridge_cli;
 mod dashboard;
 mod durability;

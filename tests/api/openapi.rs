@@ -53,6 +53,7 @@ fn routes() -> Vec<(String, String)> {
         ("get", "/api/customers/{id}/history"),
         ("get", "/api/search"),
         ("get", "/api/version-latest"),
+        ("get", "/api/backup"),
         ("get", "/api/spools"),
         ("post", "/api/spools"),
         ("get", "/api/spools/{id}"),

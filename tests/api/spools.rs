@@ -7,11 +7,11 @@ use crate::support::{Shop, draft, shop};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
 
-fn key() -> String {
+pub fn key() -> String {
     uuid::Uuid::now_v7().to_string()
 }
 
-async fn filament(app: &TestApp) -> String {
+pub async fn filament(app: &TestApp) -> String {
     let maker = app.manufacturer("Spool Maker").await;
     let body = json!({"manufacturerId": maker, "material": "PETG", "colorName": "Blue", "colorHex": "#0000FF", "purchasePrice": "20", "netWeightGrams": "750"});
     app.create("/api/filaments", &body).await["id"]
@@ -20,7 +20,13 @@ async fn filament(app: &TestApp) -> String {
         .to_string()
 }
 
-async fn spool(app: &TestApp, filament: &str, code: &str, price: &str, grams: &str) -> Value {
+pub async fn spool(
+    app: &TestApp,
+    filament: &str,
+    code: &str,
+    price: &str,
+    grams: &str,
+) -> Value {
     let body = json!({"code": code, "filamentId": filament, "purchasePrice": price, "initialNetWeightGrams": grams, "location": "Shelf A", "acquiredAt": "2026-11-01"});
     app.create("/api/spools", &body).await
 }
@@ -596,9 +602,18 @@ async fn concurrent_bookings_keep_the_ledger_balanced() {
     }
 }
 
-/// Checks that spool `spool`'s remaining grams equal the sum of its movements, read page by
-/// page, and `expected`.
+/// Checks that spool `spool`'s remaining grams equal the sum of its movements and `expected`.
 async fn assert_balanced(app: &TestApp, spool: &str, expected: f64) {
+    let remaining = balanced_ledger(app, spool).await.0;
+    assert!(
+        (remaining - expected).abs() < 1e-9,
+        "remaining {remaining} != booked"
+    );
+}
+
+/// Spool `spool`'s remaining grams and the ids of all its movements, read page by page, after
+/// checking that the remaining grams equal the sum of the movements.
+pub async fn balanced_ledger(app: &TestApp, spool: &str) -> (f64, HashSet<String>) {
     let detail: Value = app
         .get(&format!("/api/spools/{spool}?pageSize=100"))
         .await
@@ -606,7 +621,7 @@ async fn assert_balanced(app: &TestApp, spool: &str, expected: f64) {
         .await
         .unwrap();
     let mut sum = 0.0;
-    let mut seen = 0;
+    let mut ids = HashSet::new();
     let mut page = 1;
     loop {
         let movements: Value = app
@@ -619,11 +634,10 @@ async fn assert_balanced(app: &TestApp, spool: &str, expected: f64) {
         if items.is_empty() {
             break;
         }
-        seen += items.len();
-        sum += items
-            .iter()
-            .map(|m| m["grams"].as_str().unwrap().parse::<f64>().unwrap())
-            .sum::<f64>();
+        for m in &items {
+            sum += m["grams"].as_str().unwrap().parse::<f64>().unwrap();
+            ids.insert(m["id"].as_str().unwrap().to_string());
+        }
         page += 1;
     }
     let remaining: f64 = detail["spool"]["remainingGrams"]
@@ -631,15 +645,12 @@ async fn assert_balanced(app: &TestApp, spool: &str, expected: f64) {
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(seen as u64, detail["movements"]["total"].as_u64().unwrap());
+    assert_eq!(ids.len() as u64, detail["movements"]["total"].as_u64().unwrap());
     assert!(
         (remaining - sum).abs() < 1e-9,
         "remaining {remaining} != sum of movements {sum}"
     );
-    assert!(
-        (remaining - expected).abs() < 1e-9,
-        "remaining {remaining} != booked"
-    );
+    (remaining, ids)
 }
 
 /// Under booking load the process is killed with SIGKILL; every acknowledged movement survives

@@ -98,6 +98,17 @@ impl TestApp {
         res.json().await.unwrap()
     }
 
+    /// Logs the app's client in as the account [`TestApp::setup`] made.
+    pub async fn login(&self) {
+        let res = self
+            .post(
+                "/api/auth/login",
+                &json!({"email": EMAIL, "password": PASSWORD}),
+            )
+            .await;
+        assert_eq!(res.status(), StatusCode::OK);
+    }
+
     pub async fn get(&self, path: &str) -> Response {
         self.client.get(self.url(path)).send().await.unwrap()
     }

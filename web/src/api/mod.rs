@@ -2,6 +2,7 @@
 //! read, and map the answer; the rules live in the `actors` crate.
 
 pub mod auth;
+pub mod backup;
 pub mod components;
 pub mod customers;
 pub mod dashboard;
@@ -71,5 +72,6 @@ pub fn configure(cfg: &mut impl crate::routes::Routes) {
         .with(series::configure)
         .add(search::search)
         .add(dashboard::get_dashboard)
-        .add(version::version_latest);
+        .add(version::version_latest)
+        .add(backup::backup);
 }

@@ -11,6 +11,7 @@
 
 pub mod assets;
 mod auth;
+mod backup;
 pub mod chart;
 mod choices;
 mod dashboard;
@@ -61,6 +62,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
         .route(SETTINGS_FEATURES, web::post().to(settings::features))
         .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
+        .route(SETTINGS_BACKUP, web::get().to(backup::show))
         .route(SETTINGS_INTEGRATIONS, web::post().to(integrations::save))
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))

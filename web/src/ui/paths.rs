@@ -35,6 +35,8 @@ pub const SETTINGS: &str = "/settings";
 pub const SETTINGS_LANGUAGE: &str = "/settings/language";
 /// The integrations' settings.
 pub const SETTINGS_INTEGRATIONS: &str = "/settings/integrations";
+/// Backup: download, last download, restore command.
+pub const SETTINGS_BACKUP: &str = "/settings/backup";
 /// Feature flags (POST).
 pub const SETTINGS_FEATURES: &str = "/settings/features";
 /// Filament stock.
