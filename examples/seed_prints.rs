@@ -24,7 +24,7 @@ fn main() {
         account: actors::accounts::NewAccount {
             display_name: "Bench".into(),
             email: "bench@example.com".parse().unwrap(),
-            password_hash: actors::accounts::hash_password(&"benchmark password".parse().unwrap())
+            password_hash: actors::passwords::hash_password(&"benchmark password".parse().unwrap())
                 .unwrap(),
             locale: "en-US".parse().unwrap(),
         },

@@ -19,7 +19,12 @@ struct Cli {
     #[arg(long, env = "PRINTCOST_LISTEN", default_value = "127.0.0.1:8080")]
     listen: SocketAddr,
     /// Directory of the database file `printcost.redb` (created if missing).
-    #[arg(long, env = "PRINTCOST_DATA_DIR", default_value = "data", global = true)]
+    #[arg(
+        long,
+        env = "PRINTCOST_DATA_DIR",
+        default_value = "data",
+        global = true
+    )]
     data_dir: PathBuf,
     /// Public origin(s) browsers use to reach the service through a proxy or a name, e.g.
     /// https://printcost.lan (comma-separated). Writes are accepted from the origin a request was
@@ -173,7 +178,7 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot read the new password from standard input: {e}"))?;
     let password = actors::values::Password::from_str(line.trim_end_matches(['\r', '\n']))
         .map_err(|_| "the new password must have at least 12 characters".to_string())?;
-    let hash = actors::accounts::hash_password(&password).map_err(|e| e.to_string())?;
+    let hash = actors::passwords::hash_password(&password).map_err(|e| e.to_string())?;
     let txn = actors::txn::Txn::new(store.begin_write().map_err(|e| e.to_string())?);
     let account = actors::accounts::find_by_email(&txn, email)
         .map_err(|e| e.to_string())?

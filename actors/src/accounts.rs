@@ -1,55 +1,20 @@
 //! Accounts, passwords and sessions.
 //!
-//! Passwords: argon2id with the argon2 crate's default parameters (RFC 9106's second recommended
-//! option: m = 19 MiB, t = 2, p = 1), stored as PHC strings. Hashing and verifying take tens of
-//! milliseconds on purpose: call them off the async executor and outside writer actors.
+//! Passwords are argon2id PHC strings ([`crate::passwords`]), hashed off the async executor and
+//! outside writer actors.
 //!
 //! Sessions: a 32-byte random token (64 hex characters) lives only in the client's cookie; the
 //! store keeps its SHA-256, so a copy of the database does not hold usable sessions.
 
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
-use crate::values::{Email, Locale, Password};
+use crate::values::{Email, Locale};
 use crate::writer::SettingsWriter;
 use crate::{Error, Result};
-use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use argon2::{Argon2, PasswordHash};
 use sha2::{Digest, Sha256};
 use storage::records::{Account, Session};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, tables};
-
-/// Hashes `password` with argon2id and a fresh random salt; returns the PHC string.
-///
-/// Errors: [`Error::Storage`] is never returned; a failure of the system's random source is
-/// reported as `Error::Validation` on `password` (it cannot happen on Linux).
-pub fn hash_password(password: &Password) -> Result<String> {
-    Argon2::default()
-        .hash_password(password.get().as_bytes())
-        .map(|h| h.to_string())
-        .map_err(|_| Error::field("password", "errors.hashFailed"))
-}
-
-/// True when `candidate` matches the PHC string `hash`. A malformed hash never matches.
-pub fn verify_password(hash: &str, candidate: &str) -> bool {
-    PasswordHash::new(hash).is_ok_and(|parsed| {
-        Argon2::default()
-            .verify_password(candidate.as_bytes(), &parsed)
-            .is_ok()
-    })
-}
-
-/// A hash to verify against when the email is unknown, so that both failures cost the same time
-/// (no account enumeration by timing).
-pub fn decoy_hash() -> &'static str {
-    static DECOY: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    DECOY.get_or_init(|| {
-        Argon2::default()
-            .hash_password(b"decoy password, never valid")
-            .map(|h| h.to_string())
-            .unwrap_or_default()
-    })
-}
 
 /// A new session token: 32 random bytes as 64 lower-case hex characters, and its store key.
 ///
@@ -104,7 +69,7 @@ pub struct NewAccount {
     pub display_name: String,
     /// Login email.
     pub email: Email,
-    /// argon2id PHC string of the password (see [`hash_password`]).
+    /// argon2id PHC string of the password (see [`crate::passwords::hash_password`]).
     pub password_hash: String,
     /// Preferred locale.
     pub locale: Locale,
@@ -255,7 +220,7 @@ impl Command for SetLocale {
 pub struct SetPassword {
     /// The account.
     pub account_id: Id,
-    /// The new argon2id PHC string ([`hash_password`]).
+    /// The new argon2id PHC string ([`crate::passwords::hash_password`]).
     pub password_hash: String,
     /// The session to keep (the caller's own), if any.
     pub keep: Option<[u8; 32]>,
@@ -310,18 +275,6 @@ impl Query for FindByEmail {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::str::FromStr;
-
-    #[test]
-    fn passwords_verify_only_against_their_hash() {
-        let password = Password::from_str("correct horse battery").unwrap();
-        let hash = hash_password(&password).unwrap();
-        assert!(hash.starts_with("$argon2id$"));
-        assert!(verify_password(&hash, "correct horse battery"));
-        assert!(!verify_password(&hash, "correct horse battery!"));
-        assert!(!verify_password("not a hash", "correct horse battery"));
-        assert!(!verify_password(decoy_hash(), "correct horse battery"));
-    }
 
     #[test]
     fn tokens_are_random_and_hashed() {

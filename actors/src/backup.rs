@@ -5,9 +5,9 @@ use crate::Result;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
 use crate::writer::SettingsWriter;
-use storage::Timestamp;
 use std::fs::File;
 use std::path::PathBuf;
+use storage::Timestamp;
 use storage::repo;
 
 /// Records that a backup taken at `at` was handed out (shown on the settings' Backup page).

@@ -23,6 +23,7 @@ pub mod inventory;
 pub mod ledger;
 pub mod list;
 pub mod money;
+pub mod passwords;
 pub mod prints;
 pub mod search;
 pub mod series;

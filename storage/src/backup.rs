@@ -22,7 +22,10 @@ impl Store {
     ///
     /// Errors: as [`to_temp_file`].
     pub fn backup(&self) -> Result<File> {
-        to_temp_file(&self.begin_read()?, &self.dir().unwrap_or_else(std::env::temp_dir))
+        to_temp_file(
+            &self.begin_read()?,
+            &self.dir().unwrap_or_else(std::env::temp_dir),
+        )
     }
 
     /// Writes a backup of the last commit to `path`, through `<path>.partial` renamed into place
@@ -268,10 +271,15 @@ mod tests {
             .backup_to(&backup)
             .unwrap();
 
-        let kept = restore(&backup, &target, "20261124-080000").unwrap().unwrap();
+        let kept = restore(&backup, &target, "20261124-080000")
+            .unwrap()
+            .unwrap();
         assert_eq!(
             names_in(dir.path()),
-            ["printcost.redb", "printcost.redb.before-restore-20261124-080000"]
+            [
+                "printcost.redb",
+                "printcost.redb.before-restore-20261124-080000"
+            ]
         );
         assert_eq!(customer_in(&target, restored.id), Some(restored));
         assert_eq!(customer_in(&kept, old.id), Some(old));
@@ -305,7 +313,10 @@ mod tests {
         );
 
         assert_eq!(names_in(dir.path()), ["printcost.redb"]);
-        assert!(std::fs::read(&target).unwrap() == before, "the store changed");
+        assert!(
+            std::fs::read(&target).unwrap() == before,
+            "the store changed"
+        );
 
         let open = Store::open(&target, StoreOptions::default()).unwrap();
         let good = other.path().join("good.redb");

@@ -1,8 +1,8 @@
 //! Backup and restore, black-box: `GET /api/backup` while clients book movements, then
 //! `printcost restore` (the real binary) into a fresh directory and the restored service's ledger.
 
-use crate::spools::{balanced_ledger, filament, key, spool};
 use crate::durability::Service;
+use crate::spools::{balanced_ledger, filament, key, spool};
 use crate::support::{TestApp, assert_error, page, setup_body, signed_in};
 use serde_json::json;
 use std::collections::HashSet;
@@ -59,7 +59,8 @@ async fn a_backup_taken_under_load_restores_every_acknowledged_movement() {
                 let url = app.url(&format!("/api/spools/{spool}/movements"));
                 let client = app.client.clone();
                 while !stop.load(Ordering::Relaxed) {
-                    let body = json!({"kind": "CORRECTION", "grams": "-0.5", "operationKey": key()});
+                    let body =
+                        json!({"kind": "CORRECTION", "grams": "-0.5", "operationKey": key()});
                     let res = client.post(&url).json(&body).send().await.unwrap();
                     assert_eq!(res.status(), 201);
                     let id = res.json::<serde_json::Value>().await.unwrap()["id"]
@@ -94,8 +95,15 @@ async fn a_backup_taken_under_load_restores_every_acknowledged_movement() {
     for booker in bookers {
         booker.await.unwrap();
     }
-    assert!(during > 0, "movements were booked while the backup was taken");
-    eprintln!("backup: {} movements acknowledged before, {during} during; {} bytes", before.len(), bytes.len());
+    assert!(
+        during > 0,
+        "movements were booked while the backup was taken"
+    );
+    eprintln!(
+        "backup: {} movements acknowledged before, {during} during; {} bytes",
+        before.len(),
+        bytes.len()
+    );
 
     let backups = tempfile::tempdir().unwrap();
     let file = backups.path().join("printcost-backup.redb");
@@ -149,7 +157,10 @@ async fn the_offline_backup_command_writes_a_restorable_file() {
     let source = tempfile::tempdir().unwrap();
     let service = Service::start(source.path());
     let setup = service.client.post(service.url("/api/auth/setup"));
-    assert_eq!(setup.json(&setup_body()).send().await.unwrap().status(), 201);
+    assert_eq!(
+        setup.json(&setup_body()).send().await.unwrap().status(),
+        201
+    );
     let res = service
         .client
         .post(service.url("/api/customers"))
@@ -161,7 +172,10 @@ async fn the_offline_backup_command_writes_a_restorable_file() {
     let customer: serde_json::Value = res.json().await.unwrap();
     let out = printcost(&["backup", "refused.redb"], source.path());
     let said = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success() && said.contains("stop the service"), "{said}");
+    assert!(
+        !out.status.success() && said.contains("stop the service"),
+        "{said}"
+    );
     service.kill_9();
     let file = source.path().join("nightly.redb");
     let out = printcost(&["backup", file.to_str().unwrap()], source.path());
@@ -187,7 +201,10 @@ async fn the_backup_page_offers_the_download_and_shows_the_last_one() {
     let (status, html) = page(&browser, &app, "/settings/backup").await;
     assert_eq!(status, 200);
     assert!(html.contains(r#"href="/api/backup""#), "{html}");
-    assert!(html.contains("Last backup downloaded:\n    never"), "{html}");
+    assert!(
+        html.contains("Last backup downloaded:\n    never"),
+        "{html}"
+    );
     assert!(
         html.contains("printcost restore FILE --data-dir /"),
         "the restore command names the data directory: {html}"
@@ -197,5 +214,8 @@ async fn the_backup_page_offers_the_download_and_shows_the_last_one() {
     let today = jiff::Timestamp::now().strftime("%m/%d/%Y").to_string();
     let (_, html) = page(&browser, &app, "/settings/backup").await;
     let last = html.split("id=\"last-backup\">").nth(1).unwrap();
-    assert!(last.contains(&today) && last.contains(" UTC</time>"), "{last}");
+    assert!(
+        last.contains(&today) && last.contains(" UTC</time>"),
+        "{last}"
+    );
 }

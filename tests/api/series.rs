@@ -266,7 +266,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
         account: actors::accounts::NewAccount {
             display_name: "Seed".into(),
             email: support::EMAIL.parse().unwrap(),
-            password_hash: actors::accounts::hash_password(&PASSWORD.parse().unwrap()).unwrap(),
+            password_hash: actors::passwords::hash_password(&PASSWORD.parse().unwrap()).unwrap(),
             locale: "en-US".parse().unwrap(),
         },
         currency: "EUR".parse().unwrap(),

@@ -20,13 +20,7 @@ pub async fn filament(app: &TestApp) -> String {
         .to_string()
 }
 
-pub async fn spool(
-    app: &TestApp,
-    filament: &str,
-    code: &str,
-    price: &str,
-    grams: &str,
-) -> Value {
+pub async fn spool(app: &TestApp, filament: &str, code: &str, price: &str, grams: &str) -> Value {
     let body = json!({"code": code, "filamentId": filament, "purchasePrice": price, "initialNetWeightGrams": grams, "location": "Shelf A", "acquiredAt": "2026-11-01"});
     app.create("/api/spools", &body).await
 }
@@ -645,7 +639,10 @@ pub async fn balanced_ledger(app: &TestApp, spool: &str) -> (f64, HashSet<String
         .unwrap()
         .parse()
         .unwrap();
-    assert_eq!(ids.len() as u64, detail["movements"]["total"].as_u64().unwrap());
+    assert_eq!(
+        ids.len() as u64,
+        detail["movements"]["total"].as_u64().unwrap()
+    );
     assert!(
         (remaining - sum).abs() < 1e-9,
         "remaining {remaining} != sum of movements {sum}"

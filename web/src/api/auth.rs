@@ -4,11 +4,12 @@ use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::StrictJson;
 use crate::session::{CurrentUser, removal_cookie, session_cookie};
 use crate::state::AppState;
-use actix_web::web::{self, Data, Json};
+use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
 use actors::accounts::{
     self, CloseSession, FindByEmail, NewAccount, OpenSession, SetLocale, SetPassword,
 };
+use actors::passwords;
 use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
 use serde::{Deserialize, Serialize};
@@ -136,10 +137,7 @@ fn ok_with_session(
 }
 
 async fn hash(password: Password) -> Result<String, ApiError> {
-    web::block(move || accounts::hash_password(&password))
-        .await
-        .map_err(|_| ApiError::new(Code::Internal))?
-        .map_err(ApiError::from)
+    Ok(passwords::hash(password).await?)
 }
 
 /// Whether setup has run.
@@ -249,13 +247,8 @@ pub async fn run_login(
         });
     }
     let account = state.query(FindByEmail(email.clone())).await?;
-    let stored = account.as_ref().map_or_else(
-        || accounts::decoy_hash().to_string(),
-        |a| a.password_hash.clone(),
-    );
-    let matches = web::block(move || accounts::verify_password(&stored, &password))
-        .await
-        .map_err(|_| ApiError::new(Code::Internal))?;
+    let stored = account.as_ref().map(|a| a.password_hash.clone());
+    let matches = passwords::verify(stored, password).await?;
     let Some(account) = account.filter(|_| matches) else {
         state.throttle.failed(&email, &address);
         return Err(ApiError::new(Code::InvalidCredentials));
@@ -359,9 +352,7 @@ pub async fn change_password(
         new_password,
     } = input.0;
     let stored = user.account.password_hash.clone();
-    let matches = web::block(move || accounts::verify_password(&stored, &current_password))
-        .await
-        .map_err(|_| ApiError::new(Code::Internal))?;
+    let matches = passwords::verify(Some(stored), current_password).await?;
     if !matches {
         return Err(ApiError::new(Code::InvalidCredentials));
     }

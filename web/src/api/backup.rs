@@ -46,9 +46,7 @@ pub async fn backup(state: Data<AppState>, _user: CurrentUser) -> Result<HttpRes
 }
 
 /// The file's contents in chunks, each read on the blocking pool.
-fn chunks(
-    file: File,
-) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + 'static {
+fn chunks(file: File) -> impl futures_util::Stream<Item = Result<Bytes, std::io::Error>> + 'static {
     futures_util::stream::unfold(Some(file), |file| async move {
         let mut file = file?;
         let read = actix_web::web::block(move || {
