@@ -103,6 +103,9 @@ pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool
     if input.initial_net_weight_grams <= Decimal::ZERO {
         return Err(Error::field("initialNetWeightGrams", "errors.notPositive"));
     }
+    if !within_limits(input.initial_net_weight_grams) {
+        return Err(Error::field("initialNetWeightGrams", "errors.outOfRange"));
+    }
     let code = match &input.code {
         Some(code) => {
             if repo::index_get(txn, tables::SPOOL_CODES, &code_key(code))?.is_some() {
@@ -153,11 +156,20 @@ fn same_content(m: &Movement, spool_id: Id, input: &MovementInput) -> bool {
         && m.usage_id == input.usage_id
 }
 
+/// Whether `grams` fits the ledger: at most 12 whole and 6 fractional digits (spec, Limits; the
+/// API's grams fields, [`crate::values::Grams`], parse to the same limits). Every movement is
+/// checked here, the opening receipt and consumption included.
+pub fn within_limits(grams: Decimal) -> bool {
+    let grams = grams.normalize();
+    grams.scale() <= 6 && grams.abs() < Decimal::from(1_000_000_000_000_u64)
+}
+
 /// Books `input` on spool `spool_id` and updates its remaining grams, in `txn`.
 ///
 /// Errors: [`Error::NotFound`]; [`Error::OperationKeyReused`]; [`Error::Validation`] on `grams`
-/// (`errors.notPositive` for a receipt, `errors.zero` for a correction, `errors.belowZero` when a
-/// correction would take the spool below zero).
+/// (`errors.outOfRange` beyond [`within_limits`], `errors.notPositive` for a receipt,
+/// `errors.zero` for a correction, `errors.belowZero` when a correction would take the spool
+/// below zero).
 pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> Result<Movement> {
     let mut ledger = LedgerTables::open(txn)?;
     if let Some(key) = input.operation_key
@@ -171,6 +183,9 @@ pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> R
     }
     let mut spool = ledger.spool(spool_id)?.ok_or(Error::NotFound)?;
     let grams = input.grams.normalize();
+    if !within_limits(grams) {
+        return Err(Error::field("grams", "errors.outOfRange"));
+    }
     match input.kind {
         MovementKind::Receipt if grams <= Decimal::ZERO => {
             return Err(Error::field("grams", "errors.notPositive"));

@@ -124,7 +124,21 @@ string_value!(
 );
 
 string_value!(
-    /// A strictly positive decimal (a lifetime in hours, a net weight in grams).
+    /// A strictly positive amount of filament in grams that may become an opening receipt (a
+    /// spool's or a filament's net weight): the ledger's limits of 12 whole and 6 fractional
+    /// digits. Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
+    PositiveGrams(Decimal),
+    |text| {
+        let d = parse_decimal(&text, 12, 6)?;
+        if d <= Decimal::ZERO {
+            return Err(refuse("errors.notPositive", "must be greater than zero"));
+        }
+        Ok(d.normalize())
+    }
+);
+
+string_value!(
+    /// A strictly positive decimal (a lifetime in hours).
     /// Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
     PositiveAmount(Decimal),
     |text| {

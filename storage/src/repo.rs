@@ -276,6 +276,23 @@ pub fn put_settings(tx: &WriteTransaction, settings: &Settings) -> Result<()> {
     Ok(())
 }
 
+/// The print as the call that made revision `revision` of its outcome answered it, if kept.
+pub fn answer(tx: &impl Tx, print_id: Id, revision: u32) -> Result<Option<Print>> {
+    let table = tx.table(tables::PRINT_ANSWERS)?;
+    let found = table.get((print_id.bytes(), revision))?;
+    found
+        .map(|v| decode("print_answers", v.value()))
+        .transpose()
+}
+
+/// Keeps `print` as the answer of the call that made revision `revision` of its outcome.
+pub fn put_answer(tx: &WriteTransaction, print_id: Id, revision: u32, print: &Print) -> Result<()> {
+    let bytes = encode("print_answers", print)?;
+    tx.open_table(tables::PRINT_ANSWERS)?
+        .insert((print_id.bytes(), revision), bytes.as_slice())?;
+    Ok(())
+}
+
 /// When the service last handed out a backup (`meta` key `last_backup_at`); `None` before the
 /// first.
 pub fn last_backup(tx: &impl Tx) -> Result<Option<Timestamp>> {

@@ -13,6 +13,8 @@
 //!   existing spools stay native) and the printer fleet's (printer and print-log links).
 //!   No record changes, but an older build must not open a file whose spools it would book
 //!   natively.
+//! - 4: the print answers table (outcome and correction replays answer the first body). Tables
+//!   only; an older build must not open a file whose replays it would answer differently.
 
 use crate::records::Customer;
 use crate::repo::Tx;
@@ -21,7 +23,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 3;
+pub const SCHEMA_VERSION: u64 = 4;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -120,8 +122,8 @@ impl tables::Visit for Create<'_> {
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
-        // v2 → v3 adds tables only; `create_tables` makes them after the steps.
-        2 => Ok(()),
+        // v2 → v3 and v3 → v4 add tables only; `create_tables` makes them after the steps.
+        2 | 3 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
@@ -229,7 +231,7 @@ pub(crate) mod tests {
         let store = Store::open(&path, StoreOptions::default()).unwrap();
         let txn = store.begin_read().unwrap();
         let version = stored_version(&txn);
-        assert_eq!(version, 3);
+        assert_eq!(version, SCHEMA_VERSION);
         assert!(repo::is_empty(&txn, tables::SPOOL_LINKS).unwrap());
         assert_eq!(
             repo::remote_get(&txn, tables::REMOTE_SPOOLS, 1).unwrap(),

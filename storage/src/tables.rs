@@ -84,6 +84,11 @@ pub const REMOTE_LOGS: TableDefinition<u64, [u8; 16]> = TableDefinition::new("re
 pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
     MultimapTableDefinition::new("references");
 
+/// Each outcome and correction answer by (print id, outcome revision): the print record as the
+/// call that made the revision answered it, so that a replay answers the same body.
+pub const PRINT_ANSWERS: TableDefinition<([u8; 16], u32), &[u8]> =
+    TableDefinition::new("print_answers");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup. [`visit_all`] names each table once.
 pub(crate) trait Visit {
@@ -117,6 +122,7 @@ pub(crate) fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
     visit.table(SPOOLMGR_OPERATION_KEYS)?;
     visit.table(REMOTE_PRINTERS)?;
     visit.table(REMOTE_LOGS)?;
+    visit.table(PRINT_ANSWERS)?;
     for def in [
         ACCOUNTS,
         CUSTOMERS,

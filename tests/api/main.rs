@@ -16,6 +16,7 @@ mod outcomes;
 mod printfleet;
 mod prints;
 mod projection;
+mod rules;
 mod series;
 mod settings;
 mod spoolmgr;

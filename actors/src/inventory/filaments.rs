@@ -2,7 +2,7 @@
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::txn::Txn;
-use crate::values::{Amount, HexColor, Name, Note, PositiveAmount, note_text};
+use crate::values::{Amount, HexColor, Name, Note, PositiveGrams, note_text};
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::records::{Filament, Manufacturer};
@@ -31,7 +31,7 @@ pub struct FilamentInput {
     /// Catalog price of one spool, instance currency.
     pub purchase_price: Amount,
     /// Catalog net weight of one spool, grams.
-    pub net_weight_grams: PositiveAmount,
+    pub net_weight_grams: PositiveGrams,
     /// Stock threshold in grams.
     pub minimum_stock_grams: Option<Amount>,
     /// Free text.

@@ -2,7 +2,7 @@
 //! edges (and noting it in the transaction for the list projection), creating, replacing and
 //! copying drafts.
 
-use super::plan::{self, PrintInput};
+use super::plan::{self, PrintInput, SpoolRule};
 use crate::txn::Txn;
 use crate::{Error, Result, settings};
 use storage::records::{Print, PrintStatus};
@@ -21,15 +21,28 @@ pub fn calculate(tx: &impl Tx, input: &PrintInput) -> Result<Print> {
     priced(tx, input, None, now)
 }
 
-/// Builds a priced draft from `input`, reusing part ids of `existing`.
+/// Builds a priced draft from `input`, reusing part ids of `existing`; each filament line needs
+/// its spool while spool management is on ([`SpoolRule::Required`]).
 pub(super) fn priced(
     tx: &impl Tx,
     input: &PrintInput,
     existing: Option<&Print>,
     now: Timestamp,
 ) -> Result<Print> {
+    priced_as(tx, input, existing, SpoolRule::Required, now)
+}
+
+/// As [`priced`], with the spools chosen by `rule`.
+fn priced_as(
+    tx: &impl Tx,
+    input: &PrintInput,
+    existing: Option<&Print>,
+    rule: SpoolRule,
+    now: Timestamp,
+) -> Result<Print> {
     let settings = settings::get(tx)?;
-    let planned = plan::resolve(tx, input, existing, settings.spool_management_enabled)?;
+    let spools = settings.spool_management_enabled.then_some(rule);
+    let planned = plan::resolve(tx, input, existing, spools)?;
     let costing = plan::price(&planned.plans, settings.electricity_price, input.quantity)?;
     Ok(Print {
         id: existing.map_or_else(Id::new, |p| p.id),
@@ -122,8 +135,9 @@ pub enum CopyKind {
 }
 
 /// A new DRAFT copy of print `source_id` at current prices (parts and usages get new ids).
-/// `series_id` moves the copy into a series (next run). Errors: [`Error::NotFound`];
-/// [`Error::Validation`] when its inventory no longer exists.
+/// `series_id` moves the copy into a series (next run). Its spools follow [`SpoolRule::Copy`]:
+/// an archived or emptied source spool never fails a copy. Errors: [`Error::NotFound`];
+/// [`Error::Validation`] when its other inventory no longer exists.
 pub fn copy(
     txn: &Txn,
     source_id: Id,
@@ -133,7 +147,7 @@ pub fn copy(
 ) -> Result<Print> {
     let source = get(txn, source_id)?;
     let input = PrintInput::from_print(&source, series_id.unwrap_or(source.series_id), false);
-    let mut print = priced(txn, &input, None, now)?;
+    let mut print = priced_as(txn, &input, None, SpoolRule::Copy, now)?;
     if kind == CopyKind::Repeat {
         print.sales_value = None;
         print.repeat_of_id = Some(source.id);

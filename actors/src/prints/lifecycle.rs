@@ -2,7 +2,7 @@
 //!
 //! DRAFT → any other status freezes the cost snapshot (repriced once more at current prices);
 //! moves among PRINTING, PRINTED, SHIPPED and DONE are free in any order; nothing returns to
-//! DRAFT. Becoming DONE sets the completion time (cleared when leaving DONE) and may complete the
+//! DRAFT, and a print with an outcome stays DONE (what happened is recorded against DONE). Becoming DONE sets the completion time (cleared when leaving DONE) and may complete the
 //! print's series.
 
 use super::draft::{get, priced, save};
@@ -14,6 +14,7 @@ use storage::{Id, Timestamp};
 
 /// Moves print `id` to `status`.
 /// Errors: [`Error::NotFound`]; [`Error::Immutable`] for a finalized print sent back to DRAFT;
+/// [`Error::InvalidState`] for a print with an outcome sent away from DONE;
 /// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone).
 pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Result<Print> {
     let old = get(txn, id)?;
@@ -22,6 +23,9 @@ pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Res
     }
     if status == PrintStatus::Draft {
         return Err(Error::Immutable);
+    }
+    if old.outcome.is_some() {
+        return Err(Error::InvalidState);
     }
     let mut print = if old.status == PrintStatus::Draft {
         let input = PrintInput::from_print(&old, old.series_id, true);

@@ -20,6 +20,7 @@ use storage::records::{
     Authority, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus,
     UsageGrams,
 };
+use storage::repo;
 use storage::{Id, Timestamp, tables};
 
 pub use crate::values::MAX_SECONDS;
@@ -242,6 +243,31 @@ fn book_consumption(
     Ok(())
 }
 
+/// Refuses outcomes and corrections unless `print` is DONE and not archived: archiving freezes a
+/// print's outcome, unarchiving thaws it (API-CONTRACT.md, INVALID_STATE).
+/// Errors: [`Error::InvalidState`].
+fn require_open(print: &Print) -> Result<()> {
+    match print.status == PrintStatus::Done && !print.archived {
+        true => Ok(()),
+        false => Err(Error::InvalidState),
+    }
+}
+
+/// The print as the call that made revision `revision` of its outcome answered it, for a replay
+/// (API-CONTRACT.md: a replay answers the status and body of the first call). An outcome
+/// recorded before answers were kept (schema 3) gets the print with its outcome cut back to
+/// that revision.
+fn answered(tx: &impl repo::Tx, print: &Print, revision: u32) -> Result<Print> {
+    if let Some(first) = repo::answer(tx, print.id, revision)? {
+        return Ok(first);
+    }
+    let mut then = print.clone();
+    if let Some(outcome) = then.outcome.as_mut() {
+        outcome.revisions.retain(|r| r.revision <= revision);
+    }
+    Ok(then)
+}
+
 /// Records the outcome of print `id` and books its consumption, in one transaction.
 ///
 /// Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless the print is DONE and not
@@ -261,17 +287,18 @@ pub fn record_reported(
     now: Timestamp,
 ) -> Result<Print> {
     let old = get(txn, id)?;
-    if old.status != PrintStatus::Done || old.archived {
-        return Err(Error::InvalidState);
-    }
-    let actuals = check(&old, input)?;
-    if let Some(current) = old.outcome.as_ref().and_then(Outcome::current) {
-        return if current.revision == 1 && same(current, input, &actuals) {
-            Ok(old)
-        } else {
-            Err(Error::OutcomeConflict)
+    if let Some(first) = old.outcome.as_ref().and_then(|o| o.revisions.first()) {
+        let replay = check(&old, input).is_ok_and(|actuals| same(first, input, &actuals));
+        return match replay {
+            true => answered(txn, &old, 1),
+            false => {
+                require_open(&old)?;
+                Err(Error::OutcomeConflict)
+            }
         };
     }
+    require_open(&old)?;
+    let actuals = check(&old, input)?;
     let mut print = old.clone();
     let first = revision(&old, input, &actuals, 1, now)?;
     book_consumption(
@@ -288,6 +315,7 @@ pub fn record_reported(
     print.version += 1;
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
+    repo::put_answer(txn, print.id, 1, &print)?;
     Ok(print)
 }
 
@@ -306,19 +334,22 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
         .map_err(storage::Error::from)?
         .map(|v| Id::from_bytes(v.value()));
     if let Some(print_id) = seen {
-        let done = old.outcome.as_ref().is_some_and(|o| {
-            o.revisions.iter().any(|r| {
-                r.operation_key == Some(input.operation_key)
-                    && r.correction_note.as_deref() == Some(input.correction_note.as_str())
-                    && check(&old, &input.outcome).is_ok_and(|a| same(r, &input.outcome, &a))
-            })
+        let done = old.outcome.as_ref().and_then(|o| {
+            o.revisions
+                .iter()
+                .find(|r| {
+                    r.operation_key == Some(input.operation_key)
+                        && r.correction_note.as_deref() == Some(input.correction_note.trim())
+                        && check(&old, &input.outcome).is_ok_and(|a| same(r, &input.outcome, &a))
+                })
+                .map(|r| r.revision)
         });
-        return if print_id == id && done {
-            Ok(old)
-        } else {
-            Err(Error::OperationKeyReused)
+        return match (print_id == id, done) {
+            (true, Some(revision)) => answered(txn, &old, revision),
+            _ => Err(Error::OperationKeyReused),
         };
     }
+    require_open(&old)?;
     let Some(outcome) = old.outcome.clone() else {
         return Err(Error::InvalidState);
     };
@@ -353,12 +384,14 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
         .map_err(storage::Error::from)?;
     drop(keys);
     let mut print = old.clone();
+    let revision = next.revision;
     if let Some(o) = print.outcome.as_mut() {
         o.revisions.push(next);
     }
     print.version += 1;
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
+    repo::put_answer(txn, print.id, revision, &print)?;
     Ok(print)
 }
 

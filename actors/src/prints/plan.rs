@@ -3,6 +3,7 @@
 //! cost engine are taken from the records found.
 
 use crate::costing::{self, FilamentUse, PartPlan, Rate};
+use crate::integrations::links;
 use crate::inventory::filaments;
 use crate::ledger;
 use crate::values::{Amount, Grams, Name, Note};
@@ -166,9 +167,22 @@ impl Faults {
     }
 }
 
+/// How a filament line's spool is chosen while spool management is on.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum SpoolRule {
+    /// As given (an active spool of the filament), else the filament's only active spool;
+    /// anything else is a fault on the line.
+    Required,
+    /// For a copy (duplicate, repeat, retry, next run), which never fails for its source's
+    /// spool: the given spool while it is active, else what an omitted `spoolId` resolves to,
+    /// else the filament's active spool with the most grams left; with no active spool the line
+    /// keeps none and is priced from the filament's catalog, and saving or starting the draft
+    /// asks for a spool (`errors.noActiveSpool`).
+    Copy,
+}
+
 impl Faults {
-    /// The spool a filament line draws from: the given one (it must be an active spool of the
-    /// filament), or the filament's only active spool. Otherwise a fault at `path`:
+    /// The spool a filament line draws from under `rule`. Faults at `path` ([`SpoolRule::Required`]):
     /// `errors.notFound`, `errors.wrongFilament`, `errors.archived`, `errors.noActiveSpool`, or
     /// `errors.spoolRequired` when several spools could be meant.
     fn spool(
@@ -176,26 +190,36 @@ impl Faults {
         tx: &impl Tx,
         filament: &Filament,
         given: Option<Id>,
+        rule: SpoolRule,
         path: String,
     ) -> Result<Option<Spool>> {
         let fault = |faults: &mut Faults, key| {
             faults.add(path.clone(), key);
             Ok(None)
         };
-        match given {
-            Some(id) => match repo::get::<Spool>(tx, id)? {
-                None => fault(self, "errors.notFound"),
-                Some(s) if s.filament_id != filament.id => fault(self, "errors.wrongFilament"),
-                Some(s) if s.archived => fault(self, "errors.archived"),
-                Some(s) => Ok(Some(s)),
-            },
-            None => {
+        let found = given.map(|id| repo::get::<Spool>(tx, id)).transpose()?;
+        match (rule, given, found.flatten()) {
+            (SpoolRule::Required, Some(_), None) => fault(self, "errors.notFound"),
+            (SpoolRule::Required, Some(_), Some(s)) if s.filament_id != filament.id => {
+                fault(self, "errors.wrongFilament")
+            }
+            (SpoolRule::Required, Some(_), Some(s)) if s.archived => fault(self, "errors.archived"),
+            (_, Some(_), Some(s)) if s.filament_id == filament.id && !s.archived => Ok(Some(s)),
+            (SpoolRule::Required, _, _) => {
                 let mut active = ledger::active_spools(tx, filament.id)?;
                 match active.len() {
                     1 => Ok(active.pop()),
                     0 => fault(self, "errors.noActiveSpool"),
                     _ => fault(self, "errors.spoolRequired"),
                 }
+            }
+            (SpoolRule::Copy, _, _) => {
+                let links = links::all(tx)?;
+                let left = |s: &Spool| links::remaining(s, links.get(&s.id));
+                let active = ledger::active_spools(tx, filament.id)?;
+                Ok(active
+                    .into_iter()
+                    .max_by(|a, b| left(a).cmp(&left(b)).then_with(|| b.id.cmp(&a.id))))
             }
         }
     }
@@ -218,7 +242,7 @@ pub(super) fn resolve(
     tx: &impl Tx,
     input: &PrintInput,
     existing: Option<&Print>,
-    spools_on: bool,
+    spools: Option<SpoolRule>,
 ) -> Result<Planned> {
     let mut faults = Faults(Vec::new());
     if input.parts.is_empty() {
@@ -302,12 +326,15 @@ pub(super) fn resolve(
             else {
                 continue;
             };
-            let spool = match spools_on {
-                true => match faults.spool(tx, &filament, f.spool_id, path("spoolId"))? {
-                    Some(spool) => Some(spool),
-                    None => continue,
-                },
-                false => None,
+            let spool = match spools {
+                Some(rule) => {
+                    match faults.spool(tx, &filament, f.spool_id, rule, path("spoolId"))? {
+                        Some(spool) => Some(spool),
+                        None if rule == SpoolRule::Copy => None,
+                        None => continue,
+                    }
+                }
+                None => None,
             };
             let name = filaments::display_name(tx, &filament)?;
             let rate = match &spool {

@@ -10,7 +10,7 @@ use actix_web::web::{Data, Json};
 use actix_web::{get, patch};
 use actors::inventory::filaments::{self, FilamentView};
 use actors::stock::{self, FilamentStock, SetMinimumStock};
-use actors::values::{Amount, HexColor, Name, Note, PositiveAmount};
+use actors::values::{Amount, HexColor, Name, Note, PositiveGrams};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -69,7 +69,7 @@ pub struct FilamentInput {
     pub purchase_price: Amount,
     /// Catalog net weight of one spool in grams, positive decimal string.
     #[schema(value_type = String, example = "1000")]
-    pub net_weight_grams: PositiveAmount,
+    pub net_weight_grams: PositiveGrams,
     /// Stock threshold in grams.
     #[schema(value_type = Option<String>, example = "500")]
     pub minimum_stock_grams: Option<Amount>,

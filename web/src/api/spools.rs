@@ -19,7 +19,7 @@ use actors::stock::{
     ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
     OpenSpool, SpoolFilter, SpoolLedger, SpoolView,
 };
-use actors::values::{Amount, Name, Note, PositiveAmount, PurchaseDate, SignedGrams};
+use actors::values::{Amount, Name, Note, PositiveGrams, PurchaseDate, SignedGrams};
 use serde::{Deserialize, Serialize};
 use storage::Id;
 use storage::records::{Movement, MovementKind};
@@ -200,7 +200,7 @@ pub struct SpoolInputDto {
     pub purchase_price: Amount,
     /// Net grams when bought; booked as the opening receipt.
     #[schema(value_type = String, example = "1000")]
-    pub initial_net_weight_grams: PositiveAmount,
+    pub initial_net_weight_grams: PositiveGrams,
     /// Manufacturer's lot.
     #[schema(value_type = Option<String>)]
     pub purchase_lot: Option<Note>,
@@ -250,7 +250,7 @@ pub struct SpoolPatch {
     pub filament_id: Option<WireId>,
     /// Fixed: must equal the spool's initial weight if sent.
     #[schema(value_type = Option<String>)]
-    pub initial_net_weight_grams: Option<PositiveAmount>,
+    pub initial_net_weight_grams: Option<PositiveGrams>,
 }
 
 impl SpoolPatch {
@@ -269,7 +269,7 @@ impl SpoolPatch {
                 filament_id: self.filament_id.map(|f| f.0),
                 initial_net_weight_grams: self
                     .initial_net_weight_grams
-                    .map(PositiveAmount::into_inner),
+                    .map(PositiveGrams::into_inner),
             },
         }
     }

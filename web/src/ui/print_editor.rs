@@ -15,7 +15,7 @@ use crate::api::prints::{PrintDto, PrintInputDto};
 use crate::error::{ApiError, Rendered};
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actors::prints::{CreateDraft, GetPrint};
+use actors::prints::{Calculate, CreateDraft, GetPrint};
 use askama::Template;
 use serde_json::{Value, json};
 
@@ -282,11 +282,23 @@ async fn stored(ctx: &Ctx) -> Result<PrintDto, Rendered> {
     Ok(PrintDto::from(&ctx.query(GetPrint(ctx.id()?)).await?))
 }
 
-/// `GET /prints/{id}/edit`: the draft's data in the editor.
+/// `GET /prints/{id}/edit`: the draft's data in the editor, with what saving it would refuse
+/// beside its field (a copy's line whose filament has no active spool left, a record archived
+/// since): the draft is priced as a save would, nothing is stored.
 pub async fn edit_form(ctx: Ctx) -> Page {
     let print = stored(&ctx).await?;
     let tree = document_of(&print);
-    render(ctx, Some(&print), &tree, Faults::default(), StatusCode::OK).await
+    let priced = match serde_json::from_value::<PrintInputDto>(tree.clone()) {
+        Ok(draft) => match draft.into_input() {
+            Ok(input) => ctx.state.query(Calculate(input)).await.map(drop),
+            Err(e) => Err(e),
+        },
+        Err(_) => Ok(()),
+    };
+    let faults = priced
+        .err()
+        .map_or_else(Faults::default, |e| Faults::of(&e));
+    render(ctx, Some(&print), &tree, faults, StatusCode::OK).await
 }
 
 /// `POST /prints/{id}/edit`: replaces the draft data (409 `IMMUTABLE` once finalized).
