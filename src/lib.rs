@@ -96,9 +96,6 @@ pub enum StartError {
         /// The cause.
         source: storage::Error,
     },
-    /// The print projection could not be loaded.
-    #[error("cannot load the prints: {0}")]
-    Prints(actors::Error),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}: {source}")]
     Listen {
@@ -149,9 +146,9 @@ impl Application {
     /// Errors: [`StartError::Listen`].
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
         let time_zone = jiff::tz::TimeZone::system();
-        let index =
-            actors::prints::PrintIndex::load(&store, time_zone).map_err(StartError::Prints)?;
-        let index = std::sync::Arc::new(index);
+        // Loaded on a thread of its own: health answers at once; lists, the dashboard and print
+        // writes wait for the load.
+        let index = actors::prints::PrintIndex::load_in_background(&store, time_zone);
         let (writers, arbiters) = Writers::start(&store, &index);
         let reader = Reader::new(store.clone(), index.clone());
         let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone());

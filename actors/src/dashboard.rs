@@ -6,13 +6,13 @@
 //! [`crate::prints::realized`]. Prints of customers with `excludeFromDashboard` are left out.
 
 use crate::Result;
-use crate::prints::query::PrintFilter;
-use crate::prints::{self, PrintIndex};
+use crate::prints::PrintIndex;
+use crate::prints::board::{CATEGORIES, Figures};
 use jiff::ToSpan;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashSet};
-use storage::records::{CostCategory, Customer, OutcomeStatus, PrintStatus};
+use storage::records::{CostCategory, Customer};
 use storage::repo::{self, Tx};
 
 /// The period a dashboard covers.
@@ -102,101 +102,78 @@ pub struct Dashboard {
     pub outcomes: OutcomeMetrics,
 }
 
-/// Computes the dashboard for `period`, with today taken in the instance time zone.
+/// Computes the dashboard for `period`, with today taken in the instance time zone, from the
+/// projection's aggregates ([`crate::prints::board`]): a sum over the days of the period, never
+/// a pass over its prints.
 pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) -> Result<Dashboard> {
     let excluded: HashSet<_> = repo::all::<Customer>(tx)?
         .into_iter()
         .filter(|c| c.exclude_from_dashboard)
-        .map(|c| c.id)
+        .map(|c| Some(c.id))
         .collect();
     let from = match period {
         Period::Days30 => today.checked_sub(29.days()).ok(),
         Period::Days90 => today.checked_sub(89.days()).ok(),
         Period::All => None,
     };
-    let done = PrintFilter {
-        statuses: vec![PrintStatus::Done],
-        date_from: from,
-        ..PrintFilter::default()
-    };
-    let drafts = PrintFilter {
-        statuses: vec![PrintStatus::Draft],
-        ..PrintFilter::default()
-    };
-    let mut board = Dashboard {
-        from,
-        ..Dashboard::default()
-    };
-    let mut series: BTreeMap<String, (Decimal, Decimal)> = BTreeMap::new();
-    let mut categories: BTreeMap<u8, (CostCategory, Decimal)> = BTreeMap::new();
-    for id in index.ids(&done) {
-        let print = prints::get(tx, id)?;
-        if print.customer_id.is_some_and(|c| excluded.contains(&c)) {
-            continue;
-        }
-        let k = &mut board.kpis;
-        k.prints += 1;
-        k.units += u64::from(print.quantity);
-        k.planned_cost += print.costing.total;
-        k.sales_value += print.sales_value.unwrap_or_default();
-        let realized = prints::realized(&print);
-        k.realized_revenue += realized.revenue.unwrap_or_default();
-        k.realized_margin += realized.margin.unwrap_or_default();
-        k.failed_cost += realized.failed_cost.unwrap_or_default();
-        let current = print.outcome.as_ref().and_then(|o| o.current());
-        k.filament_grams += match current {
-            Some(r) => r.grams.iter().map(|g| g.grams).sum::<Decimal>(),
-            None => print
-                .parts
-                .iter()
-                .flat_map(|p| p.usages.iter())
-                .map(|u| u.used_grams)
-                .sum(),
-        };
-        match current {
-            Some(r) => {
-                k.actual_cost += r.actual.total;
-                board.outcomes.variance += r.actual.total - print.costing.total;
-                match r.status {
-                    OutcomeStatus::Success => board.outcomes.success += 1,
-                    OutcomeStatus::Failed => board.outcomes.failed += 1,
-                }
+    let (total, series, drafts) = index.with_board(|board| {
+        let mut total = Figures::default();
+        let mut series: BTreeMap<String, (Decimal, Decimal)> = BTreeMap::new();
+        let days = board.done.range(from.unwrap_or(Date::MIN)..);
+        for (day, customers) in days {
+            let bucket = match period {
+                Period::All => format!("{:04}-{:02}", day.year(), day.month()),
+                _ => day.to_string(),
+            };
+            for (_, figures) in customers.iter().filter(|(c, _)| !excluded.contains(*c)) {
+                total.add(figures);
+                let entry = series.entry(bucket.clone()).or_default();
+                entry.0 += figures.planned_cost;
+                entry.1 += figures.realized_actual;
             }
-            None => board.outcomes.pending += 1,
         }
-        let date = index.date_of(print.completed_at.unwrap_or(print.created_at));
-        let bucket = match period {
-            Period::All => format!("{:04}-{:02}", date.year(), date.month()),
-            _ => date.to_string(),
-        };
-        let entry = series.entry(bucket).or_default();
-        entry.0 += print.costing.total;
-        entry.1 += realized.actual_cost.unwrap_or_default();
-        for line in &print.costing.lines {
-            categories
-                .entry(line.category as u8)
-                .or_insert((line.category, Decimal::ZERO))
-                .1 += line.cost;
-        }
-    }
-    for id in index.ids(&drafts) {
-        let print = prints::get(tx, id)?;
-        if print.customer_id.is_some_and(|c| excluded.contains(&c)) {
-            continue;
-        }
-        board.drafts.0 += 1;
-        board.drafts.1 += print.costing.total;
-    }
-    let recorded = board.outcomes.success + board.outcomes.failed;
-    board.outcomes.success_rate = (recorded > 0).then(|| {
-        crate::money::divide(
-            Decimal::from(board.outcomes.success),
-            Decimal::from(recorded),
-        )
+        let drafts = board
+            .drafts
+            .iter()
+            .filter(|(c, _)| !excluded.contains(*c))
+            .fold((0, Decimal::ZERO), |(n, cost), (_, d)| {
+                (n + d.count, cost + d.planned_cost)
+            });
+        (total, series, drafts)
     });
-    board.cost_series = series.into_iter().map(|(k, (p, a))| (k, p, a)).collect();
-    board.categories = categories.into_values().collect();
-    Ok(board)
+    let recorded = total.success + total.failed;
+    Ok(Dashboard {
+        from,
+        kpis: Kpis {
+            prints: total.prints,
+            units: total.units,
+            planned_cost: total.planned_cost,
+            actual_cost: total.actual_cost,
+            sales_value: total.sales_value,
+            realized_revenue: total.realized_revenue,
+            realized_margin: total.realized_margin,
+            failed_cost: total.failed_cost,
+            filament_grams: total.filament_grams,
+        },
+        cost_series: series.into_iter().map(|(k, (p, a))| (k, p, a)).collect(),
+        categories: CATEGORIES
+            .iter()
+            .zip(total.categories)
+            .zip(total.category_lines)
+            .filter(|(_, lines)| *lines > 0)
+            .map(|((c, cost), _)| (*c, cost))
+            .collect(),
+        drafts,
+        outcomes: OutcomeMetrics {
+            success: total.success,
+            failed: total.failed,
+            pending: total.pending,
+            success_rate: (recorded > 0).then(|| {
+                crate::money::divide(Decimal::from(total.success), Decimal::from(recorded))
+            }),
+            variance: total.variance,
+        },
+    })
 }
 
 /// The dashboard of a period as of today (in the instance time zone), with the instance

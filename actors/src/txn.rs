@@ -19,7 +19,7 @@ use storage::repo::Tx;
 /// it here.
 pub struct Txn {
     inner: WriteTransaction,
-    prints: RefCell<Vec<Print>>,
+    prints: RefCell<Vec<(Option<Print>, Print)>>,
 }
 
 impl Txn {
@@ -31,15 +31,19 @@ impl Txn {
         }
     }
 
-    /// Notes that `print` was stored in this transaction, as it now is.
-    pub fn print_changed(&self, print: &Print) {
-        self.prints.borrow_mut().push(print.clone());
+    /// Notes that `print` was stored in this transaction, as it now is, over `old` (`None` for
+    /// a new print).
+    pub fn print_changed(&self, old: Option<&Print>, print: &Print) {
+        self.prints
+            .borrow_mut()
+            .push((old.cloned(), print.clone()));
     }
 
-    /// Commits durably and returns the prints this transaction changed, in write order.
+    /// Commits durably and returns the prints this transaction changed (each as it was and as
+    /// it is), in write order.
     ///
     /// Errors: the commit failed (nothing of it is visible).
-    pub fn commit(self) -> storage::Result<Vec<Print>> {
+    pub fn commit(self) -> storage::Result<Vec<(Option<Print>, Print)>> {
         self.inner.commit()?;
         Ok(self.prints.into_inner())
     }

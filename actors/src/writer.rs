@@ -195,7 +195,9 @@ impl Writer {
                             self.stats.commits.fetch_add(1, Ordering::Relaxed);
                             // Derived state first, so a sender that reads the list right after
                             // its answer sees its own write.
-                            prints.iter().for_each(|p| self.index.upsert(p));
+                            prints
+                                .iter()
+                                .for_each(|(old, p)| self.index.upsert(old.as_ref(), p));
                             batch.into_iter().for_each(|c| c.complete());
                         }
                         Err(e) => {

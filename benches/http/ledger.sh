@@ -1,21 +1,31 @@
 #!/usr/bin/env bash
-# HTTP load run of POST /api/spools/:id/movements, durable, with unique operation keys, at 8 and
-# 64 connections (wrk with benches/http/ledger.lua). Prints wrk's latency percentiles, the
-# movements booked, and RSS during and after the run.
+# HTTP load run of the ledger against the same server's GET /api/health, in one run: at 1, 8 and
+# 64 connections, wrk books durable movements (benches/http/ledger.lua, unique operation keys)
+# and then asks for health as fast as it answers. Prints, per connection count: both rates,
+# their ratio, the movements' latency percentiles, and the bytes the process wrote to the disk
+# per movement (/proc/<pid>/io write_bytes); then RSS.
 #
-#   benches/http/ledger.sh [SECONDS]
+#   benches/http/ledger.sh [SECONDS] [BINARY]
+#
+# BINARY defaults to a release build of this tree (so an older build can be measured alike).
 set -euo pipefail
 SECONDS_PER_RUN="${1:-10}"
 PORT="${PORT:-18183}"
 B="http://127.0.0.1:$PORT"
 HERE="$(cd "$(dirname "$0")" && pwd)"
+source "$HERE/../../scripts/debian-packages"
+ensure_debian_packages wrk curl
 TARGET="${CARGO_TARGET_DIR:-target}"
-cargo build --release --quiet --bin printcost
+BIN="${2:-}"
+if [[ -z "$BIN" ]]; then
+  cargo build --release --quiet --bin printcost
+  BIN="$TARGET/release/printcost"
+fi
 WORK="$(mktemp -d)"
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
-"$TARGET/release/printcost" --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" --log-level warn >"$WORK/log" 2>&1 &
+"$BIN" --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" --log-level warn >"$WORK/log" 2>&1 &
 PID=$!
 until curl -sf "$B/api/health" >/dev/null; do sleep 0.01; done
 H=(-s -H "Origin: $B" -H 'Content-Type: application/json' -b "$WORK/jar" -c "$WORK/jar")
@@ -25,12 +35,21 @@ F=$(curl "${H[@]}" "$B/api/filaments" -d "{\"manufacturerId\":\"$M\",\"material\
 export SPOOL=$(curl "${H[@]}" "$B/api/spools?filamentId=$F" | sed 's/.*"items":\[{"id":"\([^"]*\)".*/\1/')
 export TOKEN=$(awk '$6 == "print-cost-session" {print $7}' "$WORK/jar")
 export ORIGIN="$B"
-for c in 8 64; do
-  echo "== POST movements, $c connections, $SECONDS_PER_RUN s"
-  ( sleep $((SECONDS_PER_RUN / 2)); echo "   RSS during the run: $(awk '/VmRSS/ {print $2}' "/proc/$PID/status") KiB" ) &
-  SAMPLER=$!
-  wrk -t2 -c"$c" -d"${SECONDS_PER_RUN}s" --latency -s "$HERE/ledger.lua" "$B" | sed -n '/Latency Distribution/,/99%/p;/Requests\/sec/p;/non-201/p'
-  wait "$SAMPLER"
+written() { awk '/^write_bytes/ {print $2}' "/proc/$PID/io"; }
+movements() { curl "${H[@]}" "$B/api/spools/$SPOOL?pageSize=1" | sed 's/.*"movements":{"items":.*"total":\([0-9]*\).*/\1/'; }
+rate() { sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$1"; }
+for c in 1 8 64; do
+  threads=$(( c < 2 ? 1 : 2 ))
+  before_bytes=$(written); before_count=$(movements)
+  wrk -t"$threads" -c"$c" -d"${SECONDS_PER_RUN}s" --latency -s "$HERE/ledger.lua" "$B" > "$WORK/ledger-$c"
+  booked=$(( $(movements) - before_count ))
+  bytes=$(( $(written) - before_bytes ))
+  wrk -t"$threads" -c"$c" -d"${SECONDS_PER_RUN}s" --latency "$B/api/health" > "$WORK/health-$c"
+  m=$(rate "$WORK/ledger-$c"); h=$(rate "$WORK/health-$c")
+  echo "== $c connections, $SECONDS_PER_RUN s each"
+  echo "   POST movements: $m/s; GET /api/health: $h/s; ratio $(awk -v m="$m" -v h="$h" 'BEGIN {printf "%.1f%%", 100 * m / h}')"
+  echo "   movement latency: $(sed -n 's/^ *\(50\|90\|99\)% *\([0-9.a-z]*\)$/p\1 \2/p' "$WORK/ledger-$c" | tr '\n' ' ')"
+  echo "   $(grep 'non-201' "$WORK/ledger-$c")"
+  echo "   disk writes: $bytes bytes for $booked movements, $(( bytes / (booked > 0 ? booked : 1) )) bytes per movement"
 done
-echo "== movements on the spool: $(curl "${H[@]}" "$B/api/spools/$SPOOL?pageSize=1" | sed 's/.*"movements":{"items":.*"total":\([0-9]*\).*/\1/')"
 echo "== RSS after: $(awk '/VmRSS/ {print $2}' "/proc/$PID/status") KiB"

@@ -8,7 +8,8 @@
 # latency percentiles for:
 #   - GET /api/prints?page=1&pageSize=25&status=DONE (a filtered first page),
 #   - GET /api/prints?page=1&pageSize=25 with a where group (DONE or SHIPPED, not archived),
-#   - GET /api/prints/export narrowed to 30 days of DONE prints.
+#   - GET /api/prints/export narrowed to 30 days of DONE prints,
+#   - GET /api/dashboard for 30 days and for all time.
 # Needs curl and wrk. Everything listens on 127.0.0.1 only and stops at the end.
 set -euo pipefail
 N="${1:-100000}"
@@ -27,6 +28,7 @@ t0=$(date +%s%N)
 PID=$!
 until curl -sf "$B/api/health" >/dev/null; do sleep 0.005; done
 echo "== start to healthy with $N prints: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+sleep 2
 curl -s -o /dev/null -H "Origin: $B" -H 'Content-Type: application/json' -c "$WORK/jar" "$B/api/auth/login" \
   -d '{"email":"bench@example.com","password":"benchmark password"}'
 TOKEN=$(awk '$6 == "print-cost-session" {print $7}' "$WORK/jar")
@@ -44,6 +46,8 @@ run() {
 run "list, status=DONE" "$B/api/prints?page=1&pageSize=25&status=DONE"
 run "list, where group" "$B/api/prints?page=1&pageSize=25&where=$WHERE"
 run "UI prints page (HTML), status=DONE" "$B/prints?status=DONE"
+run "dashboard, 30 days" "$B/api/dashboard?period=30d"
+run "dashboard, all time" "$B/api/dashboard?period=all"
 echo "== export rows: $(( $(curl -s -H "Cookie: print-cost-session=$TOKEN" "$B/api/prints/export?dateFrom=$FROM" | wc -l) - 1 ))"
 run "CSV export, DONE since $FROM" "$B/api/prints/export?dateFrom=$FROM"
 echo "== RSS after the runs: $(awk '/VmRSS/ {print $2}' "/proc/$PID/status") KiB"

@@ -75,7 +75,7 @@ fn priced_as(
 /// filaments) in step with `old`.
 pub(super) fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
     repo::put(txn, print)?;
-    txn.print_changed(print);
+    txn.print_changed(old, print);
     let old_refs = old.map(references).unwrap_or_default();
     repo::set_references(txn, print.id, &old_refs, &references(print))?;
     Ok(())

@@ -1,0 +1,197 @@
+//! The dashboard's aggregates, kept with the print projection: what each DONE print adds to its
+//! completion day, by customer, and what each draft adds to its customer's open drafts. A print
+//! write moves its old figures out and its new ones in, so the dashboard sums a few hundred days
+//! instead of decoding every print of the period.
+//!
+//! Figures are exact decimals, so taking a print's figures out again leaves exactly what was
+//! there before it. Archived prints count nowhere (the dashboard excludes them).
+
+use super::figures::realized;
+use jiff::civil::Date;
+use rust_decimal::Decimal;
+use std::collections::{BTreeMap, HashMap};
+use std::ops::{AddAssign, SubAssign};
+use storage::Id;
+use storage::records::{CostCategory, OutcomeStatus, Print, PrintStatus};
+
+/// Cost categories, in the order of [`Figures::categories`].
+pub const CATEGORIES: [CostCategory; 6] = [
+    CostCategory::Printer,
+    CostCategory::Hotend,
+    CostCategory::BuildPlate,
+    CostCategory::Component,
+    CostCategory::Filament,
+    CostCategory::Electricity,
+];
+
+/// What DONE prints add up to (one print's, or a day's sum).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Figures {
+    /// DONE prints.
+    pub prints: u64,
+    /// Their units.
+    pub units: u64,
+    /// Planned cost.
+    pub planned_cost: Decimal,
+    /// Actual cost of recorded outcomes.
+    pub actual_cost: Decimal,
+    /// Sales values given.
+    pub sales_value: Decimal,
+    /// Realized revenue ([`realized`]).
+    pub realized_revenue: Decimal,
+    /// Realized margin.
+    pub realized_margin: Decimal,
+    /// Actual cost of failed runs.
+    pub failed_cost: Decimal,
+    /// Actual grams where recorded, planned grams otherwise.
+    pub filament_grams: Decimal,
+    /// SUCCESS outcomes.
+    pub success: u64,
+    /// FAILED outcomes.
+    pub failed: u64,
+    /// DONE prints without an outcome.
+    pub pending: u64,
+    /// Actual minus planned cost over recorded outcomes.
+    pub variance: Decimal,
+    /// Realized actual cost (the cost series' actual line).
+    pub realized_actual: Decimal,
+    /// Planned cost per category, in [`CATEGORIES`] order.
+    pub categories: [Decimal; 6],
+    /// Cost lines per category, in [`CATEGORIES`] order (a category shows while it has lines,
+    /// even at zero cost).
+    pub category_lines: [u64; 6],
+}
+
+impl Figures {
+    /// What the DONE print `print` adds.
+    pub fn of(print: &Print) -> Figures {
+        let realized = realized(print);
+        let current = print.outcome.as_ref().and_then(|o| o.current());
+        let mut figures = Figures {
+            prints: 1,
+            units: u64::from(print.quantity),
+            planned_cost: print.costing.total,
+            sales_value: print.sales_value.unwrap_or_default(),
+            realized_revenue: realized.revenue.unwrap_or_default(),
+            realized_margin: realized.margin.unwrap_or_default(),
+            failed_cost: realized.failed_cost.unwrap_or_default(),
+            realized_actual: realized.actual_cost.unwrap_or_default(),
+            filament_grams: match current {
+                Some(r) => r.grams.iter().map(|g| g.grams).sum(),
+                None => print
+                    .parts
+                    .iter()
+                    .flat_map(|p| p.usages.iter())
+                    .map(|u| u.used_grams)
+                    .sum(),
+            },
+            ..Figures::default()
+        };
+        match current {
+            Some(r) => {
+                figures.actual_cost = r.actual.total;
+                figures.variance = r.actual.total - print.costing.total;
+                match r.status {
+                    OutcomeStatus::Success => figures.success = 1,
+                    OutcomeStatus::Failed => figures.failed = 1,
+                }
+            }
+            None => figures.pending = 1,
+        }
+        for line in &print.costing.lines {
+            if let Some(at) = CATEGORIES.iter().position(|c| *c == line.category) {
+                figures.categories[at] += line.cost;
+                figures.category_lines[at] += 1;
+            }
+        }
+        figures
+    }
+
+    fn apply(&mut self, other: &Figures, add: bool) {
+        let count = |a: &mut u64, b: u64| *a = if add { *a + b } else { a.saturating_sub(b) };
+        let sum = |a: &mut Decimal, b: Decimal| if add { a.add_assign(b) } else { a.sub_assign(b) };
+        count(&mut self.prints, other.prints);
+        count(&mut self.units, other.units);
+        count(&mut self.success, other.success);
+        count(&mut self.failed, other.failed);
+        count(&mut self.pending, other.pending);
+        sum(&mut self.planned_cost, other.planned_cost);
+        sum(&mut self.actual_cost, other.actual_cost);
+        sum(&mut self.sales_value, other.sales_value);
+        sum(&mut self.realized_revenue, other.realized_revenue);
+        sum(&mut self.realized_margin, other.realized_margin);
+        sum(&mut self.failed_cost, other.failed_cost);
+        sum(&mut self.filament_grams, other.filament_grams);
+        sum(&mut self.variance, other.variance);
+        sum(&mut self.realized_actual, other.realized_actual);
+        for (mine, theirs) in self.categories.iter_mut().zip(other.categories) {
+            sum(mine, theirs);
+        }
+        for (mine, theirs) in self.category_lines.iter_mut().zip(other.category_lines) {
+            count(mine, theirs);
+        }
+    }
+
+    /// Adds `other` (a day's or a print's figures).
+    pub fn add(&mut self, other: &Figures) {
+        self.apply(other, true);
+    }
+}
+
+/// Open drafts: how many, and their planned cost.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Drafts {
+    /// Drafts.
+    pub count: u64,
+    /// Their planned cost.
+    pub planned_cost: Decimal,
+}
+
+/// The aggregates of every print: DONE figures by completion day and customer, drafts by
+/// customer.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Board {
+    /// DONE, not archived prints by completion day (instance time zone), then customer.
+    pub done: BTreeMap<Date, HashMap<Option<Id>, Figures>>,
+    /// Drafts that are not archived, by customer.
+    pub drafts: HashMap<Option<Id>, Drafts>,
+}
+
+impl Board {
+    /// Counts `print` (completed on `day`) in, or out again when `add` is false.
+    pub fn apply(&mut self, print: &Print, day: Date, add: bool) {
+        if print.archived {
+            return;
+        }
+        match print.status {
+            PrintStatus::Done => {
+                let days = self.done.entry(day).or_default();
+                let figures = days.entry(print.customer_id).or_default();
+                figures.apply(&Figures::of(print), add);
+                if figures.prints == 0 {
+                    days.remove(&print.customer_id);
+                    if days.is_empty() {
+                        self.done.remove(&day);
+                    }
+                }
+            }
+            PrintStatus::Draft => {
+                let drafts = self.drafts.entry(print.customer_id).or_default();
+                match add {
+                    true => {
+                        drafts.count += 1;
+                        drafts.planned_cost += print.costing.total;
+                    }
+                    false => {
+                        drafts.count = drafts.count.saturating_sub(1);
+                        drafts.planned_cost -= print.costing.total;
+                    }
+                }
+                if drafts.count == 0 {
+                    self.drafts.remove(&print.customer_id);
+                }
+            }
+            _ => {}
+        }
+    }
+}
