@@ -34,9 +34,7 @@ impl Txn {
     /// Notes that `print` was stored in this transaction, as it now is, over `old` (`None` for
     /// a new print).
     pub fn print_changed(&self, old: Option<&Print>, print: &Print) {
-        self.prints
-            .borrow_mut()
-            .push((old.cloned(), print.clone()));
+        self.prints.borrow_mut().push((old.cloned(), print.clone()));
     }
 
     /// Commits durably and returns the prints this transaction changed (each as it was and as

@@ -109,7 +109,13 @@ impl Figures {
 
     fn apply(&mut self, other: &Figures, add: bool) {
         let count = |a: &mut u64, b: u64| *a = if add { *a + b } else { a.saturating_sub(b) };
-        let sum = |a: &mut Decimal, b: Decimal| if add { a.add_assign(b) } else { a.sub_assign(b) };
+        let sum = |a: &mut Decimal, b: Decimal| {
+            if add {
+                a.add_assign(b)
+            } else {
+                a.sub_assign(b)
+            }
+        };
         count(&mut self.prints, other.prints);
         count(&mut self.units, other.units);
         count(&mut self.success, other.success);

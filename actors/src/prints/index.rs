@@ -70,7 +70,11 @@ impl PrintIndex {
                     });
                 let prints = state.entries.len();
                 let _ = loading.state.set(RwLock::new(state));
-                tracing::info!(prints, ms = started.elapsed().as_millis() as u64, "print projection loaded");
+                tracing::info!(
+                    prints,
+                    ms = started.elapsed().as_millis() as u64,
+                    "print projection loaded"
+                );
             })
             .map_or_else(
                 |e| {
@@ -177,9 +181,15 @@ impl PrintIndex {
         if found != old.map(|o| o.version) {
             if let Some(store) = &self.store {
                 tracing::warn!(print = %print.id, "print updates out of order; reloading the projection");
-                match store.begin_read().map_err(crate::Error::from).and_then(|txn| self.read_state(&txn)) {
+                match store
+                    .begin_read()
+                    .map_err(crate::Error::from)
+                    .and_then(|txn| self.read_state(&txn))
+                {
                     Ok(fresh) => *state = fresh,
-                    Err(e) => tracing::error!(error = %e, "the print projection could not be reloaded"),
+                    Err(e) => {
+                        tracing::error!(error = %e, "the print projection could not be reloaded")
+                    }
                 }
                 return;
             }
@@ -340,7 +350,9 @@ mod tests {
             .collect();
         let fresh = |prints: &[Print]| {
             let mut board = Board::default();
-            prints.iter().for_each(|p| board.apply(p, index.day_of(p), true));
+            prints
+                .iter()
+                .for_each(|p| board.apply(p, index.day_of(p), true));
             board
         };
         // Each step: (print, change); every step is one write of a new version.
