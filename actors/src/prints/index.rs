@@ -178,21 +178,19 @@ impl PrintIndex {
         if found.is_some_and(|v| v >= print.version) {
             return;
         }
-        if found != old.map(|o| o.version) {
-            if let Some(store) = &self.store {
-                tracing::warn!(print = %print.id, "print updates out of order; reloading the projection");
-                match store
-                    .begin_read()
-                    .map_err(crate::Error::from)
-                    .and_then(|txn| self.read_state(&txn))
-                {
-                    Ok(fresh) => *state = fresh,
-                    Err(e) => {
-                        tracing::error!(error = %e, "the print projection could not be reloaded")
-                    }
-                }
-                return;
+        if found != old.map(|o| o.version)
+            && let Some(store) = &self.store
+        {
+            tracing::warn!(print = %print.id, "print updates out of order; reloading the projection");
+            match store
+                .begin_read()
+                .map_err(crate::Error::from)
+                .and_then(|txn| self.read_state(&txn))
+            {
+                Ok(fresh) => *state = fresh,
+                Err(e) => tracing::error!(error = %e, "the print projection could not be reloaded"),
             }
+            return;
         }
         if let Some(old) = old.filter(|_| found.is_some()) {
             state.board.apply(old, self.day_of(old), false);
@@ -356,7 +354,8 @@ mod tests {
             board
         };
         // Each step: (print, change); every step is one write of a new version.
-        let steps: [(usize, fn(&mut Print)); 8] = [
+        type Change = fn(&mut Print);
+        let steps: [(usize, Change); 8] = [
             (0, |p| p.status = PrintStatus::Done),
             (1, |p| p.status = PrintStatus::Done),
             (0, |p| p.sales_value = Some(Decimal::new(5, 0))),
