@@ -151,20 +151,31 @@ pub struct Subscriber {
 }
 
 impl Subscriber {
-    /// Subscribes to `filter` on the broker at 127.0.0.1:`port`.
+    /// Subscribes to `filter` on the broker at 127.0.0.1:`port`, and returns once the broker
+    /// acknowledged the subscription (so nothing published afterwards is missed live).
     pub fn start(port: u16, filter: &str) -> Subscriber {
-        let mut command = Command::new("mosquitto_sub");
+        // Line-buffered, so that the debug line of the SUBACK arrives when it is written.
+        let mut command = Command::new("stdbuf");
         command
-            .args(["-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
+            .args(["-oL", "mosquitto_sub"])
+            .args(["-d", "-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
             .args(["-W", LIFETIME, "-F", "%r %t %p", "-t", filter])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());
         let mut peer = Peer::spawn("mosquitto_sub", command);
         let stdout = peer.child.stdout.take().unwrap();
         let (sender, messages) = channel();
+        let (subscribed, acknowledged) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                // `-d` debug lines: the SUBACK is the signal; the rest is noise.
+                if line.starts_with("Client ") {
+                    if line.contains("received SUBACK") {
+                        let _ = subscribed.send(());
+                    }
+                    continue;
+                }
                 let mut fields = line.splitn(3, ' ');
                 let (Some(retained), Some(topic)) = (fields.next(), fields.next()) else {
                     continue;
@@ -179,6 +190,9 @@ impl Subscriber {
                 }
             }
         });
+        acknowledged
+            .recv_timeout(std::time::Duration::from_secs(15))
+            .expect("mosquitto_sub subscribed");
         Subscriber {
             _peer: peer,
             messages,
