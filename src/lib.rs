@@ -186,7 +186,7 @@ impl Application {
             source,
         };
         let address = listener.local_addr().map_err(listen_error)?;
-        let doc = Data::new(::web::OpenApiJson::build());
+        let doc = Data::new(::web::OpenApiJson::default());
         let server = HttpServer::new(move || ::web::app(state.clone(), doc.clone()))
             .workers(config.workers.max(1))
             .worker_max_blocking_threads(BLOCKING_THREADS_PER_WORKER)

@@ -157,6 +157,11 @@ pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
     Ok(tx.open_table(R::TABLE)?.remove(id.bytes())?.is_some())
 }
 
+/// How many records the table holds (kept by redb, not counted).
+pub fn count<R: Record>(tx: &impl Tx) -> Result<u64> {
+    Ok(tx.table(R::TABLE)?.len()?)
+}
+
 /// True when the table holds no record.
 pub fn is_empty(
     tx: &impl Tx,

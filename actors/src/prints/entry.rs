@@ -12,8 +12,8 @@ pub struct IndexEntry {
     pub id: Id,
     /// Its record version.
     pub version: u64,
-    /// Lower-case name and printer names, for search.
-    pub search: String,
+    /// Lower-case name and printer names, for search (boxed: no spare capacity).
+    pub search: Box<str>,
     /// Status.
     pub status: PrintStatus,
     /// Recorded outcome; `None` until one is recorded.
@@ -22,8 +22,8 @@ pub struct IndexEntry {
     pub customer_id: Option<Id>,
     /// Series.
     pub series_id: Option<Id>,
-    /// Printers of every part.
-    pub printer_ids: Vec<Id>,
+    /// Printers of every part (boxed: no spare capacity).
+    pub printer_ids: Box<[Id]>,
     /// Archive state.
     pub archived: bool,
     /// Completion date, else creation date, in the instance time zone.
