@@ -169,3 +169,23 @@ async fn the_reference_is_served_from_this_instance() {
     let bundle = app.get("/api-reference/swagger-ui-bundle.js").await;
     assert_eq!(bundle.status(), 200);
 }
+
+/// A route that reads a query, or a body, can answer 422 for a bad one: the document says so.
+#[actix_web::test]
+async fn every_route_with_a_query_or_a_body_documents_its_422() {
+    let doc = document().await;
+    let mut missing = Vec::new();
+    for (method, path) in &routes() {
+        let operation = &doc["paths"][path][method];
+        let has_query = operation["parameters"]
+            .as_array()
+            .is_some_and(|ps| ps.iter().any(|p| p["in"] == "query"));
+        let has_body = operation["requestBody"].is_object();
+        if (has_query || has_body) && operation["responses"]["422"].is_null() {
+            missing.push(format!("{method} {path}"));
+        }
+    }
+    assert_eq!(missing, Vec::<String>::new());
+    let period = &doc["paths"]["/api/dashboard"]["get"]["parameters"][0]["schema"];
+    assert_eq!(period["pattern"], "^(30d|90d|all)$", "{period}");
+}

@@ -213,6 +213,7 @@ pub async fn run_setup(state: &AppState, input: SetupInput) -> Result<(String, A
         (status = 200, body = SessionBody),
         (status = 401, description = "INVALID_CREDENTIALS", body = ErrorBody),
         (status = 403, body = ErrorBody),
+        (status = 422, description = "VALIDATION_FAILED: a malformed body", body = ErrorBody),
         (status = 429, description = "RATE_LIMITED", body = ErrorBody),
     )
 )]

@@ -16,7 +16,7 @@ use utoipa::{IntoParams, ToSchema};
 #[into_params(parameter_in = Query)]
 pub struct DashboardParams {
     /// `30d` (default), `90d` or `all`.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, pattern = "^(30d|90d|all)$")]
     pub period: Option<Period>,
 }
 

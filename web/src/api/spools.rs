@@ -373,7 +373,7 @@ pub async fn create(
 }
 
 /// A spool and a page of its movements, newest first.
-#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id"), ListParams), responses((status = 200, body = SpoolDetail), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody)), security(("session" = [])))]
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id"), ListParams), responses((status = 200, body = SpoolDetail), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: an invalid page or pageSize", body = ErrorBody)), security(("session" = [])))]
 #[get("/spools/{id}")]
 pub async fn get_spool(
     state: Data<AppState>,
