@@ -189,3 +189,16 @@ async fn every_route_with_a_query_or_a_body_documents_its_422() {
     let period = &doc["paths"]["/api/dashboard"]["get"]["parameters"][0]["schema"];
     assert_eq!(period["pattern"], "^(30d|90d|all)$", "{period}");
 }
+
+/// Every id a request takes is a UUID to generated clients: its schema says `format: uuid`.
+#[actix_web::test]
+async fn input_ids_are_uuids() {
+    let doc = document().await;
+    let line = &doc["components"]["schemas"]["FilamentLine"]["properties"];
+    assert_eq!(line["filamentId"]["format"], "uuid", "{line}");
+    let text = doc.to_string();
+    assert!(
+        text.matches(r#""format":"uuid""#).count() >= 38,
+        "every WireId field is marked"
+    );
+}

@@ -89,7 +89,7 @@ pub struct ComponentInput {
     #[schema(value_type = String, example = "Nextruder hotend 0.4 mm")]
     pub name: Name,
     /// Manufacturer id.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub manufacturer_id: Option<WireId>,
     /// Model designation.
     #[schema(value_type = Option<String>)]
@@ -105,7 +105,7 @@ pub struct ComponentInput {
     pub always_used: bool,
     /// Printers it fits.
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, format = Uuid)]
     pub printer_ids: Vec<WireId>,
     /// Free text.
     #[schema(value_type = Option<String>)]

@@ -53,7 +53,7 @@ pub struct Filament {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FilamentInput {
     /// Manufacturer id.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub manufacturer_id: WireId,
     /// Material.
     #[schema(value_type = String, example = "PLA")]

@@ -56,7 +56,7 @@ pub struct PrinterInput {
     #[schema(value_type = String, example = "Original Prusa MK4S")]
     pub name: Name,
     /// Manufacturer id (required unless `manufacturer` is sent).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub manufacturer_id: Option<WireId>,
     /// Legacy: a manufacturer name instead of `manufacturerId`.
     #[schema(value_type = Option<String>, example = "Prusa Research")]

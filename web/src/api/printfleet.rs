@@ -367,7 +367,7 @@ pub async fn get_printfleet(
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LinkPrinterData {
     /// Our printer.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub printer_id: WireId,
     /// The remote printer's id, or null to unlink.
     pub remote_id: Option<u64>,
@@ -378,7 +378,7 @@ pub struct LinkPrinterData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SyncPrinterData {
     /// Our linked printer.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub printer_id: WireId,
 }
 
@@ -387,12 +387,12 @@ pub struct SyncPrinterData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MapTrayData {
     /// Our linked printer.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub printer_id: WireId,
     /// `"<ams id>:<tray id>"` of one of its trays.
     pub slot: String,
     /// The spool, or null to clear.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub spool_id: Option<WireId>,
 }
 
@@ -401,10 +401,10 @@ pub struct MapTrayData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AttachData {
     /// The print.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The part (a one-part print may omit it).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub part_id: Option<WireId>,
     /// The remote log entry's id, among the printer's newest 1,000.
     pub remote_log_id: u64,
@@ -415,10 +415,10 @@ pub struct AttachData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SyncPrintData {
     /// The print.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The part (a one-part print may omit it).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub part_id: Option<WireId>,
 }
 
@@ -427,7 +427,7 @@ pub struct SyncPrintData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PartPreview {
     /// The part.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub part_id: WireId,
     /// Its link's `previewHash`.
     pub preview_hash: String,
@@ -438,7 +438,7 @@ pub struct PartPreview {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ImportData {
     /// The print.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The fingerprint of every linked part.
     pub previews: Option<Vec<PartPreview>>,

@@ -97,7 +97,7 @@ pub struct SeriesInputDto {
     #[schema(value_type = String, example = "Club trophies 2026")]
     pub name: Name,
     /// Customer its prints inherit.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub customer_id: Option<WireId>,
     /// Units wanted in all (positive).
     #[schema(minimum = 1)]
@@ -144,7 +144,7 @@ pub struct StateInput {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct NextRunInput {
     /// The print the next run copies.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub source_print_id: WireId,
 }
 

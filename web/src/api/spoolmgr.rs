@@ -406,7 +406,7 @@ pub struct ImportData {
     /// Who owns its stock (default `EXTERNAL_READ_ONLY`).
     pub authority: Option<AuthorityDto>,
     /// Link this local spool (same already-linked filament, not linked) instead of making one.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub local_spool_id: Option<WireId>,
 }
 
@@ -415,7 +415,7 @@ pub struct ImportData {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SyncData {
     /// The linked spool.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub spool_id: WireId,
 }
 
@@ -432,7 +432,7 @@ pub enum Ownership {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UnlinkData {
     /// The linked spool.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub spool_id: WireId,
     /// `NATIVE`.
     pub ownership: Ownership,
@@ -458,7 +458,7 @@ pub enum OperationAction {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct OperationData {
     /// The operation.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub operation_id: WireId,
     /// What to do.
     pub action: OperationAction,

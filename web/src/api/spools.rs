@@ -193,7 +193,7 @@ pub struct SpoolInputDto {
     #[schema(value_type = Option<String>, example = "PLA-BLK-01")]
     pub code: Option<Name>,
     /// Its filament.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub filament_id: WireId,
     /// What it cost.
     #[schema(value_type = String, example = "24.99")]
@@ -246,7 +246,7 @@ pub struct SpoolPatch {
     /// Fixed: must equal the spool's code if sent.
     pub code: Option<String>,
     /// Fixed: must equal the spool's filament if sent.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub filament_id: Option<WireId>,
     /// Fixed: must equal the spool's initial weight if sent.
     #[schema(value_type = Option<String>)]
@@ -299,7 +299,7 @@ pub struct MovementInputDto {
     pub note: Option<Note>,
     /// A UUID: retrying with the same key and content books nothing new and answers the first
     /// movement; the same key with other content is 409 OPERATION_KEY_REUSED.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub operation_key: Option<WireId>,
 }
 

@@ -13,7 +13,7 @@ use utoipa::ToSchema;
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct HotendLine {
     /// A component of type HOTEND.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub component_id: WireId,
     /// Printing time of this hotend, seconds (0 to 2,147,483,647).
     #[schema(value_type = u32, maximum = 2147483647)]
@@ -25,13 +25,13 @@ pub struct HotendLine {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FilamentLine {
     /// The filament.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub filament_id: WireId,
     /// Grams for the whole run: at most 12 whole and 6 fractional digits.
     #[schema(value_type = String, example = "42.5")]
     pub used_grams: Grams,
     /// The spool (with spool management on; ignored when it is off).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub spool_id: Option<WireId>,
 }
 
@@ -40,19 +40,19 @@ pub struct FilamentLine {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PartInputDto {
     /// The part's id when editing an existing part; omit for a new part.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub id: Option<WireId>,
     /// The printer.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub printer_id: WireId,
     /// A component of type BUILD_PLATE.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub build_plate_id: WireId,
     /// One or more hotends with their printing times.
     pub hotends: Vec<HotendLine>,
     /// Components of type OTHER.
     #[serde(default)]
-    #[schema(value_type = Vec<String>)]
+    #[schema(value_type = Vec<String>, format = Uuid)]
     pub other_component_ids: Vec<WireId>,
     /// One or more filament lines.
     pub filaments: Vec<FilamentLine>,
@@ -67,10 +67,10 @@ pub struct PrintInputDto {
     #[schema(value_type = String, example = "Phone stand")]
     pub name: Name,
     /// Customer (a series' customer is inherited; another one is refused).
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub customer_id: Option<WireId>,
     /// Series.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub series_id: Option<WireId>,
     /// Units made by the run, 1 to 1,000,000 (default 1).
     #[schema(minimum = 1, maximum = 1000000)]
@@ -84,15 +84,15 @@ pub struct PrintInputDto {
     /// Ordered parts, 1 to 100.
     pub parts: Option<Vec<PartInputDto>>,
     /// Legacy flat form: the printer.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub printer_id: Option<WireId>,
     /// Legacy flat form: the build plate.
-    #[schema(value_type = Option<String>)]
+    #[schema(value_type = Option<String>, format = Uuid)]
     pub build_plate_id: Option<WireId>,
     /// Legacy flat form: hotends.
     pub hotends: Option<Vec<HotendLine>>,
     /// Legacy flat form: other components.
-    #[schema(value_type = Option<Vec<String>>)]
+    #[schema(value_type = Option<Vec<String>>, format = Uuid)]
     pub other_component_ids: Option<Vec<WireId>>,
     /// Legacy flat form: filament lines.
     pub filaments: Option<Vec<FilamentLine>>,

@@ -32,7 +32,7 @@ impl From<OutcomeStatus> for OutcomeKind {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct UsageGrams {
     /// A planned usage of the print.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub usage_id: WireId,
     /// Actual grams: a canonical non-negative decimal string.
     #[schema(value_type = String, example = "40.1")]
@@ -44,7 +44,7 @@ pub struct UsageGrams {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PartSeconds {
     /// A part of the print.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub part_id: WireId,
     /// Its actual printing time, seconds (0 to 2,147,483,647).
     #[schema(value_type = u32, maximum = 2147483647)]
@@ -97,7 +97,7 @@ pub struct CorrectionInputDto {
     /// The current revision as the client saw it.
     pub expected_revision: u32,
     /// A UUID; a retry with the same key and content changes nothing.
-    #[schema(value_type = String)]
+    #[schema(value_type = String, format = Uuid)]
     pub operation_key: WireId,
 }
 
