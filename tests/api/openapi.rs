@@ -198,7 +198,14 @@ async fn input_ids_are_uuids() {
     assert_eq!(line["filamentId"]["format"], "uuid", "{line}");
     let text = doc.to_string();
     assert!(
-        text.matches(r#""format":"uuid""#).count() >= 38,
-        "every WireId field is marked"
+        text.matches(r#""format":"uuid""#).count() >= 46,
+        "every WireId field and id query parameter is marked"
     );
+    let params = doc["paths"]["/api/prints"]["get"]["parameters"]
+        .as_array()
+        .unwrap();
+    let customer = params.iter().find(|p| p["name"] == "customerId").unwrap();
+    assert_eq!(customer["schema"]["format"], "uuid", "{customer}");
+    let status = params.iter().find(|p| p["name"] == "status").unwrap();
+    assert!(status["schema"]["pattern"].is_string(), "{status}");
 }

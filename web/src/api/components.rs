@@ -119,7 +119,7 @@ pub struct ComponentParams {
     /// Only this type: HOTEND, BUILD_PLATE or OTHER.
     pub r#type: Option<ComponentType>,
     /// Only components that fit this printer.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub printer_id: Option<Id>,
     /// Only (not) always-used components.
     pub always_used: Option<bool>,

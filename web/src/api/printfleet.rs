@@ -292,13 +292,13 @@ pub struct FleetParams {
     #[param(value_type = Option<String>)]
     pub view: Option<&'static str>,
     /// The print whose part's link to show.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub print_id: Option<Id>,
     /// The part (multipart prints).
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub part_id: Option<Id>,
     /// The linked printer whose log to page (with `view=logs`).
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub printer_id: Option<Id>,
     /// One-based page of the log (1 to 10000).
     pub page: Option<u32>,

@@ -324,7 +324,7 @@ impl MovementInputDto {
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct SpoolParams {
     /// Only this filament.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub filament_id: Option<Id>,
     /// Only spools with filament left.
     pub available_only: Option<bool>,

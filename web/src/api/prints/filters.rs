@@ -14,19 +14,19 @@ use utoipa::IntoParams;
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct PrintParams {
     /// Statuses, comma-separated: DRAFT, PRINTING, PRINTED, SHIPPED, DONE.
-    #[param(rename = "status", value_type = Option<String>)]
+    #[param(rename = "status", value_type = Option<String>, pattern = "^(DRAFT|PRINTING|PRINTED|SHIPPED|DONE)(,(DRAFT|PRINTING|PRINTED|SHIPPED|DONE))*$")]
     pub statuses: Vec<PrintStatus>,
     /// Outcomes, comma-separated: PENDING (DONE without outcome), SUCCESS, FAILED.
-    #[param(rename = "outcome", value_type = Option<String>)]
+    #[param(rename = "outcome", value_type = Option<String>, pattern = "^(PENDING|SUCCESS|FAILED)(,(PENDING|SUCCESS|FAILED))*$")]
     pub outcomes: Vec<Outcome>,
     /// Customer id.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub customer_id: Option<Id>,
     /// Printer id (any part).
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub printer_id: Option<Id>,
     /// Series id.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, format = Uuid)]
     pub series_id: Option<Id>,
     /// Completion date (else creation date) on or after, YYYY-MM-DD, instance time zone.
     #[param(value_type = Option<String>, format = Date)]
