@@ -17,7 +17,7 @@ async fn done_print(app: &TestApp, body: Value) -> Value {
     done
 }
 
-fn outcome(print: &Value, status: &str, seconds: u32, grams: &str) -> Value {
+pub fn outcome(print: &Value, status: &str, seconds: u32, grams: &str) -> Value {
     let filaments: Vec<Value> = print["usages"]
         .as_array()
         .unwrap()
@@ -32,7 +32,7 @@ fn outcome(print: &Value, status: &str, seconds: u32, grams: &str) -> Value {
 }
 
 /// A SUCCESS correction of `print` to `grams` of revision `revision` under operation key `key`.
-fn correction(print: &Value, grams: &str, revision: u32, key: &str) -> Value {
+pub fn correction(print: &Value, grams: &str, revision: u32, key: &str) -> Value {
     let mut body = outcome(print, "SUCCESS", 5400, grams);
     body["correctionNote"] = json!("Weighed the leftovers");
     body["expectedRevision"] = json!(revision);

@@ -1,28 +1,14 @@
 //! The rules of prints, outcomes and the ledger at their edges (issue 14), black-box: each test
 //! failed on the code before its rule was put in one place.
 
-use crate::spools::{filament, spool};
+use crate::outcomes::{self, correction};
+use crate::spools::{filament, key, spool};
 use crate::support::{TestApp, assert_error, assert_field_error, draft, logged_in, page, shop};
 use serde_json::{Value, json};
 
-async fn done(app: &TestApp, body: &Value) -> Value {
-    app.done(body).await
-}
-
+/// A SUCCESS outcome of `print`'s one usage: 5,400 s and `grams`.
 fn outcome(print: &Value, grams: &str) -> Value {
-    json!({"status": "SUCCESS", "durationSeconds": 5400, "filaments": [{"usageId": print["usages"][0]["id"], "usedGrams": grams}]})
-}
-
-fn correction(print: &Value, grams: &str, revision: u32, key: &str) -> Value {
-    let mut body = outcome(print, grams);
-    body["correctionNote"] = json!("Weighed again");
-    body["expectedRevision"] = json!(revision);
-    body["operationKey"] = json!(key);
-    body
-}
-
-fn key() -> String {
-    uuid::Uuid::now_v7().to_string()
+    outcomes::outcome(print, "SUCCESS", 5400, grams)
 }
 
 #[actix_web::test]
@@ -30,7 +16,7 @@ async fn archiving_freezes_an_outcome_and_a_print_with_an_outcome_stays_done() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
-    let print = done(&app, &draft(&shop, "Frozen")).await;
+    let print = app.done(&draft(&shop, "Frozen")).await;
     let id = print["id"].as_str().unwrap();
     let recorded = app
         .post(&format!("/api/prints/{id}/outcome"), &outcome(&print, "40"))
@@ -73,7 +59,7 @@ async fn a_replay_answers_the_body_of_the_first_call() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
-    let print = done(&app, &draft(&shop, "Replayed")).await;
+    let print = app.done(&draft(&shop, "Replayed")).await;
     let id = print["id"].as_str().unwrap();
     let outcome_path = format!("/api/prints/{id}/outcome");
     let first = app.post(&outcome_path, &outcome(&print, "40")).await;
