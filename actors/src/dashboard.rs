@@ -7,6 +7,7 @@
 
 use crate::Result;
 use crate::prints::PrintIndex;
+pub use crate::prints::board::Kpis;
 use crate::prints::board::{CATEGORIES, Figures};
 use jiff::ToSpan;
 use jiff::civil::Date;
@@ -45,29 +46,6 @@ impl Period {
             Period::All => "all",
         }
     }
-}
-
-/// Headline figures of the period.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Kpis {
-    /// DONE prints completed in the period.
-    pub prints: u64,
-    /// Their units.
-    pub units: u64,
-    /// Their planned cost.
-    pub planned_cost: Decimal,
-    /// Actual cost of those with an outcome.
-    pub actual_cost: Decimal,
-    /// Sales values given.
-    pub sales_value: Decimal,
-    /// Realized revenue (SUCCESS: the sales value; FAILED: 0).
-    pub realized_revenue: Decimal,
-    /// Realized margin (SUCCESS with a sales value).
-    pub realized_margin: Decimal,
-    /// Actual cost of failed runs.
-    pub failed_cost: Decimal,
-    /// Filament used: actual grams where recorded, planned grams otherwise.
-    pub filament_grams: Decimal,
 }
 
 /// Outcome metrics of the period.
@@ -128,7 +106,7 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
             for (_, figures) in customers.iter().filter(|(c, _)| !excluded.contains(*c)) {
                 total.add(figures);
                 let entry = series.entry(bucket.clone()).or_default();
-                entry.0 += figures.planned_cost;
+                entry.0 += figures.kpis.planned_cost;
                 entry.1 += figures.realized_actual;
             }
         }
@@ -144,17 +122,7 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
     let recorded = total.success + total.failed;
     Ok(Dashboard {
         from,
-        kpis: Kpis {
-            prints: total.prints,
-            units: total.units,
-            planned_cost: total.planned_cost,
-            actual_cost: total.actual_cost,
-            sales_value: total.sales_value,
-            realized_revenue: total.realized_revenue,
-            realized_margin: total.realized_margin,
-            failed_cost: total.failed_cost,
-            filament_grams: total.filament_grams,
-        },
+        kpis: total.kpis.clone(),
         cost_series: series.into_iter().map(|(k, (p, a))| (k, p, a)).collect(),
         categories: CATEGORIES
             .iter()

@@ -24,27 +24,34 @@ pub const CATEGORIES: [CostCategory; 6] = [
     CostCategory::Electricity,
 ];
 
-/// What DONE prints add up to (one print's, or a day's sum).
+/// Headline figures of DONE prints: of one print, of a day, or of a dashboard's period.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub struct Figures {
-    /// DONE prints.
+pub struct Kpis {
+    /// DONE prints completed in the period.
     pub prints: u64,
     /// Their units.
     pub units: u64,
-    /// Planned cost.
+    /// Their planned cost.
     pub planned_cost: Decimal,
-    /// Actual cost of recorded outcomes.
+    /// Actual cost of those with an outcome.
     pub actual_cost: Decimal,
     /// Sales values given.
     pub sales_value: Decimal,
-    /// Realized revenue ([`realized`]).
+    /// Realized revenue (SUCCESS: the sales value; FAILED: 0).
     pub realized_revenue: Decimal,
-    /// Realized margin.
+    /// Realized margin (SUCCESS with a sales value).
     pub realized_margin: Decimal,
     /// Actual cost of failed runs.
     pub failed_cost: Decimal,
-    /// Actual grams where recorded, planned grams otherwise.
+    /// Filament used: actual grams where recorded, planned grams otherwise.
     pub filament_grams: Decimal,
+}
+
+/// What DONE prints add up to (one print's, or a day's sum).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Figures {
+    /// The headline figures.
+    pub kpis: Kpis,
     /// SUCCESS outcomes.
     pub success: u64,
     /// FAILED outcomes.
@@ -68,28 +75,30 @@ impl Figures {
         let realized = realized(print);
         let current = print.outcome.as_ref().and_then(|o| o.current());
         let mut figures = Figures {
-            prints: 1,
-            units: u64::from(print.quantity),
-            planned_cost: print.costing.total,
-            sales_value: print.sales_value.unwrap_or_default(),
-            realized_revenue: realized.revenue.unwrap_or_default(),
-            realized_margin: realized.margin.unwrap_or_default(),
-            failed_cost: realized.failed_cost.unwrap_or_default(),
-            realized_actual: realized.actual_cost.unwrap_or_default(),
-            filament_grams: match current {
-                Some(r) => r.grams.iter().map(|g| g.grams).sum(),
-                None => print
-                    .parts
-                    .iter()
-                    .flat_map(|p| p.usages.iter())
-                    .map(|u| u.used_grams)
-                    .sum(),
+            kpis: Kpis {
+                prints: 1,
+                units: u64::from(print.quantity),
+                planned_cost: print.costing.total,
+                actual_cost: current.map(|r| r.actual.total).unwrap_or_default(),
+                sales_value: print.sales_value.unwrap_or_default(),
+                realized_revenue: realized.revenue.unwrap_or_default(),
+                realized_margin: realized.margin.unwrap_or_default(),
+                failed_cost: realized.failed_cost.unwrap_or_default(),
+                filament_grams: match current {
+                    Some(r) => r.grams.iter().map(|g| g.grams).sum(),
+                    None => print
+                        .parts
+                        .iter()
+                        .flat_map(|p| p.usages.iter())
+                        .map(|u| u.used_grams)
+                        .sum(),
+                },
             },
+            realized_actual: realized.actual_cost.unwrap_or_default(),
             ..Figures::default()
         };
         match current {
             Some(r) => {
-                figures.actual_cost = r.actual.total;
                 figures.variance = r.actual.total - print.costing.total;
                 match r.status {
                     OutcomeStatus::Success => figures.success = 1,
@@ -116,18 +125,19 @@ impl Figures {
                 a.sub_assign(b)
             }
         };
-        count(&mut self.prints, other.prints);
-        count(&mut self.units, other.units);
+        let (mine, theirs) = (&mut self.kpis, &other.kpis);
+        count(&mut mine.prints, theirs.prints);
+        count(&mut mine.units, theirs.units);
+        sum(&mut mine.planned_cost, theirs.planned_cost);
+        sum(&mut mine.actual_cost, theirs.actual_cost);
+        sum(&mut mine.sales_value, theirs.sales_value);
+        sum(&mut mine.realized_revenue, theirs.realized_revenue);
+        sum(&mut mine.realized_margin, theirs.realized_margin);
+        sum(&mut mine.failed_cost, theirs.failed_cost);
+        sum(&mut mine.filament_grams, theirs.filament_grams);
         count(&mut self.success, other.success);
         count(&mut self.failed, other.failed);
         count(&mut self.pending, other.pending);
-        sum(&mut self.planned_cost, other.planned_cost);
-        sum(&mut self.actual_cost, other.actual_cost);
-        sum(&mut self.sales_value, other.sales_value);
-        sum(&mut self.realized_revenue, other.realized_revenue);
-        sum(&mut self.realized_margin, other.realized_margin);
-        sum(&mut self.failed_cost, other.failed_cost);
-        sum(&mut self.filament_grams, other.filament_grams);
         sum(&mut self.variance, other.variance);
         sum(&mut self.realized_actual, other.realized_actual);
         for (mine, theirs) in self.categories.iter_mut().zip(other.categories) {
@@ -174,7 +184,7 @@ impl Board {
                 let days = self.done.entry(day).or_default();
                 let figures = days.entry(print.customer_id).or_default();
                 figures.apply(&Figures::of(print), add);
-                if figures.prints == 0 {
+                if figures.kpis.prints == 0 {
                     days.remove(&print.customer_id);
                     if days.is_empty() {
                         self.done.remove(&day);
