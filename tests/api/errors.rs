@@ -215,6 +215,82 @@ async fn queries_refuse_unknown_parameters_and_list_every_fault() {
 }
 
 #[actix_web::test]
+async fn bodies_list_every_fault_at_once() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let body = assert_error(
+        app.post(
+            "/api/prints",
+            &json!({
+                "name": " ",
+                "quantity": "two",
+                "customerId": "nobody",
+                "filaments": [
+                    {"filamentId": "0190c3d2-7a8b-7c9d-8e0f-112233445566", "usedGrams": "-1"},
+                    {"usedGrams": "1e3", "colour": "red"},
+                ],
+                "discount": "10",
+            }),
+        )
+        .await,
+        422,
+        "VALIDATION_FAILED",
+    )
+    .await;
+    let mut found: Vec<(String, String)> = body["data"]["fieldErrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_string(),
+                f["messageKey"].as_str().unwrap().to_string(),
+            )
+        })
+        .collect();
+    found.sort();
+    let mut wanted: Vec<(String, String)> = [
+        ("customerId", "errors.invalidId"),
+        ("discount", "errors.unknownField"),
+        ("filaments[0].usedGrams", "errors.negative"),
+        ("filaments[1].colour", "errors.unknownField"),
+        ("filaments[1].filamentId", "errors.required"),
+        ("filaments[1].usedGrams", "errors.invalidDecimal"),
+        ("name", "errors.required"),
+        ("quantity", "errors.invalidType"),
+    ]
+    .iter()
+    .map(|(p, k)| (p.to_string(), k.to_string()))
+    .collect();
+    wanted.sort();
+    assert_eq!(found, wanted, "one entry per fault: {body}");
+    assert_eq!(
+        app.get("/api/prints")
+            .await
+            .json::<serde_json::Value>()
+            .await
+            .unwrap()["total"],
+        0,
+        "nothing written"
+    );
+    let res = app
+        .post(
+            "/api/customers",
+            &json!({"name": "Ada", "email": 5, "note": ["x"]}),
+        )
+        .await;
+    let body = assert_error(res, 422, "VALIDATION_FAILED").await;
+    assert_eq!(
+        body["data"]["fieldErrors"],
+        json!([
+            {"path": "email", "messageKey": "errors.invalidType"},
+            {"path": "note", "messageKey": "errors.invalidType"},
+        ]),
+        "in the order of the body"
+    );
+}
+
+#[actix_web::test]
 async fn every_response_carries_the_security_headers_and_a_request_id() {
     let app = TestApp::spawn().await;
     for path in ["/api/health", "/api/nothing", "/api-reference/"] {

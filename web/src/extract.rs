@@ -4,6 +4,7 @@
 //! the JSON path of the field at fault, never a 500.
 
 use crate::error::{ApiError, Code};
+use crate::faults;
 use actix_web::dev::Payload;
 use actix_web::web::Bytes;
 use actix_web::{FromRequest, HttpRequest};
@@ -16,63 +17,35 @@ use std::collections::HashMap;
 use storage::Id;
 use utoipa::{IntoParams, ToSchema};
 
-/// Parses a JSON body into `T` strictly.
+/// Parses a JSON body into `T` strictly, listing every fault at once.
 ///
-/// Errors (all 422 `VALIDATION_FAILED`): malformed JSON (`errors.malformedJson`), a missing field
-/// (`errors.required`), an unknown field (`errors.unknownField`), a wrong type
-/// (`errors.invalidType`), an invalid value (`errors.invalidValue`), or a domain value's own key
-/// (`errors.invalidColor`, ...).
+/// Errors (all 422 `VALIDATION_FAILED`): malformed JSON (`errors.malformedJson`, alone); else one
+/// field error per fault at its JSON path (`parts[0].grams`), found by
+/// [`faults::every_fault`]: a missing field (`errors.required`), an unknown field
+/// (`errors.unknownField`), a wrong type (`errors.invalidType`), an invalid value
+/// (`errors.invalidValue`), or a domain value's own key (`errors.invalidColor`, ...).
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
-    let value = serde_path_to_error::deserialize(&mut de)
-        .map_err(|e| json_error(&e.path().to_string(), e.into_inner()))?;
-    de.end().map_err(|e| json_error(".", e))?;
-    Ok(value)
+    let first = match serde_path_to_error::deserialize(&mut de) {
+        Ok(value) => {
+            de.end().map_err(malformed)?;
+            return Ok(value);
+        }
+        Err(error) => error,
+    };
+    let body: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    let mut found = faults::every_fault::<T>(body);
+    if found.is_empty() {
+        found.push(faults::first_fault(&first));
+    }
+    let texts: Vec<&str> = found.iter().map(|(_, text)| text.as_str()).collect();
+    let message = format!("The request is invalid: {}.", texts.join("; "));
+    Err(ApiError::validation(found.into_iter().map(|(f, _)| f).collect()).with_message(message))
 }
 
-fn json_error(path: &str, error: serde_json::Error) -> ApiError {
-    use serde_json::error::Category;
-    if matches!(
-        error.classify(),
-        Category::Syntax | Category::Eof | Category::Io
-    ) {
-        return ApiError::field("", "errors.malformedJson")
-            .with_message(format!("Malformed JSON: {error}"));
-    }
-    let text = error.to_string();
-    let text = text
-        .rsplit_once(" at line ")
-        .map_or(text.as_str(), |(t, _)| t);
-    let base = if path == "." { "" } else { path };
-    let quoted = |prefix: &str| {
-        text.strip_prefix(prefix)
-            .and_then(|rest| rest.split_once('`'))
-            .map(|(name, _)| join(base, name))
-    };
-    let (path, key): (String, String) = if let Some(p) = quoted("missing field `") {
-        (p, "errors.required".into())
-    } else if let Some(p) = quoted("unknown field `") {
-        (p, "errors.unknownField".into())
-    } else if text.starts_with("invalid type") {
-        (base.into(), "errors.invalidType".into())
-    } else if let Some((key, human)) = text
-        .split_once(": ")
-        .filter(|(k, _)| k.starts_with("errors."))
-    {
-        return ApiError::field(base, key.to_string())
-            .with_message(format!("The request is invalid: {base}: {human}."));
-    } else {
-        (base.into(), "errors.invalidValue".into())
-    };
-    ApiError::field(path, key).with_message(format!("The request is invalid: {text}."))
-}
-
-fn join(base: &str, field: &str) -> String {
-    if base.is_empty() || base.ends_with(field) {
-        field.to_string()
-    } else {
-        format!("{base}.{field}")
-    }
+/// 422 `errors.malformedJson` for a body that is not JSON.
+fn malformed(error: serde_json::Error) -> ApiError {
+    ApiError::field("", "errors.malformedJson").with_message(format!("Malformed JSON: {error}"))
 }
 
 fn read_body(

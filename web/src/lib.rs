@@ -15,6 +15,7 @@
 pub mod api;
 pub mod error;
 pub mod extract;
+pub mod faults;
 pub mod middleware;
 pub mod openapi;
 pub mod release;
