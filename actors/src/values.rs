@@ -48,12 +48,62 @@ const WHOLE_DIGITS: usize = 15;
 /// Fractional digits a general decimal may have.
 const FRACTION_DIGITS: usize = 10;
 
+/// Which decimals a pattern admits, by sign.
+#[derive(Clone, Copy)]
+enum Sign {
+    /// Any sign.
+    Any,
+    /// Zero or more.
+    NonNegative,
+    /// More than zero.
+    Positive,
+}
+
+/// A JSON-schema pattern for the plain decimals [`parse_decimal`] takes with `whole` and
+/// `fraction` digits and `sign`. Leading zeros are admitted, as the parser does.
+fn decimal_pattern(whole: usize, fraction: usize, sign: Sign) -> String {
+    let tail = format!(r"(\.[0-9]{{1,{fraction}}})?");
+    match sign {
+        Sign::Any => format!(r"^-?0*[0-9]{{1,{whole}}}{tail}$"),
+        Sign::NonNegative => format!(r"^0*[0-9]{{1,{whole}}}{tail}$"),
+        Sign::Positive => format!(
+            r"^0*([1-9][0-9]{{0,{}}}{tail}|0\.[0-9]{{0,{}}}[1-9])$",
+            whole - 1,
+            fraction - 1
+        ),
+    }
+}
+
+/// The OpenAPI schema of a value's JSON string: its pattern and length bounds, so a generated
+/// client (or a fuzzer) sends only what the value's parser takes.
+fn wire(
+    pattern: Option<String>,
+    min_length: Option<usize>,
+    max_length: Option<usize>,
+) -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+    use utoipa::openapi::schema::{ObjectBuilder, Type};
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(pattern)
+        .min_length(min_length)
+        .max_length(max_length)
+        .into()
+}
+
 macro_rules! string_value {
-    ($(#[$doc:meta])* $name:ident($inner:ty), $parse:expr) => {
+    ($(#[$doc:meta])* $name:ident($inner:ty), schema = $schema:expr, $parse:expr) => {
         $(#[$doc])*
         #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
         #[serde(try_from = "String")]
         pub struct $name($inner);
+
+        impl utoipa::PartialSchema for $name {
+            fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+                $schema
+            }
+        }
+
+        impl utoipa::ToSchema for $name {}
 
         impl TryFrom<String> for $name {
             type Error = String;
@@ -94,6 +144,7 @@ string_value!(
     /// A non-negative decimal (a price in the instance currency, a price per kWh, a threshold in
     /// grams). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
     Amount(Decimal),
+    schema = wire(Some(decimal_pattern(WHOLE_DIGITS, FRACTION_DIGITS, Sign::NonNegative)), None, None),
     |text| {
         let d = parse_decimal(&text, WHOLE_DIGITS, FRACTION_DIGITS)?;
         if d.is_sign_negative() && !d.is_zero() {
@@ -107,6 +158,7 @@ string_value!(
     /// A non-negative amount of filament in grams: at most 12 whole and 6 fractional digits
     /// (spec, Limits). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
     Grams(Decimal),
+    schema = wire(Some(decimal_pattern(12, 6, Sign::NonNegative)), None, None),
     |text| {
         let d = parse_decimal(&text, 12, 6)?;
         if d.is_sign_negative() && !d.is_zero() {
@@ -120,6 +172,7 @@ string_value!(
     /// Signed grams of a ledger movement: at most 12 whole and 6 fractional digits.
     /// Errors: `errors.invalidDecimal`, `errors.outOfRange`.
     SignedGrams(Decimal),
+    schema = wire(Some(decimal_pattern(12, 6, Sign::Any)), None, None),
     |text| Ok(parse_decimal(&text, 12, 6)?.normalize())
 );
 
@@ -128,6 +181,7 @@ string_value!(
     /// spool's or a filament's net weight): the ledger's limits of 12 whole and 6 fractional
     /// digits. Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
     PositiveGrams(Decimal),
+    schema = wire(Some(decimal_pattern(12, 6, Sign::Positive)), None, None),
     |text| {
         let d = parse_decimal(&text, 12, 6)?;
         if d <= Decimal::ZERO {
@@ -141,6 +195,7 @@ string_value!(
     /// A strictly positive decimal (a lifetime in hours).
     /// Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
     PositiveAmount(Decimal),
+    schema = wire(Some(decimal_pattern(WHOLE_DIGITS, FRACTION_DIGITS, Sign::Positive)), None, None),
     |text| {
         let d = parse_decimal(&text, WHOLE_DIGITS, FRACTION_DIGITS)?;
         if d <= Decimal::ZERO {
@@ -154,6 +209,7 @@ string_value!(
     /// A required single-line text, trimmed, 1 to 200 characters (names, models, materials).
     /// Errors: `errors.required` when blank, `errors.tooLong`.
     Name(String),
+    schema = wire(Some(r"\S".into()), Some(1), Some(200)),
     |text| {
         let t = text.trim();
         if t.is_empty() {
@@ -170,6 +226,7 @@ string_value!(
     /// Free text up to 10,000 characters (notes). Blank text means "none" at the call site.
     /// Errors: `errors.tooLong`.
     Note(String),
+    schema = wire(None, None, Some(10_000)),
     |text| {
         if text.chars().count() > 10_000 {
             return Err(refuse("errors.tooLong", "at most 10000 characters"));
@@ -182,6 +239,7 @@ string_value!(
     /// An email address: trimmed, one `@` with text on both sides, no spaces, at most 254
     /// characters. Errors: `errors.invalidEmail`.
     Email(String),
+    schema = wire(Some(r"^[!-?A-~]+@[!-?A-~]+$".into()), None, Some(254)),
     |text| {
         let t = text.trim();
         let valid = t.len() <= 254
@@ -198,6 +256,7 @@ string_value!(
     /// A password of 12 to 1,024 characters (setup, password change). Never stored: only its
     /// argon2id hash is. Errors: `errors.passwordTooShort`, `errors.tooLong`.
     Password(String),
+    schema = wire(None, Some(12), Some(1024)),
     |text| {
         let n = text.chars().count();
         if n < 12 {
@@ -214,6 +273,7 @@ string_value!(
     /// A calendar date `YYYY-MM-DD` (a spool's purchase date), or none when the text is blank.
     /// Errors: `errors.invalidDate`.
     PurchaseDate(Option<String>),
+    schema = wire(Some(r"^( *|[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8]))$".into()), None, None),
     |text| {
         let t = text.trim();
         if t.is_empty() {
@@ -227,6 +287,7 @@ string_value!(
 string_value!(
     /// A supported locale: `en-US` or `de-DE`. Errors: `errors.unsupportedLocale`.
     Locale(String),
+    schema = wire(Some("^(en-US|de-DE)$".into()), None, None),
     |text| match text.as_str() {
         "en-US" | "de-DE" => Ok(text),
         _ => Err(refuse("errors.unsupportedLocale", "expected en-US or de-DE")),
@@ -237,6 +298,7 @@ string_value!(
     /// An ISO 4217 currency code: three ASCII letters, stored upper-case (`EUR`).
     /// Errors: `errors.invalidCurrency`.
     Currency(String),
+    schema = wire(Some("^[A-Za-z]{3}$".into()), None, None),
     |text| {
         let t = text.trim();
         if t.len() != 3 || !t.bytes().all(|b| b.is_ascii_alphabetic()) {
@@ -249,6 +311,7 @@ string_value!(
 string_value!(
     /// A colour as `#RRGGBB`, stored upper-case. Errors: `errors.invalidColor`.
     HexColor(String),
+    schema = wire(Some("^#[0-9A-Fa-f]{6}$".into()), None, None),
     |text| {
         let valid = text.len() == 7
             && text.starts_with('#')

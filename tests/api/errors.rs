@@ -1,6 +1,6 @@
 //! Cross-cutting error paths: Origin, sessions, unknown routes, malformed input, headers.
 
-use crate::support::{TestApp, assert_error, assert_field_error};
+use crate::support::{TestApp, assert_error, assert_field_error, draft, shop};
 use serde_json::json;
 
 #[actix_web::test]
@@ -288,6 +288,28 @@ async fn bodies_list_every_fault_at_once() {
         ]),
         "in the order of the body"
     );
+}
+
+#[actix_web::test]
+async fn a_whole_number_written_with_a_fraction_is_an_integer() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Stand");
+    body["quantity"] = json!(3.0);
+    body["parts"][0]["hotends"][0]["durationSeconds"] = json!(36e2);
+    let res = app.post("/api/prints", &body).await;
+    assert_eq!(res.status(), 201, "JSON Schema's integer 3.0 is taken");
+    let print: serde_json::Value = res.json().await.unwrap();
+    assert_eq!(print["quantity"], 3);
+    assert_eq!(print["parts"][0]["hotends"][0]["durationSeconds"], 3600);
+    body["quantity"] = json!(2.5);
+    assert_field_error(
+        app.post("/api/prints", &body).await,
+        "quantity",
+        "errors.invalidType",
+    )
+    .await;
 }
 
 #[actix_web::test]

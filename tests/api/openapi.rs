@@ -209,3 +209,112 @@ async fn input_ids_are_uuids() {
     let status = params.iter().find(|p| p["name"] == "status").unwrap();
     assert!(status["schema"]["pattern"].is_string(), "{status}");
 }
+
+#[actix_web::test]
+async fn value_patterns_admit_only_what_the_parsers_take() {
+    use actors::values::{
+        Amount, Currency, Email, Grams, HexColor, Locale, Name, PositiveAmount, PositiveGrams,
+        PurchaseDate, SignedGrams,
+    };
+    use std::str::FromStr;
+    let doc = document().await;
+    let schemas = &doc["components"]["schemas"];
+    assert_eq!(
+        schemas["SpoolInputDto"]["properties"]["purchasePrice"]["$ref"],
+        "#/components/schemas/Amount",
+        "decimal fields refer to their value's schema"
+    );
+    let samples = [
+        "0",
+        "1",
+        "12.5",
+        "-12.5",
+        "-0",
+        "0.000001",
+        "0.0000001",
+        "1e3",
+        "+1",
+        "1.",
+        ".5",
+        " 1",
+        "999999999999",
+        "1000000000000",
+        "0000000000001.5",
+        "123456789012345",
+        "1234567890123456",
+        "x",
+        "",
+        " ",
+        "Ada",
+        "#a1B2c3",
+        "#12345",
+        "EUR",
+        "eu",
+        "en-US",
+        "de-DE",
+        "fr-FR",
+        "a@b",
+        "a@b@c",
+        "a b@c",
+        "2026-02-28",
+        "2026-13-01",
+        "   ",
+    ];
+    type Parser = fn(&str) -> bool;
+    let parsers: [(&str, Parser); 11] = [
+        ("Amount", |t| Amount::from_str(t).is_ok()),
+        ("Grams", |t| Grams::from_str(t).is_ok()),
+        ("SignedGrams", |t| SignedGrams::from_str(t).is_ok()),
+        ("PositiveGrams", |t| PositiveGrams::from_str(t).is_ok()),
+        ("PositiveAmount", |t| PositiveAmount::from_str(t).is_ok()),
+        ("Name", |t| Name::from_str(t).is_ok()),
+        ("Email", |t| Email::from_str(t).is_ok()),
+        ("PurchaseDate", |t| PurchaseDate::from_str(t).is_ok()),
+        ("Locale", |t| Locale::from_str(t).is_ok()),
+        ("Currency", |t| Currency::from_str(t).is_ok()),
+        ("HexColor", |t| HexColor::from_str(t).is_ok()),
+    ];
+    for (name, parses) in parsers {
+        let pattern = schemas[name]["pattern"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{name} has a pattern: {}", schemas[name]));
+        let pattern = regex::Regex::new(pattern).unwrap();
+        let admitted: Vec<&str> = samples
+            .iter()
+            .copied()
+            .filter(|s| pattern.is_match(s))
+            .collect();
+        assert!(!admitted.is_empty(), "{name} admits something");
+        for sample in admitted {
+            assert!(
+                parses(sample),
+                "{name}'s pattern admits {sample:?}, its parser refuses it"
+            );
+        }
+    }
+    let url = regex::Regex::new(schemas["PeerUrl"]["pattern"].as_str().unwrap()).unwrap();
+    for text in [
+        "http://spoolman.lan:7912",
+        "https://10.0.0.5/api/",
+        "http://a.123",
+        "http://999.1.1.1",
+        "http://u:p@host",
+        "http://host?x=1",
+        "ftp://host",
+        "http://host:65536",
+    ] {
+        if url.is_match(text) {
+            assert!(
+                actors::integrations::settings::PeerUrl::parse(text).is_ok(),
+                "PeerUrl's pattern admits {text:?}, its parser refuses it"
+            );
+        }
+    }
+    assert!(url.is_match("http://spoolman.lan:7912"));
+    assert!(
+        regex::Regex::new(schemas["PositiveGrams"]["pattern"].as_str().unwrap())
+            .unwrap()
+            .is_match("0.5"),
+        "positive fractions are admitted"
+    );
+}

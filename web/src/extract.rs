@@ -24,6 +24,9 @@ use utoipa::{IntoParams, ToSchema};
 /// [`faults::every_fault`]: a missing field (`errors.required`), an unknown field
 /// (`errors.unknownField`), a wrong type (`errors.invalidType`), an invalid value
 /// (`errors.invalidValue`), or a domain value's own key (`errors.invalidColor`, ...).
+///
+/// A number with a zero fraction (`4.0`, `1e3`) is an integer, as in JSON Schema: a body refused
+/// only for such numbers is taken.
 pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let mut de = serde_json::Deserializer::from_slice(bytes);
     let first = match serde_path_to_error::deserialize(&mut de) {
@@ -33,7 +36,12 @@ pub fn parse_json<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
         }
         Err(error) => error,
     };
-    let body: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    let mut body: serde_json::Value = serde_json::from_slice(bytes).map_err(malformed)?;
+    if faults::whole_numbers(&mut body)
+        && let Ok(value) = T::deserialize(&body)
+    {
+        return Ok(value);
+    }
     let mut found = faults::every_fault::<T>(body);
     if found.is_empty() {
         found.push(faults::first_fault(&first));

@@ -16,6 +16,7 @@ use actors::FieldError;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 use std::collections::HashMap;
+use std::ops::BitOr;
 
 /// How many parses one body may take before the search stops with what it found.
 const MAX_ROUNDS: usize = 256;
@@ -106,6 +107,37 @@ pub fn every_fault<T: DeserializeOwned>(mut body: Value) -> Vec<(FieldError, Str
         }
     }
     found
+}
+
+/// Writes every number of `body` that has a zero fraction (`4.0`, `1e3`) as the integer it is:
+/// JSON Schema counts it an integer, serde's integer types refuse it. Every decimal the API
+/// takes is a string, so no field loses precision. True when something changed.
+pub fn whole_numbers(body: &mut Value) -> bool {
+    match body {
+        Value::Number(n) if n.is_f64() => {
+            let Some(f) = n.as_f64().filter(|f| f.fract() == 0.0) else {
+                return false;
+            };
+            let whole = if f < 0.0 && f >= i64::MIN as f64 {
+                Value::from(f as i64)
+            } else if f >= 0.0 && f < u64::MAX as f64 {
+                Value::from(f as u64)
+            } else {
+                return false;
+            };
+            *body = whole;
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .map(whole_numbers)
+            .fold(false, BitOr::bitor),
+        Value::Object(fields) => fields
+            .values_mut()
+            .map(whole_numbers)
+            .fold(false, BitOr::bitor),
+        _ => false,
+    }
 }
 
 /// The field error of serde's first fault `error`, with its human text.
@@ -313,6 +345,17 @@ mod tests {
             found,
             [("lines[0]".to_string(), "errors.invalidType".to_string())]
         );
+    }
+
+    #[test]
+    fn numbers_with_a_zero_fraction_become_integers() {
+        let mut body = json!({"a": 4.0, "b": [1e3, -2.0, 2.5], "c": {"d": 7}, "e": "4.0"});
+        assert!(whole_numbers(&mut body));
+        assert_eq!(
+            body,
+            json!({"a": 4, "b": [1000, -2, 2.5], "c": {"d": 7}, "e": "4.0"})
+        );
+        assert!(!whole_numbers(&mut body), "nothing left to change");
     }
 
     #[test]

@@ -44,6 +44,27 @@ impl fmt::Debug for Secret {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PeerUrl(String);
 
+/// A pattern for the URLs [`PeerUrl::parse`] takes: http(s), a host name or IPv4 address, an
+/// optional port and path; no credentials, query or fragment.
+const PEER_URL_PATTERN: &str = concat!(
+    r"^https?://(",
+    r"((25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])\.){3}(25[0-5]|2[0-4][0-9]|1?[0-9]?[0-9])",
+    r"|([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)*[a-z]([a-z0-9-]*[a-z0-9])?",
+    r")(:([1-9][0-9]{0,3}|[1-5][0-9]{4}|6[0-4][0-9]{3}|65[0-4][0-9]{2}|655[0-2][0-9]|6553[0-5]))?",
+    r"(/[A-Za-z0-9._~-]+)*/?$",
+);
+
+impl utoipa::PartialSchema for PeerUrl {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::schema::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some(PEER_URL_PATTERN))
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for PeerUrl {}
+
 impl PeerUrl {
     /// Parses `text`. Errors: `errors.invalidUrl` (the key of a field error).
     pub fn parse(text: &str) -> std::result::Result<PeerUrl, &'static str> {

@@ -71,22 +71,22 @@ pub struct SetupStatus {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SetupInput {
     /// Name shown in the UI.
-    #[schema(value_type = String, example = "Ada")]
+    #[schema(example = "Ada")]
     pub display_name: Name,
     /// Login email.
-    #[schema(value_type = String, example = "ada@example.com")]
+    #[schema(example = "ada@example.com")]
     pub email: Email,
     /// At least 12 characters.
-    #[schema(value_type = String, min_length = 12)]
+    #[schema(min_length = 12)]
     pub password: Password,
     /// `en-US` or `de-DE`; also the instance's default language.
-    #[schema(value_type = String, example = "en-US")]
+    #[schema(example = "en-US")]
     pub locale: Locale,
     /// ISO 4217 code.
-    #[schema(value_type = String, example = "EUR")]
+    #[schema(example = "EUR")]
     pub currency: Currency,
     /// Currency per kWh, decimal string.
-    #[schema(value_type = String, example = "0.32")]
+    #[schema(example = "0.32")]
     pub electricity_price: Amount,
     /// Also create demo inventory (default false).
     #[serde(default)]
@@ -108,7 +108,7 @@ pub struct LoginInput {
 #[serde(deny_unknown_fields)]
 pub struct PreferencesInput {
     /// `en-US` or `de-DE`.
-    #[schema(value_type = String, example = "de-DE")]
+    #[schema(example = "de-DE")]
     pub locale: Locale,
 }
 
@@ -119,7 +119,7 @@ pub struct PasswordInput {
     /// The password in use now.
     pub current_password: String,
     /// The new password, at least 12 characters.
-    #[schema(value_type = String, min_length = 12)]
+    #[schema(min_length = 12)]
     pub new_password: Password,
 }
 

@@ -86,19 +86,18 @@ pub struct ComponentInput {
     #[serde(rename = "type")]
     pub kind: ComponentType,
     /// Display name.
-    #[schema(value_type = String, example = "Nextruder hotend 0.4 mm")]
+    #[schema(example = "Nextruder hotend 0.4 mm")]
     pub name: Name,
     /// Manufacturer id.
     #[schema(value_type = Option<String>, format = Uuid)]
     pub manufacturer_id: Option<WireId>,
     /// Model designation.
-    #[schema(value_type = Option<String>)]
     pub model: Option<Note>,
     /// Purchase price, non-negative decimal string.
-    #[schema(value_type = String, example = "100")]
+    #[schema(example = "100")]
     pub purchase_price: Amount,
     /// Expected lifetime in printing hours, positive decimal string.
-    #[schema(value_type = String, example = "2000")]
+    #[schema(example = "2000")]
     pub expected_lifetime_hours: PositiveAmount,
     /// Preselect in new drafts (default false).
     #[serde(default)]
@@ -108,7 +107,6 @@ pub struct ComponentInput {
     #[schema(value_type = Vec<String>, format = Uuid)]
     pub printer_ids: Vec<WireId>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
 }
 

@@ -36,13 +36,12 @@ pub struct Customer {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct CustomerInput {
     /// Display name, 1-200 characters.
-    #[schema(value_type = String, example = "Jane Doe")]
+    #[schema(example = "Jane Doe")]
     pub name: Name,
     /// Contact email.
-    #[schema(value_type = Option<String>, example = "jane@example.com")]
+    #[schema(example = "jane@example.com")]
     pub email: Option<Email>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
     /// Leave this customer's prints out of the dashboard (default false).
     #[serde(default)]

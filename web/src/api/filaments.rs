@@ -56,25 +56,24 @@ pub struct FilamentInput {
     #[schema(value_type = String, format = Uuid)]
     pub manufacturer_id: WireId,
     /// Material.
-    #[schema(value_type = String, example = "PLA")]
+    #[schema(example = "PLA")]
     pub material: Name,
     /// Colour name.
-    #[schema(value_type = String, example = "Galaxy Black")]
+    #[schema(example = "Galaxy Black")]
     pub color_name: Name,
     /// `#RRGGBB` (stored upper-case).
-    #[schema(value_type = String, example = "#3D3D3D", pattern = "^#[0-9A-Fa-f]{6}$")]
+    #[schema(example = "#3D3D3D", pattern = "^#[0-9A-Fa-f]{6}$")]
     pub color_hex: HexColor,
     /// Catalog price of one spool, non-negative decimal string.
-    #[schema(value_type = String, example = "29.99")]
+    #[schema(example = "29.99")]
     pub purchase_price: Amount,
     /// Catalog net weight of one spool in grams, positive decimal string.
-    #[schema(value_type = String, example = "1000")]
+    #[schema(example = "1000")]
     pub net_weight_grams: PositiveGrams,
     /// Stock threshold in grams.
-    #[schema(value_type = Option<String>, example = "500")]
+    #[schema(example = "500")]
     pub minimum_stock_grams: Option<Amount>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
 }
 
@@ -97,7 +96,7 @@ pub struct Stock {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StockInput {
     /// Threshold in grams; null clears it.
-    #[schema(value_type = Option<String>, example = "500")]
+    #[schema(example = "500")]
     pub minimum_stock_grams: Option<Amount>,
 }
 

@@ -100,7 +100,7 @@ pub struct SpoolmgrChange {
     pub enabled: bool,
     /// The base URL, http(s), or null.
     #[serde(deserialize_with = "url_field")]
-    #[schema(value_type = Option<String>, required = true)]
+    #[schema(required = true)]
     pub url: Option<PeerUrl>,
     /// The whole `Authorization` header value (`Bearer …`): omit to keep, null to remove.
     #[serde(default, deserialize_with = "credential_field")]
@@ -116,7 +116,7 @@ pub struct PrintfleetChange {
     pub enabled: bool,
     /// The base URL, http(s), or null.
     #[serde(deserialize_with = "url_field")]
-    #[schema(value_type = Option<String>, required = true)]
+    #[schema(required = true)]
     pub url: Option<PeerUrl>,
     /// The API key: omit to keep, null to remove.
     #[serde(default, deserialize_with = "credential_field")]

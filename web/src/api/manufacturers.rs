@@ -32,10 +32,9 @@ pub struct Manufacturer {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ManufacturerInput {
     /// Unique name (case-insensitive), 1-200 characters.
-    #[schema(value_type = String, example = "Prusa Research")]
+    #[schema(example = "Prusa Research")]
     pub name: Name,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
 }
 

@@ -53,28 +53,26 @@ pub struct Printer {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrinterInput {
     /// Display name.
-    #[schema(value_type = String, example = "Original Prusa MK4S")]
+    #[schema(example = "Original Prusa MK4S")]
     pub name: Name,
     /// Manufacturer id (required unless `manufacturer` is sent).
     #[schema(value_type = Option<String>, format = Uuid)]
     pub manufacturer_id: Option<WireId>,
     /// Legacy: a manufacturer name instead of `manufacturerId`.
-    #[schema(value_type = Option<String>, example = "Prusa Research")]
+    #[schema(example = "Prusa Research")]
     pub manufacturer: Option<Name>,
     /// Model designation.
-    #[schema(value_type = Option<String>)]
     pub model: Option<Note>,
     /// Purchase price, non-negative decimal string.
-    #[schema(value_type = String, example = "1099")]
+    #[schema(example = "1099")]
     pub purchase_price: Amount,
     /// Expected lifetime in printing hours, positive decimal string.
-    #[schema(value_type = String, example = "6000")]
+    #[schema(example = "6000")]
     pub expected_lifetime_hours: PositiveAmount,
     /// Average power while printing, watts (0-100000).
     #[schema(maximum = 100000)]
     pub average_power_watts: u32,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
 }
 

@@ -289,7 +289,7 @@ pub enum FleetView {
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct FleetParams {
     /// `logs` for a printer's remote log.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, pattern = "^logs$")]
     pub view: Option<&'static str>,
     /// The print whose part's link to show.
     #[param(value_type = Option<String>, format = Uuid)]
@@ -301,6 +301,7 @@ pub struct FleetParams {
     #[param(value_type = Option<String>, format = Uuid)]
     pub printer_id: Option<Id>,
     /// One-based page of the log (1 to 10000).
+    #[param(minimum = 1, maximum = 10000)]
     pub page: Option<u32>,
 }
 

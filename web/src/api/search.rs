@@ -14,7 +14,8 @@ use utoipa::{IntoParams, ToSchema};
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchParams {
-    /// Text to find, at least 2 characters.
+    /// Text to find, at least 2 characters once trimmed.
+    #[param(pattern = r"\S[\s\S]*\S")]
     pub q: String,
 }
 

@@ -94,7 +94,7 @@ impl From<storage::records::Series> for SeriesDto {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SeriesInputDto {
     /// Name.
-    #[schema(value_type = String, example = "Club trophies 2026")]
+    #[schema(example = "Club trophies 2026")]
     pub name: Name,
     /// Customer its prints inherit.
     #[schema(value_type = Option<String>, format = Uuid)]
@@ -103,7 +103,6 @@ pub struct SeriesInputDto {
     #[schema(minimum = 1)]
     pub target: Option<u32>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub notes: Option<Note>,
     /// Complete automatically when DONE units reach `target` (default false).
     #[serde(default)]

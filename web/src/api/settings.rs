@@ -51,13 +51,13 @@ impl From<storage::records::Settings> for Settings {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SettingsPatch {
     /// ISO 4217 code; a change is refused (409 CURRENCY_LOCKED) once any print exists.
-    #[schema(value_type = String, example = "EUR")]
+    #[schema(example = "EUR")]
     pub currency: Currency,
     /// `en-US` or `de-DE`.
-    #[schema(value_type = String, example = "en-US")]
+    #[schema(example = "en-US")]
     pub default_language: Locale,
     /// Currency per kWh, decimal string.
-    #[schema(value_type = String, example = "0.32")]
+    #[schema(example = "0.32")]
     pub electricity_price: Amount,
     /// Spool management flag.
     pub spool_management_enabled: bool,

@@ -336,9 +336,10 @@ impl From<Preview> for PreviewDto {
 #[into_params(parameter_in = Query)]
 pub struct SpoolmgrParams {
     /// `preview` for the import preview.
-    #[param(value_type = Option<String>)]
+    #[param(value_type = Option<String>, pattern = "^preview$")]
     pub view: Option<&'static str>,
     /// One-based page of the preview (1 to 10000).
+    #[param(minimum = 1, maximum = 10000)]
     pub page: Option<u32>,
 }
 
@@ -437,7 +438,7 @@ pub struct UnlinkData {
     /// `NATIVE`.
     pub ownership: Ownership,
     /// Grams on the spool now, as weighed: the native ledger starts there.
-    #[schema(value_type = String, example = "412.5")]
+    #[schema(example = "412.5")]
     pub opening_balance: Grams,
 }
 

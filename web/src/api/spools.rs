@@ -190,25 +190,23 @@ pub struct SpoolDetail {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpoolInputDto {
     /// Unique label code; omit to get the next `SP-000001`-style code.
-    #[schema(value_type = Option<String>, example = "PLA-BLK-01")]
+    #[schema(example = "PLA-BLK-01")]
     pub code: Option<Name>,
     /// Its filament.
     #[schema(value_type = String, format = Uuid)]
     pub filament_id: WireId,
     /// What it cost.
-    #[schema(value_type = String, example = "24.99")]
+    #[schema(example = "24.99")]
     pub purchase_price: Amount,
     /// Net grams when bought; booked as the opening receipt.
-    #[schema(value_type = String, example = "1000")]
+    #[schema(example = "1000")]
     pub initial_net_weight_grams: PositiveGrams,
     /// Manufacturer's lot.
-    #[schema(value_type = Option<String>)]
     pub purchase_lot: Option<Note>,
     /// Where it is kept.
-    #[schema(value_type = Option<String>)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
-    #[schema(value_type = Option<String>, format = Date, example = "2026-11-01")]
+    #[schema(format = Date, example = "2026-11-01")]
     pub acquired_at: Option<PurchaseDate>,
 }
 
@@ -232,16 +230,13 @@ impl From<SpoolInputDto> for OpenSpool {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SpoolPatch {
     /// What it cost.
-    #[schema(value_type = String)]
     pub purchase_price: Amount,
     /// Manufacturer's lot.
-    #[schema(value_type = Option<String>)]
     pub purchase_lot: Option<Note>,
     /// Where it is kept.
-    #[schema(value_type = Option<String>)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
-    #[schema(value_type = Option<String>, format = Date)]
+    #[schema(format = Date)]
     pub acquired_at: Option<PurchaseDate>,
     /// Fixed: must equal the spool's code if sent.
     pub code: Option<String>,
@@ -249,7 +244,6 @@ pub struct SpoolPatch {
     #[schema(value_type = Option<String>, format = Uuid)]
     pub filament_id: Option<WireId>,
     /// Fixed: must equal the spool's initial weight if sent.
-    #[schema(value_type = Option<String>)]
     pub initial_net_weight_grams: Option<PositiveGrams>,
 }
 
@@ -292,10 +286,9 @@ pub struct MovementInputDto {
     /// RECEIPT (positive grams) or CORRECTION (signed, nonzero).
     pub kind: ManualKindDto,
     /// Grams: at most 12 whole and 6 fractional digits.
-    #[schema(value_type = String, example = "-12.5")]
+    #[schema(example = "-12.5")]
     pub grams: SignedGrams,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
     /// A UUID: retrying with the same key and content books nothing new and answers the first
     /// movement; the same key with other content is 409 OPERATION_KEY_REUSED.

@@ -28,7 +28,7 @@ pub struct FilamentLine {
     #[schema(value_type = String, format = Uuid)]
     pub filament_id: WireId,
     /// Grams for the whole run: at most 12 whole and 6 fractional digits.
-    #[schema(value_type = String, example = "42.5")]
+    #[schema(example = "42.5")]
     pub used_grams: Grams,
     /// The spool (with spool management on; ignored when it is off).
     #[schema(value_type = Option<String>, format = Uuid)]
@@ -64,7 +64,7 @@ pub struct PartInputDto {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PrintInputDto {
     /// Name.
-    #[schema(value_type = String, example = "Phone stand")]
+    #[schema(example = "Phone stand")]
     pub name: Name,
     /// Customer (a series' customer is inherited; another one is refused).
     #[schema(value_type = Option<String>, format = Uuid)]
@@ -76,10 +76,9 @@ pub struct PrintInputDto {
     #[schema(minimum = 1, maximum = 1000000)]
     pub quantity: Option<u32>,
     /// Sales value of the whole run, non-negative, instance currency.
-    #[schema(value_type = Option<String>, example = "12.50")]
+    #[schema(example = "12.50")]
     pub sales_value: Option<Amount>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub notes: Option<Note>,
     /// Ordered parts, 1 to 100.
     pub parts: Option<Vec<PartInputDto>>,

@@ -35,7 +35,7 @@ pub struct UsageGrams {
     #[schema(value_type = String, format = Uuid)]
     pub usage_id: WireId,
     /// Actual grams: a canonical non-negative decimal string.
-    #[schema(value_type = String, example = "40.1")]
+    #[schema(example = "40.1")]
     pub used_grams: Grams,
 }
 
@@ -63,10 +63,8 @@ pub struct OutcomeInputDto {
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
     /// Required when FAILED.
-    #[schema(value_type = Option<String>)]
     pub failure_reason: Option<Note>,
     /// Multipart prints: every part exactly once.
     pub parts: Option<Vec<PartSeconds>>,
@@ -84,15 +82,12 @@ pub struct CorrectionInputDto {
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
-    #[schema(value_type = Option<String>)]
     pub note: Option<Note>,
     /// Required when FAILED.
-    #[schema(value_type = Option<String>)]
     pub failure_reason: Option<Note>,
     /// Multipart prints: every part exactly once.
     pub parts: Option<Vec<PartSeconds>>,
     /// Why the outcome is corrected (required).
-    #[schema(value_type = String)]
     pub correction_note: Note,
     /// The current revision as the client saw it.
     pub expected_revision: u32,
