@@ -48,26 +48,38 @@ const WHOLE_DIGITS: usize = 15;
 /// Fractional digits a general decimal may have.
 const FRACTION_DIGITS: usize = 10;
 
+/// Whole digits of grams (spec, Limits: movements).
+pub const GRAMS_WHOLE: usize = 12;
+/// Fractional digits of grams (spec, Limits: movements).
+pub const GRAMS_FRACTION: usize = 6;
+
 /// Which decimals a pattern admits, by sign.
-#[derive(Clone, Copy)]
-enum Sign {
+#[derive(Debug, Clone, Copy)]
+pub enum Sign {
     /// Any sign.
     Any,
     /// Zero or more.
     NonNegative,
     /// More than zero.
     Positive,
+    /// Anything but zero.
+    NonZero,
 }
 
 /// A JSON-schema pattern for the plain decimals [`parse_decimal`] takes with `whole` and
 /// `fraction` digits and `sign`. Leading zeros are admitted, as the parser does.
-fn decimal_pattern(whole: usize, fraction: usize, sign: Sign) -> String {
+pub fn decimal_pattern(whole: usize, fraction: usize, sign: Sign) -> String {
     let tail = format!(r"(\.[0-9]{{1,{fraction}}})?");
     match sign {
         Sign::Any => format!(r"^-?0*[0-9]{{1,{whole}}}{tail}$"),
         Sign::NonNegative => format!(r"^0*[0-9]{{1,{whole}}}{tail}$"),
-        Sign::Positive => format!(
-            r"^0*([1-9][0-9]{{0,{}}}{tail}|0\.[0-9]{{0,{}}}[1-9])$",
+        Sign::Positive | Sign::NonZero => format!(
+            r"^{}0*([1-9][0-9]{{0,{}}}{tail}|0\.[0-9]{{0,{}}}[1-9])$",
+            if matches!(sign, Sign::NonZero) {
+                "-?"
+            } else {
+                ""
+            },
             whole - 1,
             fraction - 1
         ),
@@ -158,9 +170,9 @@ string_value!(
     /// A non-negative amount of filament in grams: at most 12 whole and 6 fractional digits
     /// (spec, Limits). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
     Grams(Decimal),
-    schema = wire(Some(decimal_pattern(12, 6, Sign::NonNegative)), None, None),
+    schema = wire(Some(decimal_pattern(GRAMS_WHOLE, GRAMS_FRACTION, Sign::NonNegative)), None, None),
     |text| {
-        let d = parse_decimal(&text, 12, 6)?;
+        let d = parse_decimal(&text, GRAMS_WHOLE, GRAMS_FRACTION)?;
         if d.is_sign_negative() && !d.is_zero() {
             return Err(refuse("errors.negative", "must not be negative"));
         }
@@ -172,8 +184,8 @@ string_value!(
     /// Signed grams of a ledger movement: at most 12 whole and 6 fractional digits.
     /// Errors: `errors.invalidDecimal`, `errors.outOfRange`.
     SignedGrams(Decimal),
-    schema = wire(Some(decimal_pattern(12, 6, Sign::Any)), None, None),
-    |text| Ok(parse_decimal(&text, 12, 6)?.normalize())
+    schema = wire(Some(decimal_pattern(GRAMS_WHOLE, GRAMS_FRACTION, Sign::Any)), None, None),
+    |text| Ok(parse_decimal(&text, GRAMS_WHOLE, GRAMS_FRACTION)?.normalize())
 );
 
 string_value!(
@@ -181,9 +193,9 @@ string_value!(
     /// spool's or a filament's net weight): the ledger's limits of 12 whole and 6 fractional
     /// digits. Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.notPositive`.
     PositiveGrams(Decimal),
-    schema = wire(Some(decimal_pattern(12, 6, Sign::Positive)), None, None),
+    schema = wire(Some(decimal_pattern(GRAMS_WHOLE, GRAMS_FRACTION, Sign::Positive)), None, None),
     |text| {
-        let d = parse_decimal(&text, 12, 6)?;
+        let d = parse_decimal(&text, GRAMS_WHOLE, GRAMS_FRACTION)?;
         if d <= Decimal::ZERO {
             return Err(refuse("errors.notPositive", "must be greater than zero"));
         }

@@ -1,7 +1,7 @@
 //! The OpenAPI document and the offline API reference.
 
 use crate::support::TestApp;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 /// The document as served.
 async fn document() -> Value {
@@ -214,7 +214,7 @@ async fn input_ids_are_uuids() {
 async fn value_patterns_admit_only_what_the_parsers_take() {
     use actors::values::{
         Amount, Currency, Email, Grams, HexColor, Locale, Name, PositiveAmount, PositiveGrams,
-        PurchaseDate, SignedGrams,
+        PurchaseDate,
     };
     use std::str::FromStr;
     let doc = document().await;
@@ -261,10 +261,9 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
         "   ",
     ];
     type Parser = fn(&str) -> bool;
-    let parsers: [(&str, Parser); 11] = [
+    let parsers: [(&str, Parser); 10] = [
         ("Amount", |t| Amount::from_str(t).is_ok()),
         ("Grams", |t| Grams::from_str(t).is_ok()),
-        ("SignedGrams", |t| SignedGrams::from_str(t).is_ok()),
         ("PositiveGrams", |t| PositiveGrams::from_str(t).is_ok()),
         ("PositiveAmount", |t| PositiveAmount::from_str(t).is_ok()),
         ("Name", |t| Name::from_str(t).is_ok()),
@@ -317,4 +316,54 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
             .is_match("0.5"),
         "positive fractions are admitted"
     );
+}
+
+#[actix_web::test]
+async fn each_schema_name_is_one_type() {
+    let doc = document().await;
+    let fleet = &doc["components"]["schemas"]["LogImportData"]["properties"];
+    let spools = &doc["components"]["schemas"]["SpoolImportData"]["properties"];
+    assert!(fleet["printId"].is_object(), "{fleet}");
+    assert!(spools["remoteId"].is_object(), "{spools}");
+    assert!(
+        doc["components"]["schemas"]["ImportData"].is_null(),
+        "no name is shared by two types, so neither is lost"
+    );
+}
+
+#[actix_web::test]
+async fn a_movement_is_one_object_per_kind() {
+    let doc = document().await;
+    let kinds = doc["components"]["schemas"]["MovementInputDto"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let kind = |name: &str| {
+        kinds
+            .iter()
+            .find(|k| k["properties"]["kind"]["enum"] == json!([name]))
+            .unwrap_or_else(|| panic!("{name} in {kinds:?}"))
+            .clone()
+    };
+    let receipt = kind("RECEIPT");
+    assert_eq!(
+        receipt["properties"]["grams"]["$ref"],
+        "#/components/schemas/PositiveGrams"
+    );
+    assert_eq!(receipt["additionalProperties"], false);
+    let correction = kind("CORRECTION");
+    let nonzero = regex::Regex::new(
+        correction["properties"]["grams"]["pattern"]
+            .as_str()
+            .unwrap(),
+    )
+    .unwrap();
+    for (grams, admitted) in [
+        ("-12.5", true),
+        ("3", true),
+        ("0", false),
+        ("-0.000", false),
+    ] {
+        assert_eq!(nonzero.is_match(grams), admitted, "{grams}");
+    }
 }

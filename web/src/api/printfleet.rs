@@ -437,7 +437,7 @@ pub struct PartPreview {
 /// IMPORT's data.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ImportData {
+pub struct LogImportData {
     /// The print.
     #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
@@ -464,7 +464,7 @@ pub enum FleetAction {
     /// Refresh a part's attached entry.
     SyncPrint(SyncPrintData),
     /// Record the outcome from the attached entries.
-    Import(ImportData),
+    Import(LogImportData),
 }
 
 /// An action's answer: the print for IMPORT, `{ok: true}` otherwise.

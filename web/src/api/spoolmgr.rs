@@ -399,7 +399,7 @@ pub async fn get_spoolmgr(
 /// IMPORT's data.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
-pub struct ImportData {
+pub struct SpoolImportData {
     /// The remote spool's id.
     pub remote_id: u64,
     /// The fingerprint from the preview.
@@ -470,7 +470,7 @@ pub struct OperationData {
 #[serde(tag = "action", content = "data", rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum SpoolmgrAction {
     /// Import (or link) a remote spool.
-    Import(ImportData),
+    Import(SpoolImportData),
     /// Refresh a linked spool from the spool manager.
     Sync(SyncData),
     /// Give a linked spool back to our ledger.

@@ -19,11 +19,16 @@ use actors::stock::{
     ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
     OpenSpool, SpoolFilter, SpoolLedger, SpoolView,
 };
-use actors::values::{Amount, Name, Note, PositiveGrams, PurchaseDate, SignedGrams};
+use actors::values::{self, Amount, Name, Note, PositiveGrams, PurchaseDate, Sign, SignedGrams};
 use serde::{Deserialize, Serialize};
 use storage::Id;
 use storage::records::{Movement, MovementKind};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::openapi::schema::{
+    AdditionalProperties, KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat,
+    SchemaType, Type,
+};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 /// Registers the spool routes.
 pub fn configure(cfg: &mut impl crate::routes::Routes) {
@@ -279,21 +284,87 @@ pub enum ManualKindDto {
     Correction,
 }
 
-/// Movement input.
-#[derive(Debug, Deserialize, ToSchema)]
+/// Movement input. Its OpenAPI schema is one object per kind (below), so a client sends only
+/// grams the ledger books.
+#[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MovementInputDto {
     /// RECEIPT (positive grams) or CORRECTION (signed, nonzero).
     pub kind: ManualKindDto,
     /// Grams: at most 12 whole and 6 fractional digits.
-    #[schema(example = "-12.5")]
     pub grams: SignedGrams,
     /// Free text.
     pub note: Option<Note>,
     /// A UUID: retrying with the same key and content books nothing new and answers the first
     /// movement; the same key with other content is 409 OPERATION_KEY_REUSED.
-    #[schema(value_type = Option<String>, format = Uuid)]
     pub operation_key: Option<WireId>,
+}
+
+impl utoipa::PartialSchema for MovementInputDto {
+    /// `oneOf` a RECEIPT (positive grams) and a CORRECTION (nonzero grams), each with `note` and
+    /// `operationKey`. That a correction may not take the spool below zero depends on its balance
+    /// and is left to the answer (422 `errors.belowZero`).
+    fn schema() -> RefOr<Schema> {
+        let positive = Ref::from_schema_name(PositiveGrams::name());
+        let nonzero =
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(values::decimal_pattern(
+                    values::GRAMS_WHOLE,
+                    values::GRAMS_FRACTION,
+                    Sign::NonZero,
+                )));
+        OneOfBuilder::new()
+            .description(Some("Movement input: a RECEIPT or a CORRECTION."))
+            .item(movement_kind(
+                "RECEIPT",
+                positive.into(),
+                "Grams received: positive.",
+            ))
+            .item(movement_kind(
+                "CORRECTION",
+                nonzero.into(),
+                "Grams added, negative for grams taken: nonzero.",
+            ))
+            .into()
+    }
+}
+
+impl ToSchema for MovementInputDto {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((PositiveGrams::name().into(), PositiveGrams::schema()));
+        schemas.push((Note::name().into(), Note::schema()));
+    }
+}
+
+/// The object of one movement kind, described by `text`: `kind`, `grams` as `grams`, `note`,
+/// `operationKey`.
+fn movement_kind(kind: &str, grams: RefOr<Schema>, text: &str) -> Object {
+    let note = OneOfBuilder::new()
+        .item(Ref::from_schema_name(Note::name()))
+        .item(ObjectBuilder::new().schema_type(Type::Null));
+    let key = ObjectBuilder::new()
+        .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
+        .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)))
+        .description(Some(
+            "A UUID: retrying with the same key and content books nothing new and answers the \
+             first movement; the same key with other content is 409 OPERATION_KEY_REUSED.",
+        ));
+    ObjectBuilder::new()
+        .property(
+            "kind",
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .enum_values(Some([kind])),
+        )
+        .required("kind")
+        .property("grams", grams)
+        .required("grams")
+        .property("note", note)
+        .property("operationKey", key)
+        .additional_properties(Some(AdditionalProperties::FreeForm(false)))
+        .description(Some(text))
+        .build()
 }
 
 impl MovementInputDto {
