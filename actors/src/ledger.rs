@@ -168,8 +168,9 @@ pub fn within_limits(grams: Decimal) -> bool {
 ///
 /// Errors: [`Error::NotFound`]; [`Error::OperationKeyReused`]; [`Error::Validation`] on `grams`
 /// (`errors.outOfRange` beyond [`within_limits`], `errors.notPositive` for a receipt,
-/// `errors.zero` for a correction, `errors.belowZero` when a correction would take the spool
-/// below zero).
+/// `errors.zero` for a correction, `errors.belowZero` when a correction takes grams away and
+/// would leave the spool below zero; one that adds grams is taken on a spool that prints took
+/// below zero, as it moves the balance toward what is on the shelf).
 pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> Result<Movement> {
     let mut ledger = LedgerTables::open(txn)?;
     if let Some(key) = input.operation_key
@@ -193,7 +194,9 @@ pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> R
         MovementKind::Correction if grams.is_zero() => {
             return Err(Error::field("grams", "errors.zero"));
         }
-        MovementKind::Correction if spool.remaining_grams + grams < Decimal::ZERO => {
+        MovementKind::Correction
+            if grams < Decimal::ZERO && spool.remaining_grams + grams < Decimal::ZERO =>
+        {
             return Err(Error::field("grams", "errors.belowZero"));
         }
         _ => {}

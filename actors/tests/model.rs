@@ -453,7 +453,9 @@ impl World {
                         Ok(m) => assert_eq!(m.id, *first),
                         Err(e) => assert!(matches!(e, Error::OperationKeyReused), "{e:?}"),
                     }
-                } else if grams.is_zero() || spool.remaining + grams < Decimal::ZERO {
+                } else if grams.is_zero()
+                    || (grams < Decimal::ZERO && spool.remaining + grams < Decimal::ZERO)
+                {
                     assert_eq!(found, "VALIDATION_FAILED");
                 } else {
                     let movement = got.unwrap();

@@ -8,6 +8,7 @@ mod dashboard;
 mod durability;
 mod error_bodies;
 mod errors;
+mod fuzz;
 mod health;
 mod integration_settings;
 mod inventory;

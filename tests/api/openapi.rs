@@ -321,7 +321,7 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
 #[actix_web::test]
 async fn each_schema_name_is_one_type() {
     let doc = document().await;
-    let fleet = &doc["components"]["schemas"]["LogImportData"]["properties"];
+    let fleet = &doc["components"]["schemas"]["LogImportData"]["oneOf"][0]["properties"];
     let spools = &doc["components"]["schemas"]["SpoolImportData"]["properties"];
     assert!(fleet["printId"].is_object(), "{fleet}");
     assert!(spools["remoteId"].is_object(), "{spools}");
@@ -366,4 +366,60 @@ async fn a_movement_is_one_object_per_kind() {
     ] {
         assert_eq!(nonzero.is_match(grams), admitted, "{grams}");
     }
+}
+
+#[actix_web::test]
+async fn bodies_that_take_one_of_two_forms_document_both() {
+    let doc = document().await;
+    let schemas = &doc["components"]["schemas"];
+    let forms = schemas["PrintInputDto"]["oneOf"].as_array().unwrap();
+    assert_eq!(forms.len(), 2);
+    let parts = &forms[0];
+    assert!(parts["properties"]["parts"].is_object() && parts["properties"]["printerId"].is_null());
+    assert_eq!(parts["properties"]["parts"]["type"], "array", "not null");
+    assert!(
+        parts["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("parts"))
+    );
+    let flat = &forms[1];
+    assert!(flat["properties"]["parts"].is_null());
+    for field in ["printerId", "buildPlateId", "hotends", "filaments"] {
+        assert!(
+            flat["required"].as_array().unwrap().contains(&json!(field)),
+            "{field}"
+        );
+    }
+    assert_eq!(
+        schemas["Patch_PrinterInput"]["oneOf"][1]["$ref"], "#/components/schemas/PrinterInput",
+        "a PATCH body refers to its input, documented once"
+    );
+    let statuses = schemas["OutcomeInputDto"]["oneOf"].as_array().unwrap();
+    assert_eq!(
+        statuses[1]["properties"]["status"]["enum"],
+        json!(["FAILED"])
+    );
+    assert!(
+        statuses[1]["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("failureReason"))
+    );
+    let params = doc["paths"]["/api/prints"]["get"]["parameters"]
+        .as_array()
+        .unwrap();
+    let group = params.iter().find(|p| p["name"] == "where").unwrap();
+    assert!(group["schema"].is_null(), "{group}");
+    assert_eq!(
+        group["content"]["application/json"]["schema"]["oneOf"][1]["properties"]["AND"]["maxItems"],
+        20
+    );
+    let every_parameter_list = doc["paths"]
+        .as_object()
+        .unwrap()
+        .values()
+        .flat_map(|item| item.as_object().unwrap().values())
+        .all(|operation| operation.get("parameters").is_none_or(Value::is_array));
+    assert!(every_parameter_list, "no operation has `parameters: null`");
 }

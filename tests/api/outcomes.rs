@@ -442,3 +442,37 @@ async fn a_failed_print_is_retried_as_a_new_draft() {
         .unwrap();
     assert_eq!(failed_list["total"], 1);
 }
+
+#[actix_web::test]
+async fn a_correction_that_adds_grams_is_taken_on_a_spool_prints_took_below_zero() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let print = done_print(&app, draft(&shop, "Heavy")).await;
+    let res = app
+        .post(
+            &format!("/api/prints/{}/outcome", print["id"].as_str().unwrap()),
+            &outcome(&print, "SUCCESS", 5400, "1500"),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(spool_remaining(&app, &print).await, "-500");
+    let spool = print["usages"][0]["spoolId"].as_str().unwrap();
+    let movements = format!("/api/spools/{spool}/movements");
+    let res = app
+        .post(&movements, &json!({"kind": "CORRECTION", "grams": "200"}))
+        .await;
+    assert_eq!(
+        res.status(),
+        201,
+        "adding grams moves the balance toward zero"
+    );
+    assert_eq!(spool_remaining(&app, &print).await, "-300");
+    assert_field_error(
+        app.post(&movements, &json!({"kind": "CORRECTION", "grams": "-1"}))
+            .await,
+        "grams",
+        "errors.belowZero",
+    )
+    .await;
+}

@@ -40,14 +40,17 @@ use utoipa_swagger_ui::{Config, SwaggerUi};
 pub const MAX_BODY_BYTES: usize = 1024 * 1024;
 
 /// The OpenAPI document of every route, served at `/api/openapi.json`. Built by registering
-/// every handler once through utoipa-actix-web (see [`routes`]).
-pub fn openapi() -> utoipa::openapi::OpenApi {
+/// every handler once through utoipa-actix-web (see [`routes`]), as JSON, finished where a
+/// derive cannot say enough ([`openapi::finish`]).
+pub fn openapi() -> serde_json::Value {
     let (_, api) = App::new()
         .into_utoipa_app()
         .openapi(openapi::ApiDoc::openapi())
         .service(utoipa_actix_web::scope("/api").configure(|cfg| api::configure(cfg)))
         .split_for_parts();
-    api
+    let mut document = serde_json::to_value(api).unwrap_or_default();
+    openapi::finish(&mut document);
+    document
 }
 
 /// The OpenAPI document, serialized on its first request and kept.
@@ -61,9 +64,7 @@ pub struct OpenApiJson(std::sync::OnceLock<actix_web::web::Bytes>);
 impl OpenApiJson {
     /// The serialized [`openapi`] document (built on the first call; blocking).
     pub fn get(&self) -> actix_web::web::Bytes {
-        self.0
-            .get_or_init(|| openapi().to_json().unwrap_or_default().into())
-            .clone()
+        self.0.get_or_init(|| openapi().to_string().into()).clone()
     }
 }
 

@@ -1,6 +1,7 @@
 //! The OpenAPI 3.1 document's frame: info, tags (one per domain) and the cookie security scheme.
 //! Paths and schemas are collected from the handlers by utoipa-actix-web.
 
+use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
@@ -42,5 +43,110 @@ impl Modify for SessionCookie {
                 crate::session::SESSION_COOKIE,
             ))),
         );
+    }
+}
+
+/// Finishes the collected document (as JSON) where utoipa's derive cannot say enough: bodies
+/// that take one of several groups of fields become `oneOf` their groups, and the `where`
+/// parameters are JSON documents with their grammar's schema.
+pub fn finish(document: &mut Value) {
+    let schemas = &mut document["components"]["schemas"];
+    refer_patch_inputs(schemas);
+    one_of_groups(schemas, "PrintInputDto", &crate::api::prints::input::FORMS);
+    one_of_groups(schemas, "PrinterInput", &crate::api::printers::MANUFACTURER);
+    one_of_groups(
+        schemas,
+        "LogImportData",
+        &crate::api::printfleet::FINGERPRINTS,
+    );
+    crate::api::prints::outcome_dto::document_statuses(schemas);
+    crate::api::prints::filters::document_where(document);
+}
+
+/// Points each `Patch_<Input>` (utoipa inlines a generic's argument) at the `<Input>` component,
+/// so the input is documented once and finished once.
+fn refer_patch_inputs(schemas: &mut Value) {
+    let Some(names) = schemas
+        .as_object()
+        .map(|s| s.keys().cloned().collect::<Vec<_>>())
+    else {
+        return;
+    };
+    for name in names {
+        let Some(input) = name.strip_prefix("Patch_") else {
+            continue;
+        };
+        if schemas[input].is_object()
+            && let Some(variants) = schemas[&name]["oneOf"].as_array_mut()
+        {
+            for variant in variants.iter_mut().filter(|v| v["$ref"].is_null()) {
+                *variant = json!({"$ref": format!("#/components/schemas/{input}")});
+            }
+        }
+    }
+}
+
+/// One group of fields of a body that takes exactly one group: its fields, and which of them the
+/// group needs.
+#[derive(Debug, Clone, Copy)]
+pub struct Alternative {
+    /// The group's fields (JSON names).
+    pub fields: &'static [&'static str],
+    /// Those it needs: required and not null.
+    pub required: &'static [&'static str],
+}
+
+/// Replaces the object schema `name` of `schemas` by `oneOf` one object per group of `groups`:
+/// the fields of no group, and the group's own (its needed fields required and not null), none
+/// of the others'.
+fn one_of_groups(schemas: &mut Value, name: &str, groups: &[Alternative]) {
+    let derived = schemas[name].clone();
+    if !derived.is_object() {
+        return;
+    }
+    let grouped = |field: &str| groups.iter().any(|g| g.fields.contains(&field));
+    let variant = |group: &Alternative| {
+        let mut variant = derived.clone();
+        variant.as_object_mut().map(|v| v.remove("description"));
+        if let Some(properties) = variant["properties"].as_object_mut() {
+            properties.retain(|field, _| !grouped(field) || group.fields.contains(&field.as_str()));
+            for field in group.required {
+                if let Some(property) = properties.get_mut(*field) {
+                    not_null(property);
+                }
+            }
+        }
+        if !variant["required"].is_array() {
+            variant["required"] = json!([]);
+        }
+        if let Some(required) = variant["required"].as_array_mut() {
+            required.extend(group.required.iter().map(|f| json!(f)));
+        }
+        variant
+    };
+    schemas[name] = json!({
+        "description": derived["description"],
+        "oneOf": groups.iter().map(variant).collect::<Vec<Value>>(),
+    });
+}
+/// `property` without its `null` alternative: `type: [T, "null"]` becomes `T`, and a `oneOf`
+/// with a `{type: null}` keeps its other member.
+fn not_null(property: &mut Value) {
+    if let Some(types) = property["type"].as_array() {
+        let kept: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        property["type"] = match kept.as_slice() {
+            [one] => one.clone(),
+            _ => Value::Array(kept),
+        };
+    }
+    let one_of = property["oneOf"].as_array().cloned();
+    if let Some(options) = one_of {
+        let kept: Vec<Value> = options
+            .into_iter()
+            .filter(|o| o["type"] != "null")
+            .collect();
+        if let [one] = kept.as_slice() {
+            *property = one.clone();
+        }
     }
 }

@@ -76,6 +76,18 @@ pub struct PrinterInput {
     pub note: Option<Note>,
 }
 
+/// The two ways to name a printer's manufacturer: its id, or the legacy name.
+pub const MANUFACTURER: [crate::openapi::Alternative; 2] = [
+    crate::openapi::Alternative {
+        fields: &["manufacturerId"],
+        required: &["manufacturerId"],
+    },
+    crate::openapi::Alternative {
+        fields: &["manufacturer"],
+        required: &["manufacturer"],
+    },
+];
+
 /// The printers resource.
 pub struct Printers;
 

@@ -442,12 +442,26 @@ pub struct LogImportData {
     #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The fingerprint of every linked part.
+    #[schema(min_items = 1)]
     pub previews: Option<Vec<PartPreview>>,
     /// A one-part print's fingerprint, instead of `previews`.
     pub preview_hash: Option<String>,
     /// The outcome, as `POST /api/prints/{id}/outcome` takes it.
     pub outcome: OutcomeInputDto,
 }
+
+/// IMPORT's two ways to fingerprint what it imports: `previews` of the linked parts, or a
+/// one-part print's `previewHash`.
+pub const FINGERPRINTS: [crate::openapi::Alternative; 2] = [
+    crate::openapi::Alternative {
+        fields: &["previews"],
+        required: &["previews"],
+    },
+    crate::openapi::Alternative {
+        fields: &["previewHash"],
+        required: &["previewHash"],
+    },
+];
 
 /// A printer-fleet action: `{ "action": "<NAME>", "data": { … } }`.
 #[derive(Debug, Deserialize, ToSchema)]

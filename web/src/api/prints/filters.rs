@@ -3,11 +3,72 @@
 use crate::error::ApiError;
 use crate::extract::{ListParams, QueryFields, ReadQuery, StrictQuery};
 use actors::inventory::ListQuery;
-use actors::prints::query::{Outcome, PrintFilter, Where, parse_status};
+use actors::prints::query::{
+    MAX_CONDITIONS, MAX_SET_VALUES, Outcome, PrintFilter, Where, parse_status,
+};
 use jiff::civil::Date;
+use serde_json::{Value, json};
 use storage::Id;
 use storage::records::PrintStatus;
 use utoipa::IntoParams;
+
+/// The JSON schema of a `where` group, as `Where::parse` takes it (its module documents the
+/// grammar): one condition, or `{"AND"|"OR": [1 to 20 conditions]}`; a condition is one field:
+/// a set `{"in"|"notIn": [1 to 50 values]}` of statuses, outcomes or ids, `archived` true or
+/// false, `dateFrom` `{"gte": date}` or `dateTo` `{"lte": date}`.
+pub fn where_schema() -> Value {
+    let one = |name: &str, test: Value| json!({"type": "object", "properties": {name: test}, "required": [name], "additionalProperties": false});
+    let set = |items: Value| {
+        let values =
+            json!({"type": "array", "minItems": 1, "maxItems": MAX_SET_VALUES, "items": items});
+        json!({"oneOf": [one("in", values.clone()), one("notIn", values)]})
+    };
+    let id = json!({"type": "string", "format": "uuid"});
+    let date =
+        json!({"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"});
+    let condition = json!({"oneOf": [
+        one("status", set(json!({"enum": ["DRAFT", "PRINTING", "PRINTED", "SHIPPED", "DONE"]}))),
+        one("outcome", set(json!({"enum": ["PENDING", "SUCCESS", "FAILED"]}))),
+        one("printerId", set(id.clone())),
+        one("customerId", set(id.clone())),
+        one("seriesId", set(id)),
+        one("archived", json!({"type": "boolean"})),
+        one("dateFrom", one("gte", date.clone())),
+        one("dateTo", one("lte", date)),
+    ]});
+    let group =
+        json!({"type": "array", "minItems": 1, "maxItems": MAX_CONDITIONS, "items": condition});
+    json!({"oneOf": [condition, one("AND", group.clone()), one("OR", group)]})
+}
+
+/// Documents every query parameter `where` of the OpenAPI `document` (as JSON) as JSON content
+/// with [`where_schema`]: OpenAPI's way to say a parameter's text is a JSON document.
+pub fn document_where(document: &mut Value) {
+    let Some(paths) = document["paths"].as_object_mut() else {
+        return;
+    };
+    let operations = paths
+        .values_mut()
+        .filter_map(Value::as_object_mut)
+        .flat_map(|item| item.values_mut());
+    for operation in operations {
+        let Some(parameters) = operation
+            .get_mut("parameters")
+            .and_then(Value::as_array_mut)
+        else {
+            continue;
+        };
+        for parameter in parameters.iter_mut().filter(|p| p["name"] == "where") {
+            if let Some(parameter) = parameter.as_object_mut() {
+                parameter.remove("schema");
+                parameter.insert(
+                    "content".into(),
+                    json!({"application/json": {"schema": where_schema()}}),
+                );
+            }
+        }
+    }
+}
 
 /// Print filters beyond the common list query.
 #[derive(Debug, Clone, Default, IntoParams)]

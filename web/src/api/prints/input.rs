@@ -2,6 +2,7 @@
 //! conversion to the rules' input.
 
 use crate::error::ApiError;
+use crate::openapi::Alternative;
 use crate::wire::WireId;
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
 use actors::values::{Amount, Grams, Name, Note, Seconds};
@@ -49,12 +50,14 @@ pub struct PartInputDto {
     #[schema(value_type = String, format = Uuid)]
     pub build_plate_id: WireId,
     /// One or more hotends with their printing times.
+    #[schema(min_items = 1)]
     pub hotends: Vec<HotendLine>,
     /// Components of type OTHER.
     #[serde(default)]
     #[schema(value_type = Vec<String>, format = Uuid)]
     pub other_component_ids: Vec<WireId>,
     /// One or more filament lines.
+    #[schema(min_items = 1)]
     pub filaments: Vec<FilamentLine>,
 }
 
@@ -81,6 +84,7 @@ pub struct PrintInputDto {
     /// Free text.
     pub notes: Option<Note>,
     /// Ordered parts, 1 to 100.
+    #[schema(min_items = 1, max_items = 100)]
     pub parts: Option<Vec<PartInputDto>>,
     /// Legacy flat form: the printer.
     #[schema(value_type = Option<String>, format = Uuid)]
@@ -89,11 +93,13 @@ pub struct PrintInputDto {
     #[schema(value_type = Option<String>, format = Uuid)]
     pub build_plate_id: Option<WireId>,
     /// Legacy flat form: hotends.
+    #[schema(min_items = 1)]
     pub hotends: Option<Vec<HotendLine>>,
     /// Legacy flat form: other components.
     #[schema(value_type = Option<Vec<String>>, format = Uuid)]
     pub other_component_ids: Option<Vec<WireId>>,
     /// Legacy flat form: filament lines.
+    #[schema(min_items = 1)]
     pub filaments: Option<Vec<FilamentLine>>,
 }
 
@@ -167,3 +173,22 @@ impl PrintInputDto {
         })
     }
 }
+
+/// The two forms [`PrintInputDto::into_input`] takes (sending both or neither is 422): the parts
+/// form, and the legacy flat form of a one-part print.
+pub const FORMS: [Alternative; 2] = [
+    Alternative {
+        fields: &["parts"],
+        required: &["parts"],
+    },
+    Alternative {
+        fields: &[
+            "printerId",
+            "buildPlateId",
+            "hotends",
+            "otherComponentIds",
+            "filaments",
+        ],
+        required: &["printerId", "buildPlateId", "hotends", "filaments"],
+    },
+];

@@ -4,7 +4,7 @@
 mod dto;
 mod export;
 pub mod filters;
-mod input;
+pub mod input;
 pub mod outcome_dto;
 
 pub use dto::{Financials, PrintDto, Status, category_name};

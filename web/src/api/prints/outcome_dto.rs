@@ -279,3 +279,33 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
         history,
     })
 }
+
+/// Documents the outcome and correction inputs of `schemas` (the OpenAPI document's, as JSON)
+/// as `oneOf` their two statuses: a FAILED outcome needs a `failureReason` that is not blank
+/// (`outcome::check`), a SUCCESS one may leave it out; a correction's `correctionNote` is not
+/// blank either.
+pub fn document_statuses(schemas: &mut serde_json::Value) {
+    use serde_json::json;
+    let not_blank = json!({"type": "string", "maxLength": 10_000, "pattern": "\\S"});
+    for name in ["OutcomeInputDto", "CorrectionInputDto"] {
+        let mut derived = schemas[name].clone();
+        if !derived.is_object() {
+            continue;
+        }
+        if derived["properties"]["correctionNote"].is_object() {
+            derived["properties"]["correctionNote"] = not_blank.clone();
+        }
+        let mut success = derived.clone();
+        success["properties"]["status"] = json!({"type": "string", "enum": ["SUCCESS"]});
+        let mut failed = derived.clone();
+        failed["properties"]["status"] = json!({"type": "string", "enum": ["FAILED"]});
+        failed["properties"]["failureReason"] = not_blank.clone();
+        if let Some(required) = failed["required"].as_array_mut() {
+            required.push(json!("failureReason"));
+        }
+        for variant in [&mut success, &mut failed] {
+            variant.as_object_mut().map(|v| v.remove("description"));
+        }
+        schemas[name] = json!({"description": derived["description"], "oneOf": [success, failed]});
+    }
+}

@@ -1,0 +1,106 @@
+//! Schemathesis (PyPI, pinned in `tests/requirements.txt`, installed by `scripts/test`) against a
+//! live service with a session and a seeded shop, for a bounded time, with the checks
+//! `not_a_server_error`, `status_code_conformance`, `response_schema_conformance` and
+//! `positive_data_acceptance`. Any finding fails the test; the summary (case count included) is
+//! printed. Configuration: `tests/schemathesis/schemathesis.toml`; ids of the seeded records
+//! reach the generated bodies through `tests/schemathesis/hooks.py`.
+
+use crate::support::{EMAIL, PASSWORD, TestApp, draft, first_spool, shop};
+use serde_json::{Value, json};
+use std::path::Path;
+use std::process::Command;
+
+/// Seconds schemathesis may run (the "about 2 minutes").
+const MAX_SECONDS: &str = "120";
+
+/// A fresh session cookie, `print-cost-session=…`, for the account [`TestApp::setup`] made.
+async fn session_cookie(app: &TestApp) -> String {
+    let res = reqwest::Client::new()
+        .post(app.url("/api/auth/login"))
+        .header("Origin", &app.origin)
+        .json(&json!({"email": EMAIL, "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 200);
+    let cookie = res.headers()["set-cookie"].to_str().unwrap();
+    cookie.split(';').next().unwrap().to_string()
+}
+
+/// A shop with one of everything a body can refer to; returns the seeded ids by field name.
+async fn seeded(app: &TestApp) -> Value {
+    let shop = shop(app).await;
+    let id = |v: &Value| v["id"].as_str().unwrap().to_string();
+    let spool = first_spool(app, &shop.filament).await;
+    let series = app
+        .create(
+            "/api/series",
+            &json!({"name": "Trophies", "customerId": shop.customer, "target": 5}),
+        )
+        .await;
+    let mut body = draft(&shop, "Seeded run");
+    body["customerId"] = json!(shop.customer);
+    body["seriesId"] = series["id"].clone();
+    let print = app.done(&body).await;
+    let manufacturer = app.manufacturer("Seeded Works").await;
+    json!({
+        "manufacturerId": manufacturer,
+        "customerId": shop.customer,
+        "printerId": shop.printer,
+        "componentId": shop.hotend,
+        "buildPlateId": shop.plate,
+        "otherComponentId": shop.belts,
+        "filamentId": shop.filament,
+        "spoolId": id(&spool),
+        "localSpoolId": id(&spool),
+        "seriesId": id(&series),
+        "printId": id(&print),
+        "sourcePrintId": id(&print),
+        "partId": print["parts"][0]["id"],
+    })
+}
+
+#[actix_web::test]
+async fn schemathesis_finds_nothing_in_the_api() {
+    let Some(schemathesis) = std::env::var_os("PRINTCOST_SCHEMATHESIS") else {
+        panic!(
+            "PRINTCOST_SCHEMATHESIS is not set: run the tests with scripts/test, which installs schemathesis"
+        );
+    };
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let ids = seeded(&app).await;
+    let cookie = session_cookie(&app).await;
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemathesis");
+    let mut command = Command::new(schemathesis);
+    command
+        .current_dir(&dir)
+        .env("SCHEMATHESIS_HOOKS", dir.join("hooks.py"))
+        .env("PRINTCOST_FUZZ_IDS", ids.to_string())
+        .env("PRINTCOST_FUZZ_BASE", &app.base)
+        .env("PRINTCOST_FUZZ_COOKIE", &cookie)
+        .env("NO_COLOR", "1")
+        .args(["--config-file", "schemathesis.toml", "run"])
+        .arg(app.url("/api/openapi.json"))
+        .args(["--url", &app.base, "--max-time", MAX_SECONDS])
+        .args(["-H", &format!("Cookie: {cookie}")])
+        .args(["-H", &format!("Origin: {}", app.origin)]);
+    let output = actix_web::rt::task::spawn_blocking(move || command.output())
+        .await
+        .unwrap()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let summary = stdout
+        .split_once("SUMMARY")
+        .map_or(stdout.as_ref(), |(_, s)| s);
+    println!("schemathesis:{summary}");
+    assert!(
+        output.status.success(),
+        "schemathesis found something:\n{stdout}\n{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        stdout.contains("generated") && !stdout.contains(" 0 generated"),
+        "it ran cases: {summary}"
+    );
+}

@@ -1,0 +1,157 @@
+"""Schemathesis hooks for the print-cost API (loaded through SCHEMATHESIS_HOOKS by tests/api/fuzz.rs).
+
+A schema says what a request looks like, not what the records it refers to hold. Before each
+call, these hooks bend a generated request to the rules that depend on stored data, and only
+those, so the checks judge the rest:
+
+- An id in a body under a name the test seeded (PRINTCOST_FUZZ_IDS: {"manufacturerId": "...",
+  ...}) becomes that record's id, and a list of ids (`printerIds`) the seeded one: a generated
+  UUID names no record (422 errors.notFound). Only well-formed UUIDs are replaced, so a malformed
+  id still reaches the server as generated.
+- A part's `id` is left out: it names a part of the print being edited, which only the server
+  knows (422 errors.notFound on `parts[i].id`).
+- A print edit in the legacy flat form is sent as the same one part in the parts form: the flat
+  form edits one-part prints only (422 errors.required on `parts` for a multipart print).
+- A CORRECTION adds its grams: whether a spool holds enough to take some away depends on its
+  balance (422 errors.belowZero).
+- A filament line without a spool draws from the seeded spool: which spool an omitted `spoolId`
+  resolves to depends on the filament's spools (422 errors.spoolRequired once the fuzzer has
+  added spools of its own).
+- An outcome or correction lists the print's own usages and parts: which ones a print has is
+  stored data (422 errors.notFound, errors.missingUsage, errors.missingPart). The print is read
+  through the API with the fuzzer's own session; the generated grams and seconds are kept. A
+  FAILED one gets a reason when it has none: the stateful phase fills `status` from an earlier
+  response, past the schema's `oneOf` that asks a FAILED outcome for its reason (and a
+  correction for its note).
+- The seeded records stay as seeded: an edit, archive or delete aimed at one goes to an unknown
+  id instead (404), or the records every body refers to would change type, be archived or be
+  gone (422 errors.wrongComponentType, errors.archived, errors.notFound).
+- Spool management stays on: a draft made while it is off has filament lines without spools,
+  and completing it once it is back on asks for them (422 errors.spoolRequired on the draft's
+  lines), a rule of stored data.
+- Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
+  seeded printer when it has none: the log needs a printer, a dependency between parameters
+  that OpenAPI cannot state.
+"""
+
+import json
+import os
+import re
+
+import requests
+import schemathesis
+
+# The test's seeded ids by field name, its base URL and session cookie.
+SEEDED = json.loads(os.environ.get("PRINTCOST_FUZZ_IDS", "{}"))
+UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
+
+
+def seeded(name, value):
+    """The seeded id for field `name` holding `value`, or `value` itself."""
+    if isinstance(value, str) and UUID.match(value) and name in SEEDED:
+        return SEEDED[name]
+    if name == "filaments" and isinstance(value, list):
+        return [with_spool(line) for line in value]
+    if isinstance(value, list) and name.endswith("Ids") and name[:-1] in SEEDED:
+        return [seeded(name[:-1], item) for item in value]
+    return pin(value)
+
+
+def with_spool(line):
+    """A filament line of a print that names its spool."""
+    line = pin(line)
+    if isinstance(line, dict) and "filamentId" in line and not line.get("spoolId"):
+        line["spoolId"] = SEEDED.get("spoolId")
+    return line
+
+
+def pin(value):
+    """`value` with every seeded id name pointing at its seeded record."""
+    if isinstance(value, dict):
+        return {name: seeded(name, item) for name, item in value.items()}
+    if isinstance(value, list):
+        return [pin(item) for item in value]
+    return value
+
+
+FLAT_FIELDS = ("printerId", "buildPlateId", "hotends", "otherComponentIds", "filaments")
+
+
+def without_part_ids(body):
+    """`body` with no `id` in its parts."""
+    if isinstance(body, dict) and isinstance(body.get("parts"), list):
+        body["parts"] = [
+            {k: v for k, v in part.items() if k != "id"} if isinstance(part, dict) else part
+            for part in body["parts"]
+        ]
+    return body
+
+
+def as_parts_form(body):
+    """A flat-form print body as the same one part in the parts form."""
+    if not isinstance(body, dict) or "parts" in body or not any(f in body for f in FLAT_FIELDS):
+        return body
+    part = {name: body.pop(name) for name in FLAT_FIELDS if name in body}
+    body["parts"] = [part]
+    return body
+
+
+def fitted_outcome(case, body):
+    """`body` (an outcome or correction) listing the usages and parts of the print it is for."""
+    response = requests.get(
+        f"{os.environ['PRINTCOST_FUZZ_BASE']}/api/prints/{case.path_parameters.get('id')}",
+        headers={"Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"]},
+        timeout=10,
+    )
+    if response.status_code != 200:
+        return body
+    print_ = response.json()
+    if body.get("status") == "FAILED" and not str(body.get("failureReason") or "").strip():
+        body["failureReason"] = "Spaghetti"
+    if "correctionNote" in body and not str(body.get("correctionNote") or "").strip():
+        body["correctionNote"] = "Weighed the leftovers"
+    lines = body.get("filaments") if isinstance(body.get("filaments"), list) else []
+    grams = [line.get("usedGrams") for line in lines if isinstance(line, dict)] or ["1"]
+    usages = [u for part in print_.get("parts", []) for u in part.get("usages", [])]
+    body["filaments"] = [
+        {"usageId": u["id"], "usedGrams": grams[i % len(grams)]} for i, u in enumerate(usages)
+    ]
+    parts = print_.get("parts", [])
+    total = body.get("durationSeconds") if isinstance(body.get("durationSeconds"), int) else 0
+    if len(parts) > 1:
+        shares = [total // len(parts)] * len(parts)
+        shares[0] += total - sum(shares)
+        body["parts"] = [{"partId": p["id"], "durationSeconds": s} for p, s in zip(parts, shares)]
+    else:
+        body.pop("parts", None)
+    return body
+
+
+UNKNOWN_ID = "00000000-0000-7000-8000-000000000000"
+
+
+@schemathesis.hook
+def before_call(context, case, **kwargs):
+    path = case.operation.path
+    target = (case.path_parameters or {}).get("id")
+    if case.method.upper() in ("PATCH", "DELETE", "POST") and target in SEEDED.values():
+        if case.method.upper() != "POST" or path.endswith("/archive"):
+            case.path_parameters["id"] = UNKNOWN_ID
+    if isinstance(case.body, (dict, list)):
+        case.body = without_part_ids(pin(case.body))
+        if case.method.upper() == "PATCH" and path == "/api/prints/{id}":
+            case.body = as_parts_form(case.body)
+        body = case.body if isinstance(case.body, dict) else {}
+        if path.startswith("/api/settings") and body.get("spoolManagementEnabled") is False:
+            body["spoolManagementEnabled"] = True
+        if body.get("kind") == "CORRECTION" and isinstance(body.get("grams"), str):
+            body["grams"] = body["grams"].lstrip("-")
+        if path in ("/api/prints/{id}/outcome", "/api/prints/{id}/outcome/correct") and body:
+            case.body = fitted_outcome(case, body)
+    query = case.query if isinstance(case.query, dict) else None
+    if query:
+        for name in ("printId", "partId", "printerId"):
+            if isinstance(query.get(name), str) and UUID.match(query[name]) and name in SEEDED:
+                query[name] = SEEDED[name]
+        if path == "/api/integrations/printfleet" and query.get("view") == "logs":
+            query.setdefault("printerId", SEEDED.get("printerId"))
