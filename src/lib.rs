@@ -36,7 +36,8 @@ pub struct Config {
     pub public_origins: Vec<String>,
     /// Session lifetime in hours.
     pub session_ttl_hours: u32,
-    /// redb page cache, MiB.
+    /// redb page cache, MiB (default 4: reads beyond it come from the kernel's page cache at
+    /// the same list latency, and a 1 GB Pi keeps the memory; `benches/http/prints.sh`).
     pub cache_mib: usize,
     /// HTTP worker threads.
     pub workers: usize,
@@ -58,7 +59,7 @@ impl Default for Config {
             data_dir: PathBuf::from("data"),
             public_origins: Vec::new(),
             session_ttl_hours: 24 * 7,
-            cache_mib: 16,
+            cache_mib: 4,
             workers: 2,
             shutdown_timeout_secs: 30,
             release_feed_url: None,

@@ -41,8 +41,8 @@ struct Cli {
     /// Log filter: trace, debug, info, warn, error, or a tracing filter such as `web=debug,info`.
     #[arg(long, env = "PRINTCOST_LOG", default_value = "info")]
     log_level: String,
-    /// Database page cache in MiB.
-    #[arg(long, env = "PRINTCOST_CACHE_MIB", default_value_t = 16)]
+    /// Database page cache in MiB (reads beyond it come from the kernel's page cache).
+    #[arg(long, env = "PRINTCOST_CACHE_MIB", default_value_t = 4)]
     cache_mib: usize,
     /// HTTP worker threads.
     #[arg(long, env = "PRINTCOST_WORKERS", default_value_t = 2)]

@@ -40,7 +40,8 @@ enum Step {
     ReplayCorrection,
     Copy(usize),
     ArchivePrint(usize, bool),
-    Movement(usize, i32, bool),
+    /// Spool, tenths of grams, reuse an operation key, book positive grams as a CORRECTION.
+    Movement(usize, i32, bool, bool),
     ArchiveSpool(usize, bool),
     SpoolManagement(bool),
 }
@@ -60,7 +61,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::ReplayCorrection),
         2 => any::<usize>().prop_map(Step::Copy),
         2 => (any::<usize>(), any::<bool>()).prop_map(|(p, a)| Step::ArchivePrint(p, a)),
-        3 => (any::<usize>(), -400i32..400, any::<bool>()).prop_map(|(s, g, r)| Step::Movement(s, g, r)),
+        3 => (any::<usize>(), -400i32..400, any::<bool>(), any::<bool>())
+            .prop_map(|(s, g, r, c)| Step::Movement(s, g, r, c)),
         1 => (any::<usize>(), any::<bool>()).prop_map(|(s, a)| Step::ArchiveSpool(s, a)),
         1 => any::<bool>().prop_map(Step::SpoolManagement),
     ]
@@ -421,7 +423,7 @@ impl World {
                     .unwrap();
                 self.remember(Some(i), &print);
             }
-            Step::Movement(s, grams, reuse) => {
+            Step::Movement(s, grams, reuse, correction) => {
                 let Some(i) = pick(s, self.spools.len()) else {
                     return;
                 };
@@ -431,7 +433,7 @@ impl World {
                     (true, Some(key)) => *key,
                     _ => Id::new(),
                 };
-                let kind = if grams > Decimal::ZERO {
+                let kind = if grams > Decimal::ZERO && !correction {
                     ManualKind::Receipt
                 } else {
                     ManualKind::Correction

@@ -1,39 +1,110 @@
-//! One print as the list projection holds it: the fields lists filter and total on.
+//! One print as the list projection holds it: the fields lists filter and total on, compact,
+//! with what prints share held once.
 
 use jiff::civil::Date;
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use storage::Id;
 use storage::records::PrintStatus;
 
-/// What lists filter and total on, for one print.
+/// What lists filter and total on, for one print: 104 bytes and its lower-case name. What many
+/// prints share (customers, series, the printers of their parts with their names as priced) is
+/// held once in [`Refs`], which an entry points into.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexEntry {
     /// The print.
     pub id: Id,
     /// Its record version.
     pub version: u64,
-    /// Lower-case name and printer names, for search (boxed: no spare capacity).
-    pub search: Box<str>,
-    /// Status.
-    pub status: PrintStatus,
-    /// Recorded outcome; `None` until one is recorded.
-    pub outcome: Option<Outcome>,
-    /// Customer.
-    pub customer_id: Option<Id>,
-    /// Series.
-    pub series_id: Option<Id>,
-    /// Printers of every part (boxed: no spare capacity).
-    pub printer_ids: Box<[Id]>,
-    /// Archive state.
-    pub archived: bool,
-    /// Completion date, else creation date, in the instance time zone.
-    pub date: Date,
-    /// Units.
-    pub quantity: u32,
+    /// Lower-case name, for search (boxed: no spare capacity).
+    pub name: Box<str>,
     /// Planned total cost.
     pub total_cost: Decimal,
     /// Sales value.
     pub sales_value: Option<Decimal>,
+    /// Completion date, else creation date, in the instance time zone.
+    pub date: Date,
+    /// Units.
+    pub quantity: u32,
+    /// Customer, in [`Refs::id`].
+    pub customer: Ref,
+    /// Series, in [`Refs::id`].
+    pub series: Ref,
+    /// The printers of every part and their names, in [`Refs::printers`].
+    pub printers: Ref,
+    /// Status.
+    pub status: PrintStatus,
+    /// Recorded outcome; `None` until one is recorded.
+    pub outcome: Option<Outcome>,
+    /// Archive state.
+    pub archived: bool,
+}
+
+/// A place in [`Refs`]; [`Ref::NONE`] for no value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Ref(u32);
+
+impl Ref {
+    /// No value (a print without customer or series).
+    pub const NONE: Ref = Ref(u32::MAX);
+}
+
+/// The printers of a print's parts and their lower-case names as priced, for search.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
+pub struct Printers {
+    /// Printer ids, in part order.
+    pub ids: Box<[Id]>,
+    /// Lower-case printer names of the print's cost lines, one per line.
+    pub search: Box<str>,
+}
+
+/// Values many entries share, each held once: ids (customers, series) and printer sets. Only
+/// grows: a value no entry uses any more stays (there are as many as customers, series and
+/// printer combinations, not prints).
+#[derive(Debug, Clone, Default)]
+pub struct Refs {
+    ids: Vec<Id>,
+    id_refs: HashMap<Id, Ref>,
+    printers: Vec<Printers>,
+    printer_refs: HashMap<Printers, Ref>,
+}
+
+impl Refs {
+    /// The place of `id` ([`Ref::NONE`] for none), added if new.
+    pub fn intern_id(&mut self, id: Option<Id>) -> Ref {
+        let Some(id) = id else {
+            return Ref::NONE;
+        };
+        let next = Ref(u32::try_from(self.ids.len()).unwrap_or(u32::MAX - 1));
+        *self.id_refs.entry(id).or_insert_with(|| {
+            self.ids.push(id);
+            next
+        })
+    }
+
+    /// The place of `printers`, added if new.
+    pub fn intern_printers(&mut self, printers: Printers) -> Ref {
+        if let Some(found) = self.printer_refs.get(&printers) {
+            return *found;
+        }
+        let at = Ref(u32::try_from(self.printers.len()).unwrap_or(u32::MAX - 1));
+        self.printers.push(printers.clone());
+        self.printer_refs.insert(printers, at);
+        at
+    }
+
+    /// The id at `at` (`None` for [`Ref::NONE`]).
+    pub fn id(&self, at: Ref) -> Option<Id> {
+        self.ids.get(at.0 as usize).copied()
+    }
+
+    /// The printers at `at` (none for an unknown place).
+    pub fn printers(&self, at: Ref) -> &Printers {
+        static NONE: std::sync::OnceLock<Printers> = std::sync::OnceLock::new();
+        self.printers
+            .get(at.0 as usize)
+            .unwrap_or_else(|| NONE.get_or_init(Printers::default))
+    }
 }
 
 /// Outcome filter values. PENDING is derived: a DONE print without an outcome.

@@ -10,7 +10,7 @@
 //! from a fresh snapshot under its lock, so it never drifts.
 
 use super::board::Board;
-use super::entry::IndexEntry;
+use super::entry::{IndexEntry, Printers, Refs};
 use super::query::{Outcome, PrintFilter, Totals};
 use crate::Result;
 use jiff::civil::Date;
@@ -26,6 +26,8 @@ struct State {
     /// Entries sorted by id: ids are UUID v7, so new prints append at the end, and a filtered
     /// scan walks contiguous memory.
     entries: Vec<IndexEntry>,
+    /// What entries share.
+    refs: Refs,
     /// The dashboard's aggregates.
     board: Board,
 }
@@ -113,7 +115,8 @@ impl PrintIndex {
             .reserve_exact(usize::try_from(count).unwrap_or(0));
         repo::for_each::<Print>(tx, |p| {
             state.board.apply(&p, self.day_of(&p), true);
-            state.entries.push(self.entry(&p));
+            let entry = self.entry(&p, &mut state.refs);
+            state.entries.push(entry);
         })?;
         Ok(state)
     }
@@ -137,21 +140,23 @@ impl PrintIndex {
     fn day_of(&self, print: &Print) -> Date {
         self.date_of(print.completed_at.unwrap_or(print.created_at))
     }
-    fn entry(&self, print: &Print) -> IndexEntry {
-        let mut search = print.name.to_lowercase();
-        for line in print
+    /// The entry of `print`, its shared values interned in `refs`.
+    fn entry(&self, print: &Print, refs: &mut Refs) -> IndexEntry {
+        let names: Vec<String> = print
             .costing
             .lines
             .iter()
             .filter(|l| l.category == CostCategory::Printer)
-        {
-            search.push('\n');
-            search.push_str(&line.label.to_lowercase());
-        }
+            .map(|l| l.label.to_lowercase())
+            .collect();
+        let printers = Printers {
+            ids: print.parts.iter().map(|p| p.printer_id).collect(),
+            search: names.join("\n").into_boxed_str(),
+        };
         IndexEntry {
             id: print.id,
             version: print.version,
-            search: search.into_boxed_str(),
+            name: print.name.to_lowercase().into_boxed_str(),
             status: print.status,
             outcome: print
                 .outcome
@@ -161,9 +166,9 @@ impl PrintIndex {
                     OutcomeStatus::Success => Outcome::Success,
                     OutcomeStatus::Failed => Outcome::Failed,
                 }),
-            customer_id: print.customer_id,
-            series_id: print.series_id,
-            printer_ids: print.parts.iter().map(|p| p.printer_id).collect(),
+            customer: refs.intern_id(print.customer_id),
+            series: refs.intern_id(print.series_id),
+            printers: refs.intern_printers(printers),
             archived: print.archived,
             date: self.day_of(print),
             quantity: print.quantity,
@@ -200,7 +205,7 @@ impl PrintIndex {
             state.board.apply(old, self.day_of(old), false);
         }
         state.board.apply(print, self.day_of(print), true);
-        let entry = self.entry(print);
+        let entry = self.entry(print, &mut state.refs);
         match at {
             Ok(i) => state.entries[i] = entry,
             Err(i) => state.entries.insert(i, entry),
@@ -218,7 +223,13 @@ impl PrintIndex {
         let state = self.read();
         let mut matched = 0;
         let mut ids = Vec::with_capacity(take.min(100));
-        for e in state.entries.iter().rev().filter(|e| filter.matches(e)) {
+        let refs = &state.refs;
+        for e in state
+            .entries
+            .iter()
+            .rev()
+            .filter(|e| filter.matches(e, refs))
+        {
             if matched >= skip && ids.len() < take {
                 ids.push(e.id);
             }
@@ -239,7 +250,7 @@ impl PrintIndex {
         state
             .entries
             .iter()
-            .filter(|e| filter.matches(e))
+            .filter(|e| filter.matches(e, &state.refs))
             .for_each(|e| totals.add(e));
         totals
     }

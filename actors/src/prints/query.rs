@@ -7,8 +7,8 @@
 //! a route's customer or series scope always apply outside the group. An `archived` leaf in the
 //! group decides archive visibility instead of `includeArchived`.
 
-use super::entry::IndexEntry;
 pub use super::entry::Outcome;
+use super::entry::{IndexEntry, Refs};
 use crate::{Error, Result};
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -120,11 +120,11 @@ impl Where {
         }
     }
 
-    /// True when `entry` satisfies the group.
-    pub fn holds(&self, entry: &IndexEntry) -> bool {
+    /// True when `entry` (its shared values in `refs`) satisfies the group.
+    pub fn holds(&self, entry: &IndexEntry, refs: &Refs) -> bool {
         match self {
-            Where::All(c) => c.iter().all(|c| c.holds(entry)),
-            Where::Any(c) => c.iter().any(|c| c.holds(entry)),
+            Where::All(c) => c.iter().all(|c| c.holds(entry, refs)),
+            Where::Any(c) => c.iter().any(|c| c.holds(entry, refs)),
         }
     }
 
@@ -193,13 +193,13 @@ fn set<T>(test: &Value, parse: impl Fn(&str) -> Option<T>) -> Result<Set<T>> {
 }
 
 impl Condition {
-    fn holds(&self, e: &IndexEntry) -> bool {
+    fn holds(&self, e: &IndexEntry, refs: &Refs) -> bool {
         match self {
             Condition::Status(s) => s.holds(Some(&e.status)),
             Condition::Outcome(s) => s.holds(Outcome::of(e).as_ref()),
-            Condition::PrinterId(s) => s.holds_any(&e.printer_ids),
-            Condition::CustomerId(s) => s.holds(e.customer_id.as_ref()),
-            Condition::SeriesId(s) => s.holds(e.series_id.as_ref()),
+            Condition::PrinterId(s) => s.holds_any(&refs.printers(e.printers).ids),
+            Condition::CustomerId(s) => s.holds(refs.id(e.customer).as_ref()),
+            Condition::SeriesId(s) => s.holds(refs.id(e.series).as_ref()),
             Condition::Archived(a) => e.archived == *a,
             Condition::DateFrom(d) => e.date >= *d,
             Condition::DateTo(d) => e.date <= *d,
@@ -233,8 +233,8 @@ pub struct PrintFilter {
 }
 
 impl PrintFilter {
-    /// True when `e` passes every filter.
-    pub fn matches(&self, e: &IndexEntry) -> bool {
+    /// True when `e` (its shared values in `refs`) passes every filter.
+    pub fn matches(&self, e: &IndexEntry, refs: &Refs) -> bool {
         let archive_ok = match &self.group {
             Some(g) if g.mentions_archived() => true,
             _ => self.include_archived || !e.archived,
@@ -243,16 +243,19 @@ impl PrintFilter {
             && (self.statuses.is_empty() || self.statuses.contains(&e.status))
             && (self.outcomes.is_empty()
                 || Outcome::of(e).is_some_and(|o| self.outcomes.contains(&o)))
-            && self.customer_id.is_none_or(|c| e.customer_id == Some(c))
-            && self.printer_id.is_none_or(|p| e.printer_ids.contains(&p))
-            && self.series_id.is_none_or(|s| e.series_id == Some(s))
+            && self
+                .customer_id
+                .is_none_or(|c| refs.id(e.customer) == Some(c))
+            && self
+                .printer_id
+                .is_none_or(|p| refs.printers(e.printers).ids.contains(&p))
+            && self.series_id.is_none_or(|s| refs.id(e.series) == Some(s))
             && self.date_from.is_none_or(|d| e.date >= d)
             && self.date_to.is_none_or(|d| e.date <= d)
-            && self
-                .search
-                .as_ref()
-                .is_none_or(|s| e.search.contains(s.as_str()))
-            && self.group.as_ref().is_none_or(|g| g.holds(e))
+            && self.search.as_ref().is_none_or(|s| {
+                e.name.contains(s.as_str()) || refs.printers(e.printers).search.contains(s.as_str())
+            })
+            && self.group.as_ref().is_none_or(|g| g.holds(e, refs))
     }
 }
 
