@@ -48,6 +48,12 @@ const WHOLE_DIGITS: usize = 15;
 /// Fractional digits a general decimal may have.
 const FRACTION_DIGITS: usize = 10;
 
+/// A JSON-schema pattern that a text matches when it is not blank: it holds a character that
+/// is not Unicode `White_Space`, which is what Rust's `trim` takes away. (`\S` would not do: a
+/// generator's idea of white space leaves out U+0085, which `trim` removes.)
+pub const NOT_BLANK: &str =
+    r"[^\t-\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
+
 /// Whole digits of grams (spec, Limits: movements).
 pub const GRAMS_WHOLE: usize = 12;
 /// Fractional digits of grams (spec, Limits: movements).
@@ -221,7 +227,7 @@ string_value!(
     /// A required single-line text, trimmed, 1 to 200 characters (names, models, materials).
     /// Errors: `errors.required` when blank, `errors.tooLong`.
     Name(String),
-    schema = wire(Some(r"\S".into()), Some(1), Some(200)),
+    schema = wire(Some(NOT_BLANK.into()), Some(1), Some(200)),
     |text| {
         let t = text.trim();
         if t.is_empty() {

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Load run of the print lists and the CSV export over 100,000 prints.
 #
-#   benches/http/prints.sh [N]
+#   benches/http/prints.sh [N] [BINARY]
 #
+# BINARY defaults to a release build of this tree (so an older build can be measured alike on the
+# same seeded data; the seeding example is built once).
 # Builds the release binary and the seeding example, seeds N prints (default 100,000) into a
 # fresh data directory, starts `printcost` on 127.0.0.1, and prints start-up time, RSS, and wrk
 # latency percentiles for:
@@ -16,7 +18,12 @@ N="${1:-100000}"
 PORT="${PORT:-18182}"
 B="http://127.0.0.1:$PORT"
 TARGET="${CARGO_TARGET_DIR:-target}"
-cargo build --release --quiet --bin printcost --example seed_prints
+BIN="${2:-}"
+if [[ -z "$BIN" ]]; then
+  cargo build --release --quiet --bin printcost --example seed_prints
+  BIN="$TARGET/release/printcost"
+fi
+[[ -x "$TARGET/release/examples/seed_prints" ]] || cargo build --release --quiet --example seed_prints
 WORK="$(mktemp -d)"
 PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
@@ -24,7 +31,7 @@ trap cleanup EXIT
 
 "$TARGET/release/examples/seed_prints" "$WORK/data" "$N"
 t0=$(date +%s%N)
-"$TARGET/release/printcost" --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" --log-level warn >"$WORK/log" 2>&1 &
+"$BIN" --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" --log-level warn >"$WORK/log" 2>&1 &
 PID=$!
 until curl -sf "$B/api/health" >/dev/null; do sleep 0.005; done
 echo "== start to healthy with $N prints: $(( ($(date +%s%N) - t0) / 1000000 )) ms"

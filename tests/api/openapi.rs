@@ -291,6 +291,19 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
             );
         }
     }
+    let params = doc["paths"]["/api/search"]["get"]["parameters"]
+        .as_array()
+        .unwrap();
+    let q = params.iter().find(|p| p["name"] == "q").unwrap();
+    let q = regex::Regex::new(q["schema"]["pattern"].as_str().unwrap()).unwrap();
+    for (text, admitted) in [
+        ("ab", true),
+        (" a b ", true),
+        ("\u{85}\u{85}0", false),
+        ("a", false),
+    ] {
+        assert_eq!(q.is_match(text), admitted, "q {text:?}");
+    }
     let url = regex::Regex::new(schemas["PeerUrl"]["pattern"].as_str().unwrap()).unwrap();
     for text in [
         "http://spoolman.lan:7912",

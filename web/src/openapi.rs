@@ -47,8 +47,9 @@ impl Modify for SessionCookie {
 }
 
 /// Finishes the collected document (as JSON) where utoipa's derive cannot say enough: bodies
-/// that take one of several groups of fields become `oneOf` their groups, and the `where`
-/// parameters are JSON documents with their grammar's schema.
+/// that take one of several groups of fields become `oneOf` their groups, the `where`
+/// parameters are JSON documents with their grammar's schema, and `q` of search gets its
+/// non-blank pattern (built from [`actors::values::NOT_BLANK`], which an attribute cannot use).
 pub fn finish(document: &mut Value) {
     let schemas = &mut document["components"]["schemas"];
     refer_patch_inputs(schemas);
@@ -61,6 +62,13 @@ pub fn finish(document: &mut Value) {
     );
     crate::api::prints::outcome_dto::document_statuses(schemas);
     crate::api::prints::filters::document_where(document);
+    let q = &mut document["paths"]["/api/search"]["get"]["parameters"];
+    if let Some(q) = q
+        .as_array_mut()
+        .and_then(|p| p.iter_mut().find(|p| p["name"] == "q"))
+    {
+        q["schema"]["pattern"] = json!(crate::api::search::q_pattern());
+    }
 }
 
 /// Points each `Patch_<Input>` (utoipa inlines a generic's argument) at the `<Input>` component,

@@ -10,12 +10,18 @@ use actors::search::{Found, Search};
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
+/// The pattern of `q`: two characters that are not blank ([`actors::values::NOT_BLANK`]) with
+/// anything between, so at least two are left once trimmed (`actors::search::MIN_CHARS`).
+pub fn q_pattern() -> String {
+    let not_blank = actors::values::NOT_BLANK;
+    format!(r"{not_blank}[\s\S]*{not_blank}")
+}
+
 /// Search query.
 #[derive(Debug, IntoParams)]
 #[into_params(parameter_in = Query)]
 pub struct SearchParams {
-    /// Text to find, at least 2 characters once trimmed.
-    #[param(pattern = r"\S[\s\S]*\S")]
+    /// Text to find, at least 2 characters once trimmed (its pattern: [`q_pattern`]).
     pub q: String,
 }
 

@@ -286,7 +286,8 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
 /// blank either.
 pub fn document_statuses(schemas: &mut serde_json::Value) {
     use serde_json::json;
-    let not_blank = json!({"type": "string", "maxLength": 10_000, "pattern": "\\S"});
+    let not_blank =
+        json!({"type": "string", "maxLength": 10_000, "pattern": actors::values::NOT_BLANK});
     for name in ["OutcomeInputDto", "CorrectionInputDto"] {
         let mut derived = schemas[name].clone();
         if !derived.is_object() {
