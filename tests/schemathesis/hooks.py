@@ -26,6 +26,10 @@ those, so the checks judge the rest:
 - The seeded records stay as seeded: an edit, archive or delete aimed at one goes to an unknown
   id instead (404), or the records every body refers to would change type, be archived or be
   gone (422 errors.wrongComponentType, errors.archived, errors.notFound).
+- The integrations stay off: their peers do not run here, and what a peer holds (its printers,
+  spools and logs) is stored data no schema can name (422 errors.notFound on `remoteId`), or an
+  unreachable peer (502). Their routes answer 409 INTEGRATION_DISABLED; the peers themselves
+  are tested by tests/api/spoolmgr*.rs and printfleet.rs against the real Spoolman and doubles.
 - Spool management stays on: a draft made while it is off has filament lines without spools,
   and completing it once it is back on asks for them (422 errors.spoolRequired on the draft's
   lines), a rule of stored data.
@@ -144,6 +148,10 @@ def before_call(context, case, **kwargs):
         body = case.body if isinstance(case.body, dict) else {}
         if path.startswith("/api/settings") and body.get("spoolManagementEnabled") is False:
             body["spoolManagementEnabled"] = True
+        if path == "/api/settings/integrations":
+            for peer in body.values():
+                if isinstance(peer, dict) and peer.get("enabled") is True:
+                    peer["enabled"] = False
         if body.get("kind") == "CORRECTION" and isinstance(body.get("grams"), str):
             body["grams"] = body["grams"].lstrip("-")
         if path in ("/api/prints/{id}/outcome", "/api/prints/{id}/outcome/correct") and body:
