@@ -54,6 +54,9 @@ const FRACTION_DIGITS: usize = 10;
 pub const NOT_BLANK: &str =
     r"[^\t-\r \u0085\u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000]";
 
+/// Most characters of free text (notes, reasons), before trimming.
+pub const NOTE_MAX_CHARS: usize = 10_000;
+
 /// Whole digits of grams (spec, Limits: movements).
 pub const GRAMS_WHOLE: usize = 12;
 /// Fractional digits of grams (spec, Limits: movements).
@@ -244,9 +247,9 @@ string_value!(
     /// Free text up to 10,000 characters (notes). Blank text means "none" at the call site.
     /// Errors: `errors.tooLong`.
     Note(String),
-    schema = wire(None, None, Some(10_000)),
+    schema = wire(None, None, Some(NOTE_MAX_CHARS)),
     |text| {
-        if text.chars().count() > 10_000 {
+        if text.chars().count() > NOTE_MAX_CHARS {
             return Err(refuse("errors.tooLong", "at most 10000 characters"));
         }
         Ok(text.trim().to_string())

@@ -274,10 +274,7 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
         ("HexColor", |t| HexColor::from_str(t).is_ok()),
     ];
     for (name, parses) in parsers {
-        let pattern = schemas[name]["pattern"]
-            .as_str()
-            .unwrap_or_else(|| panic!("{name} has a pattern: {}", schemas[name]));
-        let pattern = regex::Regex::new(pattern).unwrap();
+        let pattern = pattern_of(&schemas[name]);
         let admitted: Vec<&str> = samples
             .iter()
             .copied()
@@ -295,16 +292,16 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
         .as_array()
         .unwrap();
     let q = params.iter().find(|p| p["name"] == "q").unwrap();
-    let q = regex::Regex::new(q["schema"]["pattern"].as_str().unwrap()).unwrap();
-    for (text, admitted) in [
-        ("ab", true),
-        (" a b ", true),
-        ("\u{85}\u{85}0", false),
-        ("a", false),
-    ] {
-        assert_eq!(q.is_match(text), admitted, "q {text:?}");
-    }
-    let url = regex::Regex::new(schemas["PeerUrl"]["pattern"].as_str().unwrap()).unwrap();
+    assert_admits(
+        &q["schema"],
+        &[
+            ("ab", true),
+            (" a b ", true),
+            ("\u{85}\u{85}0", false),
+            ("a", false),
+        ],
+    );
+    let url = pattern_of(&schemas["PeerUrl"]);
     for text in [
         "http://spoolman.lan:7912",
         "https://10.0.0.5/api/",
@@ -323,12 +320,23 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
         }
     }
     assert!(url.is_match("http://spoolman.lan:7912"));
-    assert!(
-        regex::Regex::new(schemas["PositiveGrams"]["pattern"].as_str().unwrap())
-            .unwrap()
-            .is_match("0.5"),
-        "positive fractions are admitted"
-    );
+    assert_admits(&schemas["PositiveGrams"], &[("0.5", true)]);
+}
+
+/// The pattern of `schema`, compiled. Panics when it has none.
+fn pattern_of(schema: &Value) -> regex::Regex {
+    let pattern = schema["pattern"]
+        .as_str()
+        .unwrap_or_else(|| panic!("a pattern in {schema}"));
+    regex::Regex::new(pattern).unwrap()
+}
+
+/// Asserts which of `cases` the pattern of `schema` admits.
+fn assert_admits(schema: &Value, cases: &[(&str, bool)]) {
+    let pattern = pattern_of(schema);
+    for (text, admitted) in cases {
+        assert_eq!(pattern.is_match(text), *admitted, "{pattern} on {text:?}");
+    }
 }
 
 #[actix_web::test]
@@ -365,20 +373,15 @@ async fn a_movement_is_one_object_per_kind() {
     );
     assert_eq!(receipt["additionalProperties"], false);
     let correction = kind("CORRECTION");
-    let nonzero = regex::Regex::new(
-        correction["properties"]["grams"]["pattern"]
-            .as_str()
-            .unwrap(),
-    )
-    .unwrap();
-    for (grams, admitted) in [
-        ("-12.5", true),
-        ("3", true),
-        ("0", false),
-        ("-0.000", false),
-    ] {
-        assert_eq!(nonzero.is_match(grams), admitted, "{grams}");
-    }
+    assert_admits(
+        &correction["properties"]["grams"],
+        &[
+            ("-12.5", true),
+            ("3", true),
+            ("0", false),
+            ("-0.000", false),
+        ],
+    );
 }
 
 #[actix_web::test]

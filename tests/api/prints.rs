@@ -478,7 +478,9 @@ async fn lists_filter_by_a_where_group() {
 async fn invalid_filters_are_refused_by_name() {
     let (app, _, _) = three_prints().await;
     let too_many = json!({"AND": vec![json!({"archived": false}); 21]});
+    let too_large_a_set = json!({"status": {"in": vec!["DONE"; 51]}});
     for bad in [
+        too_large_a_set,
         json!({"colour": {"in": ["red"]}}),
         json!({"status": {"in": ["LOST"]}}),
         json!({"AND": []}),

@@ -358,6 +358,26 @@ mod tests {
         assert!(!whole_numbers(&mut body), "nothing left to change");
     }
 
+    #[derive(Debug, Deserialize)]
+    #[serde(tag = "action", content = "data", rename_all = "SCREAMING_SNAKE_CASE")]
+    #[allow(dead_code)]
+    enum Action {
+        Sync(Line),
+    }
+
+    #[test]
+    fn an_unknown_action_is_its_only_fault() {
+        let found: Vec<String> = every_fault::<Action>(json!({"action": "NOPE", "data": {"x": 1}}))
+            .into_iter()
+            .map(|(f, _)| f.path)
+            .collect();
+        assert_eq!(
+            found,
+            ["action"],
+            "nothing of a variant the caller did not choose"
+        );
+    }
+
     #[test]
     fn a_body_that_is_not_an_object_is_one_fault_at_the_root() {
         let found = paths(json!([1, 2]));

@@ -104,6 +104,16 @@ pub struct Alternative {
     pub required: &'static [&'static str],
 }
 
+impl Alternative {
+    /// A group of fields that are all needed (often one field, the other group's alternative).
+    pub const fn needed(fields: &'static [&'static str]) -> Alternative {
+        Alternative {
+            fields,
+            required: fields,
+        }
+    }
+}
+
 /// Replaces the object schema `name` of `schemas` by `oneOf` one object per group of `groups`:
 /// the fields of no group, and the group's own (its needed fields required and not null), none
 /// of the others'.

@@ -142,16 +142,21 @@ impl PrintIndex {
     }
     /// The entry of `print`, its shared values interned in `refs`.
     fn entry(&self, print: &Print, refs: &mut Refs) -> IndexEntry {
-        let names: Vec<String> = print
+        let mut search = String::new();
+        for line in print
             .costing
             .lines
             .iter()
             .filter(|l| l.category == CostCategory::Printer)
-            .map(|l| l.label.to_lowercase())
-            .collect();
+        {
+            if !search.is_empty() {
+                search.push('\n');
+            }
+            search.push_str(&line.label.to_lowercase());
+        }
         let printers = Printers {
             ids: print.parts.iter().map(|p| p.printer_id).collect(),
-            search: names.join("\n").into_boxed_str(),
+            search: search.into_boxed_str(),
         };
         IndexEntry {
             id: print.id,

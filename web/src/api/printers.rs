@@ -78,14 +78,8 @@ pub struct PrinterInput {
 
 /// The two ways to name a printer's manufacturer: its id, or the legacy name.
 pub const MANUFACTURER: [crate::openapi::Alternative; 2] = [
-    crate::openapi::Alternative {
-        fields: &["manufacturerId"],
-        required: &["manufacturerId"],
-    },
-    crate::openapi::Alternative {
-        fields: &["manufacturer"],
-        required: &["manufacturer"],
-    },
+    crate::openapi::Alternative::needed(&["manufacturerId"]),
+    crate::openapi::Alternative::needed(&["manufacturer"]),
 ];
 
 /// The printers resource.

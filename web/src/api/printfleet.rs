@@ -453,14 +453,8 @@ pub struct LogImportData {
 /// IMPORT's two ways to fingerprint what it imports: `previews` of the linked parts, or a
 /// one-part print's `previewHash`.
 pub const FINGERPRINTS: [crate::openapi::Alternative; 2] = [
-    crate::openapi::Alternative {
-        fields: &["previews"],
-        required: &["previews"],
-    },
-    crate::openapi::Alternative {
-        fields: &["previewHash"],
-        required: &["previewHash"],
-    },
+    crate::openapi::Alternative::needed(&["previews"]),
+    crate::openapi::Alternative::needed(&["previewHash"]),
 ];
 
 /// A printer-fleet action: `{ "action": "<NAME>", "data": { … } }`.

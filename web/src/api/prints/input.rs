@@ -177,10 +177,7 @@ impl PrintInputDto {
 /// The two forms [`PrintInputDto::into_input`] takes (sending both or neither is 422): the parts
 /// form, and the legacy flat form of a one-part print.
 pub const FORMS: [Alternative; 2] = [
-    Alternative {
-        fields: &["parts"],
-        required: &["parts"],
-    },
+    Alternative::needed(&["parts"]),
     Alternative {
         fields: &[
             "printerId",

@@ -285,9 +285,9 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
 /// (`outcome::check`), a SUCCESS one may leave it out; a correction's `correctionNote` is not
 /// blank either.
 pub fn document_statuses(schemas: &mut serde_json::Value) {
+    use actors::values::{NOT_BLANK, NOTE_MAX_CHARS};
     use serde_json::json;
-    let not_blank =
-        json!({"type": "string", "maxLength": 10_000, "pattern": actors::values::NOT_BLANK});
+    let not_blank = json!({"type": "string", "maxLength": NOTE_MAX_CHARS, "pattern": NOT_BLANK});
     for name in ["OutcomeInputDto", "CorrectionInputDto"] {
         let mut derived = schemas[name].clone();
         if !derived.is_object() {
