@@ -18,7 +18,6 @@ use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
 use redb::ReadableTable;
 use rust_decimal::Decimal;
-use storage::ledger::LedgerTables;
 use storage::records::{Filament, Movement, MovementKind, Spool};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, tables};
@@ -172,7 +171,7 @@ pub fn within_limits(grams: Decimal) -> bool {
 /// would leave the spool below zero; one that adds grams is taken on a spool that prints took
 /// below zero, as it moves the balance toward what is on the shelf).
 pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> Result<Movement> {
-    let mut ledger = LedgerTables::open(txn)?;
+    let mut ledger = txn.ledger()?;
     if let Some(key) = input.operation_key
         && let Some(first) = ledger.movement_by_key(key)?
     {

@@ -10,9 +10,11 @@
 use redb::{Key, Table, TableDefinition, Value};
 use std::cell::RefCell;
 use std::ops::Deref;
-use storage::WriteTransaction;
+use storage::journal::Redo;
+use storage::ledger::LedgerTables;
 use storage::records::Print;
 use storage::repo::Tx;
+use storage::{Store, WriteTransaction};
 
 /// A write transaction of one batch of commands. Reads and writes go through it as through
 /// redb's transaction (it dereferences to one); rule functions that change derived state note
@@ -20,6 +22,8 @@ use storage::repo::Tx;
 pub struct Txn {
     inner: WriteTransaction,
     prints: RefCell<Vec<(Option<Print>, Print)>>,
+    /// The ledger changes, when the transaction commits through the journal.
+    journal: Option<RefCell<Vec<Redo>>>,
 }
 
 impl Txn {
@@ -28,6 +32,25 @@ impl Txn {
         Txn {
             inner,
             prints: RefCell::new(Vec::new()),
+            journal: None,
+        }
+    }
+
+    /// As [`Txn::new`], for a batch of [`crate::command::Command::JOURNALED`] commands: it logs
+    /// their ledger changes, and [`Txn::commit_to`] commits through the store's journal.
+    pub fn journaled(inner: WriteTransaction) -> Txn {
+        Txn {
+            journal: Some(RefCell::default()),
+            ..Txn::new(inner)
+        }
+    }
+
+    /// The ledger's tables, open in this transaction (logging their changes when it is
+    /// journaled). Errors: a ledger table is already open, or the store fails.
+    pub fn ledger(&self) -> storage::Result<LedgerTables<'_>> {
+        match &self.journal {
+            Some(log) => LedgerTables::open_logged(&self.inner, log),
+            None => LedgerTables::open(&self.inner),
         }
     }
 
@@ -43,6 +66,19 @@ impl Txn {
     /// Errors: the commit failed (nothing of it is visible).
     pub fn commit(self) -> storage::Result<Vec<(Option<Print>, Print)>> {
         self.inner.commit()?;
+        Ok(self.prints.into_inner())
+    }
+
+    /// As [`Txn::commit`], through `store`, the store it was begun on: durably
+    /// ([`Store::commit`]), or through its journal ([`Store::commit_journaled`]) when the
+    /// transaction is [`Txn::journaled`].
+    ///
+    /// Errors: the commit failed (nothing of it is visible).
+    pub fn commit_to(self, store: &Store) -> storage::Result<Vec<(Option<Print>, Print)>> {
+        match self.journal {
+            Some(log) => store.commit_journaled(self.inner, &log.into_inner())?,
+            None => store.commit(self.inner)?,
+        }
         Ok(self.prints.into_inner())
     }
 

@@ -68,8 +68,12 @@ pub fn to_temp_file(snapshot: &ReadTransaction, dir: &Path) -> Result<File> {
 /// The backup is copied beside `target` and checked there: it must be a database of this product
 /// ([`Error::NotAStore`] otherwise) of this schema version or an older one, which is migrated
 /// ([`Error::NewerSchema`] for a newer one). Only then is the current file (if any) renamed to
-/// `<target>.before-restore-<label>` and the checked copy renamed to `target`. A refusal leaves
-/// `target` and its directory as they were. Returns where the previous file was kept.
+/// `<target>.before-restore-<label>` and the checked copy renamed to `target`. The current file's
+/// journal ([`crate::journal`]) is applied to it first and removed, so the kept file holds every
+/// acknowledged write and the restored one starts with no journal; if the current file cannot be
+/// opened (a damaged file is what a restore is for), the journal is kept beside it instead.
+/// A refusal leaves `target` and its directory as they were. Returns where the previous file
+/// was kept.
 ///
 /// Errors: [`Error::NotAStore`], [`Error::NewerSchema`], [`Error::InUse`] while a process has
 /// `target` open, [`Error::Database`] on I/O failures.
@@ -85,8 +89,18 @@ pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Option<PathB
         let _ = std::fs::remove_file(&staged);
         return Err(e);
     }
+    let journal = crate::journal::path_of(target);
     let kept = if target.exists() {
         let kept = with_suffix(target, &format!(".before-restore-{label}"));
+        if journal.exists() {
+            match Store::open(target, StoreOptions::default()) {
+                Ok(applied) => {
+                    drop(applied);
+                    std::fs::remove_file(&journal)?;
+                }
+                Err(_) => std::fs::rename(&journal, crate::journal::path_of(&kept))?,
+            }
+        }
         std::fs::rename(target, &kept)?;
         Some(kept)
     } else {
@@ -339,5 +353,43 @@ mod tests {
         assert_eq!(schema_version(&target).unwrap(), SCHEMA_VERSION);
         // The source itself is left as it was.
         assert_eq!(schema_version(&older).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_restore_applies_the_current_files_journal_to_the_kept_file() {
+        use crate::ledger::tests::{book_journaled, copy_files, spool};
+        let dir = tempfile::tempdir().unwrap();
+        let running = dir.path().join("running.redb");
+        let store = Store::open(&running, StoreOptions::default()).unwrap();
+        let mut spool = spool();
+        let booked = book_journaled(&store, &mut spool, 5);
+        // The service killed before its checkpoint: the booking is in the journal alone.
+        let crashed = tempfile::tempdir().unwrap();
+        let target = crashed.path().join("printcost.redb");
+        copy_files(&running, &target);
+        let backup = dir.path().join("backup.redb");
+        drop(store_with(
+            &dir.path().join("other.redb"),
+            &customer("Restored"),
+        ));
+        Store::open(&dir.path().join("other.redb"), StoreOptions::default())
+            .unwrap()
+            .backup_to(&backup)
+            .unwrap();
+
+        let kept = restore(&backup, &target, "x").unwrap().unwrap();
+        assert_eq!(
+            names_in(crashed.path()),
+            ["printcost.redb", "printcost.redb.before-restore-x"],
+            "the journal was applied to the kept file and removed"
+        );
+        let read = Store::open(&kept, StoreOptions::default())
+            .unwrap()
+            .begin_read()
+            .unwrap();
+        assert_eq!(
+            crate::ledger::movement_ids(&read, spool.id).unwrap(),
+            [booked.id]
+        );
     }
 }

@@ -2,7 +2,7 @@
 
 /// A failure of the store. Every variant means "the database cannot be read or written as asked"
 /// and maps to 503 `DATABASE_UNAVAILABLE` at the HTTP edge, except [`Error::NewerSchema`], which
-/// stops start-up, and the backup tools' [`Error::NotAStore`] and [`Error::InUse`].
+/// and [`Error::JournalSchema`], which stop start-up, and the backup tools' [`Error::NotAStore`] and [`Error::InUse`].
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum Error {
     /// redb reported an I/O, transaction, table or commit failure (message kept, source dropped so
@@ -31,6 +31,17 @@ pub enum Error {
     /// `meta` table and schema version).
     #[error("not a printcost database: {0}")]
     NotAStore(String),
+    /// The journal holds records, not yet in the database, that a build of another schema
+    /// version wrote (the service was killed, then upgraded or downgraded): this build cannot
+    /// apply them, so it opens nothing.
+    #[error(
+        "the database's journal holds changes written by a printcost of schema version {found}, and this build writes version {supported}: start that version once (it applies them), then this one",
+        supported = crate::SCHEMA_VERSION
+    )]
+    JournalSchema {
+        /// Schema version of the build that wrote the records.
+        found: u64,
+    },
     /// Another process (the running service) has the database file open.
     #[error("the database file is in use: stop the service first")]
     InUse,

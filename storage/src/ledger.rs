@@ -6,10 +6,12 @@
 //! rules (signs, limits, "never below zero", idempotency) are the caller's: this module only
 //! stores and finds.
 
+use crate::journal::Redo;
 use crate::records::{Movement, Spool};
 use crate::repo::Tx;
 use crate::{Id, Result, decode, encode, tables};
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
+use std::cell::RefCell;
 
 /// The ledger's four tables, open in one write transaction.
 pub struct LedgerTables<'t> {
@@ -17,6 +19,7 @@ pub struct LedgerTables<'t> {
     movements: Table<'t, [u8; 16], &'static [u8]>,
     by_spool: Table<'t, ([u8; 16], [u8; 16]), ()>,
     keys: Table<'t, [u8; 16], [u8; 16]>,
+    log: Option<&'t RefCell<Vec<Redo>>>,
 }
 
 impl<'t> LedgerTables<'t> {
@@ -27,7 +30,28 @@ impl<'t> LedgerTables<'t> {
             movements: txn.open_table(tables::MOVEMENTS)?,
             by_spool: txn.open_table(tables::SPOOL_MOVEMENTS)?,
             keys: txn.open_table(tables::MOVEMENT_KEYS)?,
+            log: None,
         })
+    }
+
+    /// Opens the tables in `txn` and notes every change in `log`, for
+    /// [`crate::Store::commit_journaled`]: a spool stored twice is noted once, as last stored.
+    ///
+    /// Errors: as [`LedgerTables::open`].
+    pub fn open_logged(txn: &'t WriteTransaction, log: &'t RefCell<Vec<Redo>>) -> Result<Self> {
+        let mut tables = Self::open(txn)?;
+        tables.log = Some(log);
+        Ok(tables)
+    }
+
+    /// Applies `change` again, as a journaled transaction made it.
+    ///
+    /// Errors: the store fails.
+    pub fn redo(&mut self, change: &Redo) -> Result<()> {
+        match change {
+            Redo::PutSpool(spool) => self.put_spool(spool),
+            Redo::Append(movement) => self.append(movement),
+        }
     }
 
     /// The spool `id`, if any.
@@ -40,6 +64,16 @@ impl<'t> LedgerTables<'t> {
     pub fn put_spool(&mut self, spool: &Spool) -> Result<()> {
         let bytes = encode("spools", spool)?;
         self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
+        if let Some(log) = self.log {
+            let mut log = log.borrow_mut();
+            let noted = log
+                .iter_mut()
+                .find(|c| matches!(c, Redo::PutSpool(s) if s.id == spool.id));
+            match noted {
+                Some(noted) => *noted = Redo::PutSpool(spool.clone()),
+                None => log.push(Redo::PutSpool(spool.clone())),
+            }
+        }
         Ok(())
     }
 
@@ -63,6 +97,9 @@ impl<'t> LedgerTables<'t> {
         if let Some(key) = movement.operation_key {
             self.keys.insert(key.bytes(), movement.id.bytes())?;
         }
+        if let Some(log) = self.log {
+            log.borrow_mut().push(Redo::Append(movement.clone()));
+        }
         Ok(())
     }
 }
@@ -84,13 +121,13 @@ pub fn movement_count(tx: &impl Tx) -> Result<u64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::records::MovementKind;
     use crate::{Store, StoreOptions, Timestamp};
     use rust_decimal::Decimal;
 
-    fn spool() -> Spool {
+    pub(crate) fn spool() -> Spool {
         Spool {
             id: Id::new(),
             code: "SP-1".into(),
@@ -146,5 +183,122 @@ mod tests {
             vec![first.id, second.id]
         );
         assert_eq!(movement_count(&read).unwrap(), 3);
+    }
+
+    /// Books `grams` on `spool` through the journal, as the ledger writer does.
+    pub(crate) fn book_journaled(store: &Store, spool: &mut Spool, grams: i64) -> Movement {
+        let txn = store.begin_write().unwrap();
+        let log = RefCell::new(Vec::new());
+        let mut m = movement(spool.id, Some(Id::new()));
+        m.grams = Decimal::from(grams);
+        {
+            let mut ledger = LedgerTables::open_logged(&txn, &log).unwrap();
+            ledger.append(&m).unwrap();
+            spool.remaining_grams += m.grams;
+            ledger.put_spool(spool).unwrap();
+            spool.remaining_grams += Decimal::ZERO;
+            ledger.put_spool(spool).unwrap();
+        }
+        let changes = log.into_inner();
+        assert_eq!(changes.len(), 2, "a spool stored twice is noted once");
+        store.commit_journaled(txn, &changes).unwrap();
+        m
+    }
+
+    /// The files as a power cut leaves them: the database at its last durable commit, the
+    /// journal as synced.
+    pub(crate) fn copy_files(from: &std::path::Path, to: &std::path::Path) {
+        std::fs::copy(from, to).unwrap();
+        std::fs::copy(crate::journal::path_of(from), crate::journal::path_of(to)).unwrap();
+    }
+
+    #[test]
+    fn journaled_bookings_survive_a_crash_and_a_checkpoint_rewinds_the_journal() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.redb");
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let mut spool = spool();
+        let txn = store.begin_write().unwrap();
+        LedgerTables::open(&txn).unwrap().put_spool(&spool).unwrap();
+        store.commit(txn).unwrap();
+        let booked: Vec<Id> = (1..=3)
+            .map(|g| book_journaled(&store, &mut spool, -g).id)
+            .collect();
+
+        let crashed = dir.path().join("crashed.redb");
+        copy_files(&path, &crashed);
+        let records = crate::journal::read(&crate::journal::path_of(&crashed)).unwrap();
+        assert_eq!(records.iter().map(|r| r.lsn).collect::<Vec<_>>(), [1, 2, 3]);
+        let without_journal = dir.path().join("without.redb");
+        std::fs::copy(&path, &without_journal).unwrap();
+        let read = Store::open(&without_journal, StoreOptions::default())
+            .unwrap()
+            .begin_read()
+            .unwrap();
+        assert!(
+            movement_ids(&read, spool.id).unwrap().is_empty(),
+            "the bookings were not in a durable commit: only the journal carries them"
+        );
+
+        let reopened = Store::open(&crashed, StoreOptions::default()).unwrap();
+        let read = reopened.begin_read().unwrap();
+        assert_eq!(movement_ids(&read, spool.id).unwrap(), booked);
+        assert_eq!(repo_spool(&read, spool.id), spool);
+        drop((read, reopened));
+        // Applied once: opening again finds them included and applies nothing twice.
+        let read = Store::open(&crashed, StoreOptions::default())
+            .unwrap()
+            .begin_read()
+            .unwrap();
+        assert_eq!(movement_count(&read).unwrap(), 3);
+
+        store.checkpoint().unwrap();
+        let fourth = book_journaled(&store, &mut spool, -4).id;
+        let records = crate::journal::read(&crate::journal::path_of(&path)).unwrap();
+        assert_eq!(
+            records.iter().map(|r| r.lsn).collect::<Vec<_>>(),
+            [4],
+            "the checkpoint rewound the journal"
+        );
+        let after = dir.path().join("after.redb");
+        copy_files(&path, &after);
+        let read = Store::open(&after, StoreOptions::default())
+            .unwrap()
+            .begin_read()
+            .unwrap();
+        assert_eq!(
+            movement_ids(&read, spool.id).unwrap(),
+            [booked, vec![fourth]].concat()
+        );
+    }
+
+    #[test]
+    fn a_journal_of_another_schema_version_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.redb");
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let mut spool = spool();
+        book_journaled(&store, &mut spool, 1);
+        let crashed = dir.path().join("crashed.redb");
+        copy_files(&path, &crashed);
+        let journal = crate::journal::path_of(&crashed);
+        let mut bytes = std::fs::read(&journal).unwrap();
+        // The schema version field, and the checksum over it.
+        bytes[4..8].copy_from_slice(&(crate::SCHEMA_VERSION as u32 + 1).to_le_bytes());
+        let len = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
+        let mut crc = crc32fast::Hasher::new();
+        crc.update(&bytes[4..20]);
+        crc.update(&bytes[24..24 + len]);
+        bytes[20..24].copy_from_slice(&crc.finalize().to_le_bytes());
+        std::fs::write(&journal, bytes).unwrap();
+        let err = Store::open(&crashed, StoreOptions::default()).unwrap_err();
+        assert!(
+            matches!(err, crate::Error::JournalSchema { found } if found == crate::SCHEMA_VERSION + 1),
+            "{err}"
+        );
+    }
+
+    fn repo_spool(read: &redb::ReadTransaction, id: Id) -> Spool {
+        crate::repo::get(read, id).unwrap().unwrap()
     }
 }

@@ -16,6 +16,7 @@ pub mod backup;
 mod codec;
 mod error;
 mod ids;
+pub mod journal;
 pub mod ledger;
 pub mod records;
 pub mod repo;

@@ -146,6 +146,8 @@ pub struct BookMovement {
 impl Command for BookMovement {
     type Writer = LedgerWriter;
     type Reply = Movement;
+    /// It reads settings, the spool and its link, and writes through [`ledger::book`] alone.
+    const JOURNALED: bool = true;
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
         settings::require_spool_management(txn)?;
