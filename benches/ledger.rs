@@ -1,5 +1,6 @@
 //! Ledger throughput: movements booked per second through the ledger writer actor, with 1, 8 and
-//! 64 concurrent senders, every commit durable (`Durability::Immediate`). After each group it
+//! 64 concurrent senders, every batch durable when answered (through the ledger journal, as in
+//! the service: `storage::journal`). After each group it
 //! prints how many write transactions 1,000 movements took: group commit makes that fall as
 //! concurrency rises.
 //!

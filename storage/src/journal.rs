@@ -273,12 +273,7 @@ impl Aligned {
 /// Opens the journal file at `path` for durable writes, first making it [`CAPACITY`] bytes of
 /// zeros (synced, with its directory) if it is missing or short.
 fn make(path: &Path) -> Result<File> {
-    let file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(path)?;
+    let file = crate::store::open_or_create(path)?;
     let len = file.metadata()?.len();
     if len < CAPACITY {
         let zeros = vec![0u8; 64 * 1024];

@@ -53,12 +53,7 @@ impl Store {
     /// it was written by a newer schema ([`crate::Error::NewerSchema`]), or its journal holds
     /// records of another schema version ([`crate::Error::JournalSchema`]) or misses some.
     pub fn open(path: &Path, options: StoreOptions) -> Result<Store> {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .open(path)?;
+        let file = open_or_create(path)?;
         let journal_path = journal::path_of(path);
         let records = journal::read(&journal_path)?;
         let (db, backend) = Self::database(FileBackend::new(file)?, options)?;
@@ -209,6 +204,16 @@ impl Store {
         crate::repo::Tx::table(&txn, crate::tables::META)?;
         Ok(())
     }
+}
+
+/// The file at `path` open for reading and writing, made empty if missing.
+pub(crate) fn open_or_create(path: &Path) -> std::io::Result<std::fs::File> {
+    OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(path)
 }
 
 /// `meta.journal_lsn` of the last durable commit (0 when none was journaled).
