@@ -32,12 +32,15 @@ use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 /// Registers the spool routes.
 pub fn configure(cfg: &mut impl crate::routes::Routes) {
-    cfg.add(list_spools)
+    // Booking first: each dynamic route tried before the one that matches costs a regex run
+    // (regex-lite's PikeVM; actix-web's `unicode` feature would use the regex crate, about 5 MiB
+    // more RSS for every route's compiled regex in each worker).
+    cfg.add(book)
+        .add(list_spools)
         .add(create)
         .add(get_spool)
         .add(patch_spool)
         .add(archive)
-        .add(book)
         .add(qr);
 }
 
