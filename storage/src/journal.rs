@@ -1,5 +1,5 @@
 //! The ledger journal: a write-ahead log that makes a batch of ledger bookings durable with one
-//! sequential write and one `fdatasync`.
+//! sequential, synchronous write.
 //!
 //! A redb durable commit writes every B-tree page the transaction copied, where each lies, and
 //! syncs them: a lone movement touches four tables and costs about twelve scattered 4 KiB pages and
@@ -7,12 +7,12 @@
 //! bookings instead:
 //!
 //! 1. writes its ledger changes ([`Redo`]: the spools as they now are, the movements appended)
-//!    as one record at the journal's tail, and syncs the journal;
+//!    as one record at the journal's tail, with `O_DIRECT | O_DSYNC` ([`Journal::write`]);
 //! 2. then commits to redb without a sync (`Durability::None`), with `meta.journal_lsn` set to
 //!    the record's sequence number.
 //!
 //! The journal file is written full of zeros once, when it is made, so a record's write changes no
-//! file metadata and `fdatasync` flushes that data alone (with ext4 too).
+//! file metadata and its sync flushes that data alone (with ext4 too).
 //!
 //! Any durable commit (another writer's, or the ledger writer's checkpoint) persists every
 //! non-durable commit before it, `meta.journal_lsn` included; the journal is then rewound to its
@@ -114,10 +114,7 @@ fn parse(bytes: &[u8]) -> Option<(Raw<'_>, usize)> {
     let len = usize::try_from(u32_at(16)?).ok()?;
     let end = HEADER.checked_add(len)?;
     let body = bytes.get(HEADER..end)?;
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&header[4..20]);
-    crc.update(body);
-    if crc.finalize() != u32_at(20)? {
+    if checksum(&header[4..20], body) != u32_at(20)? {
         return None;
     }
     let raw = Raw {
@@ -138,12 +135,19 @@ fn frame(lsn: u64, changes: &[Redo]) -> Result<Vec<u8>> {
     record.extend_from_slice(&(SCHEMA_VERSION as u32).to_le_bytes());
     record.extend_from_slice(&lsn.to_le_bytes());
     record.extend_from_slice(&len.to_le_bytes());
-    let mut crc = crc32fast::Hasher::new();
-    crc.update(&record[4..20]);
-    crc.update(&payload);
-    record.extend_from_slice(&crc.finalize().to_le_bytes());
+    let crc = checksum(&record[4..20], &payload);
+    record.extend_from_slice(&crc.to_le_bytes());
     record.extend_from_slice(&payload);
     Ok(record)
+}
+
+/// A record's CRC-32: of its header fields after the magic (schema, sequence number, length) and
+/// its payload.
+pub(crate) fn checksum(fields: &[u8], payload: &[u8]) -> u32 {
+    let mut crc = crc32fast::Hasher::new();
+    crc.update(fields);
+    crc.update(payload);
+    crc.finalize()
 }
 
 /// The journal of one store: where the next record goes and its sequence number. Its file is
@@ -159,8 +163,6 @@ pub(crate) struct Journal {
     /// The bytes of the tail's block before the tail: a record is written with the whole blocks
     /// it touches.
     partial: Vec<u8>,
-    /// What the last [`Journal::write`] wrote, from the tail's block start to the record's end.
-    written: Vec<u8>,
 }
 
 /// The unit of a journal write: the file system's block, and the alignment direct I/O needs.
@@ -176,7 +178,6 @@ impl Journal {
             tail: 0,
             last_lsn,
             partial: Vec::new(),
-            written: Vec::new(),
         }
     }
 
@@ -212,21 +213,17 @@ impl Journal {
             None => self.file.insert(make(&self.path)?),
         };
         let start = self.tail - self.partial.len() as u64;
-        self.written.clear();
-        self.written.extend_from_slice(&self.partial);
-        self.written.extend_from_slice(record);
-        file.write_all_at(Aligned::new(&self.written).bytes(), start)?;
+        file.write_all_at(Aligned::new(&[&self.partial, record]).bytes(), start)?;
         Ok(())
     }
 
-    /// Counts the record of `len` bytes just written: its transaction committed.
-    pub(crate) fn advance(&mut self, len: u64) {
-        self.tail += len;
+    /// Counts `record`, just written: its transaction committed.
+    pub(crate) fn advance(&mut self, record: &[u8]) {
+        self.tail += record.len() as u64;
         self.last_lsn += 1;
+        self.partial.extend_from_slice(record);
         let keep = (self.tail % BLOCK as u64) as usize;
-        self.partial.clear();
-        self.partial
-            .extend_from_slice(&self.written[self.written.len() - keep..]);
+        self.partial.drain(..self.partial.len() - keep);
     }
 
     /// Erases the record just written, whose transaction did not commit, so that it is never
@@ -236,7 +233,7 @@ impl Journal {
     pub(crate) fn undo(&mut self) -> Result<()> {
         if let Some(file) = &self.file {
             let start = self.tail - self.partial.len() as u64;
-            file.write_all_at(Aligned::new(&self.partial).bytes(), start)?;
+            file.write_all_at(Aligned::new(&[&self.partial]).bytes(), start)?;
         }
         Ok(())
     }
@@ -248,8 +245,8 @@ impl Journal {
     }
 }
 
-/// `bytes` padded with zeros to a whole number of blocks, in a run that starts on a block
-/// boundary in memory, as direct I/O needs.
+/// `parts` one after the other, padded with zeros to a whole number of blocks, in a run that
+/// starts on a block boundary in memory, as direct I/O needs.
 struct Aligned {
     buffer: Vec<u8>,
     start: usize,
@@ -257,11 +254,16 @@ struct Aligned {
 }
 
 impl Aligned {
-    fn new(bytes: &[u8]) -> Aligned {
-        let len = bytes.len().max(1).next_multiple_of(BLOCK);
+    fn new(parts: &[&[u8]]) -> Aligned {
+        let used: usize = parts.iter().map(|p| p.len()).sum();
+        let len = used.max(1).next_multiple_of(BLOCK);
         let mut buffer = vec![0u8; len + BLOCK];
         let start = buffer.as_ptr().align_offset(BLOCK).min(BLOCK);
-        buffer[start..start + bytes.len()].copy_from_slice(bytes);
+        let mut at = start;
+        for part in parts {
+            buffer[at..at + part.len()].copy_from_slice(part);
+            at += part.len();
+        }
         Aligned { buffer, start, len }
     }
 
@@ -321,11 +323,10 @@ mod tests {
         })
     }
 
-    fn write(journal: &mut Journal, changes: &[Redo]) -> u64 {
+    fn write(journal: &mut Journal, changes: &[Redo]) {
         let record = journal.record(changes).unwrap().unwrap();
         journal.write(&record).unwrap();
-        journal.advance(record.len() as u64);
-        record.len() as u64
+        journal.advance(&record);
     }
 
     #[test]
@@ -399,5 +400,20 @@ mod tests {
     fn a_missing_journal_has_no_records() {
         let dir = tempfile::tempdir().unwrap();
         assert!(read(&dir.path().join("none-journal")).unwrap().is_empty());
+    }
+
+    #[test]
+    fn records_that_span_blocks_read_back_whole() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = path_of(&dir.path().join("db.redb"));
+        let mut journal = Journal::new(path.clone(), 0);
+        let big: Vec<Redo> = (0..60).map(movement).collect();
+        for _ in 0..5 {
+            write(&mut journal, &big);
+        }
+        assert!(journal.tail > 3 * BLOCK as u64, "the records cross blocks");
+        let read_back = read(&path).unwrap();
+        assert_eq!(read_back.len(), 5);
+        assert!(read_back.iter().all(|r| r.changes == big));
     }
 }

@@ -196,7 +196,7 @@ pub(crate) mod tests {
             ledger.append(&m).unwrap();
             spool.remaining_grams += m.grams;
             ledger.put_spool(spool).unwrap();
-            spool.remaining_grams += Decimal::ZERO;
+            // Stored again unchanged, as a batch of two bookings on one spool stores it twice.
             ledger.put_spool(spool).unwrap();
         }
         let changes = log.into_inner();
@@ -286,10 +286,8 @@ pub(crate) mod tests {
         // The schema version field, and the checksum over it.
         bytes[4..8].copy_from_slice(&(crate::SCHEMA_VERSION as u32 + 1).to_le_bytes());
         let len = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
-        let mut crc = crc32fast::Hasher::new();
-        crc.update(&bytes[4..20]);
-        crc.update(&bytes[24..24 + len]);
-        bytes[20..24].copy_from_slice(&crc.finalize().to_le_bytes());
+        let crc = crate::journal::checksum(&bytes[4..20], &bytes[24..24 + len]);
+        bytes[20..24].copy_from_slice(&crc.to_le_bytes());
         std::fs::write(&journal, bytes).unwrap();
         let err = Store::open(&crashed, StoreOptions::default()).unwrap_err();
         assert!(
@@ -300,5 +298,18 @@ pub(crate) mod tests {
 
     fn repo_spool(read: &redb::ReadTransaction, id: Id) -> Spool {
         crate::repo::get(read, id).unwrap().unwrap()
+    }
+
+    #[test]
+    fn a_journal_that_misses_records_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.redb");
+        drop(Store::open(&path, StoreOptions::default()).unwrap());
+        // Records 5 and on, while the database includes none: 1 to 4 are missing.
+        let mut journal = crate::journal::Journal::new(crate::journal::path_of(&path), 4);
+        let record = journal.record(&[Redo::PutSpool(spool())]).unwrap().unwrap();
+        journal.write(&record).unwrap();
+        let err = Store::open(&path, StoreOptions::default()).unwrap_err();
+        assert!(err.to_string().contains("misses records 1 to 4"), "{err}");
     }
 }

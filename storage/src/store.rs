@@ -167,7 +167,7 @@ impl Store {
         let committed = journal.write(&record).and_then(|()| Ok(txn.commit()?));
         match committed {
             Ok(()) => {
-                journal.advance(record.len() as u64);
+                journal.advance(&record);
                 Ok(())
             }
             Err(e) => {
