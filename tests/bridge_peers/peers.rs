@@ -14,6 +14,8 @@ use std::time::{Duration, Instant};
 
 /// The longest any peer lives.
 const LIFETIME: &str = "300";
+/// How long a peer has to stop after SIGTERM.
+const GRACE: Duration = Duration::from_secs(5);
 
 /// A free TCP port on 127.0.0.1.
 pub fn free_port() -> u16 {
@@ -65,11 +67,22 @@ impl Peer {
         self.terminate();
     }
 
+    /// SIGTERM, then SIGKILL after [`GRACE`]: `mosquitto_sub` reconnecting to a stopped broker
+    /// was seen to ignore SIGTERM, and waiting for it held a finished test for 17 minutes.
     fn terminate(&mut self) {
         let _ = Command::new("kill")
             .args(["-TERM", &self.child.id().to_string()])
             .status();
         drop(self.child.stdin.take());
+        let deadline = Instant::now() + GRACE;
+        while matches!(self.child.try_wait(), Ok(None)) {
+            if Instant::now() >= deadline {
+                eprintln!("{} ignored SIGTERM; killed", self.name);
+                let _ = self.child.kill();
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
         if let Err(e) = self.child.wait() {
             eprintln!("{} did not stop: {e}", self.name);
         }
