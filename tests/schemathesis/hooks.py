@@ -121,7 +121,7 @@ def fitted_outcome(case, body):
         {"usageId": u["id"], "usedGrams": grams[i % len(grams)]} for i, u in enumerate(usages)
     ]
     parts = print_.get("parts", [])
-    total = body.get("durationSeconds") if isinstance(body.get("durationSeconds"), int) else 0
+    total = whole_number(body.get("durationSeconds"))
     if len(parts) > 1:
         shares = [total // len(parts)] * len(parts)
         shares[0] += total - sum(shares)
@@ -129,6 +129,14 @@ def fitted_outcome(case, body):
     else:
         body.pop("parts", None)
     return body
+
+
+def whole_number(value):
+    """`value` as an int when it is a JSON integer (`142` or `142.0`, both valid for an integer
+    schema), else 0."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return 0
+    return int(value) if float(value).is_integer() else 0
 
 
 UNKNOWN_ID = "00000000-0000-7000-8000-000000000000"
