@@ -18,6 +18,7 @@ use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
 use redb::ReadableTable;
 use rust_decimal::Decimal;
+use storage::ledger::LedgerTables;
 use storage::records::{Filament, Movement, MovementKind, Spool};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, tables};
@@ -171,7 +172,17 @@ pub fn within_limits(grams: Decimal) -> bool {
 /// would leave the spool below zero; one that adds grams is taken on a spool that prints took
 /// below zero, as it moves the balance toward what is on the shelf).
 pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> Result<Movement> {
-    let mut ledger = txn.ledger()?;
+    txn.with_ledger(|ledger| book_in(ledger, spool_id, input, now))
+}
+
+/// [`book`] in the ledger's open tables.
+fn book_in(
+    ledger: &mut LedgerTables<'_>,
+    spool_id: Id,
+    input: &MovementInput,
+    now: Timestamp,
+) -> Result<Movement> {
+    let mut spool = ledger.spool(spool_id)?.ok_or(Error::NotFound)?;
     if let Some(key) = input.operation_key
         && let Some(first) = ledger.movement_by_key(key)?
     {
@@ -181,7 +192,6 @@ pub fn book(txn: &Txn, spool_id: Id, input: &MovementInput, now: Timestamp) -> R
             Err(Error::OperationKeyReused)
         };
     }
-    let mut spool = ledger.spool(spool_id)?.ok_or(Error::NotFound)?;
     let grams = input.grams.normalize();
     if !within_limits(grams) {
         return Err(Error::field("grams", "errors.outOfRange"));

@@ -16,42 +16,76 @@ use storage::records::Print;
 use storage::repo::Tx;
 use storage::{Store, WriteTransaction};
 
+/// The ledger's tables as a journaled transaction keeps them: opened at its first booking, open
+/// until it commits (opening four redb tables was most of a booking's work in the writer).
+type OpenLedger<'t> = RefCell<Option<LedgerTables<'t>>>;
+
+self_cell::self_cell!(
+    /// A write transaction and the ledger tables open in it.
+    struct Inner {
+        owner: WriteTransaction,
+        #[not_covariant]
+        dependent: OpenLedger,
+    }
+);
+
+/// The prints a transaction changed, each as it was (`None` when new) and as it is, in write
+/// order.
+pub type ChangedPrints = Vec<(Option<Print>, Print)>;
+
 /// A write transaction of one batch of commands. Reads and writes go through it as through
 /// redb's transaction (it dereferences to one); rule functions that change derived state note
 /// it here.
 pub struct Txn {
-    inner: WriteTransaction,
-    prints: RefCell<Vec<(Option<Print>, Print)>>,
-    /// The ledger changes, when the transaction commits through the journal.
-    journal: Option<RefCell<Vec<Redo>>>,
+    inner: Inner,
+    prints: RefCell<ChangedPrints>,
+    /// It commits through the journal: its ledger tables stay open and log their changes.
+    journaled: bool,
 }
 
 impl Txn {
     /// Wraps a fresh write transaction with an empty change log.
     pub fn new(inner: WriteTransaction) -> Txn {
         Txn {
-            inner,
+            inner: Inner::new(inner, |_| RefCell::new(None)),
             prints: RefCell::new(Vec::new()),
-            journal: None,
+            journaled: false,
         }
     }
 
     /// As [`Txn::new`], for a batch of [`crate::command::Command::JOURNALED`] commands: it logs
-    /// their ledger changes, and [`Txn::commit_to`] commits through the store's journal.
+    /// their ledger changes, and [`Txn::commit_to`] commits through the store's journal. Its
+    /// commands reach the ledger's tables through [`Txn::with_ledger`] alone, which keeps them
+    /// open.
     pub fn journaled(inner: WriteTransaction) -> Txn {
         Txn {
-            journal: Some(RefCell::default()),
+            journaled: true,
             ..Txn::new(inner)
         }
     }
 
-    /// The ledger's tables, open in this transaction (logging their changes when it is
-    /// journaled). Errors: a ledger table is already open, or the store fails.
-    pub fn ledger(&self) -> storage::Result<LedgerTables<'_>> {
-        match &self.journal {
-            Some(log) => LedgerTables::open_logged(&self.inner, log),
-            None => LedgerTables::open(&self.inner),
-        }
+    /// Runs `work` with the ledger's tables open in this transaction. A journaled transaction
+    /// opens them at its first call and keeps them open (logging their changes) until it
+    /// commits; any other opens them for this call alone, so that code after it in the
+    /// transaction may open the same tables directly.
+    ///
+    /// Errors: a ledger table is already open in the transaction, or the store fails (both as
+    /// `E::from(storage::Error)`); `work`'s own.
+    pub fn with_ledger<T, E: From<storage::Error>>(
+        &self,
+        work: impl FnOnce(&mut LedgerTables<'_>) -> Result<T, E>,
+    ) -> Result<T, E> {
+        self.inner.with_dependent(|txn, open| {
+            if !self.journaled {
+                return work(&mut LedgerTables::open(txn)?);
+            }
+            let mut open = open.borrow_mut();
+            let tables = match &mut *open {
+                Some(tables) => tables,
+                None => open.insert(LedgerTables::open_logged(txn)?),
+            };
+            work(tables)
+        })
     }
 
     /// Notes that `print` was stored in this transaction, as it now is, over `old` (`None` for
@@ -60,13 +94,25 @@ impl Txn {
         self.prints.borrow_mut().push((old.cloned(), print.clone()));
     }
 
+    /// The redb transaction with the ledger tables closed, and the ledger changes they noted.
+    fn close(self) -> (WriteTransaction, Vec<Redo>, ChangedPrints) {
+        let changes = self.inner.with_dependent(|_, open| {
+            open.borrow_mut()
+                .take()
+                .map(LedgerTables::into_changes)
+                .unwrap_or_default()
+        });
+        (self.inner.into_owner(), changes, self.prints.into_inner())
+    }
+
     /// Commits durably and returns the prints this transaction changed (each as it was and as
     /// it is), in write order.
     ///
     /// Errors: the commit failed (nothing of it is visible).
-    pub fn commit(self) -> storage::Result<Vec<(Option<Print>, Print)>> {
-        self.inner.commit()?;
-        Ok(self.prints.into_inner())
+    pub fn commit(self) -> storage::Result<ChangedPrints> {
+        let (txn, _, prints) = self.close();
+        txn.commit()?;
+        Ok(prints)
     }
 
     /// As [`Txn::commit`], through `store`, the store it was begun on: durably
@@ -74,17 +120,20 @@ impl Txn {
     /// transaction is [`Txn::journaled`].
     ///
     /// Errors: the commit failed (nothing of it is visible).
-    pub fn commit_to(self, store: &Store) -> storage::Result<Vec<(Option<Print>, Print)>> {
-        match self.journal {
-            Some(log) => store.commit_journaled(self.inner, &log.into_inner())?,
-            None => store.commit(self.inner)?,
+    pub fn commit_to(self, store: &Store) -> storage::Result<ChangedPrints> {
+        let journaled = self.journaled;
+        let (txn, changes, prints) = self.close();
+        if journaled {
+            store.commit_journaled(txn, &changes)?;
+        } else {
+            store.commit(txn)?;
         }
-        Ok(self.prints.into_inner())
+        Ok(prints)
     }
 
     /// Discards every write of this transaction and its change log.
     pub fn abort(self) {
-        let _ = self.inner.abort();
+        let _ = self.inner.into_owner().abort();
     }
 }
 
@@ -92,7 +141,7 @@ impl Deref for Txn {
     type Target = WriteTransaction;
 
     fn deref(&self) -> &WriteTransaction {
-        &self.inner
+        self.inner.borrow_owner()
     }
 }
 
@@ -103,6 +152,6 @@ impl Tx for Txn {
         &self,
         def: TableDefinition<K, V>,
     ) -> storage::Result<Table<'_, K, V>> {
-        self.inner.table(def)
+        self.inner.borrow_owner().table(def)
     }
 }

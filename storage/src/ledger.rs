@@ -11,7 +11,6 @@ use crate::records::{Movement, Spool};
 use crate::repo::Tx;
 use crate::{Id, Result, decode, encode, tables};
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
-use std::cell::RefCell;
 
 /// The ledger's four tables, open in one write transaction.
 pub struct LedgerTables<'t> {
@@ -19,7 +18,8 @@ pub struct LedgerTables<'t> {
     movements: Table<'t, [u8; 16], &'static [u8]>,
     by_spool: Table<'t, ([u8; 16], [u8; 16]), ()>,
     keys: Table<'t, [u8; 16], [u8; 16]>,
-    log: Option<&'t RefCell<Vec<Redo>>>,
+    /// The changes so far, when they are logged for the journal.
+    log: Option<Vec<Redo>>,
 }
 
 impl<'t> LedgerTables<'t> {
@@ -34,14 +34,20 @@ impl<'t> LedgerTables<'t> {
         })
     }
 
-    /// Opens the tables in `txn` and notes every change in `log`, for
-    /// [`crate::Store::commit_journaled`]: a spool stored twice is noted once, as last stored.
+    /// Opens the tables in `txn` and notes every change, for [`crate::Store::commit_journaled`]
+    /// ([`LedgerTables::into_changes`]): a spool stored twice is noted once, as last stored.
     ///
     /// Errors: as [`LedgerTables::open`].
-    pub fn open_logged(txn: &'t WriteTransaction, log: &'t RefCell<Vec<Redo>>) -> Result<Self> {
+    pub fn open_logged(txn: &'t WriteTransaction) -> Result<Self> {
         let mut tables = Self::open(txn)?;
-        tables.log = Some(log);
+        tables.log = Some(Vec::new());
         Ok(tables)
+    }
+
+    /// Closes the tables; returns the changes noted since [`LedgerTables::open_logged`] (none
+    /// when opened with [`LedgerTables::open`]).
+    pub fn into_changes(self) -> Vec<Redo> {
+        self.log.unwrap_or_default()
     }
 
     /// Applies `change` again, as a journaled transaction made it.
@@ -64,8 +70,7 @@ impl<'t> LedgerTables<'t> {
     pub fn put_spool(&mut self, spool: &Spool) -> Result<()> {
         let bytes = encode("spools", spool)?;
         self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
-        if let Some(log) = self.log {
-            let mut log = log.borrow_mut();
+        if let Some(log) = &mut self.log {
             let noted = log
                 .iter_mut()
                 .find(|c| matches!(c, Redo::PutSpool(s) if s.id == spool.id));
@@ -97,8 +102,8 @@ impl<'t> LedgerTables<'t> {
         if let Some(key) = movement.operation_key {
             self.keys.insert(key.bytes(), movement.id.bytes())?;
         }
-        if let Some(log) = self.log {
-            log.borrow_mut().push(Redo::Append(movement.clone()));
+        if let Some(log) = &mut self.log {
+            log.push(Redo::Append(movement.clone()));
         }
         Ok(())
     }
@@ -188,18 +193,15 @@ pub(crate) mod tests {
     /// Books `grams` on `spool` through the journal, as the ledger writer does.
     pub(crate) fn book_journaled(store: &Store, spool: &mut Spool, grams: i64) -> Movement {
         let txn = store.begin_write().unwrap();
-        let log = RefCell::new(Vec::new());
         let mut m = movement(spool.id, Some(Id::new()));
         m.grams = Decimal::from(grams);
-        {
-            let mut ledger = LedgerTables::open_logged(&txn, &log).unwrap();
-            ledger.append(&m).unwrap();
-            spool.remaining_grams += m.grams;
-            ledger.put_spool(spool).unwrap();
-            // Stored again unchanged, as a batch of two bookings on one spool stores it twice.
-            ledger.put_spool(spool).unwrap();
-        }
-        let changes = log.into_inner();
+        let mut ledger = LedgerTables::open_logged(&txn).unwrap();
+        ledger.append(&m).unwrap();
+        spool.remaining_grams += m.grams;
+        ledger.put_spool(spool).unwrap();
+        // Stored again unchanged, as a batch of two bookings on one spool stores it twice.
+        ledger.put_spool(spool).unwrap();
+        let changes = ledger.into_changes();
         assert_eq!(changes.len(), 2, "a spool stored twice is noted once");
         store.commit_journaled(txn, &changes).unwrap();
         m

@@ -151,7 +151,7 @@ impl Command for BookMovement {
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
         settings::require_spool_management(txn)?;
-        ledger::get(txn, self.spool_id)?;
+        // A missing spool has no link; ledger::book answers NotFound for it.
         links::require_native(txn, self.spool_id)?;
         let movement = ledger::MovementInput {
             kind: self.kind.into(),
