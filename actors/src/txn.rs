@@ -155,3 +155,81 @@ impl Tx for Txn {
         self.inner.borrow_owner().table(def)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::Decimal;
+    use storage::records::Spool;
+    use storage::{Id, StoreOptions, Timestamp, journal, tables};
+
+    fn spool() -> Spool {
+        Spool {
+            id: Id::new(),
+            code: "SP-1".into(),
+            filament_id: Id::new(),
+            purchase_price: Decimal::from(20),
+            initial_net_weight_grams: Decimal::from(1000),
+            purchase_lot: None,
+            location: None,
+            acquired_at: None,
+            remaining_grams: Decimal::from(1000),
+            archived: false,
+            created_at: Timestamp(1),
+            updated_at: Timestamp(1),
+        }
+    }
+
+    #[test]
+    fn a_journaled_transaction_keeps_the_ledger_open_and_journals_what_it_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.redb");
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let mut spool = spool();
+        let txn = Txn::journaled(store.begin_write().unwrap());
+        txn.with_ledger(|ledger| ledger.put_spool(&spool)).unwrap();
+        spool.remaining_grams = Decimal::from(900);
+        txn.with_ledger(|ledger| {
+            let stored = ledger.spool(spool.id)?.map(|s| s.remaining_grams);
+            assert_eq!(stored, Some(Decimal::from(1000)), "the first call's write");
+            ledger.put_spool(&spool)
+        })
+        .unwrap();
+        assert!(
+            txn.open_table(tables::SPOOLS).is_err(),
+            "the ledger's tables stay open until the commit"
+        );
+        txn.commit_to(&store).unwrap();
+        let records = journal::read(&journal::path_of(&path)).unwrap();
+        assert_eq!(records.len(), 1);
+        assert_eq!(
+            records[0].changes,
+            [Redo::PutSpool(spool)],
+            "one record, the spool noted once as last stored"
+        );
+    }
+
+    #[test]
+    fn any_other_transaction_opens_the_ledger_for_one_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("db.redb");
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let spool = spool();
+        let txn = Txn::new(store.begin_write().unwrap());
+        txn.with_ledger(|ledger| ledger.put_spool(&spool)).unwrap();
+        assert!(
+            txn.open_table(tables::SPOOLS).is_ok(),
+            "closed after the call"
+        );
+        txn.commit_to(&store).unwrap();
+        assert!(journal::read(&journal::path_of(&path)).unwrap().is_empty());
+        let read = store.begin_read().unwrap();
+        assert!(
+            read.open_table(tables::SPOOLS)
+                .unwrap()
+                .get(spool.id.bytes())
+                .unwrap()
+                .is_some()
+        );
+    }
+}
