@@ -7,7 +7,8 @@
 //! bookings instead:
 //!
 //! 1. writes its ledger changes ([`Redo`]: the spools as they now are, the movements appended)
-//!    as one record at the journal's tail, with `O_DIRECT | O_DSYNC` (in [`crate::Store::commit_journaled`]);
+//!    as one record at the journal's tail, with `O_DIRECT | O_DSYNC`
+//!    ([`crate::Store::commit_journaled`]);
 //! 2. then commits to redb without a sync (`Durability::None`), with `meta.journal_lsn` set to
 //!    the record's sequence number.
 //!
