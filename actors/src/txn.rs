@@ -8,13 +8,14 @@
 //! remember it. A refused or failed transaction's log is dropped with it.
 
 use redb::{Key, Table, TableDefinition, Value};
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
+use std::collections::HashMap;
 use std::ops::Deref;
 use storage::journal::Redo;
 use storage::ledger::LedgerTables;
-use storage::records::Print;
-use storage::repo::Tx;
-use storage::{Store, WriteTransaction};
+use storage::records::{Print, Settings, SpoolLink};
+use storage::repo::{self, Tx};
+use storage::{Id, Store, WriteTransaction};
 
 /// The ledger's tables as a journaled transaction keeps them: opened at its first booking, open
 /// until it commits (opening four redb tables was most of a booking's work in the writer).
@@ -33,14 +34,26 @@ self_cell::self_cell!(
 /// order.
 pub type ChangedPrints = Vec<(Option<Print>, Print)>;
 
+/// What a journaled transaction read of the records its commands never write: each read once,
+/// then held until the commit (every booking of a batch checks both).
+#[derive(Default)]
+struct Held {
+    /// The settings (`None` before setup).
+    settings: OnceCell<Option<Settings>>,
+    /// Spool-manager links by their spool (`None`: the spool has none).
+    links: RefCell<HashMap<Id, Option<SpoolLink>>>,
+}
+
 /// A write transaction of one batch of commands. Reads and writes go through it as through
 /// redb's transaction (it dereferences to one); rule functions that change derived state note
 /// it here.
 pub struct Txn {
     inner: Inner,
     prints: RefCell<ChangedPrints>,
-    /// It commits through the journal: its ledger tables stay open and log their changes.
+    /// It commits through the journal: its ledger tables stay open and log their changes, and
+    /// it holds what it read in `held`.
     journaled: bool,
+    held: Held,
 }
 
 impl Txn {
@@ -50,6 +63,7 @@ impl Txn {
             inner: Inner::new(inner, |_| RefCell::new(None)),
             prints: RefCell::new(Vec::new()),
             journaled: false,
+            held: Held::default(),
         }
     }
 
@@ -88,21 +102,62 @@ impl Txn {
         })
     }
 
+    /// The settings (`None` before setup). A journaled transaction reads them at its first
+    /// call and holds them, as its commands never write them
+    /// ([`crate::command::Command::JOURNALED`]); any other reads them at each call.
+    ///
+    /// Errors: the store fails.
+    pub fn settings(&self) -> storage::Result<Option<Settings>> {
+        if !self.journaled {
+            return repo::settings(self);
+        }
+        if let Some(held) = self.held.settings.get() {
+            return Ok(held.clone());
+        }
+        let settings = repo::settings(self)?;
+        Ok(self.held.settings.get_or_init(|| settings).clone())
+    }
+
+    /// The spool-manager link of spool `spool_id`, if it has one; read and held as
+    /// [`Txn::settings`].
+    ///
+    /// Errors: the store fails.
+    pub fn spool_link(&self, spool_id: Id) -> storage::Result<Option<SpoolLink>> {
+        if !self.journaled {
+            return repo::get(self, spool_id);
+        }
+        if let Some(held) = self.held.links.borrow().get(&spool_id) {
+            return Ok(held.clone());
+        }
+        let link: Option<SpoolLink> = repo::get(self, spool_id)?;
+        let mut links = self.held.links.borrow_mut();
+        Ok(links.entry(spool_id).or_insert(link).clone())
+    }
+
     /// Notes that `print` was stored in this transaction, as it now is, over `old` (`None` for
     /// a new print).
     pub fn print_changed(&self, old: Option<&Print>, print: &Print) {
         self.prints.borrow_mut().push((old.cloned(), print.clone()));
     }
 
-    /// The redb transaction with the ledger tables closed, and the ledger changes they noted.
-    fn close(self) -> (WriteTransaction, Vec<Redo>, ChangedPrints) {
+    /// The redb transaction with the ledger tables finished and closed, and the ledger changes
+    /// they noted.
+    ///
+    /// Errors: the tables could not write what they held (the transaction is aborted).
+    fn close(self) -> storage::Result<(WriteTransaction, Vec<Redo>, ChangedPrints)> {
         let changes = self.inner.with_dependent(|_, open| {
             open.borrow_mut()
                 .take()
-                .map(LedgerTables::into_changes)
-                .unwrap_or_default()
+                .map_or(Ok(Vec::new()), LedgerTables::finish)
         });
-        (self.inner.into_owner(), changes, self.prints.into_inner())
+        let txn = self.inner.into_owner();
+        match changes {
+            Ok(changes) => Ok((txn, changes, self.prints.into_inner())),
+            Err(e) => {
+                let _ = txn.abort();
+                Err(e)
+            }
+        }
     }
 
     /// Commits durably and returns the prints this transaction changed (each as it was and as
@@ -110,7 +165,7 @@ impl Txn {
     ///
     /// Errors: the commit failed (nothing of it is visible).
     pub fn commit(self) -> storage::Result<ChangedPrints> {
-        let (txn, _, prints) = self.close();
+        let (txn, _, prints) = self.close()?;
         txn.commit()?;
         Ok(prints)
     }
@@ -122,7 +177,7 @@ impl Txn {
     /// Errors: the commit failed (nothing of it is visible).
     pub fn commit_to(self, store: &Store) -> storage::Result<ChangedPrints> {
         let journaled = self.journaled;
-        let (txn, changes, prints) = self.close();
+        let (txn, changes, prints) = self.close()?;
         if journaled {
             store.commit_journaled(txn, &changes)?;
         } else {
@@ -207,6 +262,55 @@ mod tests {
             [Redo::PutSpool(spool)],
             "one record, the spool noted once as last stored"
         );
+    }
+
+    fn settings(spool_management_enabled: bool) -> Settings {
+        Settings {
+            currency: "EUR".into(),
+            default_language: "en-US".into(),
+            electricity_price: Decimal::new(32, 2),
+            print_series_enabled: false,
+            spool_management_enabled,
+        }
+    }
+
+    #[test]
+    fn a_journaled_transaction_reads_settings_and_links_once_and_any_other_at_each_call() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let spool_id = Id::new();
+        for journaled in [true, false] {
+            let txn = store.begin_write().unwrap();
+            repo::put_settings(&txn, &settings(true)).unwrap();
+            txn.commit().unwrap();
+            let txn = match store.begin_write().unwrap() {
+                txn if journaled => Txn::journaled(txn),
+                txn => Txn::new(txn),
+            };
+            assert_eq!(txn.settings().unwrap(), Some(settings(true)));
+            assert_eq!(txn.spool_link(spool_id).unwrap(), None);
+            // Written behind the transaction's back, as no journaled command may.
+            repo::put_settings(&txn, &settings(false)).unwrap();
+            let link = SpoolLink {
+                spool_id,
+                remote_id: 7,
+                authority: storage::records::Authority::Native,
+                remote_remaining_grams: None,
+                remote_state: storage::records::RemoteState::Active,
+                synced_at: None,
+                sync_error: None,
+                linked_at: Timestamp(1),
+            };
+            repo::put(&txn, &link).unwrap();
+            let (settings_now, link_now) = if journaled {
+                (settings(true), None)
+            } else {
+                (settings(false), Some(link))
+            };
+            assert_eq!(txn.settings().unwrap(), Some(settings_now), "{journaled}");
+            assert_eq!(txn.spool_link(spool_id).unwrap(), link_now, "{journaled}");
+            txn.abort();
+        }
     }
 
     #[test]

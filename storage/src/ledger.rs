@@ -19,7 +19,17 @@ pub struct LedgerTables<'t> {
     by_spool: Table<'t, ([u8; 16], [u8; 16]), ()>,
     keys: Table<'t, [u8; 16], [u8; 16]>,
     /// The changes so far, when they are logged for the journal.
-    log: Option<Vec<Redo>>,
+    log: Option<Log>,
+}
+
+/// The changes of logged tables ([`LedgerTables::open_logged`]).
+#[derive(Default)]
+struct Log {
+    /// Each spool stored, as last stored, in the order first stored: held here and written to
+    /// its table once, by [`LedgerTables::finish`].
+    spools: Vec<Spool>,
+    /// The movements appended (already in their tables), in order.
+    appended: Vec<Movement>,
 }
 
 impl<'t> LedgerTables<'t> {
@@ -35,19 +45,34 @@ impl<'t> LedgerTables<'t> {
     }
 
     /// Opens the tables in `txn` and notes every change, for [`crate::Store::commit_journaled`]
-    /// ([`LedgerTables::into_changes`]): a spool stored twice is noted once, as last stored.
+    /// ([`LedgerTables::finish`]). A spool stored several times (a batch of bookings on one
+    /// spool) is noted and written once, as last stored, when the tables are finished: reads
+    /// through these tables see it at once, reads of its table directly only after
+    /// [`LedgerTables::finish`].
     ///
     /// Errors: as [`LedgerTables::open`].
     pub fn open_logged(txn: &'t WriteTransaction) -> Result<Self> {
         let mut tables = Self::open(txn)?;
-        tables.log = Some(Vec::new());
+        tables.log = Some(Log::default());
         Ok(tables)
     }
 
-    /// Closes the tables; returns the changes noted since [`LedgerTables::open_logged`] (none
-    /// when opened with [`LedgerTables::open`]).
-    pub fn into_changes(self) -> Vec<Redo> {
-        self.log.unwrap_or_default()
+    /// Writes the spools held since [`LedgerTables::open_logged`] to their table and closes the
+    /// tables; returns the changes noted, spools first (none when opened with
+    /// [`LedgerTables::open`], which writes through).
+    ///
+    /// Errors: the store fails (the transaction must then be aborted).
+    pub fn finish(mut self) -> Result<Vec<Redo>> {
+        let Some(log) = self.log.take() else {
+            return Ok(Vec::new());
+        };
+        for spool in &log.spools {
+            self.write_spool(spool)?;
+        }
+        let spools = log.spools.into_iter().map(Redo::PutSpool);
+        Ok(spools
+            .chain(log.appended.into_iter().map(Redo::Append))
+            .collect())
     }
 
     /// Applies `change` again, as a journaled transaction made it.
@@ -60,25 +85,36 @@ impl<'t> LedgerTables<'t> {
         }
     }
 
-    /// The spool `id`, if any.
+    /// The spool `id`, if any, as last stored through these tables.
     pub fn spool(&self, id: Id) -> Result<Option<Spool>> {
+        if let Some(held) = self.held(id) {
+            return Ok(Some(held.clone()));
+        }
         let found = self.spools.get(id.bytes())?;
         found.map(|v| decode("spools", v.value())).transpose()
     }
 
-    /// Stores `spool` (its remaining grams included).
+    /// Stores `spool` (its remaining grams included): at once, or, when logged, at
+    /// [`LedgerTables::finish`].
     pub fn put_spool(&mut self, spool: &Spool) -> Result<()> {
+        let Some(log) = &mut self.log else {
+            return self.write_spool(spool);
+        };
+        match log.spools.iter_mut().find(|s| s.id == spool.id) {
+            Some(held) => held.clone_from(spool),
+            None => log.spools.push(spool.clone()),
+        }
+        Ok(())
+    }
+
+    /// The spool `id` as held by logged tables since it was last stored, if it was.
+    fn held(&self, id: Id) -> Option<&Spool> {
+        self.log.as_ref()?.spools.iter().find(|s| s.id == id)
+    }
+
+    fn write_spool(&mut self, spool: &Spool) -> Result<()> {
         let bytes = encode("spools", spool)?;
         self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
-        if let Some(log) = &mut self.log {
-            let noted = log
-                .iter_mut()
-                .find(|c| matches!(c, Redo::PutSpool(s) if s.id == spool.id));
-            match noted {
-                Some(noted) => *noted = Redo::PutSpool(spool.clone()),
-                None => log.push(Redo::PutSpool(spool.clone())),
-            }
-        }
         Ok(())
     }
 
@@ -103,7 +139,7 @@ impl<'t> LedgerTables<'t> {
             self.keys.insert(key.bytes(), movement.id.bytes())?;
         }
         if let Some(log) = &mut self.log {
-            log.push(Redo::Append(movement.clone()));
+            log.appended.push(movement.clone());
         }
         Ok(())
     }
@@ -190,6 +226,41 @@ pub(crate) mod tests {
         assert_eq!(movement_count(&read).unwrap(), 3);
     }
 
+    #[test]
+    fn logged_tables_hold_a_spool_and_write_it_once_when_finished() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let mut spool = spool();
+        let txn = store.begin_write().unwrap();
+        LedgerTables::open(&txn).unwrap().put_spool(&spool).unwrap();
+        let mut ledger = LedgerTables::open_logged(&txn).unwrap();
+        let first = movement(spool.id, None);
+        ledger.append(&first).unwrap();
+        spool.remaining_grams = Decimal::from(900);
+        ledger.put_spool(&spool).unwrap();
+        spool.remaining_grams = Decimal::from(800);
+        ledger.put_spool(&spool).unwrap();
+        assert_eq!(ledger.spool(spool.id).unwrap(), Some(spool.clone()));
+        let stored = ledger
+            .spools
+            .get(spool.id.bytes())
+            .unwrap()
+            .unwrap()
+            .value()
+            .to_vec();
+        let stored: Spool = decode("spools", &stored).unwrap();
+        assert_eq!(
+            stored.remaining_grams,
+            Decimal::from(1000),
+            "held, not yet written"
+        );
+        assert_eq!(
+            ledger.finish().unwrap(),
+            [Redo::PutSpool(spool.clone()), Redo::Append(first)]
+        );
+        assert_eq!(crate::repo::get(&txn, spool.id).unwrap(), Some(spool));
+    }
+
     /// Books `grams` on `spool` through the journal, as the ledger writer does.
     pub(crate) fn book_journaled(store: &Store, spool: &mut Spool, grams: i64) -> Movement {
         let txn = store.begin_write().unwrap();
@@ -201,7 +272,7 @@ pub(crate) mod tests {
         ledger.put_spool(spool).unwrap();
         // Stored again unchanged, as a batch of two bookings on one spool stores it twice.
         ledger.put_spool(spool).unwrap();
-        let changes = ledger.into_changes();
+        let changes = ledger.finish().unwrap();
         assert_eq!(changes.len(), 2, "a spool stored twice is noted once");
         store.commit_journaled(txn, &changes).unwrap();
         m

@@ -40,7 +40,13 @@ pub fn owned_externally(link: Option<&SpoolLink>) -> bool {
 /// Refuses a native movement or a price or metadata change on spool `spool_id` while the spool
 /// manager owns its stock. Errors: [`Error::StockOwnedExternally`].
 pub fn require_native(tx: &impl Tx, spool_id: Id) -> Result<()> {
-    if owned_externally(of(tx, spool_id)?.as_ref()) {
+    native(of(tx, spool_id)?.as_ref())
+}
+
+/// As [`require_native`], on the spool's `link` as read.
+/// Errors: [`Error::StockOwnedExternally`].
+pub fn native(link: Option<&SpoolLink>) -> Result<()> {
+    if owned_externally(link) {
         return Err(Error::StockOwnedExternally);
     }
     Ok(())

@@ -150,9 +150,9 @@ impl Command for BookMovement {
     const JOURNALED: bool = true;
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
-        settings::require_spool_management(txn)?;
+        settings::spool_management_on(txn.settings()?.as_ref())?;
         // A missing spool has no link; ledger::book answers NotFound for it.
-        links::require_native(txn, self.spool_id)?;
+        links::native(txn.spool_link(self.spool_id)?.as_ref())?;
         let movement = ledger::MovementInput {
             kind: self.kind.into(),
             grams: self.grams,
