@@ -11,6 +11,7 @@ use crate::records::{Movement, Spool};
 use crate::repo::Tx;
 use crate::{Id, Result, decode, encode, tables};
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
+use std::collections::BTreeMap;
 
 /// The ledger's four tables, open in one write transaction.
 pub struct LedgerTables<'t> {
@@ -25,9 +26,9 @@ pub struct LedgerTables<'t> {
 /// The changes of logged tables ([`LedgerTables::open_logged`]).
 #[derive(Default)]
 struct Log {
-    /// Each spool stored, as last stored, in the order first stored: held here and written to
-    /// its table once, by [`LedgerTables::finish`].
-    spools: Vec<Spool>,
+    /// Each spool stored, as last stored, by id: held here and written to its table once, by
+    /// [`LedgerTables::finish`].
+    spools: BTreeMap<Id, Spool>,
     /// The movements appended (already in their tables), in order.
     appended: Vec<Movement>,
 }
@@ -58,7 +59,7 @@ impl<'t> LedgerTables<'t> {
     }
 
     /// Writes the spools held since [`LedgerTables::open_logged`] to their table and closes the
-    /// tables; returns the changes noted, spools first (none when opened with
+    /// tables; returns the changes noted, spools first by id (none when opened with
     /// [`LedgerTables::open`], which writes through).
     ///
     /// Errors: the store fails (the transaction must then be aborted).
@@ -66,10 +67,10 @@ impl<'t> LedgerTables<'t> {
         let Some(log) = self.log.take() else {
             return Ok(Vec::new());
         };
-        for spool in &log.spools {
+        for spool in log.spools.values() {
             self.write_spool(spool)?;
         }
-        let spools = log.spools.into_iter().map(Redo::PutSpool);
+        let spools = log.spools.into_values().map(Redo::PutSpool);
         Ok(spools
             .chain(log.appended.into_iter().map(Redo::Append))
             .collect())
@@ -87,7 +88,7 @@ impl<'t> LedgerTables<'t> {
 
     /// The spool `id`, if any, as last stored through these tables.
     pub fn spool(&self, id: Id) -> Result<Option<Spool>> {
-        if let Some(held) = self.held(id) {
+        if let Some(held) = self.log.as_ref().and_then(|log| log.spools.get(&id)) {
             return Ok(Some(held.clone()));
         }
         let found = self.spools.get(id.bytes())?;
@@ -100,16 +101,13 @@ impl<'t> LedgerTables<'t> {
         let Some(log) = &mut self.log else {
             return self.write_spool(spool);
         };
-        match log.spools.iter_mut().find(|s| s.id == spool.id) {
+        match log.spools.get_mut(&spool.id) {
             Some(held) => held.clone_from(spool),
-            None => log.spools.push(spool.clone()),
+            None => {
+                log.spools.insert(spool.id, spool.clone());
+            }
         }
         Ok(())
-    }
-
-    /// The spool `id` as held by logged tables since it was last stored, if it was.
-    fn held(&self, id: Id) -> Option<&Spool> {
-        self.log.as_ref()?.spools.iter().find(|s| s.id == id)
     }
 
     fn write_spool(&mut self, spool: &Spool) -> Result<()> {
