@@ -23,6 +23,9 @@ those, so the checks judge the rest:
   FAILED one gets a reason when it has none: the stateful phase fills `status` from an earlier
   response, past the schema's `oneOf` that asks a FAILED outcome for its reason (and a
   correction for its note).
+- A printer's legacy `manufacturer` name that belongs to a manufacturer the fuzzer archived
+  becomes the seeded manufacturer's id: the name resolves an active manufacturer or makes one,
+  so an archived one's name is refused (422 errors.archived), a rule of stored data.
 - The seeded records stay as seeded: an edit, archive or delete aimed at one goes to an unknown
   id instead (404), or the records every body refers to would change type, be archived or be
   gone (422 errors.wrongComponentType, errors.archived, errors.notFound).
@@ -131,6 +134,33 @@ def fitted_outcome(case, body):
     return body
 
 
+# Unicode White_Space, which the server's `trim` removes (Python's `strip` takes other characters).
+WHITE_SPACE = "\t\n\x0b\x0c\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000"
+
+
+def archived_manufacturer(name):
+    """Whether `name` is the name of an archived manufacturer (names compare trimmed and in lower
+    case, as the server's name key)."""
+    key = name.strip(WHITE_SPACE).lower()
+    page = 1
+    while True:
+        response = requests.get(
+            f"{os.environ['PRINTCOST_FUZZ_BASE']}/api/manufacturers",
+            params={"includeArchived": "true", "pageSize": 100, "page": page},
+            headers={"Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"]},
+            timeout=10,
+        )
+        if response.status_code != 200:
+            return False
+        listed = response.json()
+        for manufacturer in listed["items"]:
+            if manufacturer["archived"] and manufacturer["name"].strip(WHITE_SPACE).lower() == key:
+                return True
+        if page * 100 >= listed["total"]:
+            return False
+        page += 1
+
+
 def whole_number(value):
     """`value` as an int when it is a JSON integer (`142` or `142.0`, both valid for an integer
     schema), else 0."""
@@ -154,6 +184,13 @@ def before_call(context, case, **kwargs):
         if case.method.upper() == "PATCH" and path == "/api/prints/{id}":
             case.body = as_parts_form(case.body)
         body = case.body if isinstance(case.body, dict) else {}
+        if (
+            path.startswith("/api/printers")
+            and isinstance(body.get("manufacturer"), str)
+            and archived_manufacturer(body["manufacturer"])
+        ):
+            del body["manufacturer"]
+            body["manufacturerId"] = SEEDED.get("manufacturerId")
         if path.startswith("/api/settings") and body.get("spoolManagementEnabled") is False:
             body["spoolManagementEnabled"] = True
         if path == "/api/settings/integrations":
