@@ -320,10 +320,18 @@ impl<W: 'static> WriterHandle<W> {
             reply: None,
             sender,
         };
-        self.addr
-            .send(Enqueue(Box::new(pending)))
-            .await
-            .map_err(|_| Error::WriterGone(self.name))?;
+        // Queued without a reply of its own: `send` would wake this task once more when the
+        // writer takes the message, a cross-thread wake-up per command for nothing. A full
+        // mailbox (this sender is parked) waits for room as `send` does.
+        match self.addr.try_send(Enqueue(Box::new(pending))) {
+            Ok(()) => {}
+            Err(SendError::Full(enqueue)) => self
+                .addr
+                .send(enqueue)
+                .await
+                .map_err(|_| Error::WriterGone(self.name))?,
+            Err(SendError::Closed(_)) => return Err(Error::WriterGone(self.name)),
+        }
         receiver.await.map_err(|_| Error::WriterGone(self.name))?
     }
 
