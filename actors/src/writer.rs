@@ -504,6 +504,56 @@ mod tests {
         assert!(table.get(1).unwrap().is_some());
     }
 
+    /// Holds the writer in its batch until the test lets it go: says when it is in.
+    struct Gate {
+        entered: std::sync::mpsc::Sender<()>,
+        open: std::sync::mpsc::Receiver<()>,
+    }
+
+    impl Command for Gate {
+        type Writer = LedgerWriter;
+        type Reply = ();
+
+        fn apply(&mut self, _: &Txn) -> Result<()> {
+            let _ = self.entered.send(());
+            let _ = self.open.recv();
+            Ok(())
+        }
+    }
+
+    #[actix_rt::test]
+    async fn senders_beyond_a_full_mailbox_wait_for_room_and_are_all_answered() {
+        let dir = tempfile::tempdir().unwrap();
+        let (_store, writer, _arbiter) = start(&dir);
+        let (entered, inside) = std::sync::mpsc::channel();
+        let (open, gate) = std::sync::mpsc::channel();
+        let held = actix_rt::spawn({
+            let writer = writer.clone();
+            async move {
+                let gate = Gate {
+                    entered,
+                    open: gate,
+                };
+                writer.send(gate).await
+            }
+        });
+        while inside.try_recv().is_err() {
+            actix_rt::time::sleep(Duration::from_millis(1)).await;
+        }
+        // The writer is held while more commands are queued than its mailbox takes (4,096).
+        std::thread::spawn(move || {
+            std::thread::sleep(Duration::from_millis(300));
+            let _ = open.send(());
+        });
+        let runs = (0..5_000).map(|k| writer.send(put(k, false)));
+        let replies = futures_util::future::join_all(runs).await;
+        for (k, reply) in replies.into_iter().enumerate() {
+            assert_eq!(reply.unwrap(), k as u64);
+        }
+        held.await.unwrap().unwrap();
+        assert_eq!(writer.stats().commands(), 5_001);
+    }
+
     #[actix_rt::test]
     async fn concurrent_commands_share_commits() {
         let dir = tempfile::tempdir().unwrap();
