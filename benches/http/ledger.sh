@@ -8,6 +8,8 @@
 #   benches/http/ledger.sh [SECONDS] [BINARY]
 #
 # BINARY defaults to a release build of this tree (so an older build can be measured alike).
+# RUNS=N repeats each pair N times (movements, then health, on the same server) and ends with the
+# median ratio per connection count: the machine is noisy, so quote medians.
 set -euo pipefail
 SECONDS_PER_RUN="${1:-10}"
 PORT="${PORT:-18183}"
@@ -38,18 +40,28 @@ export ORIGIN="$B"
 written() { awk '/^write_bytes/ {print $2}' "/proc/$PID/io"; }
 movements() { curl "${H[@]}" "$B/api/spools/$SPOOL?pageSize=1" | sed 's/.*"movements":{"items":.*"total":\([0-9]*\).*/\1/'; }
 rate() { sed -n 's/^Requests\/sec: *\([0-9.]*\).*/\1/p' "$1"; }
-for c in 1 8 64; do
-  threads=$(( c < 2 ? 1 : 2 ))
-  before_bytes=$(written); before_count=$(movements)
-  wrk -t"$threads" -c"$c" -d"${SECONDS_PER_RUN}s" --latency -s "$HERE/ledger.lua" "$B" > "$WORK/ledger-$c"
-  booked=$(( $(movements) - before_count ))
-  bytes=$(( $(written) - before_bytes ))
-  wrk -t"$threads" -c"$c" -d"${SECONDS_PER_RUN}s" --latency "$B/api/health" > "$WORK/health-$c"
-  m=$(rate "$WORK/ledger-$c"); h=$(rate "$WORK/health-$c")
-  echo "== $c connections, $SECONDS_PER_RUN s each"
-  echo "   POST movements: $m/s; GET /api/health: $h/s; ratio $(awk -v m="$m" -v h="$h" 'BEGIN {printf "%.1f%%", 100 * m / h}')"
-  echo "   movement latency: $(sed -n 's/^ *\(50\|90\|99\)% *\([0-9.a-z]*\)$/p\1 \2/p' "$WORK/ledger-$c" | tr '\n' ' ')"
-  echo "   $(grep 'non-201' "$WORK/ledger-$c")"
-  echo "   disk writes: $bytes bytes for $booked movements, $(( bytes / (booked > 0 ? booked : 1) )) bytes per movement"
+RUNS="${RUNS:-1}"
+for run in $(seq "$RUNS"); do
+  for c in 1 8 64; do
+    threads=$(( c < 2 ? 1 : 2 ))
+    before_bytes=$(written); before_count=$(movements)
+    wrk -t"$threads" -c"$c" -d"${SECONDS_PER_RUN}s" --latency -s "$HERE/ledger.lua" "$B" > "$WORK/ledger-$c"
+    booked=$(( $(movements) - before_count ))
+    bytes=$(( $(written) - before_bytes ))
+    wrk -t"$threads" -c"$c" -d"${SECONDS_PER_RUN}s" --latency "$B/api/health" > "$WORK/health-$c"
+    m=$(rate "$WORK/ledger-$c"); h=$(rate "$WORK/health-$c")
+    ratio=$(awk -v m="$m" -v h="$h" 'BEGIN {printf "%.1f", 100 * m / h}')
+    echo "$ratio" >> "$WORK/ratios-$c"
+    echo "== $c connections, $SECONDS_PER_RUN s each (run $run of $RUNS)"
+    echo "   POST movements: $m/s; GET /api/health: $h/s; ratio $ratio%"
+    echo "   movement latency: $(sed -n 's/^ *\(50\|90\|99\)% *\([0-9.a-z]*\)$/p\1 \2/p' "$WORK/ledger-$c" | tr '\n' ' ')"
+    echo "   $(grep 'non-201' "$WORK/ledger-$c")"
+    echo "   disk writes: $bytes bytes for $booked movements, $(( bytes / (booked > 0 ? booked : 1) )) bytes per movement"
+  done
 done
+if (( RUNS > 1 )); then
+  for c in 1 8 64; do
+    echo "== median ratio at $c connections over $RUNS runs: $(sort -n "$WORK/ratios-$c" | awk '{r[NR] = $1} END {print (NR % 2 ? r[(NR + 1) / 2] : (r[NR / 2] + r[NR / 2 + 1]) / 2) "%"}')"
+  done
+fi
 echo "== RSS after: $(awk '/VmRSS/ {print $2}' "/proc/$PID/status") KiB"
