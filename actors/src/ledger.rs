@@ -12,7 +12,7 @@
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
 
 use crate::integrations::links;
-use crate::list::{ListQuery, Page};
+use crate::list::Page;
 use crate::txn::Txn;
 use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
@@ -230,22 +230,17 @@ fn book_in(
 
 /// Page `page` of spool `spool_id`'s movements, newest first.
 pub fn movements(tx: &impl Tx, spool_id: Id, page: u32, page_size: u32) -> Result<Page<Movement>> {
-    let ids = storage::ledger::movement_ids(tx, spool_id)?;
-    let query = ListQuery {
-        page,
-        page_size,
-        ..ListQuery::default()
-    };
-    let page = Page::cut(ids.into_iter().rev().collect(), &query);
-    let mut items = Vec::with_capacity(page.items.len());
-    for id in &page.items {
-        items.push(repo::get::<Movement>(tx, *id)?.ok_or(Error::NotFound)?);
+    let skip = (page.saturating_sub(1) as usize).saturating_mul(page_size as usize);
+    let (ids, total) = storage::ledger::movement_page(tx, spool_id, skip, page_size as usize)?;
+    let mut items = Vec::with_capacity(ids.len());
+    for id in ids {
+        items.push(repo::get::<Movement>(tx, id)?.ok_or(Error::NotFound)?);
     }
     Ok(Page {
         items,
-        total: page.total,
-        page: page.page,
-        page_size: page.page_size,
+        total,
+        page,
+        page_size,
     })
 }
 

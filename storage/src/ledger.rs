@@ -143,15 +143,49 @@ impl<'t> LedgerTables<'t> {
     }
 }
 
+/// The keys of spool `spool_id`'s entries in the by-spool index.
+fn spool_range(spool_id: Id) -> std::ops::RangeInclusive<([u8; 16], [u8; 16])> {
+    (spool_id.bytes(), [0u8; 16])..=(spool_id.bytes(), [0xff; 16])
+}
+
 /// The ids of spool `spool_id`'s movements, oldest first (ids are time-ordered).
-pub fn movement_ids(tx: &impl Tx, spool_id: Id) -> Result<Vec<Id>> {
+#[cfg(test)]
+pub(crate) fn movement_ids(tx: &impl Tx, spool_id: Id) -> Result<Vec<Id>> {
     let index = tx.table(tables::SPOOL_MOVEMENTS)?;
-    let range = (spool_id.bytes(), [0u8; 16])..=(spool_id.bytes(), [0xff; 16]);
     let mut ids = Vec::new();
-    for entry in index.range(range)? {
+    for entry in index.range(spool_range(spool_id))? {
         ids.push(Id::from_bytes(entry?.0.value().1));
     }
     Ok(ids)
+}
+
+/// Up to `take` ids of spool `spool_id`'s movements, newest first, after skipping the `skip`
+/// newest; and how many movements the spool has in all. Holds only the ids it returns (a spool's
+/// ledger can be long: a page of it must not cost memory in its length).
+///
+/// Errors: the store fails.
+pub fn movement_page(
+    tx: &impl Tx,
+    spool_id: Id,
+    skip: usize,
+    take: usize,
+) -> Result<(Vec<Id>, u64)> {
+    let index = tx.table(tables::SPOOL_MOVEMENTS)?;
+    let mut total = 0;
+    for entry in index.range(spool_range(spool_id))? {
+        entry?;
+        total += 1;
+    }
+    let mut ids = Vec::with_capacity(take.min(total as usize));
+    for entry in index
+        .range(spool_range(spool_id))?
+        .rev()
+        .skip(skip)
+        .take(take)
+    {
+        ids.push(Id::from_bytes(entry?.0.value().1));
+    }
+    Ok((ids, total))
 }
 
 /// Number of movements booked in all.
@@ -222,6 +256,34 @@ pub(crate) mod tests {
             vec![first.id, second.id]
         );
         assert_eq!(movement_count(&read).unwrap(), 3);
+    }
+
+    #[test]
+    fn a_page_of_a_spools_movements_is_newest_first_with_the_spools_total() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let (spool, other) = (spool(), Id::new());
+        let booked: Vec<Movement> = (0..5).map(|_| movement(spool.id, None)).collect();
+        let txn = store.begin_write().unwrap();
+        {
+            let mut ledger = LedgerTables::open(&txn).unwrap();
+            for m in &booked {
+                ledger.append(m).unwrap();
+                ledger.append(&movement(other, None)).unwrap();
+            }
+        }
+        txn.commit().unwrap();
+        let read = store.begin_read().unwrap();
+        let newest_first: Vec<Id> = booked.iter().rev().map(|m| m.id).collect();
+        let page = |skip, take| movement_page(&read, spool.id, skip, take).unwrap();
+        assert_eq!(page(0, 2), (newest_first[..2].to_vec(), 5));
+        assert_eq!(page(2, 2), (newest_first[2..4].to_vec(), 5));
+        assert_eq!(page(4, 2), (newest_first[4..].to_vec(), 5));
+        assert_eq!(page(10, 2), (Vec::new(), 5));
+        assert_eq!(
+            movement_page(&read, Id::new(), 0, 25).unwrap(),
+            (Vec::new(), 0)
+        );
     }
 
     #[test]
