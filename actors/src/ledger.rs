@@ -12,7 +12,7 @@
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
 
 use crate::integrations::links;
-use crate::list::Page;
+use crate::list::{self, Page};
 use crate::txn::Txn;
 use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
@@ -230,7 +230,7 @@ fn book_in(
 
 /// Page `page` of spool `spool_id`'s movements, newest first.
 pub fn movements(tx: &impl Tx, spool_id: Id, page: u32, page_size: u32) -> Result<Page<Movement>> {
-    let skip = (page.saturating_sub(1) as usize).saturating_mul(page_size as usize);
+    let skip = list::offset(page, page_size);
     let (ids, total) = storage::ledger::movement_page(tx, spool_id, skip, page_size as usize)?;
     let mut items = Vec::with_capacity(ids.len());
     for id in ids {

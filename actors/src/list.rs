@@ -37,6 +37,12 @@ impl ListQuery {
     }
 }
 
+/// How many items come before one-based page `page` of `page_size` items (saturating, so page 0
+/// is the first and an absurd page is past the end).
+pub fn offset(page: u32, page_size: u32) -> usize {
+    (page.saturating_sub(1) as usize).saturating_mul(page_size as usize)
+}
+
 /// One page of a list: `total` counts every match (after filters, before pagination).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Page<T> {
@@ -54,7 +60,7 @@ impl<T> Page<T> {
     /// Cuts page `query.page` out of `items` (already filtered and sorted).
     pub fn cut(items: Vec<T>, query: &ListQuery) -> Page<T> {
         let total = items.len() as u64;
-        let skip = (query.page.saturating_sub(1) as usize).saturating_mul(query.page_size as usize);
+        let skip = offset(query.page, query.page_size);
         let items = items
             .into_iter()
             .skip(skip)

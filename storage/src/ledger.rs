@@ -171,19 +171,14 @@ pub fn movement_page(
     take: usize,
 ) -> Result<(Vec<Id>, u64)> {
     let index = tx.table(tables::SPOOL_MOVEMENTS)?;
-    let mut total = 0;
-    for entry in index.range(spool_range(spool_id))? {
-        entry?;
+    let (mut ids, mut total) = (Vec::new(), 0u64);
+    // One pass, newest first: every entry counts toward the total, the page's are kept.
+    for entry in index.range(spool_range(spool_id))?.rev() {
+        let entry = entry?;
+        if (skip..skip.saturating_add(take)).contains(&(total as usize)) {
+            ids.push(Id::from_bytes(entry.0.value().1));
+        }
         total += 1;
-    }
-    let mut ids = Vec::with_capacity(take.min(total as usize));
-    for entry in index
-        .range(spool_range(spool_id))?
-        .rev()
-        .skip(skip)
-        .take(take)
-    {
-        ids.push(Id::from_bytes(entry?.0.value().1));
     }
     Ok((ids, total))
 }

@@ -11,7 +11,7 @@ use crate::command::{Command, Query, Snapshot};
 use crate::inventory::ListQuery;
 use crate::txn::Txn;
 use crate::writer::PrintsWriter;
-use crate::{Error, Result, series, settings};
+use crate::{Error, Result, list, series, settings};
 use storage::records::{Customer, Print, PrintStatus, Series, Settings};
 use storage::{Id, Timestamp};
 
@@ -258,8 +258,7 @@ impl Query for ListPrints {
     type Answer = PrintPage;
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<PrintPage> {
-        let skip = (self.list.page.saturating_sub(1) as usize)
-            .saturating_mul(self.list.page_size as usize);
+        let skip = list::offset(self.list.page, self.list.page_size);
         let (ids, total) = snapshot
             .index
             .page(&self.filter, skip, self.list.page_size as usize);
