@@ -1,8 +1,7 @@
 //! Ledger throughput: movements booked per second through the ledger writer actor, with 1, 8 and
-//! 64 concurrent senders, every batch durable when answered (through the ledger journal, as in
-//! the service: `storage::journal`). After each group it
-//! prints how many write transactions 1,000 movements took: group commit makes that fall as
-//! concurrency rises.
+//! 64 concurrent senders, every batch durable when answered (one redb durable commit per batch,
+//! as in the service). After each group it prints how many write transactions 1,000 movements
+//! took: group commit makes that fall as concurrency rises.
 //!
 //!     cargo bench --bench ledger
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]

@@ -23,14 +23,6 @@ pub trait Command: Send + 'static {
     type Writer: 'static;
     /// What the sender gets once the batch is durably committed.
     type Reply: Send + 'static;
-    /// Whether the command writes through the ledger's tables alone ([`Txn::with_ledger`]), so
-    /// that a batch of such commands commits through the ledger journal ([`storage::journal`]):
-    /// one sequential write and sync instead of a durable redb commit. A journaled command that
-    /// wrote anything else would lose that write in a crash, and one that opened a ledger table
-    /// directly would find it open; so only the ledger's bookings say `true`. Such a batch reads
-    /// the settings and spool links once ([`Txn::settings`], [`Txn::spool_link`]), which holds
-    /// because none of its commands writes them.
-    const JOURNALED: bool = false;
 
     /// Applies the command in `txn`: checks its rules, writes, and returns the reply.
     ///

@@ -14,13 +14,7 @@ pub fn get(tx: &impl Tx) -> Result<Settings> {
 /// Refuses routes that need spool management while it is off.
 /// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`] before setup.
 pub fn require_spool_management(tx: &impl Tx) -> Result<()> {
-    spool_management_on(repo::settings(tx)?.as_ref())
-}
-
-/// As [`require_spool_management`], on `settings` as read (`None` before setup).
-/// Errors: as [`require_spool_management`].
-pub fn spool_management_on(settings: Option<&Settings>) -> Result<()> {
-    match settings {
+    match repo::settings(tx)? {
         None => Err(Error::NotFound),
         Some(s) if s.spool_management_enabled => Ok(()),
         Some(_) => Err(Error::SpoolManagementDisabled),

@@ -15,14 +15,11 @@
 //! is committed. A command that panics is refused the same way, so a bug in one rule cannot stop
 //! the writer.
 //!
-//! A batch of journaled commands ([`Command::JOURNALED`]: ledger bookings) commits through the
-//! store's journal instead ([`Store::commit_journaled`]: one sequential write and sync, then a
-//! commit without one), answered once the journal is synced, so it is as durable. The writer
-//! checkpoints ([`Store::checkpoint`]: one durable commit that rewinds the journal)
-//! [`CHECKPOINT_AFTER`] after its first journaled commit since the last one, and when it stops.
-//!
 //! Derived state is kept here: after each commit, the prints the batch changed (its
-//! [`Txn`] log) go into the print projection before any sender is answered.
+//! [`Txn`] log) go into the print projection before any sender is answered. A panic there (a
+//! bug, or a record no rule expected) does not undo the commit: the projection reads itself
+//! again from the store ([`PrintIndex::upsert`]) and the senders are told their write is done,
+//! which it is (answering an error would make a client retry, and duplicate, a stored write).
 
 use crate::command::Command;
 use crate::prints::PrintIndex;
@@ -30,16 +27,11 @@ use crate::txn::Txn;
 use crate::{Error, Result};
 use actix::prelude::*;
 use std::marker::PhantomData;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::Duration;
 use storage::Store;
 use tokio::sync::oneshot;
-
-/// How long after a journaled commit the writer makes the journal's records durable in the
-/// database itself: under load, one durable commit a second includes thousands of bookings, and
-/// the pages they rewrite go to the disk once (an SD card wears by writes).
-pub const CHECKPOINT_AFTER: Duration = Duration::from_secs(1);
 
 /// The writer of settings, feature flags, accounts and sessions (and setup's demo data).
 #[derive(Debug)]
@@ -66,8 +58,6 @@ trait PendingCommand: Send {
     fn complete(self: Box<Self>);
     /// Sends `error` instead.
     fn fail(self: Box<Self>, error: Error);
-    /// Whether the command may commit through the journal ([`Command::JOURNALED`]).
-    fn journaled(&self) -> bool;
 }
 
 struct Pending<C: Command> {
@@ -89,10 +79,6 @@ impl<C: Command> PendingCommand for Pending<C> {
 
     fn fail(self: Box<Self>, error: Error) {
         let _ = self.sender.send(Err(error));
-    }
-
-    fn journaled(&self) -> bool {
-        C::JOURNALED
     }
 }
 
@@ -122,8 +108,6 @@ pub struct Writer {
     index: Arc<PrintIndex>,
     pending: Vec<Box<dyn PendingCommand>>,
     stats: Arc<WriterStats>,
-    /// A checkpoint is scheduled.
-    checkpoint_due: bool,
 }
 
 impl Actor for Writer {
@@ -131,10 +115,6 @@ impl Actor for Writer {
 
     fn started(&mut self, ctx: &mut Self::Context) {
         ctx.set_mailbox_capacity(4096);
-    }
-
-    fn stopped(&mut self, _: &mut Self::Context) {
-        self.checkpoint();
     }
 }
 
@@ -164,35 +144,27 @@ impl Handler<Enqueue> for Writer {
 impl Handler<Flush> for Writer {
     type Result = ();
 
-    fn handle(&mut self, _: Flush, ctx: &mut Self::Context) {
+    fn handle(&mut self, _: Flush, _: &mut Self::Context) {
         let batch = std::mem::take(&mut self.pending);
-        let journaled = batch.iter().all(|c| c.journaled());
-        self.commit(batch, journaled);
-        if journaled && !self.checkpoint_due {
-            self.checkpoint_due = true;
-            ctx.run_later(CHECKPOINT_AFTER, |writer, _| {
-                writer.checkpoint_due = false;
-                writer.checkpoint();
-            });
+        // Commands' panics are caught one by one in `commit`, and the projection catches its
+        // own; this catches the rest, so that the actor (and its mailbox) always survives. The
+        // senders it had not answered yet are dropped: they get `WriterGone`.
+        if catch_unwind(AssertUnwindSafe(|| self.commit(batch))).is_err() {
+            tracing::error!(
+                writer = self.name,
+                "a write batch panicked outside its commands"
+            );
         }
     }
 }
 
 impl Writer {
-    fn checkpoint(&self) {
-        if let Err(error) = self.store.checkpoint() {
-            // The journal still holds the records; the next checkpoint or start-up applies them.
-            tracing::error!(writer = self.name, %error, "checkpoint failed");
-        }
-    }
-
-    fn commit(&mut self, mut batch: Vec<Box<dyn PendingCommand>>, journaled: bool) {
+    fn commit(&mut self, mut batch: Vec<Box<dyn PendingCommand>>) {
         self.stats
             .commands
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
         loop {
             let txn = match self.store.begin_write() {
-                Ok(txn) if journaled => Txn::journaled(txn),
                 Ok(txn) => Txn::new(txn),
                 Err(e) => return fail_all(batch, &Error::Storage(e)),
             };
@@ -200,15 +172,11 @@ impl Writer {
             for (index, command) in batch.iter_mut().enumerate() {
                 // A panicking command (a bug) is contained: it is refused like an invalid one, its
                 // writes are discarded with the transaction, and the writer goes on.
-                let applied =
-                    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| command.apply(&txn)))
-                        .unwrap_or_else(|_| {
-                            tracing::error!(
-                                writer = self.name,
-                                "a command panicked; it was refused"
-                            );
-                            Err(Error::Panicked)
-                        });
+                let applied = catch_unwind(AssertUnwindSafe(|| command.apply(&txn)))
+                    .unwrap_or_else(|_| {
+                        tracing::error!(writer = self.name, "a command panicked; it was refused");
+                        Err(Error::Panicked)
+                    });
                 match applied {
                     Ok(()) => {}
                     Err(e @ Error::Storage(_)) => {
@@ -230,7 +198,7 @@ impl Writer {
                     }
                 }
                 None => {
-                    match txn.commit_to(&self.store) {
+                    match txn.commit() {
                         Ok(prints) => {
                             self.stats.commits.fetch_add(1, Ordering::Relaxed);
                             // Derived state first, so a sender that reads the list right after
@@ -297,7 +265,6 @@ impl<W: 'static> WriterHandle<W> {
             index,
             pending: Vec::new(),
             stats: actor_stats,
-            checkpoint_due: false,
         });
         let handle = WriterHandle {
             name,
@@ -413,6 +380,7 @@ impl Writers {
 mod tests {
     use super::*;
     use redb::TableDefinition;
+    use std::time::Duration;
     use storage::StoreOptions;
 
     const TEST: TableDefinition<u64, u64> = TableDefinition::new("writer_test");

@@ -68,10 +68,10 @@ pub fn to_temp_file(snapshot: &ReadTransaction, dir: &Path) -> Result<File> {
 /// The backup is copied beside `target` and checked there: it must be a database of this product
 /// ([`Error::NotAStore`] otherwise) of this schema version or an older one, which is migrated
 /// ([`Error::NewerSchema`] for a newer one). Only then is the current file (if any) renamed to
-/// `<target>.before-restore-<label>` and the checked copy renamed to `target`. The current file's
-/// journal ([`crate::journal`]) is applied to it first and removed, so the kept file holds every
-/// acknowledged write and the restored one starts with no journal; if the current file cannot be
-/// opened (a damaged file is what a restore is for), the journal is kept beside it instead.
+/// `<target>.before-restore-<label>` and the checked copy renamed to `target`. A ledger journal an
+/// earlier build left beside the current file ([`crate::old_journal`]) is applied to it first and
+/// removed, so the kept file holds every acknowledged write; if the current file cannot be opened
+/// (a damaged file is what a restore is for), that journal is kept beside it instead.
 /// A refusal leaves `target` and its directory as they were. Returns where the previous file
 /// was kept.
 ///
@@ -89,16 +89,14 @@ pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Option<PathB
         let _ = std::fs::remove_file(&staged);
         return Err(e);
     }
-    let journal = crate::journal::path_of(target);
+    let journal = crate::old_journal::path_of(target);
     let kept = if target.exists() {
         let kept = with_suffix(target, &format!(".before-restore-{label}"));
         if journal.exists() {
+            // Opening the store applies the journal and removes it.
             match Store::open(target, StoreOptions::default()) {
-                Ok(applied) => {
-                    drop(applied);
-                    std::fs::remove_file(&journal)?;
-                }
-                Err(_) => std::fs::rename(&journal, crate::journal::path_of(&kept))?,
+                Ok(applied) => drop(applied),
+                Err(_) => std::fs::rename(&journal, crate::old_journal::path_of(&kept))?,
             }
         }
         std::fs::rename(target, &kept)?;
@@ -356,17 +354,17 @@ mod tests {
     }
 
     #[test]
-    fn a_restore_applies_the_current_files_journal_to_the_kept_file() {
-        use crate::ledger::tests::{book_journaled, copy_files, spool};
+    fn a_restore_applies_an_earlier_builds_journal_to_the_kept_file() {
         let dir = tempfile::tempdir().unwrap();
-        let running = dir.path().join("running.redb");
-        let store = Store::open(&running, StoreOptions::default()).unwrap();
-        let mut spool = spool();
-        let booked = book_journaled(&store, &mut spool, 5);
-        // The service killed before its checkpoint: the booking is in the journal alone.
         let crashed = tempfile::tempdir().unwrap();
         let target = crashed.path().join("printcost.redb");
-        copy_files(&running, &target);
+        drop(Store::open(&target, StoreOptions::default()).unwrap());
+        // The data directory of an earlier build, killed with bookings in its journal alone.
+        std::fs::write(
+            crate::old_journal::path_of(&target),
+            crate::old_journal::tests::FIXTURE,
+        )
+        .unwrap();
         let backup = dir.path().join("backup.redb");
         drop(store_with(
             &dir.path().join("other.redb"),
@@ -387,9 +385,6 @@ mod tests {
             .unwrap()
             .begin_read()
             .unwrap();
-        assert_eq!(
-            crate::ledger::movement_ids(&read, spool.id).unwrap(),
-            [booked.id]
-        );
+        assert_eq!(crate::ledger::movement_count(&read).unwrap(), 2);
     }
 }

@@ -6,12 +6,10 @@
 //! rules (signs, limits, "never below zero", idempotency) are the caller's: this module only
 //! stores and finds.
 
-use crate::journal::Redo;
 use crate::records::{Movement, Spool};
 use crate::repo::Tx;
 use crate::{Id, Result, decode, encode, tables};
 use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
-use std::collections::BTreeMap;
 
 /// The ledger's four tables, open in one write transaction.
 pub struct LedgerTables<'t> {
@@ -19,18 +17,6 @@ pub struct LedgerTables<'t> {
     movements: Table<'t, [u8; 16], &'static [u8]>,
     by_spool: Table<'t, ([u8; 16], [u8; 16]), ()>,
     keys: Table<'t, [u8; 16], [u8; 16]>,
-    /// The changes so far, when they are logged for the journal.
-    log: Option<Log>,
-}
-
-/// The changes of logged tables ([`LedgerTables::open_logged`]).
-#[derive(Default)]
-struct Log {
-    /// Each spool stored, as last stored, by id: held here and written to its table once, by
-    /// [`LedgerTables::finish`].
-    spools: BTreeMap<Id, Spool>,
-    /// The movements appended (already in their tables), in order.
-    appended: Vec<Movement>,
 }
 
 impl<'t> LedgerTables<'t> {
@@ -41,76 +27,17 @@ impl<'t> LedgerTables<'t> {
             movements: txn.open_table(tables::MOVEMENTS)?,
             by_spool: txn.open_table(tables::SPOOL_MOVEMENTS)?,
             keys: txn.open_table(tables::MOVEMENT_KEYS)?,
-            log: None,
         })
     }
 
-    /// Opens the tables in `txn` and notes every change, for [`crate::Store::commit_journaled`]
-    /// ([`LedgerTables::finish`]). A spool stored several times (a batch of bookings on one
-    /// spool) is noted and written once, as last stored, when the tables are finished: reads
-    /// through these tables see it at once, reads of its table directly only after
-    /// [`LedgerTables::finish`].
-    ///
-    /// Errors: as [`LedgerTables::open`].
-    pub fn open_logged(txn: &'t WriteTransaction) -> Result<Self> {
-        let mut tables = Self::open(txn)?;
-        tables.log = Some(Log::default());
-        Ok(tables)
-    }
-
-    /// Writes the spools held since [`LedgerTables::open_logged`] to their table and closes the
-    /// tables; returns the changes noted, spools first by id (none when opened with
-    /// [`LedgerTables::open`], which writes through).
-    ///
-    /// Errors: the store fails (the transaction must then be aborted).
-    pub fn finish(mut self) -> Result<Vec<Redo>> {
-        let Some(log) = self.log.take() else {
-            return Ok(Vec::new());
-        };
-        for spool in log.spools.values() {
-            self.write_spool(spool)?;
-        }
-        let spools = log.spools.into_values().map(Redo::PutSpool);
-        Ok(spools
-            .chain(log.appended.into_iter().map(Redo::Append))
-            .collect())
-    }
-
-    /// Applies `change` again, as a journaled transaction made it.
-    ///
-    /// Errors: the store fails.
-    pub fn redo(&mut self, change: &Redo) -> Result<()> {
-        match change {
-            Redo::PutSpool(spool) => self.put_spool(spool),
-            Redo::Append(movement) => self.append(movement),
-        }
-    }
-
-    /// The spool `id`, if any, as last stored through these tables.
+    /// The spool `id`, if any.
     pub fn spool(&self, id: Id) -> Result<Option<Spool>> {
-        if let Some(held) = self.log.as_ref().and_then(|log| log.spools.get(&id)) {
-            return Ok(Some(held.clone()));
-        }
         let found = self.spools.get(id.bytes())?;
         found.map(|v| decode("spools", v.value())).transpose()
     }
 
-    /// Stores `spool` (its remaining grams included): at once, or, when logged, at
-    /// [`LedgerTables::finish`].
+    /// Stores `spool` (its remaining grams included).
     pub fn put_spool(&mut self, spool: &Spool) -> Result<()> {
-        let Some(log) = &mut self.log else {
-            return self.write_spool(spool);
-        };
-        match log.spools.get_mut(&spool.id) {
-            Some(held) => held.clone_from(spool),
-            None => {
-                log.spools.insert(spool.id, spool.clone());
-            }
-        }
-        Ok(())
-    }
-
-    fn write_spool(&mut self, spool: &Spool) -> Result<()> {
         let bytes = encode("spools", spool)?;
         self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
         Ok(())
@@ -135,9 +62,6 @@ impl<'t> LedgerTables<'t> {
             .insert((movement.spool_id.bytes(), movement.id.bytes()), ())?;
         if let Some(key) = movement.operation_key {
             self.keys.insert(key.bytes(), movement.id.bytes())?;
-        }
-        if let Some(log) = &mut self.log {
-            log.appended.push(movement.clone());
         }
         Ok(())
     }
@@ -189,13 +113,13 @@ pub fn movement_count(tx: &impl Tx) -> Result<u64> {
 }
 
 #[cfg(test)]
-pub(crate) mod tests {
+mod tests {
     use super::*;
     use crate::records::MovementKind;
     use crate::{Store, StoreOptions, Timestamp};
     use rust_decimal::Decimal;
 
-    pub(crate) fn spool() -> Spool {
+    fn spool() -> Spool {
         Spool {
             id: Id::new(),
             code: "SP-1".into(),
@@ -279,165 +203,5 @@ pub(crate) mod tests {
             movement_page(&read, Id::new(), 0, 25).unwrap(),
             (Vec::new(), 0)
         );
-    }
-
-    #[test]
-    fn logged_tables_hold_a_spool_and_write_it_once_when_finished() {
-        let dir = tempfile::tempdir().unwrap();
-        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
-        let mut spool = spool();
-        let txn = store.begin_write().unwrap();
-        LedgerTables::open(&txn).unwrap().put_spool(&spool).unwrap();
-        let mut ledger = LedgerTables::open_logged(&txn).unwrap();
-        let first = movement(spool.id, None);
-        ledger.append(&first).unwrap();
-        spool.remaining_grams = Decimal::from(900);
-        ledger.put_spool(&spool).unwrap();
-        spool.remaining_grams = Decimal::from(800);
-        ledger.put_spool(&spool).unwrap();
-        assert_eq!(ledger.spool(spool.id).unwrap(), Some(spool.clone()));
-        let stored = ledger
-            .spools
-            .get(spool.id.bytes())
-            .unwrap()
-            .unwrap()
-            .value()
-            .to_vec();
-        let stored: Spool = decode("spools", &stored).unwrap();
-        assert_eq!(
-            stored.remaining_grams,
-            Decimal::from(1000),
-            "held, not yet written"
-        );
-        assert_eq!(
-            ledger.finish().unwrap(),
-            [Redo::PutSpool(spool.clone()), Redo::Append(first)]
-        );
-        assert_eq!(crate::repo::get(&txn, spool.id).unwrap(), Some(spool));
-    }
-
-    /// Books `grams` on `spool` through the journal, as the ledger writer does.
-    pub(crate) fn book_journaled(store: &Store, spool: &mut Spool, grams: i64) -> Movement {
-        let txn = store.begin_write().unwrap();
-        let mut m = movement(spool.id, Some(Id::new()));
-        m.grams = Decimal::from(grams);
-        let mut ledger = LedgerTables::open_logged(&txn).unwrap();
-        ledger.append(&m).unwrap();
-        spool.remaining_grams += m.grams;
-        ledger.put_spool(spool).unwrap();
-        // Stored again unchanged, as a batch of two bookings on one spool stores it twice.
-        ledger.put_spool(spool).unwrap();
-        let changes = ledger.finish().unwrap();
-        assert_eq!(changes.len(), 2, "a spool stored twice is noted once");
-        store.commit_journaled(txn, &changes).unwrap();
-        m
-    }
-
-    /// The files as a power cut leaves them: the database at its last durable commit, the
-    /// journal as synced.
-    pub(crate) fn copy_files(from: &std::path::Path, to: &std::path::Path) {
-        std::fs::copy(from, to).unwrap();
-        std::fs::copy(crate::journal::path_of(from), crate::journal::path_of(to)).unwrap();
-    }
-
-    #[test]
-    fn journaled_bookings_survive_a_crash_and_a_checkpoint_rewinds_the_journal() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("db.redb");
-        let store = Store::open(&path, StoreOptions::default()).unwrap();
-        let mut spool = spool();
-        let txn = store.begin_write().unwrap();
-        LedgerTables::open(&txn).unwrap().put_spool(&spool).unwrap();
-        store.commit(txn).unwrap();
-        let booked: Vec<Id> = (1..=3)
-            .map(|g| book_journaled(&store, &mut spool, -g).id)
-            .collect();
-
-        let crashed = dir.path().join("crashed.redb");
-        copy_files(&path, &crashed);
-        let records = crate::journal::read(&crate::journal::path_of(&crashed)).unwrap();
-        assert_eq!(records.iter().map(|r| r.lsn).collect::<Vec<_>>(), [1, 2, 3]);
-        let without_journal = dir.path().join("without.redb");
-        std::fs::copy(&path, &without_journal).unwrap();
-        let read = Store::open(&without_journal, StoreOptions::default())
-            .unwrap()
-            .begin_read()
-            .unwrap();
-        assert!(
-            movement_ids(&read, spool.id).unwrap().is_empty(),
-            "the bookings were not in a durable commit: only the journal carries them"
-        );
-
-        let reopened = Store::open(&crashed, StoreOptions::default()).unwrap();
-        let read = reopened.begin_read().unwrap();
-        assert_eq!(movement_ids(&read, spool.id).unwrap(), booked);
-        assert_eq!(repo_spool(&read, spool.id), spool);
-        drop((read, reopened));
-        // Applied once: opening again finds them included and applies nothing twice.
-        let read = Store::open(&crashed, StoreOptions::default())
-            .unwrap()
-            .begin_read()
-            .unwrap();
-        assert_eq!(movement_count(&read).unwrap(), 3);
-
-        store.checkpoint().unwrap();
-        let fourth = book_journaled(&store, &mut spool, -4).id;
-        let records = crate::journal::read(&crate::journal::path_of(&path)).unwrap();
-        assert_eq!(
-            records.iter().map(|r| r.lsn).collect::<Vec<_>>(),
-            [4],
-            "the checkpoint rewound the journal"
-        );
-        let after = dir.path().join("after.redb");
-        copy_files(&path, &after);
-        let read = Store::open(&after, StoreOptions::default())
-            .unwrap()
-            .begin_read()
-            .unwrap();
-        assert_eq!(
-            movement_ids(&read, spool.id).unwrap(),
-            [booked, vec![fourth]].concat()
-        );
-    }
-
-    #[test]
-    fn a_journal_of_another_schema_version_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("db.redb");
-        let store = Store::open(&path, StoreOptions::default()).unwrap();
-        let mut spool = spool();
-        book_journaled(&store, &mut spool, 1);
-        let crashed = dir.path().join("crashed.redb");
-        copy_files(&path, &crashed);
-        let journal = crate::journal::path_of(&crashed);
-        let mut bytes = std::fs::read(&journal).unwrap();
-        // The schema version field, and the checksum over it.
-        bytes[4..8].copy_from_slice(&(crate::SCHEMA_VERSION as u32 + 1).to_le_bytes());
-        let len = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
-        let crc = crate::journal::checksum(&bytes[4..20], &bytes[24..24 + len]);
-        bytes[20..24].copy_from_slice(&crc.to_le_bytes());
-        std::fs::write(&journal, bytes).unwrap();
-        let err = Store::open(&crashed, StoreOptions::default()).unwrap_err();
-        assert!(
-            matches!(err, crate::Error::JournalSchema { found } if found == crate::SCHEMA_VERSION + 1),
-            "{err}"
-        );
-    }
-
-    fn repo_spool(read: &redb::ReadTransaction, id: Id) -> Spool {
-        crate::repo::get(read, id).unwrap().unwrap()
-    }
-
-    #[test]
-    fn a_journal_that_misses_records_is_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let path = dir.path().join("db.redb");
-        drop(Store::open(&path, StoreOptions::default()).unwrap());
-        // Records 5 and on, while the database includes none: 1 to 4 are missing.
-        let mut journal = crate::journal::Journal::new(crate::journal::path_of(&path), 4);
-        let record = journal.record(&[Redo::PutSpool(spool())]).unwrap().unwrap();
-        journal.write(&record).unwrap();
-        let err = Store::open(&path, StoreOptions::default()).unwrap_err();
-        assert!(err.to_string().contains("misses records 1 to 4"), "{err}");
     }
 }

@@ -11,7 +11,8 @@ use crate::txn::Txn;
 use crate::writer::LedgerWriter;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
-use storage::records::{Movement, MovementKind, Spool};
+use storage::records::{Movement, MovementKind, Spool, SpoolLink};
+use storage::repo;
 use storage::{Id, Timestamp};
 
 /// Opens a spool with its opening RECEIPT, atomically; replies with the spool.
@@ -146,13 +147,11 @@ pub struct BookMovement {
 impl Command for BookMovement {
     type Writer = LedgerWriter;
     type Reply = Movement;
-    /// It reads settings, the spool and its link, and writes through [`ledger::book`] alone.
-    const JOURNALED: bool = true;
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
-        settings::spool_management_on(txn.settings()?.as_ref())?;
+        settings::require_spool_management(txn)?;
         // A missing spool has no link; ledger::book answers NotFound for it.
-        links::native(txn.spool_link(self.spool_id)?.as_ref())?;
+        links::native(repo::get::<SpoolLink>(txn, self.spool_id)?.as_ref())?;
         let movement = ledger::MovementInput {
             kind: self.kind.into(),
             grams: self.grams,
