@@ -18,10 +18,26 @@ use rust_decimal::Decimal;
 use storage::Id;
 use storage::records::{CostCategory, CostLine, Costing};
 
-/// An amount too large for exact arithmetic (beyond 28 significant digits).
+/// Where pricing went beyond the amounts a print may store ([`money::MAX_AMOUNT`], or the decimal
+/// range itself on the way), so that the caller can name the input at fault.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-#[error("the cost is too large to compute exactly")]
-pub struct Overflow;
+pub enum Overflow {
+    /// A line of the part at index `part` of the print: its category, and which of the part's
+    /// lines of that category (`nth`, from 0: hotends, other components and filaments have
+    /// several).
+    #[error("a {category:?} cost of part {part} is too large")]
+    Line {
+        /// The part's index.
+        part: usize,
+        /// The line's category.
+        category: CostCategory,
+        /// Which of the part's lines of that category.
+        nth: usize,
+    },
+    /// The sum of the lines.
+    #[error("the total cost is too large")]
+    Total,
+}
 
 /// A rate as an exact fraction: `price / per` currency per hour (lifetime) or per gram (weight).
 #[derive(Debug, Clone, PartialEq)]
@@ -73,9 +89,7 @@ impl PartPlan {
     }
 }
 
-fn mul(a: Decimal, b: Decimal) -> Result<Decimal, Overflow> {
-    a.checked_mul(b).ok_or(Overflow)
-}
+use money::multiply as mul;
 
 const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, false, 0);
 const WATT_SECONDS_PER_KWH: Decimal = Decimal::from_parts(3_600_000, 0, 0, false, 0);
@@ -86,20 +100,20 @@ fn time_line(
     rate: &Rate,
     part_id: Id,
     seconds: u64,
-) -> Result<CostLine, Overflow> {
+) -> Result<CostLine, money::Overflow> {
     let seconds = Decimal::from(seconds);
-    let cost = money::divide(mul(seconds, rate.price)?, mul(SECONDS_PER_HOUR, rate.per)?);
+    let cost = money::divide(mul(seconds, rate.price)?, mul(SECONDS_PER_HOUR, rate.per)?)?;
     Ok(CostLine {
         category,
         source_id: rate.source_id,
         part_id: Some(part_id),
         usage_id: None,
         label: rate.label.clone(),
-        quantity: money::divide(seconds, SECONDS_PER_HOUR),
+        quantity: money::divide(seconds, SECONDS_PER_HOUR)?,
         rate_price: rate.price,
         rate_per: rate.per,
         watts: 0,
-        cost,
+        cost: money::bounded(cost)?,
     })
 }
 
@@ -108,7 +122,7 @@ fn electricity_line(
     plan: &PartPlan,
     seconds: u64,
     price_per_kwh: Decimal,
-) -> Result<CostLine, Overflow> {
+) -> Result<CostLine, money::Overflow> {
     let watt_seconds = mul(Decimal::from(seconds), Decimal::from(plan.watts))?;
     Ok(CostLine {
         category: CostCategory::Electricity,
@@ -116,16 +130,19 @@ fn electricity_line(
         part_id: Some(plan.part_id),
         usage_id: None,
         label: format!("{} ({} W)", plan.printer.label, plan.watts),
-        quantity: money::divide(watt_seconds, WATT_SECONDS_PER_KWH),
+        quantity: money::divide(watt_seconds, WATT_SECONDS_PER_KWH)?,
         rate_price: price_per_kwh,
         rate_per: Decimal::ONE,
         watts: plan.watts,
-        cost: money::divide(mul(watt_seconds, price_per_kwh)?, WATT_SECONDS_PER_KWH),
+        cost: money::bounded(money::divide(
+            mul(watt_seconds, price_per_kwh)?,
+            WATT_SECONDS_PER_KWH,
+        )?)?,
     })
 }
 
 /// A filament line: `grams × price / per`.
-fn filament_line(part_id: Id, usage: &FilamentUse) -> Result<CostLine, Overflow> {
+fn filament_line(part_id: Id, usage: &FilamentUse) -> Result<CostLine, money::Overflow> {
     Ok(CostLine {
         category: CostCategory::Filament,
         source_id: usage.rate.source_id,
@@ -136,80 +153,101 @@ fn filament_line(part_id: Id, usage: &FilamentUse) -> Result<CostLine, Overflow>
         rate_price: usage.rate.price,
         rate_per: usage.rate.per,
         watts: 0,
-        cost: money::divide(mul(usage.grams, usage.rate.price)?, usage.rate.per),
+        cost: money::bounded(money::divide(
+            mul(usage.grams, usage.rate.price)?,
+            usage.rate.per,
+        )?)?,
     })
 }
 
-/// Every cost line of one part, in display order: printer, hotends, build plate, other
-/// components, filaments, electricity.
+/// Every cost line of one part, the part at index `part` of its print, in display order:
+/// printer, hotends, build plate, other components, filaments, electricity.
 ///
-/// Errors: [`Overflow`] when an amount exceeds exact decimal range.
-pub fn part_lines(plan: &PartPlan, price_per_kwh: Decimal) -> Result<Vec<CostLine>, Overflow> {
+/// Errors: [`Overflow::Line`] naming the line whose amount exceeds [`money::MAX_AMOUNT`].
+pub fn part_lines(
+    part: usize,
+    plan: &PartPlan,
+    price_per_kwh: Decimal,
+) -> Result<Vec<CostLine>, Overflow> {
+    let at = |category, nth| {
+        move |_| Overflow::Line {
+            part,
+            category,
+            nth,
+        }
+    };
     let seconds = plan.duration_seconds();
-    let mut lines = vec![time_line(
-        CostCategory::Printer,
-        &plan.printer,
-        plan.part_id,
-        seconds,
-    )?];
-    for (rate, own_seconds) in &plan.hotends {
-        lines.push(time_line(
-            CostCategory::Hotend,
-            rate,
-            plan.part_id,
-            u64::from(*own_seconds),
-        )?);
+    let mut lines = vec![
+        time_line(CostCategory::Printer, &plan.printer, plan.part_id, seconds)
+            .map_err(at(CostCategory::Printer, 0))?,
+    ];
+    for (nth, (rate, own_seconds)) in plan.hotends.iter().enumerate() {
+        let seconds = u64::from(*own_seconds);
+        lines.push(
+            time_line(CostCategory::Hotend, rate, plan.part_id, seconds)
+                .map_err(at(CostCategory::Hotend, nth))?,
+        );
     }
-    lines.push(time_line(
-        CostCategory::BuildPlate,
-        &plan.build_plate,
-        plan.part_id,
-        seconds,
-    )?);
-    for rate in &plan.others {
-        lines.push(time_line(
-            CostCategory::Component,
-            rate,
+    lines.push(
+        time_line(
+            CostCategory::BuildPlate,
+            &plan.build_plate,
             plan.part_id,
             seconds,
-        )?);
+        )
+        .map_err(at(CostCategory::BuildPlate, 0))?,
+    );
+    for (nth, rate) in plan.others.iter().enumerate() {
+        lines.push(
+            time_line(CostCategory::Component, rate, plan.part_id, seconds)
+                .map_err(at(CostCategory::Component, nth))?,
+        );
     }
-    for usage in &plan.filaments {
-        lines.push(filament_line(plan.part_id, usage)?);
+    for (nth, usage) in plan.filaments.iter().enumerate() {
+        lines.push(filament_line(plan.part_id, usage).map_err(at(CostCategory::Filament, nth))?);
     }
-    lines.push(electricity_line(plan, seconds, price_per_kwh)?);
+    lines.push(
+        electricity_line(plan, seconds, price_per_kwh).map_err(at(CostCategory::Electricity, 0))?,
+    );
     Ok(lines)
 }
 
-/// Sums `lines`. Errors: [`Overflow`].
-pub fn total(lines: &[CostLine]) -> Result<Decimal, Overflow> {
-    lines
+/// Sums `lines`, and divides the sum by `quantity` (at least 1) for the cost per unit.
+///
+/// Errors: [`Overflow::Total`] when the sum exceeds [`money::MAX_AMOUNT`].
+fn totals(
+    lines: Vec<CostLine>,
+    price_per_kwh: Decimal,
+    quantity: u32,
+) -> Result<Costing, Overflow> {
+    let total = lines
         .iter()
-        .try_fold(Decimal::ZERO, |sum, l| {
-            sum.checked_add(l.cost).ok_or(Overflow)
-        })
+        .try_fold(Decimal::ZERO, |sum, l| sum.checked_add(l.cost))
         .map(|t| t.normalize())
+        .and_then(|t| money::bounded(t).ok())
+        .ok_or(Overflow::Total)?;
+    Ok(Costing {
+        electricity_price: price_per_kwh,
+        cost_per_unit: money::divide(total, Decimal::from(quantity.max(1)))
+            .map_err(|_| Overflow::Total)?,
+        lines,
+        total,
+    })
 }
 
 /// Prices a whole print: every part's lines, the total and the cost per unit.
 ///
-/// Errors: [`Overflow`].
+/// Errors: [`Overflow`], naming the line or the total beyond [`money::MAX_AMOUNT`].
 pub fn price(
     parts: &[PartPlan],
     price_per_kwh: Decimal,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
     let mut lines = Vec::new();
-    for plan in parts {
-        lines.extend(part_lines(plan, price_per_kwh)?);
+    for (part, plan) in parts.iter().enumerate() {
+        lines.extend(part_lines(part, plan, price_per_kwh)?);
     }
-    let total = total(&lines)?;
-    Ok(Costing {
-        electricity_price: price_per_kwh,
-        cost_per_unit: money::divide(total, Decimal::from(quantity.max(1))),
-        lines,
-        total,
-    })
+    totals(lines, price_per_kwh, quantity)
 }
 
 /// What actually happened to a print, for [`actual`].
@@ -229,7 +267,8 @@ pub struct Actuals {
 /// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
 /// fraction per line. `parts` gives the planned hotend durations in line order.
 ///
-/// Errors: [`Overflow`].
+/// Errors: [`Overflow`], naming the line (by its part's index in `parts`) or the total beyond
+/// [`money::MAX_AMOUNT`].
 pub fn actual(
     planned: &Costing,
     parts: &[storage::records::Part],
@@ -237,78 +276,92 @@ pub fn actual(
     quantity: u32,
 ) -> Result<Costing, Overflow> {
     let mut hotend_seen: std::collections::HashMap<Id, usize> = Default::default();
+    let mut seen: std::collections::HashMap<(Id, CostCategory), usize> = Default::default();
     let mut lines = Vec::with_capacity(planned.lines.len());
     for line in &planned.lines {
         let part_id = line.part_id.unwrap_or(line.source_id);
-        let seconds = Decimal::from(actuals.part_seconds.get(&part_id).copied().unwrap_or(0));
-        let (numerator, denominator, quantity_num, quantity_den) = match line.category {
-            CostCategory::Printer | CostCategory::BuildPlate | CostCategory::Component => (
-                mul(seconds, line.rate_price)?,
-                mul(SECONDS_PER_HOUR, line.rate_per)?,
-                seconds,
-                SECONDS_PER_HOUR,
-            ),
-            CostCategory::Hotend => {
-                let part = parts.iter().find(|p| p.id == part_id);
-                let index = hotend_seen.entry(part_id).or_default();
-                let planned_total: u64 = part.map_or(0, |p| {
-                    p.hotends
-                        .iter()
-                        .map(|h| u64::from(h.duration_seconds))
-                        .sum()
-                });
-                let own = part
-                    .and_then(|p| p.hotends.get(*index))
-                    .map_or(0, |h| h.duration_seconds);
-                let count = part.map_or(1, |p| p.hotends.len().max(1));
-                *index += 1;
-                let (share_num, share_den) = if planned_total == 0 {
-                    (Decimal::ONE, Decimal::from(count))
-                } else {
-                    (Decimal::from(own), Decimal::from(planned_total))
-                };
-                let scaled = mul(seconds, share_num)?;
-                (
-                    mul(scaled, line.rate_price)?,
-                    mul(mul(SECONDS_PER_HOUR, line.rate_per)?, share_den)?,
-                    scaled,
-                    mul(SECONDS_PER_HOUR, share_den)?,
-                )
-            }
-            CostCategory::Electricity => {
-                let watt_seconds = mul(seconds, Decimal::from(line.watts))?;
-                (
-                    mul(watt_seconds, line.rate_price)?,
-                    WATT_SECONDS_PER_KWH,
-                    watt_seconds,
-                    WATT_SECONDS_PER_KWH,
-                )
-            }
-            CostCategory::Filament => {
-                let grams = line
-                    .usage_id
-                    .and_then(|u| actuals.grams.get(&u).copied())
-                    .unwrap_or_default();
-                (
-                    mul(grams, line.rate_price)?,
-                    line.rate_per,
-                    grams,
-                    Decimal::ONE,
-                )
-            }
+        let nth = seen.entry((part_id, line.category)).or_default();
+        let at = Overflow::Line {
+            part: parts.iter().position(|p| p.id == part_id).unwrap_or(0),
+            category: line.category,
+            nth: *nth,
         };
-        lines.push(CostLine {
-            quantity: money::divide(quantity_num, quantity_den),
-            cost: money::divide(numerator, denominator),
-            ..line.clone()
-        });
+        *nth += 1;
+        let line = actual_line(line, parts, part_id, actuals, &mut hotend_seen).map_err(|_| at)?;
+        lines.push(line);
     }
-    let total = total(&lines)?;
-    Ok(Costing {
-        electricity_price: planned.electricity_price,
-        cost_per_unit: money::divide(total, Decimal::from(quantity.max(1))),
-        lines,
-        total,
+    totals(lines, planned.electricity_price, quantity)
+}
+
+/// One planned line repriced from the actual seconds of its part and grams of its usage.
+fn actual_line(
+    line: &CostLine,
+    parts: &[storage::records::Part],
+    part_id: Id,
+    actuals: &Actuals,
+    hotend_seen: &mut std::collections::HashMap<Id, usize>,
+) -> Result<CostLine, money::Overflow> {
+    let seconds = Decimal::from(actuals.part_seconds.get(&part_id).copied().unwrap_or(0));
+    let (numerator, denominator, quantity_num, quantity_den) = match line.category {
+        CostCategory::Printer | CostCategory::BuildPlate | CostCategory::Component => (
+            mul(seconds, line.rate_price)?,
+            mul(SECONDS_PER_HOUR, line.rate_per)?,
+            seconds,
+            SECONDS_PER_HOUR,
+        ),
+        CostCategory::Hotend => {
+            let part = parts.iter().find(|p| p.id == part_id);
+            let index = hotend_seen.entry(part_id).or_default();
+            let planned_total: u64 = part.map_or(0, |p| {
+                p.hotends
+                    .iter()
+                    .map(|h| u64::from(h.duration_seconds))
+                    .sum()
+            });
+            let own = part
+                .and_then(|p| p.hotends.get(*index))
+                .map_or(0, |h| h.duration_seconds);
+            let count = part.map_or(1, |p| p.hotends.len().max(1));
+            *index += 1;
+            let (share_num, share_den) = if planned_total == 0 {
+                (Decimal::ONE, Decimal::from(count))
+            } else {
+                (Decimal::from(own), Decimal::from(planned_total))
+            };
+            let scaled = mul(seconds, share_num)?;
+            (
+                mul(scaled, line.rate_price)?,
+                mul(mul(SECONDS_PER_HOUR, line.rate_per)?, share_den)?,
+                scaled,
+                mul(SECONDS_PER_HOUR, share_den)?,
+            )
+        }
+        CostCategory::Electricity => {
+            let watt_seconds = mul(seconds, Decimal::from(line.watts))?;
+            (
+                mul(watt_seconds, line.rate_price)?,
+                WATT_SECONDS_PER_KWH,
+                watt_seconds,
+                WATT_SECONDS_PER_KWH,
+            )
+        }
+        CostCategory::Filament => {
+            let grams = line
+                .usage_id
+                .and_then(|u| actuals.grams.get(&u).copied())
+                .unwrap_or_default();
+            (
+                mul(grams, line.rate_price)?,
+                line.rate_per,
+                grams,
+                Decimal::ONE,
+            )
+        }
+    };
+    Ok(CostLine {
+        quantity: money::divide(quantity_num, quantity_den)?,
+        cost: money::bounded(money::divide(numerator, denominator)?)?,
+        ..line.clone()
     })
 }
 

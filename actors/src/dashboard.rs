@@ -118,7 +118,7 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
                 (n + d.count, cost + d.planned_cost)
             });
         (total, series, drafts)
-    });
+    })?;
     let recorded = total.success + total.failed;
     Ok(Dashboard {
         from,
@@ -136,9 +136,13 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
             success: total.success,
             failed: total.failed,
             pending: total.pending,
-            success_rate: (recorded > 0).then(|| {
-                crate::money::divide(Decimal::from(total.success), Decimal::from(recorded))
-            }),
+            // A share of counts: at most 1, always in range.
+            success_rate: crate::money::divide(
+                Decimal::from(total.success),
+                Decimal::from(recorded),
+            )
+            .ok()
+            .filter(|_| recorded > 0),
             variance: total.variance,
         },
     })

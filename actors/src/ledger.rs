@@ -61,7 +61,7 @@ pub struct MovementInput {
 
 /// The unit cost of `spool`: `purchasePrice / initialNetWeightGrams`, currency per gram.
 pub fn unit_cost(spool: &Spool) -> Decimal {
-    money::divide(spool.purchase_price, spool.initial_net_weight_grams)
+    money::rate(spool.purchase_price, spool.initial_net_weight_grams)
 }
 
 /// The unique-index key of a spool code.

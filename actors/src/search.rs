@@ -61,7 +61,7 @@ impl Query for Search {
             search: Some(q.to_lowercase()),
             ..PrintFilter::default()
         };
-        let (ids, _) = snapshot.index.page(&filter, 0, PER_GROUP as usize);
+        let (ids, _) = snapshot.index.page(&filter, 0, PER_GROUP as usize)?;
         let prints = ids
             .iter()
             .map(|id| {

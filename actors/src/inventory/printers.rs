@@ -85,7 +85,7 @@ fn write(
 
 /// The view of `printer` made by `manufacturer`.
 pub fn view(printer: Printer, manufacturer: String) -> PrinterView {
-    let hourly_rate = money::hourly_rate(printer.purchase_price, printer.expected_lifetime_hours);
+    let hourly_rate = money::rate(printer.purchase_price, printer.expected_lifetime_hours);
     PrinterView {
         printer,
         manufacturer,

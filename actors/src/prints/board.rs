@@ -176,7 +176,7 @@ pub struct Board {
 impl Board {
     /// Counts `print` (completed on `day`) in, or out again when `add` is false.
     pub fn apply(&mut self, print: &Print, day: Date, add: bool) {
-        if print.archived {
+        if print.archived || !super::figures::in_range(print) {
             return;
         }
         match print.status {

@@ -261,10 +261,11 @@ impl Query for ListPrints {
         let skip = list::offset(self.list.page, self.list.page_size);
         let (ids, total) = snapshot
             .index
-            .page(&self.filter, skip, self.list.page_size as usize);
-        let totals = self
-            .with_totals
-            .then(|| snapshot.index.totals(&self.filter));
+            .page(&self.filter, skip, self.list.page_size as usize)?;
+        let totals = match self.with_totals {
+            true => Some(snapshot.index.totals(&self.filter)?),
+            false => None,
+        };
         let prints = ids
             .iter()
             .map(|id| draft::get(snapshot, *id))
@@ -351,7 +352,7 @@ impl Query for Export {
             });
         }
         filter.statuses = vec![PrintStatus::Done];
-        let ids = snapshot.index.ids(&filter);
+        let ids = snapshot.index.ids(&filter)?;
         if ids.len() > MAX_EXPORT {
             return Err(Error::ExportTooLarge);
         }

@@ -18,9 +18,10 @@ pub struct IndexEntry {
     pub version: u64,
     /// Lower-case name, for search (boxed: no spare capacity).
     pub name: Box<str>,
-    /// Planned total cost.
+    /// Planned total cost (zero for a print whose amounts are out of range:
+    /// [`super::figures::in_range`]).
     pub total_cost: Decimal,
-    /// Sales value.
+    /// Sales value (none for a print out of range).
     pub sales_value: Option<Decimal>,
     /// Completion date, else creation date, in the instance time zone.
     pub date: Date,

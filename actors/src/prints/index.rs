@@ -8,6 +8,12 @@
 //! replaces one of a lower `version`, and the board moves the old figures out and the new ones
 //! in. Should updates arrive out of commit order (two writers), the projection reloads itself
 //! from a fresh snapshot under its lock, so it never drifts.
+//!
+//! It never takes the service down: a load that fails or panics leaves the projection *failed*
+//! (every read of it answers [`crate::Error::Storage`], so the routes answer 503
+//! `DATABASE_UNAVAILABLE`, and [`PrintIndex::failure`] tells health why) instead of waiting
+//! forever; an update that panics half-way is thrown away and the projection is read again from
+//! the store, which holds what was committed.
 
 use super::board::Board;
 use super::entry::{IndexEntry, Printers, Refs};
@@ -15,7 +21,8 @@ use super::query::{Outcome, PrintFilter, Totals};
 use crate::Result;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
-use std::sync::{Arc, OnceLock, RwLock, RwLockReadGuard};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::{Arc, OnceLock, RwLock, RwLockWriteGuard};
 use storage::records::{CostCategory, OutcomeStatus, Print};
 use storage::repo::{self, Tx};
 use storage::{Id, Store, Timestamp};
@@ -32,10 +39,13 @@ struct State {
     board: Board,
 }
 
+/// The projection as loaded: its state, or why it could not be read from the store.
+type Loaded = std::result::Result<State, String>;
+
 /// The projection. Shared by every handler; cheap to read concurrently.
 #[derive(Debug)]
 pub struct PrintIndex {
-    state: OnceLock<RwLock<State>>,
+    state: OnceLock<RwLock<Loaded>>,
     time_zone: TimeZone,
     /// Where a reload reads from (none for a projection built by hand in tests).
     store: Option<Store>,
@@ -43,17 +53,20 @@ pub struct PrintIndex {
 
 impl PrintIndex {
     /// Loads every print of `store`; dates are taken in `time_zone`.
-    /// Errors: the store cannot be read.
+    /// Errors: the store cannot be read, or the load failed (as [`PrintIndex::failure`] says).
     pub fn load(store: &Store, time_zone: TimeZone) -> Result<PrintIndex> {
         let index = PrintIndex::empty(Some(store.clone()), time_zone);
-        let state = index.read_state(&store.begin_read()?)?;
-        let _ = index.state.set(RwLock::new(state));
+        let loaded = index.fresh_state(store);
+        if let Err(reason) = &loaded {
+            return Err(unavailable(reason));
+        }
+        let _ = index.state.set(RwLock::new(loaded));
         Ok(index)
     }
 
     /// A projection of `store` that loads on a thread of its own and is usable at once: readers
-    /// and writers wait until the load is done. Errors of the load are logged and leave the
-    /// projection empty (the store's own errors then answer the routes that read it).
+    /// and writers wait until the load is done. A load that fails or panics is logged and leaves
+    /// the projection failed ([`PrintIndex::failure`]).
     pub fn load_in_background(store: &Store, time_zone: TimeZone) -> Arc<PrintIndex> {
         let index = Arc::new(PrintIndex::empty(Some(store.clone()), time_zone));
         let loading = index.clone();
@@ -62,26 +75,20 @@ impl PrintIndex {
             .name("print-projection".into())
             .spawn(move || {
                 let started = std::time::Instant::now();
-                let state = store
-                    .begin_read()
-                    .map_err(crate::Error::from)
-                    .and_then(|txn| loading.read_state(&txn))
-                    .unwrap_or_else(|e| {
-                        tracing::error!(error = %e, "the print projection could not be loaded");
-                        State::default()
-                    });
-                let prints = state.entries.len();
-                let _ = loading.state.set(RwLock::new(state));
-                tracing::info!(
-                    prints,
-                    ms = started.elapsed().as_millis() as u64,
-                    "print projection loaded"
-                );
+                let loaded = loading.fresh_state(&store);
+                if let Ok(state) = &loaded {
+                    tracing::info!(
+                        prints = state.entries.len(),
+                        ms = started.elapsed().as_millis() as u64,
+                        "print projection loaded"
+                    );
+                }
+                let _ = loading.state.set(RwLock::new(loaded));
             })
             .map_or_else(
                 |e| {
                     tracing::error!(error = %e, "cannot start the projection's loader");
-                    let _ = index.state.set(RwLock::new(State::default()));
+                    let _ = index.state.set(RwLock::new(Err(e.to_string())));
                 },
                 drop,
             );
@@ -96,13 +103,42 @@ impl PrintIndex {
         }
     }
 
-    /// The state, once loaded.
-    fn lock(&self) -> &RwLock<State> {
-        self.state.wait()
+    /// Runs `read` on the state, once loaded. Errors: the projection failed.
+    fn with_state<R>(&self, read: impl FnOnce(&State) -> R) -> Result<R> {
+        let guard = self.state.wait().read().unwrap_or_else(|p| p.into_inner());
+        match &*guard {
+            Ok(state) => Ok(read(state)),
+            Err(reason) => Err(unavailable(reason)),
+        }
     }
 
-    fn read(&self) -> RwLockReadGuard<'_, State> {
-        self.lock().read().unwrap_or_else(|p| p.into_inner())
+    fn write(&self) -> RwLockWriteGuard<'_, Loaded> {
+        self.state.wait().write().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Why the projection cannot be read (its load, or its reload after a failed update,
+    /// failed), or `None` while it serves or is still loading. Health reports it.
+    pub fn failure(&self) -> Option<String> {
+        let lock = self.state.get()?;
+        let guard = lock.read().unwrap_or_else(|p| p.into_inner());
+        guard.as_ref().err().cloned()
+    }
+
+    /// Every print of the store's last commit, or why they could not be read; a panic on the
+    /// way (a bug, or a record no rule expected) is caught and logged as a failure.
+    fn fresh_state(&self, store: &Store) -> Loaded {
+        let loaded = catch_unwind(AssertUnwindSafe(|| {
+            store
+                .begin_read()
+                .map_err(crate::Error::from)
+                .and_then(|txn| self.read_state(&txn))
+                .map_err(|e| e.to_string())
+        }))
+        .unwrap_or_else(|_| Err("loading it panicked".into()));
+        if let Err(reason) = &loaded {
+            tracing::error!(%reason, "the print projection could not be loaded");
+        }
+        loaded
     }
 
     /// Every print of `tx`, as entries and aggregates.
@@ -114,19 +150,17 @@ impl PrintIndex {
             .entries
             .reserve_exact(usize::try_from(count).unwrap_or(0));
         repo::for_each::<Print>(tx, |p| {
+            #[cfg(test)]
+            assert_ne!(
+                p.name,
+                tests::PANIC_WHILE_LOADING,
+                "a test's injected panic"
+            );
             state.board.apply(&p, self.day_of(&p), true);
             let entry = self.entry(&p, &mut state.refs);
             state.entries.push(entry);
         })?;
         Ok(state)
-    }
-
-    /// Replaces the projection with the store's prints (after bulk writes such as demo data).
-    /// Errors: the store cannot be read.
-    pub fn reload(&self, store: &Store) -> Result<()> {
-        let mut state = self.lock().write().unwrap_or_else(|p| p.into_inner());
-        *state = self.read_state(&store.begin_read()?)?;
-        Ok(())
     }
 
     /// The calendar date of `at` in the instance time zone.
@@ -158,6 +192,8 @@ impl PrintIndex {
             ids: print.parts.iter().map(|p| p.printer_id).collect(),
             search: search.into_boxed_str(),
         };
+        // A print beyond the amounts' limit (an earlier build's) adds nothing to totals.
+        let counted = super::figures::in_range(print);
         IndexEntry {
             id: print.id,
             version: print.version,
@@ -177,34 +213,52 @@ impl PrintIndex {
             archived: print.archived,
             date: self.day_of(print),
             quantity: print.quantity,
-            total_cost: print.costing.total,
-            sales_value: print.sales_value,
+            total_cost: if counted {
+                print.costing.total
+            } else {
+                rust_decimal::Decimal::ZERO
+            },
+            sales_value: print.sales_value.filter(|_| counted),
         }
     }
 
     /// Records a committed print write: `print` as it is now, and `old`, as it was before
     /// (`None` for a new print). An older version never replaces a newer one; an update that
-    /// does not follow the entry it finds (out of commit order) reloads the projection.
+    /// does not follow the entry it finds (out of commit order), or that panics half-way,
+    /// reloads the projection from the store. A failed projection stays failed.
     pub fn upsert(&self, old: Option<&Print>, print: &Print) {
-        let mut state = self.lock().write().unwrap_or_else(|p| p.into_inner());
+        let mut guard = self.write();
+        let Ok(state) = &mut *guard else {
+            return;
+        };
+        let applied = catch_unwind(AssertUnwindSafe(|| self.apply(state, old, print)));
+        if !matches!(applied, Ok(true)) {
+            if applied.is_err() {
+                tracing::error!(print = %print.id, "updating the print projection panicked; reloading it");
+            } else {
+                tracing::warn!(print = %print.id, "print updates out of order; reloading the projection");
+            }
+            if let Some(store) = &self.store {
+                *guard = self.fresh_state(store);
+            }
+        }
+    }
+
+    /// Applies one write to `state`; false when it does not follow the entry it finds.
+    fn apply(&self, state: &mut State, old: Option<&Print>, print: &Print) -> bool {
+        #[cfg(test)]
+        assert_ne!(
+            print.name,
+            tests::PANIC_WHILE_UPDATING,
+            "a test's injected panic"
+        );
         let at = state.entries.binary_search_by_key(&print.id, |e| e.id);
         let found = at.ok().map(|i| state.entries[i].version);
         if found.is_some_and(|v| v >= print.version) {
-            return;
+            return true;
         }
-        if found != old.map(|o| o.version)
-            && let Some(store) = &self.store
-        {
-            tracing::warn!(print = %print.id, "print updates out of order; reloading the projection");
-            match store
-                .begin_read()
-                .map_err(crate::Error::from)
-                .and_then(|txn| self.read_state(&txn))
-            {
-                Ok(fresh) => *state = fresh,
-                Err(e) => tracing::error!(error = %e, "the print projection could not be reloaded"),
-            }
-            return;
+        if found != old.map(|o| o.version) && self.store.is_some() {
+            return false;
         }
         if let Some(old) = old.filter(|_| found.is_some()) {
             state.board.apply(old, self.day_of(old), false);
@@ -215,70 +269,81 @@ impl PrintIndex {
             Ok(i) => state.entries[i] = entry,
             Err(i) => state.entries.insert(i, entry),
         }
+        true
     }
 
-    /// Runs `read` on the dashboard's aggregates.
-    pub fn with_board<R>(&self, read: impl FnOnce(&Board) -> R) -> R {
-        read(&self.read().board)
+    /// Runs `read` on the dashboard's aggregates. Errors: the projection failed.
+    pub fn with_board<R>(&self, read: impl FnOnce(&Board) -> R) -> Result<R> {
+        self.with_state(|state| read(&state.board))
     }
 
     /// The ids of page `skip..skip + take` of the prints matching `filter`, newest first, and
-    /// how many match in all.
-    pub fn page(&self, filter: &PrintFilter, skip: usize, take: usize) -> (Vec<Id>, usize) {
-        let state = self.read();
-        let mut matched = 0;
-        let mut ids = Vec::with_capacity(take.min(100));
-        let refs = &state.refs;
-        for e in state
-            .entries
-            .iter()
-            .rev()
-            .filter(|e| filter.matches(e, refs))
-        {
-            if matched >= skip && ids.len() < take {
-                ids.push(e.id);
+    /// how many match in all. Errors: the projection failed.
+    pub fn page(&self, filter: &PrintFilter, skip: usize, take: usize) -> Result<(Vec<Id>, usize)> {
+        self.with_state(|state| {
+            let mut matched = 0;
+            let mut ids = Vec::with_capacity(take.min(100));
+            let refs = &state.refs;
+            for e in state
+                .entries
+                .iter()
+                .rev()
+                .filter(|e| filter.matches(e, refs))
+            {
+                if matched >= skip && ids.len() < take {
+                    ids.push(e.id);
+                }
+                matched += 1;
             }
-            matched += 1;
-        }
-        (ids, matched)
+            (ids, matched)
+        })
     }
 
-    /// Every id matching `filter`, newest first (exports, search).
-    pub fn ids(&self, filter: &PrintFilter) -> Vec<Id> {
-        self.page(filter, 0, usize::MAX).0
+    /// Every id matching `filter`, newest first (exports, search). Errors: the projection failed.
+    pub fn ids(&self, filter: &PrintFilter) -> Result<Vec<Id>> {
+        Ok(self.page(filter, 0, usize::MAX)?.0)
     }
 
-    /// Totals over every print matching `filter` (histories).
-    pub fn totals(&self, filter: &PrintFilter) -> Totals {
-        let state = self.read();
-        let mut totals = Totals::default();
-        state
-            .entries
-            .iter()
-            .filter(|e| filter.matches(e, &state.refs))
-            .for_each(|e| totals.add(e));
-        totals
+    /// Totals over every print matching `filter` (histories). Errors: the projection failed.
+    pub fn totals(&self, filter: &PrintFilter) -> Result<Totals> {
+        self.with_state(|state| {
+            let mut totals = Totals::default();
+            state
+                .entries
+                .iter()
+                .filter(|e| filter.matches(e, &state.refs))
+                .for_each(|e| totals.add(e));
+            totals
+        })
     }
 
-    /// Number of prints known.
-    pub fn len(&self) -> usize {
-        self.read().entries.len()
-    }
-
-    /// True when no print is known.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
+    /// Number of prints known. Errors: the projection failed.
+    pub fn count(&self) -> Result<usize> {
+        self.with_state(|state| state.entries.len())
     }
 }
 
+/// The error of a failed projection: the store's, so routes answer 503 `DATABASE_UNAVAILABLE`.
+fn unavailable(reason: &str) -> crate::Error {
+    crate::Error::Storage(storage::Error::Database(format!(
+        "the print projection cannot be read: {reason}"
+    )))
+}
+
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use rust_decimal::Decimal;
+    use storage::StoreOptions;
     use storage::records::Costing;
     use storage::records::PrintStatus;
 
-    fn print(version: u64, name: &str) -> Print {
+    /// A print of this name panics the projection's update (a test-only hook).
+    pub(crate) const PANIC_WHILE_UPDATING: &str = "panic while updating";
+    /// A print of this name panics the projection's load (a test-only hook).
+    pub(crate) const PANIC_WHILE_LOADING: &str = "panic while loading";
+
+    pub(crate) fn print(version: u64, name: &str) -> Print {
         Print {
             id: Id::from_bytes([7; 16]),
             version,
@@ -313,7 +378,7 @@ mod tests {
 
     fn index() -> PrintIndex {
         let index = PrintIndex::empty(None, TimeZone::UTC);
-        let _ = index.state.set(RwLock::new(State::default()));
+        let _ = index.state.set(RwLock::new(Ok(State::default())));
         index
     }
 
@@ -326,11 +391,11 @@ mod tests {
             search: Some(text.into()),
             ..PrintFilter::default()
         };
-        assert_eq!(index.page(&search("second"), 0, 10).1, 1);
-        assert_eq!(index.page(&search("first"), 0, 10).1, 0);
+        assert_eq!(index.page(&search("second"), 0, 10).unwrap().1, 1);
+        assert_eq!(index.page(&search("first"), 0, 10).unwrap().1, 0);
         index.upsert(Some(&print(2, "Second")), &print(3, "Third"));
-        assert_eq!(index.page(&search("third"), 0, 10).1, 1);
-        assert_eq!(index.len(), 1);
+        assert_eq!(index.page(&search("third"), 0, 10).unwrap().1, 1);
+        assert_eq!(index.count().unwrap(), 1);
     }
 
     #[test]
@@ -341,13 +406,13 @@ mod tests {
             p.id = Id::from_bytes([n; 16]);
             index.upsert(None, &p);
         }
-        let (ids, total) = index.page(&PrintFilter::default(), 25, 25);
+        let (ids, total) = index.page(&PrintFilter::default(), 25, 25).unwrap();
         assert_eq!(total, 30);
         assert_eq!(ids.len(), 5);
         assert_eq!(ids[0], Id::from_bytes([4; 16]), "newest first");
-        assert_eq!(index.ids(&PrintFilter::default()).len(), 30);
+        assert_eq!(index.ids(&PrintFilter::default()).unwrap().len(), 30);
         assert_eq!(
-            index.totals(&PrintFilter::default()).total_cost,
+            index.totals(&PrintFilter::default()).unwrap().total_cost,
             Decimal::from(30)
         );
     }
@@ -390,8 +455,100 @@ mod tests {
             change(&mut prints[n]);
             prints[n].version += 1;
             index.upsert(Some(&old), &prints[n]);
-            assert_eq!(index.with_board(Board::clone), fresh(&prints));
+            assert_eq!(index.with_board(Board::clone).unwrap(), fresh(&prints));
         }
-        assert!(index.with_board(|b| !b.done.is_empty() && !b.drafts.is_empty()));
+        assert!(
+            index
+                .with_board(|b| !b.done.is_empty() && !b.drafts.is_empty())
+                .unwrap()
+        );
+    }
+
+    fn stored(store: &Store, print: &Print) {
+        let txn = store.begin_write().unwrap();
+        repo::put(&txn, print).unwrap();
+        txn.commit().unwrap();
+    }
+
+    fn named(n: u8, name: &str) -> Print {
+        let mut p = print(1, name);
+        p.id = Id::from_bytes([n; 16]);
+        p
+    }
+
+    #[test]
+    fn an_update_that_panics_is_replaced_by_what_the_store_holds() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let index = PrintIndex::load(&store, TimeZone::UTC).unwrap();
+        let first = named(1, "first");
+        stored(&store, &first);
+        index.upsert(None, &first);
+        let panics = named(2, PANIC_WHILE_UPDATING);
+        stored(&store, &panics);
+        index.upsert(None, &panics);
+        assert_eq!(index.failure(), None);
+        assert_eq!(
+            index.count().unwrap(),
+            2,
+            "reloaded with the committed print"
+        );
+        let totals = index.totals(&PrintFilter::default()).unwrap();
+        assert_eq!(
+            totals.total_cost,
+            Decimal::from(2),
+            "each print counted once"
+        );
+        index.upsert(None, &named(3, "after"));
+        assert_eq!(index.count().unwrap(), 3, "it takes updates again");
+    }
+
+    #[test]
+    fn a_load_that_fails_or_panics_answers_unavailable_instead_of_waiting() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        stored(&store, &named(1, PANIC_WHILE_LOADING));
+        let index = PrintIndex::load_in_background(&store, TimeZone::UTC);
+        let err = index.page(&PrintFilter::default(), 0, 10).unwrap_err();
+        assert!(matches!(err, crate::Error::Storage(_)), "{err}");
+        assert!(index.with_board(|_| ()).is_err());
+        assert_eq!(index.failure().as_deref(), Some("loading it panicked"));
+        // A failed projection takes no updates (it cannot know what it misses) and stays failed.
+        index.upsert(None, &named(2, "later"));
+        assert!(index.count().is_err());
+        assert!(PrintIndex::load(&store, TimeZone::UTC).is_err());
+    }
+
+    /// Stores a print as the prints writer's commands do, noting it for the projection.
+    struct StorePrint(Print);
+
+    impl crate::command::Command for StorePrint {
+        type Writer = crate::writer::PrintsWriter;
+        type Reply = ();
+
+        fn apply(&mut self, txn: &crate::txn::Txn) -> Result<()> {
+            repo::put(txn, &self.0)?;
+            txn.print_changed(None, &self.0);
+            Ok(())
+        }
+    }
+
+    #[actix_rt::test]
+    async fn a_writer_whose_projection_panics_after_the_commit_answers_and_serves_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let index = Arc::new(PrintIndex::load(&store, TimeZone::UTC).unwrap());
+        let (writer, _arbiter) =
+            crate::writer::WriterHandle::start("prints", store.clone(), index.clone());
+        // The write is committed before the projection panics: its sender is told so (an
+        // error would make a client retry, and duplicate, a stored write).
+        writer
+            .send(StorePrint(named(1, PANIC_WHILE_UPDATING)))
+            .await
+            .unwrap();
+        assert_eq!(index.count().unwrap(), 1, "rebuilt from the store");
+        writer.send(StorePrint(named(2, "next"))).await.unwrap();
+        assert_eq!(index.count().unwrap(), 2, "the writer serves on");
+        assert_eq!(index.failure(), None);
     }
 }

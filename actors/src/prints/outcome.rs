@@ -17,8 +17,8 @@ use redb::ReadableTable;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
-    Authority, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print, PrintStatus,
-    UsageGrams,
+    Authority, CostCategory, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print,
+    PrintStatus, UsageGrams,
 };
 use storage::repo;
 use storage::{Id, Timestamp, tables};
@@ -134,6 +134,35 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
     }
 }
 
+/// The input at fault for an actual costing beyond [`crate::money::MAX_AMOUNT`]: a filament
+/// line's grams (`filaments[i].usedGrams`), a time line's part (`parts[i].durationSeconds`, or
+/// `durationSeconds` for a print of one part), the whole duration for the total.
+fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflow) -> String {
+    let costing::Overflow::Line {
+        part,
+        category,
+        nth,
+    } = overflow
+    else {
+        return "durationSeconds".into();
+    };
+    let planned = print.parts.get(part);
+    if category == CostCategory::Filament {
+        let usage = planned.and_then(|p| p.usages.get(nth)).map(|u| u.id);
+        if let Some(i) = input.filaments.iter().position(|(u, _)| Some(*u) == usage) {
+            return format!("filaments[{i}].usedGrams");
+        }
+    }
+    let given = input.parts.as_ref().and_then(|parts| {
+        let id = planned?.id;
+        parts.iter().position(|(p, _)| *p == id)
+    });
+    match given {
+        Some(i) => format!("parts[{i}].durationSeconds"),
+        None => "durationSeconds".into(),
+    }
+}
+
 fn revision(
     print: &Print,
     input: &OutcomeInput,
@@ -141,8 +170,9 @@ fn revision(
     number: u32,
     now: Timestamp,
 ) -> Result<OutcomeRevision> {
-    let actual = costing::actual(&print.costing, &print.parts, actuals, print.quantity)
-        .map_err(|_| Error::field("filaments", "errors.outOfRange"))?;
+    let actual = costing::actual(&print.costing, &print.parts, actuals, print.quantity).map_err(
+        |overflow| Error::field(overflow_path(print, input, overflow), "errors.outOfRange"),
+    )?;
     Ok(OutcomeRevision {
         revision: number,
         status: input.status,

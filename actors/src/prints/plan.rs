@@ -2,7 +2,7 @@
 //! the caller's transaction, every fault is reported with its JSON path, and the rates of the
 //! cost engine are taken from the records found.
 
-use crate::costing::{self, FilamentUse, PartPlan, Rate};
+use crate::costing::{self, FilamentUse, Overflow, PartPlan, Rate};
 use crate::integrations::links;
 use crate::inventory::filaments;
 use crate::ledger;
@@ -12,8 +12,8 @@ use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
-    Component, ComponentType, Costing, Customer, Filament, HotendUse, Part, Print, Printer, Series,
-    Spool, Usage,
+    Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse, Part, Print,
+    Printer, Series, Spool, Usage,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -437,12 +437,34 @@ fn customer(tx: &impl Tx, input: &PrintInput, faults: &mut Faults) -> Result<Opt
     }
 }
 
-/// Prices `plans` for `quantity` units. Errors: `errors.outOfRange` on `parts` on overflow.
+/// Prices `plans` for `quantity` units.
+///
+/// Errors: `errors.outOfRange` at the input that priced the line beyond
+/// [`crate::money::MAX_AMOUNT`] (the printer for its depreciation and electricity, the hotend,
+/// the build plate, the other component, the filament's grams), or at `parts` for the total.
 pub(super) fn price(
     plans: &[PartPlan],
     electricity_price: Decimal,
     quantity: u32,
 ) -> Result<Costing> {
-    costing::price(plans, electricity_price, quantity)
-        .map_err(|_| Error::field("parts", "errors.outOfRange"))
+    costing::price(plans, electricity_price, quantity).map_err(|overflow| {
+        let path = match overflow {
+            Overflow::Line {
+                part,
+                category,
+                nth,
+            } => {
+                let field = match category {
+                    CostCategory::Printer | CostCategory::Electricity => "printerId".to_string(),
+                    CostCategory::Hotend => format!("hotends[{nth}].componentId"),
+                    CostCategory::BuildPlate => "buildPlateId".to_string(),
+                    CostCategory::Component => format!("otherComponentIds[{nth}]"),
+                    CostCategory::Filament => format!("filaments[{nth}].usedGrams"),
+                };
+                format!("parts[{part}].{field}")
+            }
+            Overflow::Total => "parts".to_string(),
+        };
+        Error::field(path, "errors.outOfRange")
+    })
 }

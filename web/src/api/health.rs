@@ -12,19 +12,20 @@ use utoipa::ToSchema;
 pub struct Health {
     /// `ok`.
     pub status: &'static str,
-    /// `ok` (an unreadable database answers 503 `DATABASE_UNAVAILABLE` instead).
+    /// `ok`. An unreadable database, or a print projection that could not be loaded from it,
+    /// answers 503 `DATABASE_UNAVAILABLE` instead, its message saying which.
     pub database: &'static str,
     /// Version of this build.
     pub version: &'static str,
 }
 
-/// Health: reads the database file from the device (bypassing caches) and opens a read
-/// transaction.
+/// Health: reads the database file from the device (bypassing caches), opens a read
+/// transaction, and checks that the print projection loaded (it may still be loading).
 #[utoipa::path(
     tag = "health",
     responses(
         (status = 200, body = Health),
-        (status = 503, description = "The database cannot be read", body = ErrorBody),
+        (status = 503, description = "DATABASE_UNAVAILABLE: the database cannot be read, or the print projection could not be loaded from it (the message says which)", body = ErrorBody),
     )
 )]
 #[get("/health")]
@@ -33,6 +34,13 @@ pub async fn health(state: Data<AppState>) -> Result<Json<Health>, ApiError> {
     web::block(move || store.probe())
         .await
         .map_err(|_| ApiError::new(Code::Internal))??;
+    if let Some(reason) = state.index.failure() {
+        return Err(
+            ApiError::new(Code::DatabaseUnavailable).with_message(format!(
+                "The print projection could not be loaded: {reason}."
+            )),
+        );
+    }
     Ok(Json(Health {
         status: "ok",
         database: "ok",

@@ -89,7 +89,7 @@ impl From<&CostLine> for CostLineDto {
             part_id: l.part_id.map(|p| p.to_string()),
             label: l.label.clone(),
             quantity: dec(l.quantity),
-            unit_rate: dec(money::divide(l.rate_price, l.rate_per)),
+            unit_rate: dec(money::rate(l.rate_price, l.rate_per)),
             cost: dec(l.cost),
         }
     }
@@ -322,7 +322,7 @@ pub fn duration(part: &Part) -> u64 {
 }
 
 fn per_unit(value: Option<Decimal>, quantity: u32) -> Option<String> {
-    value.map(|v| dec(money::divide(v, Decimal::from(quantity.max(1)))))
+    value.map(|v| dec(money::rate(v, Decimal::from(quantity.max(1)))))
 }
 
 impl From<&Print> for PrintDto {
