@@ -90,8 +90,8 @@ pub const PRINT_ANSWERS: TableDefinition<([u8; 16], u32), &[u8]> =
     TableDefinition::new("print_answers");
 
 /// Something done to every table of the store, typed: creating them when the store opens, copying
-/// them into a backup. [`visit_all`] names each table once.
-pub(crate) trait Visit {
+/// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
+pub trait Visit {
     /// Visits a key-value table.
     fn table<K: redb::Key + 'static, V: redb::Value + 'static>(
         &mut self,
@@ -106,7 +106,7 @@ pub(crate) trait Visit {
 }
 
 /// Runs `visit` over every table above, `META` first.
-pub(crate) fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
+pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
     visit.table(META)?;
     visit.table(ACCOUNT_EMAILS)?;
     visit.table(SESSIONS)?;
