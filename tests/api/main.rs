@@ -6,6 +6,7 @@ mod backup;
 mod bridge_cli;
 mod dashboard;
 mod durability;
+mod edges;
 mod error_bodies;
 mod errors;
 mod fuzz;

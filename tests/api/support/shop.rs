@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 /// The inventory of DESIGN.md's reference example.
 pub struct Shop {
+    pub maker: String,
     pub printer: String,
     pub hotend: String,
     pub plate: String,
@@ -49,6 +50,7 @@ pub async fn shop(app: &TestApp) -> Shop {
         .create("/api/customers", &json!({"name": "Jane Doe"}))
         .await);
     Shop {
+        maker,
         printer,
         hotend,
         plate,
