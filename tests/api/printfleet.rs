@@ -693,3 +693,24 @@ async fn the_pages_link_map_attach_and_import() {
 async fn status_tray(app: &TestApp) -> Value {
     status(app, "").await["printers"][0]["trays"][3]["spoolCode"].clone()
 }
+
+#[actix_web::test]
+async fn with_the_integration_off_no_action_is_carried_out() {
+    let fleet = Fleet::start().await;
+    let app = fleet_app(&fleet).await;
+    let shop = linked_shop(&app).await;
+    let spool = crate::support::first_spool(&app, &shop.filament).await;
+    let off = json!({"printfleet": {"enabled": false, "url": fleet.url, "apiKey": bambuddy::KEY}});
+    assert_eq!(
+        app.patch("/api/settings/integrations", &off).await.status(),
+        200
+    );
+    let map = json!({"printerId": shop.printer, "slot": "255:254", "spoolId": spool["id"]});
+    refused(&app, "MAP_TRAY", map, 409, "INTEGRATION_DISABLED").await;
+    let unlink = json!({"printerId": shop.printer, "remoteId": null});
+    refused(&app, "LINK_PRINTER", unlink, 409, "INTEGRATION_DISABLED").await;
+    enable(&app, &fleet.url, bambuddy::KEY).await;
+    let printer = status(&app, "").await["printers"][0].clone();
+    assert_eq!(printer["remoteId"], 1, "still linked");
+    assert_ne!(printer["trays"][3]["source"], "MAPPED", "nothing mapped");
+}

@@ -785,3 +785,57 @@ async fn the_spoolman_page_imports_sends_confirms_and_the_spool_page_unlinks() {
         "{html}"
     );
 }
+
+#[actix_web::test]
+async fn with_spool_management_or_the_integration_off_no_action_is_carried_out() {
+    let (double, app, id) = imported("EXTERNAL_CONSUMPTION").await;
+    consume(&app, &id, "40", "10").await;
+    let op = operations(&app).await[0].clone();
+    let actions = [
+        ("IMPORT", json!({"remoteId": 1, "previewHash": "00"})),
+        ("SYNC", json!({"spoolId": id})),
+        (
+            "UNLINK",
+            json!({"spoolId": id, "ownership": "NATIVE", "openingBalance": "1"}),
+        ),
+        ("OPERATION", op_action(&op["id"], "SEND")),
+        ("OPERATION", op_action(&op["id"], "CONFIRM_APPLIED")),
+        ("OPERATION", op_action(&op["id"], "CONFIRM_NOT_APPLIED")),
+    ];
+    let features = |on: bool| json!({"spoolManagementEnabled": on});
+    let off = app.patch("/api/settings/features", &features(false)).await;
+    assert_eq!(off.status(), 200);
+    for path in [
+        "/api/integrations/spoolmgr",
+        "/api/integrations/spoolmgr?view=preview",
+    ] {
+        assert_error(app.get(path).await, 409, "SPOOL_MANAGEMENT_DISABLED").await;
+    }
+    for (name, data) in &actions {
+        refused(&app, name, data.clone(), 409, "SPOOL_MANAGEMENT_DISABLED").await;
+    }
+    // Spool management back on leaves the integration off (switching it off switched it off).
+    let on = app.patch("/api/settings/features", &features(true)).await;
+    assert_eq!(on.status(), 200);
+    assert_error(
+        app.get("/api/integrations/spoolmgr").await,
+        409,
+        "INTEGRATION_DISABLED",
+    )
+    .await;
+    for (name, data) in &actions {
+        refused(&app, name, data.clone(), 409, "INTEGRATION_DISABLED").await;
+    }
+    let on = json!({"spoolmgr": {"enabled": true, "url": double.url}});
+    assert_eq!(
+        app.patch("/api/settings/integrations", &on).await.status(),
+        200
+    );
+    let ops = operations(&app).await;
+    assert_eq!(
+        (ops.len(), &ops[0]["state"]),
+        (1, &json!("PENDING")),
+        "nothing was sent or confirmed"
+    );
+    assert_eq!(spool(&app, &id).await["authority"], "EXTERNAL_CONSUMPTION");
+}

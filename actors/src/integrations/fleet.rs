@@ -14,6 +14,7 @@
 //!   sum of its part's grams. An identical repeat answers the print as it is, corrections kept.
 
 use super::logs::{self, terminal};
+use super::settings::{Integration, require_enabled};
 use crate::command::{Command, Query, Snapshot};
 use crate::prints::outcome::OutcomeInput;
 use crate::txn::Txn;
@@ -83,8 +84,9 @@ fn attached_unimported(tx: &impl Tx, printer_id: Id) -> Result<bool> {
 }
 
 /// Links printer `printer_id` to a remote printer the fleet manager just confirmed, or unlinks
-/// it (`None`). Errors: [`Error::NotFound`]; [`Error::IntegrationConflict`] when the remote
-/// printer is linked to another printer, or the printer has attached logs not yet imported.
+/// it (`None`). Errors: as [`require_enabled`]; [`Error::NotFound`];
+/// [`Error::IntegrationConflict`] when the remote printer is linked to another printer, or the
+/// printer has attached logs not yet imported.
 #[derive(Debug, Clone)]
 pub struct LinkPrinter {
     /// The local printer.
@@ -98,6 +100,7 @@ impl Command for LinkPrinter {
     type Reply = ();
 
     fn apply(&mut self, txn: &Txn) -> Result<()> {
+        require_enabled(txn, Integration::Printfleet)?;
         printer(txn, self.printer_id)?;
         let old: Option<PrinterLink> = repo::get(txn, self.printer_id)?;
         if old.as_ref().map(|l| l.remote_id) == self.remote.as_ref().map(|r| r.0) {
@@ -171,7 +174,7 @@ impl Command for RecordPrinterSync {
 
 /// Maps a slot of a linked printer to a spool, or clears it (`None`).
 ///
-/// Errors: [`Error::SpoolManagementDisabled`]; as [`link_of`]; [`Error::Validation`] at `slot`
+/// Errors: [`Error::SpoolManagementDisabled`]; as [`require_enabled`]; as [`link_of`]; [`Error::Validation`] at `slot`
 /// (`errors.notFound`) for a slot the printer does not have; [`Error::InvalidSpool`] for an
 /// unknown or archived spool.
 #[derive(Debug, Clone)]
@@ -190,6 +193,7 @@ impl Command for MapTray {
 
     fn apply(&mut self, txn: &Txn) -> Result<()> {
         settings::require_spool_management(txn)?;
+        require_enabled(txn, Integration::Printfleet)?;
         let mut link = link_of(txn, self.printer_id)?;
         if !link.trays.iter().any(|t| t.slot == self.slot) {
             return Err(Error::field("slot", "errors.notFound"));

@@ -9,7 +9,7 @@ use super::fleet::{
 use super::hub::Reader;
 use super::peer::PeerError;
 use super::printfleet::{Bambuddy, LogPage, RemotePrinter};
-use super::settings::{Defaults, GetIntegrations};
+use super::settings::{Defaults, EnabledPeer, Integration};
 use crate::command::{Query, Snapshot};
 use crate::prints::outcome::OutcomeInput;
 use crate::writer::Writers;
@@ -100,17 +100,13 @@ impl Printfleet {
         }
     }
 
-    /// A client as configured now. Errors: [`Error::IntegrationDisabled`];
+    /// A client as configured now. Errors: as [`super::settings::require_enabled`];
     /// [`Error::IntegrationConfig`] without a URL or an API key.
     async fn client(&self) -> Result<Bambuddy> {
-        let in_force = self
+        let peer = self
             .reader
-            .query(GetIntegrations(self.defaults.clone()))
+            .query(EnabledPeer(Integration::Printfleet, self.defaults.clone()))
             .await?;
-        let peer = in_force.printfleet;
-        if !peer.enabled {
-            return Err(Error::IntegrationDisabled);
-        }
         let (Some(url), Some(key)) = (peer.url, peer.credential) else {
             return Err(Error::IntegrationConfig);
         };

@@ -14,7 +14,7 @@ use super::operations::{
     Sent, SettleOperation,
 };
 use super::peer::PeerError;
-use super::settings::{Defaults, GetIntegrations};
+use super::settings::{Defaults, EnabledPeer, Integration};
 use super::spoolmgr::{RemoteSpool, Spoolman, UseOutcome};
 use crate::command::{Query, Snapshot};
 use crate::prints::PrintIndex;
@@ -127,18 +127,14 @@ impl Spoolmgr {
         }
     }
 
-    /// A client as configured now. Errors: [`Error::IntegrationDisabled`] when it is off (or
-    /// spool management is); [`Error::IntegrationConfig`] without a URL or with a credential
+    /// A client as configured now. Errors: as [`super::settings::require_enabled`];
+    /// [`Error::IntegrationConfig`] without a URL or with a credential
     /// that cannot be a header.
     async fn client(&self) -> Result<Spoolman> {
-        let in_force = self
+        let peer = self
             .reader
-            .query(GetIntegrations(self.defaults.clone()))
+            .query(EnabledPeer(Integration::Spoolmgr, self.defaults.clone()))
             .await?;
-        let peer = in_force.spoolmgr;
-        if !peer.enabled {
-            return Err(Error::IntegrationDisabled);
-        }
         let url = peer.url.ok_or(Error::IntegrationConfig)?;
         Spoolman::new(url, peer.credential.as_ref()).map_err(|_| Error::IntegrationConfig)
     }

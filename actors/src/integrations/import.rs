@@ -12,6 +12,7 @@
 //!   weight (the spool's initial weight, else its filament's): such a spool is not imported.
 
 use super::links;
+use super::settings::{Integration, require_enabled};
 use super::spoolmgr::RemoteSpool;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers, name_key};
@@ -440,8 +441,8 @@ impl Command for RecordSync {
 /// starts at the confirmed `opening_balance`, and removes the link (the remote id stays
 /// reserved to the spool); replies with the spool's id.
 ///
-/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::NotFound`];
-/// [`Error::IntegrationConflict`] when it is not linked or has unresolved operations.
+/// Errors: as [`require_enabled`]; [`Error::NotFound`]; [`Error::IntegrationConflict`] when it
+/// is not linked or has unresolved operations.
 #[derive(Debug, Clone)]
 pub struct Unlink {
     /// The spool.
@@ -455,7 +456,7 @@ impl Command for Unlink {
     type Reply = Id;
 
     fn apply(&mut self, txn: &Txn) -> Result<Id> {
-        settings::require_spool_management(txn)?;
+        require_enabled(txn, Integration::Spoolmgr)?;
         if self.opening_balance.is_sign_negative() && !self.opening_balance.is_zero() {
             return Err(Error::field("openingBalance", "errors.negative"));
         }

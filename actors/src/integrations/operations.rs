@@ -13,6 +13,7 @@
 //! - an operation found `SENDING` when the appliance starts is `UNKNOWN` ([`RecoverSending`]).
 
 use super::import;
+use super::settings::{Integration, require_enabled};
 use super::spoolmgr::RemoteSpool;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
@@ -201,8 +202,8 @@ impl Command for SettleOperation {
 
 /// A person's word on an `UNKNOWN` or `FAILED` operation: applied after all (it becomes
 /// `APPLIED`), or not applied (it becomes `PENDING` and will be sent). Repeating the word is
-/// answered as done. Errors: [`Error::NotFound`]; [`Error::IntegrationConflict`] for an
-/// operation in another state.
+/// answered as done. Errors: as [`require_enabled`]; [`Error::NotFound`];
+/// [`Error::IntegrationConflict`] for an operation in another state.
 #[derive(Debug, Clone, Copy)]
 pub struct ConfirmOperation {
     /// The operation.
@@ -216,6 +217,7 @@ impl Command for ConfirmOperation {
     type Reply = SpoolmgrOperation;
 
     fn apply(&mut self, txn: &Txn) -> Result<SpoolmgrOperation> {
+        require_enabled(txn, Integration::Spoolmgr)?;
         let op = get(txn, self.id)?;
         let to = if self.applied {
             OperationState::Applied

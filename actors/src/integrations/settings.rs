@@ -238,6 +238,54 @@ pub fn switch_spoolmgr_off(txn: &Txn) -> Result<()> {
     Ok(())
 }
 
+/// One of the two integrations.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Integration {
+    /// The spool manager (Spoolman).
+    Spoolmgr,
+    /// The printer-fleet manager (Bambuddy).
+    Printfleet,
+}
+
+/// Refuses an action of `integration` unless it is switched on; every action of an integration,
+/// remote or local only, checks this in its own transaction.
+///
+/// Errors: for the spool manager, [`Error::SpoolManagementDisabled`] while spool management is
+/// off (the spec's code for every spool-manager route); then [`Error::IntegrationDisabled`]
+/// while the integration is switched off.
+pub fn require_enabled(tx: &impl Tx, integration: Integration) -> Result<()> {
+    let stored = repo::integrations(tx)?;
+    let enabled = match integration {
+        Integration::Spoolmgr => {
+            settings::require_spool_management(tx)?;
+            stored.spoolmgr.enabled
+        }
+        Integration::Printfleet => stored.printfleet.enabled,
+    };
+    if enabled {
+        Ok(())
+    } else {
+        Err(Error::IntegrationDisabled)
+    }
+}
+
+/// The integration in force, once [`require_enabled`] let it act. Errors: as [`require_enabled`].
+#[derive(Debug, Clone)]
+pub struct EnabledPeer(pub Integration, pub Defaults);
+
+impl Query for EnabledPeer {
+    type Answer = Peer;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Peer> {
+        require_enabled(snapshot, self.0)?;
+        let in_force = in_force(snapshot, &self.1)?;
+        Ok(match self.0 {
+            Integration::Spoolmgr => in_force.spoolmgr,
+            Integration::Printfleet => in_force.printfleet,
+        })
+    }
+}
+
 /// The integrations in force. Errors: the store cannot be read.
 #[derive(Debug, Clone)]
 pub struct GetIntegrations(pub Defaults);

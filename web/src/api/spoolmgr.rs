@@ -370,7 +370,7 @@ pub enum SpoolmgrView {
     responses(
         (status = 200, body = SpoolmgrView),
         (status = 401, body = ErrorBody),
-        (status = 409, description = "INTEGRATION_DISABLED; INTEGRATION_CONFIG (preview without a URL, or a refused credential)", body = ErrorBody),
+        (status = 409, description = "SPOOL_MANAGEMENT_DISABLED; INTEGRATION_DISABLED; INTEGRATION_CONFIG (preview without a URL, or a refused credential)", body = ErrorBody),
         (status = 422, description = "An unknown parameter or view, a page out of range", body = ErrorBody),
         (status = 502, description = "INTEGRATION_UNAVAILABLE, INTEGRATION_CONTRACT (preview)", body = ErrorBody),
     ),
