@@ -80,12 +80,24 @@ pub fn create(txn: &Txn, input: &SeriesInput, now: Timestamp) -> Result<Series> 
     Ok(series)
 }
 
-/// Replaces the editable fields of series `id`.
-/// Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`], [`Error::Validation`].
+/// Replaces the editable fields of series `id`. Its prints keep their customer: a series whose
+/// prints belong to another customer cannot take a customer (the customer is who a finished
+/// print was made and priced for, so it is not rewritten behind the shop's back).
+///
+/// Errors: [`Error::PrintSeriesDisabled`], [`Error::NotFound`], [`Error::Validation`]
+/// (`customerId`: `errors.notFound`, or `errors.seriesCustomerConflict` when a print of the
+/// series has another customer or none).
 pub fn replace(txn: &Txn, id: Id, input: &SeriesInput, now: Timestamp) -> Result<Series> {
     require_enabled(txn)?;
     check(txn, input)?;
     let old = get(txn, id)?;
+    if let Some(customer) = input.customer_id.filter(|c| old.customer_id != Some(*c)) {
+        for referrer in repo::referrers(txn, id)? {
+            if repo::get::<Print>(txn, referrer)?.is_some_and(|p| p.customer_id != Some(customer)) {
+                return Err(Error::field("customerId", "errors.seriesCustomerConflict"));
+            }
+        }
+    }
     let mut series = old.clone();
     series.name = input.name.get().clone();
     series.customer_id = input.customer_id;

@@ -266,6 +266,16 @@ pub fn is_referenced(tx: &WriteTransaction, target: Id) -> Result<bool> {
     Ok(values.next().transpose()?.is_some())
 }
 
+/// The records that refer to `target` (prints of a series, of a customer, …), in id order.
+pub fn referrers(tx: &WriteTransaction, target: Id) -> Result<Vec<Id>> {
+    let table = tx.open_multimap_table(tables::REFERENCES)?;
+    let mut ids = Vec::new();
+    for value in table.get(target.bytes())? {
+        ids.push(Id::from_bytes(value?.value()));
+    }
+    Ok(ids)
+}
+
 /// The settings record, once setup has run.
 pub fn settings(tx: &impl Tx) -> Result<Option<Settings>> {
     let table = tx.table(tables::SETTINGS)?;

@@ -554,3 +554,31 @@ async fn filaments_are_found_by_name_and_deleted_only_when_unused() {
         "a filament without spools or prints can go"
     );
 }
+
+#[actix_web::test]
+async fn a_legacy_name_of_an_archived_manufacturer_restores_it() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let prusa = app.manufacturer("Prusa Research").await;
+    let archive = json!({"archived": true});
+    let res = app
+        .patch(&format!("/api/manufacturers/{prusa}"), &archive)
+        .await;
+    assert_eq!(res.status(), 200);
+    let mut legacy = printer(&prusa);
+    legacy.as_object_mut().unwrap().remove("manufacturerId");
+    legacy["manufacturer"] = json!("PRUSA research");
+    let made = app.create("/api/printers", &legacy).await;
+    assert_eq!(
+        made["manufacturerId"],
+        prusa.as_str(),
+        "the one of that name"
+    );
+    let maker: Value = app
+        .get(&format!("/api/manufacturers/{prusa}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(maker["archived"], false, "active again");
+}

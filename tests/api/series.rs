@@ -333,3 +333,56 @@ async fn an_export_above_5000_prints_is_refused() {
         "header and the demo robot"
     );
 }
+
+#[actix_web::test]
+async fn a_series_holding_prints_keeps_their_customer() {
+    let (app, shop, sid, _) = series_with_first_run().await;
+    let other = app
+        .create("/api/customers", &json!({"name": "Someone else"}))
+        .await;
+    let change = |customer: &Value| json!({"name": "Trophies", "customerId": customer, "target": 5, "autoComplete": true});
+    assert_field_error(
+        app.patch(&format!("/api/series/{sid}"), &change(&other["id"]))
+            .await,
+        "customerId",
+        "errors.seriesCustomerConflict",
+    )
+    .await;
+    // No customer, or the same one, is fine; an empty series takes any customer.
+    let none = app
+        .patch(&format!("/api/series/{sid}"), &change(&Value::Null))
+        .await;
+    assert_eq!(none.status(), 200);
+    let same = app
+        .patch(
+            &format!("/api/series/{sid}"),
+            &change(&json!(shop.customer)),
+        )
+        .await;
+    assert_eq!(same.status(), 200);
+    let empty = app.create("/api/series", &json!({"name": "Empty"})).await;
+    let eid = empty["id"].as_str().unwrap();
+    let res = app
+        .patch(&format!("/api/series/{eid}"), &change(&other["id"]))
+        .await;
+    assert_eq!(res.status(), 200);
+}
+
+#[actix_web::test]
+async fn patch_archived_archives_series_and_spools() {
+    let (app, shop, sid, _) = series_with_first_run().await;
+    let spool = support::first_spool(&app, &shop.filament).await;
+    let spool_id = spool["id"].as_str().unwrap();
+    for path in [
+        format!("/api/series/{sid}"),
+        format!("/api/spools/{spool_id}"),
+    ] {
+        for archived in [true, false] {
+            let res = app.patch(&path, &json!({"archived": archived})).await;
+            let status = res.status();
+            let body: Value = res.json().await.unwrap();
+            assert_eq!(status, 200, "{path}: {body}");
+            assert_eq!(body["archived"], archived, "{path}");
+        }
+    }
+}

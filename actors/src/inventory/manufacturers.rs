@@ -59,12 +59,16 @@ fn write(
     Ok(manufacturer)
 }
 
-/// The active manufacturer named `name` (legacy printer input), created when none has the name.
-/// Errors: [`Error::Validation`] with `errors.archived` at `path` when the name belongs to an
-/// archived manufacturer (unarchive it, or send `manufacturerId`).
-pub fn resolve_by_name(txn: &Txn, name: &Name, path: &str, now: Timestamp) -> Result<Manufacturer> {
+/// The active manufacturer named `name` (legacy printer input: the spec's "resolves an existing
+/// active manufacturer or creates one"), created when none has the name. Names are unique, so
+/// an archived manufacturer of that name is restored rather than doubled.
+/// Errors: the store cannot be written.
+pub fn resolve_by_name(txn: &Txn, name: &Name, now: Timestamp) -> Result<Manufacturer> {
     match repo::index_get(txn, tables::MANUFACTURER_NAMES, &name_key(name.get()))? {
-        Some(id) => super::require_active(txn, id, path),
+        Some(id) => match super::get::<Manufacturer>(txn, id)? {
+            archived if archived.archived => super::set_archived(txn, id, false, now),
+            active => Ok(active),
+        },
         None => Manufacturers::create(
             txn,
             &ManufacturerInput {

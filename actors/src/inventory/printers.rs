@@ -67,9 +67,7 @@ fn write(
 ) -> Result<PrinterView> {
     let manufacturer: Manufacturer = match &input.manufacturer {
         ManufacturerRef::Id(id) => super::require_active(txn, *id, "manufacturerId")?,
-        ManufacturerRef::Name(name) => {
-            manufacturers::resolve_by_name(txn, name, "manufacturer", now)?
-        }
+        ManufacturerRef::Name(name) => manufacturers::resolve_by_name(txn, name, now)?,
     };
     printer.name = input.name.get().clone();
     printer.manufacturer_id = manufacturer.id;

@@ -3,7 +3,7 @@
 use super::ListResponse;
 use super::prints::{self, PrintDto, filters};
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery};
+use crate::extract::{ArchiveInput, ListParams, Patch, PathId, StrictJson, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
@@ -226,20 +226,33 @@ pub async fn get_series(
     Ok(Json(state.query(GetSeries(id.0)).await?.into()))
 }
 
-/// Replaces the editable fields of a series.
-#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), request_body = SeriesInputDto, responses((status = 200, body = SeriesDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+/// Replaces the editable fields of a series, or with `{"archived": bool}` alone changes only its
+/// archive state (as `POST /api/series/{id}/archive`).
+#[utoipa::path(tag = "series", params(("id" = String, Path, description = "Series id")), request_body = Patch<SeriesInputDto>, responses((status = 200, body = SeriesDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "PRINT_SERIES_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
 #[patch("/series/{id}")]
 pub async fn patch_series(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    input: StrictJson<SeriesInputDto>,
+    body: Patch<SeriesInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let command = ReplaceSeries {
-        id: id.0,
-        input: input.0.into(),
+    let series = match body {
+        Patch::Archive(a) => {
+            let command = ArchiveSeries {
+                id: id.0,
+                archived: a.archived,
+            };
+            state.send(command).await?
+        }
+        Patch::Replace(input) => {
+            let command = ReplaceSeries {
+                id: id.0,
+                input: input.into(),
+            };
+            state.send(command).await?
+        }
     };
-    Ok(HttpResponse::Ok().json(SeriesDto::from(state.send(command).await?)))
+    Ok(HttpResponse::Ok().json(SeriesDto::from(series)))
 }
 
 /// Sets OPEN or COMPLETED.

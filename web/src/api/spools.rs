@@ -5,7 +5,7 @@ use super::ListResponse;
 use super::spoolmgr::{AuthorityDto, RemoteStateDto};
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{
-    ArchiveInput, ListParams, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
+    ArchiveInput, ListParams, Patch, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
 };
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -462,16 +462,27 @@ pub async fn get_spool(
     }))
 }
 
-/// Changes a spool's metadata and price; its code, filament and initial weight stay.
-#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id")), request_body = SpoolPatch, responses((status = 200, body = SpoolDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "IMMUTABLE for a fixed field, or SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+/// Changes a spool's metadata and price (its code, filament and initial weight stay), or with
+/// `{"archived": bool}` alone changes only its archive state (as `POST /api/spools/{id}/archive`).
+#[utoipa::path(tag = "spools", params(("id" = String, Path, description = "Spool id")), request_body = Patch<SpoolPatch>, responses((status = 200, body = SpoolDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "IMMUTABLE for a fixed field, or SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
 #[patch("/spools/{id}")]
 pub async fn patch_spool(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    input: StrictJson<SpoolPatch>,
+    body: Patch<SpoolPatch>,
 ) -> Result<Json<SpoolDto>, ApiError> {
-    Ok(Json(state.send(input.0.command(id.0)).await?.into()))
+    let spool = match body {
+        Patch::Archive(a) => {
+            let command = ArchiveSpool {
+                id: id.0,
+                archived: a.archived,
+            };
+            state.send(command).await?
+        }
+        Patch::Replace(input) => state.send(input.command(id.0)).await?,
+    };
+    Ok(Json(spool.into()))
 }
 
 /// Archives or restores a spool (an archived spool is not active stock).
