@@ -184,6 +184,14 @@ async fn drafts_are_validated_field_by_field() {
         "errors.outOfRange",
     )
     .await;
+    let mut twice = draft(&shop, "x");
+    twice["parts"][0]["otherComponentIds"] = json!([shop.belts, shop.belts]);
+    assert_field_error(
+        app.post("/api/prints/calculate", &twice).await,
+        "parts[0].otherComponentIds[1]",
+        "errors.duplicate",
+    )
+    .await;
     let mut no_hotend = draft(&shop, "x");
     no_hotend["parts"][0]["hotends"] = json!([]);
     assert_field_error(

@@ -300,8 +300,11 @@ pub(super) fn resolve(
             }
         }
         let mut others = Vec::new();
+        let mut listed = HashSet::new();
         for (j, other) in part.other_component_ids.iter().enumerate() {
-            if let Some(c) = faults.component(
+            if !listed.insert(*other) {
+                faults.add(at(&format!("otherComponentIds[{j}]")), "errors.duplicate");
+            } else if let Some(c) = faults.component(
                 tx,
                 *other,
                 ComponentType::Other,
