@@ -216,7 +216,8 @@ async fn logout_ends_the_session() {
     app.setup().await;
     assert_eq!(app.get("/api/customers").await.status(), 200);
     let res = app.post("/api/auth/logout", &json!({})).await;
-    assert_eq!(res.status(), 204);
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.json::<Value>().await.unwrap(), json!({"ok": true}));
     assert_eq!(
         app.get("/api/auth/session")
             .await

@@ -72,6 +72,10 @@ async fn schemathesis_finds_nothing_in_the_api() {
     let ids = seeded(&app).await;
     let cookie = session_cookie(&app).await;
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/schemathesis");
+    // The document is for signed-in users: fetched with the session, handed over as a file.
+    let document = app.get("/api/openapi.json").await.bytes().await.unwrap();
+    let schema = tempfile::Builder::new().suffix(".json").tempfile().unwrap();
+    std::fs::write(schema.path(), &document).unwrap();
     let mut command = Command::new(schemathesis);
     command
         .current_dir(&dir)
@@ -81,7 +85,7 @@ async fn schemathesis_finds_nothing_in_the_api() {
         .env("PRINTCOST_FUZZ_COOKIE", &cookie)
         .env("NO_COLOR", "1")
         .args(["--config-file", "schemathesis.toml", "run"])
-        .arg(app.url("/api/openapi.json"))
+        .arg(schema.path())
         .args(["--url", &app.base, "--max-time", MAX_SECONDS])
         .args(["-H", &format!("Cookie: {cookie}")])
         .args(["-H", &format!("Origin: {}", app.origin)]);

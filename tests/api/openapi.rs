@@ -6,7 +6,18 @@ use serde_json::{Value, json};
 /// The document as served.
 async fn document() -> Value {
     let app = TestApp::spawn().await;
+    app.setup().await;
     app.get("/api/openapi.json").await.json().await.unwrap()
+}
+
+#[actix_web::test]
+async fn the_document_is_for_signed_in_users_only() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let anonymous = app.browser().get(app.url("/api/openapi.json")).send();
+    crate::support::assert_error(anonymous.await.unwrap(), 401, "UNAUTHENTICATED").await;
+    let signed_in = app.get("/api/openapi.json").await;
+    assert_eq!(signed_in.status(), 200);
 }
 
 /// Every route the API has: (method, path).

@@ -68,7 +68,12 @@ impl OpenApiJson {
     }
 }
 
-async fn openapi_json(doc: Data<OpenApiJson>) -> Result<HttpResponse, error::ApiError> {
+/// `GET /api/openapi.json`, for a signed-in user only: the spec's public routes are health, setup
+/// status, setup and login. The reference page fetches it with the browser's session cookie.
+async fn openapi_json(
+    doc: Data<OpenApiJson>,
+    _user: session::CurrentUser,
+) -> Result<HttpResponse, error::ApiError> {
     let json = web::block(move || doc.get())
         .await
         .map_err(|_| error::ApiError::new(error::Code::Internal))?;

@@ -1,7 +1,8 @@
-//! Wire formats shared by every DTO: decimals, timestamps and ids.
+//! Wire formats shared by every DTO: decimals, timestamps and ids, and the answer of an action
+//! that makes nothing.
 
 use rust_decimal::Decimal;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use storage::{Id, Timestamp};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -55,4 +56,17 @@ mod tests {
         );
         assert_eq!(ts(Timestamp(1_795_774_500)), "2026-11-27T10:15:00Z");
     }
+}
+
+/// The answer of an action that makes nothing (logout, SYNC, OPERATION, …): `{"ok": true}`,
+/// with 200 (API-CONTRACT: "other actions → 200").
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct OkDto {
+    /// Always true.
+    pub ok: bool,
+}
+
+impl OkDto {
+    /// `{"ok": true}`.
+    pub const DONE: OkDto = OkDto { ok: true };
 }

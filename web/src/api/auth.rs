@@ -4,6 +4,7 @@ use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::StrictJson;
 use crate::session::{CurrentUser, removal_cookie, session_cookie};
 use crate::state::AppState;
+use crate::wire::OkDto;
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
 use actors::accounts::{
@@ -275,14 +276,14 @@ pub async fn session(user: Option<CurrentUser>) -> Json<SessionBody> {
     })
 }
 
-/// Logs out: deletes the current session and the cookie.
-#[utoipa::path(tag = "auth", responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)), security(("session" = [])))]
+/// Logs out: deletes the current session and the cookie; `{"ok": true}` (an action, so 200).
+#[utoipa::path(tag = "auth", responses((status = 200, body = OkDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody)), security(("session" = [])))]
 #[post("/auth/logout")]
 pub async fn logout(state: Data<AppState>, user: CurrentUser) -> Result<HttpResponse, ApiError> {
     end_session(&state, &user).await?;
-    Ok(HttpResponse::NoContent()
+    Ok(HttpResponse::Ok()
         .cookie(removal_cookie(&state.config))
-        .finish())
+        .json(OkDto::DONE))
 }
 
 /// Deletes the session of `user` (API and UI logout).

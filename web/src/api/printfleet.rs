@@ -6,11 +6,11 @@
 
 use super::prints::PrintDto;
 use super::prints::outcome_dto::OutcomeInputDto;
-use super::spoolmgr::OkDto;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{QueryFields, ReadQuery, StrictJson, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
+use crate::wire::OkDto;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{get, post};
@@ -522,7 +522,7 @@ impl FleetAction {
                 return Ok(FleetResult::Print(Box::new(PrintDto::from(&print))));
             }
         }
-        Ok(FleetResult::Done(OkDto { ok: true }))
+        Ok(FleetResult::Done(OkDto::DONE))
     }
 }
 

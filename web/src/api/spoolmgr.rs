@@ -7,6 +7,7 @@ use crate::error::{ApiError, ErrorBody};
 use crate::extract::{QueryFields, ReadQuery, StrictJson, StrictQuery};
 use crate::session::CurrentUser;
 use crate::state::AppState;
+use crate::wire::OkDto;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{get, post};
@@ -486,13 +487,6 @@ pub struct SpoolIdDto {
     pub id: String,
 }
 
-/// SYNC's and OPERATION's answer.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct OkDto {
-    /// Always true.
-    pub ok: bool,
-}
-
 /// An action's answer: `{id}` for IMPORT and UNLINK, `{ok: true}` for SYNC and OPERATION.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(untagged)]
@@ -563,7 +557,7 @@ impl SpoolmgrAction {
         };
         Ok(match id {
             Some(id) => ActionResult::Spool(SpoolIdDto { id: id.to_string() }),
-            None => ActionResult::Done(OkDto { ok: true }),
+            None => ActionResult::Done(OkDto::DONE),
         })
     }
 }

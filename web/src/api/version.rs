@@ -6,27 +6,15 @@ use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::get;
 use actix_web::web::{Data, Json};
-use serde::Serialize;
-use utoipa::ToSchema;
 
-/// Latest and current version.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct Versions {
-    /// Latest release, or null (no feed configured, or the feed did not answer).
-    pub latest: Option<String>,
-    /// This build.
-    pub current: &'static str,
-}
-
-/// The latest release version of the project, or null; cached five minutes.
-#[utoipa::path(tag = "health", responses((status = 200, body = Versions), (status = 401, body = crate::error::ErrorBody)), security(("session" = [])))]
+/// The latest release version of the project as a JSON string (`"1.4.0"`), or `null` when no
+/// feed is configured or it did not answer (the spec's answer); cached five minutes. This
+/// build's version is `GET /api/health`'s `version`.
+#[utoipa::path(tag = "health", responses((status = 200, description = "The latest version, or null", body = Option<String>, example = json!("1.4.0")), (status = 401, body = crate::error::ErrorBody)), security(("session" = [])))]
 #[get("/version-latest")]
 pub async fn version_latest(
     state: Data<AppState>,
     _user: CurrentUser,
-) -> Result<Json<Versions>, ApiError> {
-    Ok(Json(Versions {
-        latest: state.latest_version.get().await,
-        current: env!("CARGO_PKG_VERSION"),
-    }))
+) -> Result<Json<Option<String>>, ApiError> {
+    Ok(Json(state.latest_version.get().await))
 }
