@@ -450,3 +450,35 @@ async fn bodies_that_take_one_of_two_forms_document_both() {
         .all(|operation| operation.get("parameters").is_none_or(Value::is_array));
     assert!(every_parameter_list, "no operation has `parameters: null`");
 }
+
+#[actix_web::test]
+async fn the_where_date_admits_every_valid_date() {
+    let doc = document().await;
+    let list = &doc["paths"]["/api/prints"]["get"]["parameters"];
+    let param = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "where")
+        .unwrap();
+    let text = param["content"]["application/json"]["schema"].to_string();
+    let pattern = regex::Regex::new(
+        text.split("\"pattern\":\"")
+            .find(|p| p.starts_with("^[0-9]{4}"))
+            .and_then(|p| p.split('"').next())
+            .unwrap(),
+    )
+    .unwrap();
+    for date in ["2024-02-29", "2026-01-31", "2026-12-30", "2026-11-01"] {
+        assert!(pattern.is_match(date), "{date}");
+    }
+    for wrong in ["2026-13-01", "2026-00-10", "2026-01-32", "2026-1-01"] {
+        assert!(!pattern.is_match(wrong), "{wrong}");
+    }
+    assert!(text.contains("\"format\":\"date\""), "{text}");
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let filter = r#"{"dateTo":{"lte":"2024-02-29"}}"#;
+    let url = format!("/api/prints?where={}", crate::support::urlencode(filter));
+    assert_eq!(app.get(&url).await.status(), 200);
+}

@@ -24,8 +24,8 @@ pub fn where_schema() -> Value {
         json!({"oneOf": [one("in", values.clone()), one("notIn", values)]})
     };
     let id = json!({"type": "string", "format": "uuid"});
-    let date =
-        json!({"type": "string", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8])$"});
+    // Every calendar date: the pattern gives the shape, `format: date` rules out 02-30 and the like.
+    let date = json!({"type": "string", "format": "date", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"});
     let condition = json!({"oneOf": [
         one("status", set(json!({"enum": ["DRAFT", "PRINTING", "PRINTED", "SHIPPED", "DONE"]}))),
         one("outcome", set(json!({"enum": ["PENDING", "SUCCESS", "FAILED"]}))),
