@@ -482,3 +482,42 @@ async fn the_where_date_admits_every_valid_date() {
     let url = format!("/api/prints?where={}", crate::support::urlencode(filter));
     assert_eq!(app.get(&url).await.status(), 200);
 }
+
+#[actix_web::test]
+async fn head_answers_every_get_route_as_get_does_without_a_body() {
+    let doc = document().await;
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let ghost = "01a1fca8-547d-7442-9d4e-aa020ca898c4";
+    let mut paths: Vec<String> = doc["paths"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, item)| item["get"].is_object())
+        .map(|(path, _)| {
+            regex::Regex::new(r"\{[^}]+\}")
+                .unwrap()
+                .replace_all(path, ghost)
+                .into_owned()
+        })
+        .collect();
+    paths.extend([
+        "/".into(),
+        "/static/app.css".into(),
+        "/api-reference/".into(),
+    ]);
+    for path in paths {
+        let get = app.get(&path).await;
+        let head = app.client.head(app.url(&path)).send().await.unwrap();
+        assert_eq!(head.status(), get.status(), "HEAD {path}");
+        assert_eq!(
+            head.headers().get("content-type"),
+            get.headers().get("content-type"),
+            "HEAD {path}"
+        );
+        assert!(
+            head.bytes().await.unwrap().is_empty(),
+            "HEAD {path} has a body"
+        );
+    }
+}

@@ -163,16 +163,12 @@ async fn assets_are_embedded_and_pages_carry_the_csp() {
             .unwrap()
             .contains("javascript")
     );
-    assert_eq!(
-        client
-            .get(app.url("/static/nope.css"))
-            .send()
-            .await
-            .unwrap()
-            .status()
-            .as_u16(),
-        404
-    );
+    let miss = client
+        .get(app.url("/static/nope.css"))
+        .send()
+        .await
+        .unwrap();
+    crate::support::assert_error(miss, 404, "NOT_FOUND").await;
     let res = client.get(app.url("/setup")).send().await.unwrap();
     let csp = res.headers()["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("script-src 'self'"));

@@ -124,4 +124,5 @@ pub fn app(
         .wrap(from_fn(middleware::origin_guard))
         .wrap(from_fn(middleware::request_id))
         .wrap(middleware::security_headers())
+        .wrap(from_fn(middleware::head_as_get))
 }

@@ -1,4 +1,5 @@
-//! Middleware, outermost first: security headers, request id and error bodies, the Origin guard.
+//! Middleware, outermost first: HEAD served as GET, security headers, request id and error
+//! bodies, the Origin guard.
 
 use crate::error::{ApiError, Code, Rendered};
 use crate::state::AppState;
@@ -10,6 +11,19 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{DefaultHeaders, Next};
 use actix_web::{Error, HttpMessage, web};
 use std::time::Instant;
+
+/// Routes a `HEAD` request as the `GET` of the same path (RFC 9110, 9.3.2: the same status and
+/// headers, no body), so that every GET route answers monitors that probe with HEAD. The server
+/// leaves the body out because the request arrived as HEAD.
+pub async fn head_as_get(
+    mut req: ServiceRequest,
+    next: Next<impl MessageBody + 'static>,
+) -> Result<ServiceResponse<impl MessageBody>, Error> {
+    if req.method() == Method::HEAD {
+        req.head_mut().method = Method::GET;
+    }
+    next.call(req).await
+}
 
 /// Response header carrying the request id (also in every error body and log line).
 pub const REQUEST_ID: &str = "x-request-id";
