@@ -326,3 +326,32 @@ async fn a_password_change_ends_every_other_session() {
         .unwrap();
     assert_eq!(new.status(), 200);
 }
+
+#[actix_web::test]
+async fn wrong_current_passwords_are_throttled_like_logins() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let wrong =
+        json!({"currentPassword": "not it at all", "newPassword": "a brand new passphrase"});
+    for _ in 0..web::throttle::FREE_FAILURES {
+        let res = app.patch("/api/auth/password", &wrong).await;
+        assert_error(res, 401, "INVALID_CREDENTIALS").await;
+    }
+    let right = json!({"currentPassword": PASSWORD, "newPassword": "a brand new passphrase"});
+    let blocked = app.patch("/api/auth/password", &right).await;
+    let retry: u64 = blocked.headers()["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!(retry > 0);
+    assert_error(blocked, 429, "RATE_LIMITED").await;
+    // The account's logins wait too: one count for the email.
+    let login = json!({"email": EMAIL, "password": PASSWORD});
+    assert_error(
+        app.post("/api/auth/login", &login).await,
+        429,
+        "RATE_LIMITED",
+    )
+    .await;
+}

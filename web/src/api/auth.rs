@@ -228,6 +228,25 @@ pub async fn login(
     Ok(ok_with_session(HttpResponse::Ok(), &state, token, account))
 }
 
+/// The address a request came from, as the throttle keys it.
+fn client_address(req: &HttpRequest) -> String {
+    req.peer_addr()
+        .map(|a| a.ip().to_string())
+        .unwrap_or_default()
+}
+
+/// Refuses a password check for `email` from `address` while the throttle blocks it.
+/// Errors: `RATE_LIMITED` with `retry_after`.
+fn not_throttled(state: &AppState, email: &str, address: &str) -> Result<(), ApiError> {
+    state
+        .throttle
+        .check(email, address)
+        .map_err(|seconds| ApiError {
+            retry_after: Some(seconds),
+            ..ApiError::new(Code::RateLimited)
+        })
+}
+
 /// Checks credentials for the API and the UI, with the throttle, and opens a session. Returns
 /// the session token and the account.
 ///
@@ -238,16 +257,8 @@ pub async fn run_login(
     input: LoginInput,
 ) -> Result<(String, Account), ApiError> {
     let LoginInput { email, password } = input;
-    let address = req
-        .peer_addr()
-        .map(|a| a.ip().to_string())
-        .unwrap_or_default();
-    if let Err(seconds) = state.throttle.check(&email, &address) {
-        return Err(ApiError {
-            retry_after: Some(seconds),
-            ..ApiError::new(Code::RateLimited)
-        });
-    }
+    let address = client_address(req);
+    not_throttled(state, &email, &address)?;
     let account = state.query(FindByEmail(email.clone())).await?;
     let stored = account.as_ref().map(|a| a.password_hash.clone());
     let matches = passwords::verify(stored, password).await?;
@@ -340,6 +351,7 @@ pub async fn save_locale(
         (status = 401, description = "UNAUTHENTICATED, or INVALID_CREDENTIALS for a wrong current password", body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 422, body = ErrorBody),
+        (status = 429, description = "RATE_LIMITED: wrong current passwords count with failed logins of the account's email and the client's address; `Retry-After` says when to try again", body = ErrorBody),
     ),
     security(("session" = []))
 )]
@@ -347,17 +359,22 @@ pub async fn save_locale(
 pub async fn change_password(
     state: Data<AppState>,
     user: CurrentUser,
+    req: HttpRequest,
     input: StrictJson<PasswordInput>,
 ) -> Result<Json<User>, ApiError> {
     let PasswordInput {
         current_password,
         new_password,
     } = input.0;
+    let (email, address) = (user.account.email.clone(), client_address(&req));
+    not_throttled(&state, &email, &address)?;
     let stored = user.account.password_hash.clone();
     let matches = passwords::verify(Some(stored), current_password).await?;
     if !matches {
+        state.throttle.failed(&email, &address);
         return Err(ApiError::new(Code::InvalidCredentials));
     }
+    state.throttle.succeeded(&email, &address);
     let account = state
         .send(SetPassword {
             account_id: user.account.id,
