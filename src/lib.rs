@@ -34,6 +34,9 @@ pub struct Config {
     pub data_dir: PathBuf,
     /// Public origins accepted on writes besides the request's own (`https://printcost.lan`).
     pub public_origins: Vec<String>,
+    /// Reverse proxies whose `Forwarded` / `X-Forwarded-Host` / `X-Forwarded-Proto` headers say
+    /// which origin a request was addressed to; from any other peer they are ignored.
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Session lifetime in hours.
     pub session_ttl_hours: u32,
     /// redb page cache, MiB (default 4: reads beyond it come from the kernel's page cache at
@@ -58,6 +61,7 @@ impl Default for Config {
             listen: SocketAddr::from(([127, 0, 0, 1], 8080)),
             data_dir: PathBuf::from("data"),
             public_origins: Vec::new(),
+            trusted_proxies: Vec::new(),
             session_ttl_hours: 24 * 7,
             cache_mib: 4,
             workers: 2,
@@ -171,6 +175,7 @@ impl Application {
             latest_version: ::web::release::LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),
+                trusted_proxies: config.trusted_proxies.clone(),
                 session_ttl_seconds: i64::from(config.session_ttl_hours) * 3600,
                 secure_cookies,
                 integrations: config.integrations.clone(),

@@ -35,6 +35,15 @@ struct Cli {
         value_delimiter = ','
     )]
     public_origins: Vec<String>,
+    /// Address(es) of the reverse proxy in front of the service (comma-separated): only from these
+    /// are `Forwarded`, `X-Forwarded-Host` and `X-Forwarded-Proto` believed (the origin check,
+    /// the spool labels' QR codes). Without one they are ignored.
+    #[arg(
+        long = "trusted-proxy",
+        env = "PRINTCOST_TRUSTED_PROXIES",
+        value_delimiter = ','
+    )]
+    trusted_proxies: Vec<std::net::IpAddr>,
     /// Session lifetime in hours.
     #[arg(long, env = "PRINTCOST_SESSION_TTL_HOURS", default_value_t = 168)]
     session_ttl_hours: u32,
@@ -118,6 +127,7 @@ impl Cli {
             listen: self.listen,
             data_dir: self.data_dir.clone(),
             public_origins: self.public_origins.clone(),
+            trusted_proxies: self.trusted_proxies.clone(),
             session_ttl_hours: self.session_ttl_hours,
             cache_mib: self.cache_mib,
             workers: self.workers,

@@ -49,6 +49,47 @@ async fn writes_need_a_matching_origin() {
     assert_eq!(read.status(), 200, "reads need no Origin");
 }
 
+/// A write whose Origin is what `X-Forwarded-Host` / `Forwarded` claim, and the QR code of a
+/// spool asked for with those headers: (write status, QR code with the headers, without).
+async fn forwarded(app: &TestApp) -> (u16, String, String) {
+    let write = app
+        .client
+        .post(app.url("/api/customers"))
+        .header("Origin", "http://evil.example")
+        .header("X-Forwarded-Host", "evil.example")
+        .header("Forwarded", "host=evil.example;proto=http")
+        .json(&json!({"name": "Forwarded"}))
+        .send()
+        .await
+        .unwrap();
+    let shop = shop(app).await;
+    let spool = crate::support::first_spool(app, &shop.filament).await;
+    let qr = format!("/api/spools/{}/qr", spool["id"].as_str().unwrap());
+    let claimed = app
+        .client
+        .get(app.url(&qr))
+        .header("X-Forwarded-Host", "evil.example")
+        .send()
+        .await
+        .unwrap();
+    let plain = app.get(&qr).await.text().await.unwrap();
+    (write.status().as_u16(), claimed.text().await.unwrap(), plain)
+}
+
+#[actix_web::test]
+async fn forwarding_headers_count_only_from_a_trusted_proxy() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let (status, claimed, plain) = forwarded(&app).await;
+    assert_eq!(status, 403, "an untrusted peer cannot name its origin");
+    assert_eq!(claimed, plain, "the QR code ignores the claim");
+    let proxied = TestApp::spawn_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    proxied.setup().await;
+    let (status, claimed, plain) = forwarded(&proxied).await;
+    assert_eq!(status, 201, "the trusted proxy's headers name the origin");
+    assert_ne!(claimed, plain, "the QR code follows the proxy");
+}
+
 #[actix_web::test]
 async fn protected_routes_need_a_session() {
     let app = TestApp::spawn().await;

@@ -134,20 +134,36 @@ fn origin_allowed(req: &ServiceRequest) -> bool {
         return false;
     };
     let origin = origin.trim_end_matches('/').to_ascii_lowercase();
-    let own = {
-        let info = req.connection_info();
-        format!("{}://{}", info.scheme(), info.host()).to_ascii_lowercase()
+    let Some(state) = req.app_data::<web::Data<AppState>>() else {
+        return false;
     };
-    if origin == own {
-        return true;
-    }
-    req.app_data::<web::Data<AppState>>().is_some_and(|state| {
-        state
+    origin == request_origin(req.request(), &state.config.trusted_proxies).to_ascii_lowercase()
+        || state
             .config
             .public_origins
             .iter()
             .any(|allowed| allowed.trim_end_matches('/').eq_ignore_ascii_case(&origin))
-    })
+}
+
+/// The origin (`scheme://host[:port]`) `req` was addressed to: from its `Host` (the service
+/// speaks plain http), or, when the peer is one of `trusted_proxies`, from the proxy's
+/// `Forwarded` / `X-Forwarded-Host` / `X-Forwarded-Proto` headers. Anyone else's forwarding
+/// headers are ignored, so a client cannot name its own origin.
+pub fn request_origin(req: &actix_web::HttpRequest, trusted_proxies: &[std::net::IpAddr]) -> String {
+    let info = req.connection_info();
+    if req
+        .peer_addr()
+        .is_some_and(|peer| trusted_proxies.contains(&peer.ip()))
+    {
+        return format!("{}://{}", info.scheme(), info.host());
+    }
+    let host = req
+        .headers()
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .or_else(|| req.uri().authority().map(|a| a.as_str()))
+        .unwrap_or_else(|| req.app_config().host());
+    format!("http://{host}")
 }
 
 /// The one Content-Security-Policy: same-origin sources only (`data:` images are inline icons of

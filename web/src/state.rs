@@ -14,6 +14,8 @@ pub struct WebConfig {
     /// Origins (`https://printcost.local`) accepted on writes besides the one each request was
     /// addressed to.
     pub public_origins: Vec<String>,
+    /// Reverse proxies whose forwarding headers are believed ([`crate::middleware::request_origin`]).
+    pub trusted_proxies: Vec<std::net::IpAddr>,
     /// Session lifetime, seconds.
     pub session_ttl_seconds: i64,
     /// Mark the session cookie `Secure` (a public origin is https).

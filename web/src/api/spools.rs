@@ -7,6 +7,7 @@ use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{
     ArchiveInput, ListParams, Patch, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
 };
+use crate::middleware::request_origin;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
@@ -529,14 +530,16 @@ pub async fn qr(
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
-/// An SVG QR code of `<origin of req>/spools/{id}` (API and UI labels).
+/// An SVG QR code of `<origin of req>/spools/{id}` (API and UI labels), the origin as
+/// [`crate::middleware::request_origin`] finds it.
 ///
 /// Errors: 500 when the text cannot be encoded (it always can: it is a short URL).
 pub fn qr_svg(req: &HttpRequest, id: Id) -> Result<String, ApiError> {
-    let origin = {
-        let info = req.connection_info();
-        format!("{}://{}", info.scheme(), info.host())
-    };
+    let trusted = req
+        .app_data::<Data<AppState>>()
+        .map(|state| state.config.trusted_proxies.as_slice())
+        .unwrap_or_default();
+    let origin = request_origin(req, trusted);
     let url = format!("{origin}/spools/{id}");
     let code = qrcode::QrCode::new(url.as_bytes()).map_err(|_| ApiError::new(Code::Internal))?;
     Ok(code
