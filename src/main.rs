@@ -217,11 +217,17 @@ fn restore(config: &Config, file: &std::path::Path) -> Result<(), String> {
         .map_err(|e| format!("cannot create {}: {e}", config.data_dir.display()))?;
     let target = config.data_dir.join(printcost::DATABASE_FILE);
     let label = actors::backup::stamp(storage::Timestamp::now());
-    let kept = storage::backup::restore(file, &target, &label)
+    let restored = storage::backup::restore(file, &target, &label)
         .map_err(|e| format!("{} was not restored, nothing changed: {e}", file.display()))?;
     println!("Restored {} as {}.", file.display(), target.display());
-    if let Some(kept) = kept {
+    if let Some(kept) = restored.kept {
         println!("The previous database is kept as {}.", kept.display());
+    }
+    if restored.credentials_left_out > 0 {
+        println!(
+            "Backups leave out the integrations' credentials ({} here): enter them again under Settings › Integrations.",
+            restored.credentials_left_out
+        );
     }
     Ok(())
 }

@@ -6,7 +6,14 @@
 //! half-written; writers go on meanwhile (redb readers never block the writer). The copy is a
 //! complete, cleanly closed redb file of the same schema version, so a backup is restored by
 //! putting it where the store lives.
+//!
+//! A backup leaves out the integrations' credentials (the spool manager's `Authorization` value,
+//! the printer fleet's API key): a backup file travels (a download, a USB stick, another box),
+//! and nothing in it is kept in clear text that would let its holder act on the shop's peers.
+//! Their URLs and switches stay; `meta.credentials_left_out` counts what was left out, and
+//! [`restore`] reports it so that they are entered again (or the environment's defaults apply).
 
+use crate::records::Override;
 use crate::{Error, Result, SCHEMA_VERSION, Store, StoreOptions, tables};
 use redb::backends::FileBackend;
 use redb::{
@@ -73,11 +80,11 @@ pub fn to_temp_file(snapshot: &ReadTransaction, dir: &Path) -> Result<File> {
 /// removed, so the kept file holds every acknowledged write; if the current file cannot be opened
 /// (a damaged file is what a restore is for), that journal is kept beside it instead.
 /// A refusal leaves `target` and its directory as they were. Returns where the previous file
-/// was kept.
+/// was kept, and how many integration credentials the backup left out.
 ///
 /// Errors: [`Error::NotAStore`], [`Error::NewerSchema`], [`Error::InUse`] while a process has
 /// `target` open, [`Error::Database`] on I/O failures.
-pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Option<PathBuf>> {
+pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Restored> {
     let staged = with_suffix(target, ".restoring");
     let checked = std::fs::copy(source, &staged)
         .map_err(|e| Error::NotAStore(format!("cannot read {}: {e}", source.display())))
@@ -104,9 +111,21 @@ pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Option<PathB
     } else {
         None
     };
+    let credentials_left_out = left_out_in(&staged)?;
     std::fs::rename(&staged, target)?;
     sync_parent(target)?;
-    Ok(kept)
+    Ok(Restored {
+        kept,
+        credentials_left_out,
+    })
+}
+
+/// `meta.credentials_left_out` of the store file at `path` (0 when absent).
+fn left_out_in(path: &Path) -> Result<u64> {
+    let db = redb::Database::builder().open(path)?;
+    let txn = db.begin_read()?;
+    let meta = txn.open_table(tables::META)?;
+    Ok(meta.get(CREDENTIALS_LEFT_OUT)?.map_or(0, |v| v.value()))
 }
 
 /// The schema version of the database file at `path`, read without changing the file's contents.
@@ -154,8 +173,42 @@ fn copy_snapshot(snapshot: &ReadTransaction, file: File) -> Result<()> {
         from: snapshot,
         to: &txn,
     })?;
+    leave_out_credentials(&txn)?;
     txn.commit()?;
     Ok(())
+}
+
+/// `meta` key: how many integration credentials a backup left out.
+const CREDENTIALS_LEFT_OUT: &str = "credentials_left_out";
+
+/// Replaces every stored integration credential of the backup being written with the
+/// environment's default, and notes how many there were in `meta`.
+fn leave_out_credentials(txn: &WriteTransaction) -> Result<()> {
+    let mut integrations = crate::repo::integrations(txn)?;
+    let mut left_out = 0u64;
+    for peer in [&mut integrations.spoolmgr, &mut integrations.printfleet] {
+        if matches!(peer.credential, Override::Set(_)) {
+            peer.credential = Override::Default;
+            left_out += 1;
+        }
+    }
+    let mut meta = txn.open_table(tables::META)?;
+    if left_out > 0 {
+        crate::repo::put_integrations(txn, &integrations)?;
+        meta.insert(CREDENTIALS_LEFT_OUT, left_out)?;
+    } else {
+        meta.remove(CREDENTIALS_LEFT_OUT)?;
+    }
+    Ok(())
+}
+
+/// What [`restore`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Restored {
+    /// Where the previous file was kept, if there was one.
+    pub kept: Option<PathBuf>,
+    /// Integration credentials the backup left out, to be entered again.
+    pub credentials_left_out: u64,
 }
 
 /// Copies every entry of each visited table from a snapshot into a new file's transaction.
@@ -285,6 +338,7 @@ mod tests {
 
         let kept = restore(&backup, &target, "20261124-080000")
             .unwrap()
+            .kept
             .unwrap();
         assert_eq!(
             names_in(dir.path()),
@@ -347,7 +401,7 @@ mod tests {
         let other = tempfile::tempdir().unwrap();
         let older = other.path().join("v2.redb");
         crate::schema::tests::file_at_version(&older, 2);
-        assert_eq!(restore(&older, &target, "x").unwrap(), None);
+        assert_eq!(restore(&older, &target, "x").unwrap().kept, None);
         assert_eq!(schema_version(&target).unwrap(), SCHEMA_VERSION);
         // The source itself is left as it was.
         assert_eq!(schema_version(&older).unwrap(), 2);
@@ -375,7 +429,7 @@ mod tests {
             .backup_to(&backup)
             .unwrap();
 
-        let kept = restore(&backup, &target, "x").unwrap().unwrap();
+        let kept = restore(&backup, &target, "x").unwrap().kept.unwrap();
         assert_eq!(
             names_in(crashed.path()),
             ["printcost.redb", "printcost.redb.before-restore-x"],
@@ -386,5 +440,45 @@ mod tests {
             .begin_read()
             .unwrap();
         assert_eq!(crate::ledger::movement_count(&read).unwrap(), 2);
+    }
+
+    #[test]
+    fn a_backup_leaves_out_the_credentials_and_the_restore_says_so() {
+        use crate::records::{Integrations, PeerSettings};
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_with(&dir.path().join("printcost.redb"), &customer("Kept"));
+        let txn = store.begin_write().unwrap();
+        let peer = |credential| PeerSettings {
+            enabled: true,
+            url: Override::Set("http://spoolman.lan:7912".into()),
+            credential,
+        };
+        let stored = Integrations {
+            spoolmgr: peer(Override::Set("Bearer secret-token-4711".into())),
+            printfleet: peer(Override::Removed),
+        };
+        crate::repo::put_integrations(&txn, &stored).unwrap();
+        txn.commit().unwrap();
+        let backup = dir.path().join("backup.redb");
+        store.backup_to(&backup).unwrap();
+        let bytes = std::fs::read(&backup).unwrap();
+        let secret = b"secret-token-4711";
+        assert!(
+            !bytes.windows(secret.len()).any(|w| w == secret),
+            "the credential is not in the backup file"
+        );
+
+        let target = dir.path().join("restored").join("printcost.redb");
+        std::fs::create_dir_all(target.parent().unwrap()).unwrap();
+        let restored = restore(&backup, &target, "x").unwrap();
+        assert_eq!(restored.credentials_left_out, 1);
+        let read = Store::open(&target, StoreOptions::default()).unwrap();
+        let found = crate::repo::integrations(&read.begin_read().unwrap()).unwrap();
+        assert_eq!(found.spoolmgr.credential, Override::Default);
+        assert_eq!(found.spoolmgr.url, stored.spoolmgr.url, "the rest stays");
+        assert_eq!(found.printfleet, stored.printfleet);
+        // The store itself keeps its credential.
+        let kept = crate::repo::integrations(&store.begin_read().unwrap()).unwrap();
+        assert_eq!(kept, stored);
     }
 }

@@ -73,7 +73,11 @@ async fn forwarded(app: &TestApp) -> (u16, String, String) {
         .await
         .unwrap();
     let plain = app.get(&qr).await.text().await.unwrap();
-    (write.status().as_u16(), claimed.text().await.unwrap(), plain)
+    (
+        write.status().as_u16(),
+        claimed.text().await.unwrap(),
+        plain,
+    )
 }
 
 #[actix_web::test]
@@ -83,7 +87,8 @@ async fn forwarding_headers_count_only_from_a_trusted_proxy() {
     let (status, claimed, plain) = forwarded(&app).await;
     assert_eq!(status, 403, "an untrusted peer cannot name its origin");
     assert_eq!(claimed, plain, "the QR code ignores the claim");
-    let proxied = TestApp::spawn_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
+    let proxied =
+        TestApp::spawn_with(|c| c.trusted_proxies = vec!["127.0.0.1".parse().unwrap()]).await;
     proxied.setup().await;
     let (status, claimed, plain) = forwarded(&proxied).await;
     assert_eq!(status, 201, "the trusted proxy's headers name the origin");

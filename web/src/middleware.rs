@@ -149,7 +149,10 @@ fn origin_allowed(req: &ServiceRequest) -> bool {
 /// speaks plain http), or, when the peer is one of `trusted_proxies`, from the proxy's
 /// `Forwarded` / `X-Forwarded-Host` / `X-Forwarded-Proto` headers. Anyone else's forwarding
 /// headers are ignored, so a client cannot name its own origin.
-pub fn request_origin(req: &actix_web::HttpRequest, trusted_proxies: &[std::net::IpAddr]) -> String {
+pub fn request_origin(
+    req: &actix_web::HttpRequest,
+    trusted_proxies: &[std::net::IpAddr],
+) -> String {
     let info = req.connection_info();
     if req
         .peer_addr()
