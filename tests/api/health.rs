@@ -90,3 +90,40 @@ async fn an_unreadable_database_answers_503_and_refuses_writes() {
     failing.store(false, Ordering::SeqCst);
     assert_eq!(app.get("/api/health").await.status(), 200);
 }
+
+#[actix_web::test]
+async fn a_projection_that_cannot_load_answers_503_and_says_why_instead_of_hanging() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("printcost.redb"), StoreOptions::default()).unwrap();
+    // A print record no build can read: the projection cannot be loaded from it.
+    let txn = store.begin_write().unwrap();
+    txn.open_table(storage::tables::PRINTS)
+        .unwrap()
+        .insert(storage::Id::new().bytes(), &b"\xff\xff not a print"[..])
+        .unwrap();
+    txn.commit().unwrap();
+    let app = TestApp::spawn_with_store(store).await;
+    let health = tokio::time::timeout(std::time::Duration::from_secs(10), app.get("/api/health"))
+        .await
+        .expect("health answers");
+    let body = assert_error(health, 503, "DATABASE_UNAVAILABLE").await;
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("print projection"),
+        "{body}"
+    );
+    app.setup().await;
+    let list = tokio::time::timeout(std::time::Duration::from_secs(10), app.get("/api/prints"))
+        .await
+        .expect("the list answers");
+    assert_error(list, 503, "DATABASE_UNAVAILABLE").await;
+    let dashboard = app.get("/api/dashboard").await;
+    assert_error(dashboard, 503, "DATABASE_UNAVAILABLE").await;
+    assert_eq!(
+        app.get("/api/customers").await.status(),
+        200,
+        "the rest serves"
+    );
+}
