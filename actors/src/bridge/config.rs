@@ -721,56 +721,7 @@ impl BridgeConfig {
 
 /// The commented starter configuration written when the configured file does not exist: the
 /// embedded broker and one example source.
-pub const STARTER: &str = r#"# Modbus TCP to MQTT bridge configuration (written because the file did not exist).
-# Every key is described in the README; defaults are shown commented out.
-
-mqtt:
-  host: 127.0.0.1          # broker to publish to (here: the embedded one below)
-  # port: 1883
-  # client_id: modbus-mqtt-bridge
-  # username: bridge
-  # password: secret
-  # base_topic: modbus      # states go to <base_topic>/<source id>/<point topic>
-  # keep_alive_secs: 30
-  # reconnect_delay_secs: 5
-
-# Beyond the spec: run an MQTT broker inside the bridge, so nothing else is needed.
-broker:
-  enabled: true
-  listen: 127.0.0.1:1883
-
-logging:
-  level: info              # trace, debug, info, warn, error
-  json: false
-
-sources:
-  - id: energy_meter       # used in topics
-    host: 192.0.2.10       # the device's address
-    # port: 502
-    unit_id: 1
-    # poll_interval_ms: 1000
-    # request_timeout_ms: 3000
-    # modbus_retries: 0
-    # modbus_retry_backoff_ms: 250
-    # max_registers_per_request: 125
-    # publish_mode: every_poll   # or on_change
-    points:
-      - name: Active power
-        topic: power_w
-        address: 0
-        kind: input              # coil, discrete_input, holding, input
-        data_type: f32           # bool, u16, i16, u32, i32, f32, u64, i64, f64, string, raw_u16
-        # encoding: { byte_order: big, word_order: big }
-        # scale: 1.0
-        # offset: 0.0
-        # retain: true
-        # deadband: 0.5          # with on_change: publish only moves larger than this
-      - name: Relay
-        topic: relay
-        address: 0
-        kind: coil
-        data_type: bool          # write true/false to <base_topic>/energy_meter/relay/set
-"#;
+pub const STARTER: &str = include_str!("../../../config/starter.yml");
 
 #[cfg(test)]
 mod tests {
