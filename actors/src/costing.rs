@@ -1,6 +1,6 @@
 //! The cost engine: pure functions over exact decimals.
 //!
-//! Formulas (DESIGN.md, "Facts about the domain"), with `h = seconds / 3600`:
+//! Formulas (docs/costing.md), with `h = seconds / 3600`:
 //! - printer: `h × purchasePrice / expectedLifetimeHours`, over the part's duration;
 //! - each hotend: `its own h × price / lifetime_h`;
 //! - build plate and each other component: `h × price / lifetime_h`, over the part's duration;
@@ -10,7 +10,7 @@
 //! A part's duration is the sum of its hotend durations. Each line is one fraction, the
 //! multiplications first and a single division last (`seconds × price / (3600 × lifetime)`),
 //! rounded half-even to 10 places ([`money::divide`]); totals are sums of lines;
-//! `costPerUnit = total / quantity`, rounded the same way (API-CONTRACT.md, "Money arithmetic").
+//! `costPerUnit = total / quantity`, rounded the same way (docs/api-contract.md, "Money").
 //! Each line keeps its rate as the fraction `price / per`, so later costs reuse it exactly.
 
 use crate::money;
@@ -260,8 +260,8 @@ pub struct Actuals {
 }
 
 /// Actual costs: the rates frozen in `planned` (the snapshot taken when the print left DRAFT)
-/// applied to the actual part durations and grams (DESIGN.md: "Actual costs after an outcome
-/// reuse the rates frozen when the print left DRAFT").
+/// applied to the actual part durations and grams (docs/costing.md, "Frozen and actual
+/// costs").
 ///
 /// Each hotend takes the part's actual time in proportion to its planned time
 /// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
@@ -384,7 +384,7 @@ mod tests {
         }
     }
 
-    /// DESIGN.md's reference: 5,400 s; printer 1200 / 6000 h at 120 W; hotend 100 / 2000 h;
+    /// The reference example of docs/costing.md: 5,400 s; printer 1200 / 6000 h at 120 W; hotend 100 / 2000 h;
     /// plate 60 / 1200 h; 42.5 g from a 29.99 / 1000 g spool; electricity 0.32 per kWh.
     fn reference(seconds: u32, grams: &str) -> PartPlan {
         PartPlan {

@@ -6,9 +6,13 @@
 //! write to the store: one actix actor per aggregate, each on its own arbiter thread, committing
 //! one redb write transaction per batch of commands.
 //!
-//! May use: the `storage` crate. Never touches HTTP: the web crate translates requests into calls
-//! of the rule functions here, sent through a [`writer::WriterHandle`] for writes and run in a
-//! read transaction (off the async executor) for reads.
+//! Every write is a named command ([`command::Command`]) whose `apply` holds the write's rules,
+//! sent to the writer its type names ([`writer::Writers::send`]); every read is a named query
+//! ([`command::Query`]) run in a read transaction off the async executor. `docs/architecture.md`
+//! walks one of each from handler to answer.
+//!
+//! May use: the `storage` crate. Never touches HTTP: the web crate translates requests into
+//! commands and queries.
 
 pub mod accounts;
 pub mod backup;

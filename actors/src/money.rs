@@ -67,7 +67,7 @@ pub fn round(value: Decimal) -> Decimal {
         .normalize()
 }
 
-/// The canonical text of a decimal (API-CONTRACT.md, decimal rules): no trailing zeros, no
+/// The canonical text of a decimal (docs/api-contract.md, "Values on the wire"): no trailing zeros, no
 /// exponent, and zero as `0` (never `-0` or `0.00`).
 pub fn canonical(value: Decimal) -> String {
     if value.is_zero() {

@@ -1,5 +1,5 @@
 //! The spool manager's client against a double that plays the peer's faults, and against the
-//! real Spoolman of `../shared/peers/spoolman` where it can start.
+//! real Spoolman backend (`PRINTCOST_SPOOLMAN_RUN`, set by `scripts/test`) where it can start.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::integrations::peer::PeerError;

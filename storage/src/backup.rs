@@ -76,7 +76,7 @@ pub fn to_temp_file(snapshot: &ReadTransaction, dir: &Path) -> Result<File> {
 /// ([`Error::NotAStore`] otherwise) of this schema version or an older one, which is migrated
 /// ([`Error::NewerSchema`] for a newer one). Only then is the current file (if any) renamed to
 /// `<target>.before-restore-<label>` and the checked copy renamed to `target`. A ledger journal an
-/// earlier build left beside the current file ([`crate::old_journal`]) is applied to it first and
+/// earlier build left beside the current file (`storage/src/old_journal.rs`) is applied to it first and
 /// removed, so the kept file holds every acknowledged write; if the current file cannot be opened
 /// (a damaged file is what a restore is for), that journal is kept beside it instead.
 /// A refusal leaves `target` and its directory as they were. Returns where the previous file

@@ -42,7 +42,7 @@ impl std::fmt::Debug for Store {
 impl Store {
     /// Opens (or creates) the database file at `path` and brings it to the current schema; then
     /// applies and removes a ledger journal an earlier build left beside it
-    /// ([`crate::old_journal`]).
+    /// (`storage/src/old_journal.rs`).
     ///
     /// Errors: the file cannot be opened or locked (another process has it open), it is corrupt,
     /// it was written by a newer schema ([`crate::Error::NewerSchema`]), or an earlier build's

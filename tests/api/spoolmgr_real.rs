@@ -1,4 +1,4 @@
-//! The spool-manager integration against the real Spoolman of `../shared/peers/spoolman`,
+//! The spool-manager integration against the real Spoolman backend (`PRINTCOST_SPOOLMAN_RUN`, set by `scripts/test`),
 //! started on a free port and stopped by its PID. Where it is absent these tests say so loudly
 //! and pass on the double's tests alone (`spoolmgr.rs`).
 

@@ -1,4 +1,4 @@
-//! A real Spoolman (the backend in `../shared/peers/spoolman`, MIT) on a free 127.0.0.1 port,
+//! A real Spoolman (its backend, MIT, found through `PRINTCOST_SPOOLMAN_RUN`) on a free 127.0.0.1 port,
 //! stopped by its PID when dropped. `scripts/test` passes its start script in
 //! `PRINTCOST_SPOOLMAN_RUN`; without it the sibling `shared` folder is tried, and where neither
 //! exists the tests say so loudly and run against the double only.

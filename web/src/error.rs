@@ -1,4 +1,4 @@
-//! The API error: the stable body of API-CONTRACT.md and the one table from code to status.
+//! The API error: the stable body of docs/api-contract.md and the one table from code to status.
 //!
 //! Body: `{ "statusCode", "message", "data": { "code", "messageKey", "fieldErrors"?, "requestId" } }`.
 //! Handlers return `Result<_, ApiError>`; the request-id middleware renders the body with the

@@ -1,6 +1,7 @@
 //! The HTTP side of the print-cost appliance.
 //!
-//! Middleware order, outermost first: security headers, request id and error bodies, Origin guard.
+//! Middleware order, outermost first: HEAD served as GET, security headers, request id and error
+//! bodies, Origin guard.
 //!
 //! Owns: actix-web routes under `/api` (one module per resource in [`api`]), request and
 //! response DTOs (serde + utoipa), strict input parsing ([`extract`]), the session cookie and
@@ -9,7 +10,7 @@
 //! OpenAPI 3.1 document with its vendored, offline API reference at `/api-reference`.
 //!
 //! May use: `actors` for rules and writers, `storage` for read transactions. Handlers never run
-//! blocking work on the async executor: reads go through [`state::AppState::read`] (the blocking
+//! blocking work on the async executor: reads go through [`state::AppState::query`] (the blocking
 //! pool), writes through a writer actor, password hashing through `web::block`.
 
 pub mod api;
@@ -62,7 +63,7 @@ pub fn openapi() -> serde_json::Value {
 pub struct OpenApiJson(std::sync::OnceLock<actix_web::web::Bytes>);
 
 impl OpenApiJson {
-    /// The serialized [`openapi`] document (built on the first call; blocking).
+    /// The serialized [`openapi()`] document (built on the first call; blocking).
     pub fn get(&self) -> actix_web::web::Bytes {
         self.0.get_or_init(|| openapi().to_string().into()).clone()
     }

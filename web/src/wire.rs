@@ -59,7 +59,7 @@ mod tests {
 }
 
 /// The answer of an action that makes nothing (logout, SYNC, OPERATION, …): `{"ok": true}`,
-/// with 200 (API-CONTRACT: "other actions → 200").
+/// with 200 (docs/api-contract.md, "Statuses").
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct OkDto {
     /// Always true.

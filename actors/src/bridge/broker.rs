@@ -1,7 +1,7 @@
 //! The embedded MQTT broker (rumqttd), for a bridge that runs with nothing else installed.
 //!
-//! rumqttd's defaults are not usable as they are (DESIGN.md: "set every `RouterConfig` limit
-//! explicitly; the default panics at the first topic"), so every limit is set here. `start` runs
+//! rumqttd's defaults are not usable as they are (a `RouterConfig` left at its defaults panics at
+//! the first topic), so every limit is set here. `start` runs
 //! the broker on its own thread (rumqttd's `start` blocks) and returns once it accepts
 //! connections.
 

@@ -5,7 +5,7 @@
 //! `value * scale + offset`. A non-finite result is published as `null`, never as invalid JSON.
 //! Strings drop trailing NULs; `raw_u16` with more than one register is an array.
 //!
-//! Write (API-CONTRACT.md, "Inverse scale and offset"): `raw = (value - offset) / scale`,
+//! Write (docs/api-contract.md; the README's bridge section): `raw = (value - offset) / scale`,
 //! rounded to the nearest integer (half away from zero) for integer types, range-checked for the
 //! data type; nothing out of range is ever wrapped.
 

@@ -1,10 +1,10 @@
-//! The bridge configuration file (spec: `modbus-mqtt-bridge.md`, "Resources and their fields").
+//! The bridge configuration file (the README's bridge section; examples in `config/`).
 //!
 //! Formats: `.yml`/`.yaml` (YAML) and `.json`. A parse error names the file, line and column;
 //! after parsing, [`BridgeConfig::validate`] reports every problem at once, each with its path
 //! (`sources[1].points[4].data_type`).
 //!
-//! Keys beyond the spec (API-CONTRACT.md, "Bridge names"): `publish_mode` on a source and a
+//! Keys beyond the spec: `publish_mode` on a source and a
 //! point, `max_registers_per_request` (1-125) on a source, and a top-level `broker` block that
 //! runs an embedded MQTT broker.
 
@@ -170,7 +170,7 @@ impl Kind {
         matches!(self, Kind::Coil | Kind::DiscreteInput)
     }
 
-    /// The access a point of this kind has when none is given (API-CONTRACT.md).
+    /// The access a point of this kind has when none is given (input registers and discrete inputs read-only; coils and holding registers read-write).
     pub fn default_access(self) -> Access {
         match self {
             Kind::Coil | Kind::Holding => Access::ReadWrite,

@@ -1,7 +1,7 @@
 //! The bridge's MQTT link (rumqttc).
 //!
 //! - Last will: `<base_topic>/status` = `offline`, retained; on every connection the link
-//!   publishes `online` there, retained (API-CONTRACT.md, "Bridge names").
+//!   publishes `online` there, retained.
 //! - It keeps the last state published on every topic and, on every (re)connection, republishes
 //!   them and re-subscribes the write topics, so subscribers and writers see a restarted broker as
 //!   if nothing happened.
@@ -14,7 +14,7 @@
 //!   the reconnection publishes those latest states, never a backlog of stale ones. Write results
 //!   made meanwhile are dropped (the writer sees no answer, as with a broker that is down).
 //! - After a connection error it waits `reconnect_delay_secs` before trying again (rumqttc itself
-//!   retries at once: DESIGN.md).
+//!   retries at once).
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
 //! - Announcements (Home Assistant discovery configs) are published, retained, on every
 //!   connection before the states, and again on request.

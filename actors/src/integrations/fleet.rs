@@ -1,4 +1,4 @@
-//! The printer fleet's commands and queries (API-CONTRACT.md, "Integrations"): printers linked
+//! The printer fleet's commands and queries (docs/api-contract.md, "Integrations"): printers linked
 //! to remote printers with their trays and the spools mapped to them, print parts attached to
 //! entries of the remote print log, and outcomes imported from those entries.
 //!

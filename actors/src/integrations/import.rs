@@ -1,6 +1,6 @@
 //! The spool manager's spools here: the import preview (each remote spool as validated, its
 //! SHA-256 fingerprint and its conflicts), IMPORT, the recording of a SYNC, and UNLINK
-//! (API-CONTRACT.md, "Integrations").
+//! (docs/api-contract.md, "Integrations").
 //!
 //! - An import re-reads the remote spool and refuses a fingerprint that no longer matches.
 //! - Its filament and manufacturer are matched by remote id, else made (a manufacturer is

@@ -1,4 +1,4 @@
-//! Stock ownership of spools linked to the spool manager (API-CONTRACT.md, "Integrations"):
+//! Stock ownership of spools linked to the spool manager (docs/api-contract.md, "Integrations"):
 //!
 //! - a spool without a link, or with [`Authority::Native`], is owned by our ledger;
 //! - while the spool manager owns a spool's stock ([`Authority::ExternalReadOnly`],

@@ -1,5 +1,5 @@
 //! Print parts linked to entries of the printer fleet's print log: the rules that read them
-//! without the fleet manager (API-CONTRACT.md, "Integrations").
+//! without the fleet manager (docs/api-contract.md, "Integrations").
 //!
 //! - A log is terminal when it completed (`SUCCESS`) or failed, stopped or was cancelled
 //!   (`FAILED`); a skipped one never imports.

@@ -1,4 +1,4 @@
-//! Consumption sent to the spool manager as operations (API-CONTRACT.md, "Integrations").
+//! Consumption sent to the spool manager as operations (docs/api-contract.md, "Integrations").
 //!
 //! `PUT /use` adds whatever it is sent, so an operation is sent at most once unless a person
 //! says otherwise:

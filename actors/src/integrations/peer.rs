@@ -1,6 +1,6 @@
 //! The HTTP rules both peers are called by: a 3 s timeout, a 2 MB body cap, no redirects
 //! followed, no `Origin` header, and every failure classified into one of the contract's codes
-//! without the peer's body or URL in it (API-CONTRACT.md, "Integrations").
+//! without the peer's body or URL in it (docs/api-contract.md, "Integrations").
 
 use super::settings::{PeerUrl, Secret};
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};

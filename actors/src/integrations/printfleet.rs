@@ -1,4 +1,4 @@
-//! The printer fleet's client: Bambuddy's API as `peers/README.md` reads it from its code, and
+//! The printer fleet's client: Bambuddy's API as `docs/peers.md` reads it from its code, and
 //! its printers, trays and print-log entries as validated types.
 //!
 //! Every call carries `X-API-Key`. Paths keep Bambuddy's trailing slashes: `GET

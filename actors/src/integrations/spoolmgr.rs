@@ -1,4 +1,4 @@
-//! The spool manager's client: Spoolman's API as `peers/README.md` reads it from its code, and
+//! The spool manager's client: Spoolman's API as `docs/peers.md` reads it from its code, and
 //! its spools as validated types (exact decimals made once from the JSON floats' shortest text).
 //!
 //! Paths: `GET /api/v1/info` (`version`), `GET /api/v1/spool?limit=&offset=&allow_archived=true`

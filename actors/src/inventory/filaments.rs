@@ -116,7 +116,7 @@ impl Kind for Filaments {
             updated_at: now,
         };
         let view = write(txn, None, filament, input, now)?;
-        // Spool management on keeps every active filament stocked (API-CONTRACT.md).
+        // Spool management on keeps every active filament stocked (docs/api-contract.md).
         if settings::get(txn)?.spool_management_enabled {
             crate::ledger::stock_filament(txn, &view.filament, now)?;
         }

@@ -274,7 +274,7 @@ fn book_consumption(
 }
 
 /// Refuses outcomes and corrections unless `print` is DONE and not archived: archiving freezes a
-/// print's outcome, unarchiving thaws it (API-CONTRACT.md, INVALID_STATE).
+/// print's outcome, unarchiving thaws it (docs/api-contract.md, `INVALID_STATE`).
 /// Errors: [`Error::InvalidState`].
 fn require_open(print: &Print) -> Result<()> {
     match print.status == PrintStatus::Done && !print.archived {
@@ -284,7 +284,7 @@ fn require_open(print: &Print) -> Result<()> {
 }
 
 /// The print as the call that made revision `revision` of its outcome answered it, for a replay
-/// (API-CONTRACT.md: a replay answers the status and body of the first call). An outcome
+/// (docs/api-contract.md: a replay answers the status and body of the first call). An outcome
 /// recorded before answers were kept (schema 3) gets the print with its outcome cut back to
 /// that revision.
 fn answered(tx: &impl repo::Tx, print: &Print, revision: u32) -> Result<Print> {

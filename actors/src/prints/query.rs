@@ -1,6 +1,6 @@
 //! Print list filters: the legacy query filters, the validated `where` group, totals.
 //!
-//! `where` (DESIGN.md): one leaf, `{"AND": [...]}` or `{"OR": [...]}` with 1 to 20 leaves. Leaves:
+//! `where`: one leaf, `{"AND": [...]}` or `{"OR": [...]}` with 1 to 20 leaves. Leaves:
 //! `{status|outcome|printerId|customerId|seriesId: {"in": [...]} | {"notIn": [...]}}`,
 //! `{"archived": bool}`, `{"dateFrom": {"gte": "YYYY-MM-DD"}}`, `{"dateTo": {"lte": "YYYY-MM-DD"}}`.
 //! Anything else is refused with `errors.invalidWhere` on `where`. Search, the legacy filters and

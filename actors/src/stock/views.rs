@@ -45,7 +45,7 @@ pub struct SpoolFilter {
 }
 
 /// Spools matching `query` and `filter` (search covers code, lot, location and filament name),
-/// sorted by code. Errors: [`Error::SpoolManagementDisabled`].
+/// sorted by code. Errors: [`crate::Error::SpoolManagementDisabled`].
 pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Page<SpoolView>> {
     settings::require_spool_management(tx)?;
     let names = filament_names(tx)?;
@@ -73,7 +73,7 @@ pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Pag
     Ok(Page::cut(rows, query))
 }
 
-/// Spool `id` with its filament's name. Errors: [`Error::NotFound`].
+/// Spool `id` with its filament's name. Errors: [`crate::Error::NotFound`].
 pub fn view(tx: &impl Tx, id: Id) -> Result<SpoolView> {
     let spool = ledger::get(tx, id)?;
     let filament: Filament = crate::inventory::get(tx, spool.filament_id)?;

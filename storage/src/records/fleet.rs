@@ -1,6 +1,6 @@
 //! The printer fleet's side of our printers and print parts: a printer linked to a remote
 //! printer (its state, its trays and the spools mapped to them), and a print part linked to an
-//! entry of the remote print log (API-CONTRACT.md, "Integrations").
+//! entry of the remote print log (docs/api-contract.md, "Integrations").
 
 use crate::{Id, Timestamp};
 use rust_decimal::Decimal;

@@ -1,6 +1,6 @@
 //! The spool manager's side of a spool: the link of a local spool to a remote one (who owns its
 //! stock, what the spool manager last said) and the consumption operations sent to it
-//! (API-CONTRACT.md, "Integrations").
+//! (docs/api-contract.md, "Integrations").
 
 use crate::{Id, Timestamp};
 use rust_decimal::Decimal;

@@ -1,4 +1,4 @@
-//! A double of Bambuddy 1.2.5.2 as `peers/README.md` reads it from its code: `X-API-Key` on
+//! A double of Bambuddy 1.2.5.2 as `docs/peers.md` reads it from its code: `X-API-Key` on
 //! every call (401 `{"detail":"Authentication required"}` without or with a wrong one, 403 for
 //! a key without read permission), paths with their trailing slashes, integer ids, zone-less
 //! timestamps, `vt_tray` 254, `{items, total}` log pages newest first with `limit` 1 to 500,

@@ -4,7 +4,7 @@
 use super::TestApp;
 use serde_json::{Value, json};
 
-/// The inventory of DESIGN.md's reference example.
+/// The inventory of the reference example (docs/costing.md).
 pub struct Shop {
     pub maker: String,
     pub printer: String,

@@ -1,4 +1,4 @@
-//! A double of Spoolman for what the real one cannot play (`peers/README.md`, last section):
+//! A double of Spoolman for what the real one cannot play (`docs/peers.md`, last section):
 //! its spool routes over a shared set of spools, plus the faults — a refused credential, a
 //! redirect, a timeout, malformed JSON, a contract break, and a `PUT /use` that is applied and
 //! then loses its answer.

@@ -1,6 +1,6 @@
 //! `GET/POST /api/integrations/printfleet`: the printer fleet's status, our linked printers with
 //! their trays, a print part's log link, a linked printer's remote log, and the actions
-//! LINK_PRINTER, SYNC_PRINTER, MAP_TRAY, ATTACH, SYNC_PRINT and IMPORT (API-CONTRACT.md,
+//! LINK_PRINTER, SYNC_PRINTER, MAP_TRAY, ATTACH, SYNC_PRINT and IMPORT (docs/api-contract.md,
 //! "Integrations"). Remote failures are classified into the contract's codes without the peer's
 //! body, URL or API key.
 

@@ -1,5 +1,5 @@
 //! `GET/POST /api/integrations/spoolmgr`: the spool manager's status and operations, the import
-//! preview, and the actions IMPORT, SYNC, UNLINK and OPERATION (API-CONTRACT.md,
+//! preview, and the actions IMPORT, SYNC, UNLINK and OPERATION (docs/api-contract.md,
 //! "Integrations"). Remote failures are classified into the contract's codes without the peer's
 //! body, URL or credential.
 

@@ -1,4 +1,4 @@
-//! Print response bodies: the print DTO of API-CONTRACT.md with its parts, usages, cost lines
+//! Print response bodies: the print DTO (docs/api-contract.md) with its parts, usages, cost lines
 //! and financials. Names shown beside ids (printer, build plate, hotends) are the labels frozen in
 //! the cost snapshot.
 

@@ -1,5 +1,8 @@
-//! `GET /api/prints/export`: DONE prints as CSV (UTF-8, CRLF, every cell quoted), the columns of
-//! DESIGN.md in order. Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
+//! `GET /api/prints/export`: DONE prints as CSV (UTF-8, CRLF, every cell quoted), columns
+//! `id,name,customer,printer,series,completed_at,archived_at,currency,quantity,duration_seconds,
+//! planned_cost,planned_cost_per_unit,outcome,outcome_at,actual_duration_seconds,actual_cost,
+//! actual_cost_per_unit,failure_reason,spool_codes,sales_value,planned_margin,revenue,
+//! realized_margin,parts`. Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
 //! spreadsheets do not run them as formulas.
 
 use super::dto::duration;
