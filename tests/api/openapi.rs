@@ -521,3 +521,33 @@ async fn head_answers_every_get_route_as_get_does_without_a_body() {
         );
     }
 }
+
+/// Every `otherComponentIds` in `value` (recursively): its schema.
+fn other_component_lists<'a>(value: &'a Value, found: &mut Vec<&'a Value>) {
+    match value {
+        Value::Object(fields) => {
+            for (name, child) in fields {
+                if name == "otherComponentIds" {
+                    found.push(child);
+                }
+                other_component_lists(child, found);
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|i| other_component_lists(i, found)),
+        _ => {}
+    }
+}
+
+#[actix_web::test]
+async fn a_component_listed_twice_is_refused_by_the_schema_too() {
+    let doc = document().await;
+    let mut found = Vec::new();
+    other_component_lists(&doc["components"]["schemas"], &mut found);
+    assert!(found.len() >= 2, "{found:?}");
+    for schema in found {
+        assert!(
+            schema.to_string().contains("\"uniqueItems\":true"),
+            "{schema}"
+        );
+    }
+}

@@ -143,7 +143,8 @@ pub struct PartDto {
     pub build_plate: String,
     /// Hotends.
     pub hotends: Vec<HotendDto>,
-    /// Other components.
+    /// Other components, each once.
+    #[schema(value_type = BTreeSet<String>, format = Uuid)]
     pub other_component_ids: Vec<String>,
     /// Planned filament uses.
     pub usages: Vec<UsageDto>,

@@ -52,9 +52,9 @@ pub struct PartInputDto {
     /// One or more hotends with their printing times.
     #[schema(min_items = 1)]
     pub hotends: Vec<HotendLine>,
-    /// Components of type OTHER.
+    /// Components of type OTHER, each at most once.
     #[serde(default)]
-    #[schema(value_type = Vec<String>, format = Uuid)]
+    #[schema(value_type = BTreeSet<String>, format = Uuid)]
     pub other_component_ids: Vec<WireId>,
     /// One or more filament lines.
     #[schema(min_items = 1)]
@@ -95,8 +95,8 @@ pub struct PrintInputDto {
     /// Legacy flat form: hotends.
     #[schema(min_items = 1)]
     pub hotends: Option<Vec<HotendLine>>,
-    /// Legacy flat form: other components.
-    #[schema(value_type = Option<Vec<String>>, format = Uuid)]
+    /// Legacy flat form: other components, each at most once.
+    #[schema(value_type = Option<BTreeSet<String>>, format = Uuid)]
     pub other_component_ids: Option<Vec<WireId>>,
     /// Legacy flat form: filament lines.
     #[schema(min_items = 1)]
