@@ -9,6 +9,7 @@
 use actors::ledger;
 use actors::prints::PrintIndex;
 use actors::stock::{BookMovement, ManualKind};
+use actors::txn;
 use actors::writer::LedgerWriter;
 use actors::writer::WriterHandle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -20,7 +21,7 @@ use storage::{Id, Store, StoreOptions, Timestamp, repo};
 /// A store with one filament and one spool per sender.
 fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
     let store = Store::open(&dir.join("bench.redb"), StoreOptions::default()).unwrap();
-    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
+    let txn = txn::Txn::new(store.begin_write().unwrap());
     let filament = Filament {
         id: Id::new(),
         manufacturer_id: Id::new(),

@@ -7,7 +7,11 @@
 //! values rotate, and creation dates spread over the last two years.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+use actors::accounts;
+use actors::passwords;
 use actors::prints::{self, PrintInput};
+use actors::setup;
+use actors::txn;
 use storage::records::{Customer, Print, PrintStatus};
 use storage::{Store, StoreOptions, Timestamp, repo};
 
@@ -19,12 +23,12 @@ fn main() {
     let store = Store::open(&dir.join(printcost::DATABASE_FILE), StoreOptions::default()).unwrap();
 
     let now = Timestamp::now();
-    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
-    let setup = actors::setup::Setup {
-        account: actors::accounts::NewAccount {
+    let txn = txn::Txn::new(store.begin_write().unwrap());
+    let setup = setup::Setup {
+        account: accounts::NewAccount {
             display_name: "Bench".into(),
             email: "bench@example.com".parse().unwrap(),
-            password_hash: actors::passwords::hash_password(&"benchmark password".parse().unwrap())
+            password_hash: passwords::hash_password(&"benchmark password".parse().unwrap())
                 .unwrap(),
             locale: "en-US".parse().unwrap(),
         },
@@ -32,7 +36,7 @@ fn main() {
         electricity_price: "0.32".parse().unwrap(),
         create_demo_data: true,
     };
-    actors::setup::setup(&txn, &setup, [0; 32], 60, now).unwrap();
+    setup::setup(&txn, &setup, [0; 32], 60, now).unwrap();
     let templates: Vec<Print> = repo::all::<Print>(&txn).unwrap();
     let customers: Vec<Customer> = repo::all::<Customer>(&txn).unwrap();
     txn.commit().unwrap();
@@ -48,7 +52,7 @@ fn main() {
     let two_years = 2 * 365 * 24 * 3600;
     let started = std::time::Instant::now();
     for batch in (0..count).collect::<Vec<_>>().chunks(1000) {
-        let txn = actors::txn::Txn::new(store.begin_write().unwrap());
+        let txn = txn::Txn::new(store.begin_write().unwrap());
         for &i in batch {
             let template = &templates[i % templates.len()];
             let mut input = PrintInput::from_print(template, None, false);

@@ -8,14 +8,19 @@
 //! hashing, one arbiter thread per writer actor, and the spool manager's background timer on the
 //! system arbiter.
 
+use ::web::release::LatestVersion;
 use ::web::state::{AppState, WebConfig};
 use actix::Actor;
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
+use actors::bridge::config;
+use actors::bridge::run;
 use actors::integrations::fleet_hub::Printfleet;
 use actors::integrations::hub::{Reader, Spoolmgr};
+use actors::integrations::settings;
 use actors::integrations::timer::Timer;
+use actors::prints;
 use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
@@ -49,7 +54,7 @@ pub struct Config {
     /// Release feed asked by `GET /api/version-latest` (none: the answer is null).
     pub release_feed_url: Option<String>,
     /// Defaults of the integrations' URLs and credentials until they are set in the settings.
-    pub integrations: actors::integrations::settings::Defaults,
+    pub integrations: settings::Defaults,
     /// Seconds between the spool manager's background rounds (pending operations sent, linked
     /// spools synced).
     pub spoolmgr_interval_secs: u64,
@@ -153,7 +158,7 @@ impl Application {
         let time_zone = jiff::tz::TimeZone::system();
         // Loaded on a thread of its own: health answers at once; lists, the dashboard and print
         // writes wait for the load.
-        let index = actors::prints::PrintIndex::load_in_background(&store, time_zone);
+        let index = prints::PrintIndex::load_in_background(&store, time_zone);
         let (writers, arbiters) = Writers::start(&store, &index);
         let reader = Reader::new(store.clone(), index.clone());
         let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone());
@@ -172,7 +177,7 @@ impl Application {
             printfleet,
             writers,
             index,
-            latest_version: ::web::release::LatestVersion::new(config.release_feed_url.clone()),
+            latest_version: LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),
                 trusted_proxies: config.trusted_proxies.clone(),
@@ -275,8 +280,7 @@ pub async fn stopped() {
 /// Errors: an extension other than `.yml`, `.yaml`, `.json`; the file or folder cannot be
 /// written.
 pub fn write_starter_bridge_config(path: &std::path::Path) -> Result<String, String> {
-    let text =
-        actors::bridge::config::starter(&path.display().to_string()).map_err(|e| e.to_string())?;
+    let text = config::starter(&path.display().to_string()).map_err(|e| e.to_string())?;
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(cannot)?;
@@ -292,7 +296,7 @@ pub fn write_starter_bridge_config(path: &std::path::Path) -> Result<String, Str
 /// (`printcost --bridge-config`). Must run inside an actix `System`.
 ///
 /// Errors: the configuration is invalid, or the bridge cannot start.
-pub fn start_bridge(path: &std::path::Path) -> Result<actors::bridge::run::Running, String> {
-    let config = actors::bridge::config::load(path).map_err(|e| e.to_string())?;
-    actors::bridge::run::start(&config).map_err(|e| e.to_string())
+pub fn start_bridge(path: &std::path::Path) -> Result<run::Running, String> {
+    let config = config::load(path).map_err(|e| e.to_string())?;
+    run::start(&config).map_err(|e| e.to_string())
 }

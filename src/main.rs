@@ -1,6 +1,11 @@
 //! `printcost`: the print-cost service. Wires the command line to [`printcost::Application`].
 
+use actors::accounts;
+use actors::backup;
 use actors::integrations::settings::{Defaults, PeerUrl, Secret};
+use actors::passwords;
+use actors::txn;
+use actors::values;
 use clap::{Parser, Subcommand};
 use printcost::{Application, Config, open_store};
 use std::io::BufRead;
@@ -8,6 +13,7 @@ use std::net::SocketAddr;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
+use storage::backup as store_backup;
 
 /// Self-hosted print-cost appliance: exact 3D print pricing, inventory and filament stock.
 ///
@@ -186,14 +192,14 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
         .lock()
         .read_line(&mut line)
         .map_err(|e| format!("cannot read the new password from standard input: {e}"))?;
-    let password = actors::values::Password::from_str(line.trim_end_matches(['\r', '\n']))
+    let password = values::Password::from_str(line.trim_end_matches(['\r', '\n']))
         .map_err(|_| "the new password must have at least 12 characters".to_string())?;
-    let hash = actors::passwords::hash_password(&password).map_err(|e| e.to_string())?;
-    let txn = actors::txn::Txn::new(store.begin_write().map_err(|e| e.to_string())?);
-    let account = actors::accounts::find_by_email(&txn, email)
+    let hash = passwords::hash_password(&password).map_err(|e| e.to_string())?;
+    let txn = txn::Txn::new(store.begin_write().map_err(|e| e.to_string())?);
+    let account = accounts::find_by_email(&txn, email)
         .map_err(|e| e.to_string())?
         .ok_or_else(|| format!("no account has the email {email}"))?;
-    actors::accounts::set_password(&txn, account.id, &hash, None, storage::Timestamp::now())
+    accounts::set_password(&txn, account.id, &hash, None, storage::Timestamp::now())
         .map_err(|e| e.to_string())?;
     txn.commit().map_err(|e| e.to_string())?;
     println!(
@@ -216,8 +222,8 @@ fn restore(config: &Config, file: &std::path::Path) -> Result<(), String> {
     std::fs::create_dir_all(&config.data_dir)
         .map_err(|e| format!("cannot create {}: {e}", config.data_dir.display()))?;
     let target = config.data_dir.join(printcost::DATABASE_FILE);
-    let label = actors::backup::stamp(storage::Timestamp::now());
-    let restored = storage::backup::restore(file, &target, &label)
+    let label = backup::stamp(storage::Timestamp::now());
+    let restored = store_backup::restore(file, &target, &label)
         .map_err(|e| format!("{} was not restored, nothing changed: {e}", file.display()))?;
     println!("Restored {} as {}.", file.display(), target.display());
     if let Some(kept) = restored.kept {

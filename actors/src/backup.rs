@@ -8,6 +8,7 @@ use crate::writer::SettingsWriter;
 use std::fs::File;
 use std::path::PathBuf;
 use storage::Timestamp;
+use storage::backup;
 use storage::repo;
 
 /// Records that a backup taken at `at` was handed out (shown on the settings' Backup page).
@@ -39,7 +40,7 @@ impl Query for TakeBackup {
     type Answer = File;
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<File> {
-        Ok(storage::backup::to_temp_file(snapshot.txn, &self.dir)?)
+        Ok(backup::to_temp_file(snapshot.txn, &self.dir)?)
     }
 }
 

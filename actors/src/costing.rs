@@ -90,6 +90,7 @@ impl PartPlan {
 }
 
 use money::multiply as mul;
+use storage::records;
 
 const SECONDS_PER_HOUR: Decimal = Decimal::from_parts(3600, 0, 0, false, 0);
 const WATT_SECONDS_PER_KWH: Decimal = Decimal::from_parts(3_600_000, 0, 0, false, 0);
@@ -271,7 +272,7 @@ pub struct Actuals {
 /// [`money::MAX_AMOUNT`].
 pub fn actual(
     planned: &Costing,
-    parts: &[storage::records::Part],
+    parts: &[records::Part],
     actuals: &Actuals,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
@@ -296,7 +297,7 @@ pub fn actual(
 /// One planned line repriced from the actual seconds of its part and grams of its usage.
 fn actual_line(
     line: &CostLine,
-    parts: &[storage::records::Part],
+    parts: &[records::Part],
     part_id: Id,
     actuals: &Actuals,
     hotend_seen: &mut std::collections::HashMap<Id, usize>,
@@ -437,11 +438,11 @@ mod tests {
     fn actuals_equal_to_the_plan_cost_the_same() {
         let plan = reference(5400, "42.5");
         let planned = price(std::slice::from_ref(&plan), d("0.32"), 1).unwrap();
-        let part = storage::records::Part {
+        let part = records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
             build_plate_id: plan.build_plate.source_id,
-            hotends: vec![storage::records::HotendUse {
+            hotends: vec![records::HotendUse {
                 component_id: plan.hotends[0].0.source_id,
                 duration_seconds: 5400,
             }],
@@ -465,16 +466,16 @@ mod tests {
         let mut plan = reference(3000, "1");
         plan.hotends.push((rate("Second", "100", "2000"), 1000));
         let planned = price(std::slice::from_ref(&plan), d("0"), 1).unwrap();
-        let part = storage::records::Part {
+        let part = records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
             build_plate_id: plan.build_plate.source_id,
             hotends: vec![
-                storage::records::HotendUse {
+                records::HotendUse {
                     component_id: plan.hotends[0].0.source_id,
                     duration_seconds: 3000,
                 },
-                storage::records::HotendUse {
+                records::HotendUse {
                     component_id: plan.hotends[1].0.source_id,
                     duration_seconds: 1000,
                 },

@@ -6,9 +6,12 @@
 //! [`crate::prints::realized`]. Prints of customers with `excludeFromDashboard` are left out.
 
 use crate::Result;
+use crate::command;
+use crate::money;
 use crate::prints::PrintIndex;
 pub use crate::prints::board::Kpis;
 use crate::prints::board::{CATEGORIES, Figures};
+use crate::settings;
 use jiff::ToSpan;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -137,12 +140,9 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
             failed: total.failed,
             pending: total.pending,
             // A share of counts: at most 1, always in range.
-            success_rate: crate::money::divide(
-                Decimal::from(total.success),
-                Decimal::from(recorded),
-            )
-            .ok()
-            .filter(|_| recorded > 0),
+            success_rate: money::divide(Decimal::from(total.success), Decimal::from(recorded))
+                .ok()
+                .filter(|_| recorded > 0),
             variance: total.variance,
         },
     })
@@ -153,14 +153,14 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
 #[derive(Debug, Clone, Copy)]
 pub struct DashboardOf(pub Period);
 
-impl crate::command::Query for DashboardOf {
+impl command::Query for DashboardOf {
     type Answer = (Dashboard, String);
 
-    fn run(self, snapshot: &crate::command::Snapshot<'_>) -> Result<(Dashboard, String)> {
+    fn run(self, snapshot: &command::Snapshot<'_>) -> Result<(Dashboard, String)> {
         let today = snapshot.index.date_of(storage::Timestamp::now());
         Ok((
             compute(snapshot, snapshot.index, self.0, today)?,
-            crate::settings::get(snapshot)?.currency,
+            settings::get(snapshot)?.currency,
         ))
     }
 }

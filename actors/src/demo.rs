@@ -7,13 +7,16 @@ use crate::inventory::customers::{CustomerInput, Customers};
 use crate::inventory::filaments::{FilamentInput, Filaments};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use crate::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
+use crate::ledger;
 use crate::prints::outcome::{self, CorrectionInput, OutcomeInput};
 use crate::prints::{self, HotendInput, PartInput, PrintInput};
 use crate::series;
 use crate::txn::Txn;
+use crate::values;
 use crate::{Error, Result};
 use rust_decimal::Decimal;
 use std::str::FromStr;
+use storage::records::MovementKind;
 use storage::records::{ComponentType, OutcomeStatus, Print, PrintStatus};
 use storage::{Id, Timestamp};
 
@@ -161,7 +164,7 @@ fn print(
 /// What really happened to a demo print: every usage at `share` of its planned grams, the whole
 /// planned time per part.
 fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<OutcomeInput> {
-    let share: Decimal = v::<crate::values::Amount>(share)?.into_inner();
+    let share: Decimal = v::<values::Amount>(share)?.into_inner();
     let usages = print.parts.iter().flat_map(|p| p.usages.iter());
     let parts: Vec<(Id, u32)> = print
         .parts
@@ -380,17 +383,17 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         operation_key: Id::new(),
     };
     outcome::correct(txn, chassis.id, &weighed, now)?;
-    let spool = crate::ledger::active_spools(txn, white)?
+    let spool = ledger::active_spools(txn, white)?
         .pop()
         .ok_or(Error::NotFound)?;
-    let weighing = crate::ledger::MovementInput {
-        kind: storage::records::MovementKind::Correction,
-        grams: v::<crate::values::SignedGrams>("-12.5")?.into_inner(),
+    let weighing = ledger::MovementInput {
+        kind: MovementKind::Correction,
+        grams: v::<values::SignedGrams>("-12.5")?.into_inner(),
         note: Some("Weighed: less than the ledger said".into()),
         operation_key: None,
         print_id: None,
         usage_id: None,
     };
-    crate::ledger::book(txn, spool.id, &weighing, now)?;
+    ledger::book(txn, spool.id, &weighing, now)?;
     Ok(())
 }

@@ -18,6 +18,7 @@ use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
 use redb::ReadableTable;
 use rust_decimal::Decimal;
+use storage::ledger;
 use storage::ledger::LedgerTables;
 use storage::records::{Filament, Movement, MovementKind, Spool};
 use storage::repo::{self, Tx};
@@ -231,7 +232,7 @@ fn book_in(
 /// Page `page` of spool `spool_id`'s movements, newest first.
 pub fn movements(tx: &impl Tx, spool_id: Id, page: u32, page_size: u32) -> Result<Page<Movement>> {
     let skip = list::offset(page, page_size);
-    let (ids, total) = storage::ledger::movement_page(tx, spool_id, skip, page_size as usize)?;
+    let (ids, total) = ledger::movement_page(tx, spool_id, skip, page_size as usize)?;
     let mut items = Vec::with_capacity(ids.len());
     for id in ids {
         items.push(repo::get::<Movement>(tx, id)?.ok_or(Error::NotFound)?);
@@ -356,5 +357,5 @@ pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result
 
 /// Number of movements booked in all (for benchmarks and checks).
 pub fn movement_count(tx: &impl Tx) -> Result<u64> {
-    Ok(storage::ledger::movement_count(tx)?)
+    Ok(ledger::movement_count(tx)?)
 }

@@ -7,6 +7,7 @@ use crate::inventory::filaments::Filaments;
 use crate::inventory::manufacturers::Manufacturers;
 use crate::inventory::printers::Printers;
 use crate::inventory::{Kind, ListQuery};
+use crate::prints;
 use crate::prints::query::PrintFilter;
 use crate::{Error, Result};
 use storage::Id;
@@ -65,7 +66,7 @@ impl Query for Search {
         let prints = ids
             .iter()
             .map(|id| {
-                crate::prints::get(snapshot, *id).map(|p| {
+                prints::get(snapshot, *id).map(|p| {
                     (
                         Hit {
                             id: p.id,

@@ -4,6 +4,7 @@
 
 use crate::accounts::{self, NewAccount};
 use crate::command::{Command, Query, Snapshot};
+use crate::integrations::settings as integration_settings;
 use crate::txn::Txn;
 use crate::values::{Amount, Currency, Locale};
 use crate::writer::SettingsWriter;
@@ -139,7 +140,7 @@ fn set_spool_management(txn: &Txn, settings: &mut Settings, on: bool) -> Result<
         (false, true) => {
             ledger::stock_all(txn, Timestamp::now())?;
         }
-        (true, false) => crate::integrations::settings::switch_spoolmgr_off(txn)?,
+        (true, false) => integration_settings::switch_spoolmgr_off(txn)?,
         _ => {}
     }
     Ok(())

@@ -3,6 +3,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::bridge::broker;
+use actors::bridge::config;
+use actors::bridge::link;
 use rumqttc::{AsyncClient, EventLoop, LastWill, MqttOptions, QoS};
 use std::net::SocketAddr;
 use std::time::Duration;
@@ -60,24 +62,20 @@ async fn retained_state_and_the_last_will_reach_subscribers() {
     );
 }
 
-fn mqtt_config(address: SocketAddr) -> actors::bridge::config::MqttConfig {
+fn mqtt_config(address: SocketAddr) -> config::MqttConfig {
     let yaml = format!(
         "mqtt:\n  host: {}\n  port: {}\n  base_topic: shop\n  reconnect_delay_secs: 1\n  keep_alive_secs: 5\nsources: []\n",
         address.ip(),
         address.port()
     );
-    actors::bridge::config::parse("test.yml", &yaml)
-        .unwrap()
-        .mqtt
+    config::parse("test.yml", &yaml).unwrap().mqtt
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_link_waits_for_the_broker_then_announces_itself_and_forwards_writes() {
     let address = free_address();
-    let (link, mut incoming) = actors::bridge::link::MqttLink::start(
-        &mqtt_config(address),
-        vec!["shop/meter/relay/set".into()],
-    );
+    let (link, mut incoming) =
+        link::MqttLink::start(&mqtt_config(address), vec!["shop/meter/relay/set".into()]);
     link.publish("shop/meter/power_w", b"230.5".to_vec(), true)
         .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -118,7 +116,7 @@ async fn a_full_queue_of_states_does_not_stall_the_announcement() {
     // away. Announcing on connection must not wait for queue space that only the connection
     // loop itself can free (found by the load run: the bridge went silent at 5,000 points).
     let address = free_address();
-    let (link, _incoming) = actors::bridge::link::MqttLink::start(&mqtt_config(address), vec![]);
+    let (link, _incoming) = link::MqttLink::start(&mqtt_config(address), vec![]);
     let producer = link.clone();
     tokio::spawn(async move {
         for i in 0..3_000 {

@@ -2,6 +2,7 @@
 //! own: polling goes on, memory stays put, and the latest states arrive once a broker is there.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+use actors::bridge::run;
 use actors::bridge::{broker, config};
 use rumqttc::{AsyncClient, MqttOptions, QoS};
 use std::collections::BTreeMap;
@@ -49,7 +50,7 @@ async fn a_broker_that_is_down_stalls_nothing_and_gets_the_latest_states() {
     );
     let config = config::parse("test.yml", &yaml).unwrap();
     config.validate().unwrap();
-    actors::bridge::run::start(&config).unwrap();
+    run::start(&config).unwrap();
     let polls = || {
         device
             .seen

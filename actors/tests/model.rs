@@ -14,6 +14,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::Error;
+use actors::accounts;
 use actors::ledger;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{
@@ -27,6 +28,7 @@ use proptest::prelude::*;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
+use storage::records;
 use storage::records::{Costing, OutcomeStatus, Print, PrintStatus, Spool};
 use storage::{Id, Store, StoreOptions, repo};
 
@@ -106,7 +108,7 @@ struct World {
 
 fn setup() -> Setup {
     Setup {
-        account: actors::accounts::NewAccount {
+        account: accounts::NewAccount {
             display_name: "Model".into(),
             email: "model@example.com".parse().unwrap(),
             password_hash: "never used".into(),
@@ -550,7 +552,7 @@ impl World {
                 "stock"
             );
         }
-        let movements: Vec<storage::records::Movement> = repo::all(&txn).unwrap();
+        let movements: Vec<records::Movement> = repo::all(&txn).unwrap();
         let mut seen = HashSet::new();
         for m in movements.iter().filter_map(|m| m.operation_key) {
             assert!(seen.insert(m), "operation key {m} booked twice");

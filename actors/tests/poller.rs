@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actix::Actor;
+use actors::bridge::run;
 use actors::bridge::{broker, config, link::MqttLink, poller::Poller};
 use rumqttc::{AsyncClient, EventLoop, MqttOptions, QoS};
 use std::collections::BTreeMap;
@@ -126,7 +127,7 @@ impl WriteRig {
         );
         let config = config::parse("test.yml", &yaml).unwrap();
         config.validate().unwrap();
-        actors::bridge::run::start(&config).unwrap();
+        run::start(&config).unwrap();
 
         let mut options = MqttOptions::new("writer", "127.0.0.1", mqtt.port());
         options.set_keep_alive(Duration::from_secs(5));
@@ -533,7 +534,7 @@ async fn home_assistant_finds_every_point_and_writes_through_a_number() {
     );
     let config = config::parse("test.yml", &yaml).unwrap();
     config.validate().unwrap();
-    actors::bridge::run::start(&config).unwrap();
+    run::start(&config).unwrap();
     let mut options = MqttOptions::new("home-assistant", "127.0.0.1", mqtt.port());
     options.set_keep_alive(Duration::from_secs(5));
     let (client, mut events) = AsyncClient::new(options, 64);

@@ -16,10 +16,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actix::Arbiter;
+use actors::accounts;
 use actors::integrations::import::{ImportSpool, RecordSync, preview_hash};
 use actors::integrations::operations::{Claim, ClaimOperation, Sent, SettleOperation};
 use actors::integrations::settings::{Defaults, PeerChange, PeerUrl, UpdateIntegrations};
 use actors::integrations::spoolmgr::{RemoteFilament, RemoteSpool, RemoteVendor};
+use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus};
 use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
@@ -369,7 +371,7 @@ fn base() -> Base {
         writers
             .send(RunSetup {
                 setup: Setup {
-                    account: actors::accounts::NewAccount {
+                    account: accounts::NewAccount {
                         display_name: "Cut".into(),
                         email: "cut@example.com".parse().unwrap(),
                         password_hash: "never used".into(),
@@ -496,7 +498,7 @@ impl Workload<'_> {
                 let id = print.id;
                 self.prints[i] = self
                     .writers
-                    .send(actors::prints::CorrectOutcome { id, input })
+                    .send(prints::CorrectOutcome { id, input })
                     .await?;
                 true
             }

@@ -2,6 +2,7 @@
 //! writer, is in the list as soon as its sender is answered, with no caller updating it.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+use actors::accounts;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::query::{Outcome, PrintFilter};
 use actors::prints::{
@@ -12,6 +13,7 @@ use actors::series::{CreateSeries, SeriesInput};
 use actors::setup::{RunSetup, Setup};
 use actors::writer::Writers;
 use std::sync::Arc;
+use storage::records;
 use storage::records::{OutcomeStatus, Print, PrintStatus};
 use storage::{Id, Store, StoreOptions, repo};
 
@@ -58,7 +60,7 @@ fn assert_listed(index: &PrintIndex, print: &Print) {
 }
 
 /// A part's printing time: the sum of its hotends' times.
-fn seconds(part: &storage::records::Part) -> u32 {
+fn seconds(part: &records::Part) -> u32 {
     part.hotends.iter().map(|h| h.duration_seconds).sum()
 }
 
@@ -82,7 +84,7 @@ fn failed_outcome(done: &Print) -> OutcomeInput {
 
 fn setup() -> Setup {
     Setup {
-        account: actors::accounts::NewAccount {
+        account: accounts::NewAccount {
             display_name: "Ada".into(),
             email: "ada@example.com".parse().unwrap(),
             password_hash: "not a hash: this test never logs in".into(),

@@ -8,15 +8,18 @@ use actors::inventory::filaments::{FilamentInput, Filaments};
 use actors::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use actors::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use actors::prints::{self, HotendInput, PartInput, PrintInput};
+use actors::txn;
 use proptest::prelude::*;
+use storage::records;
 use storage::records::{ComponentType, PrintStatus};
+use storage::repo;
 use storage::{Store, StoreOptions, Timestamp};
 
 fn setup_settings(store: &Store) {
-    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
-    storage::repo::put_settings(
+    let txn = txn::Txn::new(store.begin_write().unwrap());
+    repo::put_settings(
         &txn,
-        &storage::records::Settings {
+        &records::Settings {
             currency: "EUR".into(),
             default_language: "en-US".into(),
             electricity_price: "0.32".parse().unwrap(),
@@ -42,7 +45,7 @@ proptest! {
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
         setup_settings(&store);
         let now = Timestamp::now();
-        let txn = actors::txn::Txn::new(store.begin_write().unwrap());
+        let txn = txn::Txn::new(store.begin_write().unwrap());
         let maker = Manufacturers::create(&txn, &ManufacturerInput { name: "M".parse().unwrap(), note: None }, now).unwrap().id;
         let printer_input = |price: u32| PrinterInput {
             name: "P".parse().unwrap(),
@@ -99,7 +102,7 @@ proptest! {
         let frozen = prints::set_status(&txn, print.id, PrintStatus::Printing, now).unwrap();
         txn.commit().unwrap();
 
-        let txn = actors::txn::Txn::new(store.begin_write().unwrap());
+        let txn = txn::Txn::new(store.begin_write().unwrap());
         Printers::replace(&txn, printer, &printer_input(printer_price), now).unwrap();
         Components::replace(&txn, plate, &component_input(ComponentType::BuildPlate, plate_price), now).unwrap();
         Filaments::replace(&txn, filament, &filament_input(filament_price), now).unwrap();

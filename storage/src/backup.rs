@@ -13,7 +13,10 @@
 //! Their URLs and switches stay; `meta.credentials_left_out` counts what was left out, and
 //! [`restore`] reports it so that they are entered again (or the environment's defaults apply).
 
+use crate::old_journal;
 use crate::records::Override;
+use crate::repo;
+use crate::schema;
 use crate::{Error, Result, SCHEMA_VERSION, Store, StoreOptions, tables};
 use redb::backends::FileBackend;
 use redb::{
@@ -96,14 +99,14 @@ pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Restored> {
         let _ = std::fs::remove_file(&staged);
         return Err(e);
     }
-    let journal = crate::old_journal::path_of(target);
+    let journal = old_journal::path_of(target);
     let kept = if target.exists() {
         let kept = with_suffix(target, &format!(".before-restore-{label}"));
         if journal.exists() {
             // Opening the store applies the journal and removes it.
             match Store::open(target, StoreOptions::default()) {
                 Ok(applied) => drop(applied),
-                Err(_) => std::fs::rename(&journal, crate::old_journal::path_of(&kept))?,
+                Err(_) => std::fs::rename(&journal, old_journal::path_of(&kept))?,
             }
         }
         std::fs::rename(target, &kept)?;
@@ -141,7 +144,7 @@ pub fn schema_version(path: &Path) -> Result<u64> {
     let version = txn
         .open_table(tables::META)
         .map_err(|e| not_ours(&e))?
-        .get(crate::schema::VERSION_KEY)
+        .get(schema::VERSION_KEY)
         .map_err(|e| not_ours(&e))?
         .map(|v| v.value())
         .ok_or_else(|| not_ours(&"it has no schema version"))?;
@@ -184,7 +187,7 @@ const CREDENTIALS_LEFT_OUT: &str = "credentials_left_out";
 /// Replaces every stored integration credential of the backup being written with the
 /// environment's default, and notes how many there were in `meta`.
 fn leave_out_credentials(txn: &WriteTransaction) -> Result<()> {
-    let mut integrations = crate::repo::integrations(txn)?;
+    let mut integrations = repo::integrations(txn)?;
     let mut left_out = 0u64;
     for peer in [&mut integrations.spoolmgr, &mut integrations.printfleet] {
         if matches!(peer.credential, Override::Set(_)) {
@@ -194,7 +197,7 @@ fn leave_out_credentials(txn: &WriteTransaction) -> Result<()> {
     }
     let mut meta = txn.open_table(tables::META)?;
     if left_out > 0 {
-        crate::repo::put_integrations(txn, &integrations)?;
+        repo::put_integrations(txn, &integrations)?;
         meta.insert(CREDENTIALS_LEFT_OUT, left_out)?;
     } else {
         meta.remove(CREDENTIALS_LEFT_OUT)?;
@@ -264,7 +267,10 @@ fn sync_parent(path: &Path) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::ledger;
+    use crate::old_journal::tests as old_journal_tests;
     use crate::records::Customer;
+    use crate::schema::tests as schema_tests;
     use crate::{Id, Timestamp, repo};
 
     fn customer(name: &str) -> Customer {
@@ -371,7 +377,7 @@ mod tests {
         assert!(matches!(err, Error::NotAStore(_)), "{err}");
 
         let newer = other.path().join("newer.redb");
-        crate::schema::tests::file_at_version(&newer, SCHEMA_VERSION + 1);
+        schema_tests::file_at_version(&newer, SCHEMA_VERSION + 1);
         let err = restore(&newer, &target, "x").unwrap_err();
         assert!(
             matches!(err, Error::NewerSchema { found, .. } if found == SCHEMA_VERSION + 1),
@@ -400,7 +406,7 @@ mod tests {
         let target = dir.path().join("printcost.redb");
         let other = tempfile::tempdir().unwrap();
         let older = other.path().join("v2.redb");
-        crate::schema::tests::file_at_version(&older, 2);
+        schema_tests::file_at_version(&older, 2);
         assert_eq!(restore(&older, &target, "x").unwrap().kept, None);
         assert_eq!(schema_version(&target).unwrap(), SCHEMA_VERSION);
         // The source itself is left as it was.
@@ -414,11 +420,7 @@ mod tests {
         let target = crashed.path().join("printcost.redb");
         drop(Store::open(&target, StoreOptions::default()).unwrap());
         // The data directory of an earlier build, killed with bookings in its journal alone.
-        std::fs::write(
-            crate::old_journal::path_of(&target),
-            crate::old_journal::tests::FIXTURE,
-        )
-        .unwrap();
+        std::fs::write(old_journal::path_of(&target), old_journal_tests::FIXTURE).unwrap();
         let backup = dir.path().join("backup.redb");
         drop(store_with(
             &dir.path().join("other.redb"),
@@ -439,7 +441,7 @@ mod tests {
             .unwrap()
             .begin_read()
             .unwrap();
-        assert_eq!(crate::ledger::movement_count(&read).unwrap(), 2);
+        assert_eq!(ledger::movement_count(&read).unwrap(), 2);
     }
 
     #[test]
@@ -457,7 +459,7 @@ mod tests {
             spoolmgr: peer(Override::Set("Bearer secret-token-4711".into())),
             printfleet: peer(Override::Removed),
         };
-        crate::repo::put_integrations(&txn, &stored).unwrap();
+        repo::put_integrations(&txn, &stored).unwrap();
         txn.commit().unwrap();
         let backup = dir.path().join("backup.redb");
         store.backup_to(&backup).unwrap();
@@ -473,12 +475,12 @@ mod tests {
         let restored = restore(&backup, &target, "x").unwrap();
         assert_eq!(restored.credentials_left_out, 1);
         let read = Store::open(&target, StoreOptions::default()).unwrap();
-        let found = crate::repo::integrations(&read.begin_read().unwrap()).unwrap();
+        let found = repo::integrations(&read.begin_read().unwrap()).unwrap();
         assert_eq!(found.spoolmgr.credential, Override::Default);
         assert_eq!(found.spoolmgr.url, stored.spoolmgr.url, "the rest stays");
         assert_eq!(found.printfleet, stored.printfleet);
         // The store itself keeps its credential.
-        let kept = crate::repo::integrations(&store.begin_read().unwrap()).unwrap();
+        let kept = repo::integrations(&store.begin_read().unwrap()).unwrap();
         assert_eq!(kept, stored);
     }
 }

@@ -164,6 +164,8 @@ fn parse(bytes: &[u8]) -> Option<(u32, u64, &[u8], usize)> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::ledger;
+    use crate::repo;
     use crate::{Id, Store, StoreOptions};
     use rust_decimal::Decimal;
     use std::str::FromStr;
@@ -186,11 +188,11 @@ pub(crate) mod tests {
         let store = Store::open(&path, StoreOptions::default()).unwrap();
         assert!(!path_of(&path).exists(), "the journal was removed");
         let read = store.begin_read().unwrap();
-        let spool: Spool = crate::repo::get(&read, id("01a212a8-55f7-72b2-9711-627f37fc4dd2"))
+        let spool: Spool = repo::get(&read, id("01a212a8-55f7-72b2-9711-627f37fc4dd2"))
             .unwrap()
             .unwrap();
         assert_eq!(spool.remaining_grams, Decimal::from(1002));
-        let spool_movements = crate::ledger::movement_page(&read, spool.id, 0, 10).unwrap();
+        let spool_movements = ledger::movement_page(&read, spool.id, 0, 10).unwrap();
         assert_eq!(
             spool_movements,
             (
@@ -205,7 +207,7 @@ pub(crate) mod tests {
             .0
             .iter()
             .map(|m| {
-                let m: Movement = crate::repo::get(&read, *m).unwrap().unwrap();
+                let m: Movement = repo::get(&read, *m).unwrap().unwrap();
                 m.grams
             })
             .collect();
@@ -218,7 +220,7 @@ pub(crate) mod tests {
             .unwrap()
             .begin_read()
             .unwrap();
-        assert_eq!(crate::ledger::movement_count(&read).unwrap(), 2);
+        assert_eq!(ledger::movement_count(&read).unwrap(), 2);
         assert!(!path_of(&path).exists());
     }
 

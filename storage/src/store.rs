@@ -1,5 +1,7 @@
 //! The store: one redb database file and its transactions.
 
+use crate::repo::Tx;
+use crate::tables;
 use crate::{Result, SharedBackend, old_journal, schema};
 use redb::backends::FileBackend;
 use redb::{Durability, ReadTransaction, ReadableDatabase, StorageBackend, WriteTransaction};
@@ -111,7 +113,7 @@ impl Store {
     pub fn probe(&self) -> Result<()> {
         self.backend.probe()?;
         let txn = self.begin_read()?;
-        crate::repo::Tx::table(&txn, crate::tables::META)?;
+        Tx::table(&txn, tables::META)?;
         Ok(())
     }
 }

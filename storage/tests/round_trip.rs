@@ -9,6 +9,8 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use storage::records::*;
+use storage::repo;
+use storage::repo::get;
 use storage::{Id, Timestamp, decode, encode};
 
 fn id() -> impl Strategy<Value = Id> {
@@ -671,19 +673,19 @@ proptest! {
         let path = dir.path().join("db.redb");
         let store = storage::Store::open(&path, storage::StoreOptions::default()).unwrap();
         let txn = store.begin_write().unwrap();
-        storage::repo::put(&txn, &p).unwrap();
-        storage::repo::put(&txn, &s).unwrap();
-        storage::repo::put(&txn, &m).unwrap();
-        storage::repo::put(&txn, &f).unwrap();
-        storage::repo::put(&txn, &l).unwrap();
-        storage::repo::put(&txn, &o).unwrap();
+        repo::put(&txn, &p).unwrap();
+        repo::put(&txn, &s).unwrap();
+        repo::put(&txn, &m).unwrap();
+        repo::put(&txn, &f).unwrap();
+        repo::put(&txn, &l).unwrap();
+        repo::put(&txn, &o).unwrap();
         txn.commit().unwrap();
         let read = store.begin_read().unwrap();
-        prop_assert_eq!(storage::repo::get::<Print>(&read, p.id).unwrap(), Some(p));
-        prop_assert_eq!(storage::repo::get::<Spool>(&read, s.id).unwrap(), Some(s));
-        prop_assert_eq!(storage::repo::get::<Movement>(&read, m.id).unwrap(), Some(m));
-        prop_assert_eq!(storage::repo::get::<Filament>(&read, f.id).unwrap(), Some(f));
-        prop_assert_eq!(storage::repo::get::<SpoolLink>(&read, l.spool_id).unwrap(), Some(l));
-        prop_assert_eq!(storage::repo::get::<SpoolmgrOperation>(&read, o.id).unwrap(), Some(o));
+        prop_assert_eq!(get::<Print>(&read, p.id).unwrap(), Some(p));
+        prop_assert_eq!(get::<Spool>(&read, s.id).unwrap(), Some(s));
+        prop_assert_eq!(get::<Movement>(&read, m.id).unwrap(), Some(m));
+        prop_assert_eq!(get::<Filament>(&read, f.id).unwrap(), Some(f));
+        prop_assert_eq!(get::<SpoolLink>(&read, l.spool_id).unwrap(), Some(l));
+        prop_assert_eq!(get::<SpoolmgrOperation>(&read, o.id).unwrap(), Some(o));
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::support::{EMAIL, PASSWORD, TestApp, assert_error, assert_field_error, setup_body};
 use serde_json::{Value, json};
+use web::throttle;
 
 #[actix_web::test]
 async fn setup_runs_once_and_logs_the_account_in() {
@@ -333,7 +334,7 @@ async fn wrong_current_passwords_are_throttled_like_logins() {
     app.setup().await;
     let wrong =
         json!({"currentPassword": "not it at all", "newPassword": "a brand new passphrase"});
-    for _ in 0..web::throttle::FREE_FAILURES {
+    for _ in 0..throttle::FREE_FAILURES {
         let res = app.patch("/api/auth/password", &wrong).await;
         assert_error(res, 401, "INVALID_CREDENTIALS").await;
     }

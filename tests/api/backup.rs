@@ -10,6 +10,7 @@ use std::path::Path;
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use storage::tables;
 
 fn printcost(args: &[&str], data_dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_printcost"))
@@ -126,7 +127,7 @@ async fn a_backup_taken_under_load_restores_every_acknowledged_movement() {
     {
         let db = redb::Database::create(&newer).unwrap();
         let txn = db.begin_write().unwrap();
-        txn.open_table(storage::tables::META)
+        txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", storage::SCHEMA_VERSION + 1)
             .unwrap();

@@ -1,6 +1,7 @@
 //! The `modbus-mqtt-bridge` binary's configuration handling (the running bridge is tested in
 //! `actors/tests/poller.rs` against an in-process device and broker).
 
+use actors::bridge::config;
 use std::process::Command;
 
 fn bridge(config: &std::path::Path) -> std::process::Output {
@@ -20,7 +21,7 @@ fn a_missing_config_gets_a_valid_starter() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("wrote a starter configuration"));
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.starts_with("# Modbus TCP to MQTT bridge configuration"));
-    let parsed = actors::bridge::config::load(&path).unwrap();
+    let parsed = config::load(&path).unwrap();
     assert!(
         parsed.broker.is_some(),
         "the starter uses the embedded broker"
@@ -46,12 +47,7 @@ fn a_missing_json_config_gets_a_json_starter_also_from_printcost() {
     assert!(String::from_utf8_lossy(&out.stdout).contains("wrote a starter configuration"));
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.starts_with('{'), "JSON, not YAML: {written}");
-    assert!(
-        actors::bridge::config::load(&path)
-            .unwrap()
-            .broker
-            .is_some()
-    );
+    assert!(config::load(&path).unwrap().broker.is_some());
     let odd = dir.path().join("bridge.conf");
     let out = bridge(&odd);
     assert!(!out.status.success());

@@ -10,6 +10,7 @@
 //! `PROPTEST_CASES` sets the number of cases (default 300, each about ten requests).
 
 use crate::outcomes::outcome;
+use crate::support;
 use crate::support::{TestApp, shop};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -142,7 +143,7 @@ async fn made(
     }
 }
 
-async fn run(app: &TestApp, shop: &crate::support::Shop, edge: &Edge) {
+async fn run(app: &TestApp, shop: &support::Shop, edge: &Edge) {
     let (price, hours, watts) = &edge.printer;
     let printer = made(
         app,

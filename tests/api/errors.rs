@@ -1,5 +1,6 @@
 //! Cross-cutting error paths: Origin, sessions, unknown routes, malformed input, headers.
 
+use crate::support;
 use crate::support::{TestApp, assert_error, assert_field_error, draft, shop};
 use serde_json::json;
 
@@ -63,7 +64,7 @@ async fn forwarded(app: &TestApp) -> (u16, String, String) {
         .await
         .unwrap();
     let shop = shop(app).await;
-    let spool = crate::support::first_spool(app, &shop.filament).await;
+    let spool = support::first_spool(app, &shop.filament).await;
     let qr = format!("/api/spools/{}/qr", spool["id"].as_str().unwrap());
     let claimed = app
         .client

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use storage::tables;
 use storage::{Store, StoreOptions};
 
 /// A file backend whose every operation fails while `failing` is set (file permissions do not
@@ -97,7 +98,7 @@ async fn a_projection_that_cannot_load_answers_503_and_says_why_instead_of_hangi
     let store = Store::open(&dir.path().join("printcost.redb"), StoreOptions::default()).unwrap();
     // A print record no build can read: the projection cannot be loaded from it.
     let txn = store.begin_write().unwrap();
-    txn.open_table(storage::tables::PRINTS)
+    txn.open_table(tables::PRINTS)
         .unwrap()
         .insert(storage::Id::new().bytes(), &b"\xff\xff not a print"[..])
         .unwrap();

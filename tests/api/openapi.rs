@@ -1,6 +1,8 @@
 //! The OpenAPI document and the offline API reference.
 
+use crate::support;
 use crate::support::TestApp;
+use actors::integrations::settings;
 use serde_json::{Value, json};
 
 /// The document as served.
@@ -15,7 +17,7 @@ async fn the_document_is_for_signed_in_users_only() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let anonymous = app.browser().get(app.url("/api/openapi.json")).send();
-    crate::support::assert_error(anonymous.await.unwrap(), 401, "UNAUTHENTICATED").await;
+    support::assert_error(anonymous.await.unwrap(), 401, "UNAUTHENTICATED").await;
     let signed_in = app.get("/api/openapi.json").await;
     assert_eq!(signed_in.status(), 200);
 }
@@ -325,7 +327,7 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
     ] {
         if url.is_match(text) {
             assert!(
-                actors::integrations::settings::PeerUrl::parse(text).is_ok(),
+                settings::PeerUrl::parse(text).is_ok(),
                 "PeerUrl's pattern admits {text:?}, its parser refuses it"
             );
         }
@@ -479,7 +481,7 @@ async fn the_where_date_admits_every_valid_date() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let filter = r#"{"dateTo":{"lte":"2024-02-29"}}"#;
-    let url = format!("/api/prints?where={}", crate::support::urlencode(filter));
+    let url = format!("/api/prints?where={}", support::urlencode(filter));
     assert_eq!(app.get(&url).await.status(), 200);
 }
 

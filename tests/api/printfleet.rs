@@ -3,6 +3,7 @@
 //! with one manual part, every refusal with its code, the peer's faults, and stock booked once.
 
 use crate::spoolmgr::{self, linked_app};
+use crate::support;
 use crate::support::bambuddy::{self, Fault, Fleet, log_json};
 use crate::support::spoolman::Double;
 use crate::support::{Shop, TestApp, assert_error, assert_field_error, part, shop};
@@ -26,7 +27,7 @@ async fn fleet_app(fleet: &Fleet) -> TestApp {
 }
 
 async fn action(app: &TestApp, name: &str, data: Value) -> reqwest::Response {
-    crate::support::act(app, "/api/integrations/printfleet", name, data).await
+    support::act(app, "/api/integrations/printfleet", name, data).await
 }
 
 /// Asserts that action `name` with `data` is refused with `status` and `code`; the body.
@@ -251,7 +252,7 @@ async fn a_tray_maps_to_an_active_spool_only() {
     let fleet = Fleet::start().await;
     let app = fleet_app(&fleet).await;
     let shop = linked_shop(&app).await;
-    let spool = crate::support::first_spool(&app, &shop.filament).await;
+    let spool = support::first_spool(&app, &shop.filament).await;
     ok(
         &app,
         "MAP_TRAY",
@@ -475,7 +476,7 @@ async fn attach_keeps_one_log_per_part_and_one_part_per_log() {
     .await;
     let relink = json!({"printerId": shop.printer, "remoteId": 2});
     refused(&app, "LINK_PRINTER", relink, 409, "INTEGRATION_CONFLICT").await;
-    let another = crate::support::draft(&shop, "Another");
+    let another = support::draft(&shop, "Another");
     let second = app.create("/api/prints", &another).await;
     let data = json!({"printId": second["id"], "remoteLogId": 601});
     refused(&app, "ATTACH", data, 409, "INTEGRATION_CONFLICT").await;
@@ -624,7 +625,7 @@ async fn the_pages_link_map_attach_and_import() {
     )
     .await;
     assert_eq!(location(&res), format!("{fleet_page}?done"));
-    let spool = crate::support::first_spool(&app, &shop.filament).await;
+    let spool = support::first_spool(&app, &shop.filament).await;
     let map = [
         ("action", "MAP_TRAY"),
         ("data.slot", "255:254"),
@@ -641,7 +642,7 @@ async fn the_pages_link_map_attach_and_import() {
         "the editor suggests the mapped spool"
     );
 
-    let print = app.done(&crate::support::draft(&shop, "Bracket")).await;
+    let print = app.done(&support::draft(&shop, "Bracket")).await;
     let (pid, part) = (
         print["id"].as_str().unwrap(),
         print["parts"][0]["id"].as_str().unwrap(),
@@ -699,7 +700,7 @@ async fn with_the_integration_off_no_action_is_carried_out() {
     let fleet = Fleet::start().await;
     let app = fleet_app(&fleet).await;
     let shop = linked_shop(&app).await;
-    let spool = crate::support::first_spool(&app, &shop.filament).await;
+    let spool = support::first_spool(&app, &shop.filament).await;
     let off = json!({"printfleet": {"enabled": false, "url": fleet.url, "apiKey": bambuddy::KEY}});
     assert_eq!(
         app.patch("/api/settings/integrations", &off).await.status(),

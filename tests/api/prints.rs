@@ -1,6 +1,7 @@
 //! Prints over HTTP: pricing (the reference example), drafts, parts, lifecycle, copies, lists and
 //! filters, CSV export, report data.
 
+use crate::support;
 use crate::support::{
     Shop, TestApp, assert_error, assert_field_error, draft, part, shop, urlencode,
 };
@@ -250,7 +251,7 @@ async fn leaving_draft_freezes_the_snapshot_and_never_returns() {
 }
 
 /// A set-up box with a shop and a print moved to PRINTING; returns the print's id.
-async fn printing() -> (TestApp, crate::support::Shop, String) {
+async fn printing() -> (TestApp, support::Shop, String) {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;

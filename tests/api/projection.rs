@@ -1,6 +1,7 @@
 //! The print list projection follows every path that changes a print: the list is read right
 //! after each write, through a filter that only matches the print as it now is.
 
+use crate::support;
 use crate::support::{EMAIL, PASSWORD, TestApp, setup_body};
 use crate::support::{browser, location, submit};
 use crate::support::{draft, shop};
@@ -22,7 +23,7 @@ async fn assert_listed(app: &TestApp, id: &str) {
     let outcome = print["outcome"]["status"].as_str().unwrap_or("PENDING");
     let mut query = format!(
         "/api/prints?includeArchived=true&status={status}&search={}",
-        crate::support::urlencode(name)
+        support::urlencode(name)
     );
     if status == "DONE" {
         query.push_str(&format!("&outcome={outcome}"));

@@ -2,9 +2,16 @@
 
 use crate::support::{self, PASSWORD, TestApp, assert_error, assert_field_error};
 use crate::support::{Shop, draft, shop};
+use actors::accounts;
+use actors::passwords;
+use actors::prints;
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
+use actors::setup;
+use actors::txn;
 use serde_json::{Value, json};
+use storage::records;
 use storage::records::PrintStatus;
+use storage::repo::all;
 use storage::{Store, StoreOptions, Timestamp};
 
 /// A set-up box with a shop and an auto-completing series of 5 units for the shop's customer
@@ -260,25 +267,21 @@ async fn series_routes_refuse_while_series_are_off() {
 /// through the rule functions, in one transaction.
 fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
     let store = Store::open(&dir.join("seed.redb"), StoreOptions::default()).unwrap();
-    let txn = actors::txn::Txn::new(store.begin_write().unwrap());
+    let txn = txn::Txn::new(store.begin_write().unwrap());
     let now = Timestamp::now();
-    let setup: actors::setup::Setup = actors::setup::Setup {
-        account: actors::accounts::NewAccount {
+    let setup: setup::Setup = setup::Setup {
+        account: accounts::NewAccount {
             display_name: "Seed".into(),
             email: support::EMAIL.parse().unwrap(),
-            password_hash: actors::passwords::hash_password(&PASSWORD.parse().unwrap()).unwrap(),
+            password_hash: passwords::hash_password(&PASSWORD.parse().unwrap()).unwrap(),
             locale: "en-US".parse().unwrap(),
         },
         currency: "EUR".parse().unwrap(),
         electricity_price: "0.32".parse().unwrap(),
         create_demo_data: true,
     };
-    actors::setup::setup(&txn, &setup, [0; 32], 60, now).unwrap();
-    let source = actors::prints::get(
-        &txn,
-        storage::repo::all::<storage::records::Print>(&txn).unwrap()[0].id,
-    )
-    .unwrap();
+    setup::setup(&txn, &setup, [0; 32], 60, now).unwrap();
+    let source = prints::get(&txn, all::<records::Print>(&txn).unwrap()[0].id).unwrap();
     let part = &source.parts[0];
     let input = PrintInput {
         name: "Bulk".parse().unwrap(),
@@ -305,8 +308,8 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
         flat: false,
     };
     for _ in 0..count {
-        let print = actors::prints::create(&txn, &input, now).unwrap();
-        actors::prints::set_status(&txn, print.id, PrintStatus::Done, now).unwrap();
+        let print = prints::create(&txn, &input, now).unwrap();
+        prints::set_status(&txn, print.id, PrintStatus::Done, now).unwrap();
     }
     txn.commit().unwrap();
     store

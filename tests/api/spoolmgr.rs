@@ -2,6 +2,9 @@
 //! faults the real Spoolman cannot play, every error code of the integration with its status,
 //! and stock ownership (`authority`) at the spool routes.
 
+use crate::durability;
+use crate::support;
+use crate::support::spoolman;
 use crate::support::spoolman::{Double, Fault};
 use crate::support::{Shop, TestApp, assert_error, draft, shop};
 use serde_json::{Value, json};
@@ -22,7 +25,7 @@ pub async fn linked_app_with(url: &str, change: impl FnOnce(&mut printcost::Conf
 }
 
 pub async fn action(app: &TestApp, name: &str, data: Value) -> reqwest::Response {
-    crate::support::act(app, "/api/integrations/spoolmgr", name, data).await
+    support::act(app, "/api/integrations/spoolmgr", name, data).await
 }
 
 /// Asserts that action `name` with `data` is refused with `status` and `code`; the body.
@@ -190,7 +193,7 @@ async fn a_remote_id_never_moves_and_a_stale_hash_is_refused() {
         .lock()
         .unwrap()
         .spools
-        .insert(1, crate::support::spoolman::spool_json(1, 5.0));
+        .insert(1, spoolman::spool_json(1, 5.0));
     let stale = action(
         &app,
         "IMPORT",
@@ -254,11 +257,11 @@ async fn a_native_spool_of_the_linked_filament_can_take_a_remote_spool() {
     let taken = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": native});
     refused(&app, "IMPORT", taken, 409, "INTEGRATION_CONFLICT").await;
     let shop = shop(&app).await;
-    let others = crate::support::first_spool(&app, &shop.filament).await;
+    let others = support::first_spool(&app, &shop.filament).await;
     let other = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": others["id"]});
     refused(&app, "IMPORT", other, 409, "INTEGRATION_CONFLICT").await;
     let unknown = json!({"remoteId": 3, "previewHash": hashes[2], "localSpoolId": "01890a5d-ac96-774b-bcce-b302099a8057"});
-    crate::support::assert_field_error(
+    support::assert_field_error(
         action(&app, "IMPORT", unknown).await,
         "localSpoolId",
         "errors.notFound",
@@ -375,7 +378,7 @@ async fn a_refused_use_fails_and_confirm_not_applied_sends_it_again() {
         .lock()
         .unwrap()
         .spools
-        .insert(1, crate::support::spoolman::spool_json(1, 0.0));
+        .insert(1, spoolman::spool_json(1, 0.0));
     let res = action(
         &app,
         "OPERATION",
@@ -552,7 +555,7 @@ async fn unknown_operations_and_unlinked_spools_are_refused() {
     let unknown = json!({"operationId": "01890a5d-ac96-774b-bcce-b302099a8057", "action": "SEND"});
     refused(&app, "OPERATION", unknown, 404, "NOT_FOUND").await;
     let shop = shop(&app).await;
-    let native = crate::support::first_spool(&app, &shop.filament).await["id"].clone();
+    let native = support::first_spool(&app, &shop.filament).await["id"].clone();
     refused(
         &app,
         "SYNC",
@@ -578,11 +581,11 @@ async fn no_log_line_holds_the_credential_or_the_peers_body() {
         ("PRINTCOST_SPOOLMGR_URL", double.url.as_str()),
         ("PRINTCOST_SPOOLMGR_AUTHORIZATION", secret),
     ];
-    let service = crate::durability::Service::start_with(dir.path(), &env);
+    let service = durability::Service::start_with(dir.path(), &env);
     let (client, url) = (&service.client, |path: &str| service.url(path));
     let setup = client
         .post(url("/api/auth/setup"))
-        .json(&crate::support::setup_body())
+        .json(&support::setup_body())
         .send()
         .await
         .unwrap();

@@ -2,6 +2,7 @@
 //! through forms, field errors next to the field, the dashboard and prints list in both
 //! languages, the Origin guard on forms, and the embedded assets under the CSP.
 
+use crate::support;
 use crate::support::{EMAIL, PASSWORD, TestApp, browser, location, page, submit};
 use reqwest::Client;
 use reqwest::header::{CONTENT_TYPE, ORIGIN};
@@ -168,7 +169,7 @@ async fn assets_are_embedded_and_pages_carry_the_csp() {
         .send()
         .await
         .unwrap();
-    crate::support::assert_error(miss, 404, "NOT_FOUND").await;
+    support::assert_error(miss, 404, "NOT_FOUND").await;
     let res = client.get(app.url("/setup")).send().await.unwrap();
     let csp = res.headers()["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("script-src 'self'"));

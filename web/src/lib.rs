@@ -14,6 +14,7 @@
 //! pool), writes through a writer actor, password hashing through `web::block`.
 
 pub mod api;
+pub mod body_forms;
 pub mod error;
 pub mod extract;
 pub mod faults;

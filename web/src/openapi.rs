@@ -1,6 +1,14 @@
 //! The OpenAPI 3.1 document's frame: info, tags (one per domain) and the cookie security scheme.
 //! Paths and schemas are collected from the handlers by utoipa-actix-web.
 
+use crate::api::printers;
+use crate::api::printfleet;
+use crate::api::prints::filters;
+use crate::api::prints::input;
+use crate::api::prints::outcome_dto;
+use crate::api::search;
+use crate::body_forms::Alternative;
+use crate::session;
 use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
 use utoipa::{Modify, OpenApi};
@@ -39,9 +47,7 @@ impl Modify for SessionCookie {
         let components = openapi.components.get_or_insert_with(Default::default);
         components.add_security_scheme(
             "session",
-            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(
-                crate::session::SESSION_COOKIE,
-            ))),
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(session::SESSION_COOKIE))),
         );
     }
 }
@@ -53,21 +59,17 @@ impl Modify for SessionCookie {
 pub fn finish(document: &mut Value) {
     let schemas = &mut document["components"]["schemas"];
     refer_patch_inputs(schemas);
-    one_of_groups(schemas, "PrintInputDto", &crate::api::prints::input::FORMS);
-    one_of_groups(schemas, "PrinterInput", &crate::api::printers::MANUFACTURER);
-    one_of_groups(
-        schemas,
-        "LogImportData",
-        &crate::api::printfleet::FINGERPRINTS,
-    );
-    crate::api::prints::outcome_dto::document_statuses(schemas);
-    crate::api::prints::filters::document_where(document);
+    one_of_groups(schemas, "PrintInputDto", &input::FORMS);
+    one_of_groups(schemas, "PrinterInput", &printers::MANUFACTURER);
+    one_of_groups(schemas, "LogImportData", &printfleet::FINGERPRINTS);
+    outcome_dto::document_statuses(schemas);
+    filters::document_where(document);
     let q = &mut document["paths"]["/api/search"]["get"]["parameters"];
     if let Some(q) = q
         .as_array_mut()
         .and_then(|p| p.iter_mut().find(|p| p["name"] == "q"))
     {
-        q["schema"]["pattern"] = json!(crate::api::search::q_pattern());
+        q["schema"]["pattern"] = json!(search::q_pattern());
     }
 }
 
@@ -90,26 +92,6 @@ fn refer_patch_inputs(schemas: &mut Value) {
             for variant in variants.iter_mut().filter(|v| v["$ref"].is_null()) {
                 *variant = json!({"$ref": format!("#/components/schemas/{input}")});
             }
-        }
-    }
-}
-
-/// One group of fields of a body that takes exactly one group: its fields, and which of them the
-/// group needs.
-#[derive(Debug, Clone, Copy)]
-pub struct Alternative {
-    /// The group's fields (JSON names).
-    pub fields: &'static [&'static str],
-    /// Those it needs: required and not null.
-    pub required: &'static [&'static str],
-}
-
-impl Alternative {
-    /// A group of fields that are all needed (often one field, the other group's alternative).
-    pub const fn needed(fields: &'static [&'static str]) -> Alternative {
-        Alternative {
-            fields,
-            required: fields,
         }
     }
 }

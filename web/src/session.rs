@@ -5,6 +5,7 @@
 //! only knows the token's SHA-256 (see `actors::accounts`).
 
 use crate::error::{ApiError, Code};
+use crate::state;
 use crate::state::AppState;
 use actix_web::cookie::{Cookie, SameSite, time::Duration};
 use actix_web::dev::Payload;
@@ -18,7 +19,7 @@ use storage::records::Account;
 pub const SESSION_COOKIE: &str = "print-cost-session";
 
 /// The session cookie carrying `token`.
-pub fn session_cookie(token: String, config: &crate::state::WebConfig) -> Cookie<'static> {
+pub fn session_cookie(token: String, config: &state::WebConfig) -> Cookie<'static> {
     Cookie::build(SESSION_COOKIE, token)
         .http_only(true)
         .same_site(SameSite::Lax)
@@ -29,7 +30,7 @@ pub fn session_cookie(token: String, config: &crate::state::WebConfig) -> Cookie
 }
 
 /// A cookie that deletes the session cookie in the browser.
-pub fn removal_cookie(config: &crate::state::WebConfig) -> Cookie<'static> {
+pub fn removal_cookie(config: &state::WebConfig) -> Cookie<'static> {
     let mut cookie = session_cookie(String::new(), config);
     cookie.make_removal();
     cookie

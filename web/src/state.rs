@@ -1,10 +1,14 @@
 //! Shared state of the HTTP side: the store's read side, the writers, configuration.
 
 use crate::error::ApiError;
+use crate::release;
+use crate::sessions;
 use crate::throttle::LoginThrottle;
 use actors::command::{Command, Query};
 use actors::integrations::fleet_hub::Printfleet;
 use actors::integrations::hub::{Reader, Spoolmgr};
+use actors::integrations::settings;
+use actors::prints;
 use actors::writer::{Route, Writers};
 use storage::Store;
 
@@ -21,7 +25,7 @@ pub struct WebConfig {
     /// Mark the session cookie `Secure` (a public origin is https).
     pub secure_cookies: bool,
     /// The environment's defaults of the integrations' URLs and credentials.
-    pub integrations: actors::integrations::settings::Defaults,
+    pub integrations: settings::Defaults,
 }
 
 /// Everything handlers share, behind `web::Data` (one `Arc` for all workers).
@@ -37,15 +41,15 @@ pub struct AppState {
     /// The writer actors; commands reach them through [`AppState::send`].
     pub writers: Writers,
     /// The in-memory projection of every print, for filtered lists (kept by the writers).
-    pub index: std::sync::Arc<actors::prints::PrintIndex>,
+    pub index: std::sync::Arc<prints::PrintIndex>,
     /// The cached latest release version.
-    pub latest_version: crate::release::LatestVersion,
+    pub latest_version: release::LatestVersion,
     /// Configuration.
     pub config: WebConfig,
     /// Failed-login throttle.
     pub throttle: LoginThrottle,
     /// Recently resolved sessions.
-    pub sessions: crate::sessions::SessionCache,
+    pub sessions: sessions::SessionCache,
 }
 
 impl AppState {

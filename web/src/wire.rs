@@ -1,6 +1,7 @@
 //! Wire formats shared by every DTO: decimals, timestamps and ids, and the answer of an action
 //! that makes nothing.
 
+use actors::money;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use storage::{Id, Timestamp};
@@ -9,7 +10,7 @@ use time::format_description::well_known::Rfc3339;
 
 /// A decimal as its canonical string: normalised, no exponent, `"0"` for zero.
 pub fn dec(value: Decimal) -> String {
-    actors::money::canonical(value)
+    money::canonical(value)
 }
 
 /// An optional decimal as its canonical string.

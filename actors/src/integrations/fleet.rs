@@ -16,6 +16,7 @@
 use super::logs::{self, terminal};
 use super::settings::{Integration, require_enabled};
 use crate::command::{Command, Query, Snapshot};
+use crate::prints::outcome;
 use crate::prints::outcome::OutcomeInput;
 use crate::txn::Txn;
 use crate::writer::PrintsWriter;
@@ -563,13 +564,8 @@ impl Command for ImportOutcome {
         }
         self.check(&old, &links)?;
         let now = Timestamp::now();
-        let print = crate::prints::outcome::record_reported(
-            txn,
-            self.print_id,
-            &self.outcome,
-            &self.reported,
-            now,
-        )?;
+        let print =
+            outcome::record_reported(txn, self.print_id, &self.outcome, &self.reported, now)?;
         for mut link in links {
             link.imported_at = Some(now);
             link.synced_at = Some(now);

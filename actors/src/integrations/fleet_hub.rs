@@ -16,6 +16,7 @@ use crate::writer::Writers;
 use crate::{Error, Result};
 use std::collections::HashSet;
 use storage::Id;
+use storage::records;
 use storage::records::{Authority, LogLink, Print, PrinterLink, SpoolLink};
 use storage::repo;
 
@@ -247,7 +248,7 @@ impl Printfleet {
         client: &Bambuddy,
         printer: u64,
         log: u64,
-    ) -> std::result::Result<storage::records::PrintLog, &'static str> {
+    ) -> std::result::Result<records::PrintLog, &'static str> {
         match client.find_log(printer, log, ATTACHABLE_LOGS).await {
             Ok(Some(found)) => Ok(found),
             Ok(None) => Err("NOT_FOUND"),

@@ -18,6 +18,7 @@ use crate::command::{Command, Query, Snapshot};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers, name_key};
 use crate::inventory::{self, Kind};
 use crate::ledger::{self, MovementInput};
+use crate::money;
 use crate::txn::Txn;
 use crate::values::Name;
 use crate::writer::LedgerWriter;
@@ -85,7 +86,7 @@ pub fn conflicts(remote: &RemoteSpool, link: Option<&SpoolLink>) -> Vec<Conflict
 
 /// An optional decimal as its canonical JSON string, or `null`.
 pub(super) fn text(value: Option<rust_decimal::Decimal>) -> Value {
-    value.map_or(Value::Null, |d| Value::String(crate::money::canonical(d)))
+    value.map_or(Value::Null, |d| Value::String(money::canonical(d)))
 }
 
 /// The validated projection of `remote` the preview shows and fingerprints: camelCase names,

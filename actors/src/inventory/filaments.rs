@@ -1,6 +1,7 @@
 //! Filaments (their stock is [`crate::stock`]).
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::ledger;
 use crate::txn::Txn;
 use crate::values::{Amount, HexColor, Name, Note, PositiveGrams, note_text};
 use crate::{Result, settings};
@@ -118,7 +119,7 @@ impl Kind for Filaments {
         let view = write(txn, None, filament, input, now)?;
         // Spool management on keeps every active filament stocked (docs/api-contract.md).
         if settings::get(txn)?.spool_management_enabled {
-            crate::ledger::stock_filament(txn, &view.filament, now)?;
+            ledger::stock_filament(txn, &view.filament, now)?;
         }
         Ok(view)
     }

@@ -9,10 +9,12 @@ use super::plan::PrintInput;
 use super::query::{PrintFilter, Totals};
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::ListQuery;
+use crate::inventory::get;
 use crate::txn::Txn;
 use crate::writer::PrintsWriter;
 use crate::{Error, Result, list, series, settings};
 use storage::records::{Customer, Print, PrintStatus, Series, Settings};
+use storage::repo::all;
 use storage::{Id, Timestamp};
 
 macro_rules! print_command {
@@ -176,7 +178,7 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
     let print = draft::get(snapshot, id)?;
     let customer = print
         .customer_id
-        .map(|c| crate::inventory::get::<Customer>(snapshot, c))
+        .map(|c| get::<Customer>(snapshot, c))
         .transpose()?;
     let series = print
         .series_id
@@ -309,7 +311,7 @@ impl Query for History {
                 self.page.filter.series_id = Some(id);
             }
             Scope::Customer(id) => {
-                crate::inventory::get::<Customer>(snapshot, id)?;
+                get::<Customer>(snapshot, id)?;
                 self.page.filter.customer_id = Some(id);
             }
         }
@@ -363,13 +365,13 @@ impl Query for Export {
                 .map(|id| draft::get(snapshot, *id))
                 .collect::<Result<_>>()?,
             customers: names(
-                storage::repo::all::<Customer>(snapshot)?
+                all::<Customer>(snapshot)?
                     .into_iter()
                     .map(|c| (c.id, c.name))
                     .collect(),
             ),
             series: names(
-                storage::repo::all::<Series>(snapshot)?
+                all::<Series>(snapshot)?
                     .into_iter()
                     .map(|s| (s.id, s.name))
                     .collect(),

@@ -4,6 +4,7 @@
 
 use super::plan::{self, PrintInput, SpoolRule};
 use crate::txn::Txn;
+use crate::values;
 use crate::{Error, Result, settings};
 use storage::records::{Print, PrintStatus};
 use storage::repo::{self, Tx};
@@ -52,7 +53,7 @@ fn priced_as(
         series_id: input.series_id,
         quantity: input.quantity,
         sales_value: input.sales_value.as_ref().map(|a| *a.get()),
-        notes: crate::values::note_text(input.notes.clone()),
+        notes: values::note_text(input.notes.clone()),
         status: PrintStatus::Draft,
         paid: existing.is_some_and(|p| p.paid),
         paid_at: existing.and_then(|p| p.paid_at),

@@ -1,6 +1,7 @@
 //! The money of a print beyond its cost: units, planned margin and, once an outcome is known,
 //! the realized revenue and margin.
 
+use crate::money;
 use rust_decimal::Decimal;
 use storage::records::Print;
 
@@ -22,9 +23,7 @@ pub fn in_range(print: &Print) -> bool {
                 .chain(c.lines.iter().map(|l| l.cost))
         })
         .chain(print.sales_value);
-    let fits = amounts
-        .into_iter()
-        .all(|a| crate::money::bounded(a).is_ok());
+    let fits = amounts.into_iter().all(|a| money::bounded(a).is_ok());
     if !fits {
         tracing::warn!(print = %print.id, "a print's amounts exceed the limit; it is left out of sums");
     }

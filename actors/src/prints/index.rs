@@ -333,6 +333,9 @@ fn unavailable(reason: &str) -> crate::Error {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::command;
+    use crate::txn;
+    use crate::writer;
     use rust_decimal::Decimal;
     use storage::StoreOptions;
     use storage::records::Costing;
@@ -522,11 +525,11 @@ pub(crate) mod tests {
     /// Stores a print as the prints writer's commands do, noting it for the projection.
     struct StorePrint(Print);
 
-    impl crate::command::Command for StorePrint {
-        type Writer = crate::writer::PrintsWriter;
+    impl command::Command for StorePrint {
+        type Writer = writer::PrintsWriter;
         type Reply = ();
 
-        fn apply(&mut self, txn: &crate::txn::Txn) -> Result<()> {
+        fn apply(&mut self, txn: &txn::Txn) -> Result<()> {
             repo::put(txn, &self.0)?;
             txn.print_changed(None, &self.0);
             Ok(())
@@ -539,7 +542,7 @@ pub(crate) mod tests {
         let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
         let index = Arc::new(PrintIndex::load(&store, TimeZone::UTC).unwrap());
         let (writer, _arbiter) =
-            crate::writer::WriterHandle::start("prints", store.clone(), index.clone());
+            writer::WriterHandle::start("prints", store.clone(), index.clone());
         // The write is committed before the projection panics: its sender is told so (an
         // error would make a client retry, and duplicate, a stored write).
         writer

@@ -3,8 +3,10 @@
 
 use super::views::{self, SpoolFilter, SpoolView};
 use crate::command::{Command, Query, Snapshot};
+use crate::inventory;
 use crate::inventory::Kind;
 use crate::inventory::filaments::{FilamentView, Filaments};
+use crate::ledger;
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::Amount;
@@ -12,6 +14,7 @@ use crate::writer::InventoryWriter;
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::records::Filament;
+use storage::repo;
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
@@ -33,8 +36,8 @@ pub struct Stock {
 /// Errors: [`crate::Error::SpoolManagementDisabled`], [`crate::Error::NotFound`].
 pub fn stock(tx: &impl Tx, id: Id) -> Result<Stock> {
     settings::require_spool_management(tx)?;
-    let filament: Filament = crate::inventory::get(tx, id)?;
-    Ok(stock_of(&filament, crate::ledger::active_total(tx, id)?))
+    let filament: Filament = inventory::get(tx, id)?;
+    Ok(stock_of(&filament, ledger::active_total(tx, id)?))
 }
 
 fn stock_of(filament: &Filament, active_total_grams: Decimal) -> Stock {
@@ -57,11 +60,11 @@ pub fn set_minimum_stock(
     now: Timestamp,
 ) -> Result<Stock> {
     settings::require_spool_management(txn)?;
-    let mut filament: Filament = crate::inventory::get(txn, id)?;
+    let mut filament: Filament = inventory::get(txn, id)?;
     filament.minimum_stock_grams = minimum.map(|m| *m.get());
     filament.updated_at = now;
-    storage::repo::put(txn, &filament)?;
-    Ok(stock_of(&filament, crate::ledger::active_total(txn, id)?))
+    repo::put(txn, &filament)?;
+    Ok(stock_of(&filament, ledger::active_total(txn, id)?))
 }
 
 /// Sets (or with `None` clears) a filament's stock threshold, grams; replies with its stock.
@@ -123,7 +126,7 @@ impl Query for StockOverview {
             page_size: 1000,
             ..ListQuery::default()
         };
-        let totals = crate::ledger::active_totals(snapshot)?;
+        let totals = ledger::active_totals(snapshot)?;
         let filaments = Filaments::list(snapshot, &all, &())?
             .items
             .into_iter()

@@ -1,6 +1,7 @@
 //! Spools as lists and pages show them: with their filament's name.
 
 use crate::integrations::links;
+use crate::inventory;
 use crate::inventory::filaments;
 use crate::ledger;
 use crate::list::{ListQuery, Page};
@@ -76,7 +77,7 @@ pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Pag
 /// Spool `id` with its filament's name. Errors: [`crate::Error::NotFound`].
 pub fn view(tx: &impl Tx, id: Id) -> Result<SpoolView> {
     let spool = ledger::get(tx, id)?;
-    let filament: Filament = crate::inventory::get(tx, spool.filament_id)?;
+    let filament: Filament = inventory::get(tx, spool.filament_id)?;
     Ok(SpoolView {
         filament: filaments::display_name(tx, &filament)?,
         link: links::of(tx, spool.id)?,

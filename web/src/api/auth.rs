@@ -2,6 +2,7 @@
 
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::StrictJson;
+use crate::routes;
 use crate::session::{CurrentUser, removal_cookie, session_cookie};
 use crate::state::AppState;
 use crate::wire::OkDto;
@@ -18,7 +19,7 @@ use storage::records::Account;
 use utoipa::ToSchema;
 
 /// Registers the auth routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(setup_status)
         .add(setup)
         .add(login)

@@ -3,6 +3,7 @@
 use super::inventory::{Resource, inventory_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{NoFilter, PathId, StrictJson};
+use crate::routes::Routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, dec_opt, ts};
@@ -171,7 +172,7 @@ mod routes {
 }
 
 /// Registers the filament routes, stock included.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl Routes) {
     cfg.with(routes::configure).add(get_stock).add(patch_stock);
 }
 

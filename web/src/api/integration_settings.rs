@@ -3,6 +3,7 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::StrictJson;
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::web::{Data, Json};
@@ -15,7 +16,7 @@ use serde::{Deserialize, Deserializer, Serialize};
 use utoipa::ToSchema;
 
 /// Registers the integration settings routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(get_integrations).add(patch_integrations);
 }
 

@@ -21,6 +21,8 @@ pub mod spoolmgr;
 pub mod spools;
 pub mod version;
 
+use crate::routes;
+use actors::inventory::Page;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -41,7 +43,7 @@ pub struct ListResponse<T> {
 
 impl<T> ListResponse<T> {
     /// The wire form of `page`, with `dto` applied to each item.
-    pub fn of<V>(page: actors::inventory::Page<V>, dto: impl FnMut(V) -> T) -> Self {
+    pub fn of<V>(page: Page<V>, dto: impl FnMut(V) -> T) -> Self {
         let page = page.map(dto);
         ListResponse {
             items: page.items,
@@ -53,7 +55,7 @@ impl<T> ListResponse<T> {
 }
 
 /// Registers every `/api` route (the caller mounts this under `/api`).
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     // Routes are matched in registration order, each dynamic one by a regex: the hottest routes
     // (ledger movements, print pages) come first.
     cfg.with(spools::configure)

@@ -1,6 +1,7 @@
 //! `/api/printers`.
 
 use super::inventory::{Resource, inventory_routes};
+use crate::body_forms::Alternative;
 use crate::error::ApiError;
 use crate::extract::NoFilter;
 use crate::wire::{WireId, dec, ts};
@@ -77,9 +78,9 @@ pub struct PrinterInput {
 }
 
 /// The two ways to name a printer's manufacturer: its id, or the legacy name.
-pub const MANUFACTURER: [crate::openapi::Alternative; 2] = [
-    crate::openapi::Alternative::needed(&["manufacturerId"]),
-    crate::openapi::Alternative::needed(&["manufacturer"]),
+pub const MANUFACTURER: [Alternative; 2] = [
+    Alternative::needed(&["manufacturerId"]),
+    Alternative::needed(&["manufacturer"]),
 ];
 
 /// The printers resource.

@@ -6,8 +6,10 @@
 
 use super::prints::PrintDto;
 use super::prints::outcome_dto::OutcomeInputDto;
+use crate::body_forms::Alternative;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{QueryFields, ReadQuery, StrictJson, StrictQuery};
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::OkDto;
@@ -23,7 +25,7 @@ use storage::records::{LogLink, OutcomeStatus, PrintLog};
 use utoipa::{IntoParams, ToSchema};
 
 /// Registers the printer fleet's routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(get_printfleet).add(post_printfleet);
 }
 
@@ -452,9 +454,9 @@ pub struct LogImportData {
 
 /// IMPORT's two ways to fingerprint what it imports: `previews` of the linked parts, or a
 /// one-part print's `previewHash`.
-pub const FINGERPRINTS: [crate::openapi::Alternative; 2] = [
-    crate::openapi::Alternative::needed(&["previews"]),
-    crate::openapi::Alternative::needed(&["previewHash"]),
+pub const FINGERPRINTS: [Alternative; 2] = [
+    Alternative::needed(&["previews"]),
+    Alternative::needed(&["previewHash"]),
 ];
 
 /// A printer-fleet action: `{ "action": "<NAME>", "data": { … } }`.

@@ -6,14 +6,15 @@ use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::get;
 use actix_web::web::{Data, Json};
-use actors::search::{Found, Search};
+use actors::search::{Found, Hit as FoundHit, Search};
+use actors::values;
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
 /// The pattern of `q`: two characters that are not blank ([`actors::values::NOT_BLANK`]) with
 /// anything between, so at least two are left once trimmed (`actors::search::MIN_CHARS`).
 pub fn q_pattern() -> String {
-    let not_blank = actors::values::NOT_BLANK;
+    let not_blank = values::NOT_BLANK;
     format!(r"{not_blank}[\s\S]*{not_blank}")
 }
 
@@ -63,8 +64,8 @@ pub struct SearchResults {
     pub filaments: Vec<Hit>,
 }
 
-impl From<actors::search::Hit> for Hit {
-    fn from(hit: actors::search::Hit) -> Hit {
+impl From<FoundHit> for Hit {
+    fn from(hit: FoundHit) -> Hit {
         Hit {
             id: hit.id.to_string(),
             name: hit.name,
@@ -75,7 +76,7 @@ impl From<actors::search::Hit> for Hit {
 
 impl From<Found> for SearchResults {
     fn from(found: Found) -> SearchResults {
-        let hits = |hits: Vec<actors::search::Hit>| hits.into_iter().map(Hit::from).collect();
+        let hits = |hits: Vec<FoundHit>| hits.into_iter().map(Hit::from).collect();
         SearchResults {
             prints: found
                 .prints

@@ -4,6 +4,7 @@ use super::ListResponse;
 use super::prints::{self, PrintDto, filters};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, Patch, PathId, StrictJson, StrictQuery};
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
@@ -11,17 +12,18 @@ use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
 use actors::prints::query::{PrintFilter, Totals};
-use actors::prints::{ListPrints, NextRun, Scope};
+use actors::prints::{History as PrintHistory, ListPrints, NextRun, Scope};
 use actors::series::{
     ArchiveSeries, CreateSeries, GetSeries, ListSeries, ReplaceSeries, SeriesInput, SetSeriesState,
 };
 use actors::values::{Name, Note};
 use serde::{Deserialize, Serialize};
+use storage::records;
 use storage::records::SeriesStatus;
 use utoipa::ToSchema;
 
 /// Registers the series and history routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(list_series)
         .add(create)
         .add(get_series)
@@ -69,8 +71,8 @@ pub struct SeriesDto {
     pub updated_at: String,
 }
 
-impl From<storage::records::Series> for SeriesDto {
-    fn from(s: storage::records::Series) -> Self {
+impl From<records::Series> for SeriesDto {
+    fn from(s: records::Series) -> Self {
         SeriesDto {
             id: s.id.to_string(),
             name: s.name,
@@ -318,7 +320,7 @@ pub async fn history(
         filter,
         with_totals: true,
     };
-    let found = state.query(actors::prints::History { scope, page }).await?;
+    let found = state.query(PrintHistory { scope, page }).await?;
     let page = prints::page_dto(&found, &list);
     Ok(History {
         items: page.items,

@@ -2,6 +2,7 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::StrictJson;
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::dec;
@@ -11,10 +12,11 @@ use actors::settings::GetSettings;
 use actors::setup::{FeaturesInput, SettingsInput, UpdateFeatures, UpdateSettings};
 use actors::values::{Amount, Currency, Locale};
 use serde::{Deserialize, Serialize};
+use storage::records;
 use utoipa::ToSchema;
 
 /// Registers the settings routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(get_settings)
         .add(patch_settings)
         .add(get_features)
@@ -35,8 +37,8 @@ pub struct Settings {
     pub spool_management_enabled: bool,
 }
 
-impl From<storage::records::Settings> for Settings {
-    fn from(s: storage::records::Settings) -> Self {
+impl From<records::Settings> for Settings {
+    fn from(s: records::Settings) -> Self {
         Settings {
             currency: s.currency,
             default_language: s.default_language,
@@ -73,8 +75,8 @@ pub struct Features {
     pub spool_management_enabled: bool,
 }
 
-impl From<storage::records::Settings> for Features {
-    fn from(s: storage::records::Settings) -> Self {
+impl From<records::Settings> for Features {
+    fn from(s: records::Settings) -> Self {
         Features {
             print_series_enabled: s.print_series_enabled,
             spool_management_enabled: s.spool_management_enabled,

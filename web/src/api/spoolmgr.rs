@@ -5,6 +5,7 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{QueryFields, ReadQuery, StrictJson, StrictQuery};
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::OkDto;
@@ -20,7 +21,7 @@ use storage::records::{Authority, OperationState, RemoteState, SpoolmgrOperation
 use utoipa::{IntoParams, ToSchema};
 
 /// Registers the spool manager's routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(get_spoolmgr).add(post_spoolmgr);
 }
 

@@ -8,6 +8,7 @@ use crate::extract::{
     ArchiveInput, ListParams, Patch, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
 };
 use crate::middleware::request_origin;
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
@@ -32,7 +33,7 @@ use utoipa::openapi::{Ref, RefOr};
 use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 /// Registers the spool routes.
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     // Booking first: each dynamic route tried before the one that matches costs a regex run
     // (regex-lite's PikeVM; actix-web's `unicode` feature would use the regex crate, about 5 MiB
     // more RSS for every route's compiled regex in each worker).

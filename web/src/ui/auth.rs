@@ -10,6 +10,7 @@ use crate::state::AppState;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse};
+use actors::setup;
 use askama::Template;
 
 /// The fields of the setup form, named as the API's `SetupInput`.
@@ -40,10 +41,7 @@ struct LoginPage {
 }
 
 async fn initialized(state: &AppState) -> bool {
-    state
-        .query(actors::setup::Initialized)
-        .await
-        .unwrap_or(true)
+    state.query(setup::Initialized).await.unwrap_or(true)
 }
 
 /// `/`: the dashboard, the login page, or setup on a fresh box.

@@ -2,6 +2,7 @@
 //! one on the box.
 
 use super::page::{Ctx, Page, html};
+use crate::wire;
 use actix_web::http::StatusCode;
 use actors::backup::LastBackup;
 use askama::Template;
@@ -18,7 +19,7 @@ struct BackupPage {
 
 /// Renders the backup page.
 pub async fn show(ctx: Ctx) -> Page {
-    let last = ctx.query(LastBackup).await?.map(crate::wire::ts);
+    let last = ctx.query(LastBackup).await?.map(wire::ts);
     let data_dir = ctx
         .state
         .store

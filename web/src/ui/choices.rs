@@ -3,12 +3,16 @@
 use super::page::Ctx;
 use crate::error::Rendered;
 use actors::command::{Query, Snapshot};
+use actors::integrations::fleet;
 use actors::inventory::components::{ComponentView, Components};
 use actors::inventory::customers::Customers;
 use actors::inventory::filaments::{FilamentView, Filaments};
 use actors::inventory::manufacturers::Manufacturers;
 use actors::inventory::printers::{PrinterView, Printers};
 use actors::inventory::{Kind, ListQuery};
+use actors::series;
+use actors::settings;
+use actors::stock;
 use std::marker::PhantomData;
 use storage::records::{ComponentType, Customer, Manufacturer};
 
@@ -155,17 +159,17 @@ impl Query for LoadChoices {
     type Answer = Choices;
 
     fn run(self, snapshot: &Snapshot<'_>) -> actors::Result<Choices> {
-        let settings = actors::settings::get(snapshot)?;
+        let settings = settings::get(snapshot)?;
         let query = ListQuery {
             page_size: LIMIT,
             ..ListQuery::default()
         };
         let spools = if settings.spool_management_enabled {
-            let filter = actors::stock::SpoolFilter {
+            let filter = stock::SpoolFilter {
                 filament_id: None,
                 available_only: true,
             };
-            actors::stock::list(snapshot, &query, &filter)?
+            stock::list(snapshot, &query, &filter)?
                 .items
                 .into_iter()
                 .map(|v| Choice {
@@ -178,7 +182,7 @@ impl Query for LoadChoices {
             Vec::new()
         };
         let series = if settings.print_series_enabled {
-            actors::series::list(snapshot, &query)?
+            series::list(snapshot, &query)?
                 .items
                 .into_iter()
                 .map(|s| plain(s.id, &s.name))
@@ -193,7 +197,7 @@ impl Query for LoadChoices {
         let mut mapped = std::collections::HashMap::new();
         for printer in &printers {
             let Ok(id) = printer.id.parse() else { continue };
-            let spools = actors::integrations::fleet::mapped_spools(snapshot, id)?;
+            let spools = fleet::mapped_spools(snapshot, id)?;
             if !spools.is_empty() {
                 let ids: Vec<String> = spools.iter().map(ToString::to_string).collect();
                 mapped.insert(printer.id.clone(), ids.join(" "));

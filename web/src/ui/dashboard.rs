@@ -2,6 +2,7 @@
 
 use super::chart::{self, BarChart, RING_RADIUS};
 use super::page::{Chrome, Ctx, Page, html};
+use crate::api::prints;
 use actix_web::http::StatusCode;
 use actors::dashboard::{Dashboard, DashboardOf, Period};
 use askama::Template;
@@ -34,7 +35,7 @@ pub async fn show(ctx: Ctx) -> Page {
         .categories
         .iter()
         .map(|(c, v)| {
-            let key = format!("category.{}", crate::api::prints::category_name(*c));
+            let key = format!("category.{}", prints::category_name(*c));
             (t.t(&key).to_string(), *v)
         })
         .collect();

@@ -3,6 +3,7 @@
 
 use super::i18n::{Lang, Tr};
 use super::paths;
+use crate::error::Code;
 use crate::error::{ApiError, Rendered};
 use crate::middleware::RequestId;
 use crate::session::CurrentUser;
@@ -12,6 +13,7 @@ use actix_web::http::header;
 use actix_web::web::Data;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use actors::command::Query;
+use actors::settings;
 use askama::Template;
 use futures_util::future::LocalBoxFuture;
 
@@ -35,7 +37,7 @@ impl Chrome {
     /// Before setup, or when the settings cannot be read, it is en-US with EUR: the frame never
     /// fails a page (the page's own read reports a storage error).
     pub async fn load(state: &AppState, user: Option<&CurrentUser>, nav: &'static str) -> Chrome {
-        let settings = state.query(actors::settings::GetSettings).await.ok();
+        let settings = state.query(settings::GetSettings).await.ok();
         let (currency, default_language, spools, series) = settings.map_or_else(
             || ("EUR".to_string(), "en-US".to_string(), false, false),
             |s| {
@@ -120,7 +122,7 @@ impl Ctx {
             .match_info()
             .get("id")
             .and_then(|id| id.parse().ok())
-            .ok_or_else(|| self.fail(&ApiError::new(crate::error::Code::NotFound)))
+            .ok_or_else(|| self.fail(&ApiError::new(Code::NotFound)))
     }
 
     /// The trimmed value of query parameter `name`, or `""`.

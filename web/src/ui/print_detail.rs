@@ -13,6 +13,7 @@ use super::paths;
 use crate::api::prints::PrintDto;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
 use crate::error::{ApiError, Code};
+use crate::extract;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::prints::{
@@ -505,7 +506,7 @@ const NUMBERS: [&str; 1] = ["expectedRevision"];
 pub(super) fn outcome_input<T: serde::de::DeserializeOwned>(
     form: &Submitted,
 ) -> Result<T, ApiError> {
-    crate::extract::parse_json(outcome_tree(form).to_string().as_bytes())
+    extract::parse_json(outcome_tree(form).to_string().as_bytes())
 }
 
 /// The outcome document of an outcome form, before the API's parser sees it: minutes become

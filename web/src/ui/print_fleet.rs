@@ -9,6 +9,7 @@ use super::print_detail::{minutes, outcome_tree, refuse};
 use crate::api::printfleet::{FleetAction, LogLinkDto, PrintLogDto};
 use crate::api::prints::PrintDto;
 use crate::error::ApiError;
+use crate::extract;
 use actix_web::web::Bytes;
 use std::collections::HashSet;
 
@@ -197,5 +198,5 @@ fn import(form: &Submitted, outcome: &Submitted, id: storage::Id) -> Result<Flee
     previews.set("data.printId", id.to_string());
     let mut tree = previews.tree(&[]);
     tree["data"]["outcome"] = outcome_tree(outcome);
-    crate::extract::parse_json(tree.to_string().as_bytes())
+    extract::parse_json(tree.to_string().as_bytes())
 }

@@ -6,6 +6,7 @@
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use crate::api::spoolmgr;
 use crate::api::spoolmgr::{ConflictDto, OperationDto, PreviewItemDto, SpoolmgrAction};
 use crate::error::{ApiError, Code};
 use actix_web::http::StatusCode;
@@ -157,7 +158,7 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
                 match hub.preview(page_no).await.map_err(ApiError::from) {
                     Ok(preview) => {
                         page.has_more = preview.has_more;
-                        let dto = crate::api::spoolmgr::PreviewDto::from(preview);
+                        let dto = spoolmgr::PreviewDto::from(preview);
                         page.remotes = dto.items.into_iter().map(|i| remote_row(t, i)).collect();
                     }
                     Err(e) => page.error = Some(e.code.message_key()),

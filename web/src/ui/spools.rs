@@ -9,6 +9,7 @@ use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use crate::api::spools::{MovementDto, MovementInputDto, SpoolDto, SpoolInputDto};
 use crate::api::{ListResponse, filaments};
+use crate::error;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::inventory::filaments::Filaments;
@@ -222,7 +223,7 @@ fn movement_row(t: &super::i18n::Tr, m: &MovementDto) -> MovementRow {
 }
 
 /// The spool's page again with `error` (a refused sync or unlink).
-pub(super) async fn show_refused(ctx: Ctx, id: Id, error: &crate::error::ApiError) -> Page {
+pub(super) async fn show_refused(ctx: Ctx, id: Id, error: &error::ApiError) -> Page {
     let mut form = Submitted::default();
     form.set("kind", "CORRECTION");
     render_spool(ctx, id, form, Faults::of(error), error.code.status()).await

@@ -4,6 +4,7 @@
 
 use crate::wire::{dec, dec_opt, ts};
 use actors::money;
+use actors::prints;
 use rust_decimal::Decimal;
 use serde::Serialize;
 use storage::records::{CostCategory, CostLine, Part, Print, PrintStatus};
@@ -329,8 +330,8 @@ fn per_unit(value: Option<Decimal>, quantity: u32) -> Option<String> {
 impl From<&Print> for PrintDto {
     fn from(p: &Print) -> Self {
         let parts: Vec<PartDto> = p.parts.iter().map(|part| part_dto(part, p)).collect();
-        let planned_margin = actors::prints::planned_margin(p);
-        let realized = actors::prints::realized(p);
+        let planned_margin = prints::planned_margin(p);
+        let realized = prints::realized(p);
         let all_lines: Vec<&CostLine> = p.costing.lines.iter().collect();
         PrintDto {
             id: p.id.to_string(),

@@ -1,8 +1,8 @@
 //! Print request bodies: the draft DTO (nested `parts`, or the legacy flat one-part form) and its
 //! conversion to the rules' input.
 
+use crate::body_forms::Alternative;
 use crate::error::ApiError;
-use crate::openapi::Alternative;
 use crate::wire::WireId;
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
 use actors::values::{Amount, Grams, Name, Note, Seconds};

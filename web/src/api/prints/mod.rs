@@ -13,8 +13,10 @@ pub use input::PrintInputDto;
 use super::ListResponse;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery, parse_json};
+use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
+use crate::wire;
 use actix_web::dev::Payload;
 use actix_web::web::{Bytes, Data, Json};
 use actix_web::{FromRequest, HttpRequest, HttpResponse, get, patch, post};
@@ -30,7 +32,7 @@ use storage::{Id, Timestamp};
 use utoipa::ToSchema;
 
 /// Registers the print routes (export before `{id}`).
-pub fn configure(cfg: &mut impl crate::routes::Routes) {
+pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(calculate)
         .add(export::export)
         .add(list_prints)
@@ -361,7 +363,7 @@ impl From<ReportData> for Report {
             series: data.detail.series.map(|s| s.name),
             currency: data.settings.currency,
             language: data.settings.default_language,
-            generated_at: crate::wire::ts(Timestamp::now()),
+            generated_at: wire::ts(Timestamp::now()),
         }
     }
 }
