@@ -14,6 +14,7 @@
 //!   sum of its part's grams. An identical repeat answers the print as it is, corrections kept.
 
 use super::logs::{self, terminal};
+use super::printfleet;
 use super::settings::{Integration, require_enabled};
 use crate::command::{Command, Query, Snapshot};
 use crate::prints::outcome;
@@ -148,7 +149,7 @@ pub struct RecordPrinterSync {
     /// The local printer.
     pub printer_id: Id,
     /// The remote status, or the failure's code.
-    pub found: std::result::Result<super::printfleet::RemoteStatus, &'static str>,
+    pub found: std::result::Result<printfleet::RemoteStatus, &'static str>,
 }
 
 impl Command for RecordPrinterSync {

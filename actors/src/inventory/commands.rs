@@ -4,6 +4,7 @@
 use super::{InventoryRecord, Kind};
 use crate::Result;
 use crate::command::{Command, Query, Snapshot};
+use crate::inventory;
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::writer::InventoryWriter;
@@ -69,7 +70,7 @@ impl<K: Kind + 'static> Command for ArchiveRecord<K> {
     type Reply = K::View;
 
     fn apply(&mut self, txn: &Txn) -> Result<K::View> {
-        super::set_archived::<K::Record>(txn, self.id, self.archived, Timestamp::now())?;
+        inventory::set_archived::<K::Record>(txn, self.id, self.archived, Timestamp::now())?;
         K::get(txn, self.id)
     }
 }
@@ -100,7 +101,7 @@ where
     type Reply = ();
 
     fn apply(&mut self, txn: &Txn) -> Result<()> {
-        super::delete::<K::Record>(txn, self.id)
+        inventory::delete::<K::Record>(txn, self.id)
     }
 }
 

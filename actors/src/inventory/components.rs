@@ -1,6 +1,7 @@
 //! Components: hotends, build plates and other wear parts.
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::inventory;
 use crate::txn::Txn;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
 use crate::{Error, Result};
@@ -71,12 +72,12 @@ fn write(
 ) -> Result<ComponentView> {
     let manufacturer = input
         .manufacturer_id
-        .map(|id| super::require_active::<Manufacturer>(txn, id, "manufacturerId"))
+        .map(|id| inventory::require_active::<Manufacturer>(txn, id, "manufacturerId"))
         .transpose()?;
     let mut printer_ids = Vec::with_capacity(input.printer_ids.len());
     let mut faults = Vec::new();
     for (i, id) in input.printer_ids.iter().enumerate() {
-        match super::require_active::<Printer>(txn, *id, &format!("printerIds[{i}]")) {
+        match inventory::require_active::<Printer>(txn, *id, &format!("printerIds[{i}]")) {
             Ok(_) if printer_ids.contains(id) => {}
             Ok(_) => printer_ids.push(*id),
             Err(Error::Validation(mut f)) => faults.append(&mut f),
@@ -132,14 +133,14 @@ impl Kind for Components {
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<ComponentView> {
-        let old: Component = super::get(txn, id)?;
+        let old: Component = inventory::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<ComponentView> {
-        let component: Component = super::get(tx, id)?;
+        let component: Component = inventory::get(tx, id)?;
         let manufacturer = match component.manufacturer_id {
-            Some(m) => Some(super::get::<Manufacturer>(tx, m)?.name),
+            Some(m) => Some(inventory::get::<Manufacturer>(tx, m)?.name),
             None => None,
         };
         Ok(ComponentView {
@@ -153,8 +154,8 @@ impl Kind for Components {
         query: &ListQuery,
         filter: &ComponentFilter,
     ) -> Result<Page<ComponentView>> {
-        let names = super::manufacturer_names(tx)?;
-        super::list(
+        let names = inventory::manufacturer_names(tx)?;
+        inventory::list(
             tx,
             query,
             |c: Component| ComponentView {

@@ -2,6 +2,7 @@
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::Result;
+use crate::inventory;
 use crate::txn::Txn;
 use crate::values::{Email, Name, Note, note_text};
 use storage::records::Customer;
@@ -65,16 +66,16 @@ impl Kind for Customers {
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<Customer> {
-        let old: Customer = super::get(txn, id)?;
+        let old: Customer = inventory::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<Customer> {
-        super::get(tx, id)
+        inventory::get(tx, id)
     }
 
     fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<Customer>> {
-        super::list(
+        inventory::list(
             tx,
             query,
             |c: Customer| c,

@@ -1,6 +1,7 @@
 //! Filaments (their stock is [`crate::stock`]).
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::inventory;
 use crate::ledger;
 use crate::txn::Txn;
 use crate::values::{Amount, HexColor, Name, Note, PositiveGrams, note_text};
@@ -71,7 +72,7 @@ fn write(
     now: Timestamp,
 ) -> Result<FilamentView> {
     let manufacturer: Manufacturer =
-        super::require_active(txn, input.manufacturer_id, "manufacturerId")?;
+        inventory::require_active(txn, input.manufacturer_id, "manufacturerId")?;
     filament.manufacturer_id = manufacturer.id;
     filament.material = input.material.get().clone();
     filament.color_name = input.color_name.get().clone();
@@ -88,7 +89,7 @@ fn write(
 /// The derived display name of `filament`: `"<manufacturer> <material> <colour name>"`.
 /// Errors: [`crate::Error::NotFound`] when its manufacturer is gone.
 pub fn display_name(tx: &impl Tx, filament: &Filament) -> Result<String> {
-    let manufacturer: Manufacturer = super::get(tx, filament.manufacturer_id)?;
+    let manufacturer: Manufacturer = inventory::get(tx, filament.manufacturer_id)?;
     Ok(view(filament.clone(), manufacturer.name).name)
 }
 
@@ -125,19 +126,19 @@ impl Kind for Filaments {
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
-        let old: Filament = super::get(txn, id)?;
+        let old: Filament = inventory::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<FilamentView> {
-        let filament: Filament = super::get(tx, id)?;
-        let manufacturer: Manufacturer = super::get(tx, filament.manufacturer_id)?;
+        let filament: Filament = inventory::get(tx, id)?;
+        let manufacturer: Manufacturer = inventory::get(tx, filament.manufacturer_id)?;
         Ok(view(filament, manufacturer.name))
     }
 
     fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<FilamentView>> {
-        let names = super::manufacturer_names(tx)?;
-        super::list(
+        let names = inventory::manufacturer_names(tx)?;
+        inventory::list(
             tx,
             query,
             |f: Filament| {

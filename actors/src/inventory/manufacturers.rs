@@ -1,6 +1,7 @@
 //! Manufacturers. The name is unique, compared trimmed and case-insensitively.
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
+use crate::inventory;
 use crate::txn::Txn;
 use crate::values::{Name, Note, note_text};
 use crate::{Error, FieldError, Result};
@@ -65,8 +66,8 @@ fn write(
 /// Errors: the store cannot be written.
 pub fn resolve_by_name(txn: &Txn, name: &Name, now: Timestamp) -> Result<Manufacturer> {
     match repo::index_get(txn, tables::MANUFACTURER_NAMES, &name_key(name.get()))? {
-        Some(id) => match super::get::<Manufacturer>(txn, id)? {
-            archived if archived.archived => super::set_archived(txn, id, false, now),
+        Some(id) => match inventory::get::<Manufacturer>(txn, id)? {
+            archived if archived.archived => inventory::set_archived(txn, id, false, now),
             active => Ok(active),
         },
         None => Manufacturers::create(
@@ -102,16 +103,16 @@ impl Kind for Manufacturers {
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<Manufacturer> {
-        let old: Manufacturer = super::get(txn, id)?;
+        let old: Manufacturer = inventory::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<Manufacturer> {
-        super::get(tx, id)
+        inventory::get(tx, id)
     }
 
     fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<Manufacturer>> {
-        super::list(
+        inventory::list(
             tx,
             query,
             |m: Manufacturer| m,

@@ -2,6 +2,7 @@
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, manufacturers, save};
 use crate::Result;
+use crate::inventory;
 use crate::money;
 use crate::txn::Txn;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
@@ -66,7 +67,7 @@ fn write(
     now: Timestamp,
 ) -> Result<PrinterView> {
     let manufacturer: Manufacturer = match &input.manufacturer {
-        ManufacturerRef::Id(id) => super::require_active(txn, *id, "manufacturerId")?,
+        ManufacturerRef::Id(id) => inventory::require_active(txn, *id, "manufacturerId")?,
         ManufacturerRef::Name(name) => manufacturers::resolve_by_name(txn, name, now)?,
     };
     printer.name = input.name.get().clone();
@@ -118,19 +119,19 @@ impl Kind for Printers {
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
-        let old: Printer = super::get(txn, id)?;
+        let old: Printer = inventory::get(txn, id)?;
         write(txn, Some(&old), old.clone(), input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<PrinterView> {
-        let printer: Printer = super::get(tx, id)?;
-        let manufacturer: Manufacturer = super::get(tx, printer.manufacturer_id)?;
+        let printer: Printer = inventory::get(tx, id)?;
+        let manufacturer: Manufacturer = inventory::get(tx, printer.manufacturer_id)?;
         Ok(view(printer, manufacturer.name))
     }
 
     fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<PrinterView>> {
-        let names = super::manufacturer_names(tx)?;
-        super::list(
+        let names = inventory::manufacturer_names(tx)?;
+        inventory::list(
             tx,
             query,
             |p: Printer| {

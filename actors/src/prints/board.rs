@@ -6,6 +6,7 @@
 //! Figures are exact decimals, so taking a print's figures out again leaves exactly what was
 //! there before it. Archived prints count nowhere (the dashboard excludes them).
 
+use super::figures;
 use super::figures::realized;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -176,7 +177,7 @@ pub struct Board {
 impl Board {
     /// Counts `print` (completed on `day`) in, or out again when `add` is false.
     pub fn apply(&mut self, print: &Print, day: Date, add: bool) {
-        if print.archived || !super::figures::in_range(print) {
+        if print.archived || !figures::in_range(print) {
             return;
         }
         match print.status {

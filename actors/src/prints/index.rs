@@ -17,6 +17,7 @@
 
 use super::board::Board;
 use super::entry::{IndexEntry, Printers, Refs};
+use super::figures;
 use super::query::{Outcome, PrintFilter, Totals};
 use crate::Result;
 use jiff::civil::Date;
@@ -193,7 +194,7 @@ impl PrintIndex {
             search: search.into_boxed_str(),
         };
         // A print beyond the amounts' limit (an earlier build's) adds nothing to totals.
-        let counted = super::figures::in_range(print);
+        let counted = figures::in_range(print);
         IndexEntry {
             id: print.id,
             version: print.version,

@@ -1,5 +1,6 @@
 //! `/api/components`.
 
+use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::{QueryFields, ReadQuery};
@@ -146,7 +147,7 @@ impl Resource for Components {
     type Dto = Component;
     type Input = ComponentInput;
 
-    fn domain(i: ComponentInput) -> Result<super::inventory::Input<Self>, ApiError> {
+    fn domain(i: ComponentInput) -> Result<inventory::Input<Self>, ApiError> {
         Ok(components::ComponentInput {
             kind: i.kind.into(),
             name: i.name,

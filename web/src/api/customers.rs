@@ -1,5 +1,6 @@
 //! `/api/customers`.
 
+use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::NoFilter;
@@ -56,7 +57,7 @@ impl Resource for Customers {
     type Dto = Customer;
     type Input = CustomerInput;
 
-    fn domain(i: CustomerInput) -> Result<super::inventory::Input<Self>, ApiError> {
+    fn domain(i: CustomerInput) -> Result<inventory::Input<Self>, ApiError> {
         Ok(customers::CustomerInput {
             name: i.name,
             email: i.email,
@@ -69,7 +70,7 @@ impl Resource for Customers {
 
     fn filter(_: NoFilter) {}
 
-    fn dto(c: super::inventory::View<Self>) -> Customer {
+    fn dto(c: inventory::View<Self>) -> Customer {
         Customer {
             id: c.id.to_string(),
             name: c.name,

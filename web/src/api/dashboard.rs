@@ -1,5 +1,6 @@
 //! `GET /api/dashboard`.
 
+use super::prints;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{QueryFields, ReadQuery, StrictQuery};
 use crate::session::CurrentUser;
@@ -168,7 +169,7 @@ impl DashboardDto {
                 .categories
                 .into_iter()
                 .map(|(c, cost)| CategoryCost {
-                    category: super::prints::category_name(c),
+                    category: prints::category_name(c),
                     cost: dec(cost),
                 })
                 .collect(),

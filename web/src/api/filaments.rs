@@ -1,5 +1,6 @@
 //! `/api/filaments` and `/api/filaments/{id}/stock`.
 
+use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{NoFilter, PathId, StrictJson};
@@ -120,7 +121,7 @@ impl Resource for Filaments {
     type Dto = Filament;
     type Input = FilamentInput;
 
-    fn domain(i: FilamentInput) -> Result<super::inventory::Input<Self>, ApiError> {
+    fn domain(i: FilamentInput) -> Result<inventory::Input<Self>, ApiError> {
         Ok(filaments::FilamentInput {
             manufacturer_id: i.manufacturer_id.0,
             material: i.material,

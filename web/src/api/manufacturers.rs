@@ -1,5 +1,6 @@
 //! `/api/manufacturers`.
 
+use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::NoFilter;
@@ -46,7 +47,7 @@ impl Resource for Manufacturers {
     type Dto = Manufacturer;
     type Input = ManufacturerInput;
 
-    fn domain(i: ManufacturerInput) -> Result<super::inventory::Input<Self>, ApiError> {
+    fn domain(i: ManufacturerInput) -> Result<inventory::Input<Self>, ApiError> {
         Ok(manufacturers::ManufacturerInput {
             name: i.name,
             note: i.note,
@@ -57,7 +58,7 @@ impl Resource for Manufacturers {
 
     fn filter(_: NoFilter) {}
 
-    fn dto(m: super::inventory::View<Self>) -> Manufacturer {
+    fn dto(m: inventory::View<Self>) -> Manufacturer {
         Manufacturer {
             id: m.id.to_string(),
             name: m.name,

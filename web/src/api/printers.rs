@@ -1,5 +1,6 @@
 //! `/api/printers`.
 
+use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::body_forms::Alternative;
 use crate::error::ApiError;
@@ -91,7 +92,7 @@ impl Resource for Printers {
     type Dto = Printer;
     type Input = PrinterInput;
 
-    fn domain(i: PrinterInput) -> Result<super::inventory::Input<Self>, ApiError> {
+    fn domain(i: PrinterInput) -> Result<inventory::Input<Self>, ApiError> {
         let manufacturer = match (i.manufacturer_id, i.manufacturer) {
             (Some(id), _) => ManufacturerRef::Id(id.0),
             (None, Some(name)) => ManufacturerRef::Name(name),

@@ -1,5 +1,6 @@
 //! `GET /api/search`: prints and inventory whose names contain the query, grouped.
 
+use super::prints;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{QueryFields, ReadQuery, StrictQuery};
 use crate::session::CurrentUser;
@@ -44,7 +45,7 @@ pub struct Hit {
     pub name: String,
     /// Prints only: the status.
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub status: Option<super::prints::Status>,
+    pub status: Option<prints::Status>,
 }
 
 /// Hits grouped by kind, at most 10 per group, archived records left out.

@@ -1,6 +1,7 @@
 //! First-run setup, login and logout pages.
 
 use super::forms::{Faults, Field, Submitted};
+use super::i18n;
 use super::page::{Chrome, html, see_other};
 use super::paths;
 use crate::api::auth::{LoginInput, SetupInput, end_session, run_login, run_setup};
@@ -78,7 +79,7 @@ async fn render_setup(
     let mut chrome = Chrome::load(state, None, paths::SETUP).await;
     // The form's own language choice wins once the user picked one.
     if !form.get("locale").is_empty() {
-        chrome.t.lang = super::i18n::Lang::of(form.get("locale"));
+        chrome.t.lang = i18n::Lang::of(form.get("locale"));
     }
     html(
         status,

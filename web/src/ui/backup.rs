@@ -1,6 +1,7 @@
 //! Settings › Backup: download a backup now, when the last one was handed out, and how to restore
 //! one on the box.
 
+use super::Chrome;
 use super::page::{Ctx, Page, html};
 use crate::wire;
 use actix_web::http::StatusCode;
@@ -10,7 +11,7 @@ use askama::Template;
 #[derive(Template)]
 #[template(path = "backup.html")]
 struct BackupPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     /// ISO 8601 of the last download, if any.
     last: Option<String>,
     /// The store's directory as the restore command needs it.

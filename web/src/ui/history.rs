@@ -1,7 +1,11 @@
 //! Series and customer history pages, and the series list: the prints of a series or a customer
 //! with totals over all of them, and a series' next run.
 
+use super::Chrome;
+use super::choices;
+use super::format;
 use super::forms::{Faults, Submitted};
+use super::i18n;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::prints::{Row, row};
@@ -27,7 +31,7 @@ struct Totals {
     planned_margin: String,
 }
 
-fn totals(t: &super::i18n::Tr, h: &History) -> Totals {
+fn totals(t: &i18n::Tr, h: &History) -> Totals {
     Totals {
         prints: h.totals.prints,
         units: h.totals.units,
@@ -40,7 +44,7 @@ fn totals(t: &super::i18n::Tr, h: &History) -> Totals {
 #[derive(Template)]
 #[template(path = "history.html")]
 struct HistoryPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     title: String,
     rows: Vec<Row>,
     totals: Totals,
@@ -71,7 +75,7 @@ async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> Pag
     };
     let wire = series
         .as_ref()
-        .map(|s| super::print_detail::wire(&s.status))
+        .map(|s| format::wire(&s.status))
         .unwrap_or_default();
     let page = HistoryPage {
         series_state: ctx.chrome.t.t(&format!("seriesState.{wire}")).to_string(),
@@ -155,9 +159,9 @@ struct SeriesRow {
 #[derive(Template)]
 #[template(path = "series_list.html")]
 struct SeriesList {
-    chrome: super::Chrome,
+    chrome: Chrome,
     rows: Vec<SeriesRow>,
-    customers: Vec<super::choices::Choice>,
+    customers: Vec<choices::Choice>,
     form: Submitted,
     faults: Faults,
 }
@@ -169,7 +173,7 @@ async fn list_page(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode
         ..ListQuery::default()
     };
     let found = ctx.query(ListSeries(query)).await?;
-    let customers = super::choices::of::<Customers>(&ctx).await?;
+    let customers = choices::of::<Customers>(&ctx).await?;
     let t = &ctx.chrome.t;
     let rows = found
         .items
@@ -177,10 +181,7 @@ async fn list_page(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode
         .map(SeriesDto::from)
         .map(|s| SeriesRow {
             status: t
-                .t(&format!(
-                    "seriesState.{}",
-                    super::print_detail::wire(&s.status)
-                ))
+                .t(&format!("seriesState.{}", format::wire(&s.status)))
                 .to_string(),
             target: s.target.map(|n| n.to_string()).unwrap_or_default(),
             id: s.id,

@@ -1,6 +1,7 @@
 //! Settings › Integrations: the spool manager's and the printer fleet's switch, URL and
 //! credential. A credential is never shown: an empty field keeps it, a checkbox removes it.
 
+use super::Chrome;
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
@@ -27,7 +28,7 @@ struct PeerForm {
 #[derive(Template)]
 #[template(path = "integrations.html")]
 struct IntegrationsPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     peers: Vec<PeerForm>,
     faults: Faults,
     saved: bool,

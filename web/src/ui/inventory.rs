@@ -6,6 +6,7 @@
 //! and form controls in a [`Screen`], and its records are read and written through the API's
 //! own [`Resource`] functions, so the rules and field errors are the API's.
 
+use super::Chrome;
 use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
@@ -413,7 +414,7 @@ struct Cell {
 #[derive(Template)]
 #[template(path = "inventory_list.html")]
 struct ListPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     path: &'static str,
     title: &'static str,
     headers: Vec<&'static str>,
@@ -423,7 +424,7 @@ struct ListPage {
     total: u64,
 }
 
-fn cell(chrome: &super::Chrome, raw: String, column: &Column) -> Cell {
+fn cell(chrome: &Chrome, raw: String, column: &Column) -> Cell {
     let t = &chrome.t;
     let (text, numeric, swatch) = match column.1 {
         Format::Text => (raw, false, None),
@@ -496,7 +497,7 @@ struct Widget {
 #[derive(Template)]
 #[template(path = "inventory_form.html")]
 struct FormPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     path: &'static str,
     title: &'static str,
     /// The record's id and name when editing.
@@ -514,7 +515,7 @@ fn options(choices: &[Choice], form: &Submitted, name: &str) -> Vec<(String, Str
 }
 
 fn controls<R: Screen>(
-    chrome: &super::Chrome,
+    chrome: &Chrome,
     form: &Submitted,
     faults: &Faults,
     choices: &Choices,

@@ -15,6 +15,7 @@ mod backup;
 pub mod chart;
 mod choices;
 mod dashboard;
+mod format;
 mod forms;
 mod history;
 pub mod i18n;
@@ -24,6 +25,7 @@ mod page;
 mod print_detail;
 mod print_editor;
 mod print_fleet;
+mod print_fleet_form;
 mod printer_fleet;
 mod prints;
 mod report;
@@ -67,7 +69,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))
         .route(PRINTER_FLEET, web::post().to(printer_fleet::act))
-        .route(PRINT_FLEET, web::post().to(print_fleet::act))
+        .route(PRINT_FLEET, web::post().to(print_fleet_form::act))
         .route(SPOOLMGR, web::get().to(spoolmgr::show))
         .route(SPOOLMGR, web::post().to(spoolmgr::act))
         .route(SPOOL_NEW, web::get().to(spools::new_form))

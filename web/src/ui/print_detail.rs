@@ -6,10 +6,13 @@
 //! Forms send the API's commands, so the rules and errors are the API's; a
 //! refused command shows this page again with the message at the top or beside its field.
 
+use super::Chrome;
+use super::format::{clock, minutes, wire};
 use super::forms::{Faults, Submitted};
 use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::print_fleet;
 use crate::api::prints::PrintDto;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
 use crate::error::{ApiError, Code};
@@ -87,20 +90,6 @@ fn category(t: &Tr, name: &str) -> String {
     t.t(&format!("category.{name}")).to_string()
 }
 
-/// `h:mm` of a duration in seconds.
-pub fn clock(seconds: u64) -> String {
-    let minutes = seconds.div_ceil(60);
-    format!("{}:{:02}", minutes / 60, minutes % 60)
-}
-
-/// The wire name of a serde enum value (`"DONE"`).
-pub fn wire<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
-
 /// A planned filament use beside its actual grams.
 struct UsageRow {
     id: String,
@@ -143,7 +132,7 @@ struct RevisionRow {
 #[derive(Template)]
 #[template(path = "print_detail.html")]
 struct DetailPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     print: PrintDto,
     status: String,
     costs: Costs,
@@ -167,7 +156,7 @@ struct DetailPage {
     is_done: bool,
     failed: bool,
     /// Parts on linked printers of the printer fleet, with their jobs.
-    fleet: Vec<super::print_fleet::FleetPart>,
+    fleet: Vec<print_fleet::FleetPart>,
 }
 
 impl DetailPage {
@@ -260,13 +249,6 @@ fn part_rows(t: &Tr, print: &PrintDto) -> Vec<PartRow> {
         .collect()
 }
 
-/// Seconds as minutes, exactly (`5430` → `"90.5"`), as the forms' `…Minutes` fields take them.
-pub fn minutes(seconds: u64) -> String {
-    (Decimal::from(seconds) / Decimal::from(60))
-        .normalize()
-        .to_string()
-}
-
 /// The financial figures of `print` that exist, labelled and formatted.
 pub fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
     let f = &print.financials;
@@ -340,10 +322,10 @@ const MOVES: [&str; 4] = ["PRINTING", "PRINTED", "SHIPPED", "DONE"];
 async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: StatusCode) -> Page {
     let detail = ctx.query(PrintDetail(ctx.id()?)).await?;
     let print = PrintDto::from(&detail.print);
-    let fleet = super::print_fleet::parts(&ctx, &print, form_kind(&print) == "record").await;
+    let fleet = print_fleet::parts(&ctx, &print, form_kind(&print) == "record").await;
     let form = form.or_else(|| {
         let mut prefilled = outcome_form(&print);
-        super::print_fleet::prefill(&mut prefilled, &print, &fleet);
+        print_fleet::prefill(&mut prefilled, &print, &fleet);
         Some(prefilled)
     });
     let mut page = DetailPage::of(ctx.chrome.clone(), detail, form, faults);
@@ -383,7 +365,7 @@ fn revision_rows(t: &Tr, print: &PrintDto) -> Vec<RevisionRow> {
 
 impl DetailPage {
     /// The page of `detail` in the frame `chrome`.
-    fn of(chrome: super::Chrome, detail: Detail, form: Option<Submitted>, faults: Faults) -> Self {
+    fn of(chrome: Chrome, detail: Detail, form: Option<Submitted>, faults: Faults) -> Self {
         let print = PrintDto::from(&detail.print);
         let t = &chrome.t;
         let current = wire(&print.status);

@@ -7,10 +7,13 @@
 //! `static/app.js` adds and removes parts and lines and shows the live cost breakdown from
 //! `POST /api/prints/calculate`; without it the form still saves and shows the stored costs.
 
+use super::Chrome;
 use super::choices::{Choice, Choices, LoadChoices};
+use super::format;
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::print_detail;
 use crate::api::prints::{PrintDto, PrintInputDto};
 use crate::error::{ApiError, Rendered};
 use actix_web::http::StatusCode;
@@ -61,7 +64,7 @@ struct PartView {
 #[derive(Template)]
 #[template(path = "print_editor.html")]
 struct EditorPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     /// The print's id when editing.
     print_id: Option<String>,
     name: Slot,
@@ -79,7 +82,7 @@ struct EditorPage {
     /// (wire name, label) of every cost category, for the live preview.
     categories: Vec<(&'static str, String)>,
     /// The stored print's costs (edit), for reading without JavaScript.
-    costs: Option<super::print_detail::Costs>,
+    costs: Option<print_detail::Costs>,
 }
 
 /// Text of a JSON leaf (`""` for null, objects and arrays).
@@ -119,7 +122,7 @@ fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
                 .map(|(j, h)| {
                     let seconds = h.get("durationSeconds");
                     let minutes = match seconds.and_then(Value::as_u64) {
-                        Some(seconds) => super::print_detail::minutes(seconds),
+                        Some(seconds) => format::minutes(seconds),
                         None => leaf(h.get("durationMinutes")),
                     };
                     let mut minutes = slot(
@@ -240,8 +243,8 @@ async fn render(
         hotends: of("HOTEND"),
         plates: of("BUILD_PLATE"),
         others: of("OTHER"),
-        costs: print.map(|p| super::print_detail::Costs::of(&ctx.chrome.t, p)),
-        categories: super::print_detail::CATEGORIES
+        costs: print.map(|p| print_detail::Costs::of(&ctx.chrome.t, p)),
+        categories: print_detail::CATEGORIES
             .iter()
             .map(|c| (*c, ctx.chrome.t.t(&format!("category.{c}")).to_string()))
             .collect(),

@@ -2,15 +2,11 @@
 //! Bambuddy job that printed it from the printer's recent jobs, see what Bambuddy recorded, and
 //! import the outcome with the page's outcome form (prefilled from the jobs).
 
+use super::format::{clock, minutes};
 use super::forms::Submitted;
-use super::page::{Ctx, Page, see_other};
-use super::paths;
-use super::print_detail::{minutes, outcome_tree, refuse};
-use crate::api::printfleet::{FleetAction, LogLinkDto, PrintLogDto};
+use super::page::Ctx;
+use crate::api::printfleet::{LogLinkDto, PrintLogDto};
 use crate::api::prints::PrintDto;
-use crate::error::ApiError;
-use crate::extract;
-use actix_web::web::Bytes;
 use std::collections::HashSet;
 
 /// The job attached to a part, as the page shows it.
@@ -44,7 +40,7 @@ fn label(log: &PrintLogDto) -> String {
         .unwrap_or_else(|| format!("#{}", log.id));
     let time = log
         .duration_seconds
-        .map(|s| super::print_detail::clock(u64::from(s)))
+        .map(|s| clock(u64::from(s)))
         .unwrap_or_default();
     let grams = log
         .filament_used_grams
@@ -143,60 +139,4 @@ pub fn prefill(form: &mut Submitted, print: &PrintDto, parts: &[FleetPart]) {
         }
         usage += part.usages.len();
     }
-}
-
-/// `POST /prints/{id}/fleet`: `fleetAction` ATTACH (`attach.partId`, `attach.remoteLogId`),
-/// SYNC_PRINT (`sync.partId`) or IMPORT (the outcome form and `previews[i].…`). Back to the
-/// print, or the print with the refusal.
-pub async fn act(ctx: Ctx, body: Bytes) -> Page {
-    let id = ctx.id()?;
-    let form = Submitted::parse(&body);
-    let outcome = Submitted(
-        form.0
-            .iter()
-            .filter(|(k, _)| {
-                !k.starts_with("previews[")
-                    && !k.starts_with("attach.")
-                    && !k.starts_with("sync.")
-                    && k != "fleetAction"
-            })
-            .cloned()
-            .collect(),
-    );
-    let mut document = Submitted::default();
-    document.set("data.printId", id.to_string());
-    let action = match form.get("fleetAction") {
-        "ATTACH" => {
-            document.set("action", "ATTACH");
-            document.set("data.partId", form.get("attach.partId"));
-            document.set("data.remoteLogId", form.get("attach.remoteLogId"));
-            document.document::<FleetAction>(&["remoteLogId"])
-        }
-        "SYNC_PRINT" => {
-            document.set("action", "SYNC_PRINT");
-            document.set("data.partId", form.get("sync.partId"));
-            document.document::<FleetAction>(&[])
-        }
-        _ => import(&form, &outcome, id),
-    };
-    let result = match action {
-        Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
-        Err(e) => Err(e),
-    };
-    match result {
-        Ok(()) => Ok(see_other(&paths::print(id))),
-        Err(e) => refuse(ctx, &e, Some(outcome)).await,
-    }
-}
-
-fn import(form: &Submitted, outcome: &Submitted, id: storage::Id) -> Result<FleetAction, ApiError> {
-    let mut previews = Submitted::default();
-    for (name, value) in form.0.iter().filter(|(k, _)| k.starts_with("previews[")) {
-        previews.set(format!("data.{name}"), value.clone());
-    }
-    previews.set("action", "IMPORT");
-    previews.set("data.printId", id.to_string());
-    let mut tree = previews.tree(&[]);
-    tree["data"]["outcome"] = outcome_tree(outcome);
-    extract::parse_json(tree.to_string().as_bytes())
 }

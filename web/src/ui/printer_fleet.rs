@@ -2,9 +2,11 @@
 //! and trays, and map each tray to a spool (a mapping preselects that spool in new drafts for
 //! this printer). Every form posts the API's action document (`action`, `data.…`).
 
+use super::Chrome;
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::spoolmgr;
 use crate::api::printfleet::{FleetAction, FleetPrinterDto};
 use crate::error::ApiError;
 use actix_web::http::StatusCode;
@@ -24,7 +26,7 @@ struct TrayRow {
 #[derive(Template)]
 #[template(path = "printer_fleet.html")]
 struct PrinterFleetPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     printer_id: String,
     /// The message key of why the fleet is not reachable, if it is not.
     unavailable: Option<&'static str>,
@@ -57,7 +59,7 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     match fleet.status().await.map_err(ApiError::from) {
         Ok(found) => {
             page.version = found.version.unwrap_or_default();
-            page.unavailable = found.error.map(super::spoolmgr::failure_key);
+            page.unavailable = found.error.map(spoolmgr::failure_key);
             let linked = found.printers.into_iter().find(|p| p.printer.id == id);
             let remote = linked.as_ref().map(|l| l.link.remote_id);
             page.remotes = found

@@ -1,7 +1,7 @@
 //! The prints list: every filter of the API, search, pagination and the CSV export link.
 
+use super::format::wire;
 use super::page::{Chrome, Ctx, Page, html};
-use super::print_detail::wire;
 use crate::api::prints::{PrintDto, filters};
 use actix_web::http::StatusCode;
 use actors::prints::ListPrints;

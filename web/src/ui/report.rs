@@ -2,8 +2,11 @@
 //! parts, cost breakdown, outcome, financials), in the reader's language, with print CSS for the
 //! browser's "Save as PDF". Its data is the API's report (`GET /api/prints/{id}/report`).
 
+use super::Chrome;
+use super::format::{clock, wire};
 use super::page::{Ctx, Page, html};
-use super::print_detail::{Costs, clock, wire};
+use super::print_detail;
+use super::print_detail::Costs;
 use crate::api::prints::Report;
 use actix_web::http::StatusCode;
 use actors::prints;
@@ -22,7 +25,7 @@ struct PartLine {
 #[derive(Template)]
 #[template(path = "report.html")]
 struct ReportPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     report: Report,
     costs: Costs,
     parts: Vec<PartLine>,
@@ -42,7 +45,7 @@ pub async fn show(ctx: Ctx) -> Page {
 
 impl ReportPage {
     /// The page of `report` in the frame `chrome`.
-    fn of(chrome: super::Chrome, report: Report) -> ReportPage {
+    fn of(chrome: Chrome, report: Report) -> ReportPage {
         let t = &chrome.t;
         let print = &report.print;
         let parts = print
@@ -85,7 +88,7 @@ impl ReportPage {
                 .as_ref()
                 .and_then(|o| o.failure_reason.clone())
                 .unwrap_or_default(),
-            financials: super::print_detail::financials(t, print),
+            financials: print_detail::financials(t, print),
             report,
             chrome,
         }

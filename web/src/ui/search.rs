@@ -1,5 +1,8 @@
 //! Global search: prints and inventory whose names contain the query, grouped by kind.
 
+use super::Chrome;
+use super::format;
+use super::i18n;
 use super::page::{Ctx, html};
 use super::paths;
 use crate::api::search::{Hit, SearchResults};
@@ -19,19 +22,16 @@ struct Group {
 #[derive(Template)]
 #[template(path = "search.html")]
 struct SearchPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     q: String,
     groups: Vec<Group>,
     fault: Option<String>,
 }
 
-fn hit(t: &super::i18n::Tr, h: Hit) -> (String, String, String) {
+fn hit(t: &i18n::Tr, h: Hit) -> (String, String, String) {
     let status = h
         .status
-        .map(|s| {
-            t.t(&format!("status.{}", super::print_detail::wire(&s)))
-                .to_string()
-        })
+        .map(|s| t.t(&format!("status.{}", format::wire(&s))).to_string())
         .unwrap_or_default();
     (h.id, h.name, status)
 }

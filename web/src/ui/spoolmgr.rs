@@ -3,9 +3,13 @@
 //! spool's own page syncs and unlinks it. Every form posts the API's action document
 //! (`action`, `data.…`), checked by the API's own input type.
 
+use super::Chrome;
+use super::format;
 use super::forms::{Faults, Submitted};
+use super::i18n;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::spools;
 use crate::api::spoolmgr;
 use crate::api::spoolmgr::{ConflictDto, OperationDto, PreviewItemDto, SpoolmgrAction};
 use crate::error::{ApiError, Code};
@@ -42,7 +46,7 @@ struct OperationRow {
 #[derive(Template)]
 #[template(path = "spoolmgr.html")]
 struct SpoolmgrPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     /// The message key of why there is no status (switched off), if so.
     unavailable: Option<&'static str>,
     configured: bool,
@@ -66,7 +70,7 @@ fn conflict_key(c: ConflictDto) -> &'static str {
     }
 }
 
-fn remote_row(t: &super::i18n::Tr, item: PreviewItemDto) -> RemoteRow {
+fn remote_row(t: &i18n::Tr, item: PreviewItemDto) -> RemoteRow {
     let r = item.remote;
     let vendor = r.filament.vendor.map(|v| v.name).unwrap_or_default();
     let filament = r.filament.name.unwrap_or_default();
@@ -99,8 +103,8 @@ fn remote_row(t: &super::i18n::Tr, item: PreviewItemDto) -> RemoteRow {
     }
 }
 
-fn operation_row(t: &super::i18n::Tr, op: OperationDto) -> OperationRow {
-    let state = super::print_detail::wire(&op.state);
+fn operation_row(t: &i18n::Tr, op: OperationDto) -> OperationRow {
+    let state = format::wire(&op.state);
     OperationRow {
         sendable: state == "PENDING",
         confirmable: state == "UNKNOWN" || state == "FAILED",
@@ -188,7 +192,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
     match (result, spool) {
         (Ok(_), Some(id)) => Ok(see_other(&format!("{}?synced", paths::spool(id)))),
         (Ok(_), None) => Ok(see_other(&format!("{}?done", paths::SPOOLMGR))),
-        (Err(e), Some(id)) => super::spools::show_refused(ctx, id, &e).await,
+        (Err(e), Some(id)) => spools::show_refused(ctx, id, &e).await,
         (Err(e), None) => {
             let status = e.code.status();
             render(ctx, Faults::of(&e), status).await

@@ -4,7 +4,11 @@
 //! Forms send the API's ledger commands; with spool management off every page
 //! shows the API's `SPOOL_MANAGEMENT_DISABLED` message.
 
+use super::Chrome;
+use super::choices;
+use super::format;
 use super::forms::{Faults, Submitted};
+use super::i18n;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use crate::api::spools::{MovementDto, MovementInputDto, SpoolDto, SpoolInputDto};
@@ -41,17 +45,17 @@ struct SpoolRow {
 #[derive(Template)]
 #[template(path = "stock.html")]
 struct StockPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     stock: Vec<StockRow>,
     spools: Vec<SpoolRow>,
     low: usize,
 }
 
-fn grams(t: &super::i18n::Tr, value: &str) -> String {
+fn grams(t: &i18n::Tr, value: &str) -> String {
     format!("{} {}", t.number_str(value, 0), t.t("unit.g"))
 }
 
-fn spool_row(t: &super::i18n::Tr, s: &SpoolDto) -> SpoolRow {
+fn spool_row(t: &i18n::Tr, s: &SpoolDto) -> SpoolRow {
     SpoolRow {
         id: s.id.clone(),
         code: s.code.clone(),
@@ -104,14 +108,14 @@ pub async fn stock(ctx: Ctx) -> Page {
 #[derive(Template)]
 #[template(path = "spool_form.html")]
 struct SpoolForm {
-    chrome: super::Chrome,
-    filaments: Vec<super::choices::Choice>,
+    chrome: Chrome,
+    filaments: Vec<choices::Choice>,
     form: Submitted,
     faults: Faults,
 }
 
 async fn render_form(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
-    let filaments = super::choices::of::<Filaments>(&ctx).await?;
+    let filaments = choices::of::<Filaments>(&ctx).await?;
     let page = SpoolForm {
         filaments,
         form,
@@ -156,7 +160,7 @@ struct MovementRow {
 #[derive(Template)]
 #[template(path = "spool.html")]
 struct SpoolPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     spool: SpoolDto,
     remaining: String,
     initial: String,
@@ -186,9 +190,9 @@ struct LinkRow {
     external: bool,
 }
 
-fn link_row(t: &super::i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {
+fn link_row(t: &i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {
     let remote_id = spool.remote_id?;
-    use super::print_detail::wire;
+    use super::format::wire;
     let authority = wire(&spool.authority);
     Some(LinkRow {
         external: authority != "NATIVE",
@@ -210,10 +214,10 @@ fn link_row(t: &super::i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {
     })
 }
 
-fn movement_row(t: &super::i18n::Tr, m: &MovementDto) -> MovementRow {
+fn movement_row(t: &i18n::Tr, m: &MovementDto) -> MovementRow {
     MovementRow {
         kind: t
-            .t(&format!("movement.{}", super::print_detail::wire(&m.kind)))
+            .t(&format!("movement.{}", format::wire(&m.kind)))
             .to_string(),
         grams: format!("{} {}", t.exact_str(&m.grams), t.t("unit.g")),
         note: m.note.clone().unwrap_or_default(),
@@ -309,7 +313,7 @@ pub async fn archive(ctx: Ctx, body: Bytes) -> Page {
 #[derive(Template)]
 #[template(path = "spool_label.html")]
 struct LabelPage {
-    chrome: super::Chrome,
+    chrome: Chrome,
     spool: SpoolDto,
     remaining: String,
 }

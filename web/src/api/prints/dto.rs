@@ -2,6 +2,7 @@
 //! and financials. Names shown beside ids (printer, build plate, hotends) are the labels frozen in
 //! the cost snapshot.
 
+use super::outcome_dto;
 use crate::wire::{dec, dec_opt, ts};
 use actors::money;
 use actors::prints;
@@ -225,7 +226,7 @@ pub struct PrintDto {
     /// Actual cost per unit; null before an outcome.
     pub actual_cost_per_unit: Option<String>,
     /// The outcome; null until recorded.
-    pub outcome: Option<super::outcome_dto::OutcomeDto>,
+    pub outcome: Option<outcome_dto::OutcomeDto>,
     /// Cost of a failed run; null unless failed.
     pub failed_cost: Option<String>,
     /// Money of the print.
@@ -359,7 +360,7 @@ impl From<&Print> for PrintDto {
             parts,
             actual_cost: dec_opt(realized.actual_cost),
             actual_cost_per_unit: dec_opt(realized.actual_cost_per_unit),
-            outcome: p.outcome.as_ref().and_then(super::outcome_dto::outcome_dto),
+            outcome: p.outcome.as_ref().and_then(outcome_dto::outcome_dto),
             failed_cost: dec_opt(realized.failed_cost),
             financials: Financials {
                 sales_value: dec_opt(p.sales_value),
