@@ -1,11 +1,11 @@
 //! `printcost`: the print-cost service. Wires the command line to [`printcost::Application`].
 
-use actors::accounts;
+use actors::accounts::ResetPassword;
 use actors::backup;
 use actors::integrations::settings::{Defaults, PeerUrl, Secret};
 use actors::passwords;
-use actors::txn;
 use actors::values;
+use actors::writer;
 use clap::{Parser, Subcommand};
 use printcost::{Application, Config, open_store};
 use std::io::BufRead;
@@ -194,14 +194,14 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
         .map_err(|e| format!("cannot read the new password from standard input: {e}"))?;
     let password = values::Password::from_str(line.trim_end_matches(['\r', '\n']))
         .map_err(|_| "the new password must have at least 12 characters".to_string())?;
-    let hash = passwords::hash_password(&password).map_err(|e| e.to_string())?;
-    let txn = txn::Txn::new(store.begin_write().map_err(|e| e.to_string())?);
-    let account = accounts::find_by_email(&txn, email)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no account has the email {email}"))?;
-    accounts::set_password(&txn, account.id, &hash, None, storage::Timestamp::now())
-        .map_err(|e| e.to_string())?;
-    txn.commit().map_err(|e| e.to_string())?;
+    let reset = ResetPassword {
+        email: email.to_string(),
+        password_hash: passwords::hash_password(&password).map_err(|e| e.to_string())?,
+    };
+    let account = writer::apply_offline(&store, reset).map_err(|e| match e {
+        actors::Error::NotFound => format!("no account has the email {email}"),
+        e => e.to_string(),
+    })?;
     println!(
         "Password of {} reset; every session of the account has ended.",
         account.email

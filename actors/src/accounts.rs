@@ -241,6 +241,27 @@ impl Command for SetPassword {
     }
 }
 
+/// Replaces the password of the account with `email` and ends every session of it: the
+/// `printcost reset-password` command, run on the box with the service stopped, for a forgotten
+/// password. Replies with the account. Errors: [`Error::NotFound`] when no account has the email.
+#[derive(Debug, Clone)]
+pub struct ResetPassword {
+    /// The account's email (compared case-insensitively).
+    pub email: String,
+    /// The new argon2id PHC string ([`crate::passwords::hash_password`]).
+    pub password_hash: String,
+}
+
+impl Command for ResetPassword {
+    type Writer = SettingsWriter;
+    type Reply = Account;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Account> {
+        let account = find_by_email(txn, &self.email)?.ok_or(Error::NotFound)?;
+        set_password(txn, account.id, &self.password_hash, None, Timestamp::now())
+    }
+}
+
 /// The live session stored under a token hash and its account, if any (none once expired).
 #[derive(Debug, Clone, Copy)]
 pub struct LiveSession {

@@ -220,6 +220,25 @@ impl Writer {
     }
 }
 
+/// Applies `command` alone and commits it durably, without a writer: for the command-line tools
+/// that run on the box while the service is stopped (so no writer and no print projection are
+/// running; the projection is loaded from the store when the service starts).
+///
+/// Errors: the command's own error (nothing is committed); [`Error::Storage`].
+pub fn apply_offline<C: Command>(store: &Store, mut command: C) -> Result<C::Reply> {
+    let txn = Txn::new(store.begin_write()?);
+    match command.apply(&txn) {
+        Ok(reply) => {
+            txn.commit()?;
+            Ok(reply)
+        }
+        Err(e) => {
+            txn.abort();
+            Err(e)
+        }
+    }
+}
+
 fn fail_all(batch: Vec<Box<dyn PendingCommand>>, error: &Error) {
     tracing::error!(%error, commands = batch.len(), "write batch failed");
     batch.into_iter().for_each(|c| c.fail(error.clone()));

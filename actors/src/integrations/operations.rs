@@ -75,6 +75,50 @@ pub fn get(tx: &impl Tx, id: Id) -> Result<SpoolmgrOperation> {
     repo::get(tx, id)?.ok_or(Error::NotFound)
 }
 
+/// What happens to an operation.
+#[derive(Debug, Clone, Copy)]
+pub enum Event<'a> {
+    /// A sender claims it to send it now.
+    Claim,
+    /// Its request came out so.
+    Sent(&'a Sent),
+    /// A person says it was applied (`true`) or not.
+    Confirmed(bool),
+    /// The appliance stopped while it was being sent.
+    Interrupted,
+}
+
+/// The one transition table of operation states: the state `event` takes an operation in
+/// `state` to. `PENDING → SENDING` on a claim; a sent one becomes `APPLIED` (2xx), `FAILED` (4xx),
+/// `UNKNOWN` (no answer: it may have been applied) or `PENDING` again (certainly not sent); a
+/// person's word moves `UNKNOWN` or `FAILED` to `APPLIED` or back to `PENDING`; an interrupted
+/// send is `UNKNOWN`. A claim of an `APPLIED` operation, and a word that repeats the state it
+/// set, leave the state as it is.
+///
+/// Errors: [`Error::IntegrationConflict`] for every other pair (a claim of a `SENDING`,
+/// `UNKNOWN` or `FAILED` one, a word on one being sent, …).
+pub fn on(state: OperationState, event: Event<'_>) -> Result<OperationState> {
+    use OperationState::{Applied, Failed, Pending, Sending, Unknown};
+    match (state, event) {
+        (Pending, Event::Claim) => Ok(Sending),
+        (Applied, Event::Claim) => Ok(Applied),
+        (Sending, Event::Sent(sent)) => Ok(match sent {
+            Sent::Applied(_) => Applied,
+            Sent::Refused(_) => Failed,
+            Sent::Unknown(_) => Unknown,
+            Sent::NotSent(_) => Pending,
+        }),
+        (Unknown | Failed, Event::Confirmed(true)) | (Applied, Event::Confirmed(true)) => {
+            Ok(Applied)
+        }
+        (Unknown | Failed, Event::Confirmed(false)) | (Pending, Event::Confirmed(false)) => {
+            Ok(Pending)
+        }
+        (Sending, Event::Interrupted) => Ok(Unknown),
+        _ => Err(Error::IntegrationConflict),
+    }
+}
+
 fn store(
     txn: &Txn,
     mut op: SpoolmgrOperation,
@@ -140,12 +184,9 @@ impl Command for ClaimOperation {
 
     fn apply(&mut self, txn: &Txn) -> Result<Claim> {
         let op = get(txn, self.0)?;
-        match op.state {
-            OperationState::Pending => {
-                Ok(Claim::Send(store(txn, op, OperationState::Sending, None)?))
-            }
+        match on(op.state, Event::Claim)? {
             OperationState::Applied => Ok(Claim::Applied),
-            _ => Err(Error::IntegrationConflict),
+            state => Ok(Claim::Send(store(txn, op, state, None)?)),
         }
     }
 }
@@ -182,19 +223,16 @@ impl Command for SettleOperation {
 
     fn apply(&mut self, txn: &Txn) -> Result<SpoolmgrOperation> {
         let op = get(txn, self.id)?;
-        if op.state != OperationState::Sending {
-            return Err(Error::IntegrationConflict);
-        }
-        let (state, error) = match &self.sent {
+        let state = on(op.state, Event::Sent(&self.sent))?;
+        let error = match &self.sent {
             Sent::Applied(fetched) => {
                 if let Some(fetched) = fetched {
                     import::refresh(txn, op.spool_id, Ok(Some(fetched.as_ref())))?;
                 }
-                (OperationState::Applied, None)
+                None
             }
-            Sent::Refused(status) => (OperationState::Failed, Some(format!("HTTP {status}"))),
-            Sent::Unknown(code) => (OperationState::Unknown, Some((*code).to_string())),
-            Sent::NotSent(code) => (OperationState::Pending, Some((*code).to_string())),
+            Sent::Refused(status) => Some(format!("HTTP {status}")),
+            Sent::Unknown(code) | Sent::NotSent(code) => Some((*code).to_string()),
         };
         store(txn, op, state, error)
     }
@@ -219,15 +257,9 @@ impl Command for ConfirmOperation {
     fn apply(&mut self, txn: &Txn) -> Result<SpoolmgrOperation> {
         require_enabled(txn, Integration::Spoolmgr)?;
         let op = get(txn, self.id)?;
-        let to = if self.applied {
-            OperationState::Applied
-        } else {
-            OperationState::Pending
-        };
-        match op.state {
-            OperationState::Unknown | OperationState::Failed => store(txn, op, to, None),
-            state if state == to => Ok(op),
-            _ => Err(Error::IntegrationConflict),
+        match on(op.state, Event::Confirmed(self.applied))? {
+            state if state == op.state => Ok(op),
+            state => store(txn, op, state, None),
         }
     }
 }
@@ -250,7 +282,8 @@ impl Command for RecoverSending {
         })?;
         let n = stuck.len();
         for op in stuck {
-            store(txn, op, OperationState::Unknown, Some("INTERRUPTED".into()))?;
+            let state = on(op.state, Event::Interrupted)?;
+            store(txn, op, state, Some("INTERRUPTED".into()))?;
         }
         Ok(n)
     }
@@ -265,5 +298,52 @@ impl Query for GetOperation {
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<SpoolmgrOperation> {
         get(snapshot, self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use OperationState::{Applied, Failed, Pending, Sending, Unknown};
+
+    const STATES: [OperationState; 5] = [Pending, Sending, Applied, Unknown, Failed];
+
+    /// Every pair of the table: the allowed moves, and a conflict for the rest.
+    #[test]
+    fn the_table_allows_exactly_the_documented_moves() {
+        let sent = [
+            (Sent::Applied(None), Applied),
+            (Sent::Refused(409), Failed),
+            (Sent::Unknown("TIMEOUT"), Unknown),
+            (Sent::NotSent("CONNECTION_REFUSED"), Pending),
+        ];
+        for state in STATES {
+            let claim = on(state, Event::Claim).ok();
+            let expected = match state {
+                Pending => Some(Sending),
+                Applied => Some(Applied),
+                _ => None,
+            };
+            assert_eq!(claim, expected, "claim of {state:?}");
+            for (outcome, to) in &sent {
+                let moved = on(state, Event::Sent(outcome)).ok();
+                assert_eq!(
+                    moved,
+                    (state == Sending).then_some(*to),
+                    "{outcome:?} on {state:?}"
+                );
+            }
+            for applied in [true, false] {
+                let moved = on(state, Event::Confirmed(applied)).ok();
+                let expected = match (state, applied) {
+                    (Unknown | Failed | Applied, true) => Some(Applied),
+                    (Unknown | Failed | Pending, false) => Some(Pending),
+                    _ => None,
+                };
+                assert_eq!(moved, expected, "confirmed {applied} on {state:?}");
+            }
+            let interrupted = on(state, Event::Interrupted).ok();
+            assert_eq!(interrupted, (state == Sending).then_some(Unknown));
+        }
     }
 }
