@@ -48,7 +48,8 @@ fn printer(
         model: Some(v(name)?),
         purchase_price: v(price)?,
         expected_lifetime_hours: v(hours)?,
-        average_power_watts: watts,
+        average_power_watts: values::Watts::try_from(u64::from(watts))
+            .map_err(|_| Error::field("createDemoData", "errors.demoData"))?,
         note: None,
     };
     Ok(Printers::create(txn, &input, now)?.printer.id)

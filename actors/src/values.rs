@@ -372,6 +372,35 @@ impl Seconds {
     }
 }
 
+/// Largest average power of a printer, watts: far above any 3D printer (a large one draws about
+/// 1 kW), and small enough that `watts × seconds` of any duration stays exact.
+pub const MAX_WATTS: u32 = 100_000;
+
+/// A printer's average power while printing, whole watts, 0 to [`MAX_WATTS`], from a JSON
+/// integer. Errors: `errors.outOfRange` above the limit.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(try_from = "u64")]
+pub struct Watts(u32);
+
+impl TryFrom<u64> for Watts {
+    type Error = String;
+
+    fn try_from(value: u64) -> Result<Self, String> {
+        u32::try_from(value)
+            .ok()
+            .filter(|w| *w <= MAX_WATTS)
+            .map(Watts)
+            .ok_or_else(|| refuse("errors.outOfRange", "at most 100000 watts"))
+    }
+}
+
+impl Watts {
+    /// The validated number of watts.
+    pub fn get(self) -> u32 {
+        self.0
+    }
+}
+
 /// An optional note: `None` when absent or blank.
 pub fn note_text(note: Option<Note>) -> Option<String> {
     note.map(Note::into_inner).filter(|s| !s.is_empty())

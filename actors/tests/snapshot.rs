@@ -9,6 +9,7 @@ use actors::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use actors::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use actors::prints::{self, HotendInput, PartInput, PrintInput};
 use actors::txn;
+use actors::values::Watts;
 use proptest::prelude::*;
 use storage::records;
 use storage::records::{ComponentType, PrintStatus};
@@ -53,7 +54,7 @@ proptest! {
             model: None,
             purchase_price: price.to_string().parse().unwrap(),
             expected_lifetime_hours: "6000".parse().unwrap(),
-            average_power_watts: 120,
+            average_power_watts: Watts::try_from(120).unwrap(),
             note: None,
         };
         let printer = Printers::create(&txn, &printer_input(1200), now).unwrap().printer.id;

@@ -5,7 +5,7 @@ use crate::Result;
 use crate::inventory;
 use crate::money;
 use crate::txn::Txn;
-use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
+use crate::values::{Amount, Name, Note, PositiveAmount, Watts, note_text};
 use rust_decimal::Decimal;
 use storage::records::{Manufacturer, Printer};
 use storage::repo::Tx;
@@ -42,8 +42,8 @@ pub struct PrinterInput {
     pub purchase_price: Amount,
     /// Expected lifetime, printing hours.
     pub expected_lifetime_hours: PositiveAmount,
-    /// Average power while printing, watts.
-    pub average_power_watts: u32,
+    /// Average power while printing.
+    pub average_power_watts: Watts,
     /// Free text.
     pub note: Option<Note>,
 }
@@ -75,7 +75,7 @@ fn write(
     printer.model = note_text(input.model.clone());
     printer.purchase_price = *input.purchase_price.get();
     printer.expected_lifetime_hours = *input.expected_lifetime_hours.get();
-    printer.average_power_watts = input.average_power_watts;
+    printer.average_power_watts = input.average_power_watts.get();
     printer.note = note_text(input.note.clone());
     printer.updated_at = now;
     save(txn, old, &printer)?;

@@ -7,12 +7,9 @@ use crate::error::ApiError;
 use crate::extract::NoFilter;
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::printers::{self, ManufacturerRef, PrinterView};
-use actors::values::{Amount, Name, Note, PositiveAmount};
+use actors::values::{Amount, Name, Note, PositiveAmount, Watts};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
-
-/// Highest accepted `averagePowerWatts`.
-const MAX_WATTS: u32 = 100_000;
 
 /// A printer.
 #[derive(Debug, Serialize, ToSchema)]
@@ -72,8 +69,8 @@ pub struct PrinterInput {
     #[schema(example = "6000")]
     pub expected_lifetime_hours: PositiveAmount,
     /// Average power while printing, watts (0-100000).
-    #[schema(maximum = 100000)]
-    pub average_power_watts: u32,
+    #[schema(value_type = u32, maximum = 100000)]
+    pub average_power_watts: Watts,
     /// Free text.
     pub note: Option<Note>,
 }
@@ -98,9 +95,6 @@ impl Resource for Printers {
             (None, Some(name)) => ManufacturerRef::Name(name),
             (None, None) => return Err(ApiError::field("manufacturerId", "errors.required")),
         };
-        if i.average_power_watts > MAX_WATTS {
-            return Err(ApiError::field("averagePowerWatts", "errors.outOfRange"));
-        }
         Ok(printers::PrinterInput {
             name: i.name,
             manufacturer,
