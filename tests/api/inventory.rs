@@ -252,6 +252,14 @@ async fn printers_resolve_legacy_manufacturer_names_and_show_the_hourly_rate() {
         "errors.required",
     )
     .await;
+    let mut hungry = printer(&prusa);
+    hungry["averagePowerWatts"] = json!(100_001);
+    assert_field_error(
+        app.post("/api/printers", &hungry).await,
+        "averagePowerWatts",
+        "errors.outOfRange",
+    )
+    .await;
     let unknown = printer("01a1fca8-547d-7442-9d4e-aa020ca898c4");
     assert_field_error(
         app.post("/api/printers", &unknown).await,
