@@ -12,7 +12,26 @@ use crate::{Error, Result, series};
 use storage::records::{Print, PrintStatus};
 use storage::{Id, Timestamp};
 
-/// Moves print `id` to `status`.
+/// The statuses `print` may move to now, in lifecycle order: the print lifecycle's one rule, which
+/// [`set_status`] applies and pages render. Order `DRAFT → PRINTING → PRINTED → SHIPPED → DONE`;
+/// moves are free among the last four, never back to DRAFT, and none once an outcome is recorded
+/// (a recorded print stays DONE).
+pub fn moves(print: &Print) -> Vec<PrintStatus> {
+    if print.outcome.is_some() {
+        return Vec::new();
+    }
+    [
+        PrintStatus::Printing,
+        PrintStatus::Printed,
+        PrintStatus::Shipped,
+        PrintStatus::Done,
+    ]
+    .into_iter()
+    .filter(|s| *s != print.status)
+    .collect()
+}
+
+/// Moves print `id` to `status` ([`moves`]; the status it has is answered as done).
 /// Errors: [`Error::NotFound`]; [`Error::Immutable`] for a finalized print sent back to DRAFT;
 /// [`Error::InvalidState`] for a print with an outcome sent away from DONE;
 /// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone).
@@ -21,11 +40,12 @@ pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Res
     if old.status == status {
         return Ok(old);
     }
-    if status == PrintStatus::Draft {
-        return Err(Error::Immutable);
-    }
-    if old.outcome.is_some() {
-        return Err(Error::InvalidState);
+    if !moves(&old).contains(&status) {
+        return Err(if status == PrintStatus::Draft {
+            Error::Immutable
+        } else {
+            Error::InvalidState
+        });
     }
     let mut print = if old.status == PrintStatus::Draft {
         let input = PrintInput::from_print(&old, old.series_id, true);

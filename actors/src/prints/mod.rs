@@ -23,5 +23,5 @@ pub use draft::{CopyKind, calculate, copy, create, get, replace};
 pub use entry::IndexEntry;
 pub use figures::{Realized, planned_margin, realized, units};
 pub use index::PrintIndex;
-pub use lifecycle::{complete, set_archived, set_paid, set_status};
+pub use lifecycle::{complete, moves, set_archived, set_paid, set_status};
 pub use plan::{FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, PartInput, PrintInput};

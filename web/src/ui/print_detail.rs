@@ -13,21 +13,21 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
-use crate::api::prints::PrintDto;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
+use crate::api::prints::{PrintDto, Status};
 use crate::error::{ApiError, Code};
 use crate::extract;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
-    RecordOutcome, Retry, SetPaid, SetStatus,
+    RecordOutcome, Retry, SetPaid, SetStatus, moves,
 };
 use askama::Template;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 use storage::Id;
-use storage::records::{Print, PrintStatus};
+use storage::records::{OutcomeStatus, Print, PrintStatus};
 
 /// The cost categories on the wire, in the order pages show them.
 pub const CATEGORIES: [&str; 6] = [
@@ -315,8 +315,6 @@ fn outcome_form(print: &PrintDto) -> Submitted {
     form
 }
 
-const MOVES: [&str; 4] = ["PRINTING", "PRINTED", "SHIPPED", "DONE"];
-
 /// The print's page: its detail, with `form` (the refused values, else the current outcome) and
 /// `faults`, answered with `status`.
 async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: StatusCode) -> Page {
@@ -384,10 +382,13 @@ impl DetailPage {
             costs: Costs::of(t, &print),
             parts,
             usages,
-            moves: MOVES
-                .iter()
-                .filter(|m| **m != current)
-                .map(|m| (m.to_string(), t.t(&format!("status.{m}")).to_string()))
+            moves: moves(&detail.print)
+                .into_iter()
+                .map(|s| wire(&Status::from(s)))
+                .map(|m| {
+                    let label = t.t(&format!("status.{m}")).to_string();
+                    (m, label)
+                })
                 .collect(),
             outcome_status: outcome
                 .map(|o| t.t(&format!("outcome.{}", wire(&o.status))).to_string())
@@ -407,9 +408,14 @@ impl DetailPage {
                 .as_deref()
                 .map(|c| t.money_str(c))
                 .unwrap_or_default(),
-            is_draft: current == "DRAFT",
-            is_done: current == "DONE",
-            failed: current == "DONE" && outcome.is_some_and(|o| wire(&o.status) == "FAILED"),
+            is_draft: detail.print.status == PrintStatus::Draft,
+            is_done: detail.print.status == PrintStatus::Done,
+            failed: detail
+                .print
+                .outcome
+                .as_ref()
+                .and_then(|o| o.current())
+                .is_some_and(|r| r.status == OutcomeStatus::Failed),
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
             fleet: Vec::new(),
@@ -468,14 +474,13 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
     }
 }
 
+/// The status a form names by its wire name (`"DONE"`); never DRAFT, which no page offers
+/// ([`moves`]).
 fn status_of(wire: &str) -> Option<PrintStatus> {
-    Some(match wire {
-        "PRINTING" => PrintStatus::Printing,
-        "PRINTED" => PrintStatus::Printed,
-        "SHIPPED" => PrintStatus::Shipped,
-        "DONE" => PrintStatus::Done,
-        _ => return None,
-    })
+    serde_json::from_value::<Status>(wire.into())
+        .ok()
+        .map(PrintStatus::from)
+        .filter(|s| *s != PrintStatus::Draft)
 }
 
 /// Numbers of the outcome forms.
