@@ -8,13 +8,14 @@
 
 use actors::ledger;
 use actors::prints::PrintIndex;
-use actors::stock::{BookMovement, ManualKind};
+use actors::stock::BookMovement;
 use actors::txn;
 use actors::writer::LedgerWriter;
 use actors::writer::WriterHandle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use storage::records::MovementKind;
 use storage::records::{Filament, Settings};
 use storage::{Id, Store, StoreOptions, Timestamp, repo};
 
@@ -94,7 +95,7 @@ fn bench_ledger(c: &mut Criterion) {
                                 for _ in 0..per_sender {
                                     let movement = BookMovement {
                                         spool_id: spool,
-                                        kind: ManualKind::Correction,
+                                        kind: MovementKind::Correction,
                                         grams: "-0.5".parse().unwrap(),
                                         note: None,
                                         operation_key: Some(Id::new()),

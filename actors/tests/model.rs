@@ -22,13 +22,14 @@ use actors::prints::{
     RecordOutcome, SetStatus,
 };
 use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
-use actors::stock::{ArchiveSpool, BookMovement, ManualKind};
+use actors::stock::{ArchiveSpool, BookMovement};
 use actors::writer::Writers;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use storage::records;
+use storage::records::MovementKind;
 use storage::records::{Costing, OutcomeStatus, Print, PrintStatus, Spool};
 use storage::{Id, Store, StoreOptions, repo};
 
@@ -436,9 +437,9 @@ impl World {
                     _ => Id::new(),
                 };
                 let kind = if grams > Decimal::ZERO && !correction {
-                    ManualKind::Receipt
+                    MovementKind::Receipt
                 } else {
-                    ManualKind::Correction
+                    MovementKind::Correction
                 };
                 let command = BookMovement {
                     spool_id: spool.id,

@@ -25,7 +25,7 @@ use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus};
 use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
-use actors::stock::{BookMovement, ManualKind};
+use actors::stock::BookMovement;
 use actors::writer::Writers;
 use proptest::prelude::*;
 use redb::{
@@ -38,6 +38,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
+use storage::records::MovementKind;
 use storage::records::{
     Authority, OperationState, OutcomeStatus, Print, PrintStatus, Spool, SpoolmgrOperation,
 };
@@ -505,9 +506,9 @@ impl Workload<'_> {
             Step::Book(s, tenths) => {
                 let grams = Decimal::new(i64::from(*tenths), 1);
                 let kind = if grams > Decimal::ZERO {
-                    ManualKind::Receipt
+                    MovementKind::Receipt
                 } else {
-                    ManualKind::Correction
+                    MovementKind::Correction
                 };
                 let command = BookMovement {
                     spool_id: self.base.spools[s % 2],

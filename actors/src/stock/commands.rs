@@ -107,35 +107,18 @@ impl Command for ArchiveSpool {
     }
 }
 
-/// The kinds of movement booked by hand (PRINT movements are booked by outcomes only).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ManualKind {
-    /// Filament received: positive grams.
-    Receipt,
-    /// A signed, nonzero correction that never takes the spool below zero.
-    Correction,
-}
-
-impl From<ManualKind> for MovementKind {
-    fn from(kind: ManualKind) -> MovementKind {
-        match kind {
-            ManualKind::Receipt => MovementKind::Receipt,
-            ManualKind::Correction => MovementKind::Correction,
-        }
-    }
-}
-
 /// Books a RECEIPT or CORRECTION on a spool, idempotent by its operation key; replies with the
 /// movement (the first one, for a repeated key with the same content).
 ///
-/// Errors: [`Error::SpoolManagementDisabled`]; [`Error::StockOwnedExternally`] while the spool
-/// manager owns the spool's stock; as [`ledger::book`].
+/// Errors: [`Error::Validation`] at `kind` for PRINT (booked by outcomes only);
+/// [`Error::SpoolManagementDisabled`]; [`Error::StockOwnedExternally`] while the spool manager
+/// owns the spool's stock; as [`ledger::book`].
 #[derive(Debug, Clone)]
 pub struct BookMovement {
     /// The spool.
     pub spool_id: Id,
-    /// RECEIPT or CORRECTION.
-    pub kind: ManualKind,
+    /// RECEIPT (positive grams) or CORRECTION (signed, nonzero, never below zero).
+    pub kind: MovementKind,
     /// Signed grams (12 whole and 6 fractional digits at most: [`crate::values::SignedGrams`]).
     pub grams: Decimal,
     /// Free text; blank is none.
@@ -149,11 +132,14 @@ impl Command for BookMovement {
     type Reply = Movement;
 
     fn apply(&mut self, txn: &Txn) -> Result<Movement> {
+        if self.kind == MovementKind::Print {
+            return Err(Error::field("kind", "errors.invalidValue"));
+        }
         settings::require_spool_management(txn)?;
         // A missing spool has no link; ledger::book answers NotFound for it.
         links::native(repo::get::<SpoolLink>(txn, self.spool_id)?.as_ref())?;
         let movement = ledger::MovementInput {
-            kind: self.kind.into(),
+            kind: self.kind,
             grams: self.grams,
             note: self.note.clone().filter(|n| !n.trim().is_empty()),
             operation_key: self.operation_key,

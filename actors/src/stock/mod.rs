@@ -6,8 +6,8 @@ mod levels;
 mod views;
 
 pub use commands::{
-    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
-    OpenSpool, SpoolLedger,
+    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, OpenSpool,
+    SpoolLedger,
 };
 pub use levels::{
     FilamentStock, Overview, SetMinimumStock, Stock, StockOverview, set_minimum_stock, stock,

@@ -18,8 +18,8 @@ use actors::integrations::links;
 use actors::inventory::ListQuery;
 use actors::ledger::{self, SpoolChange, SpoolInput};
 use actors::stock::{
-    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, ManualKind,
-    OpenSpool, SpoolFilter, SpoolLedger, SpoolView,
+    ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, OpenSpool,
+    SpoolFilter, SpoolLedger, SpoolView,
 };
 use actors::values::{self, Amount, Name, Note, PositiveGrams, PurchaseDate, Sign, SignedGrams};
 use serde::{Deserialize, Serialize};
@@ -130,10 +130,11 @@ impl From<SpoolView> for SpoolDto {
     }
 }
 
-/// RECEIPT, CORRECTION or PRINT.
+/// A movement's kind on the wire: RECEIPT, CORRECTION or PRINT (only the first two are booked
+/// through the API).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Kind {
+pub enum MovementKindDto {
     /// Filament received (positive grams).
     Receipt,
     /// A signed, nonzero correction.
@@ -151,7 +152,7 @@ pub struct MovementDto {
     /// The spool.
     pub spool_id: String,
     /// Kind.
-    pub kind: Kind,
+    pub kind: MovementKindDto,
     /// Signed grams.
     pub grams: String,
     /// Free text.
@@ -171,11 +172,7 @@ impl From<Movement> for MovementDto {
         MovementDto {
             id: m.id.to_string(),
             spool_id: m.spool_id.to_string(),
-            kind: match m.kind {
-                MovementKind::Receipt => Kind::Receipt,
-                MovementKind::Correction => Kind::Correction,
-                MovementKind::Print => Kind::Print,
-            },
+            kind: m.kind.into(),
             grams: dec(m.grams),
             note: m.note,
             operation_key: m.operation_key.map(|k| k.to_string()),
@@ -279,14 +276,24 @@ impl SpoolPatch {
     }
 }
 
-/// The kinds of movement booked through the API (PRINT movements come from outcomes).
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, ToSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum ManualKindDto {
-    /// Filament received (positive grams).
-    Receipt,
-    /// A signed, nonzero correction.
-    Correction,
+impl From<MovementKind> for MovementKindDto {
+    fn from(kind: MovementKind) -> Self {
+        match kind {
+            MovementKind::Receipt => MovementKindDto::Receipt,
+            MovementKind::Correction => MovementKindDto::Correction,
+            MovementKind::Print => MovementKindDto::Print,
+        }
+    }
+}
+
+impl From<MovementKindDto> for MovementKind {
+    fn from(kind: MovementKindDto) -> Self {
+        match kind {
+            MovementKindDto::Receipt => MovementKind::Receipt,
+            MovementKindDto::Correction => MovementKind::Correction,
+            MovementKindDto::Print => MovementKind::Print,
+        }
+    }
 }
 
 /// Movement input. Its OpenAPI schema is one object per kind (below), so a client sends only
@@ -294,8 +301,9 @@ pub enum ManualKindDto {
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct MovementInputDto {
-    /// RECEIPT (positive grams) or CORRECTION (signed, nonzero).
-    pub kind: ManualKindDto,
+    /// RECEIPT (positive grams) or CORRECTION (signed, nonzero); PRINT is refused (outcomes book
+    /// it).
+    pub kind: MovementKindDto,
     /// Grams: at most 12 whole and 6 fractional digits.
     pub grams: SignedGrams,
     /// Free text.
@@ -377,10 +385,7 @@ impl MovementInputDto {
     pub fn command(self, spool_id: Id) -> BookMovement {
         BookMovement {
             spool_id,
-            kind: match self.kind {
-                ManualKindDto::Receipt => ManualKind::Receipt,
-                ManualKindDto::Correction => ManualKind::Correction,
-            },
+            kind: self.kind.into(),
             grams: self.grams.into_inner(),
             note: self.note.map(Note::into_inner),
             operation_key: self.operation_key.map(|k| k.0),
