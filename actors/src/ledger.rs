@@ -16,6 +16,7 @@ use crate::list::{self, Page};
 use crate::txn::Txn;
 use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
+use jiff::civil::Date;
 use redb::ReadableTable;
 use rust_decimal::Decimal;
 use storage::ledger;
@@ -39,8 +40,8 @@ pub struct SpoolInput {
     pub purchase_lot: Option<Note>,
     /// Where it is kept.
     pub location: Option<Note>,
-    /// Purchase date, `YYYY-MM-DD`.
-    pub acquired_at: Option<String>,
+    /// Purchase date.
+    pub acquired_at: Option<Date>,
 }
 
 /// A movement to book.
@@ -127,7 +128,7 @@ pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool
         initial_net_weight_grams: input.initial_net_weight_grams,
         purchase_lot: note_text(input.purchase_lot.clone()),
         location: note_text(input.location.clone()),
-        acquired_at: input.acquired_at.clone(),
+        acquired_at: input.acquired_at.map(|d| d.to_string()),
         remaining_grams: Decimal::ZERO,
         archived: false,
         created_at: now,
@@ -331,7 +332,7 @@ pub struct SpoolChange {
     /// Where it is kept.
     pub location: Option<String>,
     /// Purchase date.
-    pub acquired_at: Option<String>,
+    pub acquired_at: Option<Date>,
 }
 
 /// Changes spool `id`'s metadata and price. Errors: [`Error::NotFound`].
@@ -340,7 +341,7 @@ pub fn change(txn: &Txn, id: Id, input: &SpoolChange, now: Timestamp) -> Result<
     spool.purchase_price = input.purchase_price;
     spool.purchase_lot = input.purchase_lot.clone().filter(|s| !s.trim().is_empty());
     spool.location = input.location.clone().filter(|s| !s.trim().is_empty());
-    spool.acquired_at = input.acquired_at.clone();
+    spool.acquired_at = input.acquired_at.map(|d| d.to_string());
     spool.updated_at = now;
     repo::put(txn, &spool)?;
     Ok(spool)

@@ -292,16 +292,17 @@ string_value!(
 
 string_value!(
     /// A calendar date `YYYY-MM-DD` (a spool's purchase date), or none when the text is blank.
+    /// The pattern gives the shape of every date; `2026-02-30` fits it and is refused.
     /// Errors: `errors.invalidDate`.
-    PurchaseDate(Option<String>),
-    schema = wire(Some(r"^( *|[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8]))$".into()), None, None),
+    PurchaseDate(Option<jiff::civil::Date>),
+    schema = wire(Some(r"^( *|[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))$".into()), None, None),
     |text| {
         let t = text.trim();
         if t.is_empty() {
             return Ok(None);
         }
         t.parse::<jiff::civil::Date>()
-            .map(|d| Some(d.to_string()))
+            .map(Some)
             .map_err(|_| refuse("errors.invalidDate", "expected a date YYYY-MM-DD"))
     }
 );

@@ -280,6 +280,26 @@ async fn a_spool_changes_its_metadata_but_not_its_fixed_fields() {
         "errors.invalidDate",
     )
     .await;
+    assert_field_error(
+        app.patch(
+            &format!("/api/spools/{a_id}"),
+            &json!({"purchasePrice": "18", "acquiredAt": "2026-02-30"}),
+        )
+        .await,
+        "acquiredAt",
+        "errors.invalidDate",
+    )
+    .await;
+    let leap = app
+        .patch(
+            &format!("/api/spools/{a_id}"),
+            &json!({"purchasePrice": "18", "acquiredAt": "2024-02-29"}),
+        )
+        .await;
+    assert_eq!(
+        leap.json::<Value>().await.unwrap()["acquiredAt"],
+        "2024-02-29"
+    );
 }
 
 #[actix_web::test]
