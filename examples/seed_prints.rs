@@ -12,6 +12,7 @@ use actors::passwords;
 use actors::prints::{self, PrintInput};
 use actors::setup;
 use actors::txn;
+use actors::values::Seconds;
 use storage::records::{Customer, Print, PrintStatus};
 use storage::{Store, StoreOptions, Timestamp, repo};
 
@@ -61,9 +62,10 @@ fn main() {
             input.quantity = 1 + (i % 20) as u32;
             input.sales_value = (i % 3 != 0).then(|| format!("{}.50", 5 + i % 90).parse().unwrap());
             for part in &mut input.parts {
-                part.hotends
-                    .iter_mut()
-                    .for_each(|h| h.duration_seconds += (i % 600) as u32);
+                part.hotends.iter_mut().for_each(|h| {
+                    let seconds = u64::from(h.duration_seconds.get()) + (i % 600) as u64;
+                    h.duration_seconds = Seconds::try_from(seconds).unwrap();
+                });
                 for line in &mut part.filaments {
                     let grams = *line.used_grams.get() + rust_decimal::Decimal::from(i % 50);
                     line.used_grams = grams.to_string().parse().unwrap();

@@ -122,7 +122,7 @@ fn part(p: &DemoPart<'_>) -> Result<PartInput> {
         build_plate_id: p.plate,
         hotends: vec![HotendInput {
             component_id: p.hotend.0,
-            duration_seconds: p.hotend.1,
+            duration_seconds: values::Seconds::trusted(p.hotend.1),
         }],
         other_component_ids: p.others.to_vec(),
         filaments: vec![prints::FilamentInput {

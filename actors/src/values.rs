@@ -371,6 +371,12 @@ impl Seconds {
     pub fn get(self) -> u32 {
         self.0
     }
+
+    /// A duration read back from the store, validated when it was written (clamped to the
+    /// limit all the same).
+    pub(crate) fn trusted(seconds: u32) -> Self {
+        Seconds(seconds.min(MAX_SECONDS))
+    }
 }
 
 /// Largest average power of a printer, watts: far above any 3D printer (a large one draws about

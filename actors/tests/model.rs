@@ -444,7 +444,7 @@ impl World {
                 let command = BookMovement {
                     spool_id: spool.id,
                     kind,
-                    grams,
+                    grams: grams.to_string().parse().unwrap(),
                     note: None,
                     operation_key: Some(key),
                 };

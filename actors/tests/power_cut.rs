@@ -513,7 +513,7 @@ impl Workload<'_> {
                 let command = BookMovement {
                     spool_id: self.base.spools[s % 2],
                     kind,
-                    grams,
+                    grams: grams.to_string().parse().unwrap(),
                     note: None,
                     operation_key: Some(Id::new()),
                 };

@@ -9,7 +9,7 @@ use actors::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use actors::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use actors::prints::{self, HotendInput, PartInput, PrintInput};
 use actors::txn;
-use actors::values::Watts;
+use actors::values::{Seconds, Watts};
 use proptest::prelude::*;
 use storage::records;
 use storage::records::{ComponentType, PrintStatus};
@@ -93,7 +93,7 @@ proptest! {
                 id: None,
                 printer_id: printer,
                 build_plate_id: plate,
-                hotends: vec![HotendInput { component_id: hotend, duration_seconds: seconds }],
+                hotends: vec![HotendInput { component_id: hotend, duration_seconds: Seconds::try_from(u64::from(seconds)).unwrap() }],
                 other_component_ids: vec![],
                 filaments: vec![prints::FilamentInput { filament_id: filament, used_grams: grams.to_string().parse().unwrap(), spool_id: None }],
             }],

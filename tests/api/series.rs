@@ -8,6 +8,7 @@ use actors::prints;
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
 use actors::setup;
 use actors::txn;
+use actors::values::Seconds;
 use serde_json::{Value, json};
 use storage::records;
 use storage::records::PrintStatus;
@@ -296,7 +297,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
             build_plate_id: part.build_plate_id,
             hotends: vec![HotendInput {
                 component_id: part.hotends[0].component_id,
-                duration_seconds: 60,
+                duration_seconds: Seconds::try_from(60).unwrap(),
             }],
             other_component_ids: vec![],
             filaments: vec![FilamentInput {

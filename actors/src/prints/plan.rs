@@ -6,7 +6,7 @@ use crate::costing::{self, FilamentUse, Overflow, PartPlan, Rate};
 use crate::integrations::links;
 use crate::inventory::filaments;
 use crate::ledger;
-use crate::values::{Amount, Grams, Name, Note};
+use crate::values::{Amount, Grams, Name, Note, Seconds};
 use crate::{Error, FieldError, Result};
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
@@ -27,8 +27,8 @@ pub const MAX_QUANTITY: u32 = 1_000_000;
 pub struct HotendInput {
     /// A component of type HOTEND.
     pub component_id: Id,
-    /// Its printing time, seconds.
-    pub duration_seconds: u32,
+    /// Its printing time.
+    pub duration_seconds: Seconds,
 }
 
 /// One filament line of a part input.
@@ -104,7 +104,7 @@ impl PrintInput {
                         .iter()
                         .map(|h| HotendInput {
                             component_id: h.component_id,
-                            duration_seconds: h.duration_seconds,
+                            duration_seconds: Seconds::trusted(h.duration_seconds),
                         })
                         .collect(),
                     other_component_ids: p.other_component_ids.clone(),
@@ -295,7 +295,7 @@ pub(super) fn resolve(
             )? {
                 hotends.push((
                     rate_of(c.id, &c.name, c.purchase_price, c.expected_lifetime_hours),
-                    h.duration_seconds,
+                    h.duration_seconds.get(),
                 ));
             }
         }
@@ -402,7 +402,7 @@ pub(super) fn resolve(
                 .iter()
                 .map(|h| HotendUse {
                     component_id: h.component_id,
-                    duration_seconds: h.duration_seconds,
+                    duration_seconds: h.duration_seconds.get(),
                 })
                 .collect(),
             other_component_ids: part.other_component_ids.clone(),

@@ -8,6 +8,7 @@ use crate::integrations::links;
 use crate::ledger::{self, SpoolChange, SpoolInput};
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
+use crate::values::SignedGrams;
 use crate::writer::LedgerWriter;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
@@ -119,8 +120,8 @@ pub struct BookMovement {
     pub spool_id: Id,
     /// RECEIPT (positive grams) or CORRECTION (signed, nonzero, never below zero).
     pub kind: MovementKind,
-    /// Signed grams (12 whole and 6 fractional digits at most: [`crate::values::SignedGrams`]).
-    pub grams: Decimal,
+    /// Signed grams (12 whole and 6 fractional digits at most).
+    pub grams: SignedGrams,
     /// Free text; blank is none.
     pub note: Option<String>,
     /// Idempotency key.
@@ -140,7 +141,7 @@ impl Command for BookMovement {
         links::native(repo::get::<SpoolLink>(txn, self.spool_id)?.as_ref())?;
         let movement = ledger::MovementInput {
             kind: self.kind,
-            grams: self.grams,
+            grams: *self.grams.get(),
             note: self.note.clone().filter(|n| !n.trim().is_empty()),
             operation_key: self.operation_key,
             print_id: None,

@@ -386,7 +386,7 @@ impl MovementInputDto {
         BookMovement {
             spool_id,
             kind: self.kind.into(),
-            grams: self.grams.into_inner(),
+            grams: self.grams,
             note: self.note.map(Note::into_inner),
             operation_key: self.operation_key.map(|k| k.0),
         }

@@ -113,7 +113,7 @@ fn part(p: PartInputDto) -> PartInput {
             .into_iter()
             .map(|h| HotendInput {
                 component_id: h.component_id.0,
-                duration_seconds: h.duration_seconds.get(),
+                duration_seconds: h.duration_seconds,
             })
             .collect(),
         other_component_ids: p.other_component_ids.into_iter().map(|c| c.0).collect(),
