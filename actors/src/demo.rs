@@ -167,16 +167,22 @@ fn print(
 fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<OutcomeInput> {
     let share: Decimal = v::<values::Amount>(share)?.into_inner();
     let usages = print.parts.iter().flat_map(|p| p.usages.iter());
-    let parts: Vec<(Id, u32)> = print
+    let parts: Vec<(Id, values::Seconds)> = print
         .parts
         .iter()
-        .map(|p| (p.id, p.hotends.iter().map(|h| h.duration_seconds).sum()))
+        .map(|p| {
+            let seconds = p.hotends.iter().map(|h| h.duration_seconds).sum();
+            (p.id, values::Seconds::trusted(seconds))
+        })
         .collect();
     Ok(OutcomeInput {
         status,
-        duration_seconds: parts.iter().map(|(_, s)| s).sum(),
+        duration_seconds: values::Seconds::trusted(parts.iter().map(|(_, s)| s.get()).sum()),
         filaments: usages
-            .map(|u| (u.id, (u.used_grams * share).round_dp(2)))
+            .map(|u| {
+                let grams = (u.used_grams * share).round_dp(2);
+                (u.id, values::Grams::trusted(grams))
+            })
             .collect(),
         note: None,
         failure_reason: (status == OutcomeStatus::Failed)

@@ -23,6 +23,7 @@ use actors::prints::{
 };
 use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
 use actors::stock::{ArchiveSpool, BookMovement};
+use actors::values::Seconds;
 use actors::writer::Writers;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
@@ -215,12 +216,18 @@ impl World {
     fn outcome_of(print: &Print, grams: u8) -> OutcomeInput {
         OutcomeInput {
             status: OutcomeStatus::Success,
-            duration_seconds: print.parts[0]
-                .hotends
-                .iter()
-                .map(|h| h.duration_seconds)
-                .sum(),
-            filaments: vec![(print.parts[0].usages[0].id, Decimal::from(grams))],
+            duration_seconds: Seconds::try_from(
+                print.parts[0]
+                    .hotends
+                    .iter()
+                    .map(|h| u64::from(h.duration_seconds))
+                    .sum::<u64>(),
+            )
+            .unwrap(),
+            filaments: vec![(
+                print.parts[0].usages[0].id,
+                grams.to_string().parse().unwrap(),
+            )],
             note: None,
             failure_reason: None,
             parts: None,

@@ -26,6 +26,7 @@ use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus};
 use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
 use actors::stock::BookMovement;
+use actors::values::Seconds;
 use actors::writer::Writers;
 use proptest::prelude::*;
 use redb::{
@@ -434,8 +435,11 @@ impl Workload<'_> {
     fn outcome(print: &Print, grams: u8) -> OutcomeInput {
         OutcomeInput {
             status: OutcomeStatus::Success,
-            duration_seconds: 3600,
-            filaments: vec![(print.parts[0].usages[0].id, Decimal::from(grams))],
+            duration_seconds: Seconds::try_from(3600).unwrap(),
+            filaments: vec![(
+                print.parts[0].usages[0].id,
+                grams.to_string().parse().unwrap(),
+            )],
             note: None,
             failure_reason: None,
             parts: None,

@@ -11,6 +11,7 @@ use actors::prints::{
 };
 use actors::series::{CreateSeries, SeriesInput};
 use actors::setup::{RunSetup, Setup};
+use actors::values::{Grams, Seconds};
 use actors::writer::Writers;
 use std::sync::Arc;
 use storage::records;
@@ -66,19 +67,25 @@ fn seconds(part: &records::Part) -> u32 {
 
 /// A FAILED outcome of `done` with its planned grams and times.
 fn failed_outcome(done: &Print) -> OutcomeInput {
-    let grams: Vec<(Id, rust_decimal::Decimal)> = done
+    let grams: Vec<(Id, Grams)> = done
         .parts
         .iter()
-        .flat_map(|p| p.usages.iter().map(|u| (u.id, u.used_grams)))
+        .flat_map(|p| p.usages.iter())
+        .map(|u| (u.id, u.used_grams.to_string().parse().unwrap()))
         .collect();
+    let time = |s: u32| Seconds::try_from(u64::from(s)).unwrap();
     OutcomeInput {
         status: OutcomeStatus::Failed,
-        duration_seconds: done.parts.iter().map(seconds).sum(),
+        duration_seconds: time(done.parts.iter().map(seconds).sum()),
         filaments: grams.clone(),
         note: None,
         failure_reason: Some("Spaghetti".into()),
-        parts: (done.parts.len() > 1)
-            .then(|| done.parts.iter().map(|p| (p.id, seconds(p))).collect()),
+        parts: (done.parts.len() > 1).then(|| {
+            done.parts
+                .iter()
+                .map(|p| (p.id, time(seconds(p))))
+                .collect()
+        }),
     }
 }
 

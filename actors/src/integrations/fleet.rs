@@ -480,8 +480,8 @@ pub struct ImportOutcome {
 /// The actual seconds of part `part` in `outcome`.
 fn part_seconds(print: &Print, outcome: &OutcomeInput, part: Id) -> Option<u32> {
     match &outcome.parts {
-        Some(parts) => parts.iter().find(|(p, _)| *p == part).map(|(_, s)| *s),
-        None if print.parts.len() == 1 => Some(outcome.duration_seconds),
+        Some(parts) => parts.iter().find(|(p, _)| *p == part).map(|(_, s)| s.get()),
+        None if print.parts.len() == 1 => Some(outcome.duration_seconds.get()),
         None => None,
     }
 }
@@ -498,7 +498,7 @@ fn part_grams(print: &Print, outcome: &OutcomeInput, part: Id) -> Decimal {
         .filaments
         .iter()
         .filter(|(u, _)| usages.contains(u))
-        .map(|(_, g)| *g)
+        .map(|(_, g)| *g.get())
         .sum::<Decimal>()
         .normalize()
 }
@@ -586,11 +586,11 @@ fn repeat(print: &Print, input: &OutcomeInput) -> Result<Print> {
         .ok_or(Error::IntegrationConflict)?;
     let grams: HashMap<Id, Decimal> = first.grams.iter().map(|g| (g.usage_id, g.grams)).collect();
     let same = first.status == input.status
-        && first.duration_seconds == input.duration_seconds
+        && first.duration_seconds == input.duration_seconds.get()
         && input
             .filaments
             .iter()
-            .all(|(u, g)| grams.get(u) == Some(&g.normalize()));
+            .all(|(u, g)| grams.get(u) == Some(&g.get().normalize()));
     if same {
         Ok(print.clone())
     } else {

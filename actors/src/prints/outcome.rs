@@ -24,6 +24,7 @@ use storage::repo;
 use storage::{Id, Timestamp, tables};
 
 pub use crate::values::MAX_SECONDS;
+use crate::values::{Grams, Seconds};
 /// Corrections a print DTO shows besides the original.
 pub const HISTORY_CORRECTIONS: usize = 20;
 
@@ -32,16 +33,16 @@ pub const HISTORY_CORRECTIONS: usize = 20;
 pub struct OutcomeInput {
     /// Success or failure, shared by every part.
     pub status: OutcomeStatus,
-    /// Actual printing time of the whole print, seconds.
-    pub duration_seconds: u32,
+    /// Actual printing time of the whole print.
+    pub duration_seconds: Seconds,
     /// Actual grams per planned usage: every usage exactly once.
-    pub filaments: Vec<(Id, Decimal)>,
+    pub filaments: Vec<(Id, Grams)>,
     /// Free text.
     pub note: Option<String>,
     /// Required when FAILED.
     pub failure_reason: Option<String>,
     /// Multipart prints: the actual time of every part; their sum is `duration_seconds`.
-    pub parts: Option<Vec<(Id, u32)>>,
+    pub parts: Option<Vec<(Id, Seconds)>>,
 }
 
 /// A correction: the outcome fields, why, the revision it corrects and its idempotency key.
@@ -69,9 +70,6 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
     {
         faults.push(FieldError::new("failureReason", "errors.required"));
     }
-    if input.duration_seconds > MAX_SECONDS {
-        faults.push(FieldError::new("durationSeconds", "errors.outOfRange"));
-    }
     let planned: HashSet<Id> = print
         .parts
         .iter()
@@ -84,7 +82,7 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
                 format!("filaments[{i}].usageId"),
                 "errors.notFound",
             ));
-        } else if grams.insert(*usage, *g).is_some() {
+        } else if grams.insert(*usage, *g.get()).is_some() {
             faults.push(FieldError::new(
                 format!("filaments[{i}].usageId"),
                 "errors.duplicate",
@@ -97,7 +95,7 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
     let mut part_seconds = HashMap::new();
     match (&input.parts, print.parts.as_slice()) {
         (None, [only]) => {
-            part_seconds.insert(only.id, input.duration_seconds);
+            part_seconds.insert(only.id, input.duration_seconds.get());
         }
         (None, _) => faults.push(FieldError::new("parts", "errors.required")),
         (Some(given), planned_parts) => {
@@ -108,7 +106,7 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
                         format!("parts[{i}].partId"),
                         "errors.notFound",
                     ));
-                } else if part_seconds.insert(*part, *seconds).is_some() {
+                } else if part_seconds.insert(*part, seconds.get()).is_some() {
                     faults.push(FieldError::new(
                         format!("parts[{i}].partId"),
                         "errors.duplicate",
@@ -118,8 +116,8 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
             if known.iter().any(|p| !part_seconds.contains_key(p)) {
                 faults.push(FieldError::new("parts", "errors.missingPart"));
             }
-            let sum: u64 = given.iter().map(|(_, s)| u64::from(*s)).sum();
-            if sum != u64::from(input.duration_seconds) {
+            let sum: u64 = given.iter().map(|(_, s)| u64::from(s.get())).sum();
+            if sum != u64::from(input.duration_seconds.get()) {
                 faults.push(FieldError::new("durationSeconds", "errors.partSumMismatch"));
             }
         }
@@ -176,7 +174,7 @@ fn revision(
     Ok(OutcomeRevision {
         revision: number,
         status: input.status,
-        duration_seconds: input.duration_seconds,
+        duration_seconds: input.duration_seconds.get(),
         part_durations: print
             .parts
             .iter()
@@ -211,7 +209,7 @@ fn revision(
 /// True when `current` records exactly `input`.
 fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> bool {
     current.status == input.status
-        && current.duration_seconds == input.duration_seconds
+        && current.duration_seconds == input.duration_seconds.get()
         && current.note == input.note
         && current.failure_reason
             == input

@@ -98,7 +98,7 @@ pub struct CorrectionInputDto {
 
 fn outcome_input(
     status: OutcomeKind,
-    seconds: u32,
+    seconds: Seconds,
     filaments: Vec<UsageGrams>,
     note: Option<Note>,
     reason: Option<Note>,
@@ -113,13 +113,13 @@ fn outcome_input(
         duration_seconds: seconds,
         filaments: filaments
             .into_iter()
-            .map(|f| (f.usage_id.0, f.used_grams.into_inner()))
+            .map(|f| (f.usage_id.0, f.used_grams))
             .collect(),
         note: text(note),
         failure_reason: text(reason),
         parts: parts.map(|p| {
             p.into_iter()
-                .map(|p| (p.part_id.0, p.duration_seconds.get()))
+                .map(|p| (p.part_id.0, p.duration_seconds))
                 .collect()
         }),
     }
@@ -129,7 +129,7 @@ impl From<OutcomeInputDto> for OutcomeInput {
     fn from(i: OutcomeInputDto) -> Self {
         outcome_input(
             i.status,
-            i.duration_seconds.get(),
+            i.duration_seconds,
             i.filaments,
             i.note,
             i.failure_reason,
@@ -144,7 +144,7 @@ impl CorrectionInputDto {
         Ok(CorrectionInput {
             outcome: outcome_input(
                 self.status,
-                self.duration_seconds.get(),
+                self.duration_seconds,
                 self.filaments,
                 self.note,
                 self.failure_reason,
