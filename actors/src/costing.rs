@@ -260,6 +260,16 @@ pub struct Actuals {
     pub grams: std::collections::HashMap<Id, Decimal>,
 }
 
+impl Actuals {
+    /// The whole print's actual time: the sum of its parts' (checked to fit a duration before
+    /// the actuals are made).
+    pub fn seconds(&self) -> u32 {
+        self.part_seconds
+            .values()
+            .fold(0u32, |sum, s| sum.saturating_add(*s))
+    }
+}
+
 /// Actual costs: the rates frozen in `planned` (the snapshot taken when the print left DRAFT)
 /// applied to the actual part durations and grams (docs/costing.md, "Frozen and actual
 /// costs").

@@ -177,7 +177,9 @@ fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<Outcome
         .collect();
     Ok(OutcomeInput {
         status,
-        duration_seconds: values::Seconds::trusted(parts.iter().map(|(_, s)| s.get()).sum()),
+        duration_seconds: Some(values::Seconds::trusted(
+            parts.iter().map(|(_, s)| s.get()).sum(),
+        )),
         filaments: usages
             .map(|u| {
                 let grams = (u.used_grams * share).round_dp(2);

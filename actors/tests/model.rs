@@ -216,14 +216,16 @@ impl World {
     fn outcome_of(print: &Print, grams: u8) -> OutcomeInput {
         OutcomeInput {
             status: OutcomeStatus::Success,
-            duration_seconds: Seconds::try_from(
-                print.parts[0]
-                    .hotends
-                    .iter()
-                    .map(|h| u64::from(h.duration_seconds))
-                    .sum::<u64>(),
-            )
-            .unwrap(),
+            duration_seconds: Some(
+                Seconds::try_from(
+                    print.parts[0]
+                        .hotends
+                        .iter()
+                        .map(|h| u64::from(h.duration_seconds))
+                        .sum::<u64>(),
+                )
+                .unwrap(),
+            ),
             filaments: vec![(
                 print.parts[0].usages[0].id,
                 grams.to_string().parse().unwrap(),

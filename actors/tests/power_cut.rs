@@ -435,7 +435,7 @@ impl Workload<'_> {
     fn outcome(print: &Print, grams: u8) -> OutcomeInput {
         OutcomeInput {
             status: OutcomeStatus::Success,
-            duration_seconds: Seconds::try_from(3600).unwrap(),
+            duration_seconds: Some(Seconds::try_from(3600).unwrap()),
             filaments: vec![(
                 print.parts[0].usages[0].id,
                 grams.to_string().parse().unwrap(),

@@ -76,7 +76,7 @@ fn failed_outcome(done: &Print) -> OutcomeInput {
     let time = |s: u32| Seconds::try_from(u64::from(s)).unwrap();
     OutcomeInput {
         status: OutcomeStatus::Failed,
-        duration_seconds: time(done.parts.iter().map(seconds).sum()),
+        duration_seconds: Some(time(done.parts.iter().map(seconds).sum())),
         filaments: grams.clone(),
         note: None,
         failure_reason: Some("Spaghetti".into()),

@@ -476,3 +476,43 @@ async fn a_correction_that_adds_grams_is_taken_on_a_spool_prints_took_below_zero
     )
     .await;
 }
+
+#[actix_web::test]
+async fn parts_alone_give_a_multipart_outcome_its_time_and_one_part_needs_it() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Two halves");
+    body["parts"] = json!([part(&shop, 1800, "10"), part(&shop, 2400, "20")]);
+    let print = app.done(&body).await;
+    let id = print["id"].as_str().unwrap();
+    let parts: Vec<Value> = print["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip([1000, 2000])
+        .map(|(p, s)| json!({"partId": p["id"], "durationSeconds": s}))
+        .collect();
+    let mut sent = outcome(&print, "SUCCESS", 0, "5");
+    sent.as_object_mut().unwrap().remove("durationSeconds");
+    sent["parts"] = json!(parts);
+    let res = app.post(&format!("/api/prints/{id}/outcome"), &sent).await;
+    let status = res.status();
+    let recorded: Value = res.json().await.unwrap();
+    assert_eq!(status, 200, "{recorded}");
+    assert_eq!(
+        recorded["outcome"]["durationSeconds"], 3000,
+        "the sum of the parts"
+    );
+
+    let single = app.done(&draft(&shop, "Whole")).await;
+    let sid = single["id"].as_str().unwrap();
+    let mut bare = outcome(&single, "SUCCESS", 0, "5");
+    bare.as_object_mut().unwrap().remove("durationSeconds");
+    assert_field_error(
+        app.post(&format!("/api/prints/{sid}/outcome"), &bare).await,
+        "durationSeconds",
+        "errors.required",
+    )
+    .await;
+}

@@ -481,7 +481,7 @@ pub struct ImportOutcome {
 fn part_seconds(print: &Print, outcome: &OutcomeInput, part: Id) -> Option<u32> {
     match &outcome.parts {
         Some(parts) => parts.iter().find(|(p, _)| *p == part).map(|(_, s)| s.get()),
-        None if print.parts.len() == 1 => Some(outcome.duration_seconds.get()),
+        None if print.parts.len() == 1 => outcome.duration_seconds.map(|s| s.get()),
         None => None,
     }
 }
@@ -586,7 +586,7 @@ fn repeat(print: &Print, input: &OutcomeInput) -> Result<Print> {
         .ok_or(Error::IntegrationConflict)?;
     let grams: HashMap<Id, Decimal> = first.grams.iter().map(|g| (g.usage_id, g.grams)).collect();
     let same = first.status == input.status
-        && first.duration_seconds == input.duration_seconds.get()
+        && Some(u64::from(first.duration_seconds)) == input.total_seconds()
         && input
             .filaments
             .iter()

@@ -33,8 +33,9 @@ pub const HISTORY_CORRECTIONS: usize = 20;
 pub struct OutcomeInput {
     /// Success or failure, shared by every part.
     pub status: OutcomeStatus,
-    /// Actual printing time of the whole print.
-    pub duration_seconds: Seconds,
+    /// Actual printing time of the whole print; may be left out when `parts` gives every
+    /// part's, and is then their sum.
+    pub duration_seconds: Option<Seconds>,
     /// Actual grams per planned usage: every usage exactly once.
     pub filaments: Vec<(Id, Grams)>,
     /// Free text.
@@ -43,6 +44,18 @@ pub struct OutcomeInput {
     pub failure_reason: Option<String>,
     /// Multipart prints: the actual time of every part; their sum is `duration_seconds`.
     pub parts: Option<Vec<(Id, Seconds)>>,
+}
+
+impl OutcomeInput {
+    /// The whole print's time as given: `durationSeconds`, else the sum of `parts` (`None` when
+    /// neither is given).
+    pub fn total_seconds(&self) -> Option<u64> {
+        match (self.duration_seconds, &self.parts) {
+            (Some(whole), _) => Some(u64::from(whole.get())),
+            (None, Some(parts)) => Some(parts.iter().map(|(_, s)| u64::from(s.get())).sum()),
+            (None, None) => None,
+        }
+    }
 }
 
 /// A correction: the outcome fields, why, the revision it corrects and its idempotency key.
@@ -94,9 +107,12 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
     }
     let mut part_seconds = HashMap::new();
     match (&input.parts, print.parts.as_slice()) {
-        (None, [only]) => {
-            part_seconds.insert(only.id, input.duration_seconds.get());
-        }
+        (None, [only]) => match input.duration_seconds {
+            Some(seconds) => {
+                part_seconds.insert(only.id, seconds.get());
+            }
+            None => faults.push(FieldError::new("durationSeconds", "errors.required")),
+        },
         (None, _) => faults.push(FieldError::new("parts", "errors.required")),
         (Some(given), planned_parts) => {
             let known: HashSet<Id> = planned_parts.iter().map(|p| p.id).collect();
@@ -117,8 +133,14 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
                 faults.push(FieldError::new("parts", "errors.missingPart"));
             }
             let sum: u64 = given.iter().map(|(_, s)| u64::from(s.get())).sum();
-            if sum != u64::from(input.duration_seconds.get()) {
-                faults.push(FieldError::new("durationSeconds", "errors.partSumMismatch"));
+            match input.duration_seconds {
+                Some(whole) if u64::from(whole.get()) != sum => {
+                    faults.push(FieldError::new("durationSeconds", "errors.partSumMismatch"));
+                }
+                None if sum > u64::from(MAX_SECONDS) => {
+                    faults.push(FieldError::new("durationSeconds", "errors.outOfRange"));
+                }
+                _ => {}
             }
         }
     }
@@ -174,7 +196,7 @@ fn revision(
     Ok(OutcomeRevision {
         revision: number,
         status: input.status,
-        duration_seconds: input.duration_seconds.get(),
+        duration_seconds: actuals.seconds(),
         part_durations: print
             .parts
             .iter()
@@ -209,7 +231,7 @@ fn revision(
 /// True when `current` records exactly `input`.
 fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> bool {
     current.status == input.status
-        && current.duration_seconds == input.duration_seconds.get()
+        && current.duration_seconds == actuals.seconds()
         && current.note == input.note
         && current.failure_reason
             == input

@@ -497,21 +497,9 @@ pub(super) fn outcome_input<T: serde::de::DeserializeOwned>(
 }
 
 /// The outcome document of an outcome form, before the API's parser sees it: minutes become
-/// seconds, and a multipart form's total is the sum of its parts.
+/// seconds. A multipart form sends its parts' times only; the rules sum them.
 pub(super) fn outcome_tree(form: &Submitted) -> serde_json::Value {
-    let mut tree = form.tree(&NUMBERS);
-    let total: Option<u64> = tree.get("parts").and_then(|p| p.as_array()).map(|parts| {
-        parts
-            .iter()
-            .filter_map(|p| p.get("durationSeconds").and_then(|s| s.as_u64()))
-            .sum()
-    });
-    if let (Some(total), Some(object)) = (total, tree.as_object_mut()) {
-        object
-            .entry("durationSeconds")
-            .or_insert_with(|| total.into());
-    }
-    tree
+    form.tree(&NUMBERS)
 }
 
 /// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools).

@@ -57,9 +57,10 @@ pub struct PartSeconds {
 pub struct OutcomeInputDto {
     /// SUCCESS or FAILED, shared by every part.
     pub status: OutcomeKind,
-    /// Actual time of the whole print, seconds (0 to 2,147,483,647); the sum of `parts`.
-    #[schema(value_type = u32, maximum = 2147483647)]
-    pub duration_seconds: Seconds,
+    /// Actual time of the whole print, seconds (0 to 2,147,483,647): required without `parts`;
+    /// with them it may be left out (it is their sum) and must equal their sum when given.
+    #[schema(value_type = Option<u32>, maximum = 2147483647)]
+    pub duration_seconds: Option<Seconds>,
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
@@ -76,9 +77,10 @@ pub struct OutcomeInputDto {
 pub struct CorrectionInputDto {
     /// SUCCESS or FAILED.
     pub status: OutcomeKind,
-    /// Actual time of the whole print, seconds (0 to 2,147,483,647).
-    #[schema(value_type = u32, maximum = 2147483647)]
-    pub duration_seconds: Seconds,
+    /// Actual time of the whole print, seconds (0 to 2,147,483,647): required without `parts`;
+    /// with them it may be left out (it is their sum) and must equal their sum when given.
+    #[schema(value_type = Option<u32>, maximum = 2147483647)]
+    pub duration_seconds: Option<Seconds>,
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
@@ -98,7 +100,7 @@ pub struct CorrectionInputDto {
 
 fn outcome_input(
     status: OutcomeKind,
-    seconds: Seconds,
+    seconds: Option<Seconds>,
     filaments: Vec<UsageGrams>,
     note: Option<Note>,
     reason: Option<Note>,
