@@ -285,7 +285,7 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
 /// Documents the outcome and correction inputs of `schemas` (the OpenAPI document's, as JSON)
 /// as `oneOf` their two statuses: a FAILED outcome needs a `failureReason` that is not blank
 /// (`outcome::check`), a SUCCESS one may leave it out; a correction's `correctionNote` is not
-/// blank either.
+/// blank either; and each needs `durationSeconds`, `parts`, or both.
 pub fn document_statuses(schemas: &mut serde_json::Value) {
     use actors::values::{NOT_BLANK, NOTE_MAX_CHARS};
     use serde_json::json;
@@ -298,6 +298,8 @@ pub fn document_statuses(schemas: &mut serde_json::Value) {
         if derived["properties"]["correctionNote"].is_object() {
             derived["properties"]["correctionNote"] = not_blank.clone();
         }
+        // The whole time, the parts' times, or both (then they must agree).
+        derived["anyOf"] = json!([{"required": ["durationSeconds"]}, {"required": ["parts"]}]);
         let mut success = derived.clone();
         success["properties"]["status"] = json!({"type": "string", "enum": ["SUCCESS"]});
         let mut failed = derived.clone();
