@@ -33,6 +33,12 @@ those, so the checks judge the rest:
   spools and logs) is stored data no schema can name (422 errors.notFound on `remoteId`), or an
   unreachable peer (502). Their routes answer 409 INTEGRATION_DISABLED; the peers themselves
   are tested by tests/api/spoolmgr*.rs and printfleet.rs against the real Spoolman and doubles.
+- The electricity price stays ordinary: a price near the largest amount times a long duration
+  leaves the money range for drafts priced later (422 errors.outOfRange at their
+  `parts[i].printerId`), a product of stored data and input (tests/api/edges.rs drives those
+  edges on purpose).
+- An outcome names its whole time: a generated one may give the parts' times only, which the
+  hook sums (the one-part prints the hooks fit carry no `parts`).
 - Spool management stays on: a draft made while it is off has filament lines without spools,
   and completing it once it is back on asks for them (422 errors.spoolRequired on the draft's
   lines), a rule of stored data.
@@ -124,7 +130,11 @@ def fitted_outcome(case, body):
         {"usageId": u["id"], "usedGrams": grams[i % len(grams)]} for i, u in enumerate(usages)
     ]
     parts = print_.get("parts", [])
-    total = whole_number(body.get("durationSeconds"))
+    given = body.get("parts") if isinstance(body.get("parts"), list) else []
+    seconds = [whole_number(p.get("durationSeconds")) for p in given if isinstance(p, dict)]
+    total = whole_number(body.get("durationSeconds")) if "durationSeconds" in body else sum(seconds)
+    body["durationSeconds"] = min(total, 2**31 - 1)
+    total = body["durationSeconds"]
     if len(parts) > 1:
         shares = [total // len(parts)] * len(parts)
         shares[0] += total - sum(shares)
@@ -193,6 +203,8 @@ def before_call(context, case, **kwargs):
             body["manufacturerId"] = SEEDED.get("manufacturerId")
         if path.startswith("/api/settings") and body.get("spoolManagementEnabled") is False:
             body["spoolManagementEnabled"] = True
+        if path == "/api/settings" and "electricityPrice" in body:
+            body["electricityPrice"] = "0.32"
         if path == "/api/settings/integrations":
             for peer in body.values():
                 if isinstance(peer, dict) and peer.get("enabled") is True:

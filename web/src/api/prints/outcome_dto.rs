@@ -287,7 +287,7 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
 /// (`outcome::check`), a SUCCESS one may leave it out; a correction's `correctionNote` is not
 /// blank either; and each needs `durationSeconds`, `parts`, or both.
 pub fn document_statuses(schemas: &mut serde_json::Value) {
-    use actors::values::{NOT_BLANK, NOTE_MAX_CHARS};
+    use actors::values::{MAX_SECONDS, NOT_BLANK, NOTE_MAX_CHARS};
     use serde_json::json;
     let not_blank = json!({"type": "string", "maxLength": NOTE_MAX_CHARS, "pattern": NOT_BLANK});
     for name in ["OutcomeInputDto", "CorrectionInputDto"] {
@@ -298,8 +298,12 @@ pub fn document_statuses(schemas: &mut serde_json::Value) {
         if derived["properties"]["correctionNote"].is_object() {
             derived["properties"]["correctionNote"] = not_blank.clone();
         }
-        // The whole time, the parts' times, or both (then they must agree).
+        // The whole time, the parts' times, or both (then they must agree); never null.
         derived["anyOf"] = json!([{"required": ["durationSeconds"]}, {"required": ["parts"]}]);
+        if derived["properties"]["durationSeconds"].is_object() {
+            derived["properties"]["durationSeconds"] =
+                json!({"type": "integer", "minimum": 0, "maximum": MAX_SECONDS});
+        }
         let mut success = derived.clone();
         success["properties"]["status"] = json!({"type": "string", "enum": ["SUCCESS"]});
         let mut failed = derived.clone();
