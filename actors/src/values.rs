@@ -354,15 +354,19 @@ pub const MAX_SECONDS: u32 = i32::MAX as u32;
 #[serde(try_from = "u64")]
 pub struct Seconds(u32);
 
+/// `value` when it is at most `max`. Errors: `errors.outOfRange`, saying `at most {max} {unit}`.
+fn at_most(value: u64, max: u32, unit: &str) -> Result<u32, String> {
+    u32::try_from(value)
+        .ok()
+        .filter(|v| *v <= max)
+        .ok_or_else(|| refuse("errors.outOfRange", &format!("at most {max} {unit}")))
+}
+
 impl TryFrom<u64> for Seconds {
     type Error = String;
 
     fn try_from(value: u64) -> Result<Self, String> {
-        u32::try_from(value)
-            .ok()
-            .filter(|s| *s <= MAX_SECONDS)
-            .map(Seconds)
-            .ok_or_else(|| refuse("errors.outOfRange", "at most 2147483647 seconds"))
+        at_most(value, MAX_SECONDS, "seconds").map(Seconds)
     }
 }
 
@@ -393,11 +397,7 @@ impl TryFrom<u64> for Watts {
     type Error = String;
 
     fn try_from(value: u64) -> Result<Self, String> {
-        u32::try_from(value)
-            .ok()
-            .filter(|w| *w <= MAX_WATTS)
-            .map(Watts)
-            .ok_or_else(|| refuse("errors.outOfRange", "at most 100000 watts"))
+        at_most(value, MAX_WATTS, "watts").map(Watts)
     }
 }
 

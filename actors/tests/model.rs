@@ -13,15 +13,16 @@
 //! `PROPTEST_CASES` sets the number of sequences (default 64 of 1 to 39 steps, about 1,300 steps).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+#[path = "support/setup.rs"]
+mod support_setup;
 use actors::Error;
-use actors::accounts;
 use actors::ledger;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{
     ArchivePrint, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, PrintIndex, PrintInput,
     RecordOutcome, SetStatus,
 };
-use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
+use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::{ArchiveSpool, BookMovement};
 use actors::values::Seconds;
 use actors::writer::Writers;
@@ -33,6 +34,7 @@ use storage::records;
 use storage::records::MovementKind;
 use storage::records::{Costing, OutcomeStatus, Print, PrintStatus, Spool};
 use storage::{Id, Store, StoreOptions, repo};
+use support_setup::demo_setup;
 
 /// One step of a sequence. Indices pick among the prints and spools known so far (modulo).
 #[derive(Debug, Clone)]
@@ -108,20 +110,6 @@ struct World {
     last_correction: Option<(Id, CorrectionInput, Print)>,
 }
 
-fn setup() -> Setup {
-    Setup {
-        account: accounts::NewAccount {
-            display_name: "Model".into(),
-            email: "model@example.com".parse().unwrap(),
-            password_hash: "never used".into(),
-            locale: "en-US".parse().unwrap(),
-        },
-        currency: "EUR".parse().unwrap(),
-        electricity_price: "0.32".parse().unwrap(),
-        create_demo_data: true,
-    }
-}
-
 fn spools_of(store: &Store) -> Vec<Spool> {
     repo::all(&store.begin_read().unwrap()).unwrap()
 }
@@ -141,7 +129,7 @@ impl World {
         let index = Arc::new(PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap());
         let (writers, _arbiters) = Writers::start(&store, &index);
         let setup = RunSetup {
-            setup: setup(),
+            setup: demo_setup("Model"),
             session_hash: [1; 32],
             session_ttl_seconds: 60,
         };

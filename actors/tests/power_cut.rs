@@ -15,8 +15,9 @@
 //! inside the workload; about 25 s in a debug build).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+#[path = "support/setup.rs"]
+mod support_setup;
 use actix::Arbiter;
-use actors::accounts;
 use actors::integrations::import::{ImportSpool, RecordSync, preview_hash};
 use actors::integrations::operations::{Claim, ClaimOperation, Sent, SettleOperation};
 use actors::integrations::settings::{Defaults, PeerChange, PeerUrl, UpdateIntegrations};
@@ -24,7 +25,7 @@ use actors::integrations::spoolmgr::{RemoteFilament, RemoteSpool, RemoteVendor};
 use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus};
-use actors::setup::{FeaturesInput, RunSetup, Setup, UpdateFeatures};
+use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::BookMovement;
 use actors::values::Seconds;
 use actors::writer::Writers;
@@ -44,6 +45,7 @@ use storage::records::{
     Authority, OperationState, OutcomeStatus, Print, PrintStatus, Spool, SpoolmgrOperation,
 };
 use storage::{Id, Store, StoreOptions, repo, tables};
+use support_setup::demo_setup;
 
 /// How the power goes.
 #[derive(Debug, Clone)]
@@ -372,17 +374,7 @@ fn base() -> Base {
         let (writers, arbiters) = start(&store);
         writers
             .send(RunSetup {
-                setup: Setup {
-                    account: accounts::NewAccount {
-                        display_name: "Cut".into(),
-                        email: "cut@example.com".parse().unwrap(),
-                        password_hash: "never used".into(),
-                        locale: "en-US".parse().unwrap(),
-                    },
-                    currency: "EUR".parse().unwrap(),
-                    electricity_price: "0.32".parse().unwrap(),
-                    create_demo_data: true,
-                },
+                setup: demo_setup("Cut"),
                 session_hash: [1; 32],
                 session_ttl_seconds: 60,
             })

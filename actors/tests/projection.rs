@@ -2,7 +2,8 @@
 //! writer, is in the list as soon as its sender is answered, with no caller updating it.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::accounts;
+#[path = "support/setup.rs"]
+mod support_setup;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::query::{Outcome, PrintFilter};
 use actors::prints::{
@@ -10,13 +11,14 @@ use actors::prints::{
     PrintInput, RecordOutcome, ReplaceDraft, Retry, SetPaid, SetStatus,
 };
 use actors::series::{CreateSeries, SeriesInput};
-use actors::setup::{RunSetup, Setup};
+use actors::setup::RunSetup;
 use actors::values::{Grams, Seconds};
 use actors::writer::Writers;
 use std::sync::Arc;
 use storage::records;
 use storage::records::{OutcomeStatus, Print, PrintStatus};
 use storage::{Id, Store, StoreOptions, repo};
+use support_setup::demo_setup;
 
 /// Checks that the projection shows `print` as it is now: found by its status, outcome, archive
 /// state and name, and under no other status.
@@ -89,20 +91,6 @@ fn failed_outcome(done: &Print) -> OutcomeInput {
     }
 }
 
-fn setup() -> Setup {
-    Setup {
-        account: accounts::NewAccount {
-            display_name: "Ada".into(),
-            email: "ada@example.com".parse().unwrap(),
-            password_hash: "not a hash: this test never logs in".into(),
-            locale: "en-US".parse().unwrap(),
-        },
-        currency: "EUR".parse().unwrap(),
-        electricity_price: "0.32".parse().unwrap(),
-        create_demo_data: true,
-    }
-}
-
 #[actix_rt::test]
 async fn every_command_that_stores_a_print_keeps_the_list_current() {
     let dir = tempfile::tempdir().unwrap();
@@ -112,7 +100,7 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
 
     // Demo data is written by the settings writer.
     let setup = RunSetup {
-        setup: setup(),
+        setup: demo_setup("Ada"),
         session_hash: [7; 32],
         session_ttl_seconds: 60,
     };
