@@ -1,16 +1,43 @@
 //! Validated domain values, parsed once at the edge and trusted inside.
 //!
-//! Each type deserializes from a JSON string (`#[serde(try_from = "String")]`). A refusal's
-//! message starts with its stable message key, `errors.<name>: human text`, so the web crate can
-//! turn it into a field error at the field's JSON path without knowing the type.
+//! Each type parses itself from a JSON string (or an integer: [`Seconds`], [`Watts`]) as a
+//! [`deserr::Deserr`] value. A refusal is deserr's `Unexpected` error whose message starts with
+//! its stable message key, `errors.<name>: human text`, so the web crate turns it into a field
+//! error at the field's JSON path without knowing the type.
 
+use deserr::{DeserializeError, Deserr, ErrorKind, IntoValue, ValueKind, ValuePointerRef};
 use rust_decimal::Decimal;
-use serde::Deserialize;
 use std::str::FromStr;
 
 /// Builds a refusal message in the `key: text` form described in the module doc.
 fn refuse(key: &str, text: &str) -> String {
     format!("{key}: {text}")
+}
+
+/// The deserr error of a refused value at `location`: `message` in the `key: text` form.
+pub fn refusal<E: DeserializeError>(message: String, location: ValuePointerRef) -> E {
+    let kind = ErrorKind::Unexpected { msg: message };
+    deserr::take_cf_content(E::error::<std::convert::Infallible>(None, kind, location))
+}
+
+/// A value parsed from the JSON string `value` by `parse` (which refuses in the `key: text`
+/// form). Errors: deserr's `IncorrectValueKind` for anything but a string, else `parse`'s
+/// refusal at `location`.
+pub fn from_text<T, E: DeserializeError, V: IntoValue>(
+    value: deserr::Value<V>,
+    location: ValuePointerRef,
+    parse: impl FnOnce(String) -> Result<T, String>,
+) -> Result<T, E> {
+    match value {
+        deserr::Value::String(text) => parse(text).map_err(|m| refusal(m, location)),
+        other => {
+            let kind = ErrorKind::IncorrectValueKind {
+                actual: other,
+                accepted: &[ValueKind::String],
+            };
+            Err(deserr::take_cf_content(E::error(None, kind, location)))
+        }
+    }
 }
 
 /// Parses a plain decimal: optional `-`, digits, optional `.` and digits. No exponent, no `+`,
@@ -114,9 +141,17 @@ fn wire(
 macro_rules! string_value {
     ($(#[$doc:meta])* $name:ident($inner:ty), schema = $schema:expr, $parse:expr) => {
         $(#[$doc])*
-        #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
-        #[serde(try_from = "String")]
+        #[derive(Debug, Clone, PartialEq, Eq)]
         pub struct $name($inner);
+
+        impl<E: DeserializeError> Deserr<E> for $name {
+            fn deserialize_from_value<V: IntoValue>(
+                value: deserr::Value<V>,
+                location: ValuePointerRef,
+            ) -> Result<Self, E> {
+                from_text(value, location, Self::try_from)
+            }
+        }
 
         impl utoipa::PartialSchema for $name {
             fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
@@ -350,9 +385,28 @@ pub const MAX_SECONDS: u32 = i32::MAX as u32;
 
 /// A duration in whole seconds, 0 to 2,147,483,647 (spec, Limits), from a JSON integer.
 /// Errors: `errors.outOfRange` above the limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "u64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Seconds(u32);
+
+/// A value parsed from a JSON integer by `parse` (which refuses in the `key: text` form).
+/// Errors: deserr's for anything but a non-negative integer, else `parse`'s refusal.
+fn from_integer<T, E: DeserializeError, V: IntoValue>(
+    value: deserr::Value<V>,
+    location: ValuePointerRef,
+    parse: impl FnOnce(u64) -> Result<T, String>,
+) -> Result<T, E> {
+    let number = u64::deserialize_from_value(value, location)?;
+    parse(number).map_err(|m| refusal(m, location))
+}
+
+impl<E: DeserializeError> Deserr<E> for Seconds {
+    fn deserialize_from_value<V: IntoValue>(
+        value: deserr::Value<V>,
+        location: ValuePointerRef,
+    ) -> Result<Self, E> {
+        from_integer(value, location, Self::try_from)
+    }
+}
 
 /// `value` when it is at most `max`. Errors: `errors.outOfRange`, saying `at most {max} {unit}`.
 fn at_most(value: u64, max: u32, unit: &str) -> Result<u32, String> {
@@ -389,9 +443,17 @@ pub const MAX_WATTS: u32 = 100_000;
 
 /// A printer's average power while printing, whole watts, 0 to [`MAX_WATTS`], from a JSON
 /// integer. Errors: `errors.outOfRange` above the limit.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "u64")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Watts(u32);
+
+impl<E: DeserializeError> Deserr<E> for Watts {
+    fn deserialize_from_value<V: IntoValue>(
+        value: deserr::Value<V>,
+        location: ValuePointerRef,
+    ) -> Result<Self, E> {
+        from_integer(value, location, Self::try_from)
+    }
+}
 
 impl TryFrom<u64> for Watts {
     type Error = String;

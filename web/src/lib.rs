@@ -4,7 +4,7 @@
 //! bodies, Origin guard.
 //!
 //! Owns: actix-web routes under `/api` (one module per resource in [`api`]), request and
-//! response DTOs (serde + utoipa), strict input parsing ([`extract`]), the session cookie and
+//! response DTOs (serde and deserr + utoipa), strict input parsing ([`input`], [`extract`]), the session cookie and
 //! the authenticated-user extractor ([`session`]), Origin checks, security headers and request
 //! ids ([`middleware`]), the one table from error code to HTTP status ([`error`]), and the
 //! OpenAPI 3.1 document with its vendored, offline API reference at `/api-reference`.
@@ -17,7 +17,7 @@ pub mod api;
 pub mod body_forms;
 pub mod error;
 pub mod extract;
-pub mod faults;
+pub mod input;
 pub mod middleware;
 pub mod openapi;
 pub mod release;

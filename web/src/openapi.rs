@@ -54,11 +54,13 @@ impl Modify for SessionCookie {
 
 /// Finishes the collected document (as JSON) where utoipa's derive cannot say enough: bodies
 /// that take one of several groups of fields become `oneOf` their groups, the `where`
-/// parameters are JSON documents with their grammar's schema, and `q` of search gets its
-/// non-blank pattern (built from [`actors::values::NOT_BLANK`], which an attribute cannot use).
+/// parameters are JSON documents with their grammar's schema, `q` of search gets its
+/// non-blank pattern (built from [`actors::values::NOT_BLANK`], which an attribute cannot use),
+/// and an action body's variants admit no other field.
 pub fn finish(document: &mut Value) {
     let schemas = &mut document["components"]["schemas"];
     refer_patch_inputs(schemas);
+    close_actions(schemas, &["FleetAction", "SpoolmgrAction"]);
     one_of_groups(schemas, "PrintInputDto", &input::FORMS);
     one_of_groups(schemas, "PrinterInput", &printers::MANUFACTURER);
     one_of_groups(schemas, "LogImportData", &printfleet::FINGERPRINTS);
@@ -70,6 +72,19 @@ pub fn finish(document: &mut Value) {
         .and_then(|p| p.iter_mut().find(|p| p["name"] == "q"))
     {
         q["schema"]["pattern"] = json!(search::q_pattern());
+    }
+}
+
+/// Marks each variant of the action bodies `names` (`{action, data}`, as
+/// `input::shape::action` parses them) `additionalProperties: false`: utoipa leaves an
+/// adjacently tagged enum's variants open.
+fn close_actions(schemas: &mut Value, names: &[&str]) {
+    for name in names {
+        if let Some(variants) = schemas[*name]["oneOf"].as_array_mut() {
+            for variant in variants {
+                variant["additionalProperties"] = json!(false);
+            }
+        }
     }
 }
 

@@ -1,9 +1,9 @@
 //! Wire formats shared by every DTO: decimals, timestamps and ids, and the answer of an action
 //! that makes nothing.
 
-use actors::money;
+use actors::{money, values};
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use storage::{Id, Timestamp};
 use time::OffsetDateTime;
 use time::format_description::well_known::Rfc3339;
@@ -27,9 +27,17 @@ pub fn ts(value: Timestamp) -> String {
 }
 
 /// An id in input JSON: a UUID string. Errors: `errors.invalidId`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
-#[serde(try_from = "String")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct WireId(pub Id);
+
+impl<E: deserr::DeserializeError> deserr::Deserr<E> for WireId {
+    fn deserialize_from_value<V: deserr::IntoValue>(
+        value: deserr::Value<V>,
+        location: deserr::ValuePointerRef,
+    ) -> Result<Self, E> {
+        values::from_text(value, location, WireId::try_from)
+    }
+}
 
 impl TryFrom<String> for WireId {
     type Error = String;

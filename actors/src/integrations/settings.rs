@@ -12,7 +12,8 @@
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
 use crate::writer::SettingsWriter;
-use crate::{Error, Result, settings};
+use crate::{Error, Result, settings, values};
+use deserr::{DeserializeError, Deserr, IntoValue, ValuePointerRef};
 use std::fmt;
 use storage::records::{Integrations, Override, PeerSettings};
 use storage::repo::{self, Tx};
@@ -64,6 +65,19 @@ impl utoipa::PartialSchema for PeerUrl {
 }
 
 impl utoipa::ToSchema for PeerUrl {}
+
+impl<E: DeserializeError> Deserr<E> for PeerUrl {
+    /// A URL from a JSON string. Errors: `errors.invalidUrl` ([`PeerUrl::parse`]).
+    fn deserialize_from_value<V: IntoValue>(
+        value: deserr::Value<V>,
+        location: ValuePointerRef,
+    ) -> std::result::Result<Self, E> {
+        values::from_text(value, location, |text| {
+            PeerUrl::parse(&text)
+                .map_err(|key| format!("{key}: an http(s) URL without user, query or fragment"))
+        })
+    }
+}
 
 impl PeerUrl {
     /// Parses `text`. Errors: `errors.invalidUrl` (the key of a field error).

@@ -2,6 +2,7 @@
 
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::StrictJson;
+use crate::input::Faults;
 use crate::routes;
 use crate::session::{CurrentUser, removal_cookie, session_cookie};
 use crate::state::AppState;
@@ -14,7 +15,8 @@ use actors::accounts::{
 use actors::passwords;
 use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use storage::records::Account;
 use utoipa::ToSchema;
 
@@ -69,8 +71,9 @@ pub struct SetupStatus {
 }
 
 /// First-run setup input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SetupInput {
     /// Name shown in the UI.
     #[schema(example = "Ada")]
@@ -92,12 +95,14 @@ pub struct SetupInput {
     pub electricity_price: Amount,
     /// Also create demo inventory (default false).
     #[serde(default)]
+    #[deserr(default)]
     pub create_demo_data: bool,
 }
 
 /// Login input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[deserr(error = Faults, deny_unknown_fields)]
 pub struct LoginInput {
     /// Login email.
     pub email: String,
@@ -106,8 +111,9 @@ pub struct LoginInput {
 }
 
 /// Preferences input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[deserr(error = Faults, deny_unknown_fields)]
 pub struct PreferencesInput {
     /// `en-US` or `de-DE`.
     #[schema(example = "de-DE")]
@@ -115,8 +121,9 @@ pub struct PreferencesInput {
 }
 
 /// Password change input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PasswordInput {
     /// The password in use now.
     pub current_password: String,

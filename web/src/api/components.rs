@@ -3,10 +3,13 @@
 use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
-use crate::extract::{QueryFields, ReadQuery};
+use crate::input::Faults;
+use crate::input::Refusal;
+use crate::input::query::{self, Params};
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::components::{self, ComponentFilter, ComponentView};
 use actors::values::{Amount, Name, Note, PositiveAmount};
+use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::Id;
 use storage::records::ComponentType as StoredType;
@@ -23,6 +26,8 @@ pub enum ComponentType {
     /// Any other wear part.
     Other,
 }
+
+crate::input::deserr_by_name!(ComponentType);
 
 impl From<ComponentType> for StoredType {
     fn from(t: ComponentType) -> Self {
@@ -80,19 +85,23 @@ pub struct Component {
 }
 
 /// Component input (create and full replace).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct ComponentInput {
     /// Hotend, build plate or other.
     #[serde(rename = "type")]
+    #[deserr(rename = "type")]
     pub kind: ComponentType,
     /// Display name.
     #[schema(example = "Nextruder hotend 0.4 mm")]
     pub name: Name,
     /// Manufacturer id.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub manufacturer_id: Option<WireId>,
     /// Model designation.
+    #[deserr(default)]
     pub model: Option<Note>,
     /// Purchase price, non-negative decimal string.
     #[schema(example = "100")]
@@ -102,42 +111,36 @@ pub struct ComponentInput {
     pub expected_lifetime_hours: PositiveAmount,
     /// Preselect in new drafts (default false).
     #[serde(default)]
+    #[deserr(default)]
     pub always_used: bool,
     /// Printers it fits.
     #[serde(default)]
     #[schema(value_type = Vec<String>, format = Uuid)]
+    #[deserr(default)]
     pub printer_ids: Vec<WireId>,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
 }
 
 /// Component list filters.
-#[derive(Debug, IntoParams)]
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct ComponentParams {
     /// Only this type: HOTEND, BUILD_PLATE or OTHER.
+    #[deserr(default, rename = "type")]
     pub r#type: Option<ComponentType>,
     /// Only components that fit this printer.
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub printer_id: Option<Id>,
     /// Only (not) always-used components.
+    #[deserr(default, try_from(&String) = query::flag -> Refusal)]
     pub always_used: Option<bool>,
 }
 
-impl ReadQuery for ComponentParams {
-    fn read(query: &mut QueryFields) -> Self {
-        let kind = query.one_of("type", &["HOTEND", "BUILD_PLATE", "OTHER"]);
-        ComponentParams {
-            r#type: kind.map(|t| match t {
-                "HOTEND" => ComponentType::Hotend,
-                "BUILD_PLATE" => ComponentType::BuildPlate,
-                _ => ComponentType::Other,
-            }),
-            printer_id: query.id("printerId"),
-            always_used: query.bool("alwaysUsed"),
-        }
-    }
-}
+impl Params for ComponentParams {}
 
 /// The components resource.
 pub struct Components;

@@ -4,10 +4,12 @@ use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::NoFilter;
+use crate::input::Faults;
 use crate::wire::ts;
 use actors::inventory::customers;
 use actors::values::{Email, Name, Note};
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 /// A customer.
@@ -33,19 +35,23 @@ pub struct Customer {
 }
 
 /// Customer input (create and full replace).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct CustomerInput {
     /// Display name, 1-200 characters.
     #[schema(example = "Jane Doe")]
     pub name: Name,
     /// Contact email.
     #[schema(example = "jane@example.com")]
+    #[deserr(default)]
     pub email: Option<Email>,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
     /// Leave this customer's prints out of the dashboard (default false).
     #[serde(default)]
+    #[deserr(default)]
     pub exclude_from_dashboard: bool,
 }
 

@@ -2,33 +2,37 @@
 
 use super::prints;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{QueryFields, ReadQuery, StrictQuery};
+use crate::extract::StrictQuery;
+use crate::input::Faults;
+use crate::input::Refusal;
+use crate::input::query::{self, Params};
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::dec;
 use actix_web::get;
 use actix_web::web::{Data, Json};
 use actors::dashboard::{Dashboard, DashboardOf, Period};
+use deserr::Deserr;
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
 /// Dashboard query.
-#[derive(Debug, IntoParams)]
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults)]
 #[into_params(parameter_in = Query)]
 pub struct DashboardParams {
     /// `30d` (default), `90d` or `all`.
     #[param(value_type = Option<String>, pattern = "^(30d|90d|all)$")]
+    #[deserr(default, try_from(&String) = period_named -> Refusal)]
     pub period: Option<Period>,
 }
 
-impl ReadQuery for DashboardParams {
-    fn read(query: &mut QueryFields) -> Self {
-        let name = query.one_of("period", &["30d", "90d", "all"]);
-        DashboardParams {
-            period: name.and_then(Period::parse),
-        }
-    }
+/// `period`. Errors: `errors.invalidValue`.
+fn period_named(text: &str) -> Result<Option<Period>, Refusal> {
+    query::choice(text, Period::parse)
 }
+
+impl Params for DashboardParams {}
 
 /// Headline figures of the period (DONE prints completed in it, archived left out).
 #[derive(Debug, Serialize, ToSchema)]

@@ -4,6 +4,7 @@ use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{NoFilter, PathId, StrictJson};
+use crate::input::Faults;
 use crate::routes::Routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -13,7 +14,8 @@ use actix_web::{get, patch};
 use actors::inventory::filaments::{self, FilamentView};
 use actors::stock::{self, FilamentStock, SetMinimumStock};
 use actors::values::{Amount, HexColor, Name, Note, PositiveGrams};
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 /// A filament.
@@ -51,8 +53,9 @@ pub struct Filament {
 }
 
 /// Filament input (create and full replace).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct FilamentInput {
     /// Manufacturer id.
     #[schema(value_type = String, format = Uuid)]
@@ -74,8 +77,10 @@ pub struct FilamentInput {
     pub net_weight_grams: PositiveGrams,
     /// Stock threshold in grams.
     #[schema(example = "500")]
+    #[deserr(default)]
     pub minimum_stock_grams: Option<Amount>,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
 }
 
@@ -94,11 +99,13 @@ pub struct Stock {
 }
 
 /// Stock threshold input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct StockInput {
     /// Threshold in grams; null clears it.
     #[schema(example = "500")]
+    #[deserr(default)]
     pub minimum_stock_grams: Option<Amount>,
 }
 

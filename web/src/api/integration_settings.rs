@@ -3,6 +3,7 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::StrictJson;
+use crate::input::Faults;
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -11,8 +12,8 @@ use actix_web::{get, patch};
 use actors::integrations::settings::{
     GetIntegrations, InForce, Peer, PeerChange, PeerUrl, Secret, UpdateIntegrations,
 };
-use serde::de::Error as _;
-use serde::{Deserialize, Deserializer, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 /// Registers the integration settings routes.
@@ -74,64 +75,56 @@ impl From<InForce> for IntegrationSettings {
     }
 }
 
-/// A URL field that must be sent, as a string or null.
-fn url_field<'de, D: Deserializer<'de>>(d: D) -> Result<Option<PeerUrl>, D::Error> {
-    match Option::<String>::deserialize(d)? {
-        Some(text) => PeerUrl::parse(&text).map(Some).map_err(|key| {
-            D::Error::custom(format!(
-                "{key}: an http(s) URL without user, query or fragment"
-            ))
-        }),
-        None => Ok(None),
-    }
-}
-
-/// A credential field: omitted keeps it, null removes it, a text replaces it.
-fn credential_field<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Option<Secret>>, D::Error> {
-    Ok(Some(
-        Option::<String>::deserialize(d)?.and_then(|text| Secret::new(&text)),
-    ))
+/// A credential field: omitted keeps it (the field's default, `None`), null removes it
+/// (`Some(None)`), a text replaces it.
+fn credential(text: Option<String>) -> Option<Option<Secret>> {
+    Some(text.and_then(|text| Secret::new(&text)))
 }
 
 /// A change of the spool manager's settings.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SpoolmgrChange {
     /// Switch on or off (on needs spool management: 409 SPOOL_MANAGEMENT_DISABLED).
     pub enabled: bool,
     /// The base URL, http(s), or null.
-    #[serde(deserialize_with = "url_field")]
     #[schema(required = true)]
     pub url: Option<PeerUrl>,
     /// The whole `Authorization` header value (`Bearer …`): omit to keep, null to remove.
-    #[serde(default, deserialize_with = "credential_field")]
+    #[serde(default)]
     #[schema(value_type = Option<String>)]
+    #[deserr(default, from(Option<String>) = credential)]
     pub authorization: Option<Option<Secret>>,
 }
 
 /// A change of the printer fleet's settings.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PrintfleetChange {
     /// Switch on or off.
     pub enabled: bool,
     /// The base URL, http(s), or null.
-    #[serde(deserialize_with = "url_field")]
     #[schema(required = true)]
     pub url: Option<PeerUrl>,
     /// The API key: omit to keep, null to remove.
-    #[serde(default, deserialize_with = "credential_field")]
+    #[serde(default)]
     #[schema(value_type = Option<String>)]
+    #[deserr(default, from(Option<String>) = credential)]
     pub api_key: Option<Option<Secret>>,
 }
 
 /// A change of the integrations' settings; an omitted integration stays as it is.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[deserr(error = Faults, deny_unknown_fields)]
 pub struct IntegrationSettingsPatch {
     /// The spool manager.
+    #[deserr(default)]
     pub spoolmgr: Option<SpoolmgrChange>,
     /// The printer-fleet manager.
+    #[deserr(default)]
     pub printfleet: Option<PrintfleetChange>,
 }
 

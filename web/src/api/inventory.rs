@@ -6,15 +6,17 @@
 
 use super::ListResponse;
 use crate::error::ApiError;
-use crate::extract::{FromQuery, ListParams, Patch};
+use crate::extract::{ListParams, Patch};
+use crate::input::Faults;
+use crate::input::query::FromQuery;
 use crate::state::AppState;
 use actix_web::HttpResponse;
 use actors::inventory::Kind;
 use actors::inventory::commands::{
     ArchiveRecord, CreateRecord, DeleteRecord, GetRecord, ListRecords, ReplaceRecord,
 };
+use deserr::Deserr;
 use serde::Serialize;
-use serde::de::DeserializeOwned;
 use storage::Id;
 
 /// One inventory resource on the wire: its DTOs on top of the rules of [`Kind`].
@@ -24,7 +26,7 @@ pub trait Resource: 'static {
     /// Response body.
     type Dto: Serialize + 'static;
     /// Request body of create and full replace.
-    type Input: DeserializeOwned + 'static;
+    type Input: Deserr<Faults> + 'static;
 
     /// Validates the wire input. Errors: 422 with field errors.
     fn domain(input: Self::Input) -> Result<Input<Self>, ApiError>;
@@ -225,9 +227,9 @@ macro_rules! inventory_routes {
             state: actix_web::web::Data<crate::state::AppState>,
             _user: crate::session::CurrentUser,
             id: crate::extract::PathId,
-            body: Patch<$input>,
+            body: crate::extract::StrictJson<Patch<$input>>,
         ) -> Result<actix_web::HttpResponse, crate::error::ApiError> {
-            crate::api::inventory::patch::<$resource>(&state, id.0, body).await
+            crate::api::inventory::patch::<$resource>(&state, id.0, body.0).await
         }
 
         #[doc = concat!("Deletes one of ", $tag, " unless another record still refers to it (archive it instead).")]

@@ -4,10 +4,12 @@ use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::NoFilter;
+use crate::input::Faults;
 use crate::wire::ts;
 use actors::inventory::manufacturers;
 use actors::values::{Name, Note};
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 /// A manufacturer.
@@ -29,13 +31,15 @@ pub struct Manufacturer {
 }
 
 /// Manufacturer input (create and full replace).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct ManufacturerInput {
     /// Unique name (case-insensitive), 1-200 characters.
     #[schema(example = "Prusa Research")]
     pub name: Name,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
 }
 

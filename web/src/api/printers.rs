@@ -5,10 +5,12 @@ use super::inventory::{Resource, inventory_routes};
 use crate::body_forms::Alternative;
 use crate::error::ApiError;
 use crate::extract::NoFilter;
+use crate::input::Faults;
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::printers::{self, ManufacturerRef, PrinterView};
 use actors::values::{Amount, Name, Note, PositiveAmount, Watts};
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use utoipa::ToSchema;
 
 /// A printer.
@@ -48,19 +50,23 @@ pub struct Printer {
 
 /// Printer input (create and full replace). Send `manufacturerId`, or for compatibility the
 /// legacy `manufacturer` name, which resolves an active manufacturer or creates one.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PrinterInput {
     /// Display name.
     #[schema(example = "Original Prusa MK4S")]
     pub name: Name,
     /// Manufacturer id (required unless `manufacturer` is sent).
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub manufacturer_id: Option<WireId>,
     /// Legacy: a manufacturer name instead of `manufacturerId`.
     #[schema(example = "Prusa Research")]
+    #[deserr(default)]
     pub manufacturer: Option<Name>,
     /// Model designation.
+    #[deserr(default)]
     pub model: Option<Note>,
     /// Purchase price, non-negative decimal string.
     #[schema(example = "1099")]
@@ -72,6 +78,7 @@ pub struct PrinterInput {
     #[schema(value_type = u32, maximum = 100000)]
     pub average_power_watts: Watts,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
 }
 

@@ -8,7 +8,9 @@ use super::prints::PrintDto;
 use super::prints::outcome_dto::OutcomeInputDto;
 use crate::body_forms::Alternative;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{QueryFields, ReadQuery, StrictJson, StrictQuery};
+use crate::extract::{StrictJson, StrictQuery};
+use crate::input::query::{self, Params};
+use crate::input::{Faults, Refusal};
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -19,7 +21,8 @@ use actix_web::{get, post};
 use actors::integrations::fleet::LinkedPrinter;
 use actors::integrations::fleet_hub::{FleetStatus, Printfleet};
 use actors::integrations::{links, logs};
-use serde::{Deserialize, Serialize};
+use deserr::{Deserr, ValuePointerRef};
+use serde::Serialize;
 use storage::Id;
 use storage::records::{LogLink, OutcomeStatus, PrintLog};
 use utoipa::{IntoParams, ToSchema};
@@ -287,42 +290,48 @@ pub enum FleetView {
 
 /// The status (with `printId`, `partId`: a part's link), or with `view=logs`, `printerId` and
 /// `page` a page of the linked printer's remote log.
-#[derive(Debug, IntoParams)]
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase, validate = with_printer -> Faults)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct FleetParams {
     /// `logs` for a printer's remote log.
     #[param(value_type = Option<String>, pattern = "^logs$")]
+    #[deserr(default, try_from(&String) = logs -> Refusal)]
     pub view: Option<&'static str>,
     /// The print whose part's link to show.
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub print_id: Option<Id>,
     /// The part (multipart prints).
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub part_id: Option<Id>,
     /// The linked printer whose log to page (with `view=logs`).
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub printer_id: Option<Id>,
     /// One-based page of the log (1 to 10000).
     #[param(minimum = 1, maximum = 10000)]
+    #[deserr(default, try_from(&String) = query::number::<1, 10_000> -> Refusal)]
     pub page: Option<u32>,
 }
 
-impl ReadQuery for FleetParams {
-    fn read(query: &mut QueryFields) -> Self {
-        let view = query.one_of("view", &["logs"]);
-        let printer_id = query.id("printerId");
-        if view.is_some() && printer_id.is_none() {
-            query.push_fault("printerId", "errors.required");
-        }
-        FleetParams {
-            view,
-            print_id: query.id("printId"),
-            part_id: query.id("partId"),
-            printer_id,
-            page: query.int("page", 1, 10_000),
-        }
-    }
+/// `view`: `logs`. Errors: `errors.invalidValue`.
+fn logs(text: &str) -> Result<Option<&'static str>, Refusal> {
+    query::choice(text, |t| (t == "logs").then_some("logs"))
 }
+
+/// `params`, when `view` comes with the `printerId` it needs. Errors: `errors.required` on
+/// `printerId`.
+fn with_printer(params: FleetParams, _: ValuePointerRef) -> Result<FleetParams, Faults> {
+    if params.view.is_some() && params.printer_id.is_none() {
+        let text = "printerId: needed with view".to_string();
+        return Err(Faults::one("printerId".into(), "errors.required", text));
+    }
+    Ok(params)
+}
+
+impl Params for FleetParams {}
 
 /// The printer fleet's configuration, version, remote printers and our linked printers with
 /// their trays; with `printId` (`partId`) a part's log link; with `view=logs` a page of a
@@ -366,19 +375,22 @@ pub async fn get_printfleet(
 }
 
 /// LINK_PRINTER's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct LinkPrinterData {
     /// Our printer.
     #[schema(value_type = String, format = Uuid)]
     pub printer_id: WireId,
     /// The remote printer's id, or null to unlink.
+    #[deserr(default)]
     pub remote_id: Option<u64>,
 }
 
 /// SYNC_PRINTER's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SyncPrinterData {
     /// Our linked printer.
     #[schema(value_type = String, format = Uuid)]
@@ -386,8 +398,9 @@ pub struct SyncPrinterData {
 }
 
 /// MAP_TRAY's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct MapTrayData {
     /// Our linked printer.
     #[schema(value_type = String, format = Uuid)]
@@ -396,38 +409,44 @@ pub struct MapTrayData {
     pub slot: String,
     /// The spool, or null to clear.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub spool_id: Option<WireId>,
 }
 
 /// ATTACH's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct AttachData {
     /// The print.
     #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The part (a one-part print may omit it).
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub part_id: Option<WireId>,
     /// The remote log entry's id, among the printer's newest 1,000.
     pub remote_log_id: u64,
 }
 
 /// SYNC_PRINT's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SyncPrintData {
     /// The print.
     #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The part (a one-part print may omit it).
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub part_id: Option<WireId>,
 }
 
 /// A part's confirmed fingerprint.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PartPreview {
     /// The part.
     #[schema(value_type = String, format = Uuid)]
@@ -437,16 +456,19 @@ pub struct PartPreview {
 }
 
 /// IMPORT's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct LogImportData {
     /// The print.
     #[schema(value_type = String, format = Uuid)]
     pub print_id: WireId,
     /// The fingerprint of every linked part.
     #[schema(min_items = 1)]
+    #[deserr(default)]
     pub previews: Option<Vec<PartPreview>>,
     /// A one-part print's fingerprint, instead of `previews`.
+    #[deserr(default)]
     pub preview_hash: Option<String>,
     /// The outcome, as `POST /api/prints/{id}/outcome` takes it.
     pub outcome: OutcomeInputDto,
@@ -460,7 +482,7 @@ pub const FINGERPRINTS: [Alternative; 2] = [
 ];
 
 /// A printer-fleet action: `{ "action": "<NAME>", "data": { … } }`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, ToSchema)]
 #[serde(tag = "action", content = "data", rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum FleetAction {
     /// Link a printer to a remote printer, or unlink it.
@@ -476,6 +498,15 @@ pub enum FleetAction {
     /// Record the outcome from the attached entries.
     Import(LogImportData),
 }
+
+crate::input::shape::actions!(FleetAction {
+    "LINK_PRINTER" => LinkPrinter,
+    "SYNC_PRINTER" => SyncPrinter,
+    "MAP_TRAY" => MapTray,
+    "ATTACH" => Attach,
+    "SYNC_PRINT" => SyncPrint,
+    "IMPORT" => Import,
+});
 
 /// An action's answer: the print for IMPORT, `{ok: true}` otherwise.
 #[derive(Debug, Serialize, ToSchema)]

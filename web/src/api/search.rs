@@ -2,13 +2,16 @@
 
 use super::prints;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{QueryFields, ReadQuery, StrictQuery};
+use crate::extract::StrictQuery;
+use crate::input::Faults;
+use crate::input::query::Params;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::get;
 use actix_web::web::{Data, Json};
 use actors::search::{Found, Hit as FoundHit, Search};
 use actors::values;
+use deserr::Deserr;
 use serde::Serialize;
 use utoipa::{IntoParams, ToSchema};
 
@@ -20,20 +23,16 @@ pub fn q_pattern() -> String {
 }
 
 /// Search query.
-#[derive(Debug, IntoParams)]
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults)]
 #[into_params(parameter_in = Query)]
 pub struct SearchParams {
     /// Text to find, at least 2 characters once trimmed (its pattern: [`q_pattern`]).
+    #[deserr(default)]
     pub q: String,
 }
 
-impl ReadQuery for SearchParams {
-    fn read(query: &mut QueryFields) -> Self {
-        SearchParams {
-            q: query.text("q").unwrap_or_default(),
-        }
-    }
-}
+impl Params for SearchParams {}
 
 /// One hit.
 #[derive(Debug, Serialize, ToSchema)]

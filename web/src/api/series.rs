@@ -4,6 +4,7 @@ use super::ListResponse;
 use super::prints::{self, PrintDto, filters};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, Patch, PathId, StrictJson, StrictQuery};
+use crate::input::Faults;
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -17,6 +18,7 @@ use actors::series::{
     ArchiveSeries, CreateSeries, GetSeries, ListSeries, ReplaceSeries, SeriesInput, SetSeriesState,
 };
 use actors::values::{Name, Note};
+use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::records;
 use storage::records::SeriesStatus;
@@ -44,6 +46,8 @@ pub enum State {
     /// Finished.
     Completed,
 }
+
+crate::input::deserr_by_name!(State);
 
 /// A print series.
 #[derive(Debug, Serialize, ToSchema)]
@@ -92,22 +96,27 @@ impl From<records::Series> for SeriesDto {
 }
 
 /// Series input (create and full replace).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SeriesInputDto {
     /// Name.
     #[schema(example = "Club trophies 2026")]
     pub name: Name,
     /// Customer its prints inherit.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub customer_id: Option<WireId>,
     /// Units wanted in all (positive).
     #[schema(minimum = 1)]
+    #[deserr(default)]
     pub target: Option<u32>,
     /// Free text.
+    #[deserr(default)]
     pub notes: Option<Note>,
     /// Complete automatically when DONE units reach `target` (default false).
     #[serde(default)]
+    #[deserr(default)]
     pub auto_complete: bool,
 }
 
@@ -133,16 +142,18 @@ impl From<State> for SeriesStatus {
 }
 
 /// `{ "status": "OPEN" | "COMPLETED" }`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[deserr(error = Faults, deny_unknown_fields)]
 pub struct StateInput {
     /// The new state.
     pub status: State,
 }
 
 /// `{ "sourcePrintId": ... }`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct NextRunInput {
     /// The print the next run copies.
     #[schema(value_type = String, format = Uuid)]
@@ -236,9 +247,9 @@ pub async fn patch_series(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    body: Patch<SeriesInputDto>,
+    body: StrictJson<Patch<SeriesInputDto>>,
 ) -> Result<HttpResponse, ApiError> {
-    let series = match body {
+    let series = match body.0 {
         Patch::Archive(a) => {
             let command = ArchiveSeries {
                 id: id.0,

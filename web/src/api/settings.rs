@@ -2,6 +2,7 @@
 
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::StrictJson;
+use crate::input::Faults;
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -11,7 +12,8 @@ use actix_web::{get, patch};
 use actors::settings::GetSettings;
 use actors::setup::{FeaturesInput, SettingsInput, UpdateFeatures, UpdateSettings};
 use actors::values::{Amount, Currency, Locale};
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use serde::Serialize;
 use storage::records;
 use utoipa::ToSchema;
 
@@ -49,8 +51,9 @@ impl From<records::Settings> for Settings {
 }
 
 /// Settings input: every field is required (full replacement).
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SettingsPatch {
     /// ISO 4217 code; a change is refused (409 CURRENCY_LOCKED) once any print exists.
     #[schema(example = "EUR")]
@@ -85,12 +88,15 @@ impl From<records::Settings> for Features {
 }
 
 /// Feature flag change; absent flags keep their value.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct FeaturesPatch {
     /// Print series on or off.
+    #[deserr(default)]
     pub print_series_enabled: Option<bool>,
     /// Spool management on or off.
+    #[deserr(default)]
     pub spool_management_enabled: Option<bool>,
 }
 

@@ -4,7 +4,10 @@
 //! body, URL or credential.
 
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{QueryFields, ReadQuery, StrictJson, StrictQuery};
+use crate::extract::{StrictJson, StrictQuery};
+use crate::input::Faults;
+use crate::input::Refusal;
+use crate::input::query::{self, Params};
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
@@ -16,6 +19,7 @@ use actors::integrations::hub::{ImportRequest, Preview, PreviewItem, Spoolmgr, S
 use actors::integrations::import::Conflict;
 use actors::integrations::spoolmgr::RemoteSpool;
 use actors::values::Grams;
+use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::records::{Authority, OperationState, RemoteState, SpoolmgrOperation};
 use utoipa::{IntoParams, ToSchema};
@@ -36,6 +40,8 @@ pub enum AuthorityDto {
     /// The spool manager; outcomes send their consumption to it as operations.
     ExternalConsumption,
 }
+
+crate::input::deserr_by_name!(AuthorityDto);
 
 impl From<Authority> for AuthorityDto {
     fn from(a: Authority) -> Self {
@@ -334,25 +340,26 @@ impl From<Preview> for PreviewDto {
 }
 
 /// The status, or with `view=preview` one page of the import preview.
-#[derive(Debug, IntoParams)]
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults)]
 #[into_params(parameter_in = Query)]
 pub struct SpoolmgrParams {
     /// `preview` for the import preview.
     #[param(value_type = Option<String>, pattern = "^preview$")]
+    #[deserr(default, try_from(&String) = preview -> Refusal)]
     pub view: Option<&'static str>,
     /// One-based page of the preview (1 to 10000).
     #[param(minimum = 1, maximum = 10000)]
+    #[deserr(default, try_from(&String) = query::number::<1, 10_000> -> Refusal)]
     pub page: Option<u32>,
 }
 
-impl ReadQuery for SpoolmgrParams {
-    fn read(query: &mut QueryFields) -> Self {
-        SpoolmgrParams {
-            view: query.one_of("view", &["preview"]),
-            page: query.int("page", 1, 10_000),
-        }
-    }
+/// `view`: `preview`. Errors: `errors.invalidValue`.
+fn preview(text: &str) -> Result<Option<&'static str>, Refusal> {
+    query::choice(text, |t| (t == "preview").then_some("preview"))
 }
+
+impl Params for SpoolmgrParams {}
 
 /// `GET /api/integrations/spoolmgr`'s answer: the status, or a preview page.
 #[derive(Debug, Serialize, ToSchema)]
@@ -399,23 +406,27 @@ pub async fn get_spoolmgr(
 }
 
 /// IMPORT's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SpoolImportData {
     /// The remote spool's id.
     pub remote_id: u64,
     /// The fingerprint from the preview.
     pub preview_hash: String,
     /// Who owns its stock (default `EXTERNAL_READ_ONLY`).
+    #[deserr(default)]
     pub authority: Option<AuthorityDto>,
     /// Link this local spool (same already-linked filament, not linked) instead of making one.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub local_spool_id: Option<WireId>,
 }
 
 /// SYNC's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SyncData {
     /// The linked spool.
     #[schema(value_type = String, format = Uuid)]
@@ -430,9 +441,12 @@ pub enum Ownership {
     Native,
 }
 
+crate::input::deserr_by_name!(Ownership);
+
 /// UNLINK's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct UnlinkData {
     /// The linked spool.
     #[schema(value_type = String, format = Uuid)]
@@ -456,9 +470,12 @@ pub enum OperationAction {
     ConfirmNotApplied,
 }
 
+crate::input::deserr_by_name!(OperationAction);
+
 /// OPERATION's data.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct OperationData {
     /// The operation.
     #[schema(value_type = String, format = Uuid)]
@@ -468,7 +485,7 @@ pub struct OperationData {
 }
 
 /// A spool-manager action: `{ "action": "<NAME>", "data": { … } }`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, ToSchema)]
 #[serde(tag = "action", content = "data", rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum SpoolmgrAction {
     /// Import (or link) a remote spool.
@@ -480,6 +497,13 @@ pub enum SpoolmgrAction {
     /// Send or confirm an operation.
     Operation(OperationData),
 }
+
+crate::input::shape::actions!(SpoolmgrAction {
+    "IMPORT" => Import,
+    "SYNC" => Sync,
+    "UNLINK" => Unlink,
+    "OPERATION" => Operation,
+});
 
 /// IMPORT's and UNLINK's answer: the local spool.
 #[derive(Debug, Serialize, ToSchema)]

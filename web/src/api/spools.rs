@@ -4,9 +4,10 @@
 use super::ListResponse;
 use super::spoolmgr::{AuthorityDto, RemoteStateDto};
 use crate::error::{ApiError, Code, ErrorBody};
-use crate::extract::{
-    ArchiveInput, ListParams, Patch, PathId, QueryFields, ReadQuery, StrictJson, StrictQuery,
-};
+use crate::extract::{ArchiveInput, ListParams, Patch, PathId, StrictJson, StrictQuery};
+use crate::input::Faults;
+use crate::input::Refusal;
+use crate::input::query::{self, Params};
 use crate::middleware::request_origin;
 use crate::routes;
 use crate::session::CurrentUser;
@@ -22,6 +23,7 @@ use actors::stock::{
     SpoolFilter, SpoolLedger, SpoolView,
 };
 use actors::values::{self, Amount, Name, Note, PositiveGrams, PurchaseDate, Sign, SignedGrams};
+use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::Id;
 use storage::records::{Movement, MovementKind};
@@ -143,6 +145,8 @@ pub enum MovementKindDto {
     Print,
 }
 
+crate::input::deserr_by_name!(MovementKindDto);
+
 /// A ledger movement.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -193,11 +197,13 @@ pub struct SpoolDetail {
 }
 
 /// New spool input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SpoolInputDto {
     /// Unique label code; omit to get the next `SP-000001`-style code.
     #[schema(example = "PLA-BLK-01")]
+    #[deserr(default)]
     pub code: Option<Name>,
     /// Its filament.
     #[schema(value_type = String, format = Uuid)]
@@ -209,11 +215,14 @@ pub struct SpoolInputDto {
     #[schema(example = "1000")]
     pub initial_net_weight_grams: PositiveGrams,
     /// Manufacturer's lot.
+    #[deserr(default)]
     pub purchase_lot: Option<Note>,
     /// Where it is kept.
+    #[deserr(default)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
     #[schema(format = Date, example = "2026-11-01")]
+    #[deserr(default)]
     pub acquired_at: Option<PurchaseDate>,
 }
 
@@ -233,24 +242,31 @@ impl From<SpoolInputDto> for OpenSpool {
 
 /// Spool change: metadata and price. `code`, `filamentId` and `initialNetWeightGrams` are fixed;
 /// sending a different value is 409 IMMUTABLE.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SpoolPatch {
     /// What it cost.
     pub purchase_price: Amount,
     /// Manufacturer's lot.
+    #[deserr(default)]
     pub purchase_lot: Option<Note>,
     /// Where it is kept.
+    #[deserr(default)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
     #[schema(format = Date)]
+    #[deserr(default)]
     pub acquired_at: Option<PurchaseDate>,
     /// Fixed: must equal the spool's code if sent.
+    #[deserr(default)]
     pub code: Option<String>,
     /// Fixed: must equal the spool's filament if sent.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub filament_id: Option<WireId>,
     /// Fixed: must equal the spool's initial weight if sent.
+    #[deserr(default)]
     pub initial_net_weight_grams: Option<PositiveGrams>,
 }
 
@@ -298,8 +314,9 @@ impl From<MovementKindDto> for MovementKind {
 
 /// Movement input. Its OpenAPI schema is one object per kind (below), so a client sends only
 /// grams the ledger books.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserr)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct MovementInputDto {
     /// RECEIPT (positive grams) or CORRECTION (signed, nonzero); PRINT is refused (outcomes book
     /// it).
@@ -307,9 +324,11 @@ pub struct MovementInputDto {
     /// Grams: at most 12 whole and 6 fractional digits.
     pub grams: SignedGrams,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
     /// A UUID: retrying with the same key and content books nothing new and answers the first
     /// movement; the same key with other content is 409 OPERATION_KEY_REUSED.
+    #[deserr(default)]
     pub operation_key: Option<WireId>,
 }
 
@@ -394,24 +413,20 @@ impl MovementInputDto {
 }
 
 /// Spool list filters.
-#[derive(Debug, IntoParams)]
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct SpoolParams {
     /// Only this filament.
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub filament_id: Option<Id>,
     /// Only spools with filament left.
+    #[deserr(default, try_from(&String) = query::flag -> Refusal)]
     pub available_only: Option<bool>,
 }
 
-impl ReadQuery for SpoolParams {
-    fn read(query: &mut QueryFields) -> Self {
-        SpoolParams {
-            filament_id: query.id("filamentId"),
-            available_only: query.bool("availableOnly"),
-        }
-    }
-}
+impl Params for SpoolParams {}
 
 /// Lists spools (sorted by code).
 #[utoipa::path(tag = "spools", params(ListParams, SpoolParams), responses((status = 200, body = ListResponse<SpoolDto>), (status = 401, body = ErrorBody), (status = 409, description = "SPOOL_MANAGEMENT_DISABLED", body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
@@ -477,9 +492,9 @@ pub async fn patch_spool(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    body: Patch<SpoolPatch>,
+    body: StrictJson<Patch<SpoolPatch>>,
 ) -> Result<Json<SpoolDto>, ApiError> {
-    let spool = match body {
+    let spool = match body.0 {
         Patch::Archive(a) => {
             let command = ArchiveSpool {
                 id: id.0,

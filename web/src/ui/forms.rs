@@ -3,8 +3,8 @@
 //! same field errors.
 
 use crate::error::ApiError;
-use crate::extract::parse_json;
-use serde::de::DeserializeOwned;
+use crate::input;
+use deserr::Deserr;
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -65,7 +65,7 @@ impl Submitted {
     /// The API input `T` from the `fields` of this form.
     ///
     /// Errors: the API's `VALIDATION_FAILED` with field errors, as for the JSON body.
-    pub fn input<T: DeserializeOwned>(&self, fields: &[Field]) -> Result<T, ApiError> {
+    pub fn input<T: Deserr<input::Faults>>(&self, fields: &[Field]) -> Result<T, ApiError> {
         let mut object = Map::new();
         for field in fields {
             match *field {
@@ -77,7 +77,7 @@ impl Submitted {
                 }
             }
         }
-        parse_json(Value::Object(object).to_string().as_bytes())
+        input::parse(Value::Object(object))
     }
 
     /// The API input `T` from a form whose field names are JSON paths, as in the API's field
@@ -90,8 +90,8 @@ impl Submitted {
     /// builds the same document for the live cost preview.
     ///
     /// Errors: the API's `VALIDATION_FAILED` with field errors at those same paths.
-    pub fn document<T: DeserializeOwned>(&self, numbers: &[&str]) -> Result<T, ApiError> {
-        parse_json(self.tree(numbers).to_string().as_bytes())
+    pub fn document<T: Deserr<input::Faults>>(&self, numbers: &[&str]) -> Result<T, ApiError> {
+        input::parse(self.tree(numbers))
     }
 
     /// The JSON document of [`Submitted::document`] before the API's parser sees it (to show a

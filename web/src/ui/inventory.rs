@@ -14,7 +14,7 @@ use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::{components, customers, filaments, manufacturers, printers};
 use crate::error::{ApiError, Code, Rendered};
-use crate::extract::parse_json;
+use crate::input::parse;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
 use actors::inventory::commands::{GetRecord, ListRecords};
@@ -671,7 +671,7 @@ where
     <R::Kind as Kind>::Filter: Default,
 {
     let form = Submitted::parse(&body);
-    let input = parse_json::<R::Input>(api_body::<R>(&form).to_string().as_bytes());
+    let input = parse::<R::Input>(api_body::<R>(&form));
     let result = match input {
         Ok(input) => api::add::<R>(&ctx.state, input).await,
         Err(e) => Err(e),
@@ -691,7 +691,7 @@ where
 {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let input = parse_json::<R::Input>(api_body::<R>(&form).to_string().as_bytes());
+    let input = parse::<R::Input>(api_body::<R>(&form));
     let result = match input {
         Ok(input) => api::replace::<R>(&ctx.state, id, input).await.map(|_| ()),
         Err(e) => Err(e),

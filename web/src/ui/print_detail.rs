@@ -16,7 +16,7 @@ use super::print_fleet;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
 use crate::api::prints::{PrintDto, Status};
 use crate::error::{ApiError, Code};
-use crate::extract;
+use crate::input;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::prints::{
@@ -24,6 +24,7 @@ use actors::prints::{
     RecordOutcome, Retry, SetPaid, SetStatus, moves,
 };
 use askama::Template;
+use deserr::Deserr;
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;
 use storage::Id;
@@ -490,10 +491,8 @@ const NUMBERS: [&str; 1] = ["expectedRevision"];
 /// their sum, as the rules require.
 ///
 /// Errors: the API's field errors.
-pub(super) fn outcome_input<T: serde::de::DeserializeOwned>(
-    form: &Submitted,
-) -> Result<T, ApiError> {
-    extract::parse_json(outcome_tree(form).to_string().as_bytes())
+pub(super) fn outcome_input<T: Deserr<input::Faults>>(form: &Submitted) -> Result<T, ApiError> {
+    input::parse(outcome_tree(form))
 }
 
 /// The outcome document of an outcome form, before the API's parser sees it: minutes become

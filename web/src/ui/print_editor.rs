@@ -16,6 +16,7 @@ use super::paths;
 use super::print_detail;
 use crate::api::prints::{PrintDto, PrintInputDto};
 use crate::error::{ApiError, Rendered};
+use crate::input;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::prints::{Calculate, CreateDraft, GetPrint};
@@ -291,7 +292,7 @@ async fn stored(ctx: &Ctx) -> Result<PrintDto, Rendered> {
 pub async fn edit_form(ctx: Ctx) -> Page {
     let print = stored(&ctx).await?;
     let tree = document_of(&print);
-    let priced = match serde_json::from_value::<PrintInputDto>(tree.clone()) {
+    let priced = match input::parse::<PrintInputDto>(tree.clone()) {
         Ok(draft) => match draft.into_input() {
             Ok(input) => ctx.state.query(Calculate(input)).await.map(drop),
             Err(e) => Err(e),

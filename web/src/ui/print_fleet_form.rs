@@ -7,7 +7,7 @@ use super::paths;
 use super::print_detail::{outcome_tree, refuse};
 use crate::api::printfleet::FleetAction;
 use crate::error::ApiError;
-use crate::extract;
+use crate::input;
 use actix_web::web::Bytes;
 
 /// `POST /prints/{id}/fleet`: `fleetAction` ATTACH (`attach.partId`, `attach.remoteLogId`),
@@ -63,5 +63,5 @@ fn import(form: &Submitted, outcome: &Submitted, id: storage::Id) -> Result<Flee
     previews.set("data.printId", id.to_string());
     let mut tree = previews.tree(&[]);
     tree["data"]["outcome"] = outcome_tree(outcome);
-    extract::parse_json(tree.to_string().as_bytes())
+    input::parse(tree)
 }

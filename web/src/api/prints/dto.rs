@@ -27,6 +27,8 @@ pub enum Status {
     Done,
 }
 
+crate::input::deserr_by_name!(Status);
+
 impl From<PrintStatus> for Status {
     fn from(s: PrintStatus) -> Self {
         match s {

@@ -1,11 +1,15 @@
 //! Print list, history and export filters from the query string.
 
 use crate::error::ApiError;
-use crate::extract::{ListParams, QueryFields, ReadQuery, StrictQuery};
+use crate::extract::ListParams;
+use crate::input::Faults;
+use crate::input::Refusal;
+use crate::input::query::{self, Params};
 use actors::inventory::ListQuery;
 use actors::prints::query::{
     MAX_CONDITIONS, MAX_SET_VALUES, Outcome, PrintFilter, Where, parse_status,
 };
+use deserr::Deserr;
 use jiff::civil::Date;
 use serde_json::{Value, json};
 use storage::Id;
@@ -71,86 +75,64 @@ pub fn document_where(document: &mut Value) {
 }
 
 /// Print filters beyond the common list query.
-#[derive(Debug, Clone, Default, IntoParams)]
+#[derive(Debug, Clone, Default, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct PrintParams {
     /// Statuses, comma-separated: DRAFT, PRINTING, PRINTED, SHIPPED, DONE.
+    #[deserr(default, rename = "status", try_from(&String) = status_list -> Refusal)]
     #[param(rename = "status", value_type = Option<String>, pattern = "^(DRAFT|PRINTING|PRINTED|SHIPPED|DONE)(,(DRAFT|PRINTING|PRINTED|SHIPPED|DONE))*$")]
     pub statuses: Vec<PrintStatus>,
     /// Outcomes, comma-separated: PENDING (DONE without outcome), SUCCESS, FAILED.
+    #[deserr(default, rename = "outcome", try_from(&String) = outcome_list -> Refusal)]
     #[param(rename = "outcome", value_type = Option<String>, pattern = "^(PENDING|SUCCESS|FAILED)(,(PENDING|SUCCESS|FAILED))*$")]
     pub outcomes: Vec<Outcome>,
     /// Customer id.
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub customer_id: Option<Id>,
     /// Printer id (any part).
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub printer_id: Option<Id>,
     /// Series id.
     #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
     pub series_id: Option<Id>,
     /// Completion date (else creation date) on or after, YYYY-MM-DD, instance time zone.
     #[param(value_type = Option<String>, format = Date)]
+    #[deserr(default, try_from(&String) = query::date -> Refusal)]
     pub date_from: Option<Date>,
     /// Completion date (else creation date) on or before, YYYY-MM-DD, instance time zone.
     #[param(value_type = Option<String>, format = Date)]
+    #[deserr(default, try_from(&String) = query::date -> Refusal)]
     pub date_to: Option<Date>,
     /// JSON group: one condition, `{"AND": [...]}` or `{"OR": [...]}` with 1 to 20 conditions on
     /// status, outcome, printerId, customerId, seriesId (`{"in"|"notIn": [...]}`), archived
     /// (bool), dateFrom (`{"gte": date}`), dateTo (`{"lte": date}`).
     #[param(value_type = Option<String>, example = json!(r#"{"AND":[{"status":{"in":["DONE"]}},{"archived":false}]}"#))]
+    #[deserr(default, rename = "where", try_from(&String) = group -> Refusal)]
     pub r#where: Option<Where>,
 }
 
-fn list<T>(query: &mut QueryFields, name: &str, parse: impl Fn(&str) -> Option<T>) -> Vec<T> {
-    let Some(text) = query.text(name) else {
-        return Vec::new();
-    };
-    let parsed: Option<Vec<T>> = text.split(',').map(|t| parse(t.trim())).collect();
-    parsed.unwrap_or_else(|| {
-        query.push_fault(name, "errors.invalidValue");
-        Vec::new()
-    })
+/// `status`: statuses, comma-separated. Errors: `errors.invalidValue`.
+fn status_list(text: &str) -> Result<Vec<PrintStatus>, Refusal> {
+    query::list(text, parse_status)
 }
 
-fn date(query: &mut QueryFields, name: &str) -> Option<Date> {
-    let text = query.text(name)?;
-    match text.parse() {
-        Ok(d) => Some(d),
-        Err(_) => {
-            query.push_fault(name, "errors.invalidDate");
-            None
-        }
-    }
+/// `outcome`: outcomes, comma-separated. Errors: `errors.invalidValue`.
+fn outcome_list(text: &str) -> Result<Vec<Outcome>, Refusal> {
+    query::list(text, Outcome::parse)
 }
 
-impl ReadQuery for PrintParams {
-    fn read(query: &mut QueryFields) -> Self {
-        let group = query
-            .text("where")
-            .and_then(|text| match Where::parse(&text) {
-                Ok(group) => Some(group),
-                Err(actors::Error::Validation(faults)) => {
-                    query.push_faults(faults);
-                    None
-                }
-                Err(_) => {
-                    query.push_fault("where", "errors.invalidValue");
-                    None
-                }
-            });
-        PrintParams {
-            statuses: list(query, "status", parse_status),
-            outcomes: list(query, "outcome", Outcome::parse),
-            customer_id: query.id("customerId"),
-            printer_id: query.id("printerId"),
-            series_id: query.id("seriesId"),
-            date_from: date(query, "dateFrom"),
-            date_to: date(query, "dateTo"),
-            r#where: group,
-        }
-    }
+/// `where`: a JSON group ([`Where::parse`]). Errors: `errors.invalidWhere`.
+fn group(text: &str) -> Result<Option<Where>, Refusal> {
+    Where::parse(text)
+        .map(Some)
+        .map_err(|_| Refusal("errors.invalidWhere"))
 }
+
+impl Params for PrintParams {}
 
 /// The rules' list query and print filter of a list query and print parameters.
 pub fn filter((list, p): (ListParams, PrintParams)) -> (ListQuery, PrintFilter) {
@@ -174,5 +156,5 @@ pub fn filter((list, p): (ListParams, PrintParams)) -> (ListQuery, PrintFilter) 
 ///
 /// Errors: 422 with every parameter at fault.
 pub fn parse_query(query: &str) -> Result<(ListQuery, PrintFilter), ApiError> {
-    StrictQuery::<(ListParams, PrintParams)>::parse(query).map(filter)
+    query::parse::<(ListParams, PrintParams)>(query).map(filter)
 }

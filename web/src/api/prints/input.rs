@@ -3,15 +3,17 @@
 
 use crate::body_forms::Alternative;
 use crate::error::ApiError;
+use crate::input::Faults;
 use crate::wire::WireId;
 use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
 use actors::values::{Amount, Grams, Name, Note, Seconds};
-use serde::Deserialize;
+use deserr::Deserr;
 use utoipa::ToSchema;
 
 /// A hotend and its printing time.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct HotendLine {
     /// A component of type HOTEND.
     #[schema(value_type = String, format = Uuid)]
@@ -22,8 +24,9 @@ pub struct HotendLine {
 }
 
 /// A filament line.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct FilamentLine {
     /// The filament.
     #[schema(value_type = String, format = Uuid)]
@@ -33,15 +36,18 @@ pub struct FilamentLine {
     pub used_grams: Grams,
     /// The spool (with spool management on; ignored when it is off).
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub spool_id: Option<WireId>,
 }
 
 /// One part: one printer run.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PartInputDto {
     /// The part's id when editing an existing part; omit for a new part.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub id: Option<WireId>,
     /// The printer.
     #[schema(value_type = String, format = Uuid)]
@@ -55,6 +61,7 @@ pub struct PartInputDto {
     /// Components of type OTHER, each at most once.
     #[serde(default)]
     #[schema(value_type = BTreeSet<String>, format = Uuid)]
+    #[deserr(default)]
     pub other_component_ids: Vec<WireId>,
     /// One or more filament lines.
     #[schema(min_items = 1)]
@@ -63,43 +70,55 @@ pub struct PartInputDto {
 
 /// Print draft input. Send `parts` (1 to 100), or for a one-part print the legacy flat form with
 /// `printerId`, `buildPlateId`, `hotends`, `otherComponentIds` and `filaments` at the root.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PrintInputDto {
     /// Name.
     #[schema(example = "Phone stand")]
     pub name: Name,
     /// Customer (a series' customer is inherited; another one is refused).
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub customer_id: Option<WireId>,
     /// Series.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub series_id: Option<WireId>,
     /// Units made by the run, 1 to 1,000,000 (default 1).
     #[schema(minimum = 1, maximum = 1000000)]
+    #[deserr(default)]
     pub quantity: Option<u32>,
     /// Sales value of the whole run, non-negative, instance currency.
     #[schema(example = "12.50")]
+    #[deserr(default)]
     pub sales_value: Option<Amount>,
     /// Free text.
+    #[deserr(default)]
     pub notes: Option<Note>,
     /// Ordered parts, 1 to 100.
     #[schema(min_items = 1, max_items = 100)]
+    #[deserr(default)]
     pub parts: Option<Vec<PartInputDto>>,
     /// Legacy flat form: the printer.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub printer_id: Option<WireId>,
     /// Legacy flat form: the build plate.
     #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
     pub build_plate_id: Option<WireId>,
     /// Legacy flat form: hotends.
     #[schema(min_items = 1)]
+    #[deserr(default)]
     pub hotends: Option<Vec<HotendLine>>,
     /// Legacy flat form: other components, each at most once.
     #[schema(value_type = Option<BTreeSet<String>>, format = Uuid)]
+    #[deserr(default)]
     pub other_component_ids: Option<Vec<WireId>>,
     /// Legacy flat form: filament lines.
     #[schema(min_items = 1)]
+    #[deserr(default)]
     pub filaments: Option<Vec<FilamentLine>>,
 }
 

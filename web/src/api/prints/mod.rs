@@ -12,22 +12,24 @@ pub use input::PrintInputDto;
 
 use super::ListResponse;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery, parse_json};
+use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery};
+use crate::input::Faults;
+use crate::input::shape::{self, Shape};
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire;
-use actix_web::dev::Payload;
-use actix_web::web::{Bytes, Data, Json};
-use actix_web::{FromRequest, HttpRequest, HttpResponse, get, patch, post};
+use actix_web::web::{Data, Json};
+use actix_web::{HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
 use actors::prints::{
     self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, CreateDraft,
     GetPrint, ListPrints, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid,
     SetStatus,
 };
-use futures_util::future::LocalBoxFuture;
-use serde::{Deserialize, Serialize};
+use deserr::Deserr;
+use deserr::{IntoValue, ValuePointerRef};
+use serde::Serialize;
 use storage::{Id, Timestamp};
 use utoipa::ToSchema;
 
@@ -136,16 +138,18 @@ pub async fn get_print(
 }
 
 /// `{ "status": ... }`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[deserr(error = Faults, deny_unknown_fields)]
 pub struct StatusInput {
     /// The new status; never back to DRAFT once left.
     pub status: Status,
 }
 
 /// `{ "paid": ... }`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(deny_unknown_fields)]
+#[deserr(error = Faults, deny_unknown_fields)]
 pub struct PaidInput {
     /// Paid flag; `paidAt` is set by the server.
     pub paid: bool,
@@ -185,7 +189,7 @@ impl PrintInputDto {
 
 /// A print PATCH: the draft data (a full replace; a multipart print needs `parts`), or exactly one
 /// of `{status}`, `{paid}`, `{archived}`.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, ToSchema)]
 #[serde(untagged)]
 pub enum PrintPatch {
     /// Status move.
@@ -198,28 +202,26 @@ pub enum PrintPatch {
     Draft(Box<PrintInputDto>),
 }
 
-impl FromRequest for PrintPatch {
-    type Error = ApiError;
-    type Future = LocalBoxFuture<'static, Result<Self, ApiError>>;
-
-    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
-        let bytes = Bytes::from_request(req, payload);
-        Box::pin(async move {
-            let bytes = bytes.await.map_err(|e| {
-                ApiError::field("", "errors.unreadableBody").with_message(e.to_string())
-            })?;
-            let value: serde_json::Value = parse_json(&bytes)?;
-            let single = value
-                .as_object()
-                .filter(|o| o.len() == 1)
-                .and_then(|o| o.keys().next().cloned());
-            match single.as_deref() {
-                Some("status") => parse_json(&bytes).map(PrintPatch::Status),
-                Some("paid") => parse_json(&bytes).map(PrintPatch::Paid),
-                Some("archived") => parse_json(&bytes).map(PrintPatch::Archive),
-                _ => parse_json(&bytes).map(|d| PrintPatch::Draft(Box::new(d))),
+impl Deserr<Faults> for PrintPatch {
+    fn deserialize_from_value<V: IntoValue>(
+        value: deserr::Value<V>,
+        location: ValuePointerRef,
+    ) -> Result<Self, Faults> {
+        match shape::one_field(value, &["status", "paid", "archived"]) {
+            Shape::One(name, value) => {
+                let (at, value) = (location.push_key(name), value.into_value());
+                match name {
+                    "status" => Status::deserialize_from_value(value, at)
+                        .map(|status| PrintPatch::Status(StatusInput { status })),
+                    "paid" => bool::deserialize_from_value(value, at)
+                        .map(|paid| PrintPatch::Paid(PaidInput { paid })),
+                    _ => bool::deserialize_from_value(value, at)
+                        .map(|archived| PrintPatch::Archive(ArchiveInput { archived })),
+                }
             }
-        })
+            Shape::Whole(body) => PrintInputDto::deserialize_from_value(body, location)
+                .map(|draft| PrintPatch::Draft(Box::new(draft))),
+        }
     }
 }
 
@@ -244,9 +246,9 @@ pub async fn patch_print(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
-    body: PrintPatch,
+    body: StrictJson<PrintPatch>,
 ) -> Result<HttpResponse, ApiError> {
-    let print = match body {
+    let print = match body.0 {
         PrintPatch::Status(s) => state.send(s.command(id.0)).await?,
         PrintPatch::Paid(p) => state.send(p.command(id.0)).await?,
         PrintPatch::Archive(a) => {

@@ -1,9 +1,11 @@
 //! Outcome request and response bodies.
 
 use crate::error::ApiError;
+use crate::input::Faults;
 use crate::wire::{WireId, dec, ts};
 use actors::prints::outcome::{CorrectionInput, HISTORY_CORRECTIONS, OutcomeInput};
 use actors::values::{Grams, Note, Seconds};
+use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::records::{Outcome, OutcomeRevision, OutcomeStatus};
 use utoipa::ToSchema;
@@ -18,6 +20,8 @@ pub enum OutcomeKind {
     Failed,
 }
 
+crate::input::deserr_by_name!(OutcomeKind);
+
 impl From<OutcomeStatus> for OutcomeKind {
     fn from(s: OutcomeStatus) -> Self {
         match s {
@@ -28,8 +32,9 @@ impl From<OutcomeStatus> for OutcomeKind {
 }
 
 /// Actual grams of one planned usage.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct UsageGrams {
     /// A planned usage of the print.
     #[schema(value_type = String, format = Uuid)]
@@ -40,8 +45,9 @@ pub struct UsageGrams {
 }
 
 /// Actual time of one part.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PartSeconds {
     /// A part of the print.
     #[schema(value_type = String, format = Uuid)]
@@ -52,42 +58,52 @@ pub struct PartSeconds {
 }
 
 /// Outcome input.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct OutcomeInputDto {
     /// SUCCESS or FAILED, shared by every part.
     pub status: OutcomeKind,
     /// Actual time of the whole print, seconds (0 to 2,147,483,647): required without `parts`;
     /// with them it may be left out (it is their sum) and must equal their sum when given.
     #[schema(value_type = Option<u32>, maximum = 2147483647)]
+    #[deserr(default)]
     pub duration_seconds: Option<Seconds>,
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
     /// Required when FAILED.
+    #[deserr(default)]
     pub failure_reason: Option<Note>,
     /// Multipart prints: every part exactly once.
+    #[deserr(default)]
     pub parts: Option<Vec<PartSeconds>>,
 }
 
 /// Correction input: the outcome fields, why, the revision it corrects, and an idempotency key.
-#[derive(Debug, Deserialize, ToSchema)]
+#[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct CorrectionInputDto {
     /// SUCCESS or FAILED.
     pub status: OutcomeKind,
     /// Actual time of the whole print, seconds (0 to 2,147,483,647): required without `parts`;
     /// with them it may be left out (it is their sum) and must equal their sum when given.
     #[schema(value_type = Option<u32>, maximum = 2147483647)]
+    #[deserr(default)]
     pub duration_seconds: Option<Seconds>,
     /// Every planned usage exactly once.
     pub filaments: Vec<UsageGrams>,
     /// Free text.
+    #[deserr(default)]
     pub note: Option<Note>,
     /// Required when FAILED.
+    #[deserr(default)]
     pub failure_reason: Option<Note>,
     /// Multipart prints: every part exactly once.
+    #[deserr(default)]
     pub parts: Option<Vec<PartSeconds>>,
     /// Why the outcome is corrected (required).
     pub correction_note: Note,
