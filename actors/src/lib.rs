@@ -33,6 +33,7 @@ pub mod search;
 pub mod series;
 pub mod settings;
 pub mod setup;
+pub mod sliced;
 pub mod stock;
 pub mod txn;
 pub mod values;
