@@ -21,6 +21,7 @@ mod projection;
 mod rules;
 mod series;
 mod settings;
+mod sliced;
 mod spoolmgr;
 mod spoolmgr_real;
 mod spools;

@@ -7,6 +7,7 @@
 use actix_web::http::StatusCode;
 use actix_web::{HttpResponse, ResponseError};
 use actors::FieldError;
+use actors::sliced::Refusal;
 use serde::Serialize;
 use std::fmt;
 use utoipa::ToSchema;
@@ -54,6 +55,28 @@ pub enum Code {
     ExportTooLarge,
     /// 409: the integration is switched off.
     IntegrationDisabled,
+    /// 422: an upload that is not a sliced file from a slicer this appliance reads.
+    SlicedFileUnrecognized,
+    /// 422: G-code cut off before the slicer's summary.
+    SlicedFileTruncated,
+    /// 422: G-code that is not UTF-8 text.
+    SlicedFileNotText,
+    /// 422: a zip archive that is not a 3MF package.
+    SlicedFileNotPackage,
+    /// 422: a damaged zip archive.
+    SlicedFileBrokenArchive,
+    /// 422: a 3MF whose `slice_info.config` cannot be read.
+    SlicedFileBrokenMetadata,
+    /// 422: a project 3MF without a sliced result.
+    SlicedFileNotSliced,
+    /// 422: binary G-code (`.bgcode`).
+    SlicedFileBinaryGcode,
+    /// 422: CuraEngine's command-line placeholders instead of an estimate.
+    SlicedFilePlaceholders,
+    /// 413: a file above the limit (2 GiB G-code, 512 MiB package).
+    SlicedFileTooLarge,
+    /// 422: an archive entry above its limit (a zip bomb).
+    SlicedFileEntryTooLarge,
     /// 409: the integration is on but has no URL (or key), or the peer refused our credential.
     IntegrationConfig,
     /// 502: the peer gave no usable answer (refused, timeout, redirect, oversized body, 5xx).
@@ -100,6 +123,17 @@ impl Code {
             OutcomeConflict         => (S::CONFLICT, "OUTCOME_CONFLICT", "errors.outcomeConflict", "The print already has a different outcome; correct it instead."),
             StaleRevision           => (S::CONFLICT, "STALE_REVISION", "errors.staleRevision", "The outcome was corrected meanwhile; reload and try again."),
             IntegrationDisabled     => (S::CONFLICT, "INTEGRATION_DISABLED", "errors.integrationDisabled", "The integration is disabled."),
+            SlicedFileUnrecognized  => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_UNRECOGNIZED", "errors.slicedFileUnrecognized", "Not a sliced file from a slicer this appliance reads (G-code from PrusaSlicer, SuperSlicer, OrcaSlicer, Bambu Studio or Cura, or a sliced 3MF)."),
+            SlicedFileTruncated     => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_TRUNCATED", "errors.slicedFileTruncated", "The file ends before the slicer's summary: it is incomplete."),
+            SlicedFileNotText       => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_NOT_TEXT", "errors.slicedFileNotText", "The G-code is not text (UTF-8)."),
+            SlicedFileNotPackage    => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_NOT_PACKAGE", "errors.slicedFileNotPackage", "A zip archive that is not a 3MF package."),
+            SlicedFileBrokenArchive => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BROKEN_ARCHIVE", "errors.slicedFileBrokenArchive", "The archive is damaged."),
+            SlicedFileBrokenMetadata => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BROKEN_METADATA", "errors.slicedFileBrokenMetadata", "The 3MF's slice information cannot be read."),
+            SlicedFileNotSliced     => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_NOT_SLICED", "errors.slicedFileNotSliced", "The 3MF holds a project but no sliced result: slice it and export the sliced file."),
+            SlicedFileBinaryGcode   => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BINARY_GCODE", "errors.slicedFileBinaryGcode", "Binary G-code is not read: export text G-code."),
+            SlicedFilePlaceholders  => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_PLACEHOLDERS", "errors.slicedFilePlaceholders", "The file holds CuraEngine's placeholder values, not an estimate: save it from Cura."),
+            SlicedFileTooLarge      => (S::PAYLOAD_TOO_LARGE, "SLICED_FILE_TOO_LARGE", "errors.slicedFileTooLarge", "The file is larger than the limit (2 GiB of G-code, 512 MiB for a 3MF)."),
+            SlicedFileEntryTooLarge => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_ENTRY_TOO_LARGE", "errors.slicedFileEntryTooLarge", "An entry of the archive is larger than its limit."),
             IntegrationConfig       => (S::CONFLICT, "INTEGRATION_CONFIG", "errors.integrationConfig", "The integration is not configured, or the peer refused its credential."),
             IntegrationUnavailable  => (S::BAD_GATEWAY, "INTEGRATION_UNAVAILABLE", "errors.integrationUnavailable", "The peer is unavailable."),
             IntegrationContract     => (S::BAD_GATEWAY, "INTEGRATION_CONTRACT", "errors.integrationContract", "The peer answered something its contract does not allow."),
@@ -124,6 +158,25 @@ impl Code {
     /// The wire name (`SETUP_COMPLETED`).
     pub fn as_str(self) -> &'static str {
         self.facts().1
+    }
+}
+
+impl From<Refusal> for ApiError {
+    /// The code of each refusal of a sliced file.
+    fn from(refusal: Refusal) -> ApiError {
+        ApiError::new(match refusal {
+            Refusal::Unrecognized => Code::SlicedFileUnrecognized,
+            Refusal::Truncated => Code::SlicedFileTruncated,
+            Refusal::NotText => Code::SlicedFileNotText,
+            Refusal::NotPackage => Code::SlicedFileNotPackage,
+            Refusal::BrokenArchive => Code::SlicedFileBrokenArchive,
+            Refusal::BrokenMetadata => Code::SlicedFileBrokenMetadata,
+            Refusal::NotSliced => Code::SlicedFileNotSliced,
+            Refusal::BinaryGcode => Code::SlicedFileBinaryGcode,
+            Refusal::Placeholders => Code::SlicedFilePlaceholders,
+            Refusal::TooLarge => Code::SlicedFileTooLarge,
+            Refusal::EntryTooLarge => Code::SlicedFileEntryTooLarge,
+        })
     }
 }
 
@@ -408,6 +461,17 @@ mod tests {
             (IntegrationConflict, 409, "INTEGRATION_CONFLICT"),
             (StockOwnedExternally, 409, "STOCK_OWNED_EXTERNALLY"),
             (InvalidSpool, 422, "INVALID_SPOOL"),
+            (SlicedFileUnrecognized, 422, "SLICED_FILE_UNRECOGNIZED"),
+            (SlicedFileTruncated, 422, "SLICED_FILE_TRUNCATED"),
+            (SlicedFileNotText, 422, "SLICED_FILE_NOT_TEXT"),
+            (SlicedFileNotPackage, 422, "SLICED_FILE_NOT_PACKAGE"),
+            (SlicedFileBrokenArchive, 422, "SLICED_FILE_BROKEN_ARCHIVE"),
+            (SlicedFileBrokenMetadata, 422, "SLICED_FILE_BROKEN_METADATA"),
+            (SlicedFileNotSliced, 422, "SLICED_FILE_NOT_SLICED"),
+            (SlicedFileBinaryGcode, 422, "SLICED_FILE_BINARY_GCODE"),
+            (SlicedFilePlaceholders, 422, "SLICED_FILE_PLACEHOLDERS"),
+            (SlicedFileTooLarge, 413, "SLICED_FILE_TOO_LARGE"),
+            (SlicedFileEntryTooLarge, 422, "SLICED_FILE_ENTRY_TOO_LARGE"),
             (DatabaseUnavailable, 503, "DATABASE_UNAVAILABLE"),
             (Internal, 500, "INTERNAL"),
         ];

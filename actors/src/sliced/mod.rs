@@ -16,6 +16,7 @@
 
 pub mod gcode;
 pub mod package;
+pub mod suggest;
 
 use crate::values::MAX_SECONDS;
 use rust_decimal::Decimal;

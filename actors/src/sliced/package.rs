@@ -8,7 +8,7 @@
 
 use super::{
     MAX_ENTRY_BYTES, MAX_PACKAGE_BYTES, Plate, Refusal, Sample, Sliced, Slot, colour, decimal,
-    gcode,
+    duration, gcode,
 };
 use quick_xml::Reader;
 use quick_xml::XmlVersion;
@@ -224,10 +224,7 @@ impl PlateInfo {
             .and_then(|i| i.parse::<u32>().ok())
             .filter(|i| (1..=1000).contains(i))
             .ok_or(Refusal::BrokenMetadata)?;
-        let seconds = self
-            .metadata
-            .get("prediction")
-            .and_then(|s| super::duration(s));
+        let seconds = self.metadata.get("prediction").and_then(|s| duration(s));
         // A plate's total weight stands for its one slot where the slot gives none.
         let weight = self.metadata.get("weight").and_then(|w| decimal(w));
         if let ([only], Some(weight)) = (self.slots.as_mut_slice(), weight)

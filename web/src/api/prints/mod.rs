@@ -6,6 +6,7 @@ mod export;
 pub mod filters;
 pub mod input;
 pub mod outcome_dto;
+pub mod sliced;
 
 pub use dto::{Financials, PrintDto, Status, category_name};
 pub use input::PrintInputDto;
@@ -39,6 +40,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(export::export)
         .add(list_prints)
         .add(create)
+        .add(sliced::preview)
         .add(report)
         .add(get_print)
         .add(patch_print)

@@ -1,0 +1,201 @@
+//! `POST /api/prints/sliced` over a real socket: a sliced file's preview with suggestions, the
+//! draft made from it, and every refusal with its code.
+
+use crate::support::{TestApp, shop};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+use std::io::{Cursor, Write};
+use zip::ZipWriter;
+use zip::write::SimpleFileOptions;
+
+fn fixture(name: &str) -> Vec<u8> {
+    let path = format!(
+        "{}/actors/tests/fixtures/sliced/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// POSTs `bytes` as the multipart field `field` named `name`.
+async fn upload(app: &TestApp, field: &str, name: &str, bytes: &[u8]) -> (StatusCode, Value) {
+    let boundary = "----printcost-test-boundary";
+    let mut body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    body.extend_from_slice(bytes);
+    body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let res = app
+        .client
+        .post(app.url("/api/prints/sliced"))
+        .header(
+            "Content-Type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    (status, res.json().await.unwrap())
+}
+
+fn code(body: &Value) -> &str {
+    body["data"]["code"].as_str().unwrap_or_default()
+}
+
+#[actix_web::test]
+async fn a_sliced_gcode_previews_with_suggestions_and_makes_a_draft() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let filament = |material: &str, name: &str, hex: &str| json!({"manufacturerId": shop.maker, "material": material, "colorName": name, "colorHex": hex, "purchasePrice": "25", "netWeightGrams": "1000"});
+    let orange = app
+        .create("/api/filaments", &filament("PLA", "Orange", "#FF7F00"))
+        .await;
+    app.create("/api/filaments", &filament("PETG", "Orange", "#FF8000"))
+        .await;
+    app.create("/api/filaments", &filament("PLA", "Red", "#FF0000"))
+        .await;
+
+    let mk3 = json!({"name": "Mk3 in the corner", "manufacturerId": shop.maker, "model": "MK3S", "purchasePrice": "700", "expectedLifetimeHours": "5000", "averagePowerWatts": 90});
+    let mk3 = app.create("/api/printers", &mk3).await;
+    let two = fixture("prusa-two-filaments.gcode");
+    let (_, preview) = upload(&app, "file", "two.gcode", &two).await;
+    assert_eq!(
+        preview["parts"][0]["printerId"], mk3["id"],
+        "the printer of the file's model"
+    );
+    let slots: Vec<&Value> = preview["parts"][0]["filaments"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| &f["filamentId"])
+        .collect();
+    assert_eq!(slots.len(), 2);
+    assert_ne!(
+        slots[0], slots[1],
+        "PLA and PETG slots get their own materials"
+    );
+    app.patch(
+        &format!("/api/printers/{}", mk3["id"].as_str().unwrap()),
+        &json!({"archived": true}),
+    )
+    .await;
+
+    let bytes = fixture("prusa-one-filament.gcode");
+    let (status, preview) = upload(&app, "file", "dir/cube.gcode", &bytes).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    let sha: String = Sha256::digest(&bytes)
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect();
+    assert_eq!(
+        preview["file"],
+        json!({"name": "cube.gcode", "sha256": sha, "bytes": bytes.len()})
+    );
+    assert_eq!(preview["slicer"], "PrusaSlicer");
+    assert_eq!(preview["printerModel"], "MK4");
+    let part = &preview["parts"][0];
+    assert_eq!(part["durationSeconds"], 825);
+    assert_eq!(
+        part["printerId"],
+        json!(shop.printer),
+        "the only active printer"
+    );
+    assert_eq!(
+        part["hotendId"],
+        json!(shop.hotend),
+        "the only hotend that fits"
+    );
+    assert_eq!(part["buildPlateId"], json!(shop.plate));
+    let slot = &part["filaments"][0];
+    assert_eq!(slot["grams"], "4.45");
+    assert_eq!(slot["gramsDerived"], false);
+    assert_eq!(slot["colour"], "#FF8000");
+    assert_eq!(slot["filamentId"], orange["id"], "PLA, nearest colour");
+
+    let draft = json!({"name": "cube", "parts": [{
+        "printerId": part["printerId"], "buildPlateId": part["buildPlateId"],
+        "hotends": [{"componentId": part["hotendId"], "durationSeconds": part["durationSeconds"]}],
+        "filaments": [{"filamentId": slot["filamentId"], "usedGrams": slot["grams"]}],
+    }]});
+    let print = app.create("/api/prints", &draft).await;
+    assert_eq!(print["parts"][0]["usages"][0]["usedGrams"], "4.45");
+    assert_eq!(print["parts"][0]["durationSeconds"], 825);
+}
+
+#[actix_web::test]
+async fn a_multi_plate_3mf_previews_one_part_per_plate() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
+    let options = SimpleFileOptions::default();
+    zip.start_file("Metadata/slice_info.config", options)
+        .unwrap();
+    zip.write_all(&fixture("slice-info-two-plates.xml"))
+        .unwrap();
+    let bytes = zip.finish().unwrap().into_inner();
+    let (status, preview) = upload(&app, "file", "box.gcode.3mf", &bytes).await;
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    let plates: Vec<(u64, u64, usize)> = preview["parts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["plate"].as_u64().unwrap(),
+                p["durationSeconds"].as_u64().unwrap(),
+                p["filaments"].as_array().unwrap().len(),
+            )
+        })
+        .collect();
+    assert_eq!(plates, [(1, 600, 1), (2, 3600, 2)]);
+    assert_eq!(
+        preview["parts"][0]["printerId"],
+        Value::Null,
+        "no printer yet"
+    );
+}
+
+#[actix_web::test]
+async fn every_refusal_answers_its_code() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let cases: [(&[u8], u16, &str); 5] = [
+        (b"just some notes\n", 422, "SLICED_FILE_UNRECOGNIZED"),
+        (
+            &fixture("cura-placeholders.gcode"),
+            422,
+            "SLICED_FILE_PLACEHOLDERS",
+        ),
+        (
+            &fixture("prusa-truncated.gcode"),
+            422,
+            "SLICED_FILE_TRUNCATED",
+        ),
+        (b"GCDE\x01\x00\x00\x00", 422, "SLICED_FILE_BINARY_GCODE"),
+        (
+            b"PK\x03\x04 not really a zip",
+            422,
+            "SLICED_FILE_BROKEN_ARCHIVE",
+        ),
+    ];
+    for (bytes, status, expected) in cases {
+        let (got, body) = upload(&app, "file", "x.gcode", bytes).await;
+        assert_eq!((got.as_u16(), code(&body)), (status, expected), "{body}");
+    }
+    let (status, body) = upload(&app, "other", "x.gcode", b"; generated by PrusaSlicer").await;
+    assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        body["data"]["fieldErrors"],
+        json!([{"path": "file", "messageKey": "errors.required"}])
+    );
+    let res = app.post("/api/prints/sliced", &json!({"file": "x"})).await;
+    assert_eq!(
+        res.status(),
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "not multipart"
+    );
+}
