@@ -1,8 +1,8 @@
 //! `POST /api/prints/sliced` over a real socket: a sliced file's preview with suggestions, the
 //! draft made from it, and every refusal with its code.
 
-use crate::support::{TestApp, shop};
-use reqwest::StatusCode;
+use crate::support::{TestApp, logged_in, shop};
+use reqwest::{Client, Response, StatusCode};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
 use std::io::{Cursor, Write};
@@ -17,8 +17,15 @@ fn fixture(name: &str) -> Vec<u8> {
     std::fs::read(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-/// POSTs `bytes` as the multipart field `field` named `name`.
-async fn upload(app: &TestApp, field: &str, name: &str, bytes: &[u8]) -> (StatusCode, Value) {
+/// POSTs `bytes` as the multipart field `field` named `name` to `path` with `client`.
+async fn post_file(
+    client: &Client,
+    app: &TestApp,
+    path: &str,
+    field: &str,
+    name: &str,
+    bytes: &[u8],
+) -> Response {
     let boundary = "----printcost-test-boundary";
     let mut body = format!(
         "--{boundary}\r\nContent-Disposition: form-data; name=\"{field}\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
@@ -26,9 +33,8 @@ async fn upload(app: &TestApp, field: &str, name: &str, bytes: &[u8]) -> (Status
     .into_bytes();
     body.extend_from_slice(bytes);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    let res = app
-        .client
-        .post(app.url("/api/prints/sliced"))
+    client
+        .post(app.url(path))
         .header(
             "Content-Type",
             format!("multipart/form-data; boundary={boundary}"),
@@ -36,7 +42,12 @@ async fn upload(app: &TestApp, field: &str, name: &str, bytes: &[u8]) -> (Status
         .body(body)
         .send()
         .await
-        .unwrap();
+        .unwrap()
+}
+
+/// Uploads `bytes` named `name` in the field `field` to the API; its status and body.
+async fn upload(app: &TestApp, field: &str, name: &str, bytes: &[u8]) -> (StatusCode, Value) {
+    let res = post_file(&app.client, app, "/api/prints/sliced", field, name, bytes).await;
     let status = res.status();
     (status, res.json().await.unwrap())
 }
@@ -197,5 +208,71 @@ async fn every_refusal_answers_its_code() {
         res.status(),
         StatusCode::UNPROCESSABLE_ENTITY,
         "not multipart"
+    );
+}
+
+#[actix_web::test]
+async fn the_ui_reads_a_sliced_file_into_the_editor_in_german() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    app.patch("/api/auth/preferences", &json!({"locale": "de-DE"}))
+        .await;
+    let client = logged_in(&app).await;
+    let res = post_file(
+        &client,
+        &app,
+        "/prints/sliced",
+        "file",
+        "Würfel.gcode",
+        &fixture("bambu-header.gcode"),
+    )
+    .await;
+    assert_eq!(res.status(), StatusCode::OK);
+    let page = res.text().await.unwrap();
+    assert!(page.contains("Aus der geslicten Datei"), "German: {page}");
+    assert!(
+        page.contains("BambuStudio 01.08.00.62 Bambu Lab X1 Carbon"),
+        "{page}"
+    );
+    assert!(
+        page.contains("3,68 g") && page.contains("0,61 g"),
+        "grams in German: {page}"
+    );
+    assert!(page.contains(r#"value="Würfel""#), "named after the file");
+    assert!(
+        page.contains(r#"name="parts[0].filaments[1].usedGrams""#),
+        "a line per slot"
+    );
+    let selected = |id: &str| {
+        page.split("<option ")
+            .any(|o| o.starts_with(&format!(r#"value="{id}""#)) && o.contains(" selected>"))
+    };
+    assert!(selected(&shop.printer), "the only printer, selected");
+    assert!(
+        selected(&shop.hotend) && selected(&shop.plate),
+        "the components that fit"
+    );
+    // The plate's 9m 22s, in the editor's minutes (562 / 60).
+    assert!(
+        page.contains(
+            r#"durationMinutes" inputmode="decimal" value="9.366666666666666666666666667""#
+        ),
+        "{page}"
+    );
+    let refused = post_file(
+        &client,
+        &app,
+        "/prints/sliced",
+        "file",
+        "notes.txt",
+        b"hello",
+    )
+    .await;
+    assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let page = refused.text().await.unwrap();
+    assert!(
+        page.contains("Keine geslicte Datei"),
+        "the localized message: {page}"
     );
 }

@@ -53,6 +53,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(PRINTS, web::get().to(prints::list))
         .route(PRINTS, web::post().to(print_editor::create))
         .route(PRINT_NEW, web::get().to(print_editor::new_form))
+        .route(PRINT_SLICED, web::post().to(print_editor::from_sliced))
         .route(PRINT, web::get().to(print_detail::show))
         .route(PRINT_EDIT, web::get().to(print_editor::edit_form))
         .route(PRINT_EDIT, web::post().to(print_editor::save))

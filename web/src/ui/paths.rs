@@ -17,6 +17,8 @@ pub const DASHBOARD: &str = "/dashboard";
 pub const PRINTS: &str = "/prints";
 /// The editor of a new draft.
 pub const PRINT_NEW: &str = "/prints/new";
+/// A sliced file made into a draft (POST, multipart).
+pub const PRINT_SLICED: &str = "/prints/sliced";
 /// A print's page.
 pub const PRINT: &str = "/prints/{id}";
 /// A draft's editor (GET) and save (POST).

@@ -11,12 +11,15 @@ use super::Chrome;
 use super::choices::{Choice, Choices, LoadChoices};
 use super::format;
 use super::forms::{Faults, Submitted};
+use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_detail;
+use crate::api::prints::sliced::{self, SlicedPreviewDto};
 use crate::api::prints::{PrintDto, PrintInputDto};
 use crate::error::{ApiError, Rendered};
 use crate::input;
+use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::prints::{Calculate, CreateDraft, GetPrint};
@@ -84,6 +87,80 @@ struct EditorPage {
     categories: Vec<(&'static str, String)>,
     /// The stored print's costs (edit), for reading without JavaScript.
     costs: Option<print_detail::Costs>,
+    /// A sliced file's figures, when the draft comes from one.
+    sliced: Option<SlicedView>,
+}
+
+/// A sliced file's figures above the draft made from them.
+struct SlicedView {
+    /// `PrusaSlicer 2.5.0 · MK4`.
+    source: String,
+    /// The file's name.
+    file: String,
+    /// Its plates.
+    plates: Vec<SlicedPlateView>,
+    /// Some grams were derived from a length.
+    derived: bool,
+}
+
+/// One plate: its time and slots.
+struct SlicedPlateView {
+    number: u32,
+    /// `h:mm`, or `–` when the slicer wrote no time.
+    time: String,
+    slots: Vec<SlicedSlotView>,
+}
+
+/// One filament slot as the slicer wrote it.
+struct SlicedSlotView {
+    slot: u32,
+    material: String,
+    /// `#RRGGBB`, or empty.
+    colour: String,
+    /// Localized grams with the unit, or `–`.
+    grams: String,
+    derived: bool,
+}
+
+impl SlicedView {
+    fn of(t: &Tr, preview: &SlicedPreviewDto) -> SlicedView {
+        let source = [
+            Some(&preview.slicer),
+            preview.slicer_version.as_ref(),
+            preview.printer_model.as_ref(),
+        ];
+        let source: Vec<&str> = source.into_iter().flatten().map(String::as_str).collect();
+        let plates: Vec<SlicedPlateView> = preview
+            .parts
+            .iter()
+            .map(|p| SlicedPlateView {
+                number: p.plate,
+                time: p
+                    .duration_seconds
+                    .map_or_else(|| "–".into(), |s| format::clock(u64::from(s))),
+                slots: p
+                    .filaments
+                    .iter()
+                    .map(|f| SlicedSlotView {
+                        slot: f.slot,
+                        material: f.material.clone().unwrap_or_default(),
+                        colour: f.colour.clone().unwrap_or_default(),
+                        grams: f
+                            .grams
+                            .as_deref()
+                            .map_or_else(|| "–".into(), |g| format!("{} g", t.exact_str(g))),
+                        derived: f.grams_derived,
+                    })
+                    .collect(),
+            })
+            .collect();
+        SlicedView {
+            source: source.join(" "),
+            file: preview.file.name.clone(),
+            derived: plates.iter().flat_map(|p| &p.slots).any(|s| s.derived),
+            plates,
+        }
+    }
 }
 
 /// Text of a JSON leaf (`""` for null, objects and arrays).
@@ -225,6 +302,17 @@ async fn render(
     faults: Faults,
     status: StatusCode,
 ) -> Page {
+    render_with(ctx, print, tree, faults, status, None).await
+}
+
+async fn render_with(
+    ctx: Ctx,
+    print: Option<&PrintDto>,
+    tree: &Value,
+    faults: Faults,
+    status: StatusCode,
+    sliced: Option<SlicedView>,
+) -> Page {
     let choices = ctx.query(LoadChoices).await?;
     let top = |name: &str| slot(&faults, name.to_string(), leaf(tree.get(name)));
     let mut quantity = top("quantity");
@@ -251,6 +339,7 @@ async fn render(
             .collect(),
         choices,
         faults,
+        sliced,
         chrome: ctx.chrome,
     };
     Ok(html(status, page.render()))
@@ -259,6 +348,52 @@ async fn render(
 /// `GET /prints/new`: an empty draft with one part, one hotend line and one filament line.
 pub async fn new_form(ctx: Ctx) -> Page {
     render(ctx, None, &json!({}), Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /prints/sliced`: a sliced file in the editor: the slicer's figures above, the draft
+/// filled with them and the suggestions (one part per plate; printer, components, filaments,
+/// spools), to confirm and create as any draft. A refused file shows its code's message.
+pub async fn from_sliced(ctx: Ctx, mut form: Multipart) -> Page {
+    let preview = match sliced::preview_of(&ctx.state, &mut form).await {
+        Ok(preview) => preview,
+        Err(e) => return Err(ctx.fail(&e)),
+    };
+    let tree = draft_of(&preview);
+    let view = SlicedView::of(&ctx.chrome.t, &preview);
+    render_with(
+        ctx,
+        None,
+        &tree,
+        Faults::default(),
+        StatusCode::OK,
+        Some(view),
+    )
+    .await
+}
+
+/// The draft document of a sliced file's preview: named after the file, one part per plate
+/// with the suggested printer and components, the plate's time on its hotend, and a filament
+/// line per slot (suggested filament and spool, the slot's grams).
+fn draft_of(preview: &SlicedPreviewDto) -> Value {
+    let name = preview.file.name.split('.').next().unwrap_or_default();
+    let parts: Vec<Value> = preview
+        .parts
+        .iter()
+        .map(|p| {
+            json!({
+                "printerId": p.printer_id,
+                "buildPlateId": p.build_plate_id,
+                "otherComponentIds": p.other_component_ids,
+                "hotends": [{"componentId": p.hotend_id, "durationSeconds": p.duration_seconds}],
+                "filaments": p.filaments.iter().map(|f| json!({
+                    "filamentId": f.filament_id,
+                    "usedGrams": f.grams,
+                    "spoolId": f.spool_id,
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    json!({"name": if name.is_empty() { &preview.file.name } else { name }, "parts": parts})
 }
 
 /// `POST /prints`: creates the draft and shows it, or shows the form again with its faults.

@@ -170,6 +170,16 @@ pub async fn preview(
     _user: CurrentUser,
     mut form: Multipart,
 ) -> Result<Json<SlicedPreviewDto>, ApiError> {
+    Ok(Json(preview_of(&state, &mut form).await?))
+}
+
+/// The preview of the form's field `file` (the API's and the UI's upload alike).
+///
+/// Errors: no field `file` (422 `errors.required` at `file`); see [`read`].
+pub async fn preview_of(
+    state: &AppState,
+    form: &mut Multipart,
+) -> Result<SlicedPreviewDto, ApiError> {
     let missing = || ApiError::field("file", "errors.required");
     let field = loop {
         let field = form.next().await.ok_or_else(missing)?.map_err(|e| {
@@ -179,10 +189,9 @@ pub async fn preview(
             break field;
         }
     };
-    let dir = state.store.dir();
-    let (file, sliced) = read(field, dir).await?;
+    let (file, sliced) = read(field, state.store.dir()).await?;
     let suggestions = state.query(Suggest(sliced.clone())).await?;
-    Ok(Json(SlicedPreviewDto::of(file, sliced, suggestions)))
+    Ok(SlicedPreviewDto::of(file, sliced, suggestions))
 }
 
 /// What an upload has become while it streams: the sample of a G-code file, or a package
