@@ -106,6 +106,13 @@ fn inventory_two_part_print_outcomes_ledger_and_german_a4_report() {
     scenario("full_flow");
 }
 
+#[test]
+fn a_draft_from_a_sliced_file_in_german() {
+    let gcode = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("actors/tests/fixtures/sliced/prusa-two-filaments.gcode");
+    scenario_with("sliced", &[gcode.to_str().unwrap()]);
+}
+
 /// A Bambuddy for the browser scenario: one printer (id 1, an AMS and the external holder) and
 /// one completed job (5,400 s, 42.5 g), answered on 127.0.0.1 for as long as the test runs.
 /// The API tests' double (`tests/api/support/bambuddy.rs`) plays the peer's rules and faults.

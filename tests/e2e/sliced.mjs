@@ -1,0 +1,55 @@
+// A print from its sliced file, in German, in a real browser: setup with demo data, the switch
+// to German, a G-code dropped on the prints page, the editor filled from it (the slicer's
+// figures above), and the draft it makes. Fails on any console error.
+//
+//   node sliced.mjs BASE_URL SCREENSHOT_DIR GCODE_FILE
+import { launch } from "./browser.mjs";
+import { strict as assert } from "node:assert";
+
+const [base, shots, gcode] = process.argv.slice(2);
+const browser = await launch();
+const problems = [];
+try {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
+  page.on("pageerror", (e) => problems.push(String(e)));
+
+  await page.goto(base + "/setup");
+  await page.getByLabel("Your name").fill("Ada");
+  await page.getByLabel("Email").fill("ada@example.com");
+  await page.getByLabel("Password", { exact: true }).fill("correct horse battery staple");
+  await page.getByLabel(/demo data/).check();
+  await page.getByRole("button", { name: "Set up" }).click();
+  await page.waitForURL("**/dashboard");
+  await page.goto(base + "/settings");
+  await page.getByLabel("Language", { exact: true }).selectOption("de-DE");
+  await page.getByRole("button", { name: "Save" }).first().click();
+  await page.waitForURL("**/settings?saved");
+
+  await page.goto(base + "/prints");
+  await page.getByLabel(/Aus einer geslicten Datei/).setInputFiles(gcode);
+  await page.getByRole("button", { name: "Datei lesen" }).click();
+  await page.waitForURL("**/prints/sliced");
+  const figures = page.locator("#sliced-file");
+  await figures.waitFor();
+  assert.match(await figures.innerText(), /PrusaSlicer 2\.5\.0/);
+  assert.match(await figures.innerText(), /4,45 g/);
+  await page.screenshot({ path: `${shots}/sliced-preview-de.png`, fullPage: true });
+
+  // What the file could not suggest (a printer of its model, a filament of its material) the
+  // maker picks: here the first choice of each empty list.
+  await page.evaluate(() => {
+    for (const select of document.querySelectorAll("#print-editor select[required]")) {
+      if (!select.value && select.options.length > 1) select.value = select.options[1].value;
+    }
+  });
+  await page.getByRole("button", { name: "Entwurf speichern" }).click();
+  await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/);
+  const body = await page.locator("main").innerText();
+  assert.match(body, /4,45/, "the slicer's grams on the draft");
+  await page.screenshot({ path: `${shots}/sliced-draft-de.png`, fullPage: true });
+  assert.deepEqual(problems, [], "no console errors");
+  console.log(`ok: screenshots in ${shots}`);
+} finally {
+  await browser.close();
+}
