@@ -242,6 +242,7 @@ impl World {
                     .writers
                     .send(CreateDraft {
                         input: self.template.clone(),
+                        source: None,
                     })
                     .await;
                 let expected_ok = !self.spools_on || active == 1;

@@ -445,7 +445,13 @@ impl Workload<'_> {
         let written = match step {
             Step::Draft(external) => {
                 let input = self.base.templates[usize::from(*external)].clone();
-                let print = self.writers.send(CreateDraft { input }).await?;
+                let print = self
+                    .writers
+                    .send(CreateDraft {
+                        input,
+                        source: None,
+                    })
+                    .await?;
                 self.prints.push(print);
                 true
             }

@@ -122,6 +122,7 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
     let print = writers
         .send(CreateDraft {
             input: input.clone(),
+            source: None,
         })
         .await
         .unwrap();

@@ -48,9 +48,13 @@ pub(crate) fn path_of(db: &Path) -> PathBuf {
     PathBuf::from(name)
 }
 
+/// The schema versions whose journal records this build applies: the journal was last written
+/// at version 4, and version 5 changed no record a journal holds (it only added tables).
+const JOURNAL_SCHEMAS: std::ops::RangeInclusive<u64> = 4..=SCHEMA_VERSION;
+
 /// Applies the journal beside `db_path` (if there is one) to `db`, in one durable commit, and
 /// removes it. Called by [`crate::Store::open`] once the file is at the current schema; records
-/// of another schema are refused.
+/// of a schema outside [`JOURNAL_SCHEMAS`] are refused.
 ///
 /// Errors: the journal cannot be read or removed; its pending records were written by a build of
 /// another schema version ([`Error::JournalSchema`]: that build must apply them) or miss some;
@@ -69,7 +73,7 @@ pub(crate) fn apply(db: &redb::Database, db_path: &Path) -> Result<()> {
         .collect();
     if let Some(other) = pending
         .iter()
-        .find(|r| u64::from(r.schema) != SCHEMA_VERSION)
+        .find(|r| !JOURNAL_SCHEMAS.contains(&u64::from(r.schema)))
     {
         return Err(Error::JournalSchema {
             found: other.schema.into(),

@@ -6,7 +6,8 @@
 
 use crate::records::{
     Account, Component, Customer, Filament, Integrations, LogLink, Manufacturer, Movement, Print,
-    Printer, PrinterLink, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
+    PrintSource, Printer, PrinterLink, Series, Session, Settings, Spool, SpoolLink,
+    SpoolmgrOperation,
 };
 use crate::tables;
 use crate::{Id, Result, Timestamp, decode, encode};
@@ -306,6 +307,36 @@ pub fn put_answer(tx: &WriteTransaction, print_id: Id, revision: u32, print: &Pr
     tx.open_table(tables::PRINT_ANSWERS)?
         .insert((print_id.bytes(), revision), bytes.as_slice())?;
     Ok(())
+}
+
+/// Keeps `source` as the sliced file print `print_id` was made from, indexed by its hash.
+pub fn put_source(tx: &WriteTransaction, print_id: Id, source: &PrintSource) -> Result<()> {
+    let bytes = encode("print_sources", source)?;
+    tx.open_table(tables::PRINT_SOURCES)?
+        .insert(print_id.bytes(), bytes.as_slice())?;
+    tx.open_table(tables::SOURCE_PRINTS)?
+        .insert((source.sha256, print_id.bytes()), ())?;
+    Ok(())
+}
+
+/// The sliced file print `print_id` was made from, if any.
+pub fn source(tx: &impl Tx, print_id: Id) -> Result<Option<PrintSource>> {
+    let table = tx.table(tables::PRINT_SOURCES)?;
+    let found = table.get(print_id.bytes())?;
+    found
+        .map(|v| decode("print_sources", v.value()))
+        .transpose()
+}
+
+/// The prints made from the sliced file whose SHA-256 is `sha256`, in id order (ids are
+/// time-ordered, so oldest first).
+pub fn prints_from(tx: &impl Tx, sha256: [u8; 32]) -> Result<Vec<Id>> {
+    let table = tx.table(tables::SOURCE_PRINTS)?;
+    let mut ids = Vec::new();
+    for entry in table.range((sha256, [0u8; 16])..=(sha256, [0xff; 16]))? {
+        ids.push(Id::from_bytes(entry?.0.value().1));
+    }
+    Ok(ids)
 }
 
 /// When the service last handed out a backup (`meta` key `last_backup_at`); `None` before the

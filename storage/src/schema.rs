@@ -15,6 +15,7 @@
 //!   natively.
 //! - 4: the print answers table (outcome and correction replays answer the first body). Tables
 //!   only; an older build must not open a file whose replays it would answer differently.
+//! - 5: the sliced files prints were made from (`print_sources`, `source_prints`). Tables only.
 
 use crate::records::Customer;
 use crate::repo::Tx;
@@ -23,7 +24,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 4;
+pub const SCHEMA_VERSION: u64 = 5;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -122,8 +123,9 @@ impl tables::Visit for Create<'_> {
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
-        // v2 → v3 and v3 → v4 add tables only; `create_tables` makes them after the steps.
-        2 | 3 => Ok(()),
+        // v2 → v3, v3 → v4 and v4 → v5 add tables only; `create_tables` makes them after the
+        // steps.
+        2..=4 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),

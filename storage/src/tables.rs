@@ -89,6 +89,13 @@ pub const REFERENCES: MultimapTableDefinition<[u8; 16], [u8; 16]> =
 pub const PRINT_ANSWERS: TableDefinition<([u8; 16], u32), &[u8]> =
     TableDefinition::new("print_answers");
 
+/// The sliced file each print made from one was made from: print id → [`crate::records::PrintSource`].
+pub const PRINT_SOURCES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("print_sources");
+
+/// The prints made from each sliced file: (SHA-256 of the file, print id) → ().
+pub const SOURCE_PRINTS: TableDefinition<([u8; 32], [u8; 16]), ()> =
+    TableDefinition::new("source_prints");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
 pub trait Visit {
@@ -123,6 +130,8 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
     visit.table(REMOTE_PRINTERS)?;
     visit.table(REMOTE_LOGS)?;
     visit.table(PRINT_ANSWERS)?;
+    visit.table(PRINT_SOURCES)?;
+    visit.table(SOURCE_PRINTS)?;
     for def in [
         ACCOUNTS,
         CUSTOMERS,

@@ -127,14 +127,37 @@ async fn a_sliced_gcode_previews_with_suggestions_and_makes_a_draft() {
     assert_eq!(slot["colour"], "#FF8000");
     assert_eq!(slot["filamentId"], orange["id"], "PLA, nearest colour");
 
-    let draft = json!({"name": "cube", "parts": [{
+    let mut draft = json!({"name": "cube", "parts": [{
         "printerId": part["printerId"], "buildPlateId": part["buildPlateId"],
         "hotends": [{"componentId": part["hotendId"], "durationSeconds": part["durationSeconds"]}],
         "filaments": [{"filamentId": slot["filamentId"], "usedGrams": slot["grams"]}],
     }]});
+    draft["source"] = json!({"fileName": "cube.gcode", "sha256": "zz", "slicer": "PrusaSlicer"});
+    let res = app.post("/api/prints", &draft).await;
+    assert_eq!(res.status(), StatusCode::UNPROCESSABLE_ENTITY);
+    let refused: Value = res.json().await.unwrap();
+    assert_eq!(
+        refused["data"]["fieldErrors"],
+        json!([{"path": "source.sha256", "messageKey": "errors.invalidValue"}])
+    );
+    draft["source"] = json!({
+        "fileName": preview["file"]["name"], "sha256": preview["file"]["sha256"],
+        "slicer": preview["slicer"], "slicerVersion": preview["slicerVersion"],
+    });
+    assert_eq!(
+        preview["existingPrints"],
+        json!([]),
+        "a file not seen before"
+    );
     let print = app.create("/api/prints", &draft).await;
     assert_eq!(print["parts"][0]["usages"][0]["usedGrams"], "4.45");
     assert_eq!(print["parts"][0]["durationSeconds"], 825);
+    let (_, again) = upload(&app, "file", "cube-copy.gcode", &bytes).await;
+    assert_eq!(
+        again["existingPrints"],
+        json!([{"id": print["id"], "name": "cube"}]),
+        "the same bytes name the print they made"
+    );
 }
 
 #[actix_web::test]
@@ -240,6 +263,10 @@ async fn the_ui_reads_a_sliced_file_into_the_editor_in_german() {
         "grams in German: {page}"
     );
     assert!(page.contains(r#"value="Würfel""#), "named after the file");
+    assert!(
+        page.contains(r#"<input type="hidden" name="source.slicer" value="BambuStudio">"#),
+        "the source rides along: {page}"
+    );
     assert!(
         page.contains(r#"name="parts[0].filaments[1].usedGrams""#),
         "a line per slot"

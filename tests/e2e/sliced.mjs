@@ -48,6 +48,13 @@ try {
   const body = await page.locator("main").innerText();
   assert.match(body, /4,45/, "the slicer's grams on the draft");
   await page.screenshot({ path: `${shots}/sliced-draft-de.png`, fullPage: true });
+
+  // The same file again names the draft it made, and still makes another.
+  await page.goto(base + "/prints");
+  await page.getByLabel(/Aus einer geslicten Datei/).setInputFiles(gcode);
+  await page.getByRole("button", { name: "Datei lesen" }).click();
+  await page.waitForURL("**/prints/sliced");
+  assert.match(await page.locator("#sliced-existing").innerText(), /Aus dieser Datei entstand schon: prusa-two-filaments/);
   assert.deepEqual(problems, [], "no console errors");
   console.log(`ok: screenshots in ${shots}`);
 } finally {

@@ -49,6 +49,41 @@ impl TryFrom<String> for WireId {
     }
 }
 
+/// A SHA-256 in input JSON: 64 hex digits. Errors: `errors.invalidValue`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct WireSha256(pub [u8; 32]);
+
+impl WireSha256 {
+    /// The hash of `text`: 64 hex digits, either case.
+    pub fn parse(text: &str) -> Option<WireSha256> {
+        if text.len() != 64 {
+            return None;
+        }
+        let mut bytes = [0u8; 32];
+        for (i, byte) in bytes.iter_mut().enumerate() {
+            *byte = u8::from_str_radix(text.get(2 * i..2 * i + 2)?, 16).ok()?;
+        }
+        Some(WireSha256(bytes))
+    }
+
+    /// Lower-case hex.
+    pub fn hex(&self) -> String {
+        self.0.iter().map(|b| format!("{b:02x}")).collect()
+    }
+}
+
+impl<E: deserr::DeserializeError> deserr::Deserr<E> for WireSha256 {
+    fn deserialize_from_value<V: deserr::IntoValue>(
+        value: deserr::Value<V>,
+        location: deserr::ValuePointerRef,
+    ) -> Result<Self, E> {
+        values::from_text(value, location, |text| {
+            WireSha256::parse(&text)
+                .ok_or_else(|| "errors.invalidValue: expected 64 hex digits".to_string())
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,6 +99,19 @@ mod tests {
             "100"
         );
         assert_eq!(ts(Timestamp(1_795_774_500)), "2026-11-27T10:15:00Z");
+    }
+
+    #[test]
+    fn sha256_is_64_hex_digits() {
+        let hex = "00ff".repeat(16);
+        assert_eq!(WireSha256::parse(&hex).map(|h| h.hex()), Some(hex));
+        assert_eq!(
+            WireSha256::parse(&"AB".repeat(32)).map(|h| h.0[0]),
+            Some(0xab)
+        );
+        for bad in ["", "00", &"0g".repeat(32), &"é".repeat(32), &"0".repeat(65)] {
+            assert!(WireSha256::parse(bad).is_none(), "{bad:?}");
+        }
     }
 }
 

@@ -13,8 +13,8 @@ use crate::inventory::get;
 use crate::txn::Txn;
 use crate::writer::PrintsWriter;
 use crate::{Error, Result, list, series, settings};
-use storage::records::{Customer, Print, PrintStatus, Series, Settings};
-use storage::repo::all;
+use storage::records::{Customer, Print, PrintSource, PrintStatus, Series, Settings};
+use storage::repo::{self, all};
 use storage::{Id, Timestamp};
 
 macro_rules! print_command {
@@ -38,11 +38,18 @@ macro_rules! print_command {
 }
 
 print_command!(
-    /// Creates a DRAFT priced at current prices.
+    /// Creates a DRAFT priced at current prices, remembering the sliced file it was made from.
     /// Errors: [`Error::Validation`] with the path of every field at fault.
     CreateDraft { /// The draft data.
-        input: PrintInput },
-    |this, txn, now| draft::create(txn, &this.input, now)
+        input: PrintInput, /// The sliced file it was made from, if any.
+        source: Option<PrintSource> },
+    |this, txn, now| {
+        let print = draft::create(txn, &this.input, now)?;
+        if let Some(source) = &this.source {
+            repo::put_source(txn, print.id, source)?;
+        }
+        Ok(print)
+    }
 );
 
 print_command!(
@@ -378,5 +385,32 @@ impl Query for Export {
             ),
             currency: settings::get(snapshot)?.currency,
         })
+    }
+}
+
+/// The prints made from the sliced file whose SHA-256 is the `0`, oldest first, as (id, name).
+#[derive(Debug, Clone)]
+pub struct PrintsFromFile(pub [u8; 32]);
+
+impl Query for PrintsFromFile {
+    type Answer = Vec<(Id, String)>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<(Id, String)>> {
+        repo::prints_from(snapshot, self.0)?
+            .into_iter()
+            .map(|id| get(snapshot, id).map(|p: Print| (p.id, p.name)))
+            .collect()
+    }
+}
+
+/// The sliced file print `0` was made from, if any.
+#[derive(Debug, Clone)]
+pub struct SourceOf(pub Id);
+
+impl Query for SourceOf {
+    type Answer = Option<PrintSource>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Option<PrintSource>> {
+        Ok(repo::source(snapshot, self.0)?)
     }
 }

@@ -17,7 +17,8 @@ pub mod query;
 pub use commands::{
     ArchivePrint, Calculate, Complete, CopyPrint, CorrectOutcome, CreateDraft, Detail, Export,
     ExportData, GetPrint, History, ListPrints, MAX_EXPORT, NextRun, PrintDetail, PrintPage,
-    RecordOutcome, ReplaceDraft, Report, ReportData, Retry, Scope, SetPaid, SetStatus,
+    PrintsFromFile, RecordOutcome, ReplaceDraft, Report, ReportData, Retry, Scope, SetPaid,
+    SetStatus, SourceOf,
 };
 pub use draft::{CopyKind, calculate, copy, create, get, replace};
 pub use entry::IndexEntry;

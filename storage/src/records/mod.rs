@@ -21,7 +21,7 @@ pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, 
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
 pub use print::{
     CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
-    Print, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,
+    Print, PrintSource, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,
 };
 pub use settings::Settings;
 pub use spool::{Movement, MovementKind, Spool};

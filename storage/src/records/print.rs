@@ -271,3 +271,18 @@ pub struct Series {
     /// Last change.
     pub updated_at: Timestamp,
 }
+
+/// The sliced file a draft was made from (`POST /api/prints/sliced`), kept beside the print
+/// (table `print_sources`) and indexed by its hash (`source_prints`), so that the same file
+/// again can say which prints it made.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PrintSource {
+    /// The file's name as uploaded (a name, never a path).
+    pub file_name: String,
+    /// SHA-256 of the file's bytes.
+    pub sha256: [u8; 32],
+    /// The slicer that wrote it (`PrusaSlicer`).
+    pub slicer: String,
+    /// Its version as written in the file.
+    pub slicer_version: Option<String>,
+}

@@ -22,7 +22,7 @@ use crate::input;
 use actix_multipart::Multipart;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actors::prints::{Calculate, CreateDraft, GetPrint};
+use actors::prints::{Calculate, GetPrint};
 use askama::Template;
 use serde_json::{Value, json};
 
@@ -89,6 +89,8 @@ struct EditorPage {
     costs: Option<print_detail::Costs>,
     /// A sliced file's figures, when the draft comes from one.
     sliced: Option<SlicedView>,
+    /// The hidden `source.*` fields of a draft made from a sliced file (name, value).
+    source: Vec<(String, String)>,
 }
 
 /// A sliced file's figures above the draft made from them.
@@ -101,6 +103,8 @@ struct SlicedView {
     plates: Vec<SlicedPlateView>,
     /// Some grams were derived from a length.
     derived: bool,
+    /// Prints made from the same file before: (id, name).
+    existing: Vec<(String, String)>,
 }
 
 /// One plate: its time and slots.
@@ -159,6 +163,11 @@ impl SlicedView {
             file: preview.file.name.clone(),
             derived: plates.iter().flat_map(|p| &p.slots).any(|s| s.derived),
             plates,
+            existing: preview
+                .existing_prints
+                .iter()
+                .map(|p| (p.id.clone(), p.name.clone()))
+                .collect(),
         }
     }
 }
@@ -340,6 +349,16 @@ async fn render_with(
         choices,
         faults,
         sliced,
+        source: tree
+            .get("source")
+            .and_then(Value::as_object)
+            .map(|fields| {
+                fields
+                    .iter()
+                    .filter_map(|(k, v)| Some((format!("source.{k}"), v.as_str()?.to_string())))
+                    .collect()
+            })
+            .unwrap_or_default(),
         chrome: ctx.chrome,
     };
     Ok(html(status, page.render()))
@@ -393,15 +412,26 @@ fn draft_of(preview: &SlicedPreviewDto) -> Value {
             })
         })
         .collect();
-    json!({"name": if name.is_empty() { &preview.file.name } else { name }, "parts": parts})
+    let source = json!({
+        "fileName": preview.file.name,
+        "sha256": preview.file.sha256,
+        "slicer": preview.slicer,
+        "slicerVersion": preview.slicer_version,
+    });
+    let name = if name.is_empty() {
+        &preview.file.name
+    } else {
+        name
+    };
+    json!({"name": name, "parts": parts, "source": source})
 }
 
 /// `POST /prints`: creates the draft and shows it, or shows the form again with its faults.
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let result = match form.document::<PrintInputDto>(&NUMBERS) {
-        Ok(draft) => match draft.into_input() {
-            Ok(input) => ctx.state.send(CreateDraft { input }).await,
+        Ok(draft) => match draft.create() {
+            Ok(command) => ctx.state.send(command).await,
             Err(e) => Err(e),
         },
         Err(e) => Err(e),

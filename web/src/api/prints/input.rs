@@ -4,10 +4,11 @@
 use crate::body_forms::Alternative;
 use crate::error::ApiError;
 use crate::input::Faults;
-use crate::wire::WireId;
-use actors::prints::{FilamentInput, HotendInput, PartInput, PrintInput};
+use crate::wire::{WireId, WireSha256};
+use actors::prints::{CreateDraft, FilamentInput, HotendInput, PartInput, PrintInput};
 use actors::values::{Amount, Grams, Name, Note, Seconds};
 use deserr::Deserr;
+use storage::records::PrintSource;
 use utoipa::ToSchema;
 
 /// A hotend and its printing time.
@@ -120,6 +121,41 @@ pub struct PrintInputDto {
     #[schema(min_items = 1)]
     #[deserr(default)]
     pub filaments: Option<Vec<FilamentLine>>,
+    /// Create only: the sliced file the draft is made from, as `POST /api/prints/sliced`
+    /// answered it; remembered, so that the same file again names this print. A replace keeps
+    /// what the create remembered.
+    #[deserr(default)]
+    pub source: Option<SourceInput>,
+}
+
+/// The sliced file a draft is made from.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct SourceInput {
+    /// The file's name.
+    #[schema(example = "cube.gcode")]
+    pub file_name: Name,
+    /// Lower-case hex SHA-256 of the file.
+    #[schema(value_type = String, pattern = "^[0-9a-fA-F]{64}$")]
+    pub sha256: WireSha256,
+    /// The slicer that wrote it.
+    #[schema(example = "PrusaSlicer")]
+    pub slicer: Name,
+    /// Its version as written in the file.
+    #[deserr(default)]
+    pub slicer_version: Option<Name>,
+}
+
+impl From<SourceInput> for PrintSource {
+    fn from(s: SourceInput) -> PrintSource {
+        PrintSource {
+            file_name: s.file_name.into_inner(),
+            sha256: s.sha256.0,
+            slicer: s.slicer.into_inner(),
+            slicer_version: s.slicer_version.map(Name::into_inner),
+        }
+    }
 }
 
 fn part(p: PartInputDto) -> PartInput {
@@ -155,6 +191,17 @@ impl PrintInputDto {
             || self.hotends.is_some()
             || self.other_component_ids.is_some()
             || self.filaments.is_some()
+    }
+
+    /// The create command: the rules' input and the sliced file it was made from.
+    ///
+    /// Errors: as [`PrintInputDto::into_input`].
+    pub fn create(mut self) -> Result<CreateDraft, ApiError> {
+        let source = self.source.take().map(PrintSource::from);
+        Ok(CreateDraft {
+            input: self.into_input()?,
+            source,
+        })
     }
 
     /// The rules' input (which refuse the flat form on an edit of a multipart print).

@@ -24,9 +24,8 @@ use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
 use actors::prints::{
-    self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, CreateDraft,
-    GetPrint, ListPrints, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid,
-    SetStatus,
+    self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, GetPrint,
+    ListPrints, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid, SetStatus,
 };
 use deserr::Deserr;
 use deserr::{IntoValue, ValuePointerRef};
@@ -115,11 +114,7 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<PrintInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let print = state
-        .send(CreateDraft {
-            input: input.0.into_input()?,
-        })
-        .await?;
+    let print = state.send(input.0.create()?).await?;
     Ok(HttpResponse::Created().json(PrintDto::from(&print)))
 }
 

@@ -10,10 +10,11 @@
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::session::CurrentUser;
 use crate::state::AppState;
-use crate::wire::dec_opt;
+use crate::wire::{WireSha256, dec_opt};
 use actix_multipart::{Field, Multipart};
 use actix_web::post;
 use actix_web::web::{self, Data, Json};
+use actors::prints::PrintsFromFile;
 use actors::sliced::suggest::{Suggest, Suggestions};
 use actors::sliced::{self, MAX_PACKAGE_BYTES, Refusal, Sample, Sliced, gcode, package};
 use futures_util::StreamExt;
@@ -36,7 +37,7 @@ pub struct SlicedUpload {
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SlicedFileDto {
-    /// Its name as the browser sent it (a name only, never a path), at most 255 characters.
+    /// Its name as the browser sent it (a name only, never a path), at most 200 characters.
     pub name: String,
     /// Lower-case hex SHA-256 of its bytes.
     pub sha256: String,
@@ -89,6 +90,15 @@ pub struct SlicedPartDto {
     pub filaments: Vec<SlicedFilamentDto>,
 }
 
+/// A print made from the same file before.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ExistingPrintDto {
+    /// Its id.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+}
+
 /// What a sliced file says, with suggestions.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -103,10 +113,18 @@ pub struct SlicedPreviewDto {
     pub printer_model: Option<String>,
     /// One per plate, in plate order.
     pub parts: Vec<SlicedPartDto>,
+    /// The prints made from this same file (by its SHA-256) before, oldest first; another may
+    /// still be made.
+    pub existing_prints: Vec<ExistingPrintDto>,
 }
 
 impl SlicedPreviewDto {
-    fn of(file: SlicedFileDto, sliced: Sliced, suggestions: Suggestions) -> SlicedPreviewDto {
+    fn of(
+        file: SlicedFileDto,
+        sliced: Sliced,
+        suggestions: Suggestions,
+        existing: Vec<(storage::Id, String)>,
+    ) -> SlicedPreviewDto {
         let id = |id: Option<storage::Id>| id.map(|i| i.to_string());
         let parts = sliced
             .plates
@@ -146,6 +164,13 @@ impl SlicedPreviewDto {
             slicer_version: sliced.slicer_version,
             printer_model: sliced.printer_model,
             parts,
+            existing_prints: existing
+                .into_iter()
+                .map(|(id, name)| ExistingPrintDto {
+                    id: id.to_string(),
+                    name,
+                })
+                .collect(),
         }
     }
 }
@@ -189,9 +214,10 @@ pub async fn preview_of(
             break field;
         }
     };
-    let (file, sliced) = read(field, state.store.dir()).await?;
+    let (file, sha256, sliced) = read(field, state.store.dir()).await?;
     let suggestions = state.query(Suggest(sliced.clone())).await?;
-    Ok(SlicedPreviewDto::of(file, sliced, suggestions))
+    let existing = state.query(PrintsFromFile(sha256)).await?;
+    Ok(SlicedPreviewDto::of(file, sliced, suggestions, existing))
 }
 
 /// What an upload has become while it streams: the sample of a G-code file, or a package
@@ -208,7 +234,7 @@ enum Upload {
 async fn read(
     mut field: Field,
     dir: Option<std::path::PathBuf>,
-) -> Result<(SlicedFileDto, Sliced), ApiError> {
+) -> Result<(SlicedFileDto, [u8; 32], Sliced), ApiError> {
     let name = file_name(
         field
             .content_disposition()
@@ -277,19 +303,13 @@ async fn read(
             .map_err(ApiError::from)
         }
     }?;
-    let sha256 = hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect();
-    Ok((
-        SlicedFileDto {
-            name,
-            sha256,
-            bytes,
-        },
-        sliced,
-    ))
+    let sha256: [u8; 32] = hasher.finalize().into();
+    let file = SlicedFileDto {
+        name,
+        sha256: WireSha256(sha256).hex(),
+        bytes,
+    };
+    Ok((file, sha256, sliced))
 }
 
 /// Appends `bytes` to the spool `file` (off the async executor); answers it and its new length.
@@ -309,10 +329,10 @@ fn internal<E: std::fmt::Display>(error: E) -> ApiError {
 }
 
 /// The name part of a browser's file name: after the last `/` or `\`, without control
-/// characters, at most 255 characters.
+/// characters, at most 200 characters (a draft's source takes a name of up to 200).
 fn file_name(sent: &str) -> String {
     let last = sent.rsplit(['/', '\\']).next().unwrap_or_default();
-    last.chars().filter(|c| !c.is_control()).take(255).collect()
+    last.chars().filter(|c| !c.is_control()).take(200).collect()
 }
 
 #[cfg(test)]
@@ -324,6 +344,6 @@ mod tests {
         assert_eq!(file_name("../../etc/passwd"), "passwd");
         assert_eq!(file_name("C:\\Users\\me\\cube.gcode"), "cube.gcode");
         assert_eq!(file_name("a\u{0}b\nc.gcode"), "abc.gcode");
-        assert_eq!(file_name(&"x".repeat(300)).len(), 255);
+        assert_eq!(file_name(&"x".repeat(300)).len(), 200);
     }
 }
