@@ -170,6 +170,88 @@ fn bad_gcode_is_refused_with_its_own_reason() {
     assert_eq!(parse(truncated_header), Err(Refusal::Truncated));
 }
 
+/// A libbgcode block: header (type, compression, sizes), 2 parameter bytes (6 for a
+/// thumbnail), the data, and a CRC32 slot (not checked by the reader).
+fn block(kind: u16, compression: u16, text: &[u8]) -> Vec<u8> {
+    let data = match compression {
+        1 => {
+            let mut encoder =
+                flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+            encoder.write_all(text).unwrap();
+            encoder.finish().unwrap()
+        }
+        _ => text.to_vec(),
+    };
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&kind.to_le_bytes());
+    bytes.extend_from_slice(&compression.to_le_bytes());
+    bytes.extend_from_slice(&(text.len() as u32).to_le_bytes());
+    if compression != 0 {
+        bytes.extend_from_slice(&(data.len() as u32).to_le_bytes());
+    }
+    bytes.extend_from_slice(&vec![0; if kind == 5 { 6 } else { 2 }]);
+    bytes.extend_from_slice(&data);
+    bytes.extend_from_slice(&[0xAB; 4]);
+    bytes
+}
+
+/// A `.bgcode` as PrusaSlicer 2.7 lays it out, its print metadata compressed with `compression`.
+fn bgcode(compression: u16) -> Vec<u8> {
+    let mut file = b"GCDE".to_vec();
+    file.extend_from_slice(&1u32.to_le_bytes());
+    file.extend_from_slice(&1u16.to_le_bytes());
+    file.extend(block(0, 0, b"Producer=PrusaSlicer 2.7.0+linux-x64\n"));
+    file.extend(block(
+        3,
+        0,
+        b"printer_model=MK4\nfilament_type=PLA;PETG\nextruder_colour=#FF8000;#FFFFFF\n",
+    ));
+    file.extend(block(5, 0, &[0x89, b'P', b'N', b'G', 0, 0, 0, 0]));
+    file.extend(block(4, compression, b"filament used [mm]=1491.16,402.50\nfilament used [g]=4.45,1.23\nestimated printing time (normal mode)=13m 45s\n"));
+    file.extend(block(2, 1, b"; a whole configuration\n"));
+    file.extend(block(1, 0, b"G1 X10 Y10 E1\n"));
+    file
+}
+
+#[test]
+fn binary_gcode_is_read_from_its_metadata_blocks() {
+    for compression in [0, 1] {
+        let sliced = gcode::parse(&Sample::of(&bgcode(compression)).unwrap()).unwrap();
+        assert_eq!(
+            (sliced.slicer.as_str(), sliced.slicer_version.as_deref()),
+            ("PrusaSlicer", Some("2.7.0+linux-x64"))
+        );
+        assert_eq!(sliced.printer_model.as_deref(), Some("MK4"));
+        let plate = &sliced.plates[0];
+        assert_eq!(plate.seconds, Some(825));
+        let slots: Vec<_> = plate
+            .slots
+            .iter()
+            .map(|s| (s.grams, s.material.as_deref(), s.colour.as_deref()))
+            .collect();
+        assert_eq!(
+            slots,
+            [
+                (dec("4.45"), Some("PLA"), Some("#FF8000")),
+                (dec("1.23"), Some("PETG"), Some("#FFFFFF"))
+            ]
+        );
+    }
+    let heatshrink = bgcode(3);
+    assert_eq!(
+        gcode::parse(&Sample::of(&heatshrink).unwrap()),
+        Err(Refusal::BinaryGcode),
+        "no maintained heatshrink decoder"
+    );
+    let mut cut = bgcode(0);
+    cut.truncate(60);
+    assert_eq!(
+        gcode::parse(&Sample::of(&cut).unwrap()),
+        Err(Refusal::Truncated),
+        "no print metadata"
+    );
+}
+
 #[test]
 fn a_large_gcode_is_read_from_its_head_and_tail() {
     let file = fixture("prusa-one-filament.gcode");
@@ -309,6 +391,12 @@ proptest! {
         flips in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 0..16),
     ) {
         let _ = gcode::parse(&Sample::of(&noise).unwrap());
+        let mut binary = bgcode(1);
+        for (at, byte) in &flips {
+            let i = at.index(binary.len());
+            binary[i] = *byte;
+        }
+        let _ = gcode::parse(&Sample::of(&binary).unwrap());
         let _ = parse_package(&noise);
         let names = ["prusa-one-filament.gcode", "prusa-two-filaments.gcode", "bambu-header.gcode",
             "bambu-old-header.gcode", "cura.gcode", "slice-info-two-plates.xml", "slice-info-one-plate.xml"];

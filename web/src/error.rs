@@ -130,7 +130,7 @@ impl Code {
             SlicedFileBrokenArchive => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BROKEN_ARCHIVE", "errors.slicedFileBrokenArchive", "The archive is damaged."),
             SlicedFileBrokenMetadata => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BROKEN_METADATA", "errors.slicedFileBrokenMetadata", "The 3MF's slice information cannot be read."),
             SlicedFileNotSliced     => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_NOT_SLICED", "errors.slicedFileNotSliced", "The 3MF holds a project but no sliced result: slice it and export the sliced file."),
-            SlicedFileBinaryGcode   => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BINARY_GCODE", "errors.slicedFileBinaryGcode", "Binary G-code is not read: export text G-code."),
+            SlicedFileBinaryGcode   => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BINARY_GCODE", "errors.slicedFileBinaryGcode", "This binary G-code's metadata cannot be read: export text G-code."),
             SlicedFilePlaceholders  => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_PLACEHOLDERS", "errors.slicedFilePlaceholders", "The file holds CuraEngine's placeholder values, not an estimate: save it from Cura."),
             SlicedFileTooLarge      => (S::PAYLOAD_TOO_LARGE, "SLICED_FILE_TOO_LARGE", "errors.slicedFileTooLarge", "The file is larger than the limit (2 GiB of G-code, 512 MiB for a 3MF)."),
             SlicedFileEntryTooLarge => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_ENTRY_TOO_LARGE", "errors.slicedFileEntryTooLarge", "An entry of the archive is larger than its limit."),

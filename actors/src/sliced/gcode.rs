@@ -10,15 +10,17 @@
 //! - Cura: `;Generated with Cura_SteamEngine 4.13.0`, `;TIME:5416`, `;Filament used: 1.2m, 0.5m`
 //!   at the start; grams are not written (the caller derives them from a chosen filament).
 
-use super::{Plate, Refusal, Sample, Sliced, Slot, colour, decimal, duration, grams_of_length};
+use super::{
+    Plate, Refusal, Sample, Sliced, Slot, bgcode, colour, decimal, duration, grams_of_length,
+};
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 
-/// What a G-code file says. Errors: see [`Refusal`]; binary G-code is
-/// [`Refusal::BinaryGcode`].
+/// What a G-code file says; binary G-code (`GCDE`) is read by [`bgcode::parse`]. Errors: see
+/// [`Refusal`].
 pub fn parse(sample: &Sample) -> Result<Sliced, Refusal> {
     if sample.head().starts_with(b"GCDE") {
-        return Err(Refusal::BinaryGcode);
+        return bgcode::parse(sample);
     }
     let (head, tail) = text(sample)?;
     let head_comments = Comments::of(&head);
@@ -114,7 +116,7 @@ impl<'a> Comments<'a> {
 /// The slots of one plate from per-slot lists of grams, lengths, materials and colours, with
 /// grams derived from the length where the slicer wrote none. Slots with neither grams nor
 /// length above zero are left out.
-fn slots(
+pub(super) fn slots(
     grams: &[Option<Decimal>],
     millimetres: &[Option<Decimal>],
     materials: &[&str],

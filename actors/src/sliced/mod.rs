@@ -3,6 +3,7 @@
 //! grams, length, material and colour), read without trusting the file.
 //!
 //! Formats (`docs/sliced-files.md` gives the facts each parser relies on):
+//! - binary G-code ([`bgcode`]): PrusaSlicer's `.bgcode`, from its metadata blocks;
 //! - text G-code ([`gcode`]) from PrusaSlicer, SuperSlicer and OrcaSlicer (a summary at the end),
 //!   Bambu Studio and OrcaSlicer for Bambu printers (a header block at the start), and Cura
 //!   (`;TIME:` and `;Filament used:` at the start);
@@ -14,6 +15,7 @@
 //! file on disk: entries are checked for size before they are inflated, their names are never
 //! used as paths, and the XML parser expands no entity beyond XML's five.
 
+pub mod bgcode;
 pub mod gcode;
 pub mod package;
 pub mod suggest;
@@ -96,8 +98,8 @@ pub enum Refusal {
     /// A project 3MF that was never sliced.
     #[error("the 3MF holds a project but no sliced result: slice it and export the sliced file")]
     NotSliced,
-    /// Binary G-code (`.bgcode`).
-    #[error("binary G-code is not read: export text G-code")]
+    /// Binary G-code (`.bgcode`) whose metadata is heatshrink-compressed or cannot be read.
+    #[error("this binary G-code's metadata cannot be read: export text G-code")]
     BinaryGcode,
     /// CuraEngine's command-line placeholders (`;TIME:6666`, `;Filament used: 0m`).
     #[error("the file holds CuraEngine's placeholder values, not an estimate: save it from Cura")]
