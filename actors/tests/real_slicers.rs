@@ -1,6 +1,7 @@
 //! The G-code parser against the real slicers (Debian's PrusaSlicer 2.5 and CuraEngine 4.13,
 //! installed by `scripts/test`): each slices a model this test writes, and what the parser
 //! reads equals what the slicer printed in its own summary, digit for digit.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::sliced::{Refusal, Sample, Sliced, gcode};
 use rust_decimal::Decimal;

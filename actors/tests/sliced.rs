@@ -1,7 +1,10 @@
 //! The sliced-file parsers against fixtures written from each slicer's documented format
 //! (`docs/sliced-files.md`), hostile archives, and arbitrary bytes.
+#![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::sliced::{self, Refusal, SAMPLE_BYTES, Sample, Sliced, Slot, gcode, package};
+use flate2::Compression;
+use flate2::write::ZlibEncoder;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use std::io::{Cursor, Write};
@@ -175,8 +178,7 @@ fn bad_gcode_is_refused_with_its_own_reason() {
 fn block(kind: u16, compression: u16, text: &[u8]) -> Vec<u8> {
     let data = match compression {
         1 => {
-            let mut encoder =
-                flate2::write::ZlibEncoder::new(Vec::new(), flate2::Compression::default());
+            let mut encoder = ZlibEncoder::new(Vec::new(), Compression::default());
             encoder.write_all(text).unwrap();
             encoder.finish().unwrap()
         }

@@ -288,6 +288,7 @@ pub(crate) use deserr_by_name;
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::wire::WireId;
     use serde::Deserialize;
     use serde_json::json;
 
@@ -295,7 +296,7 @@ mod tests {
     #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
     #[allow(dead_code)]
     struct Line {
-        filament_id: crate::wire::WireId,
+        filament_id: WireId,
         grams: u32,
     }
 
