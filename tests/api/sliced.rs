@@ -152,6 +152,23 @@ async fn a_sliced_gcode_previews_with_suggestions_and_makes_a_draft() {
     let print = app.create("/api/prints", &draft).await;
     assert_eq!(print["parts"][0]["usages"][0]["usedGrams"], "4.45");
     assert_eq!(print["parts"][0]["durationSeconds"], 825);
+    let id = print["id"].as_str().unwrap();
+    let got: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        got["source"],
+        json!({"fileName": "cube.gcode", "sha256": sha, "slicer": "PrusaSlicer", "slicerVersion": "2.5.0+linux-x64-GTK3"})
+    );
+    let listed: Value = app.get("/api/prints").await.json().await.unwrap();
+    assert_eq!(
+        listed["items"][0].get("source"),
+        None,
+        "lists leave the source out"
+    );
     let (_, again) = upload(&app, "file", "cube-copy.gcode", &bytes).await;
     assert_eq!(
         again["existingPrints"],

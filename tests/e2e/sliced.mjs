@@ -47,6 +47,7 @@ try {
   await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/);
   const body = await page.locator("main").innerText();
   assert.match(body, /4,45/, "the slicer's grams on the draft");
+  assert.match(await page.locator("#print-source").innerText(), /Erstellt aus prusa-two-filaments\.gcode \(PrusaSlicer 2\.5\.0/);
   await page.screenshot({ path: `${shots}/sliced-draft-de.png`, fullPage: true });
 
   // The same file again names the draft it made, and still makes another.

@@ -179,6 +179,8 @@ pub struct Detail {
     pub customer: Option<Customer>,
     /// Its series.
     pub series: Option<Series>,
+    /// The sliced file it was made from.
+    pub source: Option<PrintSource>,
 }
 
 fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
@@ -192,6 +194,7 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         .map(|s| series::get(snapshot, s))
         .transpose()?;
     Ok(Detail {
+        source: repo::source(snapshot, print.id)?,
         print,
         customer,
         series,

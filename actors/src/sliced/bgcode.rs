@@ -10,8 +10,7 @@
 //! They are read uncompressed or deflated (zlib, through flate2); heatshrink-compressed
 //! metadata, or metadata beyond the sample's head, is [`Refusal::BinaryGcode`].
 
-use super::gcode::slots;
-use super::{MAX_ENTRY_BYTES, Plate, Refusal, Sample, Sliced, decimal, duration};
+use super::{MAX_ENTRY_BYTES, Plate, Refusal, Sample, Sliced, decimal, duration, slots};
 use flate2::read::ZlibDecoder;
 use std::collections::HashMap;
 use std::io::Read;

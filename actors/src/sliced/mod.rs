@@ -224,6 +224,51 @@ fn grams_of_length(millimetres: Decimal, diameter: Decimal, density: Decimal) ->
     Some(cubic_cm.checked_mul(density)?.round_dp(2).normalize())
 }
 
+/// The slots of one plate from per-slot lists of grams, lengths, materials and colours, with
+/// grams derived from the length where the slicer wrote none. Slots with neither grams nor
+/// length above zero are left out.
+fn slots(
+    grams: &[Option<Decimal>],
+    millimetres: &[Option<Decimal>],
+    materials: &[&str],
+    colours: &[&str],
+    diameters: &[Option<Decimal>],
+    densities: &[Option<Decimal>],
+) -> Vec<Slot> {
+    let count = grams.len().max(millimetres.len());
+    let at = |list: &[Option<Decimal>], i: usize| list.get(i).copied().flatten();
+    let mut slots = Vec::new();
+    for i in 0..count {
+        let length = at(millimetres, i).filter(|mm| *mm > Decimal::ZERO);
+        let written = at(grams, i).filter(|g| *g > Decimal::ZERO);
+        if written.is_none() && length.is_none() {
+            continue;
+        }
+        // A list of one value holds for every slot (single-extruder settings).
+        let each = |list: &[Option<Decimal>]| {
+            at(list, i).or_else(|| (list.len() == 1).then(|| at(list, 0)).flatten())
+        };
+        let derived = written
+            .is_none()
+            .then(|| length.and_then(|mm| grams_of_length(mm, each(diameters)?, each(densities)?)))
+            .flatten();
+        let text = |list: &[&str]| {
+            list.get(i)
+                .map(|s| s.trim_matches('"').to_string())
+                .filter(|s| !s.is_empty())
+        };
+        slots.push(Slot {
+            number: u32::try_from(i + 1).unwrap_or(u32::MAX),
+            grams: written.or(derived),
+            grams_derived: derived.is_some(),
+            millimetres: length,
+            material: text(materials),
+            colour: colours.get(i).and_then(|c| colour(c)),
+        });
+    }
+    slots
+}
+
 /// A slicer's duration: `1d 2h 3m 4s`, leading units left out (`13m 45s`), or whole seconds.
 /// None for anything else or beyond [`MAX_SECONDS`].
 fn duration(text: &str) -> Option<u32> {

@@ -365,7 +365,7 @@ fn revision_rows(t: &Tr, print: &PrintDto) -> Vec<RevisionRow> {
 impl DetailPage {
     /// The page of `detail` in the frame `chrome`.
     fn of(chrome: Chrome, detail: Detail, form: Option<Submitted>, faults: Faults) -> Self {
-        let print = PrintDto::from(&detail.print);
+        let print = PrintDto::from(&detail.print).with_source(detail.source.clone());
         let t = &chrome.t;
         let current = wire(&print.status);
         let form = form.unwrap_or_else(|| outcome_form(&print));

@@ -3,12 +3,12 @@
 //! the cost snapshot.
 
 use super::outcome_dto;
-use crate::wire::{dec, dec_opt, ts};
+use crate::wire::{WireSha256, dec, dec_opt, ts};
 use actors::money;
 use actors::prints;
 use rust_decimal::Decimal;
 use serde::Serialize;
-use storage::records::{CostCategory, CostLine, Part, Print, PrintStatus};
+use storage::records::{CostCategory, CostLine, Part, Print, PrintSource, PrintStatus};
 use utoipa::ToSchema;
 
 /// Print status.
@@ -247,6 +247,10 @@ pub struct PrintDto {
     pub created_at: String,
     /// Last change.
     pub updated_at: String,
+    /// The sliced file the draft was made from: answered by `GET /api/prints/{id}` (lists and
+    /// the other answers leave it out).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<PrintSourceDto>,
 }
 
 fn label_of(lines: &[&CostLine], category: CostCategory) -> String {
@@ -330,6 +334,39 @@ fn per_unit(value: Option<Decimal>, quantity: u32) -> Option<String> {
     value.map(|v| dec(money::rate(v, Decimal::from(quantity.max(1)))))
 }
 
+/// The sliced file a print was made from.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrintSourceDto {
+    /// The file's name.
+    pub file_name: String,
+    /// Lower-case hex SHA-256 of the file.
+    pub sha256: String,
+    /// The slicer.
+    pub slicer: String,
+    /// Its version.
+    pub slicer_version: Option<String>,
+}
+
+impl From<PrintSource> for PrintSourceDto {
+    fn from(s: PrintSource) -> Self {
+        PrintSourceDto {
+            file_name: s.file_name,
+            sha256: WireSha256(s.sha256).hex(),
+            slicer: s.slicer,
+            slicer_version: s.slicer_version,
+        }
+    }
+}
+
+impl PrintDto {
+    /// The answer with the sliced file the print was made from.
+    pub fn with_source(mut self, source: Option<PrintSource>) -> Self {
+        self.source = source.map(PrintSourceDto::from);
+        self
+    }
+}
+
 impl From<&Print> for PrintDto {
     fn from(p: &Print) -> Self {
         let parts: Vec<PartDto> = p.parts.iter().map(|part| part_dto(part, p)).collect();
@@ -337,6 +374,7 @@ impl From<&Print> for PrintDto {
         let realized = prints::realized(p);
         let all_lines: Vec<&CostLine> = p.costing.lines.iter().collect();
         PrintDto {
+            source: None,
             id: p.id.to_string(),
             name: p.name.clone(),
             customer_id: p.customer_id.map(|c| c.to_string()),

@@ -24,8 +24,8 @@ use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
 use actors::prints::{
-    self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, GetPrint,
-    ListPrints, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid, SetStatus,
+    self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, ListPrints,
+    PrintDetail, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid, SetStatus,
 };
 use deserr::Deserr;
 use deserr::{IntoValue, ValuePointerRef};
@@ -131,7 +131,10 @@ pub async fn get_print(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<Json<PrintDto>, ApiError> {
-    Ok(Json(PrintDto::from(&state.query(GetPrint(id.0)).await?)))
+    let detail = state.query(PrintDetail(id.0)).await?;
+    Ok(Json(
+        PrintDto::from(&detail.print).with_source(detail.source),
+    ))
 }
 
 /// `{ "status": ... }`.
