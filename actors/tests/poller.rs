@@ -543,7 +543,7 @@ async fn home_assistant_finds_every_point_and_writes_through_a_number() {
         .await
         .unwrap();
     let mut configs = BTreeMap::new();
-    while configs.len() < 3 {
+    while configs.len() < 4 {
         let (topic, payload) = next_publish(&mut events).await;
         configs.insert(
             topic,
@@ -576,6 +576,15 @@ async fn home_assistant_finds_every_point_and_writes_through_a_number() {
     assert_eq!(
         number["device"]["identifiers"],
         serde_json::json!(["shop_dryer"])
+    );
+    let bridge = &configs["homeassistant/binary_sensor/shop_bridge/status/config"];
+    assert_eq!(
+        (
+            bridge["state_topic"].as_str(),
+            bridge["device"]["identifiers"][0].as_str()
+        ),
+        (Some("shop/status"), number["device"]["via_device"].as_str()),
+        "the device every source names is announced"
     );
     let sensor = &configs["homeassistant/sensor/shop_dryer/power/config"];
     assert_eq!(
@@ -615,7 +624,7 @@ async fn home_assistant_finds_every_point_and_writes_through_a_number() {
         .await
         .unwrap();
     let mut again = std::collections::BTreeSet::new();
-    while again.len() < 3 {
+    while again.len() < 4 {
         again.insert(next_publish(&mut events).await.0);
     }
     let all: std::collections::BTreeSet<String> = configs.keys().cloned().collect();

@@ -121,6 +121,9 @@ pub enum PublishMode {
 pub struct SourceConfig {
     /// Used in topics.
     pub id: String,
+    /// The name Home Assistant shows for its device (beyond the spec; default: `id`).
+    #[serde(default)]
+    pub name: Option<String>,
     /// Endpoint host name or IP.
     pub host: String,
     /// Endpoint port.

@@ -9,7 +9,14 @@
 //! - Ids are sanitised to `[a-zA-Z0-9_-]`: node `<base>_<source>`, object `<topic>`, `unique_id`
 //!   `<base>_<source>_<topic>`.
 //! - Availability lists `<base>/status` and `<base>/<source>/status`, `availability_mode: all`.
-//! - Every source is a device (model "Modbus TCP") reached through the bridge (`via_device`).
+//! - Every source is a device (model "Modbus TCP", named by the source's `name`, else its id)
+//!   reached through the bridge (`via_device`). The bridge is announced too, as a device with
+//!   one diagnostic `connectivity` binary sensor on `<base>/status`, so `via_device` names a
+//!   device Home Assistant knows.
+//! - Sensors read their state through `value_template: "{{ value_json }}"`: a value the codec
+//!   cannot give (a NaN float) is published as JSON `null`, which the template reads as no value
+//!   (`unknown`) rather than as the text `null`.
+//! - Every config carries the discovery `origin` (this software and its version).
 
 use super::config::{Access, BridgeConfig, DataType, Kind, PointConfig, SourceConfig};
 use serde_json::{Map, Value, json};
@@ -87,6 +94,45 @@ fn component(point: &PointConfig) -> Option<&'static str> {
     })
 }
 
+/// The `origin` block of every config: what published it.
+fn origin() -> Value {
+    json!({"name": "printcost modbus-mqtt-bridge", "sw_version": env!("CARGO_PKG_VERSION")})
+}
+
+/// The bridge's device id: `<base>_bridge`, sanitised.
+fn bridge_device(config: &BridgeConfig) -> String {
+    sanitise(&format!("{}_bridge", config.mqtt.base_topic))
+}
+
+/// The bridge's own config: a diagnostic `connectivity` binary sensor on `<base>/status` (no
+/// availability of its own: it is the availability), on the device every source names as its
+/// `via_device`.
+fn bridge_config(config: &BridgeConfig, prefix: &str) -> (String, Value) {
+    let base = &config.mqtt.base_topic;
+    let device = bridge_device(config);
+    let payload = json!({
+        "name": "Connectivity",
+        "unique_id": format!("{device}_status"),
+        "state_topic": format!("{base}/status"),
+        "payload_on": "online",
+        "payload_off": "offline",
+        "device_class": "connectivity",
+        "entity_category": "diagnostic",
+        "device": {
+            "identifiers": [device],
+            "name": format!("{base} Modbus bridge"),
+            "model": "Modbus-MQTT bridge",
+            "manufacturer": "PrintCost",
+            "sw_version": env!("CARGO_PKG_VERSION"),
+        },
+        "origin": origin(),
+    });
+    (
+        format!("{prefix}/binary_sensor/{device}/status/config"),
+        payload,
+    )
+}
+
 /// The discovery config of one point: its topic and payload.
 fn point_config(
     config: &BridgeConfig,
@@ -114,9 +160,10 @@ fn point_config(
     c.insert("payload_not_available".into(), json!("offline"));
     c.insert(
         "device".into(),
-        json!({"identifiers": [node], "name": source.id, "model": "Modbus TCP",
-               "via_device": sanitise(&format!("{base}_bridge"))}),
+        json!({"identifiers": [node], "name": source.name.as_deref().unwrap_or(&source.id),
+               "model": "Modbus TCP", "via_device": bridge_device(config)}),
     );
+    c.insert("origin".into(), origin());
     match component {
         "switch" | "binary_sensor" => {
             c.insert("payload_on".into(), json!("true"));
@@ -135,10 +182,9 @@ fn point_config(
             c.insert("step".into(), json!(step));
             c.insert("mode".into(), json!("box"));
         }
-        _ if point.data_type == DataType::String => {
+        _ => {
             c.insert("value_template".into(), json!("{{ value_json }}"));
         }
-        _ => {}
     }
     for (key, value) in [
         ("unit_of_measurement", &point.unit_of_measurement),
@@ -156,8 +202,8 @@ fn point_config(
     Some((topic, Value::Object(c)))
 }
 
-/// Every point's discovery config as a retained message, `(topic, payload)`; none while
-/// discovery is off.
+/// Every point's discovery config, then the bridge's own, as retained messages,
+/// `(topic, payload)`; none while discovery is off.
 pub fn messages(config: &BridgeConfig) -> Vec<(String, Vec<u8>)> {
     let Some(ha) = config.homeassistant.as_ref().filter(|h| h.enabled) else {
         return Vec::new();
@@ -167,6 +213,7 @@ pub fn messages(config: &BridgeConfig) -> Vec<(String, Vec<u8>)> {
         .iter()
         .flat_map(|s| s.points.iter().map(move |p| (s, p)))
         .filter_map(|(s, p)| point_config(config, &ha.discovery_prefix, s, p))
+        .chain([bridge_config(config, &ha.discovery_prefix)])
         .map(|(topic, payload)| (topic, payload.to_string().into_bytes()))
         .collect()
 }
@@ -198,8 +245,9 @@ mod tests {
                 "homeassistant/switch/shop_meter_1/relay/config",
                 "homeassistant/binary_sensor/shop_meter_1/door/config",
                 "homeassistant/sensor/shop_meter_1/label/config",
+                "homeassistant/binary_sensor/shop_bridge/status/config",
             ],
-            "write-only points are not announced"
+            "write-only points are not announced; the bridge is"
         );
         let power = &found[0].1;
         assert_eq!(power["unique_id"], "shop_meter_1_power_w");
@@ -230,6 +278,55 @@ mod tests {
             "a discrete input is read-only"
         );
         assert_eq!(found[4].1["value_template"], "{{ value_json }}");
+        assert_eq!(
+            power["value_template"], "{{ value_json }}",
+            "a NaN's null reads as no value"
+        );
+        assert_eq!(power["device"]["via_device"], "shop_bridge");
+        assert_eq!(
+            power["device"]["name"], "meter.1",
+            "no display name: the id"
+        );
+        assert_eq!(power["origin"]["name"], "printcost modbus-mqtt-bridge");
+        let bridge = &found[5].1;
+        assert_eq!(
+            bridge["device"]["identifiers"],
+            json!(["shop_bridge"]),
+            "the device sources name"
+        );
+        assert_eq!(
+            (
+                bridge["state_topic"].as_str(),
+                bridge["device_class"].as_str(),
+                bridge["entity_category"].as_str()
+            ),
+            (
+                Some("shop/status"),
+                Some("connectivity"),
+                Some("diagnostic")
+            )
+        );
+        assert!(
+            bridge.get("availability").is_none(),
+            "it is the availability"
+        );
+        assert_eq!(bridge["device"]["sw_version"], env!("CARGO_PKG_VERSION"));
+    }
+
+    #[test]
+    fn a_source_s_display_name_names_its_device() {
+        let named = CONFIG.replace(
+            "  - id: meter.1\n",
+            "  - id: meter.1\n    name: Main meter\n",
+        );
+        let config = parse("c.yml", &named).unwrap();
+        let (_, first) = &messages(&config)[0];
+        let first: Value = serde_json::from_slice(first).unwrap();
+        assert_eq!(first["device"]["name"], "Main meter");
+        assert_eq!(
+            first["unique_id"], "shop_meter_1_power_w",
+            "ids keep the id"
+        );
     }
 
     #[test]
