@@ -8,6 +8,7 @@
 //! point, `max_registers_per_request` (1-125) on a source, and a top-level `broker` block that
 //! runs an embedded MQTT broker.
 
+use super::classes;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -327,6 +328,24 @@ pub struct PointConfig {
 }
 
 impl PointConfig {
+    /// The Home Assistant component the point is announced as, or `None` when it is not
+    /// announced: read-only numbers and strings are `sensor`s; `bool` points `switch`es when
+    /// writable, else `binary_sensor`s; writable numeric holding registers `number`s;
+    /// write-only points are not announced (they have no state).
+    pub fn component(&self) -> Option<&'static str> {
+        let access = self.access();
+        if access == Access::WriteOnly {
+            return None;
+        }
+        let writable = access == Access::ReadWrite;
+        Some(match self.data_type {
+            DataType::Bool if writable => "switch",
+            DataType::Bool => "binary_sensor",
+            t if t.is_numeric() && writable && self.kind == Kind::Holding => "number",
+            _ => "sensor",
+        })
+    }
+
     /// The effective access.
     pub fn access(&self) -> Access {
         self.access.unwrap_or(self.kind.default_access())
@@ -616,6 +635,7 @@ impl BridgeConfig {
                 "must be non-empty levels without '+' or '#'",
             );
         }
+        let discovery = self.homeassistant.as_ref().is_some_and(|h| h.enabled);
         let mut ids = std::collections::HashSet::new();
         for (s, source) in self.sources.iter().enumerate() {
             let at = |field: &str| format!("sources[{s}].{field}");
@@ -703,6 +723,17 @@ impl BridgeConfig {
                         "a number of at least 0, for numeric types only",
                     );
                 }
+                if discovery && let Some(component) = point.component() {
+                    let found = classes::problems(
+                        component,
+                        point.device_class.as_deref(),
+                        point.state_class.as_deref(),
+                        point.unit_of_measurement.as_deref(),
+                    );
+                    for (field, text) in found {
+                        problem(at(field), &text);
+                    }
+                }
                 if let Some(bit) = point.bit {
                     let register = matches!(point.kind, Kind::Holding | Kind::Input);
                     if !register || point.data_type != DataType::Bool || bit > 15 {
@@ -731,6 +762,37 @@ mod tests {
     use super::*;
 
     const MINIMAL: &str = "mqtt:\n  host: broker.lan\nsources:\n  - id: meter\n    host: 10.0.0.5\n    unit_id: 3\n    points:\n      - name: Power\n        topic: power\n        address: 10\n        kind: input\n        data_type: u32\n";
+
+    #[test]
+    fn what_discovery_passes_through_is_checked_with_its_path() {
+        let points = "      - {name: Power, topic: power, address: 10, kind: input, data_type: f32, device_class: power, state_class: total_increasing, unit_of_measurement: W}\n      - {name: Reactive, topic: kvarh, address: 12, kind: input, data_type: f32, device_class: energy, unit_of_measurement: kvarh}\n      - {name: Counter, topic: counter, address: 14, kind: holding, data_type: u32, state_class: total_increasing}\n      - {name: Relay, topic: relay, address: 0, kind: coil, data_type: bool, device_class: power}\n";
+        let yaml = MINIMAL.replace(
+            "      - name: Power\n        topic: power\n        address: 10\n        kind: input\n        data_type: u32\n",
+            points,
+        );
+        let on = format!("homeassistant:\n  enabled: true\n{yaml}");
+        let problems = parse("c.yml", &on).unwrap().validate().unwrap_err();
+        let paths: Vec<&str> = problems
+            .iter()
+            .map(|p| p.split(": ").next().unwrap_or_default())
+            .collect();
+        assert_eq!(
+            paths,
+            [
+                "sources[0].points[0].state_class",
+                "sources[0].points[1].unit_of_measurement",
+                "sources[0].points[2].state_class",
+                "sources[0].points[3].device_class",
+            ],
+            "{problems:?}"
+        );
+        assert!(problems[2].contains("access: read_only"), "{problems:?}");
+        assert_eq!(
+            parse("c.yml", &yaml).unwrap().validate(),
+            Ok(()),
+            "discovery off: no check"
+        );
+    }
 
     #[test]
     fn defaults_follow_the_spec() {

@@ -17,8 +17,10 @@
 //!   cannot give (a NaN float) is published as JSON `null`, which the template reads as no value
 //!   (`unknown`) rather than as the text `null`.
 //! - Every config carries the discovery `origin` (this software and its version).
+//! - What a point passes through (`device_class`, `state_class`, `unit_of_measurement`) was
+//!   checked against its component when the configuration was loaded ([`super::classes`]).
 
-use super::config::{Access, BridgeConfig, DataType, Kind, PointConfig, SourceConfig};
+use super::config::{BridgeConfig, DataType, PointConfig, SourceConfig};
 use serde_json::{Map, Value, json};
 
 /// `text` with every character outside `[a-zA-Z0-9_-]` made `_`.
@@ -79,21 +81,6 @@ fn number_range(point: &PointConfig) -> Option<(f64, f64, f64)> {
     Some((a.min(b), a.max(b), scale.abs()))
 }
 
-/// The component of `point`, or `None` when it is not announced.
-fn component(point: &PointConfig) -> Option<&'static str> {
-    let access = point.access();
-    if access == Access::WriteOnly {
-        return None;
-    }
-    let writable = access == Access::ReadWrite;
-    Some(match point.data_type {
-        DataType::Bool if writable => "switch",
-        DataType::Bool => "binary_sensor",
-        t if t.is_numeric() && writable && point.kind == Kind::Holding => "number",
-        _ => "sensor",
-    })
-}
-
 /// The `origin` block of every config: what published it.
 fn origin() -> Value {
     json!({"name": "printcost modbus-mqtt-bridge", "sw_version": env!("CARGO_PKG_VERSION")})
@@ -140,7 +127,7 @@ fn point_config(
     source: &SourceConfig,
     point: &PointConfig,
 ) -> Option<(String, Value)> {
-    let component = component(point)?;
+    let component = point.component()?;
     let base = &config.mqtt.base_topic;
     let node = sanitise(&format!("{base}_{}", source.id));
     let state = format!("{base}/{}/{}", source.id, point.topic);

@@ -2,6 +2,7 @@
 //! values, and read planning (coalescing). Source pollers and the MQTT link build on these.
 
 pub mod broker;
+pub mod classes;
 pub mod codec;
 pub mod config;
 pub mod discovery;
