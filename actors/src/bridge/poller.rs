@@ -25,7 +25,7 @@ use actix::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use tokio_modbus::client::{Context as Modbus, Reader, Writer as _};
 use tokio_modbus::{ExceptionCode, Slave};
 
@@ -69,6 +69,9 @@ pub struct Poller {
     /// When the current poll was due: the next is due one interval later (so the cadence holds
     /// on average), or at once when that moment has already passed (missed ticks skipped).
     due: std::time::Instant,
+    /// Until the first poll has run: the source's phase within its interval, which the poll
+    /// after it is aligned to ([`until_slot`]).
+    phase: Option<Duration>,
 }
 
 impl Poller {
@@ -93,7 +96,15 @@ impl Poller {
             last: HashMap::new(),
             online: None,
             due: std::time::Instant::now(),
+            phase: None,
         }
+    }
+
+    /// The poller with its polls at `phase` within the interval (after a first poll at once):
+    /// the bridge spreads its sources' polls over the interval ([`super::run::phases`]).
+    pub fn with_phase(mut self, phase: Duration) -> Poller {
+        self.phase = Some(phase);
+        self
     }
 
     fn topic(&self, leaf: &str) -> String {
@@ -118,7 +129,10 @@ impl Poller {
                     poller.publish(outcome, ctx);
                     let every = Duration::from_millis(poller.source.poll_interval_ms);
                     let now = std::time::Instant::now();
-                    poller.due = (poller.due + every).max(now);
+                    poller.due = match poller.phase.take() {
+                        Some(phase) => now + until_slot(phase, every, SystemTime::now()),
+                        None => (poller.due + every).max(now),
+                    };
                     ctx.run_later(poller.due - now, |poller, ctx| poller.poll(ctx));
                 }),
         );
@@ -164,6 +178,20 @@ impl Poller {
         };
         ctx.wait(send.into_actor(self));
     }
+}
+
+/// How long from `now` (wall clock) until the next moment that lies `phase` into an interval of
+/// `every`, intervals counted from the Unix epoch; a whole interval when that moment is now.
+/// Every poller of the bridge counts from the same epoch, so their phases keep them apart.
+fn until_slot(phase: Duration, every: Duration, now: SystemTime) -> Duration {
+    let every_ms = every.as_millis().max(1);
+    let now_ms = now
+        .duration_since(UNIX_EPOCH)
+        .unwrap_or_default()
+        .as_millis();
+    let wait = (phase.as_millis() % every_ms + every_ms - now_ms % every_ms) % every_ms;
+    let wait = if wait == 0 { every_ms } else { wait };
+    Duration::from_millis(u64::try_from(wait).unwrap_or(u64::MAX))
 }
 
 impl Actor for Poller {
@@ -489,5 +517,33 @@ impl Poller {
             .await;
         };
         ctx.wait(send.into_actor(self));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::until_slot;
+    use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    #[test]
+    fn the_next_slot_lies_at_the_phase_within_the_interval() {
+        let at = |ms: u64| UNIX_EPOCH + Duration::from_millis(ms);
+        let ms = |d: Duration| d.as_millis();
+        let every = Duration::from_millis(100);
+        assert_eq!(
+            ms(until_slot(Duration::from_millis(25), every, at(1_000_010))),
+            15
+        );
+        assert_eq!(
+            ms(until_slot(Duration::from_millis(25), every, at(1_000_030))),
+            95
+        );
+        assert_eq!(
+            ms(until_slot(Duration::from_millis(25), every, at(1_000_025))),
+            100,
+            "now is a slot: the next one"
+        );
+        assert_eq!(ms(until_slot(Duration::ZERO, every, at(1_000_099))), 1);
+        assert!(until_slot(Duration::ZERO, every, SystemTime::now()) <= every);
     }
 }

@@ -2,12 +2,13 @@
 //! the routing of `/set` messages to the poller of their point.
 
 use super::broker;
-use super::config::BridgeConfig;
+use super::config::{BridgeConfig, SourceConfig};
 use super::discovery;
 use super::link::MqttLink;
 use super::poller::{Poller, Write};
 use actix::prelude::*;
 use std::collections::HashMap;
+use std::time::Duration;
 
 /// Why the bridge could not start.
 #[derive(Debug, thiserror::Error)]
@@ -55,7 +56,12 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     let pollers: Vec<Addr<Poller>> = config
         .sources
         .iter()
-        .map(|source| Poller::new(source.clone(), base, link.clone()).start())
+        .zip(phases(&config.sources))
+        .map(|(source, phase)| {
+            Poller::new(source.clone(), base, link.clone())
+                .with_phase(phase)
+                .start()
+        })
         .collect();
     let targets = pollers.clone();
     let (announcer, announcements) = (link.clone(), discovery::messages(config));
@@ -92,9 +98,57 @@ fn write_filters<'a>(base: &str, topics: impl Iterator<Item = &'a String>) -> Ve
         .collect()
 }
 
+/// Each source's phase within its poll interval: the sources that share an interval are spread
+/// evenly over it in the configuration's order (source `i` of `n` polls `i/n` of the interval
+/// after the interval's start), so their states do not leave in one burst. Stable while the
+/// configuration is.
+pub fn phases(sources: &[SourceConfig]) -> Vec<Duration> {
+    sources
+        .iter()
+        .enumerate()
+        .map(|(i, source)| {
+            let peers: Vec<usize> = (0..sources.len())
+                .filter(|&j| sources[j].poll_interval_ms == source.poll_interval_ms)
+                .collect();
+            let rank = peers.iter().position(|&j| j == i).unwrap_or(0) as u64;
+            let count = peers.len().max(1) as u64;
+            Duration::from_millis(source.poll_interval_ms.saturating_mul(rank) / count)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::write_filters;
+    use super::{phases, write_filters};
+    use crate::bridge::config::parse;
+    use std::time::Duration;
+
+    #[test]
+    fn sources_of_one_interval_are_spread_over_it() {
+        let source = |id: &str, every: u32| {
+            format!(
+                "  - id: {id}\n    host: h\n    unit_id: 1\n    poll_interval_ms: {every}\n    points:\n      - {{name: P, topic: p, address: 0, kind: input, data_type: u16}}\n"
+            )
+        };
+        let yaml = format!(
+            "mqtt:\n  host: h\nsources:\n{}{}{}{}{}",
+            source("a", 100),
+            source("b", 100),
+            source("slow", 1000),
+            source("c", 100),
+            source("d", 100)
+        );
+        let config = parse("c.yml", &yaml).unwrap();
+        let ms: Vec<u128> = phases(&config.sources)
+            .iter()
+            .map(Duration::as_millis)
+            .collect();
+        assert_eq!(
+            ms,
+            [0, 25, 0, 50, 75],
+            "four at 100 ms a quarter apart; the slow one alone"
+        );
+    }
 
     #[test]
     fn write_filters_cover_each_depth_once() {
