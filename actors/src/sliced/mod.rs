@@ -112,7 +112,8 @@ pub enum Refusal {
     EntryTooLarge,
 }
 
-/// The head and tail of a file, kept while it streams past: [`SAMPLE_BYTES`] from each end.
+/// The head and tail of a file, kept while it streams past: [`SAMPLE_BYTES`] from each end
+/// (the tail's buffer holds up to twice that between compactions: at most 3 MiB in all).
 #[derive(Debug, Default)]
 pub struct Sample {
     head: Vec<u8>,
@@ -135,14 +136,12 @@ impl Sample {
             self.head.extend_from_slice(&chunk[..taken]);
             chunk = &chunk[taken..];
         }
-        if chunk.len() >= SAMPLE_BYTES {
-            self.tail.clear();
-            self.tail
-                .extend_from_slice(&chunk[chunk.len() - SAMPLE_BYTES..]);
-        } else if !chunk.is_empty() {
-            let over = (self.tail.len() + chunk.len()).saturating_sub(SAMPLE_BYTES);
-            self.tail.drain(..over);
-            self.tail.extend_from_slice(chunk);
+        // The tail grows to twice its size before its oldest bytes are dropped, so each byte is
+        // moved at most once more (dropping on every chunk would move the whole tail each time).
+        self.tail.extend_from_slice(chunk);
+        if self.tail.len() > 2 * SAMPLE_BYTES {
+            let from = self.tail.len() - SAMPLE_BYTES;
+            self.tail.drain(..from);
         }
         Ok(())
     }
@@ -161,7 +160,7 @@ impl Sample {
 
     /// The last bytes of the file after [`Sample::head`] (empty for a file the head holds).
     pub fn tail(&self) -> &[u8] {
-        &self.tail
+        &self.tail[self.tail.len().saturating_sub(SAMPLE_BYTES)..]
     }
 
     /// Bytes of the whole file.

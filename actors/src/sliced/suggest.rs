@@ -92,13 +92,13 @@ impl Query for Suggest {
             _ => Vec::new(),
         };
         let printer_id = printer_for(self.0.printer_model.as_deref(), &printers);
+        let (build_plate_id, hotend_id, other_component_ids) =
+            printer_id.map_or((None, None, Vec::new()), |p| preselected(&components, p));
         let plates = self
             .0
             .plates
             .iter()
             .map(|plate| {
-                let (build_plate_id, hotend_id, other_component_ids) =
-                    printer_id.map_or((None, None, Vec::new()), |p| preselected(&components, p));
                 let slots = plate
                     .slots
                     .iter()
@@ -140,7 +140,7 @@ impl Query for Suggest {
                     printer_id,
                     build_plate_id,
                     hotend_id,
-                    other_component_ids,
+                    other_component_ids: other_component_ids.clone(),
                     slots,
                 }
             })

@@ -320,13 +320,17 @@ mod tests {
         always_used: bool,
     }
 
-    fn paths(body: Value) -> Vec<(String, String)> {
-        let error = parse::<Body>(body).expect_err("refused");
+    /// The (path, message key) of every field error of `error`.
+    pub(crate) fn pairs(error: &ApiError) -> Vec<(String, String)> {
         error
             .field_errors
             .iter()
             .map(|f| (f.path.clone(), f.message_key.to_string()))
             .collect()
+    }
+
+    fn paths(body: Value) -> Vec<(String, String)> {
+        pairs(&parse::<Body>(body).expect_err("refused"))
     }
 
     #[test]

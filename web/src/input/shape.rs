@@ -140,6 +140,7 @@ pub fn one_field<V: IntoValue>(value: Value<V>, names: &[&'static str]) -> Shape
 mod tests {
     use super::*;
     use crate::input::parse;
+    use crate::input::tests::pairs;
     use deserr::Deserr;
     use serde_json::{Value, json};
 
@@ -157,12 +158,7 @@ mod tests {
     actions!(Action { "BOOK" => Book, "COUNT" => Count });
 
     fn faults(body: Value) -> Vec<(String, String)> {
-        let error = parse::<Action>(body).expect_err("refused");
-        error
-            .field_errors
-            .iter()
-            .map(|f| (f.path.clone(), f.message_key.to_string()))
-            .collect()
+        pairs(&parse::<Action>(body).expect_err("refused"))
     }
 
     #[test]
