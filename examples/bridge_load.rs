@@ -48,6 +48,12 @@ struct Args {
     /// Publish to a broker already listening on 127.0.0.1:PORT instead of the embedded one.
     #[arg(long)]
     external_broker: Option<u16>,
+    /// The bridge's `mqtt.state_qos`.
+    #[arg(long, default_value_t = 1)]
+    state_qos: u8,
+    /// The bridge's `mqtt.max_inflight`.
+    #[arg(long, default_value_t = 1000)]
+    max_inflight: u16,
 }
 
 /// A device's holding registers.
@@ -99,7 +105,9 @@ fn config(args: &Args, mqtt: u16, devices: &[u16]) -> String {
         None => format!("broker:\n  listen: 127.0.0.1:{mqtt}\n"),
     };
     let mut yaml = format!(
-        "mqtt:\n  host: 127.0.0.1\n  port: {mqtt}\n  base_topic: load\n  client_id: load-bridge\n{broker}logging:\n  level: warn\nsources:\n"
+        "mqtt:\n  host: 127.0.0.1\n  port: {mqtt}\n  base_topic: load\n  client_id: load-bridge\n  state_qos: {qos}\n  max_inflight: {inflight}\n{broker}logging:\n  level: warn\nsources:\n",
+        qos = args.state_qos,
+        inflight = args.max_inflight
     );
     for (s, port) in devices.iter().enumerate() {
         yaml.push_str(&format!(

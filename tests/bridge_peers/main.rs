@@ -117,6 +117,12 @@ fn states_and_availability_travel_from_pymodbus_to_mosquitto() {
     assert_eq!(state("door"), json!(true));
     assert_eq!(state("fan"), json!(105));
 
+    assert_eq!(
+        watcher.next_on("e2e/dryer/count").qos,
+        1,
+        "states at QoS 1 unless state_qos says otherwise"
+    );
+
     // A late subscriber gets the retained availability and states at once.
     let mut late = Subscriber::start(mqtt, "e2e/#");
     let retained = late.next_on("e2e/status");
@@ -124,6 +130,23 @@ fn states_and_availability_travel_from_pymodbus_to_mosquitto() {
         (retained.payload.as_str(), retained.retained),
         ("online", true)
     );
+}
+
+#[test]
+fn states_go_at_the_configured_qos_and_availability_stays_at_qos_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let (device_port, mqtt) = (free_port(), free_port());
+    let _device = modbus_device(device_port, &HOLDING);
+    let _broker = mosquitto(mqtt, dir.path());
+    let mut watcher = Subscriber::start(mqtt, "e2e/#");
+    let yaml = config(mqtt, device_port, "every_poll")
+        .replace("  base_topic: e2e\n", "  base_topic: e2e\n  state_qos: 0\n");
+    let _bridge = bridge(&yaml, dir.path());
+    assert_eq!(watcher.next_on("e2e/status").qos, 1);
+    assert_eq!(watcher.next_on("e2e/dryer/status").qos, 1);
+    let count = watcher.next_on("e2e/dryer/count");
+    assert_eq!((count.payload.as_str(), count.qos), ("1234", 0));
+    assert_eq!(watcher.next_on("e2e/dryer/temperature").qos, 0);
 }
 
 #[test]

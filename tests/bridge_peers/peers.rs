@@ -154,6 +154,8 @@ pub struct Message {
     pub topic: String,
     pub payload: String,
     pub retained: bool,
+    /// The QoS it was delivered at (the subscription asks for 2, so this is the publisher's).
+    pub qos: u8,
 }
 
 /// `mosquitto_sub` on `filter`, its messages read by a thread.
@@ -171,8 +173,8 @@ impl Subscriber {
         let mut command = Command::new("stdbuf");
         command
             .args(["-oL", "mosquitto_sub"])
-            .args(["-d", "-h", "127.0.0.1", "-p", &port.to_string(), "-q", "1"])
-            .args(["-W", LIFETIME, "-F", "%r %t %p", "-t", filter])
+            .args(["-d", "-h", "127.0.0.1", "-p", &port.to_string(), "-q", "2"])
+            .args(["-W", LIFETIME, "-F", "%r %q %t %p", "-t", filter])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());
         let mut peer = Peer::spawn("mosquitto_sub", command);
@@ -189,12 +191,15 @@ impl Subscriber {
                     }
                     continue;
                 }
-                let mut fields = line.splitn(3, ' ');
-                let (Some(retained), Some(topic)) = (fields.next(), fields.next()) else {
+                let mut fields = line.splitn(4, ' ');
+                let (Some(retained), Some(qos), Some(topic)) =
+                    (fields.next(), fields.next(), fields.next())
+                else {
                     continue;
                 };
                 let message = Message {
                     retained: retained == "1",
+                    qos: qos.parse().unwrap_or(u8::MAX),
                     topic: topic.to_string(),
                     payload: fields.next().unwrap_or_default().to_string(),
                 };

@@ -71,6 +71,15 @@ pub struct MqttConfig {
     /// Wait before reconnecting to the broker, seconds.
     #[serde(default = "defaults::reconnect_delay")]
     pub reconnect_delay_secs: u64,
+    /// MQTT QoS of the points' states: 0, 1 or 2 (beyond the spec; default 1). QoS 0 lifts the
+    /// broker's acknowledgements off a busy bridge; a state lost on the way is replaced by the
+    /// next poll's. Availability, the last will, discovery and write results keep QoS 1.
+    #[serde(default = "defaults::state_qos")]
+    pub state_qos: u8,
+    /// QoS 1 and 2 messages the link lets wait for the broker's acknowledgement at once
+    /// (beyond the spec; default 1,000, rumqttc's own default is 100).
+    #[serde(default = "defaults::max_inflight")]
+    pub max_inflight: u16,
 }
 
 /// Logging.
@@ -402,6 +411,12 @@ mod defaults {
     pub fn reconnect_delay() -> u64 {
         5
     }
+    pub fn state_qos() -> u8 {
+        1
+    }
+    pub fn max_inflight() -> u16 {
+        1000
+    }
     pub fn level() -> String {
         "info".into()
     }
@@ -608,6 +623,12 @@ impl BridgeConfig {
         if self.mqtt.reconnect_delay_secs == 0 {
             problem("mqtt.reconnect_delay_secs".into(), "must be greater than 0");
         }
+        if self.mqtt.state_qos > 2 {
+            problem("mqtt.state_qos".into(), "must be 0, 1 or 2");
+        }
+        if self.mqtt.max_inflight == 0 {
+            problem("mqtt.max_inflight".into(), "must be greater than 0");
+        }
         if !["trace", "debug", "info", "warn", "error"].contains(&self.logging.level.as_str()) {
             problem(
                 "logging.level".into(),
@@ -808,6 +829,7 @@ mod tests {
             ),
             (30, 5)
         );
+        assert_eq!((config.mqtt.state_qos, config.mqtt.max_inflight), (1, 1000));
         assert_eq!(
             config.logging,
             LoggingConfig {
@@ -927,10 +949,12 @@ mod tests {
 
     #[test]
     fn validation_reports_every_problem_with_its_path() {
-        let text = "mqtt:\n  host: ''\nsources:\n  - id: status\n    host: h\n    unit_id: 1\n    poll_interval_ms: 0\n    points:\n      - name: a\n        topic: x/set\n        address: 65535\n        kind: coil\n        data_type: u16\n      - name: b\n        topic: dup\n        address: 0\n        kind: input\n        data_type: f32\n        access: read_write\n        count: 1\n      - name: c\n        topic: dup\n        address: 0\n        kind: holding\n        data_type: string\n        scale: 2\n  - id: empty\n    host: h\n    unit_id: 1\n    points: []\n";
+        let text = "mqtt:\n  host: ''\n  state_qos: 3\n  max_inflight: 0\nsources:\n  - id: status\n    host: h\n    unit_id: 1\n    poll_interval_ms: 0\n    points:\n      - name: a\n        topic: x/set\n        address: 65535\n        kind: coil\n        data_type: u16\n      - name: b\n        topic: dup\n        address: 0\n        kind: input\n        data_type: f32\n        access: read_write\n        count: 1\n      - name: c\n        topic: dup\n        address: 0\n        kind: holding\n        data_type: string\n        scale: 2\n  - id: empty\n    host: h\n    unit_id: 1\n    points: []\n";
         let problems = parse("c.yml", text).unwrap().validate().unwrap_err();
         for expected in [
             "mqtt.host:",
+            "mqtt.state_qos:",
+            "mqtt.max_inflight:",
             "sources[0].id:",
             "sources[0].poll_interval_ms:",
             "sources[0].points[0].topic:",

@@ -18,6 +18,10 @@
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
 //! - Announcements (Home Assistant discovery configs) are published, retained, on every
 //!   connection before the states, and again on request.
+//! - States go out at `mqtt.state_qos` (default 1); availability, the last will, announcements
+//!   and write results at QoS 1. Up to `mqtt.max_inflight` QoS 1/2 messages wait for the
+//!   broker's acknowledgement at once: rumqttc's default of 100 capped the bridge near
+//!   48,000 states/s to mosquitto on loopback (benches/README.md).
 
 use super::config::MqttConfig;
 use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
@@ -35,6 +39,7 @@ pub type Incoming = (String, Vec<u8>);
 struct State {
     payload: Vec<u8>,
     retain: bool,
+    qos: QoS,
 }
 
 /// The link: publish through it; it reconnects by itself.
@@ -43,6 +48,8 @@ pub struct MqttLink {
     client: AsyncClient,
     states: Arc<Mutex<BTreeMap<String, State>>>,
     status_topic: String,
+    /// QoS of the states.
+    state_qos: QoS,
     /// Connected to the broker (set on every ConnAck, cleared on every connection error).
     connected: Arc<AtomicBool>,
     /// Retained messages published on every connection before the states (Home Assistant
@@ -62,6 +69,7 @@ impl MqttLink {
         let mut options =
             MqttOptions::new(config.client_id.clone(), config.host.clone(), config.port);
         options.set_keep_alive(Duration::from_secs(config.keep_alive_secs));
+        options.set_inflight(config.max_inflight);
         options.set_last_will(LastWill::new(
             status_topic.clone(),
             "offline",
@@ -76,6 +84,7 @@ impl MqttLink {
             client,
             states: Arc::new(Mutex::new(BTreeMap::new())),
             status_topic,
+            state_qos: qos(config.state_qos),
             connected: Arc::new(AtomicBool::new(false)),
             announcements: Arc::new(Mutex::new(Vec::new())),
         };
@@ -132,7 +141,7 @@ impl MqttLink {
             if let Some(state) = states.get(&topic) {
                 let _ = self
                     .client
-                    .publish(topic, QoS::AtLeastOnce, state.retain, state.payload.clone())
+                    .publish(topic, state.qos, state.retain, state.payload.clone())
                     .await;
             }
         }
@@ -163,16 +172,39 @@ impl MqttLink {
         self.connected.load(Ordering::SeqCst)
     }
 
-    /// Publishes `payload` on `topic` and remembers it for republishing after a reconnection.
-    /// While the broker is away it is only remembered (the latest per topic).
+    /// Publishes a point's state, `payload` on `topic` at `mqtt.state_qos`, and remembers it
+    /// for republishing after a reconnection. While the broker is away it is only remembered
+    /// (the latest per topic).
     pub async fn publish(&self, topic: &str, payload: Vec<u8>, retain: bool) {
+        let qos = self.state_qos;
+        self.remember_and_send(
+            topic,
+            State {
+                payload,
+                retain,
+                qos,
+            },
+        )
+        .await;
+    }
+
+    /// Publishes a source's availability (`online`/`offline`) on `topic`, retained at QoS 1
+    /// whatever the states' QoS, remembered as states are.
+    pub async fn publish_availability(&self, topic: &str, online: bool) {
+        let payload = if online { "online" } else { "offline" };
+        let state = State {
+            payload: payload.into(),
+            retain: true,
+            qos: QoS::AtLeastOnce,
+        };
+        self.remember_and_send(topic, state).await;
+    }
+
+    async fn remember_and_send(&self, topic: &str, state: State) {
         // Held until the message is queued: the queue's order is the order of the remembered
         // states, which `announce` relies on.
         let mut states = self.states.lock().await;
-        let state = State {
-            payload: payload.clone(),
-            retain,
-        };
+        let message = (state.qos, state.retain, state.payload.clone());
         // The topic is usually known already: no new key then.
         match states.get_mut(topic) {
             Some(known) => *known = state,
@@ -183,11 +215,8 @@ impl MqttLink {
         if !self.is_connected() {
             return;
         }
-        if let Err(e) = self
-            .client
-            .publish(topic, QoS::AtLeastOnce, retain, payload)
-            .await
-        {
+        let (qos, retain, payload) = message;
+        if let Err(e) = self.client.publish(topic, qos, retain, payload).await {
             tracing::warn!(topic, error = %e, "MQTT publish not queued");
         }
     }
@@ -216,5 +245,14 @@ impl MqttLink {
         {
             tracing::warn!(topic, error = %e, "MQTT publish not queued");
         }
+    }
+}
+
+/// The QoS of a configured level (0, 1 or 2; validated at load, anything above 2 is 2).
+fn qos(level: u8) -> QoS {
+    match level {
+        0 => QoS::AtMostOnce,
+        1 => QoS::AtLeastOnce,
+        _ => QoS::ExactlyOnce,
     }
 }

@@ -140,11 +140,12 @@ impl Poller {
 
     fn publish(&mut self, outcome: Outcome, ctx: &mut Context<Self>) {
         let mut messages: Vec<(String, Vec<u8>, bool)> = Vec::new();
+        let mut availability = None;
         match outcome {
             Outcome::Values(values) => {
                 if self.online != Some(true) {
                     self.online = Some(true);
-                    messages.push((self.topic("status"), b"online".to_vec(), true));
+                    availability = Some(true);
                 }
                 for (index, value) in values {
                     let point = &self.source.points[index];
@@ -166,12 +167,16 @@ impl Poller {
                 if self.online != Some(false) {
                     tracing::warn!(source = %self.source.id, %reason, "Modbus source offline");
                     self.online = Some(false);
-                    messages.push((self.topic("status"), b"offline".to_vec(), true));
+                    availability = Some(false);
                 }
             }
         }
+        let availability = availability.map(|online| (self.topic("status"), online));
         let link = self.link.clone();
         let send = async move {
+            if let Some((topic, online)) = availability {
+                link.publish_availability(&topic, online).await;
+            }
             for (topic, payload, retain) in messages {
                 link.publish(&topic, payload, retain).await;
             }
