@@ -31,6 +31,7 @@ fn point(data_type: DataType, count: Option<u16>, scale: Option<f64>) -> PointCo
         unit_of_measurement: None,
         device_class: None,
         state_class: None,
+        poll_interval_ms: None,
     }
 }
 

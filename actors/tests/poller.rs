@@ -513,6 +513,34 @@ async fn a_device_that_wakes_up_is_polled_at_its_rate_not_in_a_burst() {
     );
 }
 
+#[actix_rt::test]
+async fn a_point_with_a_longer_period_is_read_on_its_ticks_with_the_others() {
+    let device = Arc::new(Device::default());
+    device.registers.lock().unwrap().extend([(0, 1), (1, 2)]);
+    let (modbus, _server) = serve(device.clone()).await;
+    let mqtt = free_address();
+    broker::start(mqtt).unwrap();
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {}\n  base_topic: shop\nsources:\n  - id: meter\n    host: 127.0.0.1\n    port: {}\n    unit_id: 1\n    poll_interval_ms: 50\n    points:\n      - {{name: power, topic: power, address: 0, kind: holding, data_type: u16}}\n      - {{name: energy, topic: energy, address: 1, kind: holding, data_type: u16, poll_interval_ms: 150}}\n",
+        mqtt.port(),
+        modbus.port()
+    );
+    let config = config::parse("test.yml", &yaml).unwrap();
+    config.validate().unwrap();
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
+    tokio::time::sleep(Duration::from_millis(800)).await;
+    let seen = device.seen.lock().unwrap().clone();
+    assert!(seen.len() >= 6, "{seen:?}");
+    let both = ("holding", 0, 2);
+    let power = ("holding", 0, 1);
+    assert_eq!(
+        seen[..6],
+        [both, power, power, both, power, power],
+        "the energy counter every third tick, in one request with the power"
+    );
+}
+
 /// Home Assistant discovery through a real broker: one retained config per point, read back
 /// field by field; a write through the discovered `number`'s command topic reaches the device;
 /// Home Assistant saying `online` gets the configs again.

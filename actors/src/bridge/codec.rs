@@ -372,6 +372,7 @@ mod tests {
             unit_of_measurement: None,
             device_class: None,
             state_class: None,
+            poll_interval_ms: None,
         }
     }
 

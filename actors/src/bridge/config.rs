@@ -9,6 +9,7 @@
 //! runs an embedded MQTT broker.
 
 use super::classes;
+use super::templates;
 use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::Path;
@@ -159,7 +160,13 @@ pub struct SourceConfig {
     /// Default publish mode of its points (beyond the spec).
     #[serde(default)]
     pub publish_mode: Option<PublishMode>,
-    /// Its points (at least one).
+    /// A device template (beyond the spec): the points of a known meter
+    /// (`config/templates/<name>.yml`, [`super::templates`]) follow the source's own points,
+    /// except those a point of the same name among the source's own replaces.
+    #[serde(default)]
+    pub template: Option<String>,
+    /// Its points (at least one, with the template's).
+    #[serde(default)]
     pub points: Vec<PointConfig>,
 }
 
@@ -334,6 +341,11 @@ pub struct PointConfig {
     /// Home Assistant: the state class (`measurement`, `total_increasing`).
     #[serde(default)]
     pub state_class: Option<String>,
+    /// This point's poll period, milliseconds, when it differs from the source's (beyond the
+    /// spec): a meter's energy counter every 10 s, its power every second. Every readable
+    /// point's period must be a multiple of the shortest of them ([`SourceConfig::tick_ms`]).
+    #[serde(default)]
+    pub poll_interval_ms: Option<u64>,
 }
 
 impl PointConfig {
@@ -353,6 +365,11 @@ impl PointConfig {
             t if t.is_numeric() && writable && self.kind == Kind::Holding => "number",
             _ => "sensor",
         })
+    }
+
+    /// The effective poll period of this point in `source`, milliseconds.
+    pub fn interval_ms(&self, source: &SourceConfig) -> u64 {
+        self.poll_interval_ms.unwrap_or(source.poll_interval_ms)
     }
 
     /// The effective access.
@@ -377,16 +394,29 @@ impl PointConfig {
 }
 
 impl SourceConfig {
+    /// The poller's tick, milliseconds: the shortest poll period of the readable points (the
+    /// source's `poll_interval_ms` when none has its own, or there are none). A point whose
+    /// period is `k` ticks is read on every `k`-th tick, together with the points due then.
+    pub fn tick_ms(&self) -> u64 {
+        self.points
+            .iter()
+            .filter(|p| p.access() != Access::WriteOnly)
+            .map(|p| p.interval_ms(self))
+            .min()
+            .unwrap_or(self.poll_interval_ms)
+    }
+
     /// The warning to give at start when a poll whose every attempt times out
     /// (`request_timeout_ms × (1 + modbus_retries)`) outlasts the poll interval, if it does.
     pub fn slow_poll_warning(&self) -> Option<String> {
         let worst = self
             .request_timeout_ms
             .saturating_mul(1 + u64::from(self.modbus_retries));
-        (worst > self.poll_interval_ms).then(|| {
+        let tick = self.tick_ms();
+        (worst > tick).then(|| {
             format!(
-                "source {}: request_timeout_ms × (1 + modbus_retries) = {worst} ms exceeds poll_interval_ms = {} ms; a silent device is polled less often than configured",
-                self.id, self.poll_interval_ms
+                "source {}: request_timeout_ms × (1 + modbus_retries) = {worst} ms exceeds poll_interval_ms = {tick} ms; a silent device is polled less often than configured",
+                self.id
             )
         })
     }
@@ -541,10 +571,62 @@ pub fn starter(file: &str) -> Result<String, ConfigError> {
     }
 }
 
-/// Parses `text` as JSON when `file` ends in `.json`, as YAML for `.yml` and `.yaml`.
+/// Parses `text` as JSON when `file` ends in `.json`, as YAML for `.yml` and `.yaml`, and
+/// expands every source's `template` into its points.
 ///
-/// Errors: [`ConfigError::Extension`]; [`ConfigError::Parse`] with line and column.
+/// Errors: [`ConfigError::Extension`]; [`ConfigError::Parse`] with line and column;
+/// [`ConfigError::Invalid`] naming each unknown template.
 pub fn parse(file: &str, text: &str) -> Result<BridgeConfig, ConfigError> {
+    let mut config = parse_document(file, text)?;
+    let mut problems = Vec::new();
+    for (s, source) in config.sources.iter_mut().enumerate() {
+        if let Err(problem) = expand_template(source) {
+            problems.push(format!("sources[{s}].template: {problem}"));
+        }
+    }
+    match problems.is_empty() {
+        true => Ok(config),
+        false => Err(ConfigError::Invalid {
+            file: file.to_string(),
+            problems,
+        }),
+    }
+}
+
+/// A device template's document (`config/templates/*.yml`).
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Template {
+    /// The device's points.
+    points: Vec<PointConfig>,
+}
+
+/// Adds the points of `source`'s template after its own points, but for those one of its own
+/// points of the same name replaces. Errors: the template is unknown (the message lists the
+/// known ones), or its file does not parse (a build without its test).
+fn expand_template(source: &mut SourceConfig) -> Result<(), String> {
+    let Some(name) = source.template.as_deref() else {
+        return Ok(());
+    };
+    let text = templates::text(name).ok_or_else(|| {
+        let known: Vec<&str> = templates::names().collect();
+        format!("unknown template {name:?}; known: {}", known.join(", "))
+    })?;
+    let template: Template =
+        serde_yaml::from_str(text).map_err(|e| format!("template {name}: {e}"))?;
+    let own: std::collections::HashSet<String> =
+        source.points.iter().map(|p| p.name.clone()).collect();
+    source.points.extend(
+        template
+            .points
+            .into_iter()
+            .filter(|p| !own.contains(&p.name)),
+    );
+    Ok(())
+}
+
+/// The document in `text`, as it is written.
+fn parse_document(file: &str, text: &str) -> Result<BridgeConfig, ConfigError> {
     let parse_error = |line, column, message: String| ConfigError::Parse {
         file: file.to_string(),
         line,
@@ -691,8 +773,35 @@ impl BridgeConfig {
                 problem(at("points"), "at least one point is required");
             }
             let mut topics = std::collections::HashSet::new();
+            let tick = source.tick_ms();
+            let source_period_used = source
+                .points
+                .iter()
+                .any(|p| p.poll_interval_ms.is_none() && p.access() != Access::WriteOnly);
+            if source_period_used && tick > 0 && source.poll_interval_ms % tick != 0 {
+                problem(
+                    at("poll_interval_ms"),
+                    &format!(
+                        "must be a multiple of {tick} ms, the shortest poll period of its points"
+                    ),
+                );
+            }
             for (p, point) in source.points.iter().enumerate() {
                 let at = |field: &str| format!("sources[{s}].points[{p}].{field}");
+                match point.poll_interval_ms {
+                    Some(0) => problem(at("poll_interval_ms"), "must be greater than 0"),
+                    Some(every)
+                        if tick > 0 && every % tick != 0 && point.access() != Access::WriteOnly =>
+                    {
+                        problem(
+                            at("poll_interval_ms"),
+                            &format!(
+                                "must be a multiple of {tick} ms, the source's shortest poll period"
+                            ),
+                        )
+                    }
+                    _ => {}
+                }
                 if point.name.trim().is_empty() {
                     problem(at("name"), "must not be empty");
                 }
@@ -875,6 +984,45 @@ mod tests {
         source.request_timeout_ms = 300;
         source.modbus_retries = 2;
         assert_eq!(source.slow_poll_warning(), None, "900 ms fits 1000 ms");
+    }
+
+    #[test]
+    fn a_point_s_own_poll_period_is_a_multiple_of_the_source_s_tick() {
+        let problems = |periods: [&str; 2]| {
+            let points: String = periods
+                .iter()
+                .enumerate()
+                .map(|(i, every)| format!("      - {{name: p{i}, topic: p{i}, address: {i}, kind: input, data_type: u16{every}}}\n"))
+                .collect();
+            let text = format!(
+                "mqtt: {{host: h}}\nsources:\n  - id: m\n    host: h\n    unit_id: 1\n    poll_interval_ms: 1000\n    points:\n{points}"
+            );
+            parse("c.yml", &text)
+                .unwrap()
+                .validate()
+                .err()
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            problems(["", ", poll_interval_ms: 10000"]),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            problems(["", ", poll_interval_ms: 1500"]),
+            vec![
+                "sources[0].points[1].poll_interval_ms: must be a multiple of 1000 ms, the source's shortest poll period"
+            ]
+        );
+        assert_eq!(
+            problems(["", ", poll_interval_ms: 300"]),
+            vec![
+                "sources[0].poll_interval_ms: must be a multiple of 300 ms, the shortest poll period of its points"
+            ]
+        );
+        assert_eq!(
+            problems([", poll_interval_ms: 0", ""]),
+            vec!["sources[0].points[0].poll_interval_ms: must be greater than 0"]
+        );
     }
 
     #[test]

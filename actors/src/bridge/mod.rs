@@ -10,3 +10,4 @@ pub mod link;
 pub mod plan;
 pub mod poller;
 pub mod run;
+pub mod templates;

@@ -20,7 +20,7 @@
 use super::codec::{Written, decode_bit, decode_registers, encode, with_bit};
 use super::config::{Access, Kind, PublishMode, SourceConfig};
 use super::link::MqttLink;
-use super::plan::{self, Read};
+use super::plan::{Read, Schedule};
 use actix::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -58,7 +58,8 @@ enum Outcome {
 /// The poller of one source.
 pub struct Poller {
     source: Arc<SourceConfig>,
-    reads: Arc<Vec<Read>>,
+    /// The reads of each tick.
+    schedule: Schedule,
     base_topic: String,
     /// The state topic of every point, by index (made once: a poll publishes them all).
     state_topics: Vec<String>,
@@ -77,10 +78,7 @@ pub struct Poller {
 impl Poller {
     /// A poller of `source` publishing under `base_topic` through `link`.
     pub fn new(source: SourceConfig, base_topic: &str, link: MqttLink) -> Poller {
-        let cap = source
-            .max_registers_per_request
-            .unwrap_or(plan::MAX_REGISTERS);
-        let reads = plan::plan(&source.points, cap);
+        let schedule = Schedule::new(&source);
         let state_topics = source
             .points
             .iter()
@@ -88,7 +86,7 @@ impl Poller {
             .collect();
         Poller {
             source: Arc::new(source),
-            reads: Arc::new(reads),
+            schedule,
             base_topic: base_topic.to_string(),
             state_topics,
             link,
@@ -119,7 +117,7 @@ impl Poller {
         let (connection, source, reads) = (
             self.connection.take(),
             self.source.clone(),
-            self.reads.clone(),
+            self.schedule.next(&self.source.points),
         );
         let job = async move { poll_once(connection, &source, &reads).await };
         ctx.wait(
@@ -127,7 +125,7 @@ impl Poller {
                 .map(move |(connection, outcome), poller, ctx| {
                     poller.connection = connection;
                     poller.publish(outcome, ctx);
-                    let every = Duration::from_millis(poller.source.poll_interval_ms);
+                    let every = Duration::from_millis(poller.source.tick_ms());
                     let now = std::time::Instant::now();
                     poller.due = match poller.phase.take() {
                         Some(phase) => now + until_slot(phase, every, SystemTime::now()),

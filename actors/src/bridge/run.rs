@@ -108,11 +108,11 @@ pub fn phases(sources: &[SourceConfig]) -> Vec<Duration> {
         .enumerate()
         .map(|(i, source)| {
             let peers: Vec<usize> = (0..sources.len())
-                .filter(|&j| sources[j].poll_interval_ms == source.poll_interval_ms)
+                .filter(|&j| sources[j].tick_ms() == source.tick_ms())
                 .collect();
             let rank = peers.iter().position(|&j| j == i).unwrap_or(0) as u64;
             let count = peers.len().max(1) as u64;
-            Duration::from_millis(source.poll_interval_ms.saturating_mul(rank) / count)
+            Duration::from_millis(source.tick_ms().saturating_mul(rank) / count)
         })
         .collect()
 }
