@@ -75,7 +75,7 @@ fn mqtt_config(address: SocketAddr) -> config::MqttConfig {
 async fn the_link_waits_for_the_broker_then_announces_itself_and_forwards_writes() {
     let address = free_address();
     let (link, mut incoming) =
-        link::MqttLink::start(&mqtt_config(address), vec!["shop/meter/relay/set".into()]);
+        link::MqttLink::start(&mqtt_config(address), vec!["shop/meter/relay/set".into()]).unwrap();
     link.publish("shop/meter/power_w", b"230.5".to_vec(), true)
         .await;
     tokio::time::sleep(Duration::from_millis(1500)).await;
@@ -116,7 +116,7 @@ async fn a_full_queue_of_states_does_not_stall_the_announcement() {
     // away. Announcing on connection must not wait for queue space that only the connection
     // loop itself can free (found by the load run: the bridge went silent at 5,000 points).
     let address = free_address();
-    let (link, _incoming) = link::MqttLink::start(&mqtt_config(address), vec![]);
+    let (link, _incoming) = link::MqttLink::start(&mqtt_config(address), vec![]).unwrap();
     let producer = link.clone();
     tokio::spawn(async move {
         for i in 0..3_000 {

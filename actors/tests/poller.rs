@@ -47,7 +47,7 @@ async fn a_source_is_polled_coalesced_published_and_reported_offline() {
         .await
         .unwrap();
 
-    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]).unwrap();
     Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
 
     let mut states = BTreeMap::new();
@@ -401,7 +401,7 @@ async fn every_data_type_decodes_in_every_byte_and_word_order() {
         .subscribe("shop/meter/#", QoS::AtLeastOnce)
         .await
         .unwrap();
-    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]).unwrap();
     Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
 
     let mut states = BTreeMap::new();
@@ -455,7 +455,7 @@ async fn a_silent_device_is_retried_with_doubling_backoff_then_reported_offline(
         .subscribe("shop/silent/#", QoS::AtLeastOnce)
         .await
         .unwrap();
-    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]).unwrap();
     Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
 
     assert_eq!(
@@ -495,7 +495,7 @@ async fn a_device_that_wakes_up_is_polled_at_its_rate_not_in_a_burst() {
     );
     let config = config::parse("test.yml", &yaml).unwrap();
     config.validate().unwrap();
-    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]).unwrap();
     Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
     tokio::time::sleep(Duration::from_secs(2)).await;
 
@@ -527,7 +527,7 @@ async fn a_point_with_a_longer_period_is_read_on_its_ticks_with_the_others() {
     );
     let config = config::parse("test.yml", &yaml).unwrap();
     config.validate().unwrap();
-    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]);
+    let (link, _incoming) = MqttLink::start(&config.mqtt, vec![]).unwrap();
     Poller::new(config.sources[0].clone(), &config.mqtt.base_topic, link).start();
     tokio::time::sleep(Duration::from_millis(800)).await;
     let seen = device.seen.lock().unwrap().clone();

@@ -117,10 +117,16 @@ pub fn modbus_device(port: u16, holding: &[u16]) -> Peer {
 /// Debian's mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart forgets
 /// every retained message), its configuration in `dir`.
 pub fn mosquitto(port: u16, dir: &Path) -> Peer {
+    mosquitto_with(port, dir, "allow_anonymous true\n")
+}
+
+/// Debian's mosquitto on 127.0.0.1:`port` with the listener settings `settings` (lines of
+/// mosquitto.conf: TLS files, a password file), without persistence, its configuration in `dir`.
+pub fn mosquitto_with(port: u16, dir: &Path, settings: &str) -> Peer {
     let config = dir.join(format!("mosquitto-{port}.conf"));
     std::fs::write(
         &config,
-        format!("listener {port} 127.0.0.1\nallow_anonymous true\npersistence false\n"),
+        format!("listener {port} 127.0.0.1\n{settings}persistence false\n"),
     )
     .unwrap();
     let program = if Path::new("/usr/sbin/mosquitto").exists() {
@@ -148,6 +154,45 @@ pub fn bridge(yaml: &str, dir: &Path) -> Peer {
     )
 }
 
+/// The bridge binary with `yaml` as its configuration, its log (standard output and error)
+/// going to `bridge.log` in `dir`, whose path is returned with it.
+pub fn logged_bridge(yaml: &str, dir: &Path) -> (Peer, PathBuf) {
+    let config: PathBuf = dir.join("bridge.yml");
+    std::fs::write(&config, yaml).unwrap();
+    let log = dir.join("bridge.log");
+    let file = std::fs::File::create(&log).unwrap();
+    let mut command = bounded(
+        env!("CARGO_BIN_EXE_modbus-mqtt-bridge"),
+        &["--config", config.to_str().unwrap()],
+    );
+    command
+        .stdout(file.try_clone().unwrap())
+        .stderr(Stdio::from(file));
+    (Peer::spawn("the bridge", command), log)
+}
+
+/// The lines of the log at `log` that contain `needle`, once there are at least `count` of
+/// them (waiting up to 20 s).
+pub fn log_lines(log: &Path, needle: &str, count: usize) -> Vec<String> {
+    let deadline = Instant::now() + Duration::from_secs(20);
+    loop {
+        let text = std::fs::read_to_string(log).unwrap_or_default();
+        let lines: Vec<String> = text
+            .lines()
+            .filter(|l| l.contains(needle))
+            .map(str::to_string)
+            .collect();
+        if lines.len() >= count {
+            return lines;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "{count} lines with {needle:?} expected in the bridge's log:\n{text}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 /// One message as `mosquitto_sub` printed it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Message {
@@ -169,12 +214,18 @@ impl Subscriber {
     /// Subscribes to `filter` on the broker at 127.0.0.1:`port`, and returns once the broker
     /// acknowledged the subscription (so nothing published afterwards is missed live).
     pub fn start(port: u16, filter: &str) -> Subscriber {
+        Subscriber::start_with(port, filter, &[])
+    }
+
+    /// [`Subscriber::start`] with more `mosquitto_sub` options (TLS files, credentials).
+    pub fn start_with(port: u16, filter: &str, options: &[&str]) -> Subscriber {
         // Line-buffered, so that the debug line of the SUBACK arrives when it is written.
         let mut command = Command::new("stdbuf");
         command
             .args(["-oL", "mosquitto_sub"])
             .args(["-d", "-h", "127.0.0.1", "-p", &port.to_string(), "-q", "2"])
             .args(["-W", LIFETIME, "-F", "%r %q %t %p", "-t", filter])
+            .args(options)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());
         let mut peer = Peer::spawn("mosquitto_sub", command);

@@ -12,7 +12,7 @@ use super::classes;
 use super::templates;
 use serde::Deserialize;
 use std::net::SocketAddr;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// The whole configuration document.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -49,27 +49,38 @@ pub struct HomeAssistantConfig {
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MqttConfig {
-    /// Broker host name or IP.
+    /// Broker host name or IP, or a URL: `mqtts://name[:port]` (TLS) or `mqtt://name[:port]`
+    /// (beyond the spec; [`MqttConfig::endpoint`]).
     pub host: String,
-    /// Broker port.
-    #[serde(default = "defaults::mqtt_port")]
-    pub port: u16,
+    /// Broker port (default 1883, 8883 with TLS; a URL's port when `host` gives one).
+    #[serde(default)]
+    pub port: Option<u16>,
     /// MQTT client id.
     #[serde(default = "defaults::client_id")]
     pub client_id: String,
     /// Broker user.
     #[serde(default)]
     pub username: Option<String>,
-    /// Broker password.
+    /// Broker password, written in the file (see `password_file` and `password_env`).
     #[serde(default)]
-    pub password: Option<String>,
+    pub password: Option<Secret>,
+    /// A file whose content (without its final line break) is the password (beyond the spec).
+    #[serde(default)]
+    pub password_file: Option<PathBuf>,
+    /// An environment variable that holds the password (beyond the spec).
+    #[serde(default)]
+    pub password_env: Option<String>,
+    /// TLS to the broker (beyond the spec): on when present or when `host` is `mqtts://`.
+    #[serde(default)]
+    pub tls: Option<TlsConfig>,
     /// First topic level of everything the bridge publishes.
     #[serde(default = "defaults::base_topic")]
     pub base_topic: String,
     /// MQTT keep-alive, seconds.
     #[serde(default = "defaults::keep_alive")]
     pub keep_alive_secs: u64,
-    /// Wait before reconnecting to the broker, seconds.
+    /// Wait before the first reconnection to the broker, seconds; it doubles after every
+    /// failed attempt up to [`MAX_RECONNECT_DELAY_SECS`] (or this, when larger).
     #[serde(default = "defaults::reconnect_delay")]
     pub reconnect_delay_secs: u64,
     /// MQTT QoS of the points' states: 0, 1 or 2 (beyond the spec; default 1). QoS 0 lifts the
@@ -81,6 +92,117 @@ pub struct MqttConfig {
     /// (beyond the spec; default 1,000, rumqttc's own default is 100).
     #[serde(default = "defaults::max_inflight")]
     pub max_inflight: u16,
+}
+
+/// Longest wait between two reconnection attempts, seconds (unless `reconnect_delay_secs` is
+/// longer).
+pub const MAX_RECONNECT_DELAY_SECS: u64 = 60;
+
+/// A secret from the configuration: compares and clones as text, never shows in `Debug` (so a
+/// logged configuration never carries it).
+#[derive(Clone, PartialEq, Eq, Deserialize)]
+#[serde(transparent)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+/// TLS to the broker, through rustls. Files are PEM; they are read when the bridge starts.
+#[derive(Debug, Clone, Default, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TlsConfig {
+    /// The CA certificate(s) the broker's certificate must chain to; absent: the system's
+    /// trusted roots.
+    #[serde(default)]
+    pub ca_file: Option<PathBuf>,
+    /// A client certificate (chain) to present, with `client_key_file`.
+    #[serde(default)]
+    pub client_cert_file: Option<PathBuf>,
+    /// The client certificate's private key (PKCS #8, PKCS #1 or SEC1).
+    #[serde(default)]
+    pub client_key_file: Option<PathBuf>,
+}
+
+/// Where the link connects.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Endpoint {
+    /// Host name or IP.
+    pub host: String,
+    /// Port.
+    pub port: u16,
+    /// Over TLS.
+    pub tls: bool,
+}
+
+impl MqttConfig {
+    /// Where to connect: `host`, or the host and port of its `mqtts://`/`mqtt://` URL; TLS
+    /// when the URL says `mqtts` or a `tls` block is present; `port` when given, else the
+    /// URL's, else 8883 with TLS and 1883 without.
+    ///
+    /// Errors: a URL of another scheme, without a host, or with a port that is not a number;
+    /// `mqtt://` with a `tls` block.
+    pub fn endpoint(&self) -> Result<Endpoint, String> {
+        let (scheme, rest) = match self.host.split_once("://") {
+            Some((scheme, rest)) => (Some(scheme.to_ascii_lowercase()), rest),
+            None => (None, self.host.as_str()),
+        };
+        let tls = match scheme.as_deref() {
+            None => self.tls.is_some(),
+            Some("mqtts") => true,
+            Some("mqtt") if self.tls.is_some() => {
+                return Err("mqtt:// is without TLS; write mqtts:// to use the tls block".into());
+            }
+            Some("mqtt") => false,
+            Some(other) => return Err(format!("{other}:// is not mqtt:// or mqtts://")),
+        };
+        let rest = rest.trim_end_matches('/');
+        // `[v6]:port`, `name:port`, or a host alone (a bare IPv6 address has several colons).
+        let (host, port) = match rest.strip_prefix('[').and_then(|r| r.split_once(']')) {
+            Some((v6, after)) => (v6, after.strip_prefix(':')),
+            None => match rest.split_once(':') {
+                Some((name, port)) if scheme.is_some() && !port.contains(':') => (name, Some(port)),
+                _ => (rest, None),
+            },
+        };
+        let url_port = port
+            .map(|p| p.parse::<u16>().map_err(|_| format!("{p:?} is not a port")))
+            .transpose()?;
+        if host.trim().is_empty() || host.contains('/') {
+            return Err("must name a host".into());
+        }
+        let default = if tls { 8883 } else { 1883 };
+        Ok(Endpoint {
+            host: host.to_string(),
+            port: self.port.or(url_port).unwrap_or(default),
+            tls,
+        })
+    }
+
+    /// The broker password: `password`, or the content of `password_file` without its final
+    /// line break, or the value of `password_env`; `None` when none is given.
+    ///
+    /// Errors: the file cannot be read, or the variable is not set (the message names them,
+    /// never the password).
+    pub fn password(&self) -> Result<Option<String>, String> {
+        if let Some(secret) = &self.password {
+            return Ok(Some(secret.0.clone()));
+        }
+        if let Some(file) = &self.password_file {
+            let text = std::fs::read_to_string(file)
+                .map_err(|e| format!("mqtt.password_file: cannot read {}: {e}", file.display()))?;
+            let text = text.strip_suffix('\n').unwrap_or(&text);
+            return Ok(Some(text.strip_suffix('\r').unwrap_or(text).to_string()));
+        }
+        if let Some(name) = &self.password_env {
+            return std::env::var(name)
+                .map(Some)
+                .map_err(|_| format!("mqtt.password_env: the variable {name} is not set"));
+        }
+        Ok(None)
+    }
 }
 
 /// Logging.
@@ -423,9 +545,6 @@ impl SourceConfig {
 }
 
 mod defaults {
-    pub fn mqtt_port() -> u16 {
-        1883
-    }
     pub fn client_id() -> String {
         "modbus-mqtt-bridge".into()
     }
@@ -689,6 +808,30 @@ impl BridgeConfig {
         let mut problem = |path: String, text: &str| problems.push(format!("{path}: {text}"));
         if self.mqtt.host.trim().is_empty() {
             problem("mqtt.host".into(), "must not be empty");
+        } else if let Err(text) = self.mqtt.endpoint() {
+            problem("mqtt.host".into(), &text);
+        }
+        let passwords = [
+            self.mqtt.password.is_some(),
+            self.mqtt.password_file.is_some(),
+            self.mqtt.password_env.is_some(),
+        ];
+        if passwords.iter().filter(|given| **given).count() > 1 {
+            problem(
+                "mqtt.password".into(),
+                "give one of password, password_file and password_env",
+            );
+        }
+        if passwords.contains(&true) && self.mqtt.username.is_none() {
+            problem("mqtt.username".into(), "is required with a password");
+        }
+        if let Some(tls) = &self.mqtt.tls
+            && tls.client_cert_file.is_some() != tls.client_key_file.is_some()
+        {
+            problem(
+                "mqtt.tls".into(),
+                "client_cert_file and client_key_file come together",
+            );
         }
         if self.mqtt.base_topic.is_empty()
             || self.mqtt.base_topic.contains(['+', '#'])
@@ -928,7 +1071,14 @@ mod tests {
     fn defaults_follow_the_spec() {
         let config = parse("c.yml", MINIMAL).unwrap();
         assert_eq!(config.validate(), Ok(()));
-        assert_eq!(config.mqtt.port, 1883);
+        assert_eq!(
+            config.mqtt.endpoint(),
+            Ok(Endpoint {
+                host: "broker.lan".into(),
+                port: 1883,
+                tls: false
+            })
+        );
         assert_eq!(config.mqtt.client_id, "modbus-mqtt-bridge");
         assert_eq!(config.mqtt.base_topic, "modbus");
         assert_eq!(
@@ -1023,6 +1173,79 @@ mod tests {
             problems([", poll_interval_ms: 0", ""]),
             vec!["sources[0].points[0].poll_interval_ms: must be greater than 0"]
         );
+    }
+
+    #[test]
+    fn the_broker_is_a_host_or_an_mqtt_url_and_tls_picks_its_port() {
+        let endpoint = |lines: &str| {
+            parse("c.yml", &format!("mqtt:\n{lines}sources: []\n"))
+                .unwrap()
+                .mqtt
+                .endpoint()
+                .map(|e| (e.host, e.port, e.tls))
+        };
+        let ok = |host: &str, port, tls| Ok((host.to_string(), port, tls));
+        assert_eq!(endpoint("  host: b.lan\n"), ok("b.lan", 1883, false));
+        assert_eq!(endpoint("  host: mqtts://b.lan\n"), ok("b.lan", 8883, true));
+        assert_eq!(
+            endpoint("  host: mqtts://b.lan:9883/\n"),
+            ok("b.lan", 9883, true)
+        );
+        assert_eq!(
+            endpoint("  host: mqtt://[::1]:1884\n"),
+            ok("::1", 1884, false)
+        );
+        assert_eq!(
+            endpoint("  host: b.lan\n  tls: {}\n"),
+            ok("b.lan", 8883, true)
+        );
+        assert_eq!(
+            endpoint("  host: mqtts://b.lan:9883\n  port: 8884\n"),
+            ok("b.lan", 8884, true),
+            "port wins"
+        );
+        assert!(endpoint("  host: ws://b.lan\n").is_err());
+        assert!(endpoint("  host: mqtts://b.lan:x\n").is_err());
+        assert!(endpoint("  host: mqtt://b.lan\n  tls: {}\n").is_err());
+        assert!(endpoint("  host: mqtts://\n").is_err());
+    }
+
+    #[test]
+    fn a_password_comes_from_the_file_a_file_or_the_environment_and_never_shows() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("password");
+        std::fs::write(&file, "from file\n").unwrap();
+        let mqtt = |lines: String| {
+            parse("c.yml", &format!("mqtt:\n  host: h\n{lines}sources: []\n"))
+                .unwrap()
+                .mqtt
+        };
+        let written = mqtt("  username: u\n  password: written\n".into());
+        assert_eq!(written.password(), Ok(Some("written".into())));
+        assert!(!format!("{written:?}").contains("written"), "{written:?}");
+        let from_file = mqtt(format!(
+            "  username: u\n  password_file: {}\n",
+            file.display()
+        ));
+        assert_eq!(from_file.password(), Ok(Some("from file".into())));
+        let unset = mqtt("  username: u\n  password_env: PRINTCOST_TEST_UNSET_PASSWORD\n".into());
+        assert_eq!(
+            unset.password(),
+            Err("mqtt.password_env: the variable PRINTCOST_TEST_UNSET_PASSWORD is not set".into())
+        );
+        let problems = parse(
+            "c.yml",
+            "mqtt:\n  host: h\n  password: a\n  password_env: B\n  tls: {client_cert_file: c.pem}\nsources: []\n",
+        )
+        .unwrap()
+        .validate()
+        .unwrap_err();
+        for expected in ["mqtt.password:", "mqtt.username:", "mqtt.tls:"] {
+            assert!(
+                problems.iter().any(|p| p.starts_with(expected)),
+                "{expected} missing in {problems:#?}"
+            );
+        }
     }
 
     #[test]

@@ -13,8 +13,13 @@
 //!   topic (memory bounded by the number of topics, and polling never waits for a broker), and
 //!   the reconnection publishes those latest states, never a backlog of stale ones. Write results
 //!   made meanwhile are dropped (the writer sees no answer, as with a broker that is down).
-//! - After a connection error it waits `reconnect_delay_secs` before trying again (rumqttc itself
-//!   retries at once).
+//! - After a connection error it waits before trying again (rumqttc itself retries at once):
+//!   `reconnect_delay_secs`, doubled after every failed attempt up to
+//!   [`MAX_RECONNECT_DELAY_SECS`], and back to the first delay once connected. Every failure is
+//!   logged as a sentence that says what to fix (a refused password, a certificate the bridge
+//!   does not trust or that has expired) with the wait before the next attempt.
+//! - TLS ([`super::tls`]) when the endpoint says so; the password comes from the configuration
+//!   ([`MqttConfig::password`]) and is never logged.
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
 //! - Announcements (Home Assistant discovery configs) are published, retained, on every
 //!   connection before the states, and again on request.
@@ -23,8 +28,12 @@
 //!   broker's acknowledgement at once: rumqttc's default of 100 capped the bridge near
 //!   48,000 states/s to mosquitto on loopback (benches/README.md).
 
-use super::config::MqttConfig;
-use rumqttc::{AsyncClient, Event, LastWill, MqttOptions, Packet, QoS};
+use super::config::{MAX_RECONNECT_DELAY_SECS, MqttConfig};
+use super::tls;
+use rumqttc::{
+    AsyncClient, ConnectReturnCode, ConnectionError, Event, LastWill, MqttOptions, Packet, QoS,
+    TlsConfiguration, TlsError, Transport,
+};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -61,13 +70,21 @@ impl MqttLink {
     /// Connects (in the background) with the settings of `config`, subscribing `subscriptions`
     /// on every connection. Returns the link and the channel of incoming messages. Must run
     /// inside a tokio runtime.
+    ///
+    /// Errors: [`LinkError`], before any connection is tried (the endpoint, the TLS files, the
+    /// password's file or variable).
     pub fn start(
         config: &MqttConfig,
         subscriptions: Vec<String>,
-    ) -> (MqttLink, mpsc::Receiver<Incoming>) {
+    ) -> Result<(MqttLink, mpsc::Receiver<Incoming>), LinkError> {
         let status_topic = format!("{}/status", config.base_topic);
-        let mut options =
-            MqttOptions::new(config.client_id.clone(), config.host.clone(), config.port);
+        let endpoint = config.endpoint().map_err(LinkError::Endpoint)?;
+        let mut options = MqttOptions::new(config.client_id.clone(), endpoint.host, endpoint.port);
+        if endpoint.tls {
+            let tls = tls::client_config(&config.tls.clone().unwrap_or_default())
+                .map_err(LinkError::Tls)?;
+            options.set_transport(Transport::tls_with_config(TlsConfiguration::Rustls(tls)));
+        }
         options.set_keep_alive(Duration::from_secs(config.keep_alive_secs));
         options.set_inflight(config.max_inflight);
         options.set_last_will(LastWill::new(
@@ -77,7 +94,8 @@ impl MqttLink {
             true,
         ));
         if let Some(user) = &config.username {
-            options.set_credentials(user.clone(), config.password.clone().unwrap_or_default());
+            let password = config.password().map_err(LinkError::Password)?;
+            options.set_credentials(user.clone(), password.unwrap_or_default());
         }
         let (client, mut events) = AsyncClient::new(options, 1024);
         let link = MqttLink {
@@ -89,13 +107,15 @@ impl MqttLink {
             announcements: Arc::new(Mutex::new(Vec::new())),
         };
         let (forward, incoming) = mpsc::channel(256);
-        let delay = Duration::from_secs(config.reconnect_delay_secs);
+        let first_delay = config.reconnect_delay_secs;
         let on_connect = link.clone();
         tokio::spawn(async move {
+            let mut failures = 0u32;
             loop {
                 match events.poll().await {
                     Ok(Event::Incoming(Packet::ConnAck(_))) => {
                         tracing::info!("MQTT connected");
+                        failures = 0;
                         on_connect.connected.store(true, Ordering::SeqCst);
                         // In its own task: its publishes go through the request channel that
                         // this loop drains, so awaiting them here could wait forever.
@@ -114,13 +134,19 @@ impl MqttLink {
                     Ok(_) => {}
                     Err(e) => {
                         on_connect.connected.store(false, Ordering::SeqCst);
-                        tracing::warn!(error = %e, "MQTT connection lost; retrying after the reconnect delay");
-                        tokio::time::sleep(delay).await;
+                        let wait = reconnect_delay(first_delay, failures);
+                        failures = failures.saturating_add(1);
+                        tracing::warn!(
+                            error = %describe(&e),
+                            retry_in_secs = wait.as_secs(),
+                            "MQTT connection failed"
+                        );
+                        tokio::time::sleep(wait).await;
                     }
                 }
             }
         });
-        (link, incoming)
+        Ok((link, incoming))
     }
 
     /// After a (re)connection: `online`, every write subscription, every last state.
@@ -245,6 +271,66 @@ impl MqttLink {
         {
             tracing::warn!(topic, error = %e, "MQTT publish not queued");
         }
+    }
+}
+
+/// Why the link could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum LinkError {
+    /// `mqtt.host` is not a host or an MQTT URL (validation catches this first).
+    #[error("mqtt.host: {0}")]
+    Endpoint(String),
+    /// The TLS files cannot be used.
+    #[error("{0}")]
+    Tls(String),
+    /// The password's file or variable cannot be read.
+    #[error("{0}")]
+    Password(String),
+}
+
+/// The wait before reconnection attempt `failures + 1`: `first` seconds doubled `failures`
+/// times, at most [`MAX_RECONNECT_DELAY_SECS`] (or `first`, when that is longer).
+fn reconnect_delay(first: u64, failures: u32) -> Duration {
+    let cap = first.max(MAX_RECONNECT_DELAY_SECS);
+    let doubled = first.saturating_mul(1u64 << failures.min(16));
+    Duration::from_secs(doubled.min(cap))
+}
+
+/// A failed connection as a sentence that says what to fix.
+fn describe(error: &ConnectionError) -> String {
+    match error {
+        ConnectionError::ConnectionRefused(
+            ConnectReturnCode::BadUserNamePassword | ConnectReturnCode::NotAuthorized,
+        ) => "the broker refused the user name or password (mqtt.username, mqtt.password)".into(),
+        ConnectionError::ConnectionRefused(code) => {
+            format!("the broker refused the connection: {code:?}")
+        }
+        ConnectionError::Tls(TlsError::TLS(tls)) => describe_tls(tls),
+        ConnectionError::Tls(TlsError::Io(io)) | ConnectionError::Io(io) => {
+            match io.get_ref().and_then(|e| e.downcast_ref::<rustls::Error>()) {
+                Some(tls) => describe_tls(tls),
+                None => error.to_string(),
+            }
+        }
+        other => other.to_string(),
+    }
+}
+
+/// A TLS failure as a sentence that says what to fix.
+fn describe_tls(error: &rustls::Error) -> String {
+    use rustls::CertificateError as Certificate;
+    match error {
+        rustls::Error::InvalidCertificate(Certificate::UnknownIssuer) => {
+            "TLS: the broker's certificate is not signed by a CA the bridge trusts              (mqtt.tls.ca_file)"
+                .into()
+        }
+        rustls::Error::InvalidCertificate(
+            Certificate::Expired | Certificate::ExpiredContext { .. },
+        ) => "TLS: the broker's certificate has expired".into(),
+        rustls::Error::InvalidCertificate(
+            Certificate::NotValidForName | Certificate::NotValidForNameContext { .. },
+        ) => "TLS: the broker's certificate is not for this host name (mqtt.host)".into(),
+        other => format!("TLS: {other}"),
     }
 }
 

@@ -11,3 +11,4 @@ pub mod plan;
 pub mod poller;
 pub mod run;
 pub mod templates;
+pub mod tls;

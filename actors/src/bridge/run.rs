@@ -4,7 +4,7 @@
 use super::broker;
 use super::config::{BridgeConfig, SourceConfig};
 use super::discovery;
-use super::link::MqttLink;
+use super::link::{LinkError, MqttLink};
 use super::poller::{Poller, Write};
 use actix::prelude::*;
 use std::collections::HashMap;
@@ -19,6 +19,9 @@ pub enum RunError {
     /// `broker.listen` is not an address (validation catches this first).
     #[error("broker.listen is not host:port")]
     Listen,
+    /// The MQTT link cannot start (TLS files, the password's file or variable).
+    #[error(transparent)]
+    Link(#[from] LinkError),
 }
 
 /// A started bridge.
@@ -52,7 +55,7 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     let ha_status = discovery::status_topic(config);
     let mut subscriptions = write_filters(base, routes.keys());
     subscriptions.extend(ha_status.clone());
-    let (link, mut incoming) = MqttLink::start(&config.mqtt, subscriptions);
+    let (link, mut incoming) = MqttLink::start(&config.mqtt, subscriptions)?;
     let pollers: Vec<Addr<Poller>> = config
         .sources
         .iter()
