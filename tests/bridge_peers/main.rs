@@ -4,6 +4,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 mod peers;
+mod rtu;
 mod tls;
 
 use peers::{Peer, Subscriber, bridge, free_port, modbus_device, mosquitto, publish};

@@ -114,6 +114,38 @@ pub fn modbus_device(port: u16, holding: &[u16]) -> Peer {
     peer
 }
 
+/// A pseudo-terminal pair made by socat, standing in for an RS-485 adapter and the bus behind
+/// it: the bridge opens `dir/bridge-tty`, the device `dir/device-tty`.
+pub fn serial_pair(dir: &Path) -> (Peer, PathBuf, PathBuf) {
+    let (bridge_end, device_end) = (dir.join("bridge-tty"), dir.join("device-tty"));
+    let end = |path: &Path| format!("pty,raw,echo=0,link={}", path.display());
+    let peer = Peer::spawn(
+        "socat",
+        bounded("socat", &[&end(&bridge_end), &end(&device_end)]),
+    );
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !(bridge_end.exists() && device_end.exists()) {
+        assert!(Instant::now() < deadline, "socat made no pseudo-terminals");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (peer, bridge_end, device_end)
+}
+
+/// `tests/peers/rtu_device.py MODE WHERE`: pymodbus as units 1 and 2 on the serial port or
+/// TCP port `where` (`serial`, `tcp`), or a faulty device (`wrong-unit`, `bad-crc`).
+pub fn rtu_device(mode: &str, place: &str) -> Peer {
+    let python = std::env::var("PRINTCOST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/rtu_device.py");
+    let peer = Peer::spawn(
+        "the RTU device",
+        bounded(&python, &[script.to_str().unwrap(), mode, place]),
+    );
+    if mode == "tcp" {
+        wait_for_port(place.parse().unwrap());
+    }
+    peer
+}
+
 /// Debian's mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart forgets
 /// every retained message), its configuration in `dir`.
 pub fn mosquitto(port: u16, dir: &Path) -> Peer {
@@ -289,6 +321,18 @@ impl Subscriber {
                 Err(RecvTimeoutError::Disconnected) => panic!("mosquitto_sub ended"),
             }
         }
+    }
+
+    /// Every message on `topic` received so far and not yet taken (waiting for none).
+    pub fn seen_on(&mut self, topic: &str) -> Vec<Message> {
+        while let Ok(message) = self.messages.try_recv() {
+            self.seen.push(message);
+        }
+        self.seen
+            .iter()
+            .filter(|m| m.topic == topic)
+            .cloned()
+            .collect()
     }
 
     /// The first message on `topic`, within 15 s.

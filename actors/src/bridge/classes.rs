@@ -201,6 +201,12 @@ pub fn problems(
             ));
         }
     }
+    if unit.is_some() && matches!(component, "switch" | "binary_sensor") {
+        found.push((
+            "unit_of_measurement",
+            format!("a {component} takes no unit (Home Assistant refuses the whole entity)"),
+        ));
+    }
     if let (Some(class), Some(unit)) = (device_class, unit)
         && let Some((_, units)) = UNITS.iter().find(|(c, _)| *c == class)
         && !units.contains(&unit)
@@ -274,6 +280,10 @@ mod tests {
         assert_eq!(
             fields(problems("sensor", None, Some("sum"), None)),
             ["state_class"]
+        );
+        assert_eq!(
+            fields(problems("binary_sensor", None, None, Some("W"))),
+            ["unit_of_measurement"]
         );
     }
 }

@@ -257,11 +257,24 @@ pub struct SourceConfig {
     /// The name Home Assistant shows for its device (beyond the spec; default: `id`).
     #[serde(default)]
     pub name: Option<String>,
-    /// Endpoint host name or IP.
-    pub host: String,
+    /// Endpoint host name or IP (Modbus TCP, or an RTU gateway with `framing: rtu`); absent
+    /// for a `serial` source.
+    #[serde(default)]
+    pub host: Option<String>,
     /// Endpoint port.
     #[serde(default = "defaults::modbus_port")]
     pub port: u16,
+    /// How requests travel over TCP (beyond the spec): `tcp` (Modbus TCP, the default) or
+    /// `rtu` (RTU frames over TCP, the Ethernet-to-RS-485 gateways in transparent mode).
+    #[serde(default)]
+    pub framing: Option<Framing>,
+    /// A serial RS-485 line spoken in Modbus RTU, instead of `host` (beyond the spec).
+    #[serde(default)]
+    pub serial: Option<SerialConfig>,
+    /// Quiet time before each request on the line, milliseconds (beyond the spec; default 0
+    /// over Modbus TCP and 20 over RTU, which RS-485 meters need between two frames).
+    #[serde(default)]
+    pub inter_request_delay_ms: Option<u64>,
     /// Modbus unit (slave) id, 0 to 255.
     pub unit_id: u8,
     /// Poll period, milliseconds.
@@ -290,6 +303,50 @@ pub struct SourceConfig {
     /// Its points (at least one, with the template's).
     #[serde(default)]
     pub points: Vec<PointConfig>,
+}
+
+/// How requests travel over TCP.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Framing {
+    /// Modbus TCP (MBAP header, transaction ids).
+    #[default]
+    Tcp,
+    /// Modbus RTU frames (unit id, PDU, CRC) over a TCP connection.
+    Rtu,
+}
+
+/// Parity of a serial line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Parity {
+    /// No parity bit (8N1, the usual with two stop bits per the Modbus spec, or one).
+    #[default]
+    None,
+    /// Even parity (8E1, the Modbus default).
+    Even,
+    /// Odd parity.
+    Odd,
+}
+
+/// A serial RS-485 line (Modbus RTU). Sources naming the same `port` share the bus.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SerialConfig {
+    /// The device path (`/dev/ttyUSB0`, `/dev/serial/by-id/...`).
+    pub port: String,
+    /// Bits per second.
+    #[serde(default = "defaults::baud")]
+    pub baud: u32,
+    /// Parity.
+    #[serde(default)]
+    pub parity: Parity,
+    /// Data bits, 5 to 8.
+    #[serde(default = "defaults::data_bits")]
+    pub data_bits: u8,
+    /// Stop bits, 1 or 2.
+    #[serde(default = "defaults::stop_bits")]
+    pub stop_bits: u8,
 }
 
 /// Modbus object kinds.
@@ -516,6 +573,28 @@ impl PointConfig {
 }
 
 impl SourceConfig {
+    /// True when the source speaks Modbus RTU (a serial line, or RTU frames over TCP).
+    pub fn is_rtu(&self) -> bool {
+        self.serial.is_some() || self.framing == Some(Framing::Rtu)
+    }
+
+    /// The quiet time before each request, milliseconds ([`SourceConfig::inter_request_delay_ms`]).
+    pub fn inter_request_delay(&self) -> u64 {
+        self.inter_request_delay_ms
+            .unwrap_or(if self.is_rtu() { 20 } else { 0 })
+    }
+
+    /// The bus the source shares with others, if any: its serial port, or its RTU gateway
+    /// (`host:port`). Sources of one bus take turns on one line; a Modbus TCP source has a
+    /// line of its own (`None`).
+    pub fn bus(&self) -> Option<String> {
+        match (&self.serial, &self.host) {
+            (Some(serial), _) => Some(format!("serial:{}", serial.port)),
+            (None, Some(host)) if self.is_rtu() => Some(format!("rtu:{host}:{}", self.port)),
+            _ => None,
+        }
+    }
+
     /// The poller's tick, milliseconds: the shortest poll period of the readable points (the
     /// source's `poll_interval_ms` when none has its own, or there are none). A point whose
     /// period is `k` ticks is read on every `k`-th tick, together with the points due then.
@@ -577,6 +656,15 @@ mod defaults {
     }
     pub fn modbus_port() -> u16 {
         502
+    }
+    pub fn baud() -> u32 {
+        9600
+    }
+    pub fn data_bits() -> u8 {
+        8
+    }
+    pub fn stop_bits() -> u8 {
+        1
     }
     pub fn poll_interval() -> u64 {
         1000
@@ -774,6 +862,24 @@ fn parse_document(file: &str, text: &str) -> Result<BridgeConfig, ConfigError> {
     }
 }
 
+/// What is wrong with a serial line's settings: `(field, problem)`.
+fn serial_problems(serial: &SerialConfig) -> Vec<(&'static str, &'static str)> {
+    let mut found = Vec::new();
+    if serial.port.trim().is_empty() {
+        found.push(("port", "must name the serial device, e.g. /dev/ttyUSB0"));
+    }
+    if serial.baud == 0 {
+        found.push(("baud", "must be greater than 0"));
+    }
+    if !(5..=8).contains(&serial.data_bits) {
+        found.push(("data_bits", "must be 5 to 8"));
+    }
+    if !(1..=2).contains(&serial.stop_bits) {
+        found.push(("stop_bits", "must be 1 or 2"));
+    }
+    found
+}
+
 /// A topic level: non-empty, without `/`, `+`, `#`.
 fn level_problem(text: &str) -> Option<&'static str> {
     if text.is_empty() {
@@ -895,8 +1001,33 @@ impl BridgeConfig {
             } else if !ids.insert(source.id.as_str()) {
                 problem(at("id"), "is used by another source");
             }
-            if source.host.trim().is_empty() {
-                problem(at("host"), "must not be empty");
+            match (&source.host, &source.serial) {
+                (Some(host), None) if host.trim().is_empty() => {
+                    problem(at("host"), "must not be empty")
+                }
+                (Some(_), None) => {}
+                (None, Some(serial)) => {
+                    for (field, fault) in serial_problems(serial) {
+                        problem(at(&format!("serial.{field}")), fault);
+                    }
+                    if source.framing.is_some() {
+                        problem(at("framing"), "a serial line always speaks RTU");
+                    }
+                    let first = self.sources[..s]
+                        .iter()
+                        .filter_map(|o| o.serial.as_ref())
+                        .find(|o| o.port == serial.port);
+                    if first.is_some_and(|o| o != serial) {
+                        problem(
+                            at("serial"),
+                            "another source on this port gives other line settings",
+                        );
+                    }
+                }
+                _ => problem(
+                    at("host"),
+                    "give host (Modbus TCP, or an RTU gateway) or serial (RS-485), one of them",
+                ),
             }
             for (field, value) in [
                 ("poll_interval_ms", source.poll_interval_ms),
@@ -1246,6 +1377,88 @@ mod tests {
                 "{expected} missing in {problems:#?}"
             );
         }
+    }
+
+    #[test]
+    fn a_source_has_a_host_or_a_serial_line_and_one_bus_one_setting() {
+        let problems = |sources: &str| {
+            let text = format!("mqtt: {{host: h}}\nsources:\n{sources}");
+            parse("c.yml", &text)
+                .unwrap()
+                .validate()
+                .err()
+                .unwrap_or_default()
+        };
+        let point = "    points: [{name: a, topic: a, address: 0, kind: input, data_type: u16}]\n";
+        let serial = |id: &str, line: &str| {
+            format!("  - id: {id}\n    unit_id: 1\n    serial: {line}\n{point}")
+        };
+        assert_eq!(
+            problems(
+                &(serial("a", "{port: /dev/ttyUSB0}")
+                    + &serial("b", "{port: /dev/ttyUSB0, baud: 9600}"))
+            ),
+            Vec::<String>::new()
+        );
+        assert_eq!(
+            problems(
+                &(serial("a", "{port: /dev/ttyUSB0}")
+                    + &serial("b", "{port: /dev/ttyUSB0, baud: 19200}"))
+            ),
+            vec!["sources[1].serial: another source on this port gives other line settings"]
+        );
+        assert_eq!(
+            problems(&serial(
+                "a",
+                "{port: '', baud: 0, data_bits: 9, stop_bits: 3}"
+            )),
+            vec![
+                "sources[0].serial.port: must name the serial device, e.g. /dev/ttyUSB0",
+                "sources[0].serial.baud: must be greater than 0",
+                "sources[0].serial.data_bits: must be 5 to 8",
+                "sources[0].serial.stop_bits: must be 1 or 2",
+            ]
+        );
+        assert_eq!(
+            problems(&format!("  - id: a\n    unit_id: 1\n{point}")),
+            vec![
+                "sources[0].host: give host (Modbus TCP, or an RTU gateway) or serial (RS-485), one of them"
+            ]
+        );
+        assert_eq!(
+            problems(&format!(
+                "  - id: a\n    unit_id: 1\n    host: h\n    serial: {{port: /dev/ttyS0}}\n{point}"
+            )),
+            vec![
+                "sources[0].host: give host (Modbus TCP, or an RTU gateway) or serial (RS-485), one of them"
+            ]
+        );
+        assert_eq!(
+            problems(&format!(
+                "  - id: a\n    unit_id: 1\n    framing: rtu\n    serial: {{port: /dev/ttyS0}}\n{point}"
+            )),
+            vec!["sources[0].framing: a serial line always speaks RTU"]
+        );
+        let config = parse(
+            "c.yml",
+            &format!("mqtt: {{host: h}}\nsources:\n{}  - id: g\n    unit_id: 2\n    host: gw\n    port: 4196\n    framing: rtu\n{point}  - id: t\n    unit_id: 3\n    host: gw\n{point}", serial("a", "{port: /dev/ttyUSB0}")),
+        )
+        .unwrap();
+        let buses: Vec<Option<String>> = config.sources.iter().map(|s| s.bus()).collect();
+        assert_eq!(
+            buses,
+            [
+                Some("serial:/dev/ttyUSB0".to_string()),
+                Some("rtu:gw:4196".to_string()),
+                None
+            ]
+        );
+        let gaps: Vec<u64> = config
+            .sources
+            .iter()
+            .map(|s| s.inter_request_delay())
+            .collect();
+        assert_eq!(gaps, [20, 20, 0], "RTU lines get a quiet gap by default");
     }
 
     #[test]

@@ -9,13 +9,17 @@
 //! - Ids are sanitised to `[a-zA-Z0-9_-]`: node `<base>_<source>`, object `<topic>`, `unique_id`
 //!   `<base>_<source>_<topic>`.
 //! - Availability lists `<base>/status` and `<base>/<source>/status`, `availability_mode: all`.
-//! - Every source is a device (model "Modbus TCP", named by the source's `name`, else its id)
+//! - Every source is a device (model "Modbus TCP" or "Modbus RTU", named by the source's `name`, else its id)
 //!   reached through the bridge (`via_device`). The bridge is announced too, as a device with
 //!   one diagnostic `connectivity` binary sensor on `<base>/status`, so `via_device` names a
 //!   device Home Assistant knows.
 //! - Sensors read their state through `value_template: "{{ value_json }}"`: a value the codec
 //!   cannot give (a NaN float) is published as JSON `null`, which the template reads as no value
 //!   (`unknown`) rather than as the text `null`.
+//! - A `raw_u16` point whose state can be longer than Home Assistant's 255 characters (more
+//!   than 42 registers) shows its first 255 characters as its state and carries the whole value
+//!   in the attribute `value` (`json_attributes_topic` on its state topic), instead of a state
+//!   Home Assistant drops. (A string has at most 125 registers, 250 characters.)
 //! - Every config carries the discovery `origin` (this software and its version).
 //! - What a point passes through (`device_class`, `state_class`, `unit_of_measurement`) was
 //!   checked against its component when the configuration was loaded ([`super::classes`]).
@@ -120,6 +124,18 @@ fn bridge_config(config: &BridgeConfig, prefix: &str) -> (String, Value) {
     )
 }
 
+/// The longest state Home Assistant keeps, in characters.
+const MAX_STATE_CHARS: u32 = 255;
+
+/// For a point whose state can exceed [`MAX_STATE_CHARS`]: the template that keeps its first
+/// 255 characters. A `raw_u16` of `n` registers is up to `6n - 1` characters joined by commas;
+/// a string of at most 125 registers never exceeds 250.
+fn long_state(point: &PointConfig) -> Option<&'static str> {
+    let count = u32::from(point.count());
+    (point.data_type == DataType::RawU16 && 6 * count > MAX_STATE_CHARS + 1)
+        .then_some("{{ (value_json | join(','))[:255] }}")
+}
+
 /// The discovery config of one point: its topic and payload.
 fn point_config(
     config: &BridgeConfig,
@@ -148,7 +164,8 @@ fn point_config(
     c.insert(
         "device".into(),
         json!({"identifiers": [node], "name": source.name.as_deref().unwrap_or(&source.id),
-               "model": "Modbus TCP", "via_device": bridge_device(config)}),
+               "model": if source.is_rtu() { "Modbus RTU" } else { "Modbus TCP" },
+               "via_device": bridge_device(config)}),
     );
     c.insert("origin".into(), origin());
     match component {
@@ -169,9 +186,19 @@ fn point_config(
             c.insert("step".into(), json!(step));
             c.insert("mode".into(), json!("box"));
         }
-        _ => {
-            c.insert("value_template".into(), json!("{{ value_json }}"));
-        }
+        _ => match long_state(point) {
+            Some(first_255) => {
+                c.insert("value_template".into(), json!(first_255));
+                c.insert("json_attributes_topic".into(), json!(state));
+                c.insert(
+                    "json_attributes_template".into(),
+                    json!("{{ {'value': value_json} | tojson }}"),
+                );
+            }
+            None => {
+                c.insert("value_template".into(), json!("{{ value_json }}"));
+            }
+        },
     }
     for (key, value) in [
         ("unit_of_measurement", &point.unit_of_measurement),
@@ -314,6 +341,32 @@ mod tests {
             first["unique_id"], "shop_meter_1_power_w",
             "ids keep the id"
         );
+    }
+
+    #[test]
+    fn a_state_longer_than_home_assistant_keeps_shows_its_start_and_carries_the_rest() {
+        let points = "      - {name: Text, topic: text, address: 0, kind: input, data_type: string, count: 125}\n      - {name: Words, topic: words, address: 400, kind: input, data_type: raw_u16, count: 42}\n      - {name: Many, topic: many, address: 500, kind: input, data_type: raw_u16, count: 43}\n";
+        let text = format!(
+            "mqtt: {{host: h}}\nhomeassistant: {{enabled: true}}\nsources:\n  - id: m\n    serial: {{port: /dev/ttyUSB0}}\n    unit_id: 1\n    points:\n{points}"
+        );
+        let config = parse("c.yml", &text).unwrap();
+        config.validate().unwrap();
+        let found: Vec<Value> = messages(&config)
+            .into_iter()
+            .map(|(_, p)| serde_json::from_slice(&p).unwrap())
+            .collect();
+        let template = |i: usize| {
+            found[i]["value_template"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string()
+        };
+        assert_eq!(template(0), "{{ value_json }}", "250 characters at most");
+        assert_eq!(template(1), "{{ value_json }}", "251 characters at most");
+        assert_eq!(template(2), "{{ (value_json | join(','))[:255] }}");
+        assert_eq!(found[2]["json_attributes_topic"], "modbus/m/many");
+        assert!(found[1].get("json_attributes_topic").is_none());
+        assert_eq!(found[0]["device"]["model"], "Modbus RTU");
     }
 
     #[test]

@@ -1,12 +1,11 @@
-//! One poller actor per source: it owns the source's Modbus TCP connection and serialises every
-//! request on it (a poll runs under `ctx.wait`, so polls never overlap). The next poll starts
-//! when the previous one has finished and its interval has passed: missed ticks are skipped,
-//! never made up, so a device that wakes up is not hit by a burst.
+//! One poller actor per source: it polls and writes over the source's line ([`super::line`]:
+//! its own Modbus TCP connection, or the RS-485 bus it shares with other sources) and
+//! serialises its own requests (a poll runs under `ctx.wait`, so polls never overlap). The next
+//! poll starts when the previous one has finished and its interval has passed: missed ticks are
+//! skipped, never made up, so a device that wakes up is not hit by a burst.
 //!
-//! - The connection persists between polls. After a timeout or a protocol error it is dropped
-//!   (a late reply would poison the next transaction id) and made again on the next attempt.
-//! - Each request is tried `1 + modbus_retries` times, waiting `modbus_retry_backoff_ms × 2^n`
-//!   between attempts. When a read is still failing, the source is reported `offline` on
+//! - Requests are retried on the line ([`super::line::request`]). When a read is still failing,
+//!   the source is reported `offline` on
 //!   `<base>/<source>/status` (retained); it turns `online` when the device answers again.
 //! - Reads follow [`super::plan`]. A Modbus exception on a coalesced read makes the poller read
 //!   that read's points one by one, so one bad address does not hide its neighbours.
@@ -19,6 +18,7 @@
 
 use super::codec::{Written, decode_bit, decode_registers, encode, with_bit};
 use super::config::{Access, Kind, PublishMode, SourceConfig};
+use super::line::{Data, Line, Op, SharedLine, request};
 use super::link::MqttLink;
 use super::plan::{Read, Schedule};
 use actix::prelude::*;
@@ -26,26 +26,6 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
-use tokio_modbus::client::{Context as Modbus, Reader, Writer as _};
-use tokio_modbus::{ExceptionCode, Slave};
-
-/// What a request read (or that a write went through).
-enum Data {
-    Registers(Vec<u16>),
-    Bits(Vec<bool>),
-    Written,
-}
-
-/// One Modbus request.
-#[derive(Debug, Clone)]
-enum Op {
-    /// Read `count` objects of `kind` from `address`.
-    Read(Kind, u16, u16),
-    /// FC5.
-    WriteCoil(u16, bool),
-    /// FC6 for one register, FC16 for several.
-    WriteRegisters(u16, Vec<u16>),
-}
 
 /// What one poll found.
 enum Outcome {
@@ -64,7 +44,8 @@ pub struct Poller {
     /// The state topic of every point, by index (made once: a poll publishes them all).
     state_topics: Vec<String>,
     link: MqttLink,
-    connection: Option<Modbus>,
+    /// The line to the device (shared with the other sources of its bus).
+    line: SharedLine,
     last: HashMap<usize, Value>,
     online: Option<bool>,
     /// When the current poll was due: the next is due one interval later (so the cadence holds
@@ -90,12 +71,18 @@ impl Poller {
             base_topic: base_topic.to_string(),
             state_topics,
             link,
-            connection: None,
+            line: Line::shared(),
             last: HashMap::new(),
             online: None,
             due: std::time::Instant::now(),
             phase: None,
         }
+    }
+
+    /// The poller on `line`, the line of the bus it shares with other sources.
+    pub fn on_line(mut self, line: SharedLine) -> Poller {
+        self.line = line;
+        self
     }
 
     /// The poller with its polls at `phase` within the interval (after a first poll at once):
@@ -114,26 +101,22 @@ impl Poller {
     /// that overran the interval (a silent device) is followed by one at once, never by a burst
     /// of missed ones.
     fn poll(&mut self, ctx: &mut Context<Self>) {
-        let (connection, source, reads) = (
-            self.connection.take(),
+        let (line, source, reads) = (
+            self.line.clone(),
             self.source.clone(),
             self.schedule.next(&self.source.points),
         );
-        let job = async move { poll_once(connection, &source, &reads).await };
-        ctx.wait(
-            job.into_actor(self)
-                .map(move |(connection, outcome), poller, ctx| {
-                    poller.connection = connection;
-                    poller.publish(outcome, ctx);
-                    let every = Duration::from_millis(poller.source.tick_ms());
-                    let now = std::time::Instant::now();
-                    poller.due = match poller.phase.take() {
-                        Some(phase) => now + until_slot(phase, every, SystemTime::now()),
-                        None => (poller.due + every).max(now),
-                    };
-                    ctx.run_later(poller.due - now, |poller, ctx| poller.poll(ctx));
-                }),
-        );
+        let job = async move { poll_once(&mut *line.lock().await, &source, &reads).await };
+        ctx.wait(job.into_actor(self).map(move |outcome, poller, ctx| {
+            poller.publish(outcome, ctx);
+            let every = Duration::from_millis(poller.source.tick_ms());
+            let now = std::time::Instant::now();
+            poller.due = match poller.phase.take() {
+                Some(phase) => now + until_slot(phase, every, SystemTime::now()),
+                None => (poller.due + every).max(now),
+            };
+            ctx.run_later(poller.due - now, |poller, ctx| poller.poll(ctx));
+        }));
     }
 
     fn publish(&mut self, outcome: Outcome, ctx: &mut Context<Self>) {
@@ -205,93 +188,6 @@ impl Actor for Poller {
     }
 }
 
-async fn connect(source: &SourceConfig) -> std::io::Result<Modbus> {
-    let address = tokio::net::lookup_host((source.host.as_str(), source.port))
-        .await?
-        .next()
-        .ok_or_else(|| {
-            std::io::Error::new(std::io::ErrorKind::NotFound, "no address for the host")
-        })?;
-    tokio_modbus::client::tcp::connect_slave(address, Slave(source.unit_id)).await
-}
-
-async fn execute(
-    modbus: &mut Modbus,
-    op: &Op,
-) -> Result<Result<Data, ExceptionCode>, tokio_modbus::Error> {
-    Ok(match op {
-        Op::Read(Kind::Holding, address, count) => modbus
-            .read_holding_registers(*address, *count)
-            .await?
-            .map(Data::Registers),
-        Op::Read(Kind::Input, address, count) => modbus
-            .read_input_registers(*address, *count)
-            .await?
-            .map(Data::Registers),
-        Op::Read(Kind::Coil, address, count) => {
-            modbus.read_coils(*address, *count).await?.map(Data::Bits)
-        }
-        Op::Read(Kind::DiscreteInput, address, count) => modbus
-            .read_discrete_inputs(*address, *count)
-            .await?
-            .map(Data::Bits),
-        Op::WriteCoil(address, bit) => modbus
-            .write_single_coil(*address, *bit)
-            .await?
-            .map(|()| Data::Written),
-        Op::WriteRegisters(address, words) if words.len() == 1 => modbus
-            .write_single_register(*address, words[0])
-            .await?
-            .map(|()| Data::Written),
-        Op::WriteRegisters(address, words) => modbus
-            .write_multiple_registers(*address, words)
-            .await?
-            .map(|()| Data::Written),
-    })
-}
-
-/// One request with connection handling, timeout and retries. `Err` when every attempt failed.
-async fn request(
-    connection: &mut Option<Modbus>,
-    source: &SourceConfig,
-    op: &Op,
-) -> Result<Result<Data, ExceptionCode>, String> {
-    let timeout = Duration::from_millis(source.request_timeout_ms);
-    let mut failure = String::new();
-    for attempt in 0..=source.modbus_retries {
-        if attempt > 0 {
-            let backoff = source
-                .modbus_retry_backoff_ms
-                .saturating_mul(1 << (attempt - 1).min(16));
-            tokio::time::sleep(Duration::from_millis(backoff)).await;
-        }
-        if connection.is_none() {
-            match tokio::time::timeout(timeout, connect(source)).await {
-                Ok(Ok(made)) => *connection = Some(made),
-                Ok(Err(e)) => {
-                    failure = format!("cannot connect: {e}");
-                    continue;
-                }
-                Err(_) => {
-                    failure = "connecting timed out".into();
-                    continue;
-                }
-            }
-        }
-        let Some(modbus) = connection.as_mut() else {
-            continue;
-        };
-        match tokio::time::timeout(timeout, execute(modbus, op)).await {
-            Ok(Ok(answer)) => return Ok(answer),
-            Ok(Err(e)) => failure = format!("protocol error: {e}"),
-            Err(_) => failure = "request timed out".into(),
-        }
-        // A late or broken answer must not meet the next request: start a new connection.
-        *connection = None;
-    }
-    Err(failure)
-}
-
 fn decode(source: &SourceConfig, index: usize, start: u16, data: &Data) -> Option<(usize, Value)> {
     let point = &source.points[index];
     let offset = usize::from(point.address - start);
@@ -306,20 +202,10 @@ fn decode(source: &SourceConfig, index: usize, start: u16, data: &Data) -> Optio
     Some((index, value))
 }
 
-async fn poll_once(
-    mut connection: Option<Modbus>,
-    source: &SourceConfig,
-    reads: &[Read],
-) -> (Option<Modbus>, Outcome) {
+async fn poll_once(line: &mut Line, source: &SourceConfig, reads: &[Read]) -> Outcome {
     let mut values = Vec::new();
     for read in reads {
-        match request(
-            &mut connection,
-            source,
-            &Op::Read(read.kind, read.address, read.count),
-        )
-        .await
-        {
+        match request(line, source, &Op::Read(read.kind, read.address, read.count)).await {
             Ok(Ok(data)) => values.extend(
                 read.points
                     .iter()
@@ -330,7 +216,7 @@ async fn poll_once(
                 for &index in &read.points {
                     let point = &source.points[index];
                     match request(
-                        &mut connection,
+                        line,
                         source,
                         &Op::Read(point.kind, point.address, point.count()),
                     )
@@ -338,14 +224,14 @@ async fn poll_once(
                     {
                         Ok(Ok(data)) => values.extend(decode(source, index, point.address, &data)),
                         Ok(Err(_)) => {}
-                        Err(reason) => return (connection, Outcome::Down(reason)),
+                        Err(reason) => return Outcome::Down(reason),
                     }
                 }
             }
-            Err(reason) => return (connection, Outcome::Down(reason)),
+            Err(reason) => return Outcome::Down(reason),
         }
     }
-    (connection, Outcome::Values(values))
+    Outcome::Values(values)
 }
 
 /// A write received on a point's `/set` topic: the raw MQTT payload.
@@ -380,12 +266,12 @@ enum WriteOutcome {
 }
 
 async fn write_and_read_back(
-    mut connection: Option<Modbus>,
+    line: &mut Line,
     source: &SourceConfig,
     index: usize,
     written: Written,
     value: Value,
-) -> (Option<Modbus>, WriteOutcome) {
+) -> WriteOutcome {
     let point = &source.points[index];
     let op = match written {
         Written::Coil(bit) => Op::WriteCoil(point.address, bit),
@@ -394,39 +280,31 @@ async fn write_and_read_back(
             // Read-modify-write of the one register: the other 15 bits are written back as read.
             let read = Op::Read(Kind::Holding, point.address, 1);
             let refused = |reason: String| WriteOutcome::Refused(reason);
-            match request(&mut connection, source, &read).await {
+            match request(line, source, &read).await {
                 Ok(Ok(Data::Registers(r))) if !r.is_empty() => {
                     Op::WriteRegisters(point.address, vec![with_bit(point, r[0], bit, on)])
                 }
-                Ok(Ok(_)) => {
-                    return (
-                        connection,
-                        refused("the device answered no register".into()),
-                    );
-                }
+                Ok(Ok(_)) => return refused("the device answered no register".into()),
                 Ok(Err(exception)) => {
                     let reason = format!("the device refused reading the register: {exception:?}");
-                    return (connection, refused(reason));
+                    return refused(reason);
                 }
-                Err(reason) => return (connection, refused(reason)),
+                Err(reason) => return refused(reason),
             }
         }
     };
-    match request(&mut connection, source, &op).await {
+    match request(line, source, &op).await {
         Ok(Ok(_)) => {}
         Ok(Err(exception)) => {
-            return (
-                connection,
-                WriteOutcome::Refused(format!("the device refused the write: {exception:?}")),
-            );
+            return WriteOutcome::Refused(format!("the device refused the write: {exception:?}"));
         }
-        Err(reason) => return (connection, WriteOutcome::Refused(reason)),
+        Err(reason) => return WriteOutcome::Refused(reason),
     }
     if point.access() == Access::WriteOnly {
-        return (connection, WriteOutcome::Done(value));
+        return WriteOutcome::Done(value);
     }
     let read_back = request(
-        &mut connection,
+        line,
         source,
         &Op::Read(point.kind, point.address, point.count()),
     )
@@ -437,7 +315,7 @@ async fn write_and_read_back(
             .unwrap_or(value),
         _ => value,
     };
-    (connection, WriteOutcome::Done(state))
+    WriteOutcome::Done(state)
 }
 
 impl Handler<Write> for Poller {
@@ -460,29 +338,28 @@ impl Handler<Write> for Poller {
                 return self.send_result(ctx, &state_topic, None, Err(reason), point.retain);
             }
         };
-        let (connection, source) = (self.connection.take(), self.source.clone());
+        let (line, source) = (self.line.clone(), self.source.clone());
         let index = write.point;
-        let job =
-            async move { write_and_read_back(connection, &source, index, written, value).await };
+        let job = async move {
+            let mut line = line.lock().await;
+            write_and_read_back(&mut line, &source, index, written, value).await
+        };
         ctx.wait(
             job.into_actor(self)
-                .map(move |(connection, outcome), poller, ctx| {
-                    poller.connection = connection;
-                    match outcome {
-                        WriteOutcome::Done(state) => {
-                            poller.last.insert(index, state.clone());
-                            poller.send_result(
-                                ctx,
-                                &state_topic,
-                                Some(state.clone()),
-                                Ok(state),
-                                point.retain,
-                            );
-                        }
-                        WriteOutcome::Refused(reason) => {
-                            tracing::warn!(topic = %state_topic, %reason, "write failed");
-                            poller.send_result(ctx, &state_topic, None, Err(reason), point.retain);
-                        }
+                .map(move |outcome, poller, ctx| match outcome {
+                    WriteOutcome::Done(state) => {
+                        poller.last.insert(index, state.clone());
+                        poller.send_result(
+                            ctx,
+                            &state_topic,
+                            Some(state.clone()),
+                            Ok(state),
+                            point.retain,
+                        );
+                    }
+                    WriteOutcome::Refused(reason) => {
+                        tracing::warn!(topic = %state_topic, %reason, "write failed");
+                        poller.send_result(ctx, &state_topic, None, Err(reason), point.retain);
                     }
                 }),
         );

@@ -4,6 +4,7 @@
 use super::broker;
 use super::config::{BridgeConfig, SourceConfig};
 use super::discovery;
+use super::line::{Line, SharedLine};
 use super::link::{LinkError, MqttLink};
 use super::poller::{Poller, Write};
 use actix::prelude::*;
@@ -56,14 +57,19 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     let mut subscriptions = write_filters(base, routes.keys());
     subscriptions.extend(ha_status.clone());
     let (link, mut incoming) = MqttLink::start(&config.mqtt, subscriptions)?;
+    // One line per bus: the sources of one serial port or RTU gateway take turns on it.
+    let mut buses: HashMap<String, SharedLine> = HashMap::new();
     let pollers: Vec<Addr<Poller>> = config
         .sources
         .iter()
         .zip(phases(&config.sources))
         .map(|(source, phase)| {
-            Poller::new(source.clone(), base, link.clone())
-                .with_phase(phase)
-                .start()
+            let poller = Poller::new(source.clone(), base, link.clone()).with_phase(phase);
+            match source.bus() {
+                Some(bus) => poller.on_line(buses.entry(bus).or_insert_with(Line::shared).clone()),
+                None => poller,
+            }
+            .start()
         })
         .collect();
     let targets = pollers.clone();
