@@ -48,12 +48,13 @@ struct Args {
     /// Publish to a broker already listening on 127.0.0.1:PORT instead of the embedded one.
     #[arg(long)]
     external_broker: Option<u16>,
-    /// The bridge's `mqtt.state_qos`.
-    #[arg(long, default_value_t = 1)]
-    state_qos: u8,
-    /// The bridge's `mqtt.max_inflight`.
-    #[arg(long, default_value_t = 1000)]
-    max_inflight: u16,
+    /// The bridge's `mqtt.state_qos` (left to its default when not given, so builds that do not
+    /// know the key can be measured alike).
+    #[arg(long)]
+    state_qos: Option<u8>,
+    /// The bridge's `mqtt.max_inflight` (default: left to the bridge's).
+    #[arg(long)]
+    max_inflight: Option<u16>,
 }
 
 /// A device's holding registers.
@@ -105,9 +106,15 @@ fn config(args: &Args, mqtt: u16, devices: &[u16]) -> String {
         None => format!("broker:\n  listen: 127.0.0.1:{mqtt}\n"),
     };
     let mut yaml = format!(
-        "mqtt:\n  host: 127.0.0.1\n  port: {mqtt}\n  base_topic: load\n  client_id: load-bridge\n  state_qos: {qos}\n  max_inflight: {inflight}\n{broker}logging:\n  level: warn\nsources:\n",
-        qos = args.state_qos,
-        inflight = args.max_inflight
+        "mqtt:\n  host: 127.0.0.1\n  port: {mqtt}\n  base_topic: load\n  client_id: load-bridge\n{qos}{inflight}{broker}logging:\n  level: warn\nsources:\n",
+        qos = args
+            .state_qos
+            .map(|q| format!("  state_qos: {q}\n"))
+            .unwrap_or_default(),
+        inflight = args
+            .max_inflight
+            .map(|n| format!("  max_inflight: {n}\n"))
+            .unwrap_or_default()
     );
     for (s, port) in devices.iter().enumerate() {
         yaml.push_str(&format!(

@@ -171,7 +171,8 @@ pub async fn request(
                 }
             }
         }
-        if let Some(quiet) = line.quiet_at {
+        // Only a line with a gap waits (a timer per request costs a Modbus TCP source for nothing).
+        if let Some(quiet) = line.quiet_at.filter(|at| *at > Instant::now()) {
             tokio::time::sleep_until(quiet).await;
         }
         let Some(modbus) = line.connection.as_mut() else {
@@ -179,7 +180,9 @@ pub async fn request(
         };
         modbus.set_slave(Slave(source.unit_id));
         let answer = tokio::time::timeout(timeout, execute(modbus, op)).await;
-        line.quiet_at = Some(Instant::now() + gap);
+        if !gap.is_zero() {
+            line.quiet_at = Some(Instant::now() + gap);
+        }
         match answer {
             Ok(Ok(answer)) => return Ok(answer),
             Ok(Err(e)) => failure = format!("protocol error: {e}"),
