@@ -8,6 +8,8 @@
 //! hashing, one arbiter thread per writer actor, and the spool manager's background timer on the
 //! system arbiter.
 
+pub mod cli;
+
 use ::web::release::LatestVersion;
 use ::web::state::{AppState, WebConfig};
 use actix::Actor;

@@ -1,26 +1,13 @@
-//! `modbus-mqtt-bridge`: reads Modbus TCP devices and publishes their points over MQTT, and writes
+//! `modbus-mqtt-bridge`: reads Modbus devices and publishes their points over MQTT, and writes
 //! points on request. Wires the command line to `actors::bridge`.
 
 use actors::bridge::{config, run};
 use clap::Parser;
-use std::path::PathBuf;
+use printcost::cli::Bridge;
 use std::process::ExitCode;
 
-/// Modbus TCP to MQTT bridge.
-///
-/// When the configuration file does not exist, a starter configuration is written there in the
-/// format of its extension (commented YAML, or JSON), using the embedded broker, and the bridge
-/// exits: edit it, then start again.
-#[derive(Debug, Parser)]
-#[command(version, about)]
-struct Cli {
-    /// Configuration file: .yml, .yaml or .json.
-    #[arg(long, default_value = "config/config.yml")]
-    config: PathBuf,
-}
-
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Bridge::parse();
     if !cli.config.exists() {
         return match printcost::write_starter_bridge_config(&cli.config) {
             Ok(told) => {
