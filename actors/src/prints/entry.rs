@@ -7,17 +7,18 @@ use std::collections::HashMap;
 use storage::Id;
 use storage::records::PrintStatus;
 
-/// What lists filter and total on, for one print: 104 bytes and its lower-case name. What many
-/// prints share (customers, series, the printers of their parts with their names as priced) is
-/// held once in [`Refs`], which an entry points into.
+/// What lists filter and total on, for one print: 96 bytes, its lower-case name in the names'
+/// arena of [`Refs`]. What many prints share (customers, series, the printers of their parts
+/// with their names as priced) is held once in [`Refs`], which an entry points into.
 #[derive(Debug, Clone, PartialEq)]
 pub struct IndexEntry {
     /// The print.
     pub id: Id,
     /// Its record version.
     pub version: u64,
-    /// Lower-case name, for search (boxed: no spare capacity).
-    pub name: Box<str>,
+    /// Lower-case name, for search: its place in [`Refs::name`]'s arena (one string for every
+    /// name saves a heap block and a pointer per print).
+    pub name: NameRef,
     /// Planned total cost (zero for a print whose amounts are out of range:
     /// [`super::figures::in_range`]).
     pub total_cost: Decimal,
@@ -41,6 +42,13 @@ pub struct IndexEntry {
     pub archived: bool,
 }
 
+/// Where a name lies in the names' arena of [`Refs`]: start and length in bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct NameRef {
+    start: u32,
+    len: u32,
+}
+
 /// A place in [`Refs`]; [`Ref::NONE`] for no value.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Ref(u32);
@@ -59,11 +67,14 @@ pub struct Printers {
     pub search: Box<str>,
 }
 
-/// Values many entries share, each held once: ids (customers, series) and printer sets. Only
-/// grows: a value no entry uses any more stays (there are as many as customers, series and
-/// printer combinations, not prints).
+/// Values many entries share, each held once: ids (customers, series) and printer sets, and the
+/// arena of every entry's lower-case name. Only grows: a value no entry uses any more stays
+/// (there are as many as customers, series and printer combinations, not prints); a renamed
+/// print's old name stays in the arena until the projection is loaded again (a write that keeps
+/// the name keeps its place: [`Refs::intern_name`]).
 #[derive(Debug, Clone, Default)]
 pub struct Refs {
+    names: String,
     ids: Vec<Id>,
     id_refs: HashMap<Id, Ref>,
     printers: Vec<Printers>,
@@ -71,6 +82,34 @@ pub struct Refs {
 }
 
 impl Refs {
+    /// The place of the lower-case `name`: `kept` when it holds the same text (an update that
+    /// did not rename), else a new place at the arena's end.
+    pub fn intern_name(&mut self, name: &str, kept: Option<NameRef>) -> NameRef {
+        if let Some(kept) = kept.filter(|k| self.name(*k) == name) {
+            return kept;
+        }
+        let (Ok(start), Ok(len)) = (u32::try_from(self.names.len()), u32::try_from(name.len()))
+        else {
+            // Beyond 4 GiB of names (never, at 20 bytes a print): the name is left out of search.
+            return NameRef::default();
+        };
+        self.names.push_str(name);
+        NameRef { start, len }
+    }
+
+    /// The name at `at` ("" for a place outside the arena).
+    pub fn name(&self, at: NameRef) -> &str {
+        let start = at.start as usize;
+        self.names
+            .get(start..start + at.len as usize)
+            .unwrap_or_default()
+    }
+
+    /// Gives the arena's spare capacity back (after a load).
+    pub fn shrink(&mut self) {
+        self.names.shrink_to_fit();
+    }
+
     /// The place of `id` ([`Ref::NONE`] for none), added if new.
     pub fn intern_id(&mut self, id: Option<Id>) -> Ref {
         let Some(id) = id else {

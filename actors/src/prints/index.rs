@@ -158,9 +158,10 @@ impl PrintIndex {
                 "a test's injected panic"
             );
             state.board.apply(&p, self.day_of(&p), true);
-            let entry = self.entry(&p, &mut state.refs);
+            let entry = self.entry(&p, &mut state.refs, None);
             state.entries.push(entry);
         })?;
+        state.refs.shrink();
         Ok(state)
     }
 
@@ -175,8 +176,9 @@ impl PrintIndex {
     fn day_of(&self, print: &Print) -> Date {
         self.date_of(print.completed_at.unwrap_or(print.created_at))
     }
-    /// The entry of `print`, its shared values interned in `refs`.
-    fn entry(&self, print: &Print, refs: &mut Refs) -> IndexEntry {
+    /// The entry of `print`, its shared values interned in `refs`; `replaced` is the entry it
+    /// replaces, whose name's place is kept when the name did not change.
+    fn entry(&self, print: &Print, refs: &mut Refs, replaced: Option<&IndexEntry>) -> IndexEntry {
         let mut search = String::new();
         for line in print
             .costing
@@ -198,7 +200,7 @@ impl PrintIndex {
         IndexEntry {
             id: print.id,
             version: print.version,
-            name: print.name.to_lowercase().into_boxed_str(),
+            name: refs.intern_name(&print.name.to_lowercase(), replaced.map(|e| e.name)),
             status: print.status,
             outcome: print
                 .outcome
@@ -265,7 +267,8 @@ impl PrintIndex {
             state.board.apply(old, self.day_of(old), false);
         }
         state.board.apply(print, self.day_of(print), true);
-        let entry = self.entry(print, &mut state.refs);
+        let replaced = at.ok().map(|i| &state.entries[i]);
+        let entry = self.entry(print, &mut state.refs, replaced);
         match at {
             Ok(i) => state.entries[i] = entry,
             Err(i) => state.entries.insert(i, entry),
@@ -400,6 +403,51 @@ pub(crate) mod tests {
         index.upsert(Some(&print(2, "Second")), &print(3, "Third"));
         assert_eq!(index.page(&search("third"), 0, 10).unwrap().1, 1);
         assert_eq!(index.count().unwrap(), 1);
+    }
+
+    #[test]
+    fn an_update_keeps_its_name_s_place_and_a_rename_is_found_by_its_new_name() {
+        let index = index();
+        let search = |text: &str| PrintFilter {
+            search: Some(text.into()),
+            ..PrintFilter::default()
+        };
+        let names = || {
+            index
+                .with_state(|s| {
+                    s.entries
+                        .iter()
+                        .map(|e| s.refs.name(e.name).to_string())
+                        .collect::<Vec<_>>()
+                })
+                .unwrap()
+        };
+        index.upsert(None, &print(1, "Benchy Red"));
+        let mut moved = print(2, "Benchy Red");
+        moved.status = PrintStatus::Done;
+        index.upsert(Some(&print(1, "Benchy Red")), &moved);
+        assert_eq!(names(), ["benchy red"]);
+        let placed = index.with_state(|s| s.entries[0].name).unwrap();
+        index.upsert(Some(&moved), &print(3, "Benchy Red"));
+        assert_eq!(
+            index.with_state(|s| s.entries[0].name).unwrap(),
+            placed,
+            "an update without a rename adds nothing to the arena"
+        );
+        index.upsert(Some(&print(3, "Benchy Red")), &print(4, "Calibration Cube"));
+        assert_eq!(names(), ["calibration cube"]);
+        assert_eq!(index.page(&search("cube"), 0, 10).unwrap().1, 1);
+        assert_eq!(
+            index.page(&search("benchy"), 0, 10).unwrap().1,
+            0,
+            "the old name is not found"
+        );
+    }
+
+    #[cfg(target_pointer_width = "64")]
+    #[test]
+    fn an_entry_is_96_bytes() {
+        assert_eq!(size_of::<IndexEntry>(), 96);
     }
 
     #[test]

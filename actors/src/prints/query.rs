@@ -253,7 +253,8 @@ impl PrintFilter {
             && self.date_from.is_none_or(|d| e.date >= d)
             && self.date_to.is_none_or(|d| e.date <= d)
             && self.search.as_ref().is_none_or(|s| {
-                e.name.contains(s.as_str()) || refs.printers(e.printers).search.contains(s.as_str())
+                refs.name(e.name).contains(s.as_str())
+                    || refs.printers(e.printers).search.contains(s.as_str())
             })
             && self.group.as_ref().is_none_or(|g| g.holds(e, refs))
     }
