@@ -184,3 +184,37 @@ fn an_expired_broker_certificate_is_named() {
     );
     assert!(retry_in(&lines[1]) > retry_in(&lines[0]), "{lines:#?}");
 }
+
+#[test]
+fn tls_files_that_cannot_be_used_stop_the_bridge_at_start_naming_key_and_file() {
+    let dir = tempfile::tempdir().unwrap();
+    make_files(dir.path(), false);
+    std::fs::write(dir.path().join("empty.pem"), "").unwrap();
+    let (device_port, mqtt) = (free_port(), free_port());
+    for (ca_file, password_file, named) in [
+        ("missing.pem", "password", "mqtt.tls.ca_file"),
+        ("empty.pem", "password", "mqtt.tls.ca_file"),
+        ("ca.pem", "missing-password", "mqtt.password_file"),
+    ] {
+        let config = dir.path().join("bridge.yml");
+        std::fs::write(
+            &config,
+            tls_config(mqtt, device_port, dir.path(), ca_file, password_file),
+        )
+        .unwrap();
+        let ran = Command::new(env!("CARGO_BIN_EXE_modbus-mqtt-bridge"))
+            .arg("--config")
+            .arg(&config)
+            .output()
+            .unwrap();
+        let said = String::from_utf8_lossy(&ran.stderr);
+        assert!(!ran.status.success(), "{ca_file}: {said}");
+        assert!(said.contains(named), "{ca_file}, {password_file}: {said}");
+        let file = if named == "mqtt.tls.ca_file" {
+            ca_file
+        } else {
+            password_file
+        };
+        assert!(said.contains(file), "{file} named: {said}");
+    }
+}

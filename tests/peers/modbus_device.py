@@ -34,8 +34,10 @@ def device(holding):
     )
 
 
-async def serve(port, holding):
-    server = ModbusTcpServer(device(holding), address=("127.0.0.1", port))
+async def serve_until_parent_ends(make):
+    """Runs the pymodbus server `make()` builds (inside the event loop, as pymodbus wants) until
+    standard input closes or LIFETIME_SECONDS pass. Also used by rtu_device.py."""
+    server = make()
     loop = asyncio.get_running_loop()
     stop = loop.create_future()
     # Standard input closing means the parent test is gone.
@@ -53,4 +55,7 @@ async def serve(port, holding):
 
 
 if __name__ == "__main__":
-    asyncio.run(serve(int(sys.argv[1]), json.loads(sys.argv[2])))
+    port, holding = int(sys.argv[1]), json.loads(sys.argv[2])
+    asyncio.run(
+        serve_until_parent_ends(lambda: ModbusTcpServer(device(holding), address=("127.0.0.1", port)))
+    )

@@ -19,12 +19,10 @@ import os
 import sys
 import threading
 
+from modbus_device import LIFETIME_SECONDS, serve_until_parent_ends
 from pymodbus import FramerType
 from pymodbus.server import ModbusSerialServer, ModbusTcpServer
 from pymodbus.simulator import DataType, SimData, SimDevice
-
-LIFETIME_SECONDS = 300
-
 
 def unit(number):
     return SimDevice(
@@ -36,25 +34,6 @@ def unit(number):
             [SimData(0, values=[0] * 100, datatype=DataType.REGISTERS)],
         ),
     )
-
-
-async def serve(make):
-    """Runs the server `make()` builds (inside the event loop, as pymodbus wants)."""
-    server = make()
-    loop = asyncio.get_running_loop()
-    stop = loop.create_future()
-    # Standard input closing means the parent test is gone.
-    threading.Thread(
-        target=lambda: (sys.stdin.read(), loop.call_soon_threadsafe(stop.cancel)),
-        daemon=True,
-    ).start()
-    serving = asyncio.create_task(server.serve_forever())
-    try:
-        await asyncio.wait_for(stop, LIFETIME_SECONDS)
-    except (asyncio.CancelledError, asyncio.TimeoutError):
-        pass
-    await server.shutdown()
-    serving.cancel()
 
 
 def crc16(frame):
@@ -91,8 +70,8 @@ if __name__ == "__main__":
     mode, where = sys.argv[1], sys.argv[2]
     devices = [unit(1), unit(2)]
     if mode == "serial":
-        asyncio.run(serve(lambda: ModbusSerialServer(devices, framer=FramerType.RTU, port=where, baudrate=9600)))
+        asyncio.run(serve_until_parent_ends(lambda: ModbusSerialServer(devices, framer=FramerType.RTU, port=where, baudrate=9600)))
     elif mode == "tcp":
-        asyncio.run(serve(lambda: ModbusTcpServer(devices, framer=FramerType.RTU, address=("127.0.0.1", int(where)))))
+        asyncio.run(serve_until_parent_ends(lambda: ModbusTcpServer(devices, framer=FramerType.RTU, address=("127.0.0.1", int(where)))))
     else:
         faulty(where, mode)
