@@ -17,7 +17,7 @@ use actors::writer::Writers;
 use std::sync::Arc;
 use storage::records;
 use storage::records::{OutcomeStatus, Print, PrintStatus};
-use storage::{Id, Store, StoreOptions, repo};
+use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
 
 /// Checks that the projection shows `print` as it is now: found by its status, outcome, archive
@@ -195,4 +195,31 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
     let stored: Vec<Print> = repo::all(&store.begin_read().unwrap()).unwrap();
     assert_eq!(index.count().unwrap(), stored.len());
     stored.iter().for_each(|p| assert_listed(&index, p));
+
+    // Every command stored its print's summary, and a projection loaded from the summaries
+    // (as the next start does) is the one the writers kept.
+    let summaries = {
+        use redb::ReadableTableMetadata;
+        let txn = store.begin_read().unwrap();
+        txn.open_table(tables::PRINT_SUMMARIES)
+            .unwrap()
+            .len()
+            .unwrap()
+    };
+    assert_eq!(summaries, stored.len() as u64);
+    let loaded = PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap();
+    assert_eq!(
+        loaded.with_board(Clone::clone).unwrap(),
+        index.with_board(Clone::clone).unwrap()
+    );
+    let every = PrintFilter {
+        include_archived: true,
+        ..PrintFilter::default()
+    };
+    assert_eq!(loaded.ids(&every).unwrap(), index.ids(&every).unwrap());
+    assert_eq!(
+        loaded.totals(&every).unwrap(),
+        index.totals(&every).unwrap()
+    );
+    stored.iter().for_each(|p| assert_listed(&loaded, p));
 }

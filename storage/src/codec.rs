@@ -24,3 +24,81 @@ pub fn decode<T: DeserializeOwned>(table: &'static str, bytes: &[u8]) -> Result<
         message: e.to_string(),
     })
 }
+
+/// The options of the compact encoding: bincode with variable-length integers (a small number
+/// takes one byte), little-endian, no trailing bytes.
+fn compact() -> impl bincode::Options {
+    use bincode::Options;
+    bincode::DefaultOptions::new()
+        .with_varint_encoding()
+        .reject_trailing_bytes()
+}
+
+/// Encodes `value` compactly (variable-length integers), for derived values kept in bulk such
+/// as the print projection's summaries; records keep [`encode`]'s layout.
+///
+/// Errors: [`Error::Codec`] when serde refuses the value (a bug).
+pub fn encode_compact<T: Serialize>(table: &'static str, value: &T) -> Result<Vec<u8>> {
+    use bincode::Options;
+    compact().serialize(value).map_err(|e| Error::Codec {
+        table,
+        message: e.to_string(),
+    })
+}
+
+/// Decodes what [`encode_compact`] wrote.
+///
+/// Errors: [`Error::Codec`] when the bytes are not a value of this layout.
+pub fn decode_compact<T: DeserializeOwned>(table: &'static str, bytes: &[u8]) -> Result<T> {
+    use bincode::Options;
+    compact().deserialize(bytes).map_err(|e| Error::Codec {
+        table,
+        message: e.to_string(),
+    })
+}
+
+/// Serde for a [`Decimal`] as its mantissa and scale (`#[serde(with = "decimal_parts")]`):
+/// a few bytes in [`encode_compact`] instead of its text, and no parsing to read it back.
+/// Errors on reading: a scale beyond 28 or a mantissa beyond 96 bits.
+pub mod decimal_parts {
+    use rust_decimal::Decimal;
+    use serde::de::Error as _;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    /// Writes `value` as `(mantissa, scale)`.
+    pub fn serialize<S: Serializer>(value: &Decimal, to: S) -> Result<S::Ok, S::Error> {
+        (value.mantissa(), value.scale() as u8).serialize(to)
+    }
+
+    /// Reads `(mantissa, scale)`.
+    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<Decimal, D::Error> {
+        let (mantissa, scale) = <(i128, u8)>::deserialize(from)?;
+        Decimal::try_from_i128_with_scale(mantissa, u32::from(scale)).map_err(D::Error::custom)
+    }
+
+    /// The same for an optional decimal.
+    pub mod option {
+        use rust_decimal::Decimal;
+        use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+        /// Parts of one decimal, borrowed for writing.
+        #[derive(Serialize)]
+        struct Out<'a>(#[serde(with = "super")] &'a Decimal);
+
+        /// Parts of one decimal, read.
+        #[derive(Deserialize)]
+        struct In(#[serde(with = "super")] Decimal);
+
+        /// Writes `value` as an optional `(mantissa, scale)`.
+        pub fn serialize<S: Serializer>(value: &Option<Decimal>, to: S) -> Result<S::Ok, S::Error> {
+            value.as_ref().map(Out).serialize(to)
+        }
+
+        /// Reads an optional `(mantissa, scale)`.
+        pub fn deserialize<'de, D: Deserializer<'de>>(
+            from: D,
+        ) -> Result<Option<Decimal>, D::Error> {
+            Ok(Option::<In>::deserialize(from)?.map(|In(d)| d))
+        }
+    }
+}

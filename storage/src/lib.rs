@@ -25,7 +25,7 @@ mod store;
 pub mod tables;
 
 pub use backend::SharedBackend;
-pub use codec::{decode, encode};
+pub use codec::{decimal_parts, decode, decode_compact, encode, encode_compact};
 pub use error::{Error, Result};
 pub use ids::{Id, Timestamp};
 pub use schema::{SCHEMA_VERSION, legacy};

@@ -16,6 +16,9 @@
 //! - 4: the print answers table (outcome and correction replays answer the first body). Tables
 //!   only; an older build must not open a file whose replays it would answer differently.
 //! - 5: the sliced files prints were made from (`print_sources`, `source_prints`). Tables only.
+//! - 6: the print projection's summaries (`print_summaries`), written with every print. The
+//!   table starts empty and the first load fills it; an older build must not open a file whose
+//!   prints it would change without their summaries.
 
 use crate::records::Customer;
 use crate::repo::Tx;
@@ -24,7 +27,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 5;
+pub const SCHEMA_VERSION: u64 = 6;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -123,9 +126,9 @@ impl tables::Visit for Create<'_> {
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
-        // v2 → v3, v3 → v4 and v4 → v5 add tables only; `create_tables` makes them after the
-        // steps.
-        2..=4 => Ok(()),
+        // v2 → v3 up to v5 → v6 add tables only; `create_tables` makes them after the steps
+        // (v6's print summaries are filled by the print projection's first load).
+        2..=5 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),

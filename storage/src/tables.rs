@@ -96,6 +96,11 @@ pub const PRINT_SOURCES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new
 pub const SOURCE_PRINTS: TableDefinition<([u8; 32], [u8; 16]), ()> =
     TableDefinition::new("source_prints");
 
+/// The print projection's summary of each print, kept with it: id → compact bytes (the actors'
+/// `prints::summary`); META's `print_summaries` names their format once they are complete.
+pub const PRINT_SUMMARIES: TableDefinition<[u8; 16], &[u8]> =
+    TableDefinition::new("print_summaries");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
 pub trait Visit {
@@ -140,6 +145,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
         COMPONENTS,
         FILAMENTS,
         PRINTS,
+        PRINT_SUMMARIES,
         SERIES,
         SPOOLS,
         MOVEMENTS,

@@ -6,14 +6,15 @@
 //! Figures are exact decimals, so taking a print's figures out again leaves exactly what was
 //! there before it. Archived prints count nowhere (the dashboard excludes them).
 
-use super::figures;
 use super::figures::realized;
+use super::summary::Summary;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 use std::ops::{AddAssign, SubAssign};
-use storage::Id;
 use storage::records::{CostCategory, OutcomeStatus, Print, PrintStatus};
+use storage::{Id, decimal_parts};
 
 /// Cost categories, in the order of [`Figures::categories`].
 pub const CATEGORIES: [CostCategory; 6] = [
@@ -26,30 +27,38 @@ pub const CATEGORIES: [CostCategory; 6] = [
 ];
 
 /// Headline figures of DONE prints: of one print, of a day, or of a dashboard's period.
-#[derive(Debug, Clone, Default, PartialEq)]
+/// Stored in print summaries (decimals as mantissa and scale).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Kpis {
     /// DONE prints completed in the period.
     pub prints: u64,
     /// Their units.
     pub units: u64,
     /// Their planned cost.
+    #[serde(with = "decimal_parts")]
     pub planned_cost: Decimal,
     /// Actual cost of those with an outcome.
+    #[serde(with = "decimal_parts")]
     pub actual_cost: Decimal,
     /// Sales values given.
+    #[serde(with = "decimal_parts")]
     pub sales_value: Decimal,
     /// Realized revenue (SUCCESS: the sales value; FAILED: 0).
+    #[serde(with = "decimal_parts")]
     pub realized_revenue: Decimal,
     /// Realized margin (SUCCESS with a sales value).
+    #[serde(with = "decimal_parts")]
     pub realized_margin: Decimal,
     /// Actual cost of failed runs.
+    #[serde(with = "decimal_parts")]
     pub failed_cost: Decimal,
     /// Filament used: actual grams where recorded, planned grams otherwise.
+    #[serde(with = "decimal_parts")]
     pub filament_grams: Decimal,
 }
 
-/// What DONE prints add up to (one print's, or a day's sum).
-#[derive(Debug, Clone, Default, PartialEq)]
+/// What DONE prints add up to (one print's, or a day's sum). Stored in print summaries.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Figures {
     /// The headline figures.
     pub kpis: Kpis,
@@ -60,10 +69,13 @@ pub struct Figures {
     /// DONE prints without an outcome.
     pub pending: u64,
     /// Actual minus planned cost over recorded outcomes.
+    #[serde(with = "decimal_parts")]
     pub variance: Decimal,
     /// Realized actual cost (the cost series' actual line).
+    #[serde(with = "decimal_parts")]
     pub realized_actual: Decimal,
     /// Planned cost per category, in [`CATEGORIES`] order.
+    #[serde(with = "decimal_array")]
     pub categories: [Decimal; 6],
     /// Cost lines per category, in [`CATEGORIES`] order (a category shows while it has lines,
     /// even at zero cost).
@@ -175,40 +187,65 @@ pub struct Board {
 }
 
 impl Board {
-    /// Counts `print` (completed on `day`) in, or out again when `add` is false.
-    pub fn apply(&mut self, print: &Print, day: Date, add: bool) {
-        if print.archived || !figures::in_range(print) {
+    /// Counts the print of `summary` (dated `day`) in, or out again when `add` is false.
+    pub fn apply(&mut self, summary: &Summary, day: Date, add: bool) {
+        if summary.archived || !summary.counted {
             return;
         }
-        match print.status {
-            PrintStatus::Done => {
+        match (summary.status, &summary.figures) {
+            (PrintStatus::Done, Some(of_print)) => {
                 let days = self.done.entry(day).or_default();
-                let figures = days.entry(print.customer_id).or_default();
-                figures.apply(&Figures::of(print), add);
+                let figures = days.entry(summary.customer_id).or_default();
+                figures.apply(of_print, add);
                 if figures.kpis.prints == 0 {
-                    days.remove(&print.customer_id);
+                    days.remove(&summary.customer_id);
                     if days.is_empty() {
                         self.done.remove(&day);
                     }
                 }
             }
-            PrintStatus::Draft => {
-                let drafts = self.drafts.entry(print.customer_id).or_default();
+            (PrintStatus::Draft, _) => {
+                let drafts = self.drafts.entry(summary.customer_id).or_default();
                 match add {
                     true => {
                         drafts.count += 1;
-                        drafts.planned_cost += print.costing.total;
+                        drafts.planned_cost += summary.total_cost;
                     }
                     false => {
                         drafts.count = drafts.count.saturating_sub(1);
-                        drafts.planned_cost -= print.costing.total;
+                        drafts.planned_cost -= summary.total_cost;
                     }
                 }
                 if drafts.count == 0 {
-                    self.drafts.remove(&print.customer_id);
+                    self.drafts.remove(&summary.customer_id);
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// Serde for the six category amounts, each as [`decimal_parts`] does.
+mod decimal_array {
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use storage::decimal_parts;
+
+    /// One amount, borrowed for writing.
+    #[derive(Serialize)]
+    struct Out<'a>(#[serde(with = "decimal_parts")] &'a Decimal);
+
+    /// One amount, read.
+    #[derive(Deserialize)]
+    struct In(#[serde(with = "decimal_parts")] Decimal);
+
+    pub fn serialize<S: Serializer>(values: &[Decimal; 6], to: S) -> Result<S::Ok, S::Error> {
+        let [a, b, c, d, e, f] = values;
+        (Out(a), Out(b), Out(c), Out(d), Out(e), Out(f)).serialize(to)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<[Decimal; 6], D::Error> {
+        let (In(a), In(b), In(c), In(d), In(e), In(f)) = Deserialize::deserialize(from)?;
+        Ok([a, b, c, d, e, f])
     }
 }

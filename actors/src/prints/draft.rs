@@ -3,6 +3,7 @@
 //! copying drafts.
 
 use super::plan::{self, PrintInput, SpoolRule};
+use super::summary;
 use crate::txn::Txn;
 use crate::values;
 use crate::{Error, Result, settings};
@@ -76,6 +77,7 @@ fn priced_as(
 /// filaments) in step with `old`.
 pub(super) fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
     repo::put(txn, print)?;
+    summary::put(txn, print)?;
     txn.print_changed(old, print);
     let old_refs = old.map(references).unwrap_or_default();
     repo::set_references(txn, print.id, &old_refs, &references(print))?;

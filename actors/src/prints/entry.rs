@@ -3,6 +3,7 @@
 
 use jiff::civil::Date;
 use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use storage::Id;
 use storage::records::PrintStatus;
@@ -147,8 +148,9 @@ impl Refs {
     }
 }
 
-/// Outcome filter values. PENDING is derived: a DONE print without an outcome.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// Outcome filter values. PENDING is derived: a DONE print without an outcome. Stored in print
+/// summaries (only SUCCESS and FAILED).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Outcome {
     /// DONE without an outcome.
     Pending,

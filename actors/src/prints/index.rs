@@ -17,16 +17,18 @@
 
 use super::board::Board;
 use super::entry::{IndexEntry, Printers, Refs};
-use super::figures;
-use super::query::{Outcome, PrintFilter, Totals};
+use super::query::{PrintFilter, Totals};
+use super::summary::{self, Summary};
 use crate::Result;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
+use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::mpsc;
 use std::sync::{Arc, OnceLock, RwLock, RwLockWriteGuard};
-use storage::records::{CostCategory, OutcomeStatus, Print};
-use storage::repo::{self, Tx};
-use storage::{Id, Store, Timestamp};
+use storage::records::Print;
+use storage::repo;
+use storage::{Id, ReadTransaction, Store, Timestamp};
 
 /// What the projection holds.
 #[derive(Debug, Default)]
@@ -129,11 +131,7 @@ impl PrintIndex {
     /// way (a bug, or a record no rule expected) is caught and logged as a failure.
     fn fresh_state(&self, store: &Store) -> Loaded {
         let loaded = catch_unwind(AssertUnwindSafe(|| {
-            store
-                .begin_read()
-                .map_err(crate::Error::from)
-                .and_then(|txn| self.read_state(&txn))
-                .map_err(|e| e.to_string())
+            self.read_state(store).map_err(|e| e.to_string())
         }))
         .unwrap_or_else(|_| Err("loading it panicked".into()));
         if let Err(reason) = &loaded {
@@ -142,27 +140,81 @@ impl PrintIndex {
         loaded
     }
 
-    /// Every print of `tx`, as entries and aggregates.
-    fn read_state(&self, tx: &impl Tx) -> Result<State> {
+    /// Every print of the store, as entries and aggregates: from the print summaries when they
+    /// are complete, else from the prints, rebuilding the summaries in one write transaction
+    /// (so no print write can slip between the prints read and the summaries written).
+    fn read_state(&self, store: &Store) -> Result<State> {
         let mut state = State::default();
+        let txn = store.begin_read()?;
         // Sized once: growing by doubling left the freed halves in the allocator's heap.
-        let count = repo::count::<Print>(tx)?;
+        let count = repo::count::<Print>(&txn)?;
         state
             .entries
             .reserve_exact(usize::try_from(count).unwrap_or(0));
-        repo::for_each::<Print>(tx, |p| {
-            #[cfg(test)]
-            assert_ne!(
-                p.name,
-                tests::PANIC_WHILE_LOADING,
-                "a test's injected panic"
-            );
-            state.board.apply(&p, self.day_of(&p), true);
-            let entry = self.entry(&p, &mut state.refs, None);
-            state.entries.push(entry);
-        })?;
+        if summary::complete(&txn)? {
+            self.add_summaries(&mut state, &txn)?;
+            state.refs.shrink();
+            return Ok(state);
+        }
+        drop(txn);
+        let started = std::time::Instant::now();
+        let txn = store.begin_write()?;
+        summary::rebuild(&txn, |id, s| self.add(&mut state, id, s))?;
+        txn.commit().map_err(storage::Error::from)?;
+        tracing::info!(
+            prints = state.entries.len(),
+            ms = started.elapsed().as_millis() as u64,
+            "print summaries rebuilt from the prints"
+        );
         state.refs.shrink();
         Ok(state)
+    }
+
+    /// Adds every stored summary to `state`, in id order: one thread reads and decodes them
+    /// while this one adds them (the two halves of the work take about as long), handing over
+    /// batches through a short queue. A panic on either side reaches the caller.
+    fn add_summaries(&self, state: &mut State, txn: &ReadTransaction) -> Result<()> {
+        const BATCH: usize = 512;
+        std::thread::scope(|scope| {
+            let (batches, received) = mpsc::sync_channel::<Vec<(Id, Summary)>>(8);
+            let reader = scope.spawn(move || {
+                let mut batch = Vec::with_capacity(BATCH);
+                summary::for_each(txn, |id, s| {
+                    batch.push((id, s));
+                    if batch.len() < BATCH {
+                        return ControlFlow::Continue(());
+                    }
+                    let full = std::mem::replace(&mut batch, Vec::with_capacity(BATCH));
+                    // A closed queue: the adding side stopped (it panicked).
+                    match batches.send(full) {
+                        Ok(()) => ControlFlow::Continue(()),
+                        Err(_) => ControlFlow::Break(()),
+                    }
+                })?;
+                let _ = batches.send(batch);
+                Ok(())
+            });
+            for batch in received {
+                batch.into_iter().for_each(|(id, s)| self.add(state, id, s));
+            }
+            reader
+                .join()
+                .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        })
+    }
+
+    /// Adds the print `id` of `summary` to a state being loaded (in id order).
+    fn add(&self, state: &mut State, id: Id, summary: Summary) {
+        #[cfg(test)]
+        assert_ne!(
+            summary.name,
+            tests::PANIC_WHILE_LOADING,
+            "a test's injected panic"
+        );
+        let day = self.date_of(summary.dated_at);
+        state.board.apply(&summary, day, true);
+        let entry = self.entry(id, summary, day, &mut state.refs, None);
+        state.entries.push(entry);
     }
 
     /// The calendar date of `at` in the instance time zone.
@@ -172,56 +224,35 @@ impl PrintIndex {
             .unwrap_or_default()
     }
 
-    /// The day a print is dated by: its completion, else its creation.
-    fn day_of(&self, print: &Print) -> Date {
-        self.date_of(print.completed_at.unwrap_or(print.created_at))
-    }
-    /// The entry of `print`, its shared values interned in `refs`; `replaced` is the entry it
-    /// replaces, whose name's place is kept when the name did not change.
-    fn entry(&self, print: &Print, refs: &mut Refs, replaced: Option<&IndexEntry>) -> IndexEntry {
-        let mut search = String::new();
-        for line in print
-            .costing
-            .lines
-            .iter()
-            .filter(|l| l.category == CostCategory::Printer)
-        {
-            if !search.is_empty() {
-                search.push('\n');
-            }
-            search.push_str(&line.label.to_lowercase());
-        }
+    /// The entry of the print `id` of `summary`, dated `day`, its shared values interned in
+    /// `refs`; `replaced` is the entry it replaces, whose name's place is kept when the name did
+    /// not change.
+    fn entry(
+        &self,
+        id: Id,
+        summary: Summary,
+        day: Date,
+        refs: &mut Refs,
+        replaced: Option<&IndexEntry>,
+    ) -> IndexEntry {
         let printers = Printers {
-            ids: print.parts.iter().map(|p| p.printer_id).collect(),
-            search: search.into_boxed_str(),
+            ids: summary.printer_ids.into_boxed_slice(),
+            search: summary.printer_search.into_boxed_str(),
         };
-        // A print beyond the amounts' limit (an earlier build's) adds nothing to totals.
-        let counted = figures::in_range(print);
         IndexEntry {
-            id: print.id,
-            version: print.version,
-            name: refs.intern_name(&print.name.to_lowercase(), replaced.map(|e| e.name)),
-            status: print.status,
-            outcome: print
-                .outcome
-                .as_ref()
-                .and_then(|o| o.current())
-                .map(|r| match r.status {
-                    OutcomeStatus::Success => Outcome::Success,
-                    OutcomeStatus::Failed => Outcome::Failed,
-                }),
-            customer: refs.intern_id(print.customer_id),
-            series: refs.intern_id(print.series_id),
+            id,
+            version: summary.version,
+            name: refs.intern_name(&summary.name, replaced.map(|e| e.name)),
+            status: summary.status,
+            outcome: summary.outcome,
+            customer: refs.intern_id(summary.customer_id),
+            series: refs.intern_id(summary.series_id),
             printers: refs.intern_printers(printers),
-            archived: print.archived,
-            date: self.day_of(print),
-            quantity: print.quantity,
-            total_cost: if counted {
-                print.costing.total
-            } else {
-                rust_decimal::Decimal::ZERO
-            },
-            sales_value: print.sales_value.filter(|_| counted),
+            archived: summary.archived,
+            date: day,
+            quantity: summary.quantity,
+            total_cost: summary.total_cost,
+            sales_value: summary.sales_value,
         }
     }
 
@@ -264,11 +295,14 @@ impl PrintIndex {
             return false;
         }
         if let Some(old) = old.filter(|_| found.is_some()) {
-            state.board.apply(old, self.day_of(old), false);
+            let old = Summary::of(old);
+            state.board.apply(&old, self.date_of(old.dated_at), false);
         }
-        state.board.apply(print, self.day_of(print), true);
+        let summary = Summary::of(print);
+        let day = self.date_of(summary.dated_at);
+        state.board.apply(&summary, day, true);
         let replaced = at.ok().map(|i| &state.entries[i]);
-        let entry = self.entry(print, &mut state.refs, replaced);
+        let entry = self.entry(print.id, summary, day, &mut state.refs, replaced);
         match at {
             Ok(i) => state.entries[i] = entry,
             Err(i) => state.entries.insert(i, entry),
@@ -341,8 +375,8 @@ pub(crate) mod tests {
     use crate::txn;
     use crate::writer;
     use rust_decimal::Decimal;
-    use storage::StoreOptions;
     use storage::records::Costing;
+    use storage::{StoreOptions, tables};
     use storage::records::PrintStatus;
 
     /// A print of this name panics the projection's update (a test-only hook).
@@ -485,9 +519,10 @@ pub(crate) mod tests {
             .collect();
         let fresh = |prints: &[Print]| {
             let mut board = Board::default();
-            prints
-                .iter()
-                .for_each(|p| board.apply(p, index.day_of(p), true));
+            for p in prints {
+                let summary = Summary::of(p);
+                board.apply(&summary, index.date_of(summary.dated_at), true);
+            }
             board
         };
         // Each step: (print, change); every step is one write of a new version.
@@ -569,6 +604,155 @@ pub(crate) mod tests {
         index.upsert(None, &named(2, "later"));
         assert!(index.count().is_err());
         assert!(PrintIndex::load(&store, TimeZone::UTC).is_err());
+    }
+
+    /// Prints of every kind the summaries carry: drafts and DONE prints with and without a
+    /// customer, a sales value, an outcome, archived.
+    fn varied() -> Vec<Print> {
+        use storage::records::{CostCategory, CostLine, Outcome, OutcomeRevision, OutcomeStatus};
+        (0u8..12)
+            .map(|n| {
+                let mut p = named(n, &format!("Job {n}"));
+                p.customer_id = (n % 3 != 0).then(|| Id::from_bytes([200 + n % 2; 16]));
+                p.sales_value = (n % 2 == 0).then(|| Decimal::new(1999 + i64::from(n), 2));
+                p.costing.total = Decimal::new(123_456 + i64::from(n), 4);
+                p.costing.lines = vec![CostLine {
+                    category: CostCategory::Printer,
+                    source_id: Id::from_bytes([150 + n % 2; 16]),
+                    part_id: None,
+                    usage_id: None,
+                    label: format!("Printer {}", n % 2),
+                    quantity: Decimal::ONE,
+                    rate_price: p.costing.total,
+                    rate_per: Decimal::ONE,
+                    watts: 0,
+                    cost: p.costing.total,
+                }];
+                p.created_at = Timestamp(86_400 * i64::from(n));
+                p.archived = n == 5;
+                if n % 2 == 1 {
+                    p.status = PrintStatus::Done;
+                    p.completed_at = Some(Timestamp(86_400 * i64::from(n) + 3_600));
+                }
+                if n % 4 == 1 {
+                    p.outcome = Some(Outcome {
+                        revisions: vec![OutcomeRevision {
+                            revision: 1,
+                            status: if n == 1 {
+                                OutcomeStatus::Failed
+                            } else {
+                                OutcomeStatus::Success
+                            },
+                            duration_seconds: 3_600,
+                            part_durations: vec![],
+                            grams: vec![],
+                            note: None,
+                            failure_reason: None,
+                            correction_note: None,
+                            operation_key: None,
+                            recorded_at: Timestamp(86_400 * i64::from(n) + 3_600),
+                            actual: Costing {
+                                total: Decimal::new(99_999, 3),
+                                ..p.costing.clone()
+                            },
+                        }],
+                    });
+                }
+                p
+            })
+            .collect()
+    }
+
+    /// Stores `prints` as the commands do: each with its summary.
+    fn saved(store: &Store, prints: &[Print]) {
+        let txn = txn::Txn::new(store.begin_write().unwrap());
+        prints
+            .iter()
+            .for_each(|p| super::super::draft::save(&txn, None, p).unwrap());
+        txn.commit().unwrap();
+    }
+
+    /// The projection's entries and board, compared whole.
+    fn contents(index: &PrintIndex) -> (Vec<IndexEntry>, Board) {
+        index
+            .with_state(|s| (s.entries.clone(), s.board.clone()))
+            .unwrap()
+    }
+
+    /// Overwrites every stored print with bytes no print decodes from.
+    fn spoil_prints(store: &Store) {
+        use redb::ReadableTable;
+        let txn = store.begin_write().unwrap();
+        {
+            let mut prints = txn.open_table(tables::PRINTS).unwrap();
+            let ids: Vec<[u8; 16]> = prints
+                .iter()
+                .unwrap()
+                .map(|e| e.unwrap().0.value())
+                .collect();
+            for id in ids {
+                prints.insert(id, [0xFF_u8; 3].as_slice()).unwrap();
+            }
+        }
+        txn.commit().unwrap();
+    }
+
+    #[test]
+    fn a_load_reads_the_summaries_alone_and_equals_the_projection_kept_by_updates() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        // As the service starts: the first load of a new store marks its (no) summaries complete.
+        PrintIndex::load(&store, TimeZone::UTC).unwrap();
+        let prints = varied();
+        saved(&store, &prints);
+        let kept = index();
+        prints.iter().for_each(|p| kept.upsert(None, p));
+        // With every print unreadable, only the summaries can give the projection.
+        spoil_prints(&store);
+        let loaded = PrintIndex::load(&store, TimeZone::UTC).unwrap();
+        assert_eq!(contents(&loaded), contents(&kept));
+        assert!(
+            contents(&loaded).1.done.len() > 2,
+            "the board holds DONE days"
+        );
+    }
+
+    #[test]
+    fn summaries_missing_or_of_another_format_are_rebuilt_from_the_prints_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let prints = varied();
+        // Prints stored without summaries (as a file from before schema 6 holds them).
+        prints.iter().for_each(|p| stored(&store, p));
+        let kept = index();
+        prints.iter().for_each(|p| kept.upsert(None, p));
+        assert_eq!(
+            contents(&PrintIndex::load(&store, TimeZone::UTC).unwrap()),
+            contents(&kept),
+            "rebuilt from the prints"
+        );
+        // Rebuilt and marked complete: the next load needs no print.
+        spoil_prints(&store);
+        assert_eq!(
+            contents(&PrintIndex::load(&store, TimeZone::UTC).unwrap()),
+            contents(&kept)
+        );
+
+        // Summaries of another format are not trusted.
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        saved(&store, &prints);
+        let txn = store.begin_write().unwrap();
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert("print_summaries", summary::FORMAT + 1)
+            .unwrap();
+        txn.commit().unwrap();
+        spoil_prints(&store);
+        assert!(
+            PrintIndex::load(&store, TimeZone::UTC).is_err(),
+            "another format's summaries are rebuilt from the prints (here unreadable)"
+        );
     }
 
     /// Stores a print as the prints writer's commands do, noting it for the projection.

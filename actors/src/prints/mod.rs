@@ -13,6 +13,7 @@ mod lifecycle;
 pub mod outcome;
 mod plan;
 pub mod query;
+mod summary;
 
 pub use commands::{
     ArchivePrint, Calculate, Complete, CopyPrint, CorrectOutcome, CreateDraft, Detail, Export,
