@@ -12,6 +12,9 @@
 #   - GET /api/prints?page=1&pageSize=25 with a where group (DONE or SHIPPED, not archived),
 #   - GET /api/prints/export narrowed to 30 days of DONE prints,
 #   - GET /api/dashboard for 30 days and for all time.
+# With DATA=DIR it runs on that data directory as it is instead of seeding a fresh one (a
+# million prints take over a minute to seed; DIR must hold prints seeded so, and a build older
+# than the directory's schema refuses it).
 # Needs curl and wrk. Everything listens on 127.0.0.1 only and stops at the end.
 set -euo pipefail
 N="${1:-100000}"
@@ -29,12 +32,19 @@ PID=""
 cleanup() { [ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
 
-"$TARGET/release/examples/seed_prints" "$WORK/data" "$N"
+if [[ -n "${DATA:-}" ]]; then
+  DIR="$DATA"
+else
+  DIR="$WORK/data"
+  "$TARGET/release/examples/seed_prints" "$DIR" "$N"
+fi
 t0=$(date +%s%N)
-"$BIN" --listen "127.0.0.1:$PORT" --data-dir "$WORK/data" --log-level warn >"$WORK/log" 2>&1 &
+"$BIN" --listen "127.0.0.1:$PORT" --data-dir "$DIR" --log-level info >"$WORK/log" 2>&1 &
 PID=$!
 until curl -sf "$B/api/health" >/dev/null; do sleep 0.005; done
 echo "== start to healthy with $N prints: $(( ($(date +%s%N) - t0) / 1000000 )) ms"
+until grep -q "print projection loaded" "$WORK/log"; do sleep 0.05; done
+echo "== $(grep -o 'print projection loaded.*' "$WORK/log")"
 sleep 2
 curl -s -o /dev/null -H "Origin: $B" -H 'Content-Type: application/json' -c "$WORK/jar" "$B/api/auth/login" \
   -d '{"email":"bench@example.com","password":"benchmark password"}'

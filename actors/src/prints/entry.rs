@@ -43,6 +43,50 @@ pub struct IndexEntry {
     pub archived: bool,
 }
 
+/// What every list filter on a print's state reads: status, outcome and archive state. The
+/// projection counts its entries per kind, so a list filtered on these alone counts its matches
+/// without a scan.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Kind {
+    /// Status.
+    pub status: PrintStatus,
+    /// Recorded outcome.
+    pub outcome: Option<Outcome>,
+    /// Archive state.
+    pub archived: bool,
+}
+
+impl IndexEntry {
+    /// The entry's kind.
+    pub fn kind(&self) -> Kind {
+        Kind {
+            status: self.status,
+            outcome: self.outcome,
+            archived: self.archived,
+        }
+    }
+
+    /// An entry of kind `kind` and nothing else (no id, name, customer, amounts), for testing a
+    /// filter that reads only the kind ([`super::query::PrintFilter::on_kind_only`]).
+    pub fn of_kind(kind: Kind) -> IndexEntry {
+        IndexEntry {
+            id: Id::from_bytes([0; 16]),
+            version: 0,
+            name: NameRef::default(),
+            total_cost: Decimal::ZERO,
+            sales_value: None,
+            date: Date::default(),
+            quantity: 0,
+            customer: Ref::NONE,
+            series: Ref::NONE,
+            printers: Ref::NONE,
+            status: kind.status,
+            outcome: kind.outcome,
+            archived: kind.archived,
+        }
+    }
+}
+
 /// Where a name lies in the names' arena of [`Refs`]: start and length in bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct NameRef {
@@ -150,7 +194,7 @@ impl Refs {
 
 /// Outcome filter values. PENDING is derived: a DONE print without an outcome. Stored in print
 /// summaries (only SUCCESS and FAILED).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Outcome {
     /// DONE without an outcome.
     Pending,

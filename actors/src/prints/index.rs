@@ -16,12 +16,13 @@
 //! the store, which holds what was committed.
 
 use super::board::Board;
-use super::entry::{IndexEntry, Printers, Refs};
+use super::entry::{IndexEntry, Kind, Printers, Refs};
 use super::query::{PrintFilter, Totals};
 use super::summary::{self, Summary};
 use crate::Result;
 use jiff::civil::Date;
 use jiff::tz::TimeZone;
+use std::collections::HashMap;
 use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
@@ -40,6 +41,20 @@ struct State {
     refs: Refs,
     /// The dashboard's aggregates.
     board: Board,
+    /// How many entries there are of each kind.
+    kinds: HashMap<Kind, usize>,
+}
+
+impl State {
+    /// Counts `entry`'s kind in, or out again when `add` is false.
+    fn count(&mut self, entry: &IndexEntry, add: bool) {
+        let count = self.kinds.entry(entry.kind()).or_default();
+        *count = if add {
+            *count + 1
+        } else {
+            count.saturating_sub(1)
+        };
+    }
 }
 
 /// The projection as loaded: its state, or why it could not be read from the store.
@@ -214,6 +229,7 @@ impl PrintIndex {
         let day = self.date_of(summary.dated_at);
         state.board.apply(&summary, day, true);
         let entry = self.entry(id, summary, day, &mut state.refs, None);
+        state.count(&entry, true);
         state.entries.push(entry);
     }
 
@@ -303,8 +319,12 @@ impl PrintIndex {
         state.board.apply(&summary, day, true);
         let replaced = at.ok().map(|i| &state.entries[i]);
         let entry = self.entry(print.id, summary, day, &mut state.refs, replaced);
+        state.count(&entry, true);
         match at {
-            Ok(i) => state.entries[i] = entry,
+            Ok(i) => {
+                let old = std::mem::replace(&mut state.entries[i], entry);
+                state.count(&old, false);
+            }
             Err(i) => state.entries.insert(i, entry),
         }
         true
@@ -318,6 +338,20 @@ impl PrintIndex {
     /// The ids of page `skip..skip + take` of the prints matching `filter`, newest first, and
     /// how many match in all. Errors: the projection failed.
     pub fn page(&self, filter: &PrintFilter, skip: usize, take: usize) -> Result<(Vec<Id>, usize)> {
+        if filter.on_kind_only() {
+            self.kind_page(filter, skip, take)
+        } else {
+            self.scan_page(filter, skip, take)
+        }
+    }
+
+    /// [`PrintIndex::page`] by testing every entry.
+    fn scan_page(
+        &self,
+        filter: &PrintFilter,
+        skip: usize,
+        take: usize,
+    ) -> Result<(Vec<Id>, usize)> {
         self.with_state(|state| {
             let mut matched = 0;
             let mut ids = Vec::with_capacity(take.min(100));
@@ -333,6 +367,36 @@ impl PrintIndex {
                 }
                 matched += 1;
             }
+            (ids, matched)
+        })
+    }
+
+    /// [`PrintIndex::page`] for a filter on the kind alone: the matches are counted from the
+    /// per-kind counts, and the scan from the newest entry stops once the page is full.
+    fn kind_page(
+        &self,
+        filter: &PrintFilter,
+        skip: usize,
+        take: usize,
+    ) -> Result<(Vec<Id>, usize)> {
+        self.with_state(|state| {
+            let refs = &state.refs;
+            let kinds: Vec<Kind> = state
+                .kinds
+                .iter()
+                .filter(|(kind, n)| **n > 0 && filter.matches(&IndexEntry::of_kind(**kind), refs))
+                .map(|(kind, _)| *kind)
+                .collect();
+            let matched = kinds.iter().map(|k| state.kinds[k]).sum();
+            let ids = state
+                .entries
+                .iter()
+                .rev()
+                .filter(|e| kinds.contains(&e.kind()))
+                .skip(skip)
+                .take(take)
+                .map(|e| e.id)
+                .collect();
             (ids, matched)
         })
     }
@@ -376,8 +440,8 @@ pub(crate) mod tests {
     use crate::writer;
     use rust_decimal::Decimal;
     use storage::records::Costing;
-    use storage::{StoreOptions, tables};
     use storage::records::PrintStatus;
+    use storage::{StoreOptions, tables};
 
     /// A print of this name panics the projection's update (a test-only hook).
     pub(crate) const PANIC_WHILE_UPDATING: &str = "panic while updating";
@@ -753,6 +817,63 @@ pub(crate) mod tests {
             PrintIndex::load(&store, TimeZone::UTC).is_err(),
             "another format's summaries are rebuilt from the prints (here unreadable)"
         );
+    }
+
+    #[test]
+    fn a_list_on_the_kind_alone_is_the_full_scan_s_without_one() {
+        use super::super::query::{Condition, Outcome, Set, Where};
+        let index = index();
+        let mut prints = varied();
+        prints.iter().for_each(|p| index.upsert(None, p));
+        // Updates move prints between kinds: archived, done with an outcome, back.
+        for n in [0, 3, 6, 9] {
+            let old = prints[n].clone();
+            prints[n].archived = !prints[n].archived;
+            prints[n].status = PrintStatus::Done;
+            prints[n].version += 1;
+            index.upsert(Some(&old), &prints[n]);
+        }
+        let filters = [
+            PrintFilter::default(),
+            PrintFilter {
+                statuses: vec![PrintStatus::Done],
+                ..PrintFilter::default()
+            },
+            PrintFilter {
+                outcomes: vec![Outcome::Pending, Outcome::Failed],
+                include_archived: true,
+                ..PrintFilter::default()
+            },
+            PrintFilter {
+                group: Some(Where::All(vec![
+                    Condition::Status(Set::In(vec![PrintStatus::Done, PrintStatus::Draft])),
+                    Condition::Archived(false),
+                ])),
+                ..PrintFilter::default()
+            },
+            PrintFilter {
+                group: Some(Where::Any(vec![
+                    Condition::Outcome(Set::NotIn(vec![Outcome::Success])),
+                    Condition::Archived(true),
+                ])),
+                ..PrintFilter::default()
+            },
+        ];
+        for filter in &filters {
+            assert!(filter.on_kind_only());
+            for (skip, take) in [(0, 25), (0, 3), (2, 4), (11, 5), (0, usize::MAX)] {
+                assert_eq!(
+                    index.kind_page(filter, skip, take).unwrap(),
+                    index.scan_page(filter, skip, take).unwrap(),
+                    "{filter:?} {skip} {take}"
+                );
+            }
+        }
+        let searched = PrintFilter {
+            search: Some("job".into()),
+            ..PrintFilter::default()
+        };
+        assert!(!searched.on_kind_only());
     }
 
     /// Stores a print as the prints writer's commands do, noting it for the projection.

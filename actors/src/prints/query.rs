@@ -233,6 +233,27 @@ pub struct PrintFilter {
 }
 
 impl PrintFilter {
+    /// True when the filter reads nothing of a print but its status, outcome and archive state
+    /// (what [`super::index`] counts per combination, so such a list needs no full scan).
+    pub fn on_kind_only(&self) -> bool {
+        let group_ok = self.group.as_ref().is_none_or(|g| {
+            let (Where::All(c) | Where::Any(c)) = g;
+            c.iter().all(|c| {
+                matches!(
+                    c,
+                    Condition::Status(_) | Condition::Outcome(_) | Condition::Archived(_)
+                )
+            })
+        });
+        group_ok
+            && self.customer_id.is_none()
+            && self.printer_id.is_none()
+            && self.series_id.is_none()
+            && self.date_from.is_none()
+            && self.date_to.is_none()
+            && self.search.is_none()
+    }
+
     /// True when `e` (its shared values in `refs`) passes every filter.
     pub fn matches(&self, e: &IndexEntry, refs: &Refs) -> bool {
         let archive_ok = match &self.group {
