@@ -57,7 +57,7 @@ pub fn decode_compact<T: DeserializeOwned>(table: &'static str, bytes: &[u8]) ->
     })
 }
 
-/// Serde for a [`Decimal`] as its mantissa and scale (`#[serde(with = "decimal_parts")]`):
+/// Serde for a [`rust_decimal::Decimal`] as its mantissa and scale (`#[serde(with = "decimal_parts")]`):
 /// a few bytes in [`encode_compact`] instead of its text, and no parsing to read it back.
 /// Errors on reading: a scale beyond 28 or a mantissa beyond 96 bits.
 pub mod decimal_parts {

@@ -1,9 +1,12 @@
 //! The money of a print beyond its cost: units, planned margin and, once an outcome is known,
-//! the realized revenue and margin.
+//! the realized revenue and margin; and what a DONE print adds to the dashboard ([`Figures`]).
 
 use crate::money;
 use rust_decimal::Decimal;
-use storage::records::Print;
+use serde::{Deserialize, Serialize};
+use std::ops::{AddAssign, SubAssign};
+use storage::decimal_parts;
+use storage::records::{CostCategory, OutcomeStatus, Print};
 
 /// Whether every amount `print` stores is within [`crate::money::MAX_AMOUNT`]: its planned and
 /// actual costings and its sales value. The write rules refuse any other print; one written by
@@ -83,4 +86,181 @@ pub fn realized(print: &Print) -> Realized {
         }
     }
     realized
+}
+
+/// Cost categories, in the order of [`Figures::categories`].
+pub const CATEGORIES: [CostCategory; 6] = [
+    CostCategory::Printer,
+    CostCategory::Hotend,
+    CostCategory::BuildPlate,
+    CostCategory::Component,
+    CostCategory::Filament,
+    CostCategory::Electricity,
+];
+
+/// Headline figures of DONE prints: of one print, of a day, or of a dashboard's period.
+/// Stored in print summaries (decimals as mantissa and scale).
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Kpis {
+    /// DONE prints completed in the period.
+    pub prints: u64,
+    /// Their units.
+    pub units: u64,
+    /// Their planned cost.
+    #[serde(with = "decimal_parts")]
+    pub planned_cost: Decimal,
+    /// Actual cost of those with an outcome.
+    #[serde(with = "decimal_parts")]
+    pub actual_cost: Decimal,
+    /// Sales values given.
+    #[serde(with = "decimal_parts")]
+    pub sales_value: Decimal,
+    /// Realized revenue (SUCCESS: the sales value; FAILED: 0).
+    #[serde(with = "decimal_parts")]
+    pub realized_revenue: Decimal,
+    /// Realized margin (SUCCESS with a sales value).
+    #[serde(with = "decimal_parts")]
+    pub realized_margin: Decimal,
+    /// Actual cost of failed runs.
+    #[serde(with = "decimal_parts")]
+    pub failed_cost: Decimal,
+    /// Filament used: actual grams where recorded, planned grams otherwise.
+    #[serde(with = "decimal_parts")]
+    pub filament_grams: Decimal,
+}
+
+/// What DONE prints add up to (one print's, or a day's sum). Stored in print summaries.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Figures {
+    /// The headline figures.
+    pub kpis: Kpis,
+    /// SUCCESS outcomes.
+    pub success: u64,
+    /// FAILED outcomes.
+    pub failed: u64,
+    /// DONE prints without an outcome.
+    pub pending: u64,
+    /// Actual minus planned cost over recorded outcomes.
+    #[serde(with = "decimal_parts")]
+    pub variance: Decimal,
+    /// Realized actual cost (the cost series' actual line).
+    #[serde(with = "decimal_parts")]
+    pub realized_actual: Decimal,
+    /// Planned cost per category, in [`CATEGORIES`] order.
+    #[serde(with = "decimal_array")]
+    pub categories: [Decimal; 6],
+    /// Cost lines per category, in [`CATEGORIES`] order (a category shows while it has lines,
+    /// even at zero cost).
+    pub category_lines: [u64; 6],
+}
+
+impl Figures {
+    /// What the DONE print `print` adds.
+    pub fn of(print: &Print) -> Figures {
+        let realized = realized(print);
+        let current = print.outcome.as_ref().and_then(|o| o.current());
+        let mut figures = Figures {
+            kpis: Kpis {
+                prints: 1,
+                units: u64::from(print.quantity),
+                planned_cost: print.costing.total,
+                actual_cost: current.map(|r| r.actual.total).unwrap_or_default(),
+                sales_value: print.sales_value.unwrap_or_default(),
+                realized_revenue: realized.revenue.unwrap_or_default(),
+                realized_margin: realized.margin.unwrap_or_default(),
+                failed_cost: realized.failed_cost.unwrap_or_default(),
+                filament_grams: match current {
+                    Some(r) => r.grams.iter().map(|g| g.grams).sum(),
+                    None => print
+                        .parts
+                        .iter()
+                        .flat_map(|p| p.usages.iter())
+                        .map(|u| u.used_grams)
+                        .sum(),
+                },
+            },
+            realized_actual: realized.actual_cost.unwrap_or_default(),
+            ..Figures::default()
+        };
+        match current {
+            Some(r) => {
+                figures.variance = r.actual.total - print.costing.total;
+                match r.status {
+                    OutcomeStatus::Success => figures.success = 1,
+                    OutcomeStatus::Failed => figures.failed = 1,
+                }
+            }
+            None => figures.pending = 1,
+        }
+        for line in &print.costing.lines {
+            if let Some(at) = CATEGORIES.iter().position(|c| *c == line.category) {
+                figures.categories[at] += line.cost;
+                figures.category_lines[at] += 1;
+            }
+        }
+        figures
+    }
+
+    /// Adds `other`, or takes it out again when `add` is false (counts never below zero).
+    pub(super) fn apply(&mut self, other: &Figures, add: bool) {
+        let count = |a: &mut u64, b: u64| *a = if add { *a + b } else { a.saturating_sub(b) };
+        let sum = |a: &mut Decimal, b: Decimal| {
+            if add {
+                a.add_assign(b)
+            } else {
+                a.sub_assign(b)
+            }
+        };
+        let (mine, theirs) = (&mut self.kpis, &other.kpis);
+        count(&mut mine.prints, theirs.prints);
+        count(&mut mine.units, theirs.units);
+        sum(&mut mine.planned_cost, theirs.planned_cost);
+        sum(&mut mine.actual_cost, theirs.actual_cost);
+        sum(&mut mine.sales_value, theirs.sales_value);
+        sum(&mut mine.realized_revenue, theirs.realized_revenue);
+        sum(&mut mine.realized_margin, theirs.realized_margin);
+        sum(&mut mine.failed_cost, theirs.failed_cost);
+        sum(&mut mine.filament_grams, theirs.filament_grams);
+        count(&mut self.success, other.success);
+        count(&mut self.failed, other.failed);
+        count(&mut self.pending, other.pending);
+        sum(&mut self.variance, other.variance);
+        sum(&mut self.realized_actual, other.realized_actual);
+        for (mine, theirs) in self.categories.iter_mut().zip(other.categories) {
+            sum(mine, theirs);
+        }
+        for (mine, theirs) in self.category_lines.iter_mut().zip(other.category_lines) {
+            count(mine, theirs);
+        }
+    }
+
+    /// Adds `other` (a day's or a print's figures).
+    pub fn add(&mut self, other: &Figures) {
+        self.apply(other, true);
+    }
+}
+
+/// Serde for the six category amounts, each as [`decimal_parts`] does.
+mod decimal_array {
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+    use storage::decimal_parts;
+
+    /// One amount, borrowed for writing.
+    #[derive(Serialize)]
+    struct Out<'a>(#[serde(with = "decimal_parts")] &'a Decimal);
+
+    /// One amount, read.
+    #[derive(Deserialize)]
+    struct In(#[serde(with = "decimal_parts")] Decimal);
+
+    pub fn serialize<S: Serializer>(values: &[Decimal; 6], to: S) -> Result<S::Ok, S::Error> {
+        let [a, b, c, d, e, f] = values;
+        (Out(a), Out(b), Out(c), Out(d), Out(e), Out(f)).serialize(to)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<[Decimal; 6], D::Error> {
+        let (In(a), In(b), In(c), In(d), In(e), In(f)) = Deserialize::deserialize(from)?;
+        Ok([a, b, c, d, e, f])
+    }
 }

@@ -10,9 +10,8 @@
 //! differently) the projection's first load rebuilds them from the prints in one write
 //! transaction ([`rebuild`]).
 
-use super::board::Figures;
 use super::entry::Outcome;
-use super::figures;
+use super::figures::{self, Figures};
 use crate::Result;
 use redb::{ReadableTable, ReadableTableMetadata};
 use rust_decimal::Decimal;
