@@ -10,7 +10,8 @@
 # latency percentiles for:
 #   - GET /api/prints?page=1&pageSize=25&status=DONE (a filtered first page),
 #   - GET /api/prints?page=1&pageSize=25 with a where group (DONE or SHIPPED, not archived),
-#   - GET /api/prints/export narrowed to 30 days of DONE prints,
+#   - GET /api/prints/export narrowed to the last days that hold at most 5,000 DONE prints (the
+#     export's limit; the seed dates a third of its prints DONE, evenly over two years),
 #   - GET /api/dashboard for 30 days and for all time.
 # With DATA=DIR it runs on that data directory as it is instead of seeding a fresh one (a
 # million prints take over a minute to seed; DIR must hold prints seeded so, and a build older
@@ -52,7 +53,8 @@ TOKEN=$(awk '$6 == "print-cost-session" {print $7}' "$WORK/jar")
 echo "== RSS idle: $(awk '/VmRSS/ {print $2}' "/proc/$PID/status") KiB"
 
 WHERE=$(python3 -c 'import urllib.parse,json;print(urllib.parse.quote(json.dumps({"AND":[{"status":{"in":["DONE","SHIPPED"]}},{"archived":False}]})))')
-FROM=$(date -d '30 days ago' +%F)
+DAYS=$(( 5000 * 3 * 730 / N - 1 ))
+FROM=$(date -d "$DAYS days ago" +%F)
 run() {
   local name="$1" url="$2"
   local total
