@@ -6,6 +6,7 @@
 mod support_setup;
 use actors::prints::PrintIndex;
 use actors::setup::RunSetup;
+use actors::writer::apply_offline;
 use redb::ReadableTable;
 use storage::{Store, StoreOptions, tables};
 use support_setup::demo_setup;
@@ -19,7 +20,7 @@ fn a_summary_that_does_not_decode_fails_the_projection() {
         session_hash: [7; 32],
         session_ttl_seconds: 60,
     };
-    actors::writer::apply_offline(&store, setup).unwrap();
+    apply_offline(&store, setup).unwrap();
     // The first load makes the summaries complete; the store holds demo prints.
     let loaded = PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap();
     assert!(loaded.count().unwrap() > 0);
