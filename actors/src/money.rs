@@ -49,11 +49,13 @@ pub fn multiply(a: Decimal, b: Decimal) -> Result<Decimal, Overflow> {
     a.checked_mul(b).ok_or(Overflow)
 }
 
-/// `amount` itself when it may be stored (|amount| ≤ [`MAX_AMOUNT`]).
+/// `amount` itself when it may be stored: |amount| ≤ [`MAX_AMOUNT`], with at most [`SCALE`]
+/// decimal places once normalised (what the contract's input limit and [`round`] give; the
+/// print projection holds amounts in that fixed form).
 ///
-/// Errors: [`Overflow`] beyond it.
+/// Errors: [`Overflow`] beyond either.
 pub fn bounded(amount: Decimal) -> Result<Decimal, Overflow> {
-    if amount.abs() <= MAX_AMOUNT {
+    if amount.abs() <= MAX_AMOUNT && amount.normalize().scale() <= SCALE {
         Ok(amount)
     } else {
         Err(Overflow)
@@ -118,6 +120,8 @@ mod tests {
         assert_eq!(bounded(MAX_AMOUNT), Ok(MAX_AMOUNT));
         assert_eq!(bounded(-MAX_AMOUNT), Ok(-MAX_AMOUNT));
         assert_eq!(bounded(d("1000000000000000")), Err(Overflow));
+        assert_eq!(bounded(d("0.12345678900")), Ok(d("0.12345678900")));
+        assert_eq!(bounded(d("0.00000000001")), Err(Overflow));
     }
 
     #[test]

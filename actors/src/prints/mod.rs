@@ -3,6 +3,7 @@
 //! A draft is priced at current prices whenever it is saved; leaving DRAFT reprices it once more
 //! and freezes the snapshot: later inventory price changes never touch a finalized print.
 
+mod amount;
 pub mod board;
 mod commands;
 mod draft;

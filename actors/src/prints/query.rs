@@ -197,9 +197,9 @@ impl Condition {
         match self {
             Condition::Status(s) => s.holds(Some(&e.status)),
             Condition::Outcome(s) => s.holds(Outcome::of(e).as_ref()),
-            Condition::PrinterId(s) => s.holds_any(&refs.printers(e.printers).ids),
-            Condition::CustomerId(s) => s.holds(refs.id(e.customer).as_ref()),
-            Condition::SeriesId(s) => s.holds(refs.id(e.series).as_ref()),
+            Condition::PrinterId(s) => s.holds_any(&refs.printers(e.context).ids),
+            Condition::CustomerId(s) => s.holds(refs.context(e.context).customer.as_ref()),
+            Condition::SeriesId(s) => s.holds(refs.context(e.context).series.as_ref()),
             Condition::Archived(a) => e.archived == *a,
             Condition::DateFrom(d) => e.date >= *d,
             Condition::DateTo(d) => e.date <= *d,
@@ -266,16 +266,18 @@ impl PrintFilter {
                 || Outcome::of(e).is_some_and(|o| self.outcomes.contains(&o)))
             && self
                 .customer_id
-                .is_none_or(|c| refs.id(e.customer) == Some(c))
+                .is_none_or(|c| refs.context(e.context).customer == Some(c))
             && self
                 .printer_id
-                .is_none_or(|p| refs.printers(e.printers).ids.contains(&p))
-            && self.series_id.is_none_or(|s| refs.id(e.series) == Some(s))
+                .is_none_or(|p| refs.printers(e.context).ids.contains(&p))
+            && self
+                .series_id
+                .is_none_or(|s| refs.context(e.context).series == Some(s))
             && self.date_from.is_none_or(|d| e.date >= d)
             && self.date_to.is_none_or(|d| e.date <= d)
             && self.search.as_ref().is_none_or(|s| {
                 refs.name(e.name).contains(s.as_str())
-                    || refs.printers(e.printers).search.contains(s.as_str())
+                    || refs.printers(e.context).search.contains(s.as_str())
             })
             && self.group.as_ref().is_none_or(|g| g.holds(e, refs))
     }
@@ -300,10 +302,11 @@ impl Totals {
     pub(super) fn add(&mut self, e: &IndexEntry) {
         self.prints += 1;
         self.units += u64::from(e.quantity);
-        self.total_cost += e.total_cost;
-        if let Some(s) = e.sales_value {
+        let total_cost = e.total_cost.or_zero();
+        self.total_cost += total_cost;
+        if let Some(s) = e.sales_value.decimal() {
             self.sales_value += s;
-            self.planned_margin += s - e.total_cost;
+            self.planned_margin += s - total_cost;
         }
     }
 }

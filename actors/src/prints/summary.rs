@@ -22,8 +22,9 @@ use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
 
 /// The layout and derivation of [`Summary`]; raise it whenever either changes, and every
-/// store's summaries are rebuilt on its next start.
-pub const FORMAT: u64 = 1;
+/// store's summaries are rebuilt on its next start. 2: amounts with more than
+/// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]).
+pub const FORMAT: u64 = 2;
 
 /// META's key for the format of complete summaries.
 const META_KEY: &str = "print_summaries";
