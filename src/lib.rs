@@ -16,6 +16,7 @@ use actix::Actor;
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
+use actors::backup::nightly::{Backups, Scheduler};
 use actors::bridge::config;
 use actors::bridge::run;
 use actors::integrations::fleet_hub::Printfleet;
@@ -160,7 +161,9 @@ impl Application {
         let time_zone = jiff::tz::TimeZone::system();
         // Loaded on a thread of its own: health answers at once; lists, the dashboard and print
         // writes wait for the load.
-        let index = prints::PrintIndex::load_in_background(&store, time_zone);
+        let index = prints::PrintIndex::load_in_background(&store, time_zone.clone());
+        let backups = Backups::new(store.clone(), time_zone);
+        Scheduler::new(backups.clone()).start();
         let (writers, arbiters) = Writers::start(&store, &index);
         let reader = Reader::new(store.clone(), index.clone());
         let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone());
@@ -179,6 +182,7 @@ impl Application {
             printfleet,
             writers,
             index,
+            backups,
             latest_version: LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),

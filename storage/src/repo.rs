@@ -5,9 +5,9 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, Component, Customer, Filament, Integrations, LogLink, Manufacturer, Movement, Print,
-    PrintSource, Printer, PrinterLink, Series, Session, Settings, Spool, SpoolLink,
-    SpoolmgrOperation,
+    Account, BackupSchedule, Component, Customer, Filament, Integrations, LogLink, Manufacturer,
+    Movement, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings, Spool,
+    SpoolLink, SpoolmgrOperation,
 };
 use crate::tables;
 use crate::{Id, Result, Timestamp, decode, encode};
@@ -372,6 +372,25 @@ pub fn put_integrations(tx: &WriteTransaction, integrations: &Integrations) -> R
     let bytes = encode("settings", integrations)?;
     tx.open_table(tables::SETTINGS)?
         .insert(1, bytes.as_slice())?;
+    Ok(())
+}
+
+/// The nightly backup's schedule ([`BackupSchedule::default`] before any change), stored in the
+/// settings table under key 2.
+pub fn backup_schedule(tx: &impl Tx) -> Result<BackupSchedule> {
+    let table = tx.table(tables::SETTINGS)?;
+    let found = table.get(2)?;
+    Ok(found
+        .map(|v| decode("settings", v.value()))
+        .transpose()?
+        .unwrap_or_default())
+}
+
+/// Stores the nightly backup's schedule.
+pub fn put_backup_schedule(tx: &WriteTransaction, schedule: &BackupSchedule) -> Result<()> {
+    let bytes = encode("settings", schedule)?;
+    tx.open_table(tables::SETTINGS)?
+        .insert(2, bytes.as_slice())?;
     Ok(())
 }
 

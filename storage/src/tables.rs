@@ -15,7 +15,8 @@ pub const ACCOUNTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("acc
 pub const ACCOUNT_EMAILS: TableDefinition<&str, [u8; 16]> = TableDefinition::new("account_emails");
 /// Sessions by SHA-256 of their token.
 pub const SESSIONS: TableDefinition<[u8; 32], &[u8]> = TableDefinition::new("sessions");
-/// The settings record under key 0, the integrations' settings under key 1.
+/// The settings record under key 0, the integrations' settings under key 1, the nightly
+/// backup's schedule under key 2.
 pub const SETTINGS: TableDefinition<u8, &[u8]> = TableDefinition::new("settings");
 
 /// Customers by id.

@@ -13,6 +13,7 @@ mod fuzz;
 mod health;
 mod integration_settings;
 mod inventory;
+mod nightly_backups;
 mod openapi;
 mod outcomes;
 mod printfleet;

@@ -4,6 +4,7 @@ use crate::error::ApiError;
 use crate::release;
 use crate::sessions;
 use crate::throttle::LoginThrottle;
+use actors::backup::nightly::Backups;
 use actors::command::{Command, Query};
 use actors::integrations::fleet_hub::Printfleet;
 use actors::integrations::hub::{Reader, Spoolmgr};
@@ -42,6 +43,8 @@ pub struct AppState {
     pub writers: Writers,
     /// The in-memory projection of every print, for filtered lists (kept by the writers).
     pub index: std::sync::Arc<prints::PrintIndex>,
+    /// The nightly backups (their schedule, folder and last run).
+    pub backups: Backups,
     /// The cached latest release version.
     pub latest_version: release::LatestVersion,
     /// Configuration.

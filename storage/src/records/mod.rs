@@ -23,5 +23,5 @@ pub use print::{
     CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
     Print, PrintSource, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,
 };
-pub use settings::Settings;
+pub use settings::{BackupSchedule, Settings};
 pub use spool::{Movement, MovementKind, Spool};

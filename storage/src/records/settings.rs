@@ -18,3 +18,33 @@ pub struct Settings {
     /// Feature flag: spools, stock ledger and spool-manager integration.
     pub spool_management_enabled: bool,
 }
+
+/// When and where the nightly backup is written, and how many are kept (Settings › Backup).
+/// Stored in the settings table under key 2; [`BackupSchedule::default`] until first changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct BackupSchedule {
+    /// Whether the nightly backup runs.
+    pub enabled: bool,
+    /// Minutes after local midnight (instance time zone) at which it runs, 0–1439.
+    pub minute_of_day: u16,
+    /// The folder the backups go to (an absolute path, e.g. a mounted USB stick); `None` for the
+    /// `backups` folder beside the data.
+    pub folder: Option<String>,
+    /// Days for which the newest backup of each day is kept (today counts as one).
+    pub keep_days: u16,
+    /// Weeks (ISO weeks, this one counts as one) for which the newest backup of each week is kept.
+    pub keep_weeks: u16,
+}
+
+impl Default for BackupSchedule {
+    /// Every night at 03:00, beside the data, seven days and four weeks kept.
+    fn default() -> Self {
+        BackupSchedule {
+            enabled: true,
+            minute_of_day: 3 * 60,
+            folder: None,
+            keep_days: 7,
+            keep_weeks: 4,
+        }
+    }
+}

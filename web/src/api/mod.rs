@@ -75,5 +75,5 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(search::search)
         .add(dashboard::get_dashboard)
         .add(version::version_latest)
-        .add(backup::backup);
+        .with(backup::configure);
 }

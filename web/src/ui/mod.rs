@@ -66,6 +66,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_FEATURES, web::post().to(settings::features))
         .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
         .route(SETTINGS_BACKUP, web::get().to(backup::show))
+        .route(SETTINGS_BACKUP, web::post().to(backup::save))
+        .route(SETTINGS_BACKUP_NOW, web::post().to(backup::now))
         .route(SETTINGS_INTEGRATIONS, web::post().to(integrations::save))
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))

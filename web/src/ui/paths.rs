@@ -39,6 +39,8 @@ pub const SETTINGS_LANGUAGE: &str = "/settings/language";
 pub const SETTINGS_INTEGRATIONS: &str = "/settings/integrations";
 /// Backup: download, last download, restore command.
 pub const SETTINGS_BACKUP: &str = "/settings/backup";
+/// Settings › Backup: write a backup to the folder now.
+pub const SETTINGS_BACKUP_NOW: &str = "/settings/backup/now";
 /// Feature flags (POST).
 pub const SETTINGS_FEATURES: &str = "/settings/features";
 /// Filament stock.

@@ -1,6 +1,9 @@
 //! Backups as the rules see them: when the service last handed one out. The copy itself is the
 //! store's ([`storage::Store::backup`]): one read transaction, so writers never wait for it.
 
+pub mod nightly;
+pub mod rotation;
+
 use crate::Result;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
