@@ -102,3 +102,50 @@ pub mod decimal_parts {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    struct Amounts {
+        #[serde(with = "decimal_parts")]
+        total: Decimal,
+        #[serde(with = "decimal_parts::option")]
+        sales: Option<Decimal>,
+    }
+
+    #[test]
+    fn decimals_round_trip_as_mantissa_and_scale() {
+        for (total, sales) in [
+            (Decimal::new(1_782_175, 6), Some(Decimal::new(-25, 1))),
+            (Decimal::MAX, None),
+            (Decimal::MIN, Some(Decimal::new(1, 28))),
+        ] {
+            let amounts = Amounts { total, sales };
+            let bytes = encode_compact("t", &amounts).unwrap();
+            assert_eq!(decode_compact::<Amounts>("t", &bytes).unwrap(), amounts);
+        }
+    }
+
+    #[test]
+    fn parts_beyond_a_decimal_are_refused() {
+        // (mantissa, scale) as another build might have written them, then a sales value.
+        let beyond = [
+            ((1_i128, 29_u8), None::<(i128, u8)>),
+            ((1_i128 << 96, 0), None),
+            ((1, 2), Some((1_i128 << 96, 0))),
+            ((1, 2), Some((5, 29))),
+        ];
+        for parts in beyond {
+            let bytes = encode_compact("t", &parts).unwrap();
+            let refused = decode_compact::<Amounts>("t", &bytes).unwrap_err();
+            assert!(
+                matches!(&refused, Error::Codec { table: "t", .. }),
+                "{parts:?}: {refused}"
+            );
+        }
+    }
+}
