@@ -22,10 +22,12 @@
 //! which it is (answering an error would make a client retry, and duplicate, a stored write).
 
 use crate::command::Command;
+use crate::metrics::metrics;
 use crate::prints::PrintIndex;
 use crate::txn::Txn;
 use crate::{Error, Result};
 use actix::prelude::*;
+use prometheus::IntGauge;
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
@@ -164,6 +166,7 @@ impl Writer {
             .commands
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
         loop {
+            let started = std::time::Instant::now();
             let txn = match self.store.begin_write() {
                 Ok(txn) => Txn::new(txn),
                 Err(e) => return fail_all(batch, &Error::Storage(e)),
@@ -201,6 +204,10 @@ impl Writer {
                     match txn.commit() {
                         Ok(prints) => {
                             self.stats.commits.fetch_add(1, Ordering::Relaxed);
+                            metrics()
+                                .writer_commit
+                                .with_label_values(&[self.name])
+                                .observe(started.elapsed().as_secs_f64());
                             // Derived state first, so a sender that reads the list right after
                             // its answer sees its own write.
                             prints
@@ -217,6 +224,24 @@ impl Writer {
                 }
             }
         }
+    }
+}
+
+/// A command counted in its writer's queue depth (`printcost_writer_queue_depth`) until
+/// dropped: answered, or abandoned by its sender.
+struct Queued(IntGauge);
+
+impl Queued {
+    fn new(writer: &str) -> Queued {
+        let depth = metrics().writer_queue.with_label_values(&[writer]);
+        depth.inc();
+        Queued(depth)
+    }
+}
+
+impl Drop for Queued {
+    fn drop(&mut self) {
+        self.0.dec();
     }
 }
 
@@ -300,6 +325,7 @@ impl<W: 'static> WriterHandle<W> {
     /// Errors: the command's own error; [`Error::Storage`] when the batch could not be committed;
     /// [`Error::WriterGone`] when the writer has stopped.
     pub async fn send<C: Command<Writer = W>>(&self, command: C) -> Result<C::Reply> {
+        let _queued = Queued::new(self.name);
         let (sender, receiver) = oneshot::channel();
         let pending = Pending {
             command,

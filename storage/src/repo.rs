@@ -394,6 +394,25 @@ pub fn put_backup_schedule(tx: &WriteTransaction, schedule: &BackupSchedule) -> 
     Ok(())
 }
 
+/// The SHA-256 of the token that `GET /metrics` asks for (none until one is set), stored in
+/// the settings table under key 3.
+pub fn metrics_token_hash(tx: &impl Tx) -> Result<Option<[u8; 32]>> {
+    let table = tx.table(tables::SETTINGS)?;
+    let found = table.get(3)?;
+    Ok(found
+        .map(|v| decode::<Option<[u8; 32]>>("settings", v.value()))
+        .transpose()?
+        .flatten())
+}
+
+/// Stores (or with `None` removes) the metrics token's SHA-256.
+pub fn put_metrics_token_hash(tx: &WriteTransaction, hash: Option<[u8; 32]>) -> Result<()> {
+    let bytes = encode("settings", &hash)?;
+    tx.open_table(tables::SETTINGS)?
+        .insert(3, bytes.as_slice())?;
+    Ok(())
+}
+
 /// The session stored under `token_hash`.
 pub fn session(tx: &impl Tx, token_hash: [u8; 32]) -> Result<Option<Session>> {
     let table = tx.table(tables::SESSIONS)?;

@@ -16,7 +16,7 @@ pub const ACCOUNT_EMAILS: TableDefinition<&str, [u8; 16]> = TableDefinition::new
 /// Sessions by SHA-256 of their token.
 pub const SESSIONS: TableDefinition<[u8; 32], &[u8]> = TableDefinition::new("sessions");
 /// The settings record under key 0, the integrations' settings under key 1, the nightly
-/// backup's schedule under key 2.
+/// backup's schedule under key 2, the SHA-256 of the metrics token under key 3.
 pub const SETTINGS: TableDefinition<u8, &[u8]> = TableDefinition::new("settings");
 
 /// Customers by id.

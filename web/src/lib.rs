@@ -49,6 +49,7 @@ pub fn openapi() -> serde_json::Value {
         .into_utoipa_app()
         .openapi(openapi::ApiDoc::openapi())
         .service(utoipa_actix_web::scope("/api").configure(|cfg| api::configure(cfg)))
+        .service(api::metrics::scrape)
         .split_for_parts();
     let mut document = serde_json::to_value(api).unwrap_or_default();
     openapi::finish(&mut document);
@@ -106,6 +107,7 @@ pub fn app(
         .app_data(state)
         .app_data(PayloadConfig::new(MAX_BODY_BYTES))
         .service(api)
+        .service(api::metrics::scrape)
         .service(
             SwaggerUi::new("/api-reference/{_:.*}").config(
                 Config::new(["/api/openapi.json"])

@@ -10,6 +10,7 @@ use actix_web::http::header::{self, HeaderName, HeaderValue};
 use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{DefaultHeaders, Next};
 use actix_web::{Error, HttpMessage, web};
+use actors::metrics::metrics;
 use std::time::Instant;
 
 /// Routes a `HEAD` request as the `GET` of the same path (RFC 9110, 9.3.2: the same status and
@@ -69,7 +70,9 @@ pub async fn request_id(
     tag(response.headers_mut(), &id);
 
     let status = response.status().as_u16();
-    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let elapsed = started.elapsed().as_secs_f64();
+    count(&response, &method, status, elapsed);
+    let ms = elapsed * 1000.0;
     if status >= 500 {
         tracing::error!(request_id = %id, %method, %path, status, ms, "request");
     } else if status >= 400 {
@@ -78,6 +81,31 @@ pub async fn request_id(
         tracing::debug!(request_id = %id, %method, %path, status, ms, "request");
     }
     Ok(response)
+}
+
+/// Counts the request in `printcost_http_requests_total` and its time in
+/// `printcost_http_request_duration_seconds`, by route pattern (`unmatched` for none) and
+/// method (`OTHER` for one outside HTTP's own, so a client cannot add labels at will).
+fn count(response: &ServiceResponse<BoxBody>, method: &Method, status: u16, seconds: f64) {
+    let route = response.request().match_pattern();
+    let route = route.as_deref().unwrap_or("unmatched");
+    let method = match *method {
+        Method::GET
+        | Method::HEAD
+        | Method::POST
+        | Method::PUT
+        | Method::PATCH
+        | Method::DELETE
+        | Method::OPTIONS => method.as_str(),
+        _ => "OTHER",
+    };
+    let m = metrics();
+    m.http_requests
+        .with_label_values(&[route, method, &status.to_string()])
+        .inc();
+    m.http_duration
+        .with_label_values(&[route, method])
+        .observe(seconds);
 }
 
 fn tag(headers: &mut header::HeaderMap, id: &str) {

@@ -10,7 +10,7 @@ use crate::api::search;
 use crate::body_forms::Alternative;
 use crate::session;
 use serde_json::{Value, json};
-use utoipa::openapi::security::{ApiKey, ApiKeyValue, SecurityScheme};
+use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityScheme};
 use utoipa::{Modify, OpenApi};
 
 /// The document frame.
@@ -39,7 +39,8 @@ use utoipa::{Modify, OpenApi};
 )]
 pub struct ApiDoc;
 
-/// Adds the `session` security scheme: the `print-cost-session` cookie.
+/// Adds the security schemes: `session`, the `print-cost-session` cookie, and `metricsToken`,
+/// the bearer token of `GET /metrics`.
 struct SessionCookie;
 
 impl Modify for SessionCookie {
@@ -48,6 +49,10 @@ impl Modify for SessionCookie {
         components.add_security_scheme(
             "session",
             SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::new(session::SESSION_COOKIE))),
+        );
+        components.add_security_scheme(
+            "metricsToken",
+            SecurityScheme::Http(Http::new(HttpAuthScheme::Bearer)),
         );
     }
 }

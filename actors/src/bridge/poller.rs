@@ -21,6 +21,7 @@ use super::config::{Access, Kind, PublishMode, SourceConfig};
 use super::line::{Data, Line, Op, SharedLine, request};
 use super::link::MqttLink;
 use super::plan::{Read, Schedule};
+use crate::metrics::metrics;
 use actix::prelude::*;
 use serde_json::Value;
 use std::collections::HashMap;
@@ -106,7 +107,22 @@ impl Poller {
             self.source.clone(),
             self.schedule.next(&self.source.points),
         );
-        let job = async move { poll_once(&mut *line.lock().await, &source, &reads).await };
+        let job = async move {
+            let started = std::time::Instant::now();
+            let outcome = poll_once(&mut *line.lock().await, &source, &reads).await;
+            let result = match outcome {
+                Outcome::Values(_) => "ok",
+                Outcome::Down(_) => "error",
+            };
+            let m = metrics();
+            m.bridge_polls
+                .with_label_values(&[source.id.as_str(), result])
+                .inc();
+            m.bridge_poll_duration
+                .with_label_values(&[source.id.as_str()])
+                .observe(started.elapsed().as_secs_f64());
+            outcome
+        };
         ctx.wait(job.into_actor(self).map(move |outcome, poller, ctx| {
             poller.publish(outcome, ctx);
             let every = Duration::from_millis(poller.source.tick_ms());

@@ -3,6 +3,7 @@
 //! without the peer's body or URL in it (docs/api-contract.md, "Integrations").
 
 use super::settings::{PeerUrl, Secret};
+use crate::metrics::metrics;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode};
 use serde::de::DeserializeOwned;
@@ -133,6 +134,28 @@ impl PeerClient {
         path: &str,
         body: Option<&serde_json::Value>,
     ) -> Result<Answer, PeerError> {
+        let answered = self.exchange(method, path, body).await;
+        let outcome = match &answered {
+            Ok(_) => "ok",
+            Err(PeerError::Refused) => "refused",
+            Err(PeerError::Unavailable) => "unavailable",
+            Err(PeerError::Unreachable) => "unreachable",
+            Err(PeerError::Contract) => "contract",
+        };
+        metrics()
+            .integration_calls
+            .with_label_values(&[self.peer, outcome])
+            .inc();
+        answered
+    }
+
+    /// One call, as [`PeerClient::call`] describes, uncounted.
+    async fn exchange(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&serde_json::Value>,
+    ) -> Result<Answer, PeerError> {
         let mut request = self
             .http
             .request(method, format!("{}{path}", self.base.as_str()));
@@ -180,6 +203,7 @@ impl PeerClient {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use reqwest::header::AUTHORIZATION;
 
     #[test]
     fn statuses_are_classified_by_the_contract() {
@@ -192,5 +216,26 @@ mod tests {
         assert_eq!(of(503), Some(PeerError::Unavailable));
         assert_eq!(of(404), None, "the caller judges a missing record");
         assert_eq!(of(422), None);
+    }
+
+    #[actix_rt::test]
+    async fn every_call_is_counted_by_its_outcome() {
+        // A port nothing listens on: the connection is refused.
+        let free = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", free.local_addr().unwrap());
+        drop(free);
+        let base = PeerUrl::parse(&url).unwrap();
+        let client = PeerClient::new("spoolmgr", base, AUTHORIZATION, None).unwrap();
+        let counted = || {
+            metrics()
+                .integration_calls
+                .with_label_values(&["spoolmgr", "unreachable"])
+                .get()
+        };
+        let before = counted();
+        let answered = client.call(Method::GET, "/api/v1/info", None).await;
+        assert_eq!(answered.err(), Some(PeerError::Unreachable));
+        // Other tests may call too; this one's call is among the counted.
+        assert!(counted() > before);
     }
 }

@@ -28,7 +28,7 @@ use std::ops::ControlFlow;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::mpsc;
 use std::sync::{Arc, OnceLock, RwLock, RwLockWriteGuard};
-use storage::records::Print;
+use storage::records::{Print, PrintStatus};
 use storage::repo;
 use storage::{Id, ReadTransaction, Store, Timestamp};
 
@@ -416,6 +416,22 @@ impl PrintIndex {
                 .filter(|e| filter.matches(e, &state.refs))
                 .for_each(|e| totals.add(e));
             totals
+        })
+    }
+
+    /// How many prints there are of each status (statuses without prints left out).
+    /// Errors: the projection failed.
+    pub fn status_counts(&self) -> Result<Vec<(PrintStatus, usize)>> {
+        self.with_state(|state| {
+            let mut counts: Vec<(PrintStatus, usize)> = Vec::new();
+            for (kind, n) in &state.kinds {
+                match counts.iter_mut().find(|(s, _)| *s == kind.status) {
+                    Some((_, total)) => *total += n,
+                    None => counts.push((kind.status, *n)),
+                }
+            }
+            counts.sort();
+            counts
         })
     }
 

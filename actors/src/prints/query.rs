@@ -25,14 +25,7 @@ pub const MAX_SET_VALUES: usize = 50;
 
 /// Parses `DRAFT`, `PRINTING`, `PRINTED`, `SHIPPED` or `DONE`.
 pub fn parse_status(text: &str) -> Option<PrintStatus> {
-    match text {
-        "DRAFT" => Some(PrintStatus::Draft),
-        "PRINTING" => Some(PrintStatus::Printing),
-        "PRINTED" => Some(PrintStatus::Printed),
-        "SHIPPED" => Some(PrintStatus::Shipped),
-        "DONE" => Some(PrintStatus::Done),
-        _ => None,
-    }
+    PrintStatus::ALL.into_iter().find(|s| s.as_str() == text)
 }
 
 /// A set condition: `in` or `notIn`.

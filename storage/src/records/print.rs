@@ -20,6 +20,28 @@ pub enum PrintStatus {
     Done,
 }
 
+impl PrintStatus {
+    /// Every status, in lifecycle order.
+    pub const ALL: [PrintStatus; 5] = [
+        PrintStatus::Draft,
+        PrintStatus::Printing,
+        PrintStatus::Printed,
+        PrintStatus::Shipped,
+        PrintStatus::Done,
+    ];
+
+    /// The wire name: `DRAFT`, `PRINTING`, `PRINTED`, `SHIPPED` or `DONE`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            PrintStatus::Draft => "DRAFT",
+            PrintStatus::Printing => "PRINTING",
+            PrintStatus::Printed => "PRINTED",
+            PrintStatus::Shipped => "SHIPPED",
+            PrintStatus::Done => "DONE",
+        }
+    }
+}
+
 /// One hotend of a part and how long it printed, seconds.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HotendUse {

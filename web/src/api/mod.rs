@@ -11,6 +11,7 @@ pub mod health;
 pub mod integration_settings;
 pub mod inventory;
 pub mod manufacturers;
+pub mod metrics;
 pub mod printers;
 pub mod printfleet;
 pub mod prints;
@@ -63,6 +64,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(health::health)
         .with(auth::configure)
         .with(settings::configure)
+        .with(metrics::configure)
         .with(integration_settings::configure)
         .with(spoolmgr::configure)
         .with(printfleet::configure)
