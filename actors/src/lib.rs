@@ -30,6 +30,7 @@ pub mod metrics;
 pub mod money;
 pub mod passwords;
 pub mod prints;
+pub mod scrape;
 pub mod search;
 pub mod series;
 pub mod settings;

@@ -30,3 +30,4 @@ mod spools;
 mod support;
 mod ui;
 mod ui_pages;
+mod ui_settings;

@@ -10,7 +10,8 @@ use crate::state::AppState;
 use actix_web::http::header::AUTHORIZATION;
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, put};
-use actors::metrics::{IsMetricsToken, MetricsTokenSet, ReadLevels, SetMetricsToken, metrics};
+use actors::metrics::metrics;
+use actors::scrape::{IsMetricsToken, MetricsTokenSet, ReadLevels, SetMetricsToken};
 use deserr::Deserr;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -97,11 +98,9 @@ pub async fn scrape(state: Data<AppState>, request: HttpRequest) -> Result<HttpR
     if !state.query(IsMetricsToken(presented)).await? {
         return Err(ApiError::new(Code::Unauthenticated));
     }
-    let levels = state.query(ReadLevels).await?;
-    let m = metrics();
-    m.set_levels(&levels);
+    state.query(ReadLevels).await?.record();
     Ok(HttpResponse::Ok()
         .content_type("text/plain; version=0.0.4; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))
-        .body(m.render()?))
+        .body(metrics().render()?))
 }

@@ -64,6 +64,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS, web::post().to(settings::save_settings))
         .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
         .route(SETTINGS_FEATURES, web::post().to(settings::features))
+        .route(SETTINGS_METRICS, web::post().to(settings::metrics_token))
         .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
         .route(SETTINGS_BACKUP, web::get().to(backup::show))
         .route(SETTINGS_BACKUP, web::post().to(backup::save))

@@ -41,6 +41,8 @@ pub const SETTINGS_INTEGRATIONS: &str = "/settings/integrations";
 pub const SETTINGS_BACKUP: &str = "/settings/backup";
 /// Settings › Backup: write a backup to the folder now.
 pub const SETTINGS_BACKUP_NOW: &str = "/settings/backup/now";
+/// The metrics token (POST).
+pub const SETTINGS_METRICS: &str = "/settings/metrics";
 /// Feature flags (POST).
 pub const SETTINGS_FEATURES: &str = "/settings/features";
 /// Filament stock.

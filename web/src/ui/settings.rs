@@ -9,6 +9,8 @@ use crate::api::settings::{FeaturesPatch, SettingsPatch};
 use actix_web::HttpResponse;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
+use actors::scrape::MetricsTokenSet;
+use actors::scrape::SetMetricsToken;
 use actors::settings::GetSettings;
 use actors::setup::{UpdateFeatures, UpdateSettings};
 use askama::Template;
@@ -28,10 +30,17 @@ struct SettingsPage {
     form: Submitted,
     faults: Faults,
     saved: bool,
+    /// Whether a metrics token is set.
+    metrics_token: bool,
 }
 
 /// Renders the settings page (`?saved` after a successful save).
 pub async fn show(ctx: Ctx) -> Page {
+    show_with(ctx, Faults::default(), StatusCode::OK).await
+}
+
+/// The settings page as stored, with `faults` (of a form other than the settings') shown.
+async fn show_with(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     let settings = ctx.query(GetSettings).await?;
     let mut form = Submitted::default();
     for (name, value) in [
@@ -48,23 +57,25 @@ pub async fn show(ctx: Ctx) -> Page {
         form.set("spoolManagementEnabled", "on");
     }
     let saved = ctx.req.query_string().contains("saved");
-    Ok(render(ctx, form, Faults::default(), saved, StatusCode::OK))
+    render(ctx, form, faults, saved, status).await
 }
 
-fn render(
+async fn render(
     ctx: Ctx,
     form: Submitted,
     faults: Faults,
     saved: bool,
     status: StatusCode,
-) -> HttpResponse {
+) -> Page {
+    let metrics_token = ctx.query(MetricsTokenSet).await?;
     let page = SettingsPage {
         chrome: ctx.chrome,
         form,
         faults,
         saved,
+        metrics_token,
     };
-    html(status, page.render())
+    Ok(html(status, page.render()))
 }
 
 /// The settings page after a save.
@@ -73,15 +84,29 @@ fn saved() -> HttpResponse {
 }
 
 /// Saves the instance settings.
-pub async fn save_settings(ctx: Ctx, body: Bytes) -> HttpResponse {
+pub async fn save_settings(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let outcome = match form.input::<SettingsPatch>(&SETTINGS_FIELDS) {
         Ok(input) => ctx.state.send(UpdateSettings::from(input)).await,
         Err(e) => Err(e),
     };
     match outcome {
-        Ok(_) => saved(),
-        Err(e) => render(ctx, form, Faults::of(&e), false, e.code.status()),
+        Ok(_) => Ok(saved()),
+        Err(e) => render(ctx, form, Faults::of(&e), false, e.code.status()).await,
+    }
+}
+
+/// Sets the metrics token (the form's `token`), or removes it (its `remove` button). A refused
+/// token shows the settings page with the fault at the token's field.
+pub async fn metrics_token(ctx: Ctx, body: Bytes) -> Page {
+    let form = Submitted::parse(&body);
+    let token = (!form.checked("remove")).then(|| form.get("token").to_owned());
+    match ctx.state.send(SetMetricsToken(token)).await {
+        Ok(_) => Ok(saved()),
+        Err(e) => {
+            let faults = Faults::of(&e);
+            show_with(ctx, faults, e.code.status()).await
+        }
     }
 }
 
