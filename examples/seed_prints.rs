@@ -76,7 +76,7 @@ fn main() {
             let mut print = prints::create(&txn, &input, created_at).unwrap();
             let status = statuses[i % statuses.len()];
             if status != PrintStatus::Draft {
-                print = prints::set_status(&txn, print.id, status, created_at).unwrap();
+                print = prints::set_status(&txn, print.id, status, None, created_at).unwrap();
             }
             let _ = print;
         }

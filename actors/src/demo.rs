@@ -159,7 +159,7 @@ fn print(
     if status == PrintStatus::Draft {
         return Ok(draft);
     }
-    prints::set_status(txn, draft.id, status, now)
+    prints::set_status(txn, draft.id, status, None, now)
 }
 
 /// What really happened to a demo print: every usage at `share` of its planned grams, the whole

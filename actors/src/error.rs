@@ -106,6 +106,15 @@ pub enum Error {
     /// A tray mapped to an unknown or archived spool (422 `INVALID_SPOOL`).
     #[error("the spool is unknown or archived")]
     InvalidSpool,
+    /// A blocking maintenance task of the print's printer or components is overdue, and no
+    /// override was given (409 `MAINTENANCE_OVERDUE`); names the task.
+    #[error("the maintenance task \"{task}\" is overdue")]
+    MaintenanceOverdue {
+        /// The task.
+        task_id: storage::Id,
+        /// Its name.
+        task: String,
+    },
     /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
     #[error(transparent)]
     Storage(#[from] storage::Error),

@@ -26,6 +26,7 @@ pub mod integrations;
 pub mod inventory;
 pub mod ledger;
 pub mod list;
+pub mod maintenance;
 pub mod metrics;
 pub mod money;
 pub mod passwords;

@@ -267,6 +267,7 @@ impl World {
                     .send(SetStatus {
                         id: model.id,
                         status,
+                        maintenance_override: None,
                     })
                     .await;
                 let expected = if model.status == status {

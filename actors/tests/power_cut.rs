@@ -465,6 +465,7 @@ impl Workload<'_> {
                     .send(SetStatus {
                         id: print.id,
                         status,
+                        maintenance_override: None,
                     })
                     .await?;
                 true

@@ -4,6 +4,7 @@
 
 #[path = "support/setup.rs"]
 mod support_setup;
+use actors::maintenance::wear;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::query::{Outcome, PrintFilter};
 use actors::prints::{
@@ -136,6 +137,7 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
         .send(SetStatus {
             id,
             status: PrintStatus::Printing,
+            maintenance_override: None,
         })
         .await
         .unwrap();
@@ -222,4 +224,36 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
         index.totals(&every).unwrap()
     );
     stored.iter().for_each(|p| assert_listed(&loaded, p));
+
+    // The wear every write kept is what the prints add up to, as a rebuild sums it.
+    let wear_in = |tx: &dyn Fn() -> Vec<([u8; 16], Vec<u8>)>| tx();
+    let kept = wear_in(&|| {
+        rows(
+            &store
+                .begin_read()
+                .unwrap()
+                .open_table(tables::WEAR)
+                .unwrap(),
+        )
+    });
+    assert!(!kept.is_empty(), "the prints ran on something");
+    let txn = store.begin_write().unwrap();
+    let mut rebuilt = wear::Rebuild::default();
+    stored.iter().for_each(|p| rebuilt.add(p));
+    rebuilt.write(&txn).unwrap();
+    let summed = rows(&txn.open_table(tables::WEAR).unwrap());
+    txn.abort().unwrap();
+    assert_eq!(kept, summed);
+}
+
+/// Every row of a wear table, in key order.
+fn rows(table: &impl redb::ReadableTable<[u8; 16], &'static [u8]>) -> Vec<([u8; 16], Vec<u8>)> {
+    table
+        .iter()
+        .unwrap()
+        .map(|row| {
+            let (k, v) = row.unwrap();
+            (k.value(), v.value().to_vec())
+        })
+        .collect()
 }

@@ -100,7 +100,7 @@ proptest! {
             flat: false,
         };
         let print = prints::create(&txn, &input, now).unwrap();
-        let frozen = prints::set_status(&txn, print.id, PrintStatus::Printing, now).unwrap();
+        let frozen = prints::set_status(&txn, print.id, PrintStatus::Printing, None, now).unwrap();
         txn.commit().unwrap();
 
         let txn = txn::Txn::new(store.begin_write().unwrap());

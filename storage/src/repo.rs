@@ -5,9 +5,9 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, BackupSchedule, Component, Customer, Filament, Integrations, LogLink, Manufacturer,
-    Movement, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings, Spool,
-    SpoolLink, SpoolmgrOperation,
+    Account, BackupSchedule, Component, Customer, Filament, Integrations, LogLink, MaintenanceTask,
+    Manufacturer, Movement, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings,
+    Spool, SpoolLink, SpoolmgrOperation, Wear,
 };
 use crate::tables;
 use crate::{Id, Result, Timestamp, decode, encode};
@@ -82,6 +82,7 @@ record!(Manufacturer, MANUFACTURERS, "manufacturers");
 record!(Printer, PRINTERS, "printers");
 record!(Component, COMPONENTS, "components");
 record!(Filament, FILAMENTS, "filaments");
+record!(MaintenanceTask, MAINTENANCE_TASKS, "maintenance_tasks");
 record!(Print, PRINTS, "prints");
 record!(Series, SERIES, "series");
 record!(Spool, SPOOLS, "spools");
@@ -410,6 +411,27 @@ pub fn put_metrics_token_hash(tx: &WriteTransaction, hash: Option<[u8; 32]>) -> 
     let bytes = encode("settings", &hash)?;
     tx.open_table(tables::SETTINGS)?
         .insert(3, bytes.as_slice())?;
+    Ok(())
+}
+
+/// What `subject` (a printer or component) has run (none yet: zero).
+pub fn wear(tx: &impl Tx, subject: Id) -> Result<Wear> {
+    let table = tx.table(tables::WEAR)?;
+    let found = table.get(subject.bytes())?;
+    Ok(found
+        .map(|v| decode("wear", v.value()))
+        .transpose()?
+        .unwrap_or_default())
+}
+
+/// Stores what `subject` has run (a zero wear removes its row).
+pub fn put_wear(tx: &WriteTransaction, subject: Id, wear: &Wear) -> Result<()> {
+    let mut table = tx.open_table(tables::WEAR)?;
+    if *wear == Wear::default() {
+        table.remove(subject.bytes())?;
+    } else {
+        table.insert(subject.bytes(), encode("wear", wear)?.as_slice())?;
+    }
     Ok(())
 }
 

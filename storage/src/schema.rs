@@ -27,7 +27,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 6;
+pub const SCHEMA_VERSION: u64 = 7;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -126,9 +126,10 @@ impl tables::Visit for Create<'_> {
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
-        // v2 → v3 up to v5 → v6 add tables only; `create_tables` makes them after the steps
-        // (v6's print summaries are filled by the print projection's first load).
-        2..=5 => Ok(()),
+        // v2 → v3 up to v6 → v7 add tables only; `create_tables` makes them after the steps
+        // (v6's print summaries and v7's wear are filled by the print projection's first load).
+        // v7 also keeps a build that does not keep the wear from writing prints into the file.
+        2..=6 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),

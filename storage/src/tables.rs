@@ -102,6 +102,14 @@ pub const SOURCE_PRINTS: TableDefinition<([u8; 32], [u8; 16]), ()> =
 pub const PRINT_SUMMARIES: TableDefinition<[u8; 16], &[u8]> =
     TableDefinition::new("print_summaries");
 
+/// What each printer and component has run, derived from the prints with each print write:
+/// subject id → bincode `Wear` (the actors' `maintenance::wear`); filled with the print
+/// summaries when those are rebuilt.
+pub const WEAR: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("wear");
+/// Maintenance tasks by id.
+pub const MAINTENANCE_TASKS: TableDefinition<[u8; 16], &[u8]> =
+    TableDefinition::new("maintenance_tasks");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
 pub trait Visit {
@@ -147,6 +155,8 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
         FILAMENTS,
         PRINTS,
         PRINT_SUMMARIES,
+        WEAR,
+        MAINTENANCE_TASKS,
         SERIES,
         SPOOLS,
         MOVEMENTS,

@@ -13,6 +13,7 @@ mod fuzz;
 mod health;
 mod integration_settings;
 mod inventory;
+mod maintenance;
 mod metrics;
 mod nightly_backups;
 mod openapi;

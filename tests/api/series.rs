@@ -310,7 +310,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
     };
     for _ in 0..count {
         let print = prints::create(&txn, &input, now).unwrap();
-        prints::set_status(&txn, print.id, PrintStatus::Done, now).unwrap();
+        prints::set_status(&txn, print.id, PrintStatus::Done, None, now).unwrap();
     }
     txn.commit().unwrap();
     store

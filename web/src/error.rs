@@ -51,6 +51,8 @@ pub enum Code {
     PrintSeriesDisabled,
     /// 409: report of a print that is not DONE.
     ReportNotAllowed,
+    /// 409: a move to PRINTING while a blocking maintenance task is overdue, without override.
+    MaintenanceOverdue,
     /// 422: export above 5,000 rows.
     ExportTooLarge,
     /// 409: the integration is switched off.
@@ -117,6 +119,7 @@ impl Code {
             Immutable               => (S::CONFLICT, "IMMUTABLE", "errors.immutable", "The print is finalized and cannot change that way."),
             PrintSeriesDisabled     => (S::CONFLICT, "PRINT_SERIES_DISABLED", "errors.printSeriesDisabled", "Print series are disabled."),
             ReportNotAllowed        => (S::CONFLICT, "REPORT_NOT_ALLOWED", "errors.reportNotAllowed", "Reports exist for DONE prints only."),
+            MaintenanceOverdue      => (S::CONFLICT, "MAINTENANCE_OVERDUE", "errors.maintenanceOverdue", "A blocking maintenance task of this printer is overdue."),
             ExportTooLarge          => (S::UNPROCESSABLE_ENTITY, "EXPORT_TOO_LARGE", "errors.exportTooLarge", "The export has more than 5,000 prints; narrow the filters."),
             OperationKeyReused      => (S::CONFLICT, "OPERATION_KEY_REUSED", "errors.operationKeyReused", "That operation key was already used with other content."),
             InvalidState            => (S::CONFLICT, "INVALID_STATE", "errors.invalidState", "The record's state does not allow this action."),
@@ -349,6 +352,10 @@ impl From<actors::Error> for ApiError {
             E::IntegrationConflict => ApiError::new(Code::IntegrationConflict),
             E::StockOwnedExternally => ApiError::new(Code::StockOwnedExternally),
             E::InvalidSpool => ApiError::new(Code::InvalidSpool),
+            E::MaintenanceOverdue { task_id, task } => ApiError::new(Code::MaintenanceOverdue)
+                .with_message(format!(
+                    "The maintenance task \"{task}\" ({task_id}) is overdue: mark it done, or move the print with a maintenanceOverride reason."
+                )),
             E::Storage(e) => {
                 tracing::error!(error = %e, "store unavailable");
                 ApiError::new(Code::DatabaseUnavailable)
@@ -453,6 +460,7 @@ mod tests {
             (SpoolManagementDisabled, 409, "SPOOL_MANAGEMENT_DISABLED"),
             (PrintSeriesDisabled, 409, "PRINT_SERIES_DISABLED"),
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),
+            (MaintenanceOverdue, 409, "MAINTENANCE_OVERDUE"),
             (ExportTooLarge, 422, "EXPORT_TOO_LARGE"),
             (IntegrationDisabled, 409, "INTEGRATION_DISABLED"),
             (IntegrationConfig, 409, "INTEGRATION_CONFIG"),

@@ -34,6 +34,7 @@ use utoipa::{Modify, OpenApi};
         (name = "spools", description = "Filament spools and their stock ledger"),
         (name = "search", description = "Search across prints and inventory"),
         (name = "dashboard", description = "Money, material and success rates over a period"),
+        (name = "maintenance", description = "Wear of printers and components, maintenance tasks"),
     ),
     modifiers(&SessionCookie)
 )]

@@ -10,6 +10,7 @@ use super::query::{PrintFilter, Totals};
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::ListQuery;
 use crate::inventory::get;
+use crate::maintenance::tasks::Override;
 use crate::txn::Txn;
 use crate::writer::PrintsWriter;
 use crate::{Error, Result, list, series, settings};
@@ -66,8 +67,9 @@ print_command!(
     /// Errors: [`Error::NotFound`]; [`Error::Immutable`] back to DRAFT; [`Error::Validation`].
     SetStatus { /// The print.
         id: Id, /// The new status.
-        status: PrintStatus },
-    |this, txn, now| lifecycle::set_status(txn, this.id, this.status, now)
+        status: PrintStatus, /// Who moves it to PRINTING past an overdue blocking task, and why.
+        maintenance_override: Option<Override> },
+    |this, txn, now| lifecycle::set_status(txn, this.id, this.status, this.maintenance_override.as_ref(), now)
 );
 
 print_command!(

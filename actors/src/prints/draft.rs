@@ -4,6 +4,7 @@
 
 use super::plan::{self, PrintInput, SpoolRule};
 use super::summary;
+use crate::maintenance::wear;
 use crate::txn::Txn;
 use crate::values;
 use crate::{Error, Result, settings};
@@ -78,6 +79,7 @@ fn priced_as(
 pub(super) fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
     repo::put(txn, print)?;
     summary::put(txn, print)?;
+    wear::apply(txn, old, print)?;
     txn.print_changed(old, print);
     let old_refs = old.map(references).unwrap_or_default();
     repo::set_references(txn, print.id, &old_refs, &references(print))?;

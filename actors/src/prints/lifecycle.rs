@@ -7,6 +7,7 @@
 
 use super::draft::{get, priced, save};
 use super::plan::PrintInput;
+use crate::maintenance::tasks::{self, Override};
 use crate::txn::Txn;
 use crate::{Error, Result, series};
 use storage::records::{Print, PrintStatus};
@@ -34,8 +35,16 @@ pub fn moves(print: &Print) -> Vec<PrintStatus> {
 /// Moves print `id` to `status` ([`moves`]; the status it has is answered as done).
 /// Errors: [`Error::NotFound`]; [`Error::Immutable`] for a finalized print sent back to DRAFT;
 /// [`Error::InvalidState`] for a print with an outcome sent away from DONE;
-/// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone).
-pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Result<Print> {
+/// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone);
+/// moving to PRINTING, [`Error::MaintenanceOverdue`] while a blocking task of its printers or
+/// components is overdue and `overridden` is none ([`tasks::check_blocking`]).
+pub fn set_status(
+    txn: &Txn,
+    id: Id,
+    status: PrintStatus,
+    overridden: Option<&Override>,
+    now: Timestamp,
+) -> Result<Print> {
     let old = get(txn, id)?;
     if old.status == status {
         return Ok(old);
@@ -46,6 +55,9 @@ pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Res
         } else {
             Error::InvalidState
         });
+    }
+    if status == PrintStatus::Printing {
+        tasks::check_blocking(txn, &old, overridden, now)?;
     }
     let mut print = if old.status == PrintStatus::Draft {
         let input = PrintInput::from_print(&old, old.series_id, true);
@@ -69,7 +81,7 @@ pub fn set_status(txn: &Txn, id: Id, status: PrintStatus, now: Timestamp) -> Res
 /// `POST /api/prints/:id/complete`: moves the print to DONE (from any status).
 /// Errors: as [`set_status`].
 pub fn complete(txn: &Txn, id: Id, now: Timestamp) -> Result<Print> {
-    set_status(txn, id, PrintStatus::Done, now)
+    set_status(txn, id, PrintStatus::Done, None, now)
 }
 
 /// Sets the paid flag; `paidAt` is set when it becomes true and cleared when it becomes false.

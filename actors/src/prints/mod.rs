@@ -26,5 +26,7 @@ pub use draft::{CopyKind, calculate, copy, create, get, replace};
 pub use entry::IndexEntry;
 pub use figures::{Realized, planned_margin, realized, units};
 pub use index::PrintIndex;
+#[cfg(test)]
+pub(crate) use index::tests::print as test_print;
 pub use lifecycle::{complete, moves, set_archived, set_paid, set_status};
 pub use plan::{FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, PartInput, PrintInput};

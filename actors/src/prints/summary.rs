@@ -13,6 +13,7 @@
 use super::entry::Outcome;
 use super::figures::{self, Figures};
 use crate::Result;
+use crate::maintenance::wear;
 use redb::{ReadableTable, ReadableTableMetadata};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -23,8 +24,9 @@ use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
 
 /// The layout and derivation of [`Summary`]; raise it whenever either changes, and every
 /// store's summaries are rebuilt on its next start. 2: amounts with more than
-/// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]).
-pub const FORMAT: u64 = 2;
+/// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]). 3: the
+/// `wear` table ([`crate::maintenance::wear`]) is rebuilt with them.
+pub const FORMAT: u64 = 3;
 
 /// META's key for the format of complete summaries.
 const META_KEY: &str = "print_summaries";
@@ -158,10 +160,11 @@ pub fn for_each(tx: &impl Tx, mut visit: impl FnMut(Id, Summary) -> ControlFlow<
     Ok(())
 }
 
-/// Writes every print's summary anew in `txn` (what was there is dropped) and marks them
-/// complete, calling `visit` with each in id order.
+/// Writes every print's summary anew in `txn` (what was there is dropped), and every subject's
+/// wear ([`wear::Rebuild`]), and marks them complete, calling `visit` with each in id order.
 /// Errors: the store fails, or a print does not decode.
 pub fn rebuild(txn: &WriteTransaction, mut visit: impl FnMut(Id, Summary)) -> Result<()> {
+    let mut wear = wear::Rebuild::default();
     txn.delete_table(tables::PRINT_SUMMARIES)
         .map_err(storage::Error::from)?;
     let mut summaries = txn
@@ -172,6 +175,7 @@ pub fn rebuild(txn: &WriteTransaction, mut visit: impl FnMut(Id, Summary)) -> Re
         if failure.is_some() {
             return;
         }
+        wear.add(&print);
         let summary = Summary::of(&print);
         let stored = storage::encode_compact(TABLE, &summary).and_then(|bytes| {
             summaries
@@ -188,6 +192,7 @@ pub fn rebuild(txn: &WriteTransaction, mut visit: impl FnMut(Id, Summary)) -> Re
         return Err(e.into());
     }
     drop(summaries);
+    wear.write(txn)?;
     txn.open_table(tables::META)
         .map_err(storage::Error::from)?
         .insert(META_KEY, FORMAT)

@@ -10,6 +10,7 @@ mod fleet;
 mod integrations;
 mod inventory;
 mod link;
+mod maintenance;
 mod print;
 mod settings;
 mod spool;
@@ -19,6 +20,7 @@ pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
+pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};
 pub use print::{
     CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
     Print, PrintSource, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,

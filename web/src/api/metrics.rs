@@ -34,8 +34,14 @@ pub struct MetricsSettings {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct MetricsTokenPut {
-    /// 16–200 printable ASCII characters without spaces; write-only.
-    #[schema(example = "a-long-random-scrape-token")]
+    /// 16–200 printable ASCII characters without spaces, or null; write-only.
+    #[schema(
+        example = "a-long-random-scrape-token",
+        required = true,
+        min_length = 16,
+        max_length = 200,
+        pattern = "^[!-~]{16,200}$"
+    )]
     pub token: Option<String>,
 }
 

@@ -10,6 +10,7 @@ pub mod filaments;
 pub mod health;
 pub mod integration_settings;
 pub mod inventory;
+pub mod maintenance;
 pub mod manufacturers;
 pub mod metrics;
 pub mod printers;
@@ -74,6 +75,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(components::configure)
         .with(filaments::configure)
         .with(series::configure)
+        .with(maintenance::configure)
         .add(search::search)
         .add(dashboard::get_dashboard)
         .add(version::version_latest)

@@ -446,7 +446,12 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
         "status" => {
             let status = status_of(form.get("status"))
                 .ok_or_else(|| ApiError::field("status", "errors.invalidValue"))?;
-            state.send(SetStatus { id, status }).await
+            let command = SetStatus {
+                id,
+                status,
+                maintenance_override: None,
+            };
+            state.send(command).await
         }
         "paid" => state.send(SetPaid { id, paid: flag }).await,
         "archive" => state.send(ArchivePrint { id, archived: flag }).await,

@@ -23,10 +23,12 @@ use crate::wire;
 use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, get, patch, post};
 use actors::inventory::ListQuery;
+use actors::maintenance::tasks::Override;
 use actors::prints::{
     self, ArchivePrint, Calculate, Complete, CopyKind, CopyPrint, CorrectOutcome, ListPrints,
     PrintDetail, PrintPage, RecordOutcome, ReplaceDraft, ReportData, Retry, SetPaid, SetStatus,
 };
+use actors::values::Name;
 use deserr::Deserr;
 use deserr::{IntoValue, ValuePointerRef};
 use serde::Serialize;
@@ -44,6 +46,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(get_print)
         .add(patch_print)
         .add(complete)
+        .add(move_status)
         .add(duplicate)
         .add(repeat)
         .add(record_outcome)
@@ -161,8 +164,58 @@ impl StatusInput {
         SetStatus {
             id,
             status: self.status.into(),
+            maintenance_override: None,
         }
     }
+}
+
+/// `{ "status": ..., "maintenanceOverride": ... }`: a status move that may pass overdue
+/// blocking maintenance with a reason.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct StatusMove {
+    /// The new status; never back to DRAFT once left.
+    pub status: Status,
+    /// Why the print goes to PRINTING although a blocking maintenance task of its printer or
+    /// components is overdue (1–200 characters; recorded on the task). Without it such a move
+    /// is refused with 409 `MAINTENANCE_OVERDUE`.
+    #[deserr(default)]
+    pub maintenance_override: Option<Name>,
+}
+
+/// Moves the print to a status, as `PATCH {status}` does, and may pass overdue blocking
+/// maintenance with a reason (`maintenanceOverride`), which is recorded on each such task.
+#[utoipa::path(
+    tag = "prints",
+    params(("id" = String, Path, description = "Print id")),
+    request_body = StatusMove,
+    responses(
+        (status = 200, body = PrintDto),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "IMMUTABLE back to DRAFT; INVALID_STATE away from DONE with an outcome; MAINTENANCE_OVERDUE to PRINTING while a blocking task is overdue (the message names it) and no override is given", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[post("/prints/{id}/status")]
+pub async fn move_status(
+    state: Data<AppState>,
+    user: CurrentUser,
+    id: PathId,
+    body: StrictJson<StatusMove>,
+) -> Result<Json<PrintDto>, ApiError> {
+    let command = SetStatus {
+        id: id.0,
+        status: body.0.status.into(),
+        maintenance_override: body.0.maintenance_override.map(|reason| Override {
+            by: user.account.id,
+            reason: reason.into_inner(),
+        }),
+    };
+    Ok(Json(PrintDto::from(&state.send(command).await?)))
 }
 
 impl PaidInput {
@@ -236,7 +289,7 @@ impl Deserr<Faults> for PrintPatch {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "IMMUTABLE: edit of a finalized print, or back to DRAFT", body = ErrorBody),
+        (status = 409, description = "IMMUTABLE: edit of a finalized print, or back to DRAFT; MAINTENANCE_OVERDUE: to PRINTING while a blocking maintenance task is overdue (pass it with `POST /api/prints/{id}/status`)", body = ErrorBody),
         (status = 422, body = ErrorBody),
     ),
     security(("session" = []))
