@@ -30,5 +30,6 @@ mod spoolmgr_real;
 mod spools;
 mod support;
 mod ui;
+mod ui_maintenance;
 mod ui_pages;
 mod ui_settings;

@@ -203,6 +203,18 @@ pub struct TaskCreate {
     pub blocking: bool,
 }
 
+impl From<TaskCreate> for TaskInput {
+    fn from(i: TaskCreate) -> TaskInput {
+        TaskInput {
+            printer_id: i.printer_id.0,
+            component_id: i.component_id.map(|c| c.0),
+            name: i.name.into_inner(),
+            every: i.every.into(),
+            blocking: i.blocking,
+        }
+    }
+}
+
 /// A task's change (full replacement of what may change; printer and component stay).
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -257,15 +269,7 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<TaskCreate>,
 ) -> Result<HttpResponse, ApiError> {
-    let i = input.0;
-    let command = CreateTask(TaskInput {
-        printer_id: i.printer_id.0,
-        component_id: i.component_id.map(|c| c.0),
-        name: i.name.into_inner(),
-        every: i.every.into(),
-        blocking: i.blocking,
-    });
-    let task = state.send(command).await?;
+    let task = state.send(CreateTask(input.0.into())).await?;
     Ok(HttpResponse::Created().json(TaskDto::from(task)))
 }
 

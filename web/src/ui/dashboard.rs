@@ -1,10 +1,12 @@
 //! The dashboard page: KPI tiles and SVG charts for 30 days, 90 days or all time.
 
 use super::chart::{self, BarChart, RING_RADIUS};
+use super::maintenance;
 use super::page::{Chrome, Ctx, Page, html};
 use crate::api::prints;
 use actix_web::http::StatusCode;
 use actors::dashboard::{Dashboard, DashboardOf, Period};
+use actors::maintenance::tasks::{State, TaskView};
 use askama::Template;
 
 #[derive(Template)]
@@ -17,6 +19,14 @@ struct DashboardPage {
     categories: BarChart,
     ring: String,
     ring_radius: f64,
+    /// Maintenance tasks due or overdue.
+    due: Vec<TaskView>,
+}
+
+impl DashboardPage {
+    fn state_key(&self, state: &State) -> &'static str {
+        maintenance::state_key(*state)
+    }
 }
 
 /// `GET /dashboard?period=30d|90d|all` (30 days unless another period is named).
@@ -28,6 +38,7 @@ pub async fn show(ctx: Ctx) -> Page {
     };
     let chosen = Period::parse(period).unwrap_or(Period::Days30);
     let (board, _) = ctx.query(DashboardOf(chosen)).await?;
+    let due = maintenance::due(&ctx).await?;
     let chrome = ctx.chrome;
     let t = &chrome.t;
     let costs = chart::columns(&board.cost_series, |v| t.money(v));
@@ -49,6 +60,7 @@ pub async fn show(ctx: Ctx) -> Page {
         ring_radius: RING_RADIUS,
         board,
         chrome,
+        due,
     };
     Ok(html(StatusCode::OK, page.render()))
 }

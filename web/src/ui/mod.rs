@@ -21,6 +21,7 @@ mod history;
 pub mod i18n;
 mod integrations;
 mod inventory;
+mod maintenance;
 mod page;
 mod print_detail;
 mod print_editor;
@@ -65,6 +66,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
         .route(SETTINGS_FEATURES, web::post().to(settings::features))
         .route(SETTINGS_METRICS, web::post().to(settings::metrics_token))
+        .route(MAINTENANCE, web::get().to(maintenance::show))
+        .route(MAINTENANCE, web::post().to(maintenance::create))
+        .route(MAINTENANCE_DONE, web::post().to(maintenance::done))
         .route(SETTINGS_INTEGRATIONS, web::get().to(integrations::show))
         .route(SETTINGS_BACKUP, web::get().to(backup::show))
         .route(SETTINGS_BACKUP, web::post().to(backup::save))

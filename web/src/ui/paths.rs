@@ -41,6 +41,10 @@ pub const SETTINGS_INTEGRATIONS: &str = "/settings/integrations";
 pub const SETTINGS_BACKUP: &str = "/settings/backup";
 /// Settings › Backup: write a backup to the folder now.
 pub const SETTINGS_BACKUP_NOW: &str = "/settings/backup/now";
+/// Maintenance tasks; POST creates one.
+pub const MAINTENANCE: &str = "/maintenance";
+/// Marks a task done (POST).
+pub const MAINTENANCE_DONE: &str = "/maintenance/{id}/done";
 /// The metrics token (POST).
 pub const SETTINGS_METRICS: &str = "/settings/metrics";
 /// Feature flags (POST).
