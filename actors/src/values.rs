@@ -325,12 +325,21 @@ string_value!(
     }
 );
 
+/// A calendar date `YYYY-MM-DD` that exists, as a JSON-schema pattern without anchors: months'
+/// own lengths, and 29 February of leap years only (Gregorian: a year divisible by 4 and not by
+/// 100, or by 400). A schema's client (or a fuzzer) then sends no date the parser refuses.
+pub const DATE_PATTERN: &str = concat!(
+    r"([0-9]{4}-((0[13578]|1[02])-(0[1-9]|[12][0-9]|3[01])|(0[469]|11)-(0[1-9]|[12][0-9]|30)",
+    r"|02-(0[1-9]|1[0-9]|2[0-8]))",
+    r"|([0-9]{2}(0[48]|[2468][048]|[13579][26])|([02468][048]|[13579][26])00)-02-29)"
+);
+
 string_value!(
-    /// A calendar date `YYYY-MM-DD` (a spool's purchase date), or none when the text is blank.
-    /// The pattern gives the shape of every date; `2026-02-30` fits it and is refused.
+    /// A calendar date `YYYY-MM-DD` (a spool's purchase date), or none when the text is blank;
+    /// its pattern admits exactly the dates that exist ([`DATE_PATTERN`]).
     /// Errors: `errors.invalidDate`.
     PurchaseDate(Option<jiff::civil::Date>),
-    schema = wire(Some(r"^( *|[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01]))$".into()), None, None),
+    schema = wire(Some(format!("^( *|{DATE_PATTERN})$")), None, None),
     |text| {
         let t = text.trim();
         if t.is_empty() {

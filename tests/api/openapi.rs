@@ -493,16 +493,39 @@ async fn the_where_date_admits_every_valid_date() {
     let text = param["content"]["application/json"]["schema"].to_string();
     let pattern = regex::Regex::new(
         text.split("\"pattern\":\"")
-            .find(|p| p.starts_with("^[0-9]{4}"))
+            .find(|p| p.starts_with("^([0-9]{4}"))
             .and_then(|p| p.split('"').next())
             .unwrap(),
     )
     .unwrap();
-    for date in ["2024-02-29", "2026-01-31", "2026-12-30", "2026-11-01"] {
+    for date in [
+        "2024-02-29",
+        "2000-02-29",
+        "2026-01-31",
+        "2026-12-30",
+        "2026-11-01",
+        "2026-04-30",
+        "0000-02-29",
+    ] {
         assert!(pattern.is_match(date), "{date}");
     }
-    for wrong in ["2026-13-01", "2026-00-10", "2026-01-32", "2026-1-01"] {
+    for wrong in [
+        "2026-13-01",
+        "2026-00-10",
+        "2026-01-32",
+        "2026-1-01",
+        "3500-06-31",
+        "2026-02-29",
+        "1900-02-29",
+        "2026-02-30",
+    ] {
         assert!(!pattern.is_match(wrong), "{wrong}");
+    }
+    // Every day of a leap and a common year that exists is admitted, and parsed.
+    let mut day = jiff::civil::date(2023, 1, 1);
+    while day.year() < 2025 {
+        assert!(pattern.is_match(&day.to_string()), "{day}");
+        day = day.tomorrow().unwrap();
     }
     assert!(text.contains("\"format\":\"date\""), "{text}");
     let app = TestApp::spawn().await;

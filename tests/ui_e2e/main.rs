@@ -113,6 +113,11 @@ fn a_draft_from_a_sliced_file_in_german() {
     scenario_with("sliced", &[gcode.to_str().unwrap()]);
 }
 
+#[test]
+fn maintenance_due_on_the_dashboard_and_a_nightly_backup_in_german() {
+    scenario("maintenance");
+}
+
 /// A Bambuddy for the browser scenario: one printer (id 1, an AMS and the external holder) and
 /// one completed job (5,400 s, 42.5 g), answered on 127.0.0.1 for as long as the test runs.
 /// The API tests' double (`tests/api/support/bambuddy.rs`) plays the peer's rules and faults.

@@ -126,7 +126,7 @@ pub fn spool(id: Id) -> String {
 
 /// The navigation entry of a page path: the entry whose section the path is in.
 pub fn nav_of(path: &str) -> &'static str {
-    const SECTIONS: [(&str, &str); 12] = [
+    const SECTIONS: [(&str, &str); 13] = [
         (PRINTS, PRINTS),
         ("/reports", PRINTS),
         (SERIES_LIST, SERIES_LIST),
@@ -139,6 +139,7 @@ pub fn nav_of(path: &str) -> &'static str {
         (SPOOLS, STOCK),
         (SEARCH, SEARCH),
         (SETTINGS, SETTINGS),
+        (MAINTENANCE, MAINTENANCE),
     ];
     SECTIONS
         .iter()

@@ -9,6 +9,7 @@ use actors::inventory::ListQuery;
 use actors::prints::query::{
     MAX_CONDITIONS, MAX_SET_VALUES, Outcome, PrintFilter, Where, parse_status,
 };
+use actors::values;
 use deserr::Deserr;
 use jiff::civil::Date;
 use serde_json::{Value, json};
@@ -29,7 +30,7 @@ pub fn where_schema() -> Value {
     };
     let id = json!({"type": "string", "format": "uuid"});
     // Every calendar date: the pattern gives the shape, `format: date` rules out 02-30 and the like.
-    let date = json!({"type": "string", "format": "date", "pattern": "^[0-9]{4}-(0[1-9]|1[0-2])-(0[1-9]|[12][0-9]|3[01])$"});
+    let date = json!({"type": "string", "format": "date", "pattern": format!("^{}$", values::DATE_PATTERN)});
     let condition = json!({"oneOf": [
         one("status", set(json!({"enum": ["DRAFT", "PRINTING", "PRINTED", "SHIPPED", "DONE"]}))),
         one("outcome", set(json!({"enum": ["PENDING", "SUCCESS", "FAILED"]}))),
