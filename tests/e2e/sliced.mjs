@@ -3,28 +3,15 @@
 // figures above), and the draft it makes. Fails on any console error.
 //
 //   node sliced.mjs BASE_URL SCREENSHOT_DIR GCODE_FILE
-import { launch } from "./browser.mjs";
+import { launch, setUpInGerman, watchedPage } from "./browser.mjs";
 import { strict as assert } from "node:assert";
 
 const [base, shots, gcode] = process.argv.slice(2);
 const browser = await launch();
 const problems = [];
 try {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
-  page.on("pageerror", (e) => problems.push(String(e)));
-
-  await page.goto(base + "/setup");
-  await page.getByLabel("Your name").fill("Ada");
-  await page.getByLabel("Email").fill("ada@example.com");
-  await page.getByLabel("Password", { exact: true }).fill("correct horse battery staple");
-  await page.getByLabel(/demo data/).check();
-  await page.getByRole("button", { name: "Set up" }).click();
-  await page.waitForURL("**/dashboard");
-  await page.goto(base + "/settings");
-  await page.getByLabel("Language", { exact: true }).selectOption("de-DE");
-  await page.getByRole("button", { name: "Save" }).first().click();
-  await page.waitForURL("**/settings?saved");
+  const page = await watchedPage(browser, problems);
+  await setUpInGerman(page, base);
 
   await page.goto(base + "/prints");
   await page.getByLabel(/Aus einer geslicten Datei/).setInputFiles(gcode);
