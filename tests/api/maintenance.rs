@@ -298,3 +298,54 @@ async fn an_overdue_blocking_task_refuses_printing_until_overridden_with_a_reaso
         .await;
     assert_eq!(res.status(), 200);
 }
+
+#[actix_web::test]
+async fn a_task_is_changed_and_archived_and_an_archived_one_is_not_done() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let created = task(
+        &app,
+        &shop,
+        None,
+        json!({"unit": "DAYS", "count": 7}),
+        false,
+    )
+    .await;
+    let id = created["id"].as_str().unwrap();
+    let path = format!("/api/maintenance/{id}");
+
+    let change = json!({"name": "Lubricate the rods", "every": {"unit": "HOURS", "count": 200}, "blocking": true, "archived": false});
+    let res = app.patch(&path, &change).await;
+    assert_eq!(res.status(), 200);
+    let changed: Value = res.json().await.unwrap();
+    assert_eq!(
+        (&changed["name"], &changed["every"], &changed["blocking"]),
+        (
+            &json!("Lubricate the rods"),
+            &json!({"unit": "HOURS", "count": 200}),
+            &json!(true)
+        )
+    );
+    // Printer and interval start stay.
+    assert_eq!(
+        (&changed["printerId"], &changed["since"]),
+        (&created["printerId"], &created["since"])
+    );
+
+    let mut archive = change.clone();
+    archive["archived"] = json!(true);
+    assert_eq!(app.patch(&path, &archive).await.status(), 200);
+    let listed: Vec<Value> = app.get("/api/maintenance").await.json().await.unwrap();
+    assert!(listed.is_empty(), "archived tasks are not listed");
+    assert_error(
+        app.post(&format!("{path}/done"), &json!({})).await,
+        409,
+        "INVALID_STATE",
+    )
+    .await;
+
+    let unknown = format!("/api/maintenance/{}", uuid::Uuid::now_v7());
+    assert_error(app.patch(&unknown, &change).await, 404, "NOT_FOUND").await;
+    assert_error(app.get(&unknown).await, 404, "NOT_FOUND").await;
+}
