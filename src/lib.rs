@@ -16,10 +16,13 @@ use actix::Actor;
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::{self as actix_web_web, Data};
+use actors::alerts::conditions::Outside;
+use actors::alerts::engine::{Channels, Engine, MqttTarget};
 use actors::backup::nightly::{Backups, Scheduler};
 use actors::bridge::config;
 use actors::bridge::run;
 use actors::integrations::fleet_hub::Printfleet;
+use actors::integrations::health::PeerHealth;
 use actors::integrations::hub::{Reader, Spoolmgr};
 use actors::integrations::settings;
 use actors::integrations::timer::Timer;
@@ -61,6 +64,11 @@ pub struct Config {
     /// Seconds between the spool manager's background rounds (pending operations sent, linked
     /// spools synced).
     pub spoolmgr_interval_secs: u64,
+    /// The Modbus-to-MQTT bridge run inside this process (`--bridge-config`), already
+    /// validated; its MQTT link also carries printcost's alerts and levels.
+    pub bridge: Option<config::BridgeConfig>,
+    /// Seconds between two evaluations of the alerts.
+    pub alerts_interval_secs: u64,
 }
 
 impl Default for Config {
@@ -77,6 +85,8 @@ impl Default for Config {
             release_feed_url: None,
             integrations: Default::default(),
             spoolmgr_interval_secs: 60,
+            bridge: None,
+            alerts_interval_secs: 30,
         }
     }
 }
@@ -109,6 +119,12 @@ pub enum StartError {
         /// The cause.
         source: storage::Error,
     },
+    /// The bridge could not start.
+    #[error("{0}")]
+    Bridge(#[from] run::RunError),
+    /// The webhooks' HTTP client could not be built.
+    #[error("the webhooks' HTTP client: {0}")]
+    Webhooks(String),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}: {source}")]
     Listen {
@@ -142,6 +158,7 @@ pub struct Application {
     server: Server,
     address: SocketAddr,
     writers: Vec<actix::Arbiter>,
+    bridge: Option<run::Running>,
 }
 
 impl Application {
@@ -156,7 +173,7 @@ impl Application {
 
     /// Builds the application over an already open store (tests use failing backends).
     ///
-    /// Errors: [`StartError::Listen`].
+    /// Errors: [`StartError::Bridge`], [`StartError::Webhooks`], [`StartError::Listen`].
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
         let time_zone = jiff::tz::TimeZone::system();
         // Loaded on a thread of its own: health answers at once; lists, the dashboard and print
@@ -166,11 +183,41 @@ impl Application {
         Scheduler::new(backups.clone()).start();
         let (writers, arbiters) = Writers::start(&store, &index);
         let reader = Reader::new(store.clone(), index.clone());
-        let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone());
+        let peers = PeerHealth::default();
+        let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone())
+            .with_health(peers.clone());
         let printfleet =
-            Printfleet::new(reader.clone(), writers.clone(), config.integrations.clone());
+            Printfleet::new(reader.clone(), writers.clone(), config.integrations.clone())
+                .with_health(peers.clone());
         let interval = Duration::from_secs(config.spoolmgr_interval_secs.max(1));
         Timer::new(spoolmgr.clone(), printfleet.clone(), interval).start();
+        let bridge = config.bridge.as_ref().map(run::start).transpose()?;
+        let mqtt = bridge.as_ref().zip(config.bridge.as_ref()).map(|(running, bridge)| {
+            MqttTarget {
+                link: running.link.clone(),
+                discovery_prefix: bridge
+                    .homeassistant
+                    .as_ref()
+                    .filter(|h| h.enabled)
+                    .map(|h| h.discovery_prefix.clone()),
+            }
+        });
+        let alerts = Channels::new(mqtt).map_err(StartError::Webhooks)?;
+        let outside = Outside {
+            peers,
+            sources: bridge.as_ref().map(|b| b.sources.clone()),
+            backups: backups.clone(),
+            started_at: storage::Timestamp::now(),
+        };
+        Engine::new(
+            store.clone(),
+            index.clone(),
+            writers.clone(),
+            outside,
+            alerts.clone(),
+            Duration::from_secs(config.alerts_interval_secs.max(1)),
+        )
+        .start();
         let secure_cookies = config
             .public_origins
             .iter()
@@ -183,6 +230,7 @@ impl Application {
             writers,
             index,
             backups,
+            alerts,
             latest_version: LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),
@@ -215,6 +263,7 @@ impl Application {
             server,
             address,
             writers: arbiters,
+            bridge,
         })
     }
 
@@ -234,6 +283,9 @@ impl Application {
     /// Errors: the server's I/O error.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let served = self.server.await;
+        if let Some(bridge) = &self.bridge {
+            bridge.link.close().await;
+        }
         for writer in self.writers {
             writer.stop();
             let _ = actix_web_web::block(move || writer.join()).await;
@@ -298,11 +350,9 @@ pub fn write_starter_bridge_config(path: &std::path::Path) -> Result<String, Str
     ))
 }
 
-/// Starts the Modbus-to-MQTT bridge of the configuration file at `path` inside this process
-/// (`printcost --bridge-config`). Must run inside an actix `System`.
+/// Loads and validates the bridge's configuration file at `path` (`printcost --bridge-config`).
 ///
-/// Errors: the configuration is invalid, or the bridge cannot start.
-pub fn start_bridge(path: &std::path::Path) -> Result<run::Running, String> {
-    let config = config::load(path).map_err(|e| e.to_string())?;
-    run::start(&config).map_err(|e| e.to_string())
+/// Errors: the file cannot be read, or is invalid (the message says where).
+pub fn load_bridge_config(path: &std::path::Path) -> Result<config::BridgeConfig, String> {
+    config::load(path).map_err(|e| e.to_string())
 }

@@ -38,15 +38,14 @@ fn serve(config: Config, bridge: Option<PathBuf>) -> Result<(), String> {
         println!("{}", printcost::write_starter_bridge_config(path)?);
         return Ok(());
     }
+    let mut config = config;
+    config.bridge = bridge
+        .map(|path| printcost::load_bridge_config(&path))
+        .transpose()?;
     actix_web::rt::System::new().block_on(async move {
-        let bridge = bridge.map(|path| printcost::start_bridge(&path)).transpose()?;
         let app = Application::build(&config).map_err(|e| e.to_string())?;
         tracing::info!(address = %app.address(), data_dir = %config.data_dir.display(), "printcost serving");
-        let served = app.run_until_stopped().await.map_err(|e| e.to_string());
-        if let Some(bridge) = bridge {
-            bridge.link.close().await;
-        }
-        served
+        app.run_until_stopped().await.map_err(|e| e.to_string())
     })
 }
 

@@ -87,11 +87,7 @@ pub struct Dashboard {
 /// projection's aggregates ([`crate::prints::board`]): a sum over the days of the period, never
 /// a pass over its prints.
 pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) -> Result<Dashboard> {
-    let excluded: HashSet<_> = repo::all::<Customer>(tx)?
-        .into_iter()
-        .filter(|c| c.exclude_from_dashboard)
-        .map(|c| Some(c.id))
-        .collect();
+    let excluded = excluded_customers(tx)?;
     let from = match period {
         Period::Days30 => today.checked_sub(29.days()).ok(),
         Period::Days90 => today.checked_sub(89.days()).ok(),
@@ -145,6 +141,31 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
                 .filter(|_| recorded > 0),
             variance: total.variance,
         },
+    })
+}
+
+/// The customers the dashboard leaves out (`Some(id)`, as the board keys them).
+fn excluded_customers(tx: &impl Tx) -> Result<HashSet<Option<storage::Id>>> {
+    Ok(repo::all::<Customer>(tx)?
+        .into_iter()
+        .filter(|c| c.exclude_from_dashboard)
+        .map(|c| Some(c.id))
+        .collect())
+}
+
+/// Realized revenue and margin of the prints completed on `from` or later, the dashboard's
+/// customers only (as the dashboard's KPIs sum them). Errors: the store cannot be read; the
+/// projection failed to load.
+pub fn realized_since(tx: &impl Tx, index: &PrintIndex, from: Date) -> Result<(Decimal, Decimal)> {
+    let excluded = excluded_customers(tx)?;
+    index.with_board(|board| {
+        let mut total = Figures::default();
+        for (_, customers) in board.done.range(from..) {
+            for (_, figures) in customers.iter().filter(|(c, _)| !excluded.contains(*c)) {
+                total.add(figures);
+            }
+        }
+        (total.kpis.realized_revenue, total.kpis.realized_margin)
     })
 }
 

@@ -15,6 +15,7 @@
 //! commands and queries.
 
 pub mod accounts;
+pub mod alerts;
 pub mod backup;
 pub mod bridge;
 pub mod command;

@@ -239,7 +239,8 @@ fn copy_snapshot(snapshot: &ReadTransaction, file: File) -> Result<()> {
 const CREDENTIALS_LEFT_OUT: &str = "credentials_left_out";
 
 /// Replaces every stored integration credential of the backup being written with the
-/// environment's default, and notes how many there were in `meta`.
+/// environment's default, removes the webhooks' tokens, and notes how many there were in
+/// `meta`.
 fn leave_out_credentials(txn: &WriteTransaction) -> Result<()> {
     let mut integrations = repo::integrations(txn)?;
     let mut left_out = 0u64;
@@ -248,6 +249,13 @@ fn leave_out_credentials(txn: &WriteTransaction) -> Result<()> {
             peer.credential = Override::Default;
             left_out += 1;
         }
+    }
+    let mut alerts = repo::alert_settings(txn)?;
+    let tokens = alerts.webhooks.iter().filter(|w| w.token.is_some()).count() as u64;
+    if tokens > 0 {
+        alerts.webhooks.iter_mut().for_each(|w| w.token = None);
+        repo::put_alert_settings(txn, &alerts)?;
+        left_out += tokens;
     }
     let mut meta = txn.open_table(tables::META)?;
     if left_out > 0 {

@@ -5,9 +5,9 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, BackupSchedule, Component, Customer, Filament, Integrations, LogLink, MaintenanceTask,
+    Account, AlertSettings, BackupSchedule, Component, Customer, Filament, Integrations, LogLink, MaintenanceTask,
     Manufacturer, Movement, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings,
-    Spool, SpoolLink, SpoolmgrOperation, Wear,
+    Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Id, Result, Timestamp, decode, encode};
@@ -357,61 +357,76 @@ pub fn set_last_backup(tx: &WriteTransaction, at: Timestamp) -> Result<()> {
 
 const LAST_BACKUP_KEY: &str = "last_backup_at";
 
-/// The integrations' settings (their defaults before any change), stored in the settings table
-/// under key 1.
-pub fn integrations(tx: &impl Tx) -> Result<Integrations> {
+/// The value stored in the settings table under `key`, or `T::default()` before the first
+/// change.
+fn setting<T: DeserializeOwned + Default>(tx: &impl Tx, key: u8) -> Result<T> {
     let table = tx.table(tables::SETTINGS)?;
-    let found = table.get(1)?;
+    let found = table.get(key)?;
     Ok(found
         .map(|v| decode("settings", v.value()))
         .transpose()?
         .unwrap_or_default())
 }
 
+/// Stores `value` in the settings table under `key`.
+fn put_setting<T: Serialize>(tx: &WriteTransaction, key: u8, value: &T) -> Result<()> {
+    let bytes = encode("settings", value)?;
+    tx.open_table(tables::SETTINGS)?
+        .insert(key, bytes.as_slice())?;
+    Ok(())
+}
+
+/// The integrations' settings (their defaults before any change), stored in the settings table
+/// under key 1.
+pub fn integrations(tx: &impl Tx) -> Result<Integrations> {
+    setting(tx, 1)
+}
+
 /// Stores the integrations' settings.
 pub fn put_integrations(tx: &WriteTransaction, integrations: &Integrations) -> Result<()> {
-    let bytes = encode("settings", integrations)?;
-    tx.open_table(tables::SETTINGS)?
-        .insert(1, bytes.as_slice())?;
-    Ok(())
+    put_setting(tx, 1, integrations)
 }
 
 /// The nightly backup's schedule ([`BackupSchedule::default`] before any change), stored in the
 /// settings table under key 2.
 pub fn backup_schedule(tx: &impl Tx) -> Result<BackupSchedule> {
-    let table = tx.table(tables::SETTINGS)?;
-    let found = table.get(2)?;
-    Ok(found
-        .map(|v| decode("settings", v.value()))
-        .transpose()?
-        .unwrap_or_default())
+    setting(tx, 2)
 }
 
 /// Stores the nightly backup's schedule.
 pub fn put_backup_schedule(tx: &WriteTransaction, schedule: &BackupSchedule) -> Result<()> {
-    let bytes = encode("settings", schedule)?;
-    tx.open_table(tables::SETTINGS)?
-        .insert(2, bytes.as_slice())?;
-    Ok(())
+    put_setting(tx, 2, schedule)
 }
 
 /// The SHA-256 of the token that `GET /metrics` asks for (none until one is set), stored in
 /// the settings table under key 3.
 pub fn metrics_token_hash(tx: &impl Tx) -> Result<Option<[u8; 32]>> {
-    let table = tx.table(tables::SETTINGS)?;
-    let found = table.get(3)?;
-    Ok(found
-        .map(|v| decode::<Option<[u8; 32]>>("settings", v.value()))
-        .transpose()?
-        .flatten())
+    setting(tx, 3)
 }
 
 /// Stores (or with `None` removes) the metrics token's SHA-256.
 pub fn put_metrics_token_hash(tx: &WriteTransaction, hash: Option<[u8; 32]>) -> Result<()> {
-    let bytes = encode("settings", &hash)?;
-    tx.open_table(tables::SETTINGS)?
-        .insert(3, bytes.as_slice())?;
-    Ok(())
+    put_setting(tx, 3, &hash)
+}
+
+/// Settings › Alerts ([`AlertSettings::default`] before any change), under key 4.
+pub fn alert_settings(tx: &impl Tx) -> Result<AlertSettings> {
+    setting(tx, 4)
+}
+
+/// Stores Settings › Alerts.
+pub fn put_alert_settings(tx: &WriteTransaction, settings: &AlertSettings) -> Result<()> {
+    put_setting(tx, 4, settings)
+}
+
+/// The alerts standing now (none before the first evaluation), under key 5.
+pub fn standing_alerts(tx: &impl Tx) -> Result<StandingAlerts> {
+    setting(tx, 5)
+}
+
+/// Stores the alerts standing now.
+pub fn put_standing_alerts(tx: &WriteTransaction, alerts: &StandingAlerts) -> Result<()> {
+    put_setting(tx, 5, alerts)
 }
 
 /// What `subject` (a printer or component) has run (none yet: zero).

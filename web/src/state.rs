@@ -45,6 +45,8 @@ pub struct AppState {
     pub index: std::sync::Arc<prints::PrintIndex>,
     /// The nightly backups (their schedule, folder and last run).
     pub backups: Backups,
+    /// Where alerts go (MQTT through the bridge's link, the webhooks' client).
+    pub alerts: actors::alerts::engine::Channels,
     /// The cached latest release version.
     pub latest_version: release::LatestVersion,
     /// Configuration.

@@ -249,6 +249,11 @@ impl Backups {
         }
     }
 
+    /// The day of `at` in the instance time zone.
+    pub fn date_of(&self, at: Timestamp) -> Date {
+        self.local(at).0
+    }
+
     fn local(&self, now: Timestamp) -> (Date, Time) {
         let zoned = jiff::Timestamp::from_second(now.0)
             .unwrap_or(jiff::Timestamp::UNIX_EPOCH)

@@ -62,8 +62,8 @@ pub struct MqttLink {
     /// Connected to the broker (set on every ConnAck, cleared on every connection error).
     connected: Arc<AtomicBool>,
     /// Retained messages published on every connection before the states (Home Assistant
-    /// discovery configs).
-    announcements: Arc<Mutex<Vec<Incoming>>>,
+    /// discovery configs), by the group that set them (the bridge's, printcost's own).
+    announcements: Arc<Mutex<BTreeMap<&'static str, Vec<Incoming>>>>,
 }
 
 impl MqttLink {
@@ -104,7 +104,7 @@ impl MqttLink {
             status_topic,
             state_qos: qos(config.state_qos),
             connected: Arc::new(AtomicBool::new(false)),
-            announcements: Arc::new(Mutex::new(Vec::new())),
+            announcements: Arc::new(Mutex::new(BTreeMap::new())),
         };
         let (forward, incoming) = mpsc::channel(256);
         let first_delay = config.reconnect_delay_secs;
@@ -176,21 +176,47 @@ impl MqttLink {
     /// Sets the retained messages published on every connection (before the states), and
     /// publishes them now when connected.
     pub async fn set_announcements(&self, messages: Vec<Incoming>) {
-        *self.announcements.lock().await = messages;
+        self.set_announcements_of("bridge", messages).await;
+    }
+
+    /// Sets the announcements of `group` (the others' stay), and publishes them now when
+    /// connected.
+    pub async fn set_announcements_of(&self, group: &'static str, messages: Vec<Incoming>) {
+        self.announcements
+            .lock()
+            .await
+            .insert(group, messages.clone());
         if self.is_connected() {
-            self.republish_announcements().await;
+            for (topic, payload) in messages {
+                let _ = self
+                    .client
+                    .publish(topic, QoS::AtLeastOnce, true, payload)
+                    .await;
+            }
         }
     }
 
     /// Publishes the announcements again, retained (Home Assistant came back online).
     pub async fn republish_announcements(&self) {
-        let messages = self.announcements.lock().await.clone();
+        let messages: Vec<Incoming> = self
+            .announcements
+            .lock()
+            .await
+            .values()
+            .flatten()
+            .cloned()
+            .collect();
         for (topic, payload) in messages {
             let _ = self
                 .client
                 .publish(topic, QoS::AtLeastOnce, true, payload)
                 .await;
         }
+    }
+
+    /// The topic of this link's availability, `<base>/status` (`online`/`offline`, retained).
+    pub fn status_topic(&self) -> &str {
+        &self.status_topic
     }
 
     /// True while connected to the broker.

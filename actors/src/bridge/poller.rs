@@ -55,6 +55,25 @@ pub struct Poller {
     /// Until the first poll has run: the source's phase within its interval, which the poll
     /// after it is aligned to ([`until_slot`]).
     phase: Option<Duration>,
+    /// Where the source's availability is kept for the alerts.
+    states: Option<SourceStates>,
+}
+
+/// Each source's availability (`true`: it answered its last poll), by source id, as the pollers
+/// last saw it; sources not polled yet are absent. Cheap to clone.
+#[derive(Debug, Clone, Default)]
+pub struct SourceStates(Arc<std::sync::Mutex<std::collections::BTreeMap<String, bool>>>);
+
+impl SourceStates {
+    /// Every polled source's availability, by id.
+    pub fn snapshot(&self) -> std::collections::BTreeMap<String, bool> {
+        self.0.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    fn set(&self, source: &str, online: bool) {
+        let mut states = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        states.insert(source.to_string(), online);
+    }
 }
 
 impl Poller {
@@ -77,7 +96,14 @@ impl Poller {
             online: None,
             due: std::time::Instant::now(),
             phase: None,
+            states: None,
         }
+    }
+
+    /// The poller, keeping its source's availability in `states`.
+    pub fn watched(mut self, states: SourceStates) -> Poller {
+        self.states = Some(states);
+        self
     }
 
     /// The poller on `line`, the line of the bus it shares with other sources.
@@ -167,6 +193,9 @@ impl Poller {
                     availability = Some(false);
                 }
             }
+        }
+        if let (Some(online), Some(states)) = (availability, &self.states) {
+            states.set(&self.source.id, online);
         }
         let availability = availability.map(|online| (self.topic("status"), online));
         let link = self.link.clone();

@@ -6,7 +6,7 @@ use super::config::{BridgeConfig, SourceConfig};
 use super::discovery;
 use super::line::{Line, SharedLine};
 use super::link::{LinkError, MqttLink};
-use super::poller::{Poller, Write};
+use super::poller::{Poller, SourceStates, Write};
 use actix::prelude::*;
 use std::collections::HashMap;
 use std::time::Duration;
@@ -31,6 +31,8 @@ pub struct Running {
     pub pollers: Vec<Addr<Poller>>,
     /// The MQTT link (close it for a clean goodbye).
     pub link: MqttLink,
+    /// Each source's availability.
+    pub sources: SourceStates,
 }
 
 /// Starts the bridge described by `config` (already validated). Must run inside an actix
@@ -59,12 +61,15 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     let (link, mut incoming) = MqttLink::start(&config.mqtt, subscriptions)?;
     // One line per bus: the sources of one serial port or RTU gateway take turns on it.
     let mut buses: HashMap<String, SharedLine> = HashMap::new();
+    let sources = SourceStates::default();
     let pollers: Vec<Addr<Poller>> = config
         .sources
         .iter()
         .zip(phases(&config.sources))
         .map(|(source, phase)| {
-            let poller = Poller::new(source.clone(), base, link.clone()).with_phase(phase);
+            let poller = Poller::new(source.clone(), base, link.clone())
+                .with_phase(phase)
+                .watched(sources.clone());
             match source.bus() {
                 Some(bus) => poller.on_line(buses.entry(bus).or_insert_with(Line::shared).clone()),
                 None => poller,
@@ -89,7 +94,11 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
             }
         }
     });
-    Ok(Running { pollers, link })
+    Ok(Running {
+        pollers,
+        link,
+        sources,
+    })
 }
 
 /// The subscriptions that cover every write topic `<base>/<source>/<topic>/set`: one filter per

@@ -2,6 +2,7 @@
 //! transaction, between a read and the command that records what it found (a request's link,
 //! sync, attach and import, and the background timer's rounds).
 
+use super::health::PeerHealth;
 use super::fleet::{
     self, ATTACHABLE_LOGS, AttachLog, AttachTargetOf, ImportOutcome, LinkPrinter, LinkedPrinter,
     LinkedPrinters, MapTray, OpenLinks, PartLink, RecordLogSync, RecordPrinterSync,
@@ -89,6 +90,7 @@ pub struct Printfleet {
     reader: Reader,
     writers: Writers,
     defaults: Defaults,
+    health: PeerHealth,
 }
 
 impl Printfleet {
@@ -98,7 +100,13 @@ impl Printfleet {
             reader,
             writers,
             defaults,
+            health: PeerHealth::default(),
         }
+    }
+
+    /// This handle, recording whether the peer answers in `health`.
+    pub fn with_health(self, health: PeerHealth) -> Printfleet {
+        Printfleet { health, ..self }
     }
 
     /// A client as configured now. Errors: as [`super::settings::require_enabled`];
@@ -111,7 +119,9 @@ impl Printfleet {
         let (Some(url), Some(key)) = (peer.url, peer.credential) else {
             return Err(Error::IntegrationConfig);
         };
-        Bambuddy::new(url, Some(&key)).map_err(|_| Error::IntegrationConfig)
+        Bambuddy::new(url, Some(&key))
+            .map(|c| c.watched(self.health.clone()))
+            .map_err(|_| Error::IntegrationConfig)
     }
 
     /// Configuration, version, remote printers and our linked printers; a failed call is shown,

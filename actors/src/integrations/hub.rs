@@ -6,6 +6,7 @@
 //! senders (two requests, or a request and the timer) never both send it, and records the
 //! answer in another ([`SettleOperation`]).
 
+use super::health::PeerHealth;
 use super::import::{
     self, ImportSpool, LinkOf, LinkedSpools, LocalSide, LocalSides, RecordSync, Unlink,
 };
@@ -115,6 +116,7 @@ pub struct Spoolmgr {
     reader: Reader,
     writers: Writers,
     defaults: Defaults,
+    health: PeerHealth,
 }
 
 impl Spoolmgr {
@@ -124,7 +126,13 @@ impl Spoolmgr {
             reader,
             writers,
             defaults,
+            health: PeerHealth::default(),
         }
+    }
+
+    /// This handle, recording whether the peer answers in `health`.
+    pub fn with_health(self, health: PeerHealth) -> Spoolmgr {
+        Spoolmgr { health, ..self }
     }
 
     /// A client as configured now. Errors: as [`super::settings::require_enabled`];
@@ -136,7 +144,9 @@ impl Spoolmgr {
             .query(EnabledPeer(Integration::Spoolmgr, self.defaults.clone()))
             .await?;
         let url = peer.url.ok_or(Error::IntegrationConfig)?;
-        Spoolman::new(url, peer.credential.as_ref()).map_err(|_| Error::IntegrationConfig)
+        Spoolman::new(url, peer.credential.as_ref())
+            .map(|c| c.watched(self.health.clone()))
+            .map_err(|_| Error::IntegrationConfig)
     }
 
     /// The writers (the timer recovers interrupted sends through them).

@@ -5,10 +5,11 @@
 //! preview, import, sync and unlink of its spools, and [`hub`] what runs remote calls outside
 //! every write transaction (the requests' and the background [`timer`]'s). The printer
 //! fleet's: [`printfleet`] its client, [`fleet`] its commands and queries, [`logs`] the rules of
-//! attached print logs, [`fleet_hub`] its remote work.
+//! attached print logs, [`fleet_hub`] its remote work. [`health`] keeps whether each peer answers.
 
 pub mod fleet;
 pub mod fleet_hub;
+pub mod health;
 pub mod hub;
 pub mod import;
 pub mod links;

@@ -2,6 +2,7 @@
 //! followed, no `Origin` header, and every failure classified into one of the contract's codes
 //! without the peer's body or URL in it (docs/api-contract.md, "Integrations").
 
+use super::health::PeerHealth;
 use super::settings::{PeerUrl, Secret};
 use crate::metrics::metrics;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
@@ -92,6 +93,7 @@ pub struct PeerClient {
     http: reqwest::Client,
     base: PeerUrl,
     peer: &'static str,
+    health: Option<PeerHealth>,
 }
 
 impl PeerClient {
@@ -118,7 +120,18 @@ impl PeerClient {
             .default_headers(headers)
             .build()
             .map_err(|_| PeerError::Unavailable)?;
-        Ok(PeerClient { http, base, peer })
+        Ok(PeerClient {
+            http,
+            base,
+            peer,
+            health: None,
+        })
+    }
+
+    /// This client, recording every call's outcome in `health`.
+    pub fn watched(mut self, health: PeerHealth) -> PeerClient {
+        self.health = Some(health);
+        self
     }
 
     /// Calls `method` on `path` (below the base URL) with an optional JSON body and reads the
@@ -146,6 +159,13 @@ impl PeerClient {
             .integration_calls
             .with_label_values(&[self.peer, outcome])
             .inc();
+        if let Some(health) = &self.health {
+            let answered = !matches!(
+                answered,
+                Err(PeerError::Unavailable | PeerError::Unreachable)
+            );
+            health.record(self.peer, answered, storage::Timestamp::now());
+        }
         answered
     }
 

@@ -181,6 +181,13 @@ impl Bambuddy {
         Ok(Bambuddy { client })
     }
 
+    /// This client, recording whether the peer answers in `health`.
+    pub fn watched(self, health: super::health::PeerHealth) -> Bambuddy {
+        Bambuddy {
+            client: self.client.watched(health),
+        }
+    }
+
     async fn get<T: serde::de::DeserializeOwned>(
         &self,
         path: &str,

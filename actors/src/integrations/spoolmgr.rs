@@ -181,6 +181,13 @@ impl Spoolman {
         Ok(Spoolman { client })
     }
 
+    /// This client, recording whether the peer answers in `health`.
+    pub fn watched(self, health: super::health::PeerHealth) -> Spoolman {
+        Spoolman {
+            client: self.client.watched(health),
+        }
+    }
+
     /// The spool manager's version. Errors: see [`PeerClient::call`]; [`PeerError::Contract`]
     /// for anything but a 200 with a version.
     pub async fn version(&self) -> Result<String, PeerError> {

@@ -23,7 +23,7 @@ pub use commands::{
     SetStatus, SourceOf,
 };
 pub use draft::{CopyKind, calculate, copy, create, get, replace};
-pub use entry::IndexEntry;
+pub use entry::{IndexEntry, Outcome};
 pub use figures::{Realized, planned_margin, realized, units};
 pub use index::PrintIndex;
 #[cfg(test)]

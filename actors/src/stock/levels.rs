@@ -104,6 +104,24 @@ impl Query for FilamentStock {
     }
 }
 
+/// Every active filament (the first 1,000 by name) with its stock. Errors: the store fails.
+pub fn filament_stocks(tx: &impl Tx) -> Result<Vec<(FilamentView, Stock)>> {
+    let all = ListQuery {
+        page_size: 1000,
+        ..ListQuery::default()
+    };
+    let totals = ledger::active_totals(tx)?;
+    Ok(Filaments::list(tx, &all, &())?
+        .items
+        .into_iter()
+        .map(|view| {
+            let total = totals.get(&view.filament.id).copied().unwrap_or_default();
+            let stock = stock_of(&view.filament, total);
+            (view, stock)
+        })
+        .collect())
+}
+
 /// Every active filament with its stock, and every spool (archived included).
 #[derive(Debug, Clone)]
 pub struct Overview {
@@ -122,26 +140,13 @@ impl Query for StockOverview {
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Overview> {
         settings::require_spool_management(snapshot)?;
-        let all = ListQuery {
+        let spools = ListQuery {
+            include_archived: true,
             page_size: 1000,
             ..ListQuery::default()
         };
-        let totals = ledger::active_totals(snapshot)?;
-        let filaments = Filaments::list(snapshot, &all, &())?
-            .items
-            .into_iter()
-            .map(|view| {
-                let total = totals.get(&view.filament.id).copied().unwrap_or_default();
-                let stock = stock_of(&view.filament, total);
-                (view, stock)
-            })
-            .collect();
-        let spools = ListQuery {
-            include_archived: true,
-            ..all
-        };
         Ok(Overview {
-            filaments,
+            filaments: filament_stocks(snapshot)?,
             spools: views::list(snapshot, &spools, &SpoolFilter::default())?,
         })
     }

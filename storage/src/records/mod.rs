@@ -6,6 +6,7 @@
 //! migration in `schema.rs`.
 
 mod account;
+mod alerts;
 mod fleet;
 mod integrations;
 mod inventory;
@@ -16,6 +17,7 @@ mod settings;
 mod spool;
 
 pub use account::{Account, Session};
+pub use alerts::{AlertSettings, StandingAlert, StandingAlerts, Webhook, WebhookForm};
 pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};

@@ -1,6 +1,7 @@
 //! The `/api` routes, one module per resource. Handlers extract, send one command or run one
 //! read, and map the answer; the rules live in the `actors` crate.
 
+pub mod alerts;
 pub mod auth;
 pub mod backup;
 pub mod components;
@@ -66,6 +67,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(auth::configure)
         .with(settings::configure)
         .with(metrics::configure)
+        .with(alerts::configure)
         .with(integration_settings::configure)
         .with(spoolmgr::configure)
         .with(printfleet::configure)

@@ -1,0 +1,197 @@
+//! Webhooks: every start and clear posted to each webhook that takes its kind, in the webhook's
+//! form, retried with backoff in a task of its own (a write never waits for it).
+//!
+//! - ntfy form: `POST <url>` with the message as a `text/plain` body and the headers `X-Title`,
+//!   `X-Priority` (1–5) and `X-Tags` (<https://docs.ntfy.sh/publish/>). A title outside ASCII
+//!   is sent as RFC 2047 encoded words (`=?UTF-8?Q?…?=`), which ntfy decodes since 2.4.0.
+//! - JSON form: `POST <url>` with the [`super::Event`] as `application/json`.
+//! - Both send `Authorization: Bearer <token>` when the webhook has a token; the token is never
+//!   logged or returned.
+//! - A 2xx is delivered. A 408, a 429, a 5xx, a timeout (5 s) or no connection is retried after
+//!   1, 2, 4, … s (at most [`MAX_WAIT`] between attempts) up to [`ATTEMPTS`] attempts; any other
+//!   status is refused for good. Redirects are not followed.
+
+use super::Event;
+use reqwest::StatusCode;
+use std::time::Duration;
+use storage::records::{Webhook, WebhookForm};
+
+/// Attempts per delivery.
+pub const ATTEMPTS: u32 = 8;
+/// The longest wait between two attempts.
+pub const MAX_WAIT: Duration = Duration::from_secs(60);
+/// Longest wait for an answer.
+const TIMEOUT: Duration = Duration::from_secs(5);
+
+/// The HTTP client of every delivery. Errors: TLS cannot be set up (the message says why).
+pub fn client() -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .timeout(TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| e.to_string())
+}
+
+/// Whether `webhook` takes alerts of `kind` (a test goes to every webhook).
+pub fn takes(webhook: &Webhook, kind: &str) -> bool {
+    kind == "TEST" || webhook.kinds.is_empty() || webhook.kinds.iter().any(|k| k == kind)
+}
+
+/// Why one attempt did not deliver.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Failure {
+    /// Worth another attempt: no answer, or a 408, 429 or 5xx.
+    #[error("{0}")]
+    Transient(String),
+    /// Another attempt would fare no better: any other status, or a request that cannot be
+    /// built.
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// Posts `event` to `webhook` once. Answers the status of a 2xx.
+///
+/// Errors: [`Failure`].
+pub async fn send_once(
+    client: &reqwest::Client,
+    webhook: &Webhook,
+    event: &Event,
+) -> Result<u16, Failure> {
+    let mut request = client.post(&webhook.url);
+    if let Some(token) = &webhook.token {
+        request = request.bearer_auth(token);
+    }
+    request = match webhook.form {
+        WebhookForm::Json => request.json(event),
+        WebhookForm::Ntfy => request
+            .header("Content-Type", "text/plain; charset=utf-8")
+            .header("X-Title", encoded_words(&event.title))
+            .header("X-Priority", event.priority.to_string())
+            .header("X-Tags", event.kind().tags().join(","))
+            .body(event.message.clone()),
+    };
+    let response = request.send().await.map_err(|e| {
+        if e.is_builder() {
+            Failure::Refused("the request cannot be built from this URL".into())
+        } else if e.is_timeout() {
+            Failure::Transient("no answer within 5 s".into())
+        } else {
+            Failure::Transient("no connection".into())
+        }
+    })?;
+    let status = response.status();
+    match status.as_u16() {
+        200..=299 => Ok(status.as_u16()),
+        _ if status == StatusCode::REQUEST_TIMEOUT
+            || status == StatusCode::TOO_MANY_REQUESTS
+            || status.is_server_error() =>
+        {
+            Err(Failure::Transient(format!("answered {}", status.as_u16())))
+        }
+        code => Err(Failure::Refused(format!("answered {code}"))),
+    }
+}
+
+/// The wait before attempt `attempt + 1` (the first retry waits 1 s).
+pub fn backoff(attempt: u32) -> Duration {
+    Duration::from_secs(1u64 << attempt.min(16)).min(MAX_WAIT)
+}
+
+/// Delivers `event` to `webhook` in a task of its own: attempts as the module says, each
+/// failure logged with the webhook's name (never its URL or token). Must run inside a tokio
+/// runtime.
+pub fn deliver(client: reqwest::Client, webhook: Webhook, event: Event) {
+    tokio::spawn(async move {
+        for attempt in 0..ATTEMPTS {
+            if attempt > 0 {
+                tokio::time::sleep(backoff(attempt - 1)).await;
+            }
+            match send_once(&client, &webhook, &event).await {
+                Ok(_) => return,
+                Err(Failure::Refused(why)) => {
+                    tracing::warn!(webhook = %webhook.name, kind = %event.kind, %why, "webhook refused the alert");
+                    return;
+                }
+                Err(Failure::Transient(why)) => {
+                    tracing::warn!(webhook = %webhook.name, kind = %event.kind, %why, attempt = attempt + 1, "webhook not reached");
+                }
+            }
+        }
+        tracing::error!(webhook = %webhook.name, kind = %event.kind, attempts = ATTEMPTS, "alert not delivered: webhook gave up");
+    });
+}
+
+/// `text` as an HTTP header value: as it is when it is printable ASCII, else as RFC 2047
+/// "Q" encoded words of at most 75 characters each, separated by spaces (which a decoder drops
+/// between encoded words).
+pub fn encoded_words(text: &str) -> String {
+    if text.bytes().all(|b| (0x20..0x7f).contains(&b)) {
+        return text.to_string();
+    }
+    const OPEN: &str = "=?UTF-8?Q?";
+    const CLOSE: &str = "?=";
+    let room = 75 - OPEN.len() - CLOSE.len();
+    let mut words = Vec::new();
+    let mut word = String::new();
+    for c in text.chars() {
+        let encoded = match c {
+            ' ' => "_".to_string(),
+            c if c.is_ascii_alphanumeric() => c.to_string(),
+            c => {
+                let mut bytes = [0u8; 4];
+                c.encode_utf8(&mut bytes)
+                    .bytes()
+                    .map(|b| format!("={b:02X}"))
+                    .collect()
+            }
+        };
+        if word.len() + encoded.len() > room {
+            words.push(format!("{OPEN}{word}{CLOSE}"));
+            word.clear();
+        }
+        word.push_str(&encoded);
+    }
+    words.push(format!("{OPEN}{word}{CLOSE}"));
+    words.join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_titles_pass_and_others_are_q_encoded_in_short_words() {
+        assert_eq!(encoded_words("Low stock: PLA"), "Low stock: PLA");
+        assert_eq!(
+            encoded_words("Wartung fällig"),
+            "=?UTF-8?Q?Wartung_f=C3=A4llig?="
+        );
+        let long = encoded_words(&"ü".repeat(40));
+        assert!(long.split(' ').all(|w| w.len() <= 75), "{long}");
+        let decoded: usize = long.matches("=C3=BC").count();
+        assert_eq!(decoded, 40, "no character is lost at a word's end");
+    }
+
+    #[test]
+    fn waits_double_up_to_a_minute() {
+        let waits: Vec<u64> = (0..8).map(|a| backoff(a).as_secs()).collect();
+        assert_eq!(waits, [1, 2, 4, 8, 16, 32, 60, 60]);
+    }
+
+    #[test]
+    fn a_webhook_without_kinds_takes_every_kind() {
+        let mut hook = Webhook {
+            id: storage::Id::new(),
+            name: "n".into(),
+            url: "http://127.0.0.1:1/".into(),
+            form: WebhookForm::Json,
+            kinds: Vec::new(),
+            token: None,
+        };
+        assert!(takes(&hook, "LOW_STOCK"));
+        hook.kinds = vec!["SPOOL_EMPTY".into()];
+        assert!(!takes(&hook, "LOW_STOCK"));
+        assert!(takes(&hook, "SPOOL_EMPTY"));
+        assert!(takes(&hook, "TEST"));
+    }
+}
