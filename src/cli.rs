@@ -81,6 +81,9 @@ pub struct Cli {
     /// spools synced.
     #[arg(long, env = "PRINTCOST_SPOOLMGR_INTERVAL", default_value_t = 60)]
     pub spoolmgr_interval: u64,
+    /// Seconds between two evaluations of the alerts (Settings > Alerts).
+    #[arg(long, env = "PRINTCOST_ALERTS_INTERVAL", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub alerts_interval: u64,
     /// What to do; none serves.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -159,6 +162,7 @@ impl Cli {
                 printfleet_api_key: self.printfleet_api_key.clone(),
             },
             spoolmgr_interval_secs: self.spoolmgr_interval,
+            alerts_interval_secs: self.alerts_interval,
             ..Config::default()
         }
     }

@@ -192,16 +192,17 @@ impl Application {
         let interval = Duration::from_secs(config.spoolmgr_interval_secs.max(1));
         Timer::new(spoolmgr.clone(), printfleet.clone(), interval).start();
         let bridge = config.bridge.as_ref().map(run::start).transpose()?;
-        let mqtt = bridge.as_ref().zip(config.bridge.as_ref()).map(|(running, bridge)| {
-            MqttTarget {
+        let mqtt = bridge
+            .as_ref()
+            .zip(config.bridge.as_ref())
+            .map(|(running, bridge)| MqttTarget {
                 link: running.link.clone(),
                 discovery_prefix: bridge
                     .homeassistant
                     .as_ref()
                     .filter(|h| h.enabled)
                     .map(|h| h.discovery_prefix.clone()),
-            }
-        });
+            });
         let alerts = Channels::new(mqtt).map_err(StartError::Webhooks)?;
         let outside = Outside {
             peers,

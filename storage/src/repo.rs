@@ -5,9 +5,9 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, AlertSettings, BackupSchedule, Component, Customer, Filament, Integrations, LogLink, MaintenanceTask,
-    Manufacturer, Movement, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings,
-    Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    Account, AlertSettings, BackupSchedule, Component, Customer, Filament, Integrations, LogLink,
+    MaintenanceTask, Manufacturer, Movement, Print, PrintSource, Printer, PrinterLink, Series,
+    Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Id, Result, Timestamp, decode, encode};

@@ -1,6 +1,7 @@
 //! Black-box tests of the print-cost service over real sockets. One binary for all of them.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod alerts;
 mod auth;
 mod backup;
 mod bridge_cli;

@@ -18,6 +18,11 @@ struct Service {
 
 impl Service {
     fn start() -> Service {
+        Service::start_with(&[])
+    }
+
+    /// The service started with `extra` arguments.
+    fn start_with(extra: &[&str]) -> Service {
         let port = TcpListener::bind("127.0.0.1:0")
             .unwrap()
             .local_addr()
@@ -29,6 +34,7 @@ impl Service {
             .args(["--listen", &format!("127.0.0.1:{port}")])
             .arg("--data-dir")
             .arg(data.path())
+            .args(extra)
             .stdout(Stdio::null())
             .spawn()
             .unwrap();
@@ -72,7 +78,11 @@ fn scenario(name: &str) {
 
 /// As [`scenario`], with `extra` arguments after the base URL and the screenshot folder.
 fn scenario_with(name: &str, extra: &[&str]) {
-    let service = Service::start();
+    scenario_on(Service::start(), name, extra);
+}
+
+/// As [`scenario_with`], against `service`.
+fn scenario_on(service: Service, name: &str, extra: &[&str]) {
     let shots = screenshots(name);
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/e2e/{name}.mjs"));
     let output = Command::new("timeout")
@@ -116,6 +126,47 @@ fn a_draft_from_a_sliced_file_in_german() {
 #[test]
 fn maintenance_due_on_the_dashboard_and_a_nightly_backup_in_german() {
     scenario("maintenance");
+}
+
+/// A webhook that answers 200 to anything, on 127.0.0.1 for as long as the test runs.
+fn webhook() -> String {
+    use std::io::{Read, Write};
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let url = format!("http://{}/werkstatt", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut socket in listener.incoming().map_while(Result::ok) {
+            let mut buffer = [0u8; 8192];
+            let _ = socket.read(&mut buffer);
+            let _ = socket
+                .write_all(b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\nconnection: close\r\n\r\n{}");
+        }
+    });
+    url
+}
+
+#[test]
+fn alert_settings_with_mqtt_and_a_webhook_in_german() {
+    let free = || {
+        TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port()
+    };
+    let (broker, device) = (free(), free());
+    let dir = tempfile::tempdir().unwrap();
+    let bridge = dir.path().join("bridge.yml");
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: werkstatt\nhomeassistant:\n  enabled: true\nsources:\n  - id: zaehler\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 1000\n    points:\n      - {{name: Leistung, topic: leistung, address: 0, kind: holding, data_type: u16}}\n"
+    );
+    std::fs::write(&bridge, yaml).unwrap();
+    let service = Service::start_with(&[
+        "--bridge-config",
+        bridge.to_str().unwrap(),
+        "--alerts-interval",
+        "1",
+    ]);
+    scenario_on(service, "alerts", &[&webhook()]);
 }
 
 /// A Bambuddy for the browser scenario: one printer (id 1, an AMS and the external holder) and

@@ -4,6 +4,7 @@ use crate::error::ApiError;
 use crate::release;
 use crate::sessions;
 use crate::throttle::LoginThrottle;
+use actors::alerts::engine::Channels;
 use actors::backup::nightly::Backups;
 use actors::command::{Command, Query};
 use actors::integrations::fleet_hub::Printfleet;
@@ -46,7 +47,7 @@ pub struct AppState {
     /// The nightly backups (their schedule, folder and last run).
     pub backups: Backups,
     /// Where alerts go (MQTT through the bridge's link, the webhooks' client).
-    pub alerts: actors::alerts::engine::Channels,
+    pub alerts: Channels,
     /// The cached latest release version.
     pub latest_version: release::LatestVersion,
     /// Configuration.

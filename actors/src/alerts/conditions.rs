@@ -5,14 +5,15 @@
 use super::texts::Words;
 use super::{Found, Kind};
 use crate::backup::nightly::{self, Backups};
+use crate::bridge::poller::SourceStates;
 use crate::command::Snapshot;
 use crate::integrations::health::PeerHealth;
 use crate::integrations::settings::{Integration, require_enabled};
+use crate::list::ListQuery;
 use crate::maintenance::tasks::{self, State};
 use crate::prints::Outcome;
 use crate::prints::query::PrintFilter;
 use crate::stock::{self, SpoolFilter};
-use crate::list::ListQuery;
 use crate::{Result, dashboard};
 use jiff::ToSpan;
 use rust_decimal::Decimal;
@@ -30,7 +31,7 @@ pub struct Outside {
     /// Whether each peer answers.
     pub peers: PeerHealth,
     /// The bridge's sources, when the bridge runs in this process.
-    pub sources: Option<crate::bridge::poller::SourceStates>,
+    pub sources: Option<SourceStates>,
     /// The nightly backups (schedule, folder, last run).
     pub backups: Backups,
     /// When this process started (a box without a backup counts from here).
@@ -98,7 +99,9 @@ pub fn read(snapshot: &Snapshot<'_>, outside: &Outside, now: Timestamp) -> Resul
             }
         }
     }
-    backups(snapshot, outside, &settings, &standing, &words, now, &mut found)?;
+    backups(
+        snapshot, outside, &settings, &standing, &words, now, &mut found,
+    )?;
     let mut printers = Vec::new();
     repo::for_each::<Printer>(snapshot, |p| {
         if !p.archived {
@@ -279,7 +282,11 @@ fn backups(
 ) -> Result<()> {
     match outside.backups.last_run().map(|run| run.result) {
         Some(Err(error)) => {
-            found.push(alert(Kind::BackupFailed, String::new(), words.backup_failed(&error)));
+            found.push(alert(
+                Kind::BackupFailed,
+                String::new(),
+                words.backup_failed(&error),
+            ));
         }
         Some(Ok(_)) => {}
         None => {

@@ -97,12 +97,15 @@ fn test_event(language: &str) -> Event {
 /// What an evaluation changed.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Settled {
-    /// What stands now (a continuing alert keeps its start and its words).
+    /// What stands now (a continuing alert keeps its start; its words are the latest).
     pub standing: StandingAlerts,
     /// The alerts that started.
     pub started: Vec<StandingAlert>,
     /// The alerts that cleared (as they stood).
     pub cleared: Vec<StandingAlert>,
+    /// The alerts that go on with other words (the grams left, the instance's language): stored
+    /// and republished on their retained topic, not told again.
+    pub reworded: Vec<StandingAlert>,
 }
 
 /// Settles what was `found` at `now` against what stood `before`.
@@ -114,7 +117,14 @@ pub fn settle(before: &StandingAlerts, found: Vec<Found>, now: Timestamp) -> Set
             continue;
         }
         let standing = match before.0.get(&key) {
-            Some(kept) => kept.clone(),
+            Some(kept) if kept.title == alert.title && kept.message == alert.message => {
+                kept.clone()
+            }
+            Some(kept) => {
+                let reworded = alert.standing(kept.since);
+                settled.reworded.push(reworded.clone());
+                reworded
+            }
             None => {
                 let started = alert.standing(now);
                 settled.started.push(started.clone());
@@ -172,7 +182,8 @@ impl Engine {
     }
 
     fn tick(&mut self, ctx: &mut Context<Self>) {
-        let (store, index, outside) = (self.store.clone(), self.index.clone(), self.outside.clone());
+        let (store, index, outside) =
+            (self.store.clone(), self.index.clone(), self.outside.clone());
         let now = Timestamp::now();
         let read = async move {
             tokio::task::spawn_blocking(move || {
@@ -212,7 +223,11 @@ impl Engine {
         let settled = settle(&reading.standing, reading.found, now);
         let restore = (!self.restored).then(|| settled.standing.clone());
         self.restored = true;
-        let levels = reading.levels.as_ref().map(mqtt::states).unwrap_or_default();
+        let levels = reading
+            .levels
+            .as_ref()
+            .map(mqtt::states)
+            .unwrap_or_default();
         let changed_levels: Vec<(String, String)> = levels
             .iter()
             .filter(|(topic, payload)| self.published.get(*topic) != Some(payload))
@@ -227,10 +242,13 @@ impl Engine {
         self.published = levels;
         let mqtt = self.channels.mqtt.clone();
         let announce = match (&mqtt, &reading.levels) {
-            (Some(MqttTarget {
-                link,
-                discovery_prefix: Some(prefix),
-            }), Some(levels)) => {
+            (
+                Some(MqttTarget {
+                    link,
+                    discovery_prefix: Some(prefix),
+                }),
+                Some(levels),
+            ) => {
                 let configs = mqtt::discovery(levels, prefix, link.status_topic());
                 if configs != self.announced {
                     let gone: BTreeSet<String> = self
@@ -273,12 +291,23 @@ impl Engine {
                         .await;
                 }
             }
-            if settled.started.is_empty() && settled.cleared.is_empty() {
+            if settled.started.is_empty()
+                && settled.cleared.is_empty()
+                && settled.reworded.is_empty()
+            {
                 return;
             }
             if let Err(e) = writers.send(RecordStanding(settled.standing)).await {
                 tracing::warn!(error = %e, "standing alerts not stored; told at the next round");
                 return;
+            }
+            if let Some(mqtt) = &mqtt {
+                for alert in &settled.reworded {
+                    let payload = mqtt::alert_payload(alert);
+                    mqtt.link
+                        .publish(&mqtt::alert_topic(alert), payload, true)
+                        .await;
+                }
             }
             for (alerts, change) in [
                 (settled.started, Change::Started),
@@ -327,7 +356,7 @@ mod tests {
     }
 
     #[test]
-    fn an_alert_starts_once_stays_with_its_start_and_clears_once() {
+    fn an_alert_starts_once_keeps_its_start_takes_new_words_and_clears_once() {
         let first = settle(
             &StandingAlerts::default(),
             vec![found(Kind::LowStock, "a", "Low stock: A")],
@@ -338,13 +367,27 @@ mod tests {
         let again = settle(
             &first.standing,
             vec![
-                found(Kind::LowStock, "a", "Low stock: A (newer words)"),
+                found(Kind::LowStock, "a", "Low stock: A"),
                 found(Kind::LowStock, "a", "a duplicate"),
             ],
             Timestamp(200),
         );
         assert!(again.started.is_empty() && again.cleared.is_empty());
+        assert!(again.reworded.is_empty());
         assert_eq!(again.standing, first.standing, "start and words kept");
+        let reworded = settle(
+            &again.standing,
+            vec![found(Kind::LowStock, "a", "Bestand niedrig: A")],
+            Timestamp(250),
+        );
+        assert!(reworded.started.is_empty() && reworded.cleared.is_empty());
+        assert_eq!(reworded.reworded.len(), 1);
+        assert_eq!(
+            reworded.reworded[0].since,
+            Timestamp(100),
+            "still the first start"
+        );
+        assert_eq!(reworded.reworded[0].title, "Bestand niedrig: A");
         let gone = settle(&again.standing, Vec::new(), Timestamp(300));
         assert!(gone.started.is_empty());
         assert_eq!(gone.cleared.len(), 1);

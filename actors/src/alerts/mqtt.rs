@@ -136,8 +136,16 @@ pub fn discovery(levels: &Levels, ha_prefix: &str, availability: &str) -> BTreeM
     );
     configs.insert(topic, config);
     for (object, name, state_topic) in [
-        ("month_realized_revenue", "Realized revenue this month", REVENUE),
-        ("month_realized_margin", "Realized margin this month", MARGIN),
+        (
+            "month_realized_revenue",
+            "Realized revenue this month",
+            REVENUE,
+        ),
+        (
+            "month_realized_margin",
+            "Realized margin this month",
+            MARGIN,
+        ),
     ] {
         let (topic, config) = entity(
             "sensor",

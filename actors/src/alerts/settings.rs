@@ -183,8 +183,7 @@ impl Command for RemoveWebhook {
         if settings.webhooks.len() == before {
             return Err(Error::NotFound);
         }
-        repo::put_alert_settings(txn, &settings)
-            .map_err(Into::into)
+        repo::put_alert_settings(txn, &settings).map_err(Into::into)
     }
 }
 

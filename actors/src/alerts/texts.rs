@@ -22,13 +22,25 @@ impl Words {
         if self.german { german } else { english }
     }
 
-    /// `value` with the language's decimal comma, at most one decimal.
+    /// `value` at most one decimal, grouped by thousands as the language writes it
+    /// (`1.234,5` in German, `1,234.5` in English).
     pub fn number(&self, value: Decimal) -> String {
         let text = value.round_dp(1).normalize().to_string();
-        if self.german {
-            text.replace('.', ",")
-        } else {
-            text
+        let (sign, digits) = text
+            .strip_prefix('-')
+            .map_or(("", text.as_str()), |d| ("-", d));
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        let (group, point) = if self.german { ('.', ',') } else { (',', '.') };
+        let mut grouped = String::new();
+        for (i, digit) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                grouped.push(group);
+            }
+            grouped.push(digit);
+        }
+        match fraction {
+            "" => format!("{sign}{grouped}"),
+            f => format!("{sign}{grouped}{point}{f}"),
         }
     }
 
@@ -59,7 +71,10 @@ impl Words {
     /// `SPOOL_EMPTY`.
     pub fn spool_empty(&self, code: &str, filament: &str) -> (String, String) {
         (
-            self.pick(format!("Spool empty: {code}"), format!("Spule leer: {code}")),
+            self.pick(
+                format!("Spool empty: {code}"),
+                format!("Spule leer: {code}"),
+            ),
             self.pick(
                 format!("Spool {code} ({filament}) has no filament left."),
                 format!("Auf der Spule {code} ({filament}) ist kein Filament mehr."),
@@ -215,7 +230,12 @@ mod tests {
         assert_eq!(title, "Bestand niedrig: Prusament PLA");
         assert_eq!(
             message,
-            "Noch 1234,5 g, unter dem Mindestbestand von 2000 g."
+            "Noch 1.234,5 g, unter dem Mindestbestand von 2.000 g."
+        );
+        assert_eq!(de.number(Decimal::new(-12_345_678, 0)), "-12.345.678");
+        assert_eq!(
+            Words::of("en-US").number(Decimal::new(1_000_005, 1)),
+            "100,000.5"
         );
         let day = jiff::civil::date(2026, 11, 27);
         assert_eq!(de.date(day), "27.11.2026");

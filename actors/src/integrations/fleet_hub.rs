@@ -2,11 +2,11 @@
 //! transaction, between a read and the command that records what it found (a request's link,
 //! sync, attach and import, and the background timer's rounds).
 
-use super::health::PeerHealth;
 use super::fleet::{
     self, ATTACHABLE_LOGS, AttachLog, AttachTargetOf, ImportOutcome, LinkPrinter, LinkedPrinter,
     LinkedPrinters, MapTray, OpenLinks, PartLink, RecordLogSync, RecordPrinterSync,
 };
+use super::health::PeerHealth;
 use super::hub::Reader;
 use super::peer::PeerError;
 use super::printfleet::{Bambuddy, LogPage, RemotePrinter};

@@ -122,6 +122,15 @@ impl TestApp {
             .unwrap()
     }
 
+    pub async fn put(&self, path: &str, body: &Value) -> Response {
+        self.client
+            .put(self.url(path))
+            .json(body)
+            .send()
+            .await
+            .unwrap()
+    }
+
     pub async fn patch(&self, path: &str, body: &Value) -> Response {
         self.client
             .patch(self.url(path))

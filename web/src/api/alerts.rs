@@ -195,7 +195,8 @@ pub struct AlertSettingsDto {
 }
 
 impl AlertSettingsDto {
-    fn of(state: &AppState, s: AlertSettings) -> AlertSettingsDto {
+    /// The wire form of `s`, with this process's MQTT channel.
+    pub fn of(state: &AppState, s: AlertSettings) -> AlertSettingsDto {
         let mqtt = state.alerts.mqtt.as_ref();
         AlertSettingsDto {
             integration_minutes: s.integration_minutes,

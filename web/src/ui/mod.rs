@@ -9,6 +9,7 @@
 //!
 //! Every route string of the UI is in [`paths`].
 
+mod alerts;
 pub mod assets;
 mod auth;
 mod backup;
@@ -73,6 +74,12 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_BACKUP, web::get().to(backup::show))
         .route(SETTINGS_BACKUP, web::post().to(backup::save))
         .route(SETTINGS_BACKUP_NOW, web::post().to(backup::now))
+        .route(SETTINGS_ALERTS, web::get().to(alerts::show))
+        .route(SETTINGS_ALERTS, web::post().to(alerts::save))
+        .route(ALERT_WEBHOOKS, web::post().to(alerts::add))
+        .route(ALERT_WEBHOOK_DELETE, web::post().to(alerts::remove))
+        .route(ALERT_WEBHOOK_TEST, web::post().to(alerts::test_webhook))
+        .route(ALERT_MQTT_TEST, web::post().to(alerts::test_mqtt))
         .route(SETTINGS_INTEGRATIONS, web::post().to(integrations::save))
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))

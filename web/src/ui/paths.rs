@@ -45,6 +45,16 @@ pub const SETTINGS_BACKUP_NOW: &str = "/settings/backup/now";
 pub const MAINTENANCE: &str = "/maintenance";
 /// Marks a task done (POST).
 pub const MAINTENANCE_DONE: &str = "/maintenance/{id}/done";
+/// Settings › Alerts; POST saves the thresholds.
+pub const SETTINGS_ALERTS: &str = "/settings/alerts";
+/// Adds a webhook (POST).
+pub const ALERT_WEBHOOKS: &str = "/settings/alerts/webhooks";
+/// Removes a webhook (POST).
+pub const ALERT_WEBHOOK_DELETE: &str = "/settings/alerts/webhooks/{id}/delete";
+/// Sends a webhook a test (POST).
+pub const ALERT_WEBHOOK_TEST: &str = "/settings/alerts/webhooks/{id}/test";
+/// Publishes a test on MQTT (POST).
+pub const ALERT_MQTT_TEST: &str = "/settings/alerts/mqtt/test";
 /// The metrics token (POST).
 pub const SETTINGS_METRICS: &str = "/settings/metrics";
 /// Feature flags (POST).
