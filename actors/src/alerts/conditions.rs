@@ -3,7 +3,7 @@
 //! and the levels printcost publishes as MQTT state.
 
 use super::texts::Words;
-use super::{Found, Kind};
+use super::{Found, Kind, iso, key};
 use crate::backup::nightly::{self, Backups};
 use crate::bridge::poller::SourceStates;
 use crate::command::Snapshot;
@@ -255,7 +255,7 @@ fn integrations(
         if let Some(since) = outside.peers.of(peer).failing_since
             && now.0 - since.0 >= patience
         {
-            let words = words.integration_failing(shown, &super::iso(since));
+            let words = words.integration_failing(shown, &iso(since));
             found.push(alert(Kind::IntegrationFailing, peer.to_string(), words));
         }
     }
@@ -290,7 +290,7 @@ fn backups(
         }
         Some(Ok(_)) => {}
         None => {
-            let key = super::key(Kind::BackupFailed.code(), "");
+            let key = key(Kind::BackupFailed.code(), "");
             if let Some(still) = standing.0.get(&key) {
                 let words = (still.title.clone(), still.message.clone());
                 found.push(alert(Kind::BackupFailed, String::new(), words));

@@ -19,6 +19,7 @@
 //! config emptied (Home Assistant removes it).
 
 use super::conditions::Levels;
+use super::iso;
 use crate::bridge::discovery::sanitise;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
@@ -46,7 +47,7 @@ pub fn alert_payload(alert: &StandingAlert) -> Vec<u8> {
         "subject": alert.subject,
         "title": alert.title,
         "message": alert.message,
-        "since": super::iso(alert.since),
+        "since": iso(alert.since),
     })
     .to_string()
     .into_bytes()

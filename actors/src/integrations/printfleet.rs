@@ -7,6 +7,7 @@
 //! &offset=` (`{items, total}`, newest first, `limit` 1 to 500). Timestamps carry no zone and
 //! are UTC; grams are JSON floats, made exact decimals once from their shortest text.
 
+use super::health::PeerHealth;
 use super::peer::{PeerClient, PeerError};
 use super::settings::{PeerUrl, Secret};
 use super::spoolmgr::exact;
@@ -182,7 +183,7 @@ impl Bambuddy {
     }
 
     /// This client, recording whether the peer answers in `health`.
-    pub fn watched(self, health: super::health::PeerHealth) -> Bambuddy {
+    pub fn watched(self, health: PeerHealth) -> Bambuddy {
         Bambuddy {
             client: self.client.watched(health),
         }

@@ -5,6 +5,7 @@
 //! (total in `x-total-count`), `GET /api/v1/spool/{id}` (404 when unknown), `PUT
 //! /api/v1/spool/{id}/use` `{"use_weight": g}`: additive and not idempotent.
 
+use super::health::PeerHealth;
 use super::peer::{PeerClient, PeerError};
 use super::settings::{PeerUrl, Secret};
 use reqwest::header::AUTHORIZATION;
@@ -182,7 +183,7 @@ impl Spoolman {
     }
 
     /// This client, recording whether the peer answers in `health`.
-    pub fn watched(self, health: super::health::PeerHealth) -> Spoolman {
+    pub fn watched(self, health: PeerHealth) -> Spoolman {
         Spoolman {
             client: self.client.watched(health),
         }
