@@ -121,6 +121,10 @@ pub enum Error {
     /// The command panicked: a bug, contained by the writer (500 `INTERNAL`).
     #[error("the command failed unexpectedly")]
     Panicked,
+    /// A part with fixed input failed (a bug, never the caller's doing): what failed
+    /// (500 `INTERNAL`).
+    #[error("{0} failed unexpectedly")]
+    Unexpected(&'static str),
     /// A writer actor is gone (shutting down or crashed) (503 `DATABASE_UNAVAILABLE`).
     #[error("the {0} writer is not running")]
     WriterGone(&'static str),

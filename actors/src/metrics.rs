@@ -145,13 +145,16 @@ impl Metrics {
 
     /// Every metric in the Prometheus text format.
     ///
-    /// Errors: [`Error::Storage`] if the encoder refuses a metric (never: the registry holds
-    /// only the fixed metrics above).
+    /// Errors: [`Error::Unexpected`] if the encoder refuses a metric (never: the registry
+    /// holds only the fixed metrics above).
     pub fn render(&self) -> Result<String> {
         let mut text = Vec::new();
         TextEncoder::new()
             .encode(&self.registry.gather(), &mut text)
-            .map_err(|e| Error::Storage(storage::Error::Database(e.to_string())))?;
+            .map_err(|e| {
+                tracing::error!(error = %e, "the metrics encoder failed");
+                Error::Unexpected("encoding the metrics")
+            })?;
         Ok(String::from_utf8_lossy(&text).into_owned())
     }
 }

@@ -349,3 +349,91 @@ async fn a_task_is_changed_and_archived_and_an_archived_one_is_not_done() {
     assert_error(app.patch(&unknown, &change).await, 404, "NOT_FOUND").await;
     assert_error(app.get(&unknown).await, 404, "NOT_FOUND").await;
 }
+
+#[actix_web::test]
+async fn a_worn_component_is_replaced_keeping_its_history_and_moving_its_tasks() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let ran = drafted(&app, &shop, 7200).await;
+    recorded(&app, &ran, "SUCCESS", 7200).await;
+    let old = format!("/api/components/{}", shop.hotend);
+    let worn = wear(&app, &format!("{old}/wear")).await;
+    // The reference hotend: 100 over 2,000 h; two hours run.
+    assert_eq!(
+        (
+            &worn["actualHours"],
+            &worn["wearCostPerHour"],
+            &worn["realizedWearCost"]
+        ),
+        (&json!("2"), &json!("0.05"), &json!("0.1"))
+    );
+    let printer = wear(&app, &format!("/api/printers/{}/wear", shop.printer)).await;
+    assert_eq!(printer["wearCostPerHour"], "0.2", "1200 over 6000 h");
+    assert_eq!(printer["realizedWearCost"], "0.4");
+    let hotend_task = task(
+        &app,
+        &shop,
+        Some(&shop.hotend),
+        json!({"unit": "HOURS", "count": 10}),
+        false,
+    )
+    .await;
+    assert_eq!(hotend_task["used"], "0");
+
+    let res = app
+        .post(&format!("{old}/replace"), &json!({"purchasePrice": "120"}))
+        .await;
+    assert_eq!(res.status(), 201);
+    let new: Value = res.json().await.unwrap();
+    let new_id = new["id"].as_str().unwrap();
+    assert_ne!(new_id, shop.hotend);
+    assert_eq!(
+        (
+            &new["name"],
+            &new["type"],
+            &new["purchasePrice"],
+            &new["expectedLifetimeHours"],
+            &new["archived"]
+        ),
+        (
+            &json!("Ref hotend"),
+            &json!("HOTEND"),
+            &json!("120"),
+            &json!("2000"),
+            &json!(false)
+        )
+    );
+    // The old one keeps its history, archived; the new one starts at none.
+    let retired: Value = app.get(&old).await.json().await.unwrap();
+    assert_eq!(retired["archived"], true);
+    assert_eq!(wear(&app, &format!("{old}/wear")).await["actualHours"], "2");
+    let fresh = wear(&app, &format!("/api/components/{new_id}/wear")).await;
+    assert_eq!(
+        (&fresh["actualHours"], &fresh["realizedWearCost"]),
+        (&json!("0"), &json!("0"))
+    );
+    assert_eq!(fresh["wearCostPerHour"], "0.06");
+    // Its task moved along and started again.
+    let moved = reread(&app, &hotend_task).await;
+    assert_eq!(
+        (&moved["componentId"], &moved["used"]),
+        (&json!(new_id), &json!("0"))
+    );
+
+    assert_error(
+        app.post(&format!("{old}/replace"), &json!({})).await,
+        409,
+        "INVALID_STATE",
+    )
+    .await;
+    let unknown = format!("/api/components/{}/replace", uuid::Uuid::now_v7());
+    assert_error(app.post(&unknown, &json!({})).await, 404, "NOT_FOUND").await;
+    let bad = app
+        .post(
+            &format!("/api/components/{new_id}/replace"),
+            &json!({"purchasePrice": "-1"}),
+        )
+        .await;
+    assert_error(bad, 422, "VALIDATION_FAILED").await;
+}

@@ -73,3 +73,64 @@ async fn the_maintenance_page_adds_a_task_marks_it_done_and_the_dashboard_lists_
     let (_, body) = page(&client, &app, "/dashboard").await;
     assert!(!body.contains(r#"id="maintenance-due""#));
 }
+
+#[actix_web::test]
+async fn a_components_page_shows_its_wear_and_replaces_it() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Bracket");
+    body["parts"] = json!([part(&shop, 5400, "10")]);
+    let print = app.done(&body).await;
+    let id = print["id"].as_str().unwrap();
+    let res = app
+        .post(
+            &format!("/api/prints/{id}/outcome"),
+            &outcome(&print, "SUCCESS", 5400, "10"),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+
+    let (status, page_body) = page(&client, &app, &format!("/components/{}", shop.plate)).await;
+    assert_eq!(status, 200);
+    assert!(page_body.contains(r#"id="wear""#), "{page_body}");
+    assert!(
+        page_body.contains("1.5 of 1,200 h"),
+        "hours against the lifetime: {page_body}"
+    );
+    assert!(page_body.contains("1,198.5 h"), "remaining: {page_body}");
+    assert!(page_body.contains("€0.05"), "60 over 1,200 h: {page_body}");
+    assert!(page_body.contains("€0.08"), "1.5 h of it: {page_body}");
+    let (_, printer_page) = page(&client, &app, &format!("/printers/{}", shop.printer)).await;
+    assert!(printer_page.contains(r#"id="wear""#));
+    assert!(
+        !printer_page.contains(r#"id="replace""#),
+        "printers are not replaced here"
+    );
+
+    let replaced = submit(
+        &client,
+        &app,
+        &format!("/components/{}/replace", shop.plate),
+        &[("purchasePrice", "")],
+    )
+    .await;
+    assert_eq!(replaced.status().as_u16(), 303);
+    let to = location(&replaced).to_string();
+    assert!(
+        to.starts_with("/components/") && to.ends_with("?replaced"),
+        "{to}"
+    );
+    assert!(!to.contains(&shop.plate), "a new component");
+    let old: Value = app
+        .get(&format!("/api/components/{}", shop.plate))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(old["archived"], true);
+    let (_, retired) = page(&client, &app, &format!("/components/{}", shop.plate)).await;
+    assert!(
+        !retired.contains(r#"id="replace""#),
+        "an archived part is not replaced again"
+    );
+}

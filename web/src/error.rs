@@ -341,7 +341,7 @@ impl From<actors::Error> for ApiError {
             E::Immutable => ApiError::new(Code::Immutable),
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::InvalidState => ApiError::new(Code::InvalidState),
-            E::Panicked => ApiError::new(Code::Internal),
+            E::Panicked | E::Unexpected(_) => ApiError::new(Code::Internal),
             E::OutcomeConflict => ApiError::new(Code::OutcomeConflict),
             E::StaleRevision => ApiError::new(Code::StaleRevision),
             E::PrintSeriesDisabled => ApiError::new(Code::PrintSeriesDisabled),

@@ -204,28 +204,56 @@ pub fn create(txn: &Txn, input: &TaskInput, now: Timestamp) -> Result<TaskView> 
     view(txn, task, now)
 }
 
+/// What a change of a task may change (its printer and component stay).
+#[derive(Debug, Clone, PartialEq)]
+pub struct TaskChange {
+    /// What to do.
+    pub name: String,
+    /// How often.
+    pub every: Interval,
+    /// Whether an overdue task blocks moves to PRINTING.
+    pub blocking: bool,
+    /// Its archive state.
+    pub archived: bool,
+}
+
 /// Changes a task's name, interval and blocking flag, or archives it; its interval's start
 /// stays. Errors: [`Error::NotFound`]; as [`create`].
-pub fn change(
-    txn: &Txn,
-    id: Id,
-    input: &TaskInput,
-    archived: bool,
-    now: Timestamp,
-) -> Result<TaskView> {
+pub fn change(txn: &Txn, id: Id, change: &TaskChange, now: Timestamp) -> Result<TaskView> {
     let mut task: MaintenanceTask = repo::get(txn, id)?.ok_or(Error::NotFound)?;
     let fixed = TaskInput {
         printer_id: task.printer_id,
         component_id: task.component_id,
-        ..input.clone()
+        name: change.name.clone(),
+        every: change.every,
+        blocking: change.blocking,
     };
     task.name = validate(txn, &fixed)?;
-    task.every = input.every;
-    task.blocking = input.blocking;
-    task.archived = archived;
+    task.every = change.every;
+    task.blocking = change.blocking;
+    task.archived = change.archived;
     task.updated_at = now;
     repo::put(txn, &task)?;
     view(txn, task, now)
+}
+
+/// Moves every task of component `from` that is not archived to component `to` (its
+/// replacement), each interval starting again at `to`'s wear now. Errors: the store fails.
+pub fn move_to_replacement(txn: &Txn, from: Id, to: Id, now: Timestamp) -> Result<usize> {
+    let mut moved = Vec::new();
+    repo::for_each::<MaintenanceTask>(txn, |t| {
+        if !t.archived && t.component_id == Some(from) {
+            moved.push(t);
+        }
+    })?;
+    let since = mark(txn, to, now)?;
+    for task in &mut moved {
+        task.component_id = Some(to);
+        task.since = since.clone();
+        task.updated_at = now;
+        repo::put(txn, task)?;
+    }
+    Ok(moved.len())
 }
 
 /// Marks a task done by `by` (named `by_name`): recorded, and its interval restarts now.

@@ -2,6 +2,8 @@
 //! days; done, blocking), and `/api/printers/{id}/wear`, `/api/components/{id}/wear`: what
 //! each has run.
 
+use crate::api::components::{Component, Components};
+use crate::api::inventory::Resource;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathId, StrictJson};
 use crate::input::Faults;
@@ -11,11 +13,12 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, get, patch, post};
-use actors::maintenance::tasks::{State, TaskInput, TaskView};
-use actors::maintenance::{ChangeTask, CreateTask, GetTask, GetWear, ListTasks, MarkDone};
-use actors::values::{Name, Note, note_text};
+use actors::maintenance::tasks::{State, TaskChange as Change, TaskInput, TaskView};
+use actors::maintenance::{
+    ChangeTask, CreateTask, GetTask, GetWear, ListTasks, MarkDone, ReplaceComponent,
+};
+use actors::values::{Amount, Name, Note, note_text};
 use deserr::Deserr;
-use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use storage::Id;
 use storage::records::Interval;
@@ -29,7 +32,8 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(change)
         .add(done)
         .add(printer_wear)
-        .add(component_wear);
+        .add(component_wear)
+        .add(replace_component);
 }
 
 /// The unit of an interval.
@@ -308,15 +312,12 @@ pub async fn change(
     let c = input.0;
     let command = ChangeTask {
         id: id.0,
-        input: TaskInput {
-            // Kept from the task.
-            printer_id: id.0,
-            component_id: None,
+        change: Change {
             name: c.name.into_inner(),
             every: c.every.into(),
             blocking: c.blocking,
+            archived: c.archived,
         },
-        archived: c.archived,
     };
     Ok(Json(state.send(command).await?.into()))
 }
@@ -366,21 +367,22 @@ pub struct WearDto {
     pub expected_lifetime_hours: String,
     /// Lifetime left after the actual hours (negative beyond it).
     pub remaining_hours: String,
-}
-
-fn hours(seconds: u64) -> Decimal {
-    Decimal::from(seconds) / Decimal::from(3600)
+    /// Its purchase price / expected lifetime, currency per hour (the costing's rate).
+    pub wear_cost_per_hour: String,
+    /// The wear cost of its actual hours at that rate, rounded as a cost line.
+    pub realized_wear_cost: String,
 }
 
 async fn wear_of(state: &AppState, id: Id) -> Result<Json<WearDto>, ApiError> {
     let found = state.query(GetWear(id)).await?;
-    let actual = hours(found.wear.actual_seconds).round_dp(3);
     Ok(Json(WearDto {
-        actual_hours: dec(actual),
-        planned_hours: dec(hours(found.wear.planned_seconds).round_dp(3)),
+        actual_hours: dec(found.actual_hours()),
+        planned_hours: dec(found.planned_hours()),
         runs: found.wear.runs,
         expected_lifetime_hours: dec(found.expected_lifetime_hours),
-        remaining_hours: dec(found.expected_lifetime_hours - actual),
+        remaining_hours: dec(found.remaining_hours()),
+        wear_cost_per_hour: dec(found.cost_per_hour()),
+        realized_wear_cost: dec(found.realized_cost()),
     }))
 }
 
@@ -404,4 +406,47 @@ pub async fn component_wear(
     id: PathId,
 ) -> Result<Json<WearDto>, ApiError> {
     wear_of(&state, id.0).await
+}
+
+/// A replacement's price.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct Replacement {
+    /// The new one's purchase price (the old one's when omitted).
+    #[deserr(default)]
+    #[schema(value_type = Option<String>, example = "89.90")]
+    pub purchase_price: Option<Amount>,
+}
+
+/// Replaces a worn component: the old one is archived with its wear and history, a new one of
+/// the same kind, name, lifetime and printers starts at none, and the old one's maintenance
+/// tasks move to it (their intervals start again).
+#[utoipa::path(
+    tag = "maintenance",
+    params(("id" = String, Path, description = "Component id")),
+    request_body = Replacement,
+    responses(
+        (status = 201, description = "The new component", body = Component),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "INVALID_STATE: the component is archived", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[post("/components/{id}/replace")]
+pub async fn replace_component(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<Replacement>,
+) -> Result<HttpResponse, ApiError> {
+    let command = ReplaceComponent {
+        id: id.0,
+        purchase_price: input.0.purchase_price.map(|p| *p.get()),
+    };
+    let view = state.send(command).await?;
+    Ok(HttpResponse::Created().json(Components::dto(view)))
 }

@@ -24,6 +24,10 @@ struct DashboardPage {
 }
 
 impl DashboardPage {
+    fn state_class(&self, state: &State) -> &'static str {
+        maintenance::state_class(*state)
+    }
+
     fn state_key(&self, state: &State) -> &'static str {
         maintenance::state_key(*state)
     }

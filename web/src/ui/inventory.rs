@@ -12,6 +12,7 @@ use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use crate::api::inventory::{self as api, Resource};
+use crate::api::maintenance::Replacement;
 use crate::api::{components, customers, filaments, manufacturers, printers};
 use crate::error::{ApiError, Code, Rendered};
 use crate::input::parse;
@@ -19,6 +20,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
 use actors::inventory::commands::{GetRecord, ListRecords};
 use actors::inventory::{Kind, ListQuery};
+use actors::maintenance::{GetWear, ReplaceComponent, SubjectWear};
 use askama::Template;
 use serde_json::Value;
 use storage::Id;
@@ -380,6 +382,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     routes::<printers::Printers>(cfg);
     routes::<components::Components>(cfg);
     routes::<filaments::Filaments>(cfg);
+    cfg.route(paths::COMPONENT_REPLACE, web::post().to(replace));
 }
 
 fn routes<R: Screen>(cfg: &mut web::ServiceConfig)
@@ -505,6 +508,8 @@ struct FormPage {
     controls: Vec<Widget>,
     faults: Faults,
     saved: bool,
+    /// A printer's or component's wear, when editing one.
+    wear: Option<SubjectWear>,
 }
 
 fn options(choices: &[Choice], form: &Submitted, name: &str) -> Vec<(String, String, bool)> {
@@ -608,7 +613,14 @@ where
     <R::Kind as Kind>::Filter: Default,
 {
     let choices = ctx.query(LoadChoices).await?;
+    let wear = match (&record, R::PATH) {
+        (Some(_), paths::PRINTERS | paths::COMPONENTS) => {
+            Some(ctx.query(GetWear(ctx.id()?)).await?)
+        }
+        _ => None,
+    };
     let page = FormPage {
+        wear,
         controls: controls::<R>(&ctx.chrome, &form, &faults, &choices),
         path: R::PATH,
         title: R::TITLE,
@@ -664,6 +676,20 @@ where
         StatusCode::OK,
     )
     .await
+}
+
+/// Replaces component `{id}` (at the price given, or the old one's) and opens the new one.
+pub async fn replace(ctx: Ctx, body: Bytes) -> Page {
+    let form = Submitted::parse(&body);
+    let input = parse::<Replacement>(form.tree(&[])).map_err(|e| ctx.fail(&e))?;
+    let purchase_price = input.purchase_price.map(|p| *p.get());
+    let command = ReplaceComponent {
+        id: ctx.id()?,
+        purchase_price,
+    };
+    let new = ctx.state.send(command).await.map_err(|e| ctx.fail(&e))?;
+    let path = format!("{}/{}?replaced", paths::COMPONENTS, new.component.id);
+    Ok(see_other(&path))
 }
 
 async fn create<R: Screen>(ctx: Ctx, body: Bytes) -> Page

@@ -57,13 +57,17 @@ impl MaintenancePage {
         every(interval)
     }
 
-    /// The CSS class of a state.
     fn state_class(&self, state: &State) -> &'static str {
-        match state {
-            State::Ok => "ok",
-            State::Due => "due",
-            State::Overdue => "overdue",
-        }
+        state_class(*state)
+    }
+}
+
+/// The CSS class of a task's state (its colour on the maintenance page and the dashboard).
+pub fn state_class(state: State) -> &'static str {
+    match state {
+        State::Ok => "ok",
+        State::Due => "due",
+        State::Overdue => "overdue",
     }
 }
 

@@ -104,6 +104,8 @@ pub const MANUFACTURERS: &str = "/manufacturers";
 pub const PRINTERS: &str = "/printers";
 /// Components.
 pub const COMPONENTS: &str = "/components";
+/// Replaces a worn component (POST).
+pub const COMPONENT_REPLACE: &str = "/components/{id}/replace";
 /// Filaments.
 pub const FILAMENTS: &str = "/filaments";
 /// The five inventory sections, in navigation order.
