@@ -197,11 +197,12 @@ impl Application {
             .zip(config.bridge.as_ref())
             .map(|(running, bridge)| MqttTarget {
                 link: running.link.clone(),
-                discovery_prefix: bridge
-                    .homeassistant
-                    .as_ref()
-                    .filter(|h| h.enabled)
-                    .map(|h| h.discovery_prefix.clone()),
+                // printcost's own entities are announced unless the configuration switches
+                // discovery off explicitly (`homeassistant: {enabled: false}`).
+                discovery_prefix: match &bridge.homeassistant {
+                    None => Some(config::DEFAULT_DISCOVERY_PREFIX.to_string()),
+                    Some(h) => h.enabled.then(|| h.discovery_prefix.clone()),
+                },
             });
         let alerts = Channels::new(mqtt).map_err(StartError::Webhooks)?;
         let outside = Outside {

@@ -114,9 +114,17 @@ impl Told {
     }
 }
 
-fn bridge_config(broker: u16, device: u16) -> BridgeConfig {
+/// The bridge on an embedded broker at `broker` with one source at `device`; Home Assistant
+/// discovery of the points on with `points_announced` (printcost's own entities are announced
+/// either way).
+fn bridge_config(broker: u16, device: u16, points_announced: bool) -> BridgeConfig {
+    let discovery = if points_announced {
+        "homeassistant:\n  enabled: true\n"
+    } else {
+        ""
+    };
     let yaml = format!(
-        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: shop\n  client_id: printcost-alerts-test\nhomeassistant:\n  enabled: true\nsources:\n  - id: meter\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 200\n    request_timeout_ms: 200\n    points:\n      - {{name: Power, topic: power, address: 0, kind: holding, data_type: u16}}\n"
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: shop\n  client_id: printcost-alerts-test\n{discovery}sources:\n  - id: meter\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 200\n    request_timeout_ms: 200\n    points:\n      - {{name: Power, topic: power, address: 0, kind: holding, data_type: u16}}\n"
     );
     config::parse("alerts.yml", &yaml).unwrap()
 }
@@ -138,7 +146,7 @@ async fn every_alert_kind_starts_once_and_clears_once_over_mqtt_and_a_webhook() 
     let server = serve_at(meter.clone(), modbus).await;
     let mut data_dir = PathBuf::new();
     let app = linked_app_with(&double.url, |c| {
-        c.bridge = Some(bridge_config(broker, modbus.port()));
+        c.bridge = Some(bridge_config(broker, modbus.port(), true));
         c.alerts_interval_secs = 1;
         data_dir = c.data_dir.clone();
     })
@@ -422,8 +430,9 @@ fn last(heard: &Heard, topic: &str) -> Option<String> {
 async fn home_assistant_discovers_printcosts_own_entities_field_by_field() {
     let broker = free_address().port();
     let modbus = free_address();
+    // No `homeassistant` block in the bridge's configuration: printcost announces itself anyway.
     let app = TestApp::spawn_with(|c| {
-        c.bridge = Some(bridge_config(broker, modbus.port()));
+        c.bridge = Some(bridge_config(broker, modbus.port(), false));
         c.alerts_interval_secs = 1;
     })
     .await;

@@ -14,6 +14,9 @@ use serde::Deserialize;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
+/// Home Assistant's discovery prefix unless `homeassistant.discovery_prefix` says otherwise.
+pub const DEFAULT_DISCOVERY_PREFIX: &str = "homeassistant";
+
 /// The whole configuration document.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -624,6 +627,8 @@ impl SourceConfig {
 }
 
 mod defaults {
+    use super::DEFAULT_DISCOVERY_PREFIX;
+
     pub fn client_id() -> String {
         "modbus-mqtt-bridge".into()
     }
@@ -631,7 +636,7 @@ mod defaults {
         "modbus".into()
     }
     pub fn discovery_prefix() -> String {
-        "homeassistant".into()
+        DEFAULT_DISCOVERY_PREFIX.into()
     }
     pub fn keep_alive() -> u64 {
         30
