@@ -20,7 +20,13 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let dir = std::path::PathBuf::from(args.next().expect("DATA_DIR"));
     let count: usize = args.next().expect("N").parse().expect("N is a number");
-    std::fs::create_dir_all(&dir).unwrap();
+    seed(&dir, count);
+}
+
+/// Seeds `dir` (created if missing) with the demo shop and `count` prints (`benches/alerts.rs`
+/// calls this too).
+pub fn seed(dir: &std::path::Path, count: usize) {
+    std::fs::create_dir_all(dir).unwrap();
     let store = Store::open(&dir.join(printcost::DATABASE_FILE), StoreOptions::default()).unwrap();
 
     let now = Timestamp::now();
