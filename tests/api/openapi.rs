@@ -82,6 +82,15 @@ fn routes() -> Vec<(String, String)> {
         ("post", "/api/maintenance/{id}/done"),
         ("get", "/api/printers/{id}/wear"),
         ("get", "/api/components/{id}/wear"),
+        ("post", "/api/components/{id}/replace"),
+        ("get", "/api/alerts"),
+        ("get", "/api/settings/alerts"),
+        ("put", "/api/settings/alerts"),
+        ("post", "/api/settings/alerts/webhooks"),
+        ("put", "/api/settings/alerts/webhooks/{id}"),
+        ("delete", "/api/settings/alerts/webhooks/{id}"),
+        ("post", "/api/settings/alerts/webhooks/{id}/test"),
+        ("post", "/api/settings/alerts/mqtt/test"),
         ("post", "/api/prints/{id}/status"),
         ("get", "/api/spools"),
         ("post", "/api/spools"),
@@ -138,6 +147,7 @@ async fn every_route_is_documented_with_its_schemas() {
             "/repeat",
             "/retry",
             "/backups",
+            "/test",
         ];
         if ["post", "patch"].contains(&method.as_str())
             && !bodiless.iter().any(|b| path.ends_with(b))

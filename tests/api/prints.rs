@@ -559,6 +559,7 @@ async fn the_csv_export_parses_back_with_its_guard() {
     set_status(&app, id, "DONE").await;
 
     let text = app.get("/api/prints/export").await.text().await.unwrap();
+    let text = text.strip_prefix('\u{feff}').expect("a byte-order mark first");
     assert!(text.ends_with("\r\n"));
     assert!(
         text.lines().all(|l| l.starts_with('"')),
@@ -711,4 +712,57 @@ async fn version_latest_is_null_without_a_feed() {
         "UNAUTHENTICATED",
     )
     .await;
+}
+
+#[actix_web::test]
+async fn the_csv_export_opens_in_a_german_spreadsheet_with_semicolons_and_decimal_commas() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Halter; groß");
+    body["salesValue"] = json!("12.5");
+    let print = app.create("/api/prints", &body).await;
+    set_status(&app, print["id"].as_str().unwrap(), "DONE").await;
+
+    let standard = app.get("/api/prints/export").await;
+    let disposition = standard.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        regex::Regex::new(r#"^attachment; filename="prints-\d{4}-\d{2}-\d{2}\.csv"$"#)
+            .unwrap()
+            .is_match(&disposition),
+        "{disposition}"
+    );
+    let bytes = standard.bytes().await.unwrap();
+    assert!(
+        bytes.starts_with(b"\xEF\xBB\xBF\"id\",\"name\""),
+        "a BOM, then commas"
+    );
+    let mut reader = csv::Reader::from_reader(&bytes[3..]);
+    let row = reader.records().next().unwrap().unwrap();
+    assert_eq!((&row[1], &row[19]), ("Halter; groß", "12.5"));
+    let planned = row[10].to_string();
+    assert!(planned.contains('.'), "{planned}");
+
+    let german = app.get("/api/prints/export?separator=SEMICOLON").await;
+    let bytes = german.bytes().await.unwrap();
+    assert!(
+        bytes.starts_with(b"\xEF\xBB\xBF\"id\";\"name\""),
+        "a BOM, then semicolons"
+    );
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b';')
+        .from_reader(&bytes[3..]);
+    let row = reader.records().next().unwrap().unwrap();
+    assert_eq!((&row[1], &row[19]), ("Halter; groß", "12,5"));
+    assert_eq!(row[10], planned.replace('.', ","));
+    assert!(
+        row[23].contains("\"durationSeconds\""),
+        "the parts cell stays JSON"
+    );
+
+    let res = app.get("/api/prints/export?separator=TAB").await;
+    assert_field_error(res, "separator", "errors.invalidValue").await;
 }

@@ -118,6 +118,7 @@ async fn the_language_switch_localizes_words_numbers_and_money() {
     assert!(english.contains(r#"<html lang="en-US">"#));
     assert!(english.contains("Total cost"));
     assert!(english.contains('€'));
+    assert!(english.contains(r#"href="/api/prints/export?status=DONE" download"#), "{english}");
 
     let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
     assert_eq!(
@@ -128,6 +129,10 @@ async fn the_language_switch_localizes_words_numbers_and_money() {
     assert!(german.contains(r#"<html lang="de-DE">"#));
     assert!(german.contains("Gesamtkosten"), "{german}");
     assert!(german.contains("Fertig"));
+    assert!(
+        german.contains("/api/prints/export?status=DONE&amp;separator=SEMICOLON"),
+        "German spreadsheets get semicolons: {german}"
+    );
     let (_, board) = page(&client, &app, "/dashboard?period=all").await;
     assert!(board.contains("Fertige Drucke"));
     let money = regex_free_money(&board);

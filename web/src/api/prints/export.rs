@@ -1,4 +1,7 @@
-//! `GET /api/prints/export`: DONE prints as CSV (UTF-8, CRLF, every cell quoted), columns
+//! `GET /api/prints/export`: DONE prints as CSV (UTF-8 with a byte-order mark, CRLF, every cell
+//! quoted; `,` and decimal points, or with `separator=SEMICOLON` `;` and decimal commas as German
+//! spreadsheets read them), named `prints-YYYY-MM-DD.csv` (today in the instance time zone),
+//! columns
 //! `id,name,customer,printer,series,completed_at,archived_at,currency,quantity,duration_seconds,
 //! planned_cost,planned_cost_per_unit,outcome,outcome_at,actual_duration_seconds,actual_cost,
 //! actual_cost_per_unit,failure_reason,spool_codes,sales_value,planned_margin,revenue,
@@ -9,16 +12,20 @@ use super::dto::duration;
 use super::filters;
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{ListParams, StrictQuery};
+use crate::input::Faults;
+use crate::input::query::Params;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::{dec, dec_opt, ts};
 use actix_web::web::Data;
 use actix_web::{HttpResponse, get};
 use actors::prints::{self, Export, ExportData};
-use serde::Serialize;
+use deserr::Deserr;
+use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use storage::Id;
 use storage::records::{CostCategory, OutcomeStatus, Print};
+use utoipa::{IntoParams, ToSchema};
 
 /// The columns, in order.
 pub const COLUMNS: [&str; 24] = [
@@ -48,6 +55,54 @@ pub const COLUMNS: [&str; 24] = [
     "parts",
 ];
 
+/// The cells' separator, and with it the decimal mark.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Separator {
+    /// `,` between cells, decimal points (`12.5`).
+    #[default]
+    Comma,
+    /// `;` between cells, decimal commas (`12,5`): what a spreadsheet in German opens as
+    /// columns of numbers.
+    Semicolon,
+}
+
+crate::input::deserr_by_name!(Separator);
+
+impl Separator {
+    /// The delimiter byte.
+    fn byte(self) -> u8 {
+        match self {
+            Separator::Comma => b',',
+            Separator::Semicolon => b';',
+        }
+    }
+
+    /// A decimal cell (canonical text, `12.5`) with this separator's decimal mark.
+    fn decimal(self, text: String) -> String {
+        match self {
+            Separator::Comma => text,
+            Separator::Semicolon => text.replace('.', ","),
+        }
+    }
+}
+
+/// The export's own query.
+#[derive(Debug, Default, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase)]
+#[into_params(parameter_in = Query)]
+pub struct CsvParams {
+    /// `COMMA` (default: `,` and decimal points) or `SEMICOLON` (`;` and decimal commas).
+    #[deserr(default)]
+    #[param(value_type = Option<Separator>)]
+    pub separator: Option<Separator>,
+}
+
+impl Params for CsvParams {}
+
+/// The UTF-8 byte-order mark, first in the file, by which spreadsheets know the encoding.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// A text cell, guarded against formula injection.
 fn text(value: &str) -> String {
     if value.starts_with(['=', '+', '-', '@']) {
@@ -75,7 +130,8 @@ fn label(print: &Print, part: Id, category: CostCategory) -> String {
     line.map(|l| l.label.clone()).unwrap_or_default()
 }
 
-fn row(print: &Print, names: &ExportData) -> Vec<String> {
+fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
+    let decimal = |text: String| separator.decimal(text);
     let currency = &names.currency;
     let parts: Vec<PartCell> = print
         .parts
@@ -122,8 +178,8 @@ fn row(print: &Print, names: &ExportData) -> Vec<String> {
         currency.to_string(),
         print.quantity.to_string(),
         print.parts.iter().map(duration).sum::<u64>().to_string(),
-        dec(print.costing.total),
-        dec(print.costing.cost_per_unit),
+        decimal(dec(print.costing.total)),
+        decimal(dec(print.costing.cost_per_unit)),
         current
             .map_or("PENDING", |r| match r.status {
                 OutcomeStatus::Success => "SUCCESS",
@@ -134,28 +190,29 @@ fn row(print: &Print, names: &ExportData) -> Vec<String> {
         current
             .map(|r| r.duration_seconds.to_string())
             .unwrap_or_default(),
-        dec_opt(realized.actual_cost).unwrap_or_default(),
-        dec_opt(realized.actual_cost_per_unit).unwrap_or_default(),
+        decimal(dec_opt(realized.actual_cost).unwrap_or_default()),
+        decimal(dec_opt(realized.actual_cost_per_unit).unwrap_or_default()),
         text(
             current
                 .and_then(|r| r.failure_reason.as_deref())
                 .unwrap_or_default(),
         ),
         text(&spool_codes.join("; ")),
-        dec_opt(print.sales_value).unwrap_or_default(),
-        dec_opt(prints::planned_margin(print)).unwrap_or_default(),
-        dec_opt(realized.revenue).unwrap_or_default(),
-        dec_opt(realized.margin).unwrap_or_default(),
+        decimal(dec_opt(print.sales_value).unwrap_or_default()),
+        decimal(dec_opt(prints::planned_margin(print)).unwrap_or_default()),
+        decimal(dec_opt(realized.revenue).unwrap_or_default()),
+        decimal(dec_opt(realized.margin).unwrap_or_default()),
         serde_json::to_string(&parts).unwrap_or_default(),
     ]
 }
 
-/// Writes `rows` as CSV.
-fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, ApiError> {
+/// Writes `rows` as CSV separated by `separator`, after the byte-order mark.
+fn csv(rows: &[Vec<String>], separator: Separator) -> Result<Vec<u8>, ApiError> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .quote_style(csv::QuoteStyle::Always)
-        .from_writer(Vec::new());
+        .delimiter(separator.byte())
+        .from_writer(BOM.to_vec());
     let internal = |_| ApiError::new(Code::Internal);
     writer.write_record(COLUMNS).map_err(internal)?;
     for row in rows {
@@ -169,7 +226,7 @@ fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, ApiError> {
 /// DONE prints matching the list filters as CSV; a header only when none match.
 #[utoipa::path(
     tag = "prints",
-    params(ListParams, filters::PrintParams),
+    params(ListParams, filters::PrintParams, CsvParams),
     responses(
         (status = 200, description = "CSV, `Cache-Control: no-store`", content_type = "text/csv", body = String),
         (status = 401, body = ErrorBody),
@@ -181,14 +238,22 @@ fn csv(rows: &[Vec<String>]) -> Result<Vec<u8>, ApiError> {
 pub async fn export(
     state: Data<AppState>,
     _user: CurrentUser,
-    query: StrictQuery<(ListParams, filters::PrintParams)>,
+    query: StrictQuery<((ListParams, filters::PrintParams), CsvParams)>,
 ) -> Result<HttpResponse, ApiError> {
-    let (_, filter) = filters::filter(query.0);
+    let (list, csv_params) = query.0;
+    let (_, filter) = filters::filter(list);
+    let separator = csv_params.separator.unwrap_or_default();
     let data = state.query(Export(filter)).await?;
-    let rows: Vec<_> = data.prints.iter().map(|p| row(p, &data)).collect();
+    let rows: Vec<_> = data
+        .prints
+        .iter()
+        .map(|p| row(p, &data, separator))
+        .collect();
+    let today = state.index.date_of(storage::Timestamp::now());
+    let file = format!("attachment; filename=\"prints-{today}.csv\"");
     Ok(HttpResponse::Ok()
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))
-        .insert_header(("Content-Disposition", "attachment; filename=\"prints.csv\""))
-        .body(csv(&rows)?))
+        .insert_header(("Content-Disposition", file))
+        .body(csv(&rows, separator)?))
 }
