@@ -559,7 +559,9 @@ async fn the_csv_export_parses_back_with_its_guard() {
     set_status(&app, id, "DONE").await;
 
     let text = app.get("/api/prints/export").await.text().await.unwrap();
-    let text = text.strip_prefix('\u{feff}').expect("a byte-order mark first");
+    let text = text
+        .strip_prefix('\u{feff}')
+        .expect("a byte-order mark first");
     assert!(text.ends_with("\r\n"));
     assert!(
         text.lines().all(|l| l.starts_with('"')),

@@ -118,7 +118,10 @@ async fn the_language_switch_localizes_words_numbers_and_money() {
     assert!(english.contains(r#"<html lang="en-US">"#));
     assert!(english.contains("Total cost"));
     assert!(english.contains('€'));
-    assert!(english.contains(r#"href="/api/prints/export?status=DONE" download"#), "{english}");
+    assert!(
+        english.contains(r#"href="/api/prints/export?status=DONE" download"#),
+        "{english}"
+    );
 
     let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
     assert_eq!(

@@ -12,7 +12,7 @@ use super::mqtt;
 use super::settings::RecordStanding;
 use super::texts::Words;
 use super::webhook::{self, Failure};
-use super::{Change, Event, Found, Kind};
+use super::{Change, Event, Found, TEST};
 use crate::bridge::link::MqttLink;
 use crate::command::Snapshot;
 use crate::prints::PrintIndex;
@@ -84,13 +84,13 @@ impl Channels {
 fn test_event(language: &str) -> Event {
     let (title, message) = Words::of(language).test();
     let now = Timestamp::now();
-    let alert = Found {
-        kind: Kind::Test,
+    let alert = StandingAlert {
+        kind: TEST.to_string(),
         subject: String::new(),
         title,
         message,
-    }
-    .standing(now);
+        since: now,
+    };
     Event::of(&alert, Change::Test, now)
 }
 
@@ -345,6 +345,7 @@ impl Actor for Engine {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::alerts::Kind;
 
     fn found(kind: Kind, subject: &str, title: &str) -> Found {
         Found {

@@ -17,12 +17,18 @@ pub mod settings;
 pub mod texts;
 pub mod webhook;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use storage::Timestamp;
 use storage::records::StandingAlert;
 
+/// The kind of the events "send test" sends (no alert has it).
+pub const TEST: &str = "TEST";
+
 /// An alert's kind; its code is the wire's (`LOW_STOCK`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, utoipa::ToSchema,
+)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum Kind {
     /// A filament's active spools hold less than its threshold. Subject: the filament.
     LowStock,
@@ -46,12 +52,10 @@ pub enum Kind {
     BackupStale,
     /// The last nightly backup failed.
     BackupFailed,
-    /// Sent by "send test" only; never stands.
-    Test,
 }
 
 impl Kind {
-    /// Every kind that can stand, in the order the settings page lists them.
+    /// Every kind, in the order the settings page lists them.
     pub const ALL: [Kind; 10] = [
         Kind::LowStock,
         Kind::SpoolEmpty,
@@ -78,11 +82,10 @@ impl Kind {
             Kind::SourceOffline => "SOURCE_OFFLINE",
             Kind::BackupStale => "BACKUP_STALE",
             Kind::BackupFailed => "BACKUP_FAILED",
-            Kind::Test => "TEST",
         }
     }
 
-    /// The kind of `code` (not `TEST`).
+    /// The kind of `code` (none for `TEST`).
     pub fn parse(code: &str) -> Option<Kind> {
         Kind::ALL.into_iter().find(|k| k.code() == code)
     }
@@ -109,7 +112,6 @@ impl Kind {
                 &["printcost", "electric_plug"]
             }
             Kind::BackupStale | Kind::BackupFailed => &["printcost", "floppy_disk"],
-            Kind::Test => &["printcost", "white_check_mark"],
         }
     }
 }
@@ -201,9 +203,9 @@ impl Event {
         }
     }
 
-    /// Its kind (`Test` for a kind this build does not know).
-    pub fn kind(&self) -> Kind {
-        Kind::parse(&self.kind).unwrap_or(Kind::Test)
+    /// ntfy's tags of its kind (a test's: `printcost`, `white_check_mark`).
+    pub fn tags(&self) -> &'static [&'static str] {
+        Kind::parse(&self.kind).map_or(&["printcost", "white_check_mark"], Kind::tags)
     }
 }
 
@@ -223,7 +225,10 @@ mod tests {
         for kind in Kind::ALL {
             assert_eq!(Kind::parse(kind.code()), Some(kind));
         }
-        assert_eq!(Kind::parse("TEST"), None, "a test never stands");
+        assert_eq!(Kind::parse(TEST), None, "a test never stands");
+        let wire = serde_json::to_value(Kind::ALL).unwrap();
+        let codes: Vec<&str> = Kind::ALL.iter().map(|k| k.code()).collect();
+        assert_eq!(wire, serde_json::json!(codes), "serde writes the codes");
         assert_eq!(Kind::parse("low_stock"), None);
     }
 }

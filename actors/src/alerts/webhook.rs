@@ -11,7 +11,7 @@
 //!   1, 2, 4, … s (at most [`MAX_WAIT`] between attempts) up to [`ATTEMPTS`] attempts; any other
 //!   status is refused for good. Redirects are not followed.
 
-use super::Event;
+use super::{Event, TEST};
 use reqwest::StatusCode;
 use std::time::Duration;
 use storage::records::{Webhook, WebhookForm};
@@ -34,7 +34,7 @@ pub fn client() -> Result<reqwest::Client, String> {
 
 /// Whether `webhook` takes alerts of `kind` (a test goes to every webhook).
 pub fn takes(webhook: &Webhook, kind: &str) -> bool {
-    kind == "TEST" || webhook.kinds.is_empty() || webhook.kinds.iter().any(|k| k == kind)
+    kind == TEST || webhook.kinds.is_empty() || webhook.kinds.iter().any(|k| k == kind)
 }
 
 /// Why one attempt did not deliver.
@@ -67,7 +67,7 @@ pub async fn send_once(
             .header("Content-Type", "text/plain; charset=utf-8")
             .header("X-Title", encoded_words(&event.title))
             .header("X-Priority", event.priority.to_string())
-            .header("X-Tags", event.kind().tags().join(","))
+            .header("X-Tags", event.tags().join(","))
             .body(event.message.clone()),
     };
     let response = request.send().await.map_err(|e| {

@@ -36,42 +36,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(test_mqtt);
 }
 
-/// An alert's kind.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum AlertKind {
-    /// A filament's stock is below its threshold.
-    LowStock,
-    /// A spool is empty and not archived.
-    SpoolEmpty,
-    /// A maintenance task has used 90 % of its interval.
-    MaintenanceDue,
-    /// A maintenance task has used its interval.
-    MaintenanceOverdue,
-    /// A print failed today or yesterday, not retried or archived.
-    PrintFailed,
-    /// Spoolman or Bambuddy has not answered for longer than `integrationMinutes`.
-    IntegrationFailing,
-    /// A spool-manager operation is UNKNOWN.
-    OperationUnknown,
-    /// A Modbus source of the bridge does not answer.
-    SourceOffline,
-    /// The newest backup is older than `backupDays`.
-    BackupStale,
-    /// The last nightly backup failed.
-    BackupFailed,
-}
-
-crate::input::deserr_by_name!(AlertKind, Form);
-
-impl AlertKind {
-    fn code(self) -> String {
-        serde_json::to_value(self)
-            .ok()
-            .and_then(|v| v.as_str().map(str::to_owned))
-            .unwrap_or_default()
-    }
-}
+crate::input::deserr_by_name!(Kind, Form);
 
 /// A webhook's request form.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
@@ -243,7 +208,7 @@ pub struct WebhookPut {
     /// The kinds it takes; empty or omitted for every kind.
     #[deserr(default)]
     #[serde(default)]
-    pub kinds: Vec<AlertKind>,
+    pub kinds: Vec<Kind>,
     /// Sent as `Authorization: Bearer`: omit to keep, null to remove; 1–500 printable ASCII
     /// characters without spaces. Write-only.
     #[serde(default)]
@@ -258,7 +223,7 @@ impl From<WebhookPut> for WebhookInput {
             name: w.name.into_inner(),
             url: w.url,
             form: w.form.into(),
-            kinds: w.kinds.into_iter().map(AlertKind::code).collect(),
+            kinds: w.kinds.into_iter().map(|k| k.code().to_string()).collect(),
             token: w.token,
         }
     }

@@ -59,11 +59,10 @@ pub async fn show(ctx: Ctx) -> Page {
         });
     render(
         ctx,
-        None,
-        Submitted::default(),
-        Faults::default(),
-        notice,
-        None,
+        Shown {
+            notice,
+            ..Shown::default()
+        },
         StatusCode::OK,
     )
     .await
@@ -83,11 +82,11 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
             let status = e.code.status();
             render(
                 ctx,
-                Some(form),
-                Submitted::default(),
-                Faults::of(&e),
-                None,
-                None,
+                Shown {
+                    thresholds: Some(form),
+                    faults: Faults::of(&e),
+                    ..Shown::default()
+                },
                 status,
             )
             .await
@@ -106,7 +105,16 @@ pub async fn add(ctx: Ctx, body: Bytes) -> Page {
         Ok(()) => Ok(see_other(&format!("{}?added", paths::SETTINGS_ALERTS))),
         Err(e) => {
             let status = e.code.status();
-            render(ctx, None, form, Faults::of(&e), None, None, status).await
+            render(
+                ctx,
+                Shown {
+                    form,
+                    faults: Faults::of(&e),
+                    ..Shown::default()
+                },
+                status,
+            )
+            .await
         }
     }
 }
@@ -134,44 +142,44 @@ pub async fn test_webhook(ctx: Ctx) -> Page {
         .find(|w| w.id == id)
         .map(|w| w.name.clone())
         .unwrap_or_default();
-    let tested = Some((name, result));
-    render(
-        ctx,
-        None,
-        Submitted::default(),
-        Faults::default(),
-        None,
-        tested,
-        StatusCode::OK,
-    )
-    .await
+    tested(ctx, name, result).await
 }
 
 /// Publishes a test on MQTT and shows how it went.
 pub async fn test_mqtt(ctx: Ctx) -> Page {
     let result = test_mqtt_of(&ctx.state).await.map_err(|e| ctx.fail(&e))?;
-    let tested = Some(("MQTT".to_string(), result));
-    render(
-        ctx,
-        None,
-        Submitted::default(),
-        Faults::default(),
-        None,
-        tested,
-        StatusCode::OK,
-    )
-    .await
+    tested(ctx, "MQTT".to_string(), result).await
 }
 
-async fn render(
-    ctx: Ctx,
+/// The page with how the test of channel `name` went.
+async fn tested(ctx: Ctx, name: String, result: TestResult) -> Page {
+    let shown = Shown {
+        tested: Some((name, result)),
+        ..Shown::default()
+    };
+    render(ctx, shown, StatusCode::OK).await
+}
+
+/// What a rendering shows beyond the stored settings.
+#[derive(Default)]
+struct Shown {
+    /// The thresholds' form as submitted (else as stored).
     thresholds: Option<Submitted>,
+    /// The new webhook's form as submitted.
     form: Submitted,
     faults: Faults,
     notice: Option<&'static str>,
     tested: Option<(String, TestResult)>,
-    status: StatusCode,
-) -> Page {
+}
+
+async fn render(ctx: Ctx, shown: Shown, status: StatusCode) -> Page {
+    let Shown {
+        thresholds,
+        form,
+        faults,
+        notice,
+        tested,
+    } = shown;
     let stored = ctx.query(GetAlertSettings).await?;
     let standing = ctx.query(GetStanding).await?;
     let thresholds = thresholds.unwrap_or_else(|| {
