@@ -40,11 +40,60 @@ pub fn from_text<T, E: DeserializeError, V: IntoValue>(
     }
 }
 
+/// The decimal mark a person types, where a form (not the API) is read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DecimalMark {
+    /// `12.5` (English). A comma is a thousands separator here, refused.
+    Point,
+    /// `12,5` (German); the point keeps working. A number with both is refused: one of them
+    /// would be a thousands separator.
+    Comma,
+}
+
+thread_local! {
+    static TYPED: std::cell::Cell<Option<DecimalMark>> = const { std::cell::Cell::new(None) };
+}
+
+/// Runs `read` (synchronous: a form's parse) with decimals read as a person of `mark` types
+/// them; outside it (the API) only the canonical `12.5` is taken.
+pub fn typed_with<R>(mark: DecimalMark, read: impl FnOnce() -> R) -> R {
+    let before = TYPED.with(|t| t.replace(Some(mark)));
+    let result = read();
+    TYPED.with(|t| t.set(before));
+    result
+}
+
+/// `text` as a canonical decimal text, given the mark forms are read with (none: as it is).
+///
+/// Errors: `errors.thousandsSeparator` for a comma in a form read with [`DecimalMark::Point`],
+/// or a comma and a point together in one read with [`DecimalMark::Comma`].
+fn canonical_mark(text: &str) -> Result<std::borrow::Cow<'_, str>, String> {
+    let separator = || {
+        refuse(
+            "errors.thousandsSeparator",
+            "no thousands separator: write 1299.50 (or 1299,50 in German)",
+        )
+    };
+    if !text.contains(',') {
+        return Ok(text.into());
+    }
+    match TYPED.with(std::cell::Cell::get) {
+        None => Ok(text.into()),
+        Some(DecimalMark::Point) => Err(separator()),
+        Some(DecimalMark::Comma) if text.contains('.') => Err(separator()),
+        Some(DecimalMark::Comma) => Ok(text.replacen(',', ".", 1).into()),
+    }
+}
+
 /// Parses a plain decimal: optional `-`, digits, optional `.` and digits. No exponent, no `+`,
 /// no separators, no spaces. At most `max_whole` integer and `max_fraction` fractional digits.
+/// In a form read with [`typed_with`], the decimal comma is taken as that says.
 ///
-/// Errors: `errors.invalidDecimal` for any other text, `errors.outOfRange` for too many digits.
+/// Errors: `errors.invalidDecimal` for any other text, `errors.outOfRange` for too many digits,
+/// `errors.thousandsSeparator` as [`typed_with`] says.
 pub fn parse_decimal(text: &str, max_whole: usize, max_fraction: usize) -> Result<Decimal, String> {
+    let text = canonical_mark(text)?;
+    let text = text.as_ref();
     let invalid = || {
         refuse(
             "errors.invalidDecimal",
@@ -487,6 +536,48 @@ pub fn note_text(note: Option<Note>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn forms_take_the_decimal_mark_their_reader_types_and_the_api_only_the_point() {
+        let read = |mark, text: &str| typed_with(mark, || parse_decimal(text, 15, 10));
+        assert_eq!(
+            read(DecimalMark::Comma, "1299,50").unwrap(),
+            Decimal::new(129_950, 2)
+        );
+        assert_eq!(
+            read(DecimalMark::Comma, "-2,5").unwrap(),
+            Decimal::new(-25, 1)
+        );
+        assert_eq!(
+            read(DecimalMark::Comma, "0.35").unwrap(),
+            Decimal::new(35, 2),
+            "the point too"
+        );
+        let key =
+            |r: Result<Decimal, String>| r.unwrap_err().split(':').next().unwrap().to_string();
+        assert_eq!(
+            key(read(DecimalMark::Comma, "1.299,50")),
+            "errors.thousandsSeparator"
+        );
+        assert_eq!(
+            key(read(DecimalMark::Point, "1,299.50")),
+            "errors.thousandsSeparator"
+        );
+        assert_eq!(
+            key(read(DecimalMark::Point, "12,5")),
+            "errors.thousandsSeparator"
+        );
+        assert_eq!(
+            key(read(DecimalMark::Comma, "1,2,3")),
+            "errors.invalidDecimal"
+        );
+        assert_eq!(
+            key(parse_decimal("12,5", 15, 10)),
+            "errors.invalidDecimal",
+            "the API as before"
+        );
+        assert_eq!(parse_decimal("12.5", 15, 10).unwrap(), Decimal::new(125, 1));
+    }
     use proptest::prelude::*;
 
     #[test]

@@ -31,6 +31,7 @@ mod spoolmgr_real;
 mod spools;
 mod support;
 mod ui;
+mod ui_decimals;
 mod ui_maintenance;
 mod ui_pages;
 mod ui_settings;

@@ -1,6 +1,7 @@
 // A print from its sliced file, in German, in a real browser: setup with demo data, the switch
 // to German, a G-code dropped on the prints page, the editor filled from it (the slicer's
-// figures above), and the draft it makes. Fails on any console error.
+// figures above), a grams field typed with the decimal comma, and the draft it makes. Fails on
+// any console error.
 //
 //   node sliced.mjs BASE_URL SCREENSHOT_DIR GCODE_FILE
 import { launch, setUpInGerman, watchedPage } from "./browser.mjs";
@@ -30,10 +31,21 @@ try {
       if (!select.value && select.options.length > 1) select.value = select.options[1].value;
     }
   });
+  // Grams as a German types them: prefilled with the decimal comma, taken with it, and the
+  // live cost follows.
+  const grams = page.locator('#print-editor input[data-name="parts[#].filaments[#].usedGrams"]').first();
+  assert.match(await grams.inputValue(), /^\d+,\d+$/, "prefilled with the decimal comma");
+  const before = await page.locator("#preview-total").innerText();
+  await grams.fill("12,5");
+  await page.waitForFunction((was) => {
+    const now = document.getElementById("preview-total").innerText;
+    return now !== was && /€/.test(now);
+  }, before);
+  await page.screenshot({ path: `${shots}/editor-comma-de.png`, fullPage: true });
   await page.getByRole("button", { name: "Entwurf speichern" }).click();
   await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/);
   const body = await page.locator("main").innerText();
-  assert.match(body, /4,45/, "the slicer's grams on the draft");
+  assert.match(body, /12,5/, "the grams typed with the comma on the draft");
   assert.match(await page.locator("#print-source").innerText(), /Erstellt aus prusa-two-filaments\.gcode \(PrusaSlicer 2\.5\.0/);
   await page.screenshot({ path: `${shots}/sliced-draft-de.png`, fullPage: true });
 

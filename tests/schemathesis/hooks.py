@@ -26,9 +26,9 @@ those, so the checks judge the rest:
 - A printer's legacy `manufacturer` name that belongs to a manufacturer the fuzzer archived
   becomes the seeded manufacturer's id: the name resolves an active manufacturer or makes one,
   so an archived one's name is refused (422 errors.archived), a rule of stored data.
-- The seeded records stay as seeded: an edit, archive or delete aimed at one goes to an unknown
-  id instead (404), or the records every body refers to would change type, be archived or be
-  gone (422 errors.wrongComponentType, errors.archived, errors.notFound).
+- The seeded records stay as seeded: an edit, archive, replacement or delete aimed at one goes
+  to an unknown id instead (404), or the records every body refers to would change type, be
+  archived or be gone (422 errors.wrongComponentType, errors.archived, errors.notFound).
 - The integrations stay off: their peers do not run here, and what a peer holds (its printers,
   spools and logs) is stored data no schema can name (422 errors.notFound on `remoteId`), or an
   unreachable peer (502). Their routes answer 409 INTEGRATION_DISABLED; the peers themselves
@@ -187,7 +187,7 @@ def before_call(context, case, **kwargs):
     path = case.operation.path
     target = (case.path_parameters or {}).get("id")
     if case.method.upper() in ("PATCH", "DELETE", "POST") and target in SEEDED.values():
-        if case.method.upper() != "POST" or path.endswith(("/archive", "/status")):
+        if case.method.upper() != "POST" or path.endswith(("/archive", "/status", "/replace")):
             case.path_parameters["id"] = UNKNOWN_ID
     if isinstance(case.body, (dict, list)):
         case.body = without_part_ids(pin(case.body))

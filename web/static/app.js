@@ -63,8 +63,11 @@ if (editor) {
   const lines = document.querySelector("#preview-lines tbody");
   const state = document.getElementById("preview-state");
 
+  // German forms take the decimal comma (the server reads them so); the API takes the point.
+  const comma = document.documentElement.lang === "de-DE";
   const documentOf = () => {
     const root = {};
+    const decimals = new Set([...editor.querySelectorAll("input[inputmode=decimal]")].map((i) => i.name));
     for (const [name, raw] of new FormData(editor)) {
       const value = String(raw).trim();
       if (!value) continue;
@@ -81,6 +84,9 @@ if (editor) {
         node = node[step];
       });
       let leaf = value;
+      if (comma && decimals.has(name) && /^-?\d+,\d+$/.test(value)) {
+        leaf = value.replace(",", ".");
+      }
       if (last.endsWith("Minutes")) {
         last = last.replace(/Minutes$/, "Seconds");
         leaf = Math.round(Number(value.replace(",", ".")) * 60);

@@ -72,7 +72,7 @@ pub async fn show(ctx: Ctx) -> Page {
 pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let tree = form.tree(&["integrationMinutes", "backupDays"]);
-    let saved = match input::parse::<ThresholdsPut>(tree) {
+    let saved = match ctx.typed(|| input::parse::<ThresholdsPut>(tree)) {
         Ok(input) => put_thresholds_of(&ctx.state, input).await.map(|_| ()),
         Err(e) => Err(e),
     };

@@ -12,6 +12,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Data};
 use actix_web::{HttpRequest, HttpResponse};
 use actors::setup;
+use actors::values::typed_with;
 use askama::Template;
 
 /// The fields of the setup form, named as the API's `SetupInput`.
@@ -95,7 +96,9 @@ async fn render_setup(
 /// Runs setup and signs the new account in.
 pub async fn setup(state: Data<AppState>, body: Bytes) -> HttpResponse {
     let form = Submitted::parse(&body);
-    let outcome = match form.input::<SetupInput>(&SETUP_FIELDS) {
+    let mark = i18n::Lang::of(form.get("locale")).decimal_mark();
+    let read = typed_with(mark, || form.input::<SetupInput>(&SETUP_FIELDS));
+    let outcome = match read {
         Ok(input) => run_setup(&state, input).await,
         Err(e) => Err(e),
     };

@@ -72,7 +72,7 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let mut tree = form.tree(&["keepDays", "keepWeeks"]);
     tree["enabled"] = serde_json::Value::Bool(form.checked("enabled"));
-    let saved = match input::parse::<SchedulePut>(tree) {
+    let saved = match ctx.typed(|| input::parse::<SchedulePut>(tree)) {
         Ok(input) => put_schedule_of(&ctx.state, input).await,
         Err(e) => Err(e),
     };

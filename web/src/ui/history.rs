@@ -207,7 +207,7 @@ pub async fn list(ctx: Ctx) -> Page {
 /// `POST /series`: creates an OPEN series.
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let result = match form.document::<SeriesInputDto>(&["target"]) {
+    let result = match ctx.typed(|| form.document::<SeriesInputDto>(&["target"])) {
         Ok(input) => ctx.state.send(CreateSeries(input.into())).await,
         Err(e) => Err(e),
     };

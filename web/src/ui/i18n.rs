@@ -11,6 +11,7 @@
 //! symbol before the amount in en-US (`€1,234.50`) and after it in de-DE (`1.234,50 €`); codes
 //! without a common symbol are written out (`CHF 1,234.50`).
 
+use actors::values::DecimalMark;
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -31,6 +32,30 @@ impl Lang {
         match tag {
             "de-DE" => Lang::DeDe,
             _ => Lang::EnUs,
+        }
+    }
+
+    /// The decimal mark its people type in forms.
+    pub fn decimal_mark(self) -> DecimalMark {
+        match self {
+            Lang::EnUs => DecimalMark::Point,
+            Lang::DeDe => DecimalMark::Comma,
+        }
+    }
+
+    /// `value` as a form shows it to be typed over: a canonical decimal (`77.14`) with the
+    /// language's mark (`77,14` in German; never grouped, so it reads back as it is); any
+    /// other text (a value as the person typed it) as it is.
+    pub fn typed(self, value: &str) -> String {
+        let unsigned = value.strip_prefix('-').unwrap_or(value);
+        let canonical = unsigned.split_once('.').is_some_and(|(whole, fraction)| {
+            [whole, fraction]
+                .iter()
+                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        });
+        match self {
+            Lang::DeDe if canonical => value.replacen('.', ",", 1),
+            _ => value.to_string(),
         }
     }
 
@@ -182,6 +207,17 @@ impl Tr {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn forms_show_canonical_decimals_with_the_languages_mark_and_typed_text_as_it_is() {
+        assert_eq!(Lang::DeDe.typed("77.14"), "77,14");
+        assert_eq!(Lang::DeDe.typed("-2.5"), "-2,5");
+        assert_eq!(Lang::DeDe.typed("1000"), "1000");
+        assert_eq!(Lang::DeDe.typed("1.299,50"), "1.299,50", "as typed");
+        assert_eq!(Lang::DeDe.typed("12,5"), "12,5");
+        assert_eq!(Lang::EnUs.typed("77.14"), "77.14");
+        assert_eq!(Lang::DeDe.decimal_mark(), DecimalMark::Comma);
+    }
     use std::collections::BTreeSet;
 
     fn d(s: &str) -> Decimal {

@@ -681,7 +681,9 @@ where
 /// Replaces component `{id}` (at the price given, or the old one's) and opens the new one.
 pub async fn replace(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let input = parse::<Replacement>(form.tree(&[])).map_err(|e| ctx.fail(&e))?;
+    let input = ctx
+        .typed(|| parse::<Replacement>(form.tree(&[])))
+        .map_err(|e| ctx.fail(&e))?;
     let purchase_price = input.purchase_price.map(|p| *p.get());
     let command = ReplaceComponent {
         id: ctx.id()?,
@@ -697,7 +699,7 @@ where
     <R::Kind as Kind>::Filter: Default,
 {
     let form = Submitted::parse(&body);
-    let input = parse::<R::Input>(api_body::<R>(&form));
+    let input = ctx.typed(|| parse::<R::Input>(api_body::<R>(&form)));
     let result = match input {
         Ok(input) => api::add::<R>(&ctx.state, input).await,
         Err(e) => Err(e),
@@ -717,7 +719,7 @@ where
 {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let input = parse::<R::Input>(api_body::<R>(&form));
+    let input = ctx.typed(|| parse::<R::Input>(api_body::<R>(&form)));
     let result = match input {
         Ok(input) => api::replace::<R>(&ctx.state, id, input).await.map(|_| ()),
         Err(e) => Err(e),

@@ -130,7 +130,7 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let mut tree = form.tree(&["count"]);
     tree["blocking"] = Value::Bool(form.checked("blocking"));
-    let created = match input::parse::<TaskCreate>(tree) {
+    let created = match ctx.typed(|| input::parse::<TaskCreate>(tree)) {
         Ok(input) => ctx.state.send(CreateTask(input.into())).await,
         Err(e) => Err(e),
     };

@@ -14,6 +14,7 @@ use actix_web::web::Data;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use actors::command::Query;
 use actors::settings;
+use actors::values::typed_with;
 use askama::Template;
 use futures_util::future::LocalBoxFuture;
 
@@ -111,6 +112,12 @@ impl FromRequest for Ctx {
 }
 
 impl Ctx {
+    /// Runs a form's parse with decimals read as the user types them (`12,5` in German; the
+    /// API takes `12.5` only).
+    pub fn typed<R>(&self, read: impl FnOnce() -> R) -> R {
+        typed_with(self.chrome.t.lang.decimal_mark(), read)
+    }
+
     /// The error page for `error`, in the page's locale.
     pub fn fail(&self, error: &ApiError) -> Rendered {
         error_page(&self.req, &self.chrome, error)

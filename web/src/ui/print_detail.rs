@@ -510,7 +510,7 @@ pub(super) fn outcome_tree(form: &Submitted) -> serde_json::Value {
 pub async fn record(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let result = match outcome_input::<OutcomeInputDto>(&form) {
+    let result = match ctx.typed(|| outcome_input::<OutcomeInputDto>(&form)) {
         Ok(input) => {
             let input = input.into();
             ctx.state.send(RecordOutcome { id, input }).await
@@ -527,7 +527,9 @@ pub async fn record(ctx: Ctx, body: Bytes) -> Page {
 pub async fn correct(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let input = outcome_input::<CorrectionInputDto>(&form).and_then(CorrectionInputDto::into_input);
+    let input = ctx
+        .typed(|| outcome_input::<CorrectionInputDto>(&form))
+        .and_then(CorrectionInputDto::into_input);
     let result = match input {
         Ok(input) => ctx.state.send(CorrectOutcome { id, input }).await,
         Err(e) => Err(e),

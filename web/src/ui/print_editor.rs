@@ -429,7 +429,7 @@ fn draft_of(preview: &SlicedPreviewDto) -> Value {
 /// `POST /prints`: creates the draft and shows it, or shows the form again with its faults.
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let result = match form.document::<PrintInputDto>(&NUMBERS) {
+    let result = match ctx.typed(|| form.document::<PrintInputDto>(&NUMBERS)) {
         Ok(draft) => match draft.create() {
             Ok(command) => ctx.state.send(command).await,
             Err(e) => Err(e),
@@ -457,7 +457,7 @@ async fn stored(ctx: &Ctx) -> Result<PrintDto, Rendered> {
 pub async fn edit_form(ctx: Ctx) -> Page {
     let print = stored(&ctx).await?;
     let tree = document_of(&print);
-    let priced = match input::parse::<PrintInputDto>(tree.clone()) {
+    let priced = match ctx.typed(|| input::parse::<PrintInputDto>(tree.clone())) {
         Ok(draft) => match draft.into_input() {
             Ok(input) => ctx.state.query(Calculate(input)).await.map(drop),
             Err(e) => Err(e),
@@ -474,7 +474,7 @@ pub async fn edit_form(ctx: Ctx) -> Page {
 pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let result = match form.document::<PrintInputDto>(&NUMBERS) {
+    let result = match ctx.typed(|| form.document::<PrintInputDto>(&NUMBERS)) {
         Ok(draft) => match draft.command(id) {
             Ok(command) => ctx.state.send(command).await,
             Err(e) => Err(e),

@@ -30,7 +30,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
     );
     let mut document = Submitted::default();
     document.set("data.printId", id.to_string());
-    let action = match form.get("fleetAction") {
+    let action = ctx.typed(|| match form.get("fleetAction") {
         "ATTACH" => {
             document.set("action", "ATTACH");
             document.set("data.partId", form.get("attach.partId"));
@@ -43,7 +43,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
             document.document::<FleetAction>(&[])
         }
         _ => import(&form, &outcome, id),
-    };
+    });
     let result = match action {
         Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
         Err(e) => Err(e),

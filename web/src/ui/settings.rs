@@ -86,7 +86,7 @@ fn saved() -> HttpResponse {
 /// Saves the instance settings.
 pub async fn save_settings(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let outcome = match form.input::<SettingsPatch>(&SETTINGS_FIELDS) {
+    let outcome = match ctx.typed(|| form.input::<SettingsPatch>(&SETTINGS_FIELDS)) {
         Ok(input) => ctx.state.send(UpdateSettings::from(input)).await,
         Err(e) => Err(e),
     };

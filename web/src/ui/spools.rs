@@ -135,7 +135,7 @@ pub async fn new_form(ctx: Ctx) -> Page {
 /// `POST /spools`: opens the spool with its receipt.
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let result = match form.document::<SpoolInputDto>(&[]) {
+    let result = match ctx.typed(|| form.document::<SpoolInputDto>(&[])) {
         Ok(input) => ctx.state.send(OpenSpool::from(input)).await,
         Err(e) => Err(e),
     };
@@ -287,7 +287,7 @@ pub async fn show(ctx: Ctx) -> Page {
 pub async fn book(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let result = match form.document::<MovementInputDto>(&[]) {
+    let result = match ctx.typed(|| form.document::<MovementInputDto>(&[])) {
         Ok(input) => ctx.state.send(input.command(id)).await,
         Err(e) => Err(e),
     };

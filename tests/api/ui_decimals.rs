@@ -1,0 +1,129 @@
+//! Decimals as people type them, over a real socket: in German the decimal comma is taken in
+//! every form (the point keeps working), forms are prefilled with it, and a thousands separator
+//! is refused beside its field in words; in English a comma is refused the same way. The API
+//! itself takes the canonical point only.
+
+use crate::support::{TestApp, assert_field_error, location, page, shop, signed_in, submit};
+use reqwest::Client;
+use serde_json::{Value, json};
+
+async fn in_german(app: &TestApp, client: &Client) {
+    let res = submit(client, app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+}
+
+fn id_of(location: &str) -> String {
+    let path = location.split('?').next().unwrap();
+    path.rsplit('/').next().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn german_forms_take_the_decimal_comma_and_show_it_back() {
+    let (app, client) = signed_in().await;
+    in_german(&app, &client).await;
+    let shop = shop(&app).await;
+
+    let mut printer = vec![
+        ("name", "MK4S"),
+        ("manufacturerId", shop.maker.as_str()),
+        ("purchasePrice", "1.299,50"),
+        ("expectedLifetimeHours", "6000,5"),
+        ("averagePowerWatts", "120"),
+    ];
+    let refused = submit(&client, &app, "/printers", &printer).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains(r#"id="purchasePrice-fault""#), "{body}");
+    assert!(
+        body.contains("Bitte ohne Tausenderpunkt schreiben"),
+        "{body}"
+    );
+    assert!(body.contains(r#"value="1.299,50""#), "the value as typed");
+    printer[2] = ("purchasePrice", "1299,50");
+    let saved = submit(&client, &app, "/printers", &printer).await;
+    assert_eq!(saved.status().as_u16(), 303);
+    let id = id_of(location(&saved));
+    let stored: Value = app
+        .get(&format!("/api/printers/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&stored["purchasePrice"], &stored["expectedLifetimeHours"]),
+        (&json!("1299.5"), &json!("6000.5")),
+        "the API keeps its canonical strings"
+    );
+    let (_, form) = page(&client, &app, &format!("/printers/{id}")).await;
+    assert!(
+        form.contains(r#"value="1299,5""#),
+        "prefilled with the comma: {form}"
+    );
+
+    // The point keeps working; settings are prefilled with the comma.
+    let settings = [
+        ("currency", "EUR"),
+        ("defaultLanguage", "de-DE"),
+        ("electricityPrice", "0.35"),
+        ("spoolManagementEnabled", "on"),
+    ];
+    let res = submit(&client, &app, "/settings", &settings).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (_, settings_page) = page(&client, &app, "/settings").await;
+    assert!(settings_page.contains(r#"value="0,35""#), "{settings_page}");
+
+    // A correction of -2,5 g on the shop's opening spool.
+    let spools: Value = app
+        .get(&format!("/api/spools?filamentId={}", shop.filament))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let spool = spools["items"][0]["id"].as_str().unwrap();
+    let booking = [
+        ("kind", "CORRECTION"),
+        ("grams", "-2,5"),
+        ("operationKey", "01937f6e-0000-7000-8000-0000000000bb"),
+    ];
+    let res = submit(
+        &client,
+        &app,
+        &format!("/spools/{spool}/movements"),
+        &booking,
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let detail: Value = app
+        .get(&format!("/api/spools/{spool}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(detail["spool"]["remainingGrams"], "997.5");
+}
+
+#[actix_web::test]
+async fn an_english_comma_is_a_thousands_separator_refused_in_words() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let printer = [
+        ("name", "MK4S"),
+        ("manufacturerId", shop.maker.as_str()),
+        ("purchasePrice", "1,299.50"),
+        ("expectedLifetimeHours", "6000"),
+        ("averagePowerWatts", "120"),
+    ];
+    let refused = submit(&client, &app, "/printers", &printer).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains("without a thousands separator"), "{body}");
+
+    // The API never takes the comma, whatever the account's language.
+    let res = app
+        .post(
+            "/api/printers",
+            &json!({"name": "X", "manufacturerId": shop.maker, "purchasePrice": "12,5", "expectedLifetimeHours": "1", "averagePowerWatts": 1}),
+        )
+        .await;
+    assert_field_error(res, "purchasePrice", "errors.invalidDecimal").await;
+}
