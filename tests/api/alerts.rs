@@ -124,7 +124,7 @@ fn bridge_config(broker: u16, device: u16, points_announced: bool) -> BridgeConf
         ""
     };
     let yaml = format!(
-        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: shop\n  client_id: printcost-alerts-test\n{discovery}sources:\n  - id: meter\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 200\n    request_timeout_ms: 200\n    points:\n      - {{name: Power, topic: power, address: 0, kind: holding, data_type: u16}}\n"
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: shop\n  client_id: printcost-alerts-test\n{discovery}sources:\n  - id: meter\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 500\n    request_timeout_ms: 2000\n    points:\n      - {{name: Power, topic: power, address: 0, kind: holding, data_type: u16}}\n"
     );
     config::parse("alerts.yml", &yaml).unwrap()
 }

@@ -307,7 +307,7 @@ pub async fn put_thresholds_of(
         (status = 201, body = WebhookDto),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 422, description = "VALIDATION_FAILED at `name`, `url` (`errors.invalidUrl`, `errors.tooMany`), `form`, `kinds` or `token`", body = ErrorBody),
+        (status = 422, description = "VALIDATION_FAILED at `name`, `url` (`errors.invalidUrl`), `form`, `kinds` or `token`", body = ErrorBody),
     ),
     security(("session" = []))
 )]

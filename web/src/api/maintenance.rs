@@ -415,7 +415,7 @@ pub async fn component_wear(
 pub struct Replacement {
     /// The new one's purchase price (the old one's when omitted).
     #[deserr(default)]
-    #[schema(value_type = Option<String>, example = "89.90")]
+    #[schema(example = "89.90")]
     pub purchase_price: Option<Amount>,
 }
 
