@@ -89,7 +89,10 @@ async fn login_logout_and_a_wrong_password() {
     let res = submit(&client, &app, "/logout", &[]).await;
     assert_eq!((res.status().as_u16(), location(&res)), (303, "/login"));
     let res = client.get(app.url("/prints")).send().await.unwrap();
-    assert_eq!((res.status().as_u16(), location(&res)), (303, "/login"));
+    assert_eq!(
+        (res.status().as_u16(), location(&res)),
+        (303, "/login?next=%2Fprints")
+    );
 }
 
 #[actix_web::test]
@@ -181,4 +184,47 @@ async fn assets_are_embedded_and_pages_carry_the_csp() {
     let res = client.get(app.url("/setup")).send().await.unwrap();
     let csp = res.headers()["content-security-policy"].to_str().unwrap();
     assert!(csp.contains("script-src 'self'"));
+}
+
+#[actix_web::test]
+async fn after_login_the_user_lands_where_they_were_going() {
+    let (app, _) = support::signed_in().await;
+    let stranger = browser(&app);
+    let wanted = "/prints?status=DONE&page=1";
+    let res = stranger.get(app.url(wanted)).send().await.unwrap();
+    assert_eq!(res.status().as_u16(), 303);
+    let login = location(&res).to_string();
+    assert_eq!(login, "/login?next=%2Fprints%3Fstatus%3DDONE%26page%3D1");
+    let (_, form) = page(&stranger, &app, &login).await;
+    assert!(
+        form.contains(r#"name="next" value="/prints?status=DONE&#38;page=1""#),
+        "{form}"
+    );
+    let signed = submit(
+        &stranger,
+        &app,
+        "/login",
+        &[
+            ("email", EMAIL),
+            ("password", PASSWORD),
+            ("next", "/prints?status=DONE&page=1"),
+        ],
+    )
+    .await;
+    assert_eq!((signed.status().as_u16(), location(&signed)), (303, wanted));
+
+    // Never elsewhere: a foreign next goes to the dashboard.
+    let other = browser(&app);
+    let res = submit(
+        &other,
+        &app,
+        "/login",
+        &[
+            ("email", EMAIL),
+            ("password", PASSWORD),
+            ("next", "//evil.example/"),
+        ],
+    )
+    .await;
+    assert_eq!(location(&res), "/dashboard");
 }

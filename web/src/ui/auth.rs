@@ -40,6 +40,8 @@ struct LoginPage {
     chrome: Chrome,
     email: String,
     faults: Faults,
+    /// Where to go once signed in (a local path), carried by the form.
+    next: String,
 }
 
 async fn initialized(state: &AppState) -> bool {
@@ -117,19 +119,33 @@ pub async fn setup(state: Data<AppState>, body: Bytes) -> HttpResponse {
 }
 
 /// The login form.
-pub async fn login_form(state: Data<AppState>, user: Option<CurrentUser>) -> HttpResponse {
+pub async fn login_form(
+    state: Data<AppState>,
+    user: Option<CurrentUser>,
+    req: HttpRequest,
+) -> HttpResponse {
+    let query = Submitted::parse(req.query_string().as_bytes());
+    let next = paths::after_login(query.get("next")).to_string();
     if user.is_some() {
-        return see_other(paths::DASHBOARD);
+        return see_other(&next);
     }
     if !initialized(&state).await {
         return see_other(paths::SETUP);
     }
-    render_login(&state, String::new(), Faults::default(), StatusCode::OK).await
+    render_login(
+        &state,
+        String::new(),
+        next,
+        Faults::default(),
+        StatusCode::OK,
+    )
+    .await
 }
 
 async fn render_login(
     state: &AppState,
     email: String,
+    next: String,
     faults: Faults,
     status: StatusCode,
 ) -> HttpResponse {
@@ -140,6 +156,7 @@ async fn render_login(
             chrome,
             email,
             faults,
+            next,
         }
         .render(),
     )
@@ -152,15 +169,23 @@ pub async fn login(state: Data<AppState>, req: HttpRequest, body: Bytes) -> Http
         email: form.get("email").to_string(),
         password: form.get("password").to_string(),
     };
+    let next = paths::after_login(form.get("next")).to_string();
     match run_login(&state, &req, input).await {
         Ok((token, _)) => {
-            let mut response = see_other(paths::DASHBOARD);
+            let mut response = see_other(&next);
             let _ = response.add_cookie(&session_cookie(token, &state.config));
             response
         }
         Err(e) => {
             let status = e.code.status();
-            render_login(&state, form.get("email").into(), Faults::of(&e), status).await
+            render_login(
+                &state,
+                form.get("email").into(),
+                next,
+                Faults::of(&e),
+                status,
+            )
+            .await
         }
     }
 }

@@ -98,7 +98,7 @@ impl FromRequest for Ctx {
         let req = req.clone();
         Box::pin(async move {
             let (Some(user), Some(state)) = (user.await.ok().flatten(), state) else {
-                return Err(Rendered::redirect(paths::LOGIN).into());
+                return Err(Rendered::redirect(&paths::login_then(&req)).into());
             };
             let chrome = Chrome::load(&state, Some(&user), paths::nav_of(req.path())).await;
             Ok(Ctx {

@@ -136,6 +136,38 @@ pub fn spool(id: Id) -> String {
     with_id(SPOOL, id)
 }
 
+/// The login page, sending the person on to the page `req` asked for once signed in (a GET's
+/// path and query; the dashboard, where a login goes anyway, and any other request: none).
+pub fn login_then(req: &actix_web::HttpRequest) -> String {
+    if req.method() != actix_web::http::Method::GET || req.path() == DASHBOARD {
+        return LOGIN.to_string();
+    }
+    let wanted = match req.query_string() {
+        "" => req.path().to_string(),
+        query => format!("{}?{query}", req.path()),
+    };
+    let next: String = url_encoded(&wanted);
+    format!("{LOGIN}?next={next}")
+}
+
+/// `text` percent-encoded as one query value.
+fn url_encoded(text: &str) -> String {
+    serde_urlencoded::to_string([("", text)])
+        .map(|pair| pair.trim_start_matches('=').to_string())
+        .unwrap_or_default()
+}
+
+/// Where a login goes on to: `next` when it is a path of this site (one leading `/`, no scheme,
+/// host or backslash, not the login page itself), else the dashboard.
+pub fn after_login(next: &str) -> &str {
+    let local = next.starts_with('/')
+        && !next.starts_with("//")
+        && !next.contains('\\')
+        && !next.chars().any(char::is_control)
+        && !next.starts_with(LOGIN);
+    if local { next } else { DASHBOARD }
+}
+
 /// The navigation entry of a page path: the entry whose section the path is in.
 pub fn nav_of(path: &str) -> &'static str {
     const SECTIONS: [(&str, &str); 13] = [
@@ -172,6 +204,22 @@ mod tests {
         assert_eq!(print(id), format!("/prints/{id}"));
         assert_eq!(series(id), format!("/series/{id}"));
         assert_eq!(spool(id), format!("/spools/{id}"));
+    }
+
+    #[test]
+    fn a_login_goes_on_only_to_a_page_of_this_site() {
+        assert_eq!(after_login("/spools/x/label"), "/spools/x/label");
+        assert_eq!(after_login("/prints?status=DONE"), "/prints?status=DONE");
+        for elsewhere in [
+            "",
+            "https://evil.example/",
+            "//evil.example",
+            "/\\evil",
+            "/login?next=/x",
+            "dashboard",
+        ] {
+            assert_eq!(after_login(elsewhere), DASHBOARD, "{elsewhere}");
+        }
     }
 
     #[test]
