@@ -1,4 +1,5 @@
-//! Global search: prints and inventory records whose names contain a text, grouped by kind.
+//! Global search: prints, inventory records and spools whose names (a spool's code) contain a
+//! text, grouped by kind.
 
 use crate::command::{Query, Snapshot};
 use crate::inventory::components::Components;
@@ -9,6 +10,7 @@ use crate::inventory::printers::Printers;
 use crate::inventory::{Kind, ListQuery};
 use crate::prints;
 use crate::prints::query::PrintFilter;
+use crate::stock::{self, SpoolFilter};
 use crate::{Error, Result};
 use storage::Id;
 use storage::records::PrintStatus;
@@ -42,6 +44,9 @@ pub struct Found {
     pub components: Vec<Hit>,
     /// Filaments.
     pub filaments: Vec<Hit>,
+    /// Spools by code, lot, location or filament (with spool management on), named
+    /// `<code> · <filament>`.
+    pub spools: Vec<Hit>,
 }
 
 /// Searches prints and inventory for a text (case-insensitive).
@@ -126,6 +131,16 @@ impl Query for Search {
                     .map(|v| (v.filament.id, v.name))
                     .collect(),
             ),
+            spools: match stock::list(snapshot, &list, &SpoolFilter::default()) {
+                Ok(page) => hits(
+                    page.items
+                        .into_iter()
+                        .map(|v| (v.spool.id, format!("{} · {}", v.spool.code, v.filament)))
+                        .collect(),
+                ),
+                Err(Error::SpoolManagementDisabled) => Vec::new(),
+                Err(e) => return Err(e),
+            },
         })
     }
 }

@@ -694,6 +694,23 @@ async fn search_groups_prints_and_inventory() {
     assert_eq!(found["printers"][0]["name"], "Ref printer");
     assert_eq!(found["components"].as_array().unwrap().len(), 2);
     assert!(found["customers"].as_array().unwrap().is_empty());
+    // The opening spool of the shop's filament is found by its filament, and by its code.
+    let spool = &found["spools"][0];
+    let code = spool["name"]
+        .as_str()
+        .unwrap()
+        .split(" · ")
+        .next()
+        .unwrap()
+        .to_string();
+    assert_eq!(spool["name"], format!("{code} · Reference Works PLA Black"));
+    let by_code: Value = app
+        .get(&format!("/api/search?q={}", code.to_lowercase()))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(by_code["spools"][0]["id"], spool["id"]);
     assert_field_error(app.get("/api/search?q=r").await, "q", "errors.tooShort").await;
     assert_field_error(app.get("/api/search").await, "q", "errors.tooShort").await;
 }

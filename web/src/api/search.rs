@@ -62,6 +62,9 @@ pub struct SearchResults {
     pub components: Vec<Hit>,
     /// Filaments.
     pub filaments: Vec<Hit>,
+    /// Spools by code, lot, location or filament, named `<code> · <filament>` (empty with spool
+    /// management off).
+    pub spools: Vec<Hit>,
 }
 
 impl From<FoundHit> for Hit {
@@ -91,6 +94,7 @@ impl From<Found> for SearchResults {
             printers: hits(found.printers),
             components: hits(found.components),
             filaments: hits(found.filaments),
+            spools: hits(found.spools),
         }
     }
 }

@@ -50,6 +50,7 @@ pub async fn search(ctx: Ctx) -> HttpResponse {
                 ("nav.printers", paths::PRINTERS, r.printers),
                 ("nav.components", paths::COMPONENTS, r.components),
                 ("nav.filaments", paths::FILAMENTS, r.filaments),
+                ("nav.spools", paths::SPOOLS, r.spools),
             ]
             .into_iter()
             .filter(|(_, _, hits)| !hits.is_empty())
