@@ -610,3 +610,33 @@ async fn customer_history_and_search_find_the_prints() {
         first["id"].as_str().unwrap()
     )));
 }
+
+#[actix_web::test]
+async fn low_stock_shows_on_the_dashboard_and_as_a_badge_in_the_menu() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let (_, calm) = page(&client, &app, "/dashboard").await;
+    assert!(!calm.contains(r#"id="low-stock-badge""#));
+    assert!(!calm.contains(r#"id="low-stock-due""#));
+
+    let res = app
+        .patch(
+            &format!("/api/filaments/{}/stock", shop.filament),
+            &json!({"minimumStockGrams": "1500"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let (_, board) = page(&client, &app, "/dashboard").await;
+    assert!(board.contains(r#"id="low-stock-badge""#), "{board}");
+    assert!(board.contains(r#"id="low-stock-badge" title="filaments below their threshold">1<"#));
+    let card = board.split(r#"id="low-stock-due""#).nth(1).unwrap();
+    assert!(
+        card.contains("Reference Works PLA Black · 1,000 g / 1,500 g"),
+        "{card}"
+    );
+    let (_, prints) = page(&client, &app, "/prints").await;
+    assert!(
+        prints.contains(r#"id="low-stock-badge""#),
+        "the badge is in every page's menu"
+    );
+}

@@ -122,6 +122,28 @@ pub fn filament_stocks(tx: &impl Tx) -> Result<Vec<(FilamentView, Stock)>> {
         .collect())
 }
 
+/// The active filaments below their threshold, by name, with their stock; none with spool
+/// management off (the menu's badge, the dashboard's list). Errors: the store cannot be read.
+#[derive(Debug, Clone, Copy)]
+pub struct LowStock;
+
+impl Query for LowStock {
+    type Answer = Vec<(FilamentView, Stock)>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<(FilamentView, Stock)>> {
+        match settings::require_spool_management(snapshot) {
+            Ok(()) => {}
+            Err(crate::Error::SpoolManagementDisabled | crate::Error::NotFound) => {
+                return Ok(Vec::new());
+            }
+            Err(e) => return Err(e),
+        }
+        let mut low = filament_stocks(snapshot)?;
+        low.retain(|(_, stock)| stock.below_minimum);
+        Ok(low)
+    }
+}
+
 /// Every active filament with its stock, and every spool (archived included).
 #[derive(Debug, Clone)]
 pub struct Overview {

@@ -6,7 +6,9 @@ use super::page::{Chrome, Ctx, Page, html};
 use crate::api::prints;
 use actix_web::http::StatusCode;
 use actors::dashboard::{Dashboard, DashboardOf, Period};
+use actors::inventory::filaments::FilamentView;
 use actors::maintenance::tasks::{State, TaskView};
+use actors::stock::{LowStock, Stock};
 use askama::Template;
 
 #[derive(Template)]
@@ -21,6 +23,8 @@ struct DashboardPage {
     ring_radius: f64,
     /// Maintenance tasks due or overdue.
     due: Vec<TaskView>,
+    /// Filaments below their threshold.
+    low: Vec<(FilamentView, Stock)>,
 }
 
 impl DashboardPage {
@@ -43,6 +47,7 @@ pub async fn show(ctx: Ctx) -> Page {
     let chosen = Period::parse(period).unwrap_or(Period::Days30);
     let (board, _) = ctx.query(DashboardOf(chosen)).await?;
     let due = maintenance::due(&ctx).await?;
+    let low = ctx.query(LowStock).await?;
     let chrome = ctx.chrome;
     let t = &chrome.t;
     let costs = chart::columns(&board.cost_series, |v| t.money(v));
@@ -65,6 +70,7 @@ pub async fn show(ctx: Ctx) -> Page {
         board,
         chrome,
         due,
+        low,
     };
     Ok(html(StatusCode::OK, page.render()))
 }

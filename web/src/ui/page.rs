@@ -14,6 +14,7 @@ use actix_web::web::Data;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use actors::command::Query;
 use actors::settings;
+use actors::stock::LowStock;
 use actors::values::typed_with;
 use askama::Template;
 use futures_util::future::LocalBoxFuture;
@@ -31,6 +32,8 @@ pub struct Chrome {
     pub spools: bool,
     /// Whether print series are on (shows the series entry).
     pub series: bool,
+    /// Filaments below their threshold (the stock entry's badge), for a signed-in user.
+    pub low_stock: usize,
 }
 
 impl Chrome {
@@ -47,7 +50,12 @@ impl Chrome {
             },
         );
         let tag = user.map_or(default_language.as_str(), |u| u.account.locale.as_str());
+        let low_stock = match (spools, user) {
+            (true, Some(_)) => state.query(LowStock).await.map_or(0, |low| low.len()),
+            _ => 0,
+        };
         Chrome {
+            low_stock,
             t: Tr::new(Lang::of(tag), &currency),
             user: user.map(|u| u.account.display_name.clone()),
             nav,
