@@ -86,6 +86,15 @@ async fn a_form_fault_is_shown_beside_its_field_with_the_values_kept() {
     assert_eq!(res.status().as_u16(), 422);
     let body = res.text().await.unwrap();
     assert!(body.contains(r#"id="purchasePrice-fault""#), "{body}");
+    assert!(
+        body.contains(r#"aria-invalid="true" aria-describedby="purchasePrice-fault""#),
+        "the faulty field is marked: {body}"
+    );
+    assert!(
+        body.contains("Purchase price (EUR)"),
+        "the currency beside the price"
+    );
+    assert!(body.contains(r#"<a class="button" href="/printers" id="cancel">Cancel</a>"#));
     assert!(body.contains(r#"value="MK4S""#));
     printer[2] = ("purchasePrice", "1099");
     let res = submit(&client, &app, "/printers", &printer).await;
