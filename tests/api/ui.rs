@@ -228,3 +228,30 @@ async fn after_login_the_user_lands_where_they_were_going() {
     .await;
     assert_eq!(location(&res), "/dashboard");
 }
+
+#[actix_web::test]
+async fn the_setup_page_follows_the_browsers_language() {
+    let app = TestApp::spawn().await;
+    let asked = |language: &'static str| {
+        let app = &app;
+        async move {
+            let res = browser(app)
+                .get(app.url("/setup"))
+                .header("Accept-Language", language)
+                .send()
+                .await
+                .unwrap();
+            res.text().await.unwrap()
+        }
+    };
+    let german = asked("fr-CH, de-AT;q=0.9, en;q=0.8").await;
+    assert!(german.contains(r#"<html lang="de-DE">"#), "{german}");
+    assert!(
+        german.contains(r#"value="0,30""#),
+        "the price with the decimal comma"
+    );
+    let english = asked("en-GB,de;q=0.5").await;
+    assert!(english.contains(r#"<html lang="en-US">"#));
+    let unknown = asked("ja").await;
+    assert!(unknown.contains(r#"<html lang="en-US">"#));
+}

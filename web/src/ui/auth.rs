@@ -57,14 +57,15 @@ pub async fn home(state: Data<AppState>, user: Option<CurrentUser>) -> HttpRespo
     }
 }
 
-/// The setup form; once set up, the login page.
-pub async fn setup_form(state: Data<AppState>) -> HttpResponse {
+/// The setup form, in the language the browser asks for first of those the UI speaks (its
+/// `Accept-Language`); once set up, the login page.
+pub async fn setup_form(state: Data<AppState>, req: HttpRequest) -> HttpResponse {
     if initialized(&state).await {
         return see_other(paths::LOGIN);
     }
     let mut form = Submitted::default();
     for (name, value) in [
-        ("locale", "en-US"),
+        ("locale", i18n::Lang::preferred(&req).tag()),
         ("currency", "EUR"),
         ("electricityPrice", "0.30"),
     ] {

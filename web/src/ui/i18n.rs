@@ -35,6 +35,26 @@ impl Lang {
         }
     }
 
+    /// The language of those the UI speaks that the request's `Accept-Language` ranks first
+    /// (`de-AT;q=0.9, en;q=0.8` is German); English without one.
+    pub fn preferred(req: &actix_web::HttpRequest) -> Lang {
+        use actix_web::http::header::{AcceptLanguage, Header, Preference};
+        let ranked = AcceptLanguage::parse(req)
+            .map(|h| h.ranked())
+            .unwrap_or_default();
+        ranked
+            .iter()
+            .find_map(|preference| match preference {
+                Preference::Specific(tag) => match tag.primary_language() {
+                    "de" => Some(Lang::DeDe),
+                    "en" => Some(Lang::EnUs),
+                    _ => None,
+                },
+                Preference::Any => Some(Lang::EnUs),
+            })
+            .unwrap_or(Lang::EnUs)
+    }
+
     /// The decimal mark its people type in forms.
     pub fn decimal_mark(self) -> DecimalMark {
         match self {
