@@ -3,18 +3,15 @@
 //! is refused beside its field in words; in English a comma is refused the same way. The API
 //! itself takes the canonical point only.
 
-use crate::support::{TestApp, assert_field_error, location, page, shop, signed_in, submit};
+use crate::support::{
+    TestApp, assert_field_error, created_id, location, page, shop, signed_in, submit,
+};
 use reqwest::Client;
 use serde_json::{Value, json};
 
 async fn in_german(app: &TestApp, client: &Client) {
     let res = submit(client, app, "/settings/language", &[("locale", "de-DE")]).await;
     assert_eq!(res.status().as_u16(), 303);
-}
-
-fn id_of(location: &str) -> String {
-    let path = location.split('?').next().unwrap();
-    path.rsplit('/').next().unwrap().to_string()
 }
 
 #[actix_web::test]
@@ -42,7 +39,7 @@ async fn german_forms_take_the_decimal_comma_and_show_it_back() {
     printer[2] = ("purchasePrice", "1299,50");
     let saved = submit(&client, &app, "/printers", &printer).await;
     assert_eq!(saved.status().as_u16(), 303);
-    let id = id_of(location(&saved));
+    let id = created_id(location(&saved));
     let stored: Value = app
         .get(&format!("/api/printers/{id}"))
         .await

@@ -5,16 +5,11 @@
 
 use crate::support::TestApp;
 use crate::support::{Shop, draft, part, shop};
-use crate::support::{location, page, signed_in, submit};
+use crate::support::{created_id, location, page, signed_in, submit};
 use reqwest::Client;
 use serde_json::{Value, json};
 
 /// The id at the end of a `303` location such as `/printers/<id>?saved`.
-fn created_id(location: &str) -> String {
-    let path = location.split('?').next().unwrap();
-    path.rsplit('/').next().unwrap().to_string()
-}
-
 /// The manufacturer Prusa Research, made through its form; returns its id.
 async fn prusa(app: &TestApp, client: &Client) -> String {
     let res = submit(client, app, "/manufacturers", &[("name", "Prusa Research")]).await;

@@ -36,6 +36,12 @@ pub fn location(res: &Response) -> &str {
     res.headers()[LOCATION].to_str().unwrap()
 }
 
+/// The id a form's redirect names: the last segment of its path (`/printers/<id>?saved`).
+pub fn created_id(location: &str) -> String {
+    let path = location.split('?').next().unwrap();
+    path.rsplit('/').next().unwrap().to_string()
+}
+
 /// A set-up box and a signed-in browser that does not follow redirects.
 pub async fn signed_in() -> (TestApp, Client) {
     let app = TestApp::spawn().await;

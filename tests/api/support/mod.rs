@@ -7,7 +7,7 @@ pub mod http_double;
 mod shop;
 pub mod spoolman;
 
-pub use browser::{browser, location, logged_in, page, signed_in, submit};
+pub use browser::{browser, created_id, location, logged_in, page, signed_in, submit};
 pub use shop::{Shop, draft, part, shop, urlencode};
 
 use printcost::{Application, Config};
