@@ -124,3 +124,28 @@ async fn an_english_comma_is_a_thousands_separator_refused_in_words() {
         .await;
     assert_field_error(res, "purchasePrice", "errors.invalidDecimal").await;
 }
+
+#[actix_web::test]
+async fn an_error_page_speaks_german_and_names_the_field_in_words() {
+    let (app, client) = signed_in().await;
+    in_german(&app, &client).await;
+    let shop = shop(&app).await;
+    let res = submit(
+        &client,
+        &app,
+        &format!("/components/{}/replace", shop.hotend),
+        &[("purchasePrice", "zwölf")],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains("Bitte die markierten Felder prüfen."),
+        "{body}"
+    );
+    assert!(body.contains("Kaufpreis: Keine Zahl."), "{body}");
+    assert!(
+        !body.contains("expected"),
+        "never the API's English: {body}"
+    );
+}

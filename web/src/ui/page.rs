@@ -173,13 +173,39 @@ struct ErrorPage<'a> {
     request_id: &'a str,
 }
 
+/// What the fields at fault of `error` say, in the page's language, each named in words where
+/// the catalog names its field (`field.<name>` of the path's last name: "Purchase price: Not a
+/// number."); never the API's English message.
+fn localized_faults(t: &Tr, error: &ApiError) -> String {
+    error
+        .field_errors
+        .iter()
+        .map(|fault| {
+            let said = t.t(&fault.message_key);
+            let name = fault
+                .path
+                .rsplit('.')
+                .next()
+                .map(|last| last.split('[').next().unwrap_or(last))
+                .filter(|last| !last.is_empty())
+                .map(|last| format!("field.{last}"));
+            match name.as_deref().map(|key| (key, t.t(key))) {
+                Some((key, words)) if words != key => format!("{words}: {said}"),
+                _ => said.to_string(),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 /// Renders `error` as a page with its status.
 pub fn error_page(req: &HttpRequest, chrome: &Chrome, error: &ApiError) -> Rendered {
     let request_id = request_id(req);
+    let detail = localized_faults(&chrome.t, error);
     let page = ErrorPage {
         chrome,
         message: chrome.t.t(error.code.message_key()),
-        detail: &error.message,
+        detail: &detail,
         request_id: &request_id,
     };
     let body = page.render().unwrap_or_else(|e| {
