@@ -644,3 +644,52 @@ async fn low_stock_shows_on_the_dashboard_and_as_a_badge_in_the_menu() {
         "the badge is in every page's menu"
     );
 }
+
+#[actix_web::test]
+async fn a_move_back_asks_first_and_the_next_step_is_offered_first() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let print = app.done(&draft(&shop, "Bracket")).await;
+    let id = print["id"].as_str().unwrap();
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    let options = detail.split(r#"<select name="status">"#).nth(1).unwrap();
+    let first = options.split("<option value=\"").nth(1).unwrap();
+    assert!(
+        first.starts_with("SHIPPED"),
+        "the nearest step first: {options}"
+    );
+
+    let path = format!("/prints/{id}/actions/status");
+    let asked = submit(&client, &app, &path, &[("status", "PRINTED")]).await;
+    assert_eq!(
+        location(&asked),
+        format!("/prints/{id}?confirmMove=PRINTED")
+    );
+    let stored: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(stored["status"], "DONE", "nothing moved before the answer");
+    let (_, question) = page(&client, &app, location(&asked)).await;
+    assert!(question.contains(r#"id="confirm-move""#), "{question}");
+    assert!(
+        question.contains("Really move back to Printed?"),
+        "{question}"
+    );
+
+    let confirmed = [("status", "PRINTED"), ("confirmed", "yes")];
+    let moved = submit(&client, &app, &path, &confirmed).await;
+    assert_eq!(location(&moved), format!("/prints/{id}"));
+    let stored: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(stored["status"], "PRINTED");
+    // Forward needs no question.
+    let forward = submit(&client, &app, &path, &[("status", "SHIPPED")]).await;
+    assert_eq!(location(&forward), format!("/prints/{id}"));
+}

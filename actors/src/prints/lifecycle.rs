@@ -13,23 +13,47 @@ use crate::{Error, Result, series};
 use storage::records::{Print, PrintStatus};
 use storage::{Id, Timestamp};
 
-/// The statuses `print` may move to now, in lifecycle order: the print lifecycle's one rule, which
-/// [`set_status`] applies and pages render. Order `DRAFT → PRINTING → PRINTED → SHIPPED → DONE`;
+/// The statuses `print` may move to now, the forward ones first (the next step first), then the
+/// backward ones (the nearest first): the print lifecycle's one rule, which [`set_status`]
+/// applies and pages render. Order `DRAFT → PRINTING → PRINTED → SHIPPED → DONE`;
 /// moves are free among the last four, never back to DRAFT, and none once an outcome is recorded
 /// (a recorded print stays DONE).
 pub fn moves(print: &Print) -> Vec<PrintStatus> {
     if print.outcome.is_some() {
         return Vec::new();
     }
-    [
-        PrintStatus::Printing,
-        PrintStatus::Printed,
-        PrintStatus::Shipped,
-        PrintStatus::Done,
-    ]
-    .into_iter()
-    .filter(|s| *s != print.status)
-    .collect()
+    moves_from(print.status)
+}
+
+/// The moves from `status` of a print without an outcome, in [`moves`]'s order.
+fn moves_from(status: PrintStatus) -> Vec<PrintStatus> {
+    let here = rank(status);
+    let later = FLOW.iter().copied().filter(|s| rank(*s) > here);
+    let earlier = FLOW.iter().rev().copied().filter(|s| rank(*s) < here);
+    later
+        .chain(earlier)
+        .filter(|s| *s != PrintStatus::Draft)
+        .collect()
+}
+
+/// The statuses in their forward order.
+const FLOW: [PrintStatus; 5] = [
+    PrintStatus::Draft,
+    PrintStatus::Printing,
+    PrintStatus::Printed,
+    PrintStatus::Shipped,
+    PrintStatus::Done,
+];
+
+/// `status`'s place in [`FLOW`].
+fn rank(status: PrintStatus) -> usize {
+    FLOW.iter().position(|s| *s == status).unwrap_or(0)
+}
+
+/// Whether a move from `from` to `to` goes back in the flow (DONE → PRINTED): the UI asks
+/// before it.
+pub fn is_backward(from: PrintStatus, to: PrintStatus) -> bool {
+    rank(to) < rank(from)
 }
 
 /// Moves print `id` to `status` ([`moves`]; the status it has is answered as done).
@@ -110,4 +134,20 @@ pub fn set_archived(txn: &Txn, id: Id, archived: bool, now: Timestamp) -> Result
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
     Ok(print)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use PrintStatus::*;
+
+    #[test]
+    fn moves_offer_the_next_step_first_then_the_way_back_nearest_first() {
+        let order = moves_from;
+        assert_eq!(order(Draft), [Printing, Printed, Shipped, Done]);
+        assert_eq!(order(Printed), [Shipped, Done, Printing]);
+        assert_eq!(order(Done), [Shipped, Printed, Printing]);
+        assert!(is_backward(Done, Printed) && is_backward(Shipped, Printing));
+        assert!(!is_backward(Printing, Shipped) && !is_backward(Done, Done));
+    }
 }

@@ -28,5 +28,5 @@ pub use figures::{Realized, planned_margin, realized, units};
 pub use index::PrintIndex;
 #[cfg(test)]
 pub(crate) use index::tests::print as test_print;
-pub use lifecycle::{complete, moves, set_archived, set_paid, set_status};
+pub use lifecycle::{complete, is_backward, moves, set_archived, set_paid, set_status};
 pub use plan::{FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, PartInput, PrintInput};

@@ -21,7 +21,7 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
-    RecordOutcome, Retry, SetPaid, SetStatus, moves,
+    RecordOutcome, Retry, SetPaid, SetStatus, is_backward, moves,
 };
 use askama::Template;
 use deserr::Deserr;
@@ -142,6 +142,8 @@ struct DetailPage {
     parts: Vec<PartRow>,
     usages: Vec<UsageRow>,
     moves: Vec<(String, String)>,
+    /// A backward move asked for and not yet confirmed: its status (wire) and label.
+    confirm_move: Option<(String, String)>,
     outcome_status: String,
     revisions: Vec<RevisionRow>,
     /// `record`, `correct` or `""`: which outcome form the print takes.
@@ -327,8 +329,16 @@ async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: Statu
         print_fleet::prefill(&mut prefilled, &print, &fleet);
         Some(prefilled)
     });
+    let asked = ctx.param("confirmMove");
+    let confirm_move = status_of(&asked)
+        .filter(|s| is_backward(detail.print.status, *s) && moves(&detail.print).contains(s))
+        .map(|_| {
+            let label = ctx.chrome.t.t(&format!("status.{asked}")).to_string();
+            (asked.clone(), label)
+        });
     let mut page = DetailPage::of(ctx.chrome.clone(), detail, form, faults);
     page.fleet = fleet;
+    page.confirm_move = confirm_move;
     Ok(html(status, page.render()))
 }
 
@@ -391,6 +401,7 @@ impl DetailPage {
                     (m, label)
                 })
                 .collect(),
+            confirm_move: None,
             outcome_status: outcome
                 .map(|o| t.t(&format!("outcome.{}", wire(&o.status))).to_string())
                 .unwrap_or_default(),
@@ -474,6 +485,17 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
 pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
+    // A move back in the flow is confirmed first (the page asks, with a form that says yes).
+    if path.1 == "status"
+        && form.get("confirmed") != "yes"
+        && let Some(to) = status_of(form.get("status"))
+    {
+        let current = ctx.query(PrintDetail(id)).await?.print.status;
+        if is_backward(current, to) {
+            let asked = format!("{}?confirmMove={}", paths::print(id), form.get("status"));
+            return Ok(see_other(&asked));
+        }
+    }
     match command(&ctx, id, &path.1, &form).await {
         Ok(print) => Ok(see_other(&paths::print(print.id))),
         Err(e) => refuse(ctx, &e, None).await,
