@@ -270,9 +270,22 @@ async fn detail_commands_move_the_status_and_set_paid() {
     let res = submit(&client, &app, &act("status"), &[("status", "DRAFT")]).await;
     assert_eq!(res.status().as_u16(), 422, "no move back to DRAFT offered");
     let res = submit(&client, &app, &act("status"), &[("status", "DONE")]).await;
-    assert_eq!(location(&res), format!("/prints/{id}"));
+    assert_eq!(location(&res), format!("/prints/{id}?did=status&from={id}"));
+    let (_, moved) = page(&client, &app, location(&res)).await;
+    assert!(
+        moved.contains(r#"id="notice">Moved to Done.</p>"#),
+        "{moved}"
+    );
     let res = submit(&client, &app, &act("paid"), &[("value", "true")]).await;
     assert_eq!(res.status().as_u16(), 303);
+    let (_, paid_page) = page(&client, &app, location(&res)).await;
+    assert!(paid_page.contains("Marked paid."));
+    let res = submit(&client, &app, &act("duplicate"), &[]).await;
+    let (_, copy) = page(&client, &app, location(&res)).await;
+    assert!(
+        copy.contains(r#"id="notice">Bracket duplicated as Bracket"#),
+        "the message names both prints: {copy}"
+    );
     let paid: Value = app
         .get(&format!("/api/prints/{id}"))
         .await
@@ -681,7 +694,10 @@ async fn a_move_back_asks_first_and_the_next_step_is_offered_first() {
 
     let confirmed = [("status", "PRINTED"), ("confirmed", "yes")];
     let moved = submit(&client, &app, &path, &confirmed).await;
-    assert_eq!(location(&moved), format!("/prints/{id}"));
+    assert_eq!(
+        location(&moved),
+        format!("/prints/{id}?did=status&from={id}")
+    );
     let stored: Value = app
         .get(&format!("/api/prints/{id}"))
         .await
@@ -691,5 +707,8 @@ async fn a_move_back_asks_first_and_the_next_step_is_offered_first() {
     assert_eq!(stored["status"], "PRINTED");
     // Forward needs no question.
     let forward = submit(&client, &app, &path, &[("status", "SHIPPED")]).await;
-    assert_eq!(location(&forward), format!("/prints/{id}"));
+    assert_eq!(
+        location(&forward),
+        format!("/prints/{id}?did=status&from={id}")
+    );
 }

@@ -160,6 +160,8 @@ struct DetailPage {
     failed: bool,
     /// Parts on linked printers of the printer fleet, with their jobs.
     fleet: Vec<print_fleet::FleetPart>,
+    /// What the last command did, in words naming the print(s).
+    notice: Option<String>,
 }
 
 impl DetailPage {
@@ -336,9 +338,11 @@ async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: Statu
             let label = ctx.chrome.t.t(&format!("status.{asked}")).to_string();
             (asked.clone(), label)
         });
+    let notice = notice(&ctx, &detail.print).await;
     let mut page = DetailPage::of(ctx.chrome.clone(), detail, form, faults);
     page.fleet = fleet;
     page.confirm_move = confirm_move;
+    page.notice = notice;
     Ok(html(status, page.render()))
 }
 
@@ -431,6 +435,7 @@ impl DetailPage {
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
             fleet: Vec::new(),
+            notice: None,
             print,
             chrome,
         }
@@ -497,9 +502,41 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
         }
     }
     match command(&ctx, id, &path.1, &form).await {
-        Ok(print) => Ok(see_other(&paths::print(print.id))),
+        Ok(print) => {
+            let did =
+                serde_urlencoded::to_string([("did", path.1.as_str()), ("from", &id.to_string())])
+                    .unwrap_or_default();
+            Ok(see_other(&format!("{}?{did}", paths::print(print.id))))
+        }
         Err(e) => refuse(ctx, &e, None).await,
     }
+}
+
+/// The message of `?did=<action>&from=<id>` after a command, naming `print` (and, for a copy,
+/// the print it was made from): "Bracket duplicated as Bracket (2)", "Moved to Printed".
+async fn notice(ctx: &Ctx, print: &Print) -> Option<String> {
+    let t = &ctx.chrome.t;
+    let did = ctx.param("did");
+    let said = |key: &str| t.t(key).to_string();
+    let status = || {
+        t.t(&format!("status.{}", wire(&Status::from(print.status))))
+            .to_string()
+    };
+    Some(match did.as_str() {
+        "status" => format!("{} {}.", said("notice.movedTo"), status()),
+        "complete" => format!("{} {}.", said("notice.completed"), status()),
+        "paid" if print.paid => said("notice.paid"),
+        "paid" => said("notice.unpaid"),
+        "archive" if print.archived => said("notice.archived"),
+        "archive" => said("notice.restored"),
+        "duplicate" | "repeat" | "retry" => {
+            let from: Id = ctx.param("from").parse().ok()?;
+            let original = ctx.state.query(PrintDetail(from)).await.ok()?.print.name;
+            let key = format!("notice.{did}");
+            format!("{original} {} {}.", said(&key), print.name)
+        }
+        _ => return None,
+    })
 }
 
 /// The status a form names by its wire name (`"DONE"`); never DRAFT, which no page offers
