@@ -712,3 +712,21 @@ async fn a_move_back_asks_first_and_the_next_step_is_offered_first() {
         format!("/prints/{id}?did=status&from={id}")
     );
 }
+
+#[actix_web::test]
+async fn an_empty_shops_dashboard_says_what_to_create_first() {
+    let (app, client) = signed_in().await;
+    let (_, empty) = page(&client, &app, "/dashboard").await;
+    let card = empty.split(r#"id="first-steps""#).nth(1).expect("the card");
+    for link in [
+        r#"<a href="/manufacturers/new">Manufacturers</a>"#,
+        r#"<a href="/printers/new">Printers</a>"#,
+        r#"<a href="/components/new">Hotend</a>"#,
+        r#"<a href="/filaments/new">Filaments</a>"#,
+    ] {
+        assert!(card.contains(link), "{link}: {card}");
+    }
+    shop(&app).await;
+    let (_, stocked) = page(&client, &app, "/dashboard").await;
+    assert!(!stocked.contains(r#"id="first-steps""#), "nothing missing");
+}

@@ -1,8 +1,10 @@
 //! The dashboard page: KPI tiles and SVG charts for 30 days, 90 days or all time.
 
 use super::chart::{self, BarChart, RING_RADIUS};
+use super::choices::{Choices, LoadChoices};
 use super::maintenance;
 use super::page::{Chrome, Ctx, Page, html};
+use super::paths;
 use crate::api::prints;
 use actix_web::http::StatusCode;
 use actors::dashboard::{Dashboard, DashboardOf, Period};
@@ -25,6 +27,9 @@ struct DashboardPage {
     due: Vec<TaskView>,
     /// Filaments below their threshold.
     low: Vec<(FilamentView, Stock)>,
+    /// What a print needs that the shop has none of yet, in the order to create them: the
+    /// catalog key of its name and the path of its form.
+    first_steps: Vec<(&'static str, String)>,
 }
 
 impl DashboardPage {
@@ -35,6 +40,39 @@ impl DashboardPage {
     fn state_key(&self, state: &State) -> &'static str {
         maintenance::state_key(*state)
     }
+}
+
+/// The kinds of record a print needs of which the shop has none yet: a manufacturer, a printer,
+/// a hotend and a build plate, a filament; each with its new form.
+fn first_steps(choices: &Choices) -> Vec<(&'static str, String)> {
+    let of = |group: &str| choices.components.iter().any(|c| c.group == group);
+    [
+        (
+            "nav.manufacturers",
+            paths::MANUFACTURERS,
+            !choices.manufacturers.is_empty(),
+        ),
+        (
+            "nav.printers",
+            paths::PRINTERS,
+            !choices.printers.is_empty(),
+        ),
+        ("componentType.HOTEND", paths::COMPONENTS, of("HOTEND")),
+        (
+            "componentType.BUILD_PLATE",
+            paths::COMPONENTS,
+            of("BUILD_PLATE"),
+        ),
+        (
+            "nav.filaments",
+            paths::FILAMENTS,
+            !choices.filaments.is_empty(),
+        ),
+    ]
+    .into_iter()
+    .filter(|(_, _, there)| !there)
+    .map(|(key, path, _)| (key, format!("{path}/new")))
+    .collect()
 }
 
 /// `GET /dashboard?period=30d|90d|all` (30 days unless another period is named).
@@ -48,6 +86,7 @@ pub async fn show(ctx: Ctx) -> Page {
     let (board, _) = ctx.query(DashboardOf(chosen)).await?;
     let due = maintenance::due(&ctx).await?;
     let low = ctx.query(LowStock).await?;
+    let first_steps = first_steps(&ctx.query(LoadChoices).await?);
     let chrome = ctx.chrome;
     let t = &chrome.t;
     let costs = chart::columns(&board.cost_series, |v| t.money(v));
@@ -71,6 +110,7 @@ pub async fn show(ctx: Ctx) -> Page {
         chrome,
         due,
         low,
+        first_steps,
     };
     Ok(html(StatusCode::OK, page.render()))
 }
