@@ -7,7 +7,7 @@ use crate::support::{
     TestApp, assert_field_error, created_id, location, page, shop, signed_in, submit,
 };
 use reqwest::Client;
-use serde_json::{Value, json};
+use serde_json::json;
 
 async fn in_german(app: &TestApp, client: &Client) {
     let res = submit(client, app, "/settings/language", &[("locale", "de-DE")]).await;
@@ -40,12 +40,7 @@ async fn german_forms_take_the_decimal_comma_and_show_it_back() {
     let saved = submit(&client, &app, "/printers", &printer).await;
     assert_eq!(saved.status().as_u16(), 303);
     let id = created_id(location(&saved));
-    let stored: Value = app
-        .get(&format!("/api/printers/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stored = app.json(&format!("/api/printers/{id}")).await;
     assert_eq!(
         (&stored["purchasePrice"], &stored["expectedLifetimeHours"]),
         (&json!("1299.5"), &json!("6000.5")),
@@ -70,12 +65,9 @@ async fn german_forms_take_the_decimal_comma_and_show_it_back() {
     assert!(settings_page.contains(r#"value="0,35""#), "{settings_page}");
 
     // A correction of -2,5 g on the shop's opening spool.
-    let spools: Value = app
-        .get(&format!("/api/spools?filamentId={}", shop.filament))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let spools = app
+        .json(&format!("/api/spools?filamentId={}", shop.filament))
+        .await;
     let spool = spools["items"][0]["id"].as_str().unwrap();
     let booking = [
         ("kind", "CORRECTION"),
@@ -90,12 +82,7 @@ async fn german_forms_take_the_decimal_comma_and_show_it_back() {
     )
     .await;
     assert_eq!(res.status().as_u16(), 303);
-    let detail: Value = app
-        .get(&format!("/api/spools/{spool}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let detail = app.json(&format!("/api/spools/{spool}")).await;
     assert_eq!(detail["spool"]["remainingGrams"], "997.5");
 }
 

@@ -95,12 +95,7 @@ async fn a_form_fault_is_shown_beside_its_field_with_the_values_kept() {
     let res = submit(&client, &app, "/printers", &printer).await;
     assert_eq!(res.status().as_u16(), 303);
     let printer_id = created_id(location(&res));
-    let stored: Value = app
-        .get(&format!("/api/printers/{printer_id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stored = app.json(&format!("/api/printers/{printer_id}")).await;
     assert_eq!(
         (&stored["purchasePrice"], &stored["averagePowerWatts"]),
         (&json!("1099"), &json!(120))
@@ -212,12 +207,7 @@ async fn the_print_editor_shows_field_errors_at_their_paths_and_saves_two_parts(
     let res = submit(&client, &app, "/prints", &form).await;
     assert_eq!(res.status().as_u16(), 303);
     let id = created_id(location(&res));
-    let print: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let print = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(print["quantity"], 2);
     assert_eq!(print["parts"].as_array().unwrap().len(), 2);
     assert_eq!(print["parts"][0]["hotends"][0]["durationSeconds"], 5400);
@@ -286,12 +276,7 @@ async fn detail_commands_move_the_status_and_set_paid() {
         copy.contains(r#"id="notice">Bracket duplicated as Bracket"#),
         "the message names both prints: {copy}"
     );
-    let paid: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let paid = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(paid["paid"], true);
     let res = submit(&client, &app, &act("launch"), &[]).await;
     assert_eq!(res.status().as_u16(), 404, "unknown action");
@@ -319,12 +304,7 @@ async fn the_editor_refuses_a_finalized_print() {
             .unwrap()
             .contains("This value cannot change.")
     );
-    let kept: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let kept = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(kept["name"], "Bracket");
 }
 
@@ -332,12 +312,7 @@ async fn the_editor_refuses_a_finalized_print() {
 async fn outcome_forms_record_retry_correct_once_and_report() {
     let (app, client, _, id) = done_bracket().await;
     let act = |action: &'static str| format!("/prints/{id}/actions/{action}");
-    let print: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let print = app.json(&format!("/api/prints/{id}")).await;
     let usage = print["usages"][0]["id"].as_str().unwrap().to_string();
     let outcome = |status: &'static str, reason: &'static str| {
         vec![
@@ -375,12 +350,7 @@ async fn outcome_forms_record_retry_correct_once_and_report() {
     let res = submit(&client, &app, &act("retry"), &[]).await;
     let retry = created_id(location(&res));
     assert_ne!(retry, id);
-    let copy: Value = app
-        .get(&format!("/api/prints/{retry}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let copy = app.json(&format!("/api/prints/{retry}")).await;
     assert_eq!(copy["retriedFromId"], json!(id));
 
     let mut correction = outcome("SUCCESS", "");
@@ -395,12 +365,7 @@ async fn outcome_forms_record_retry_correct_once_and_report() {
     // The same form sent twice (a double click): the operation key makes it one revision.
     let res = send(correction, format!("/prints/{id}/outcome/correct")).await;
     assert_eq!(res.status().as_u16(), 303);
-    let print: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let print = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(print["outcome"]["revision"], 2);
     assert_eq!(print["outcome"]["status"], "SUCCESS");
 
@@ -481,12 +446,7 @@ async fn stock_and_spools_book_movements_and_print_a_label() {
     let res = submit(&client, &app, &path, &booking).await;
     assert_eq!(location(&res), format!("/spools/{spool}?booked"));
     submit(&client, &app, &path, &booking).await;
-    let detail: Value = app
-        .get(&format!("/api/spools/{spool}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let detail = app.json(&format!("/api/spools/{spool}")).await;
     assert_eq!(detail["spool"]["remainingGrams"], "987.5");
     let (_, page_html) = page(&client, &app, &format!("/spools/{spool}")).await;
     assert!(page_html.contains("-12.5 g"), "{page_html}");
@@ -560,12 +520,7 @@ async fn a_series_page_starts_the_next_run() {
     );
     let res = next_run(&app, &client, &series, &first).await;
     let next = created_id(location(&res));
-    let next: Value = app
-        .get(&format!("/api/prints/{next}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let next = app.json(&format!("/api/prints/{next}")).await;
     assert_eq!(
         (&next["seriesId"], &next["repeatOfId"]),
         (&json!(series), &first["id"])
@@ -590,12 +545,7 @@ async fn a_series_is_completed_and_archived_from_its_page() {
         &[("value", "true")],
     )
     .await;
-    let stored: Value = app
-        .get(&format!("/api/series/{series}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stored = app.json(&format!("/api/series/{series}")).await;
     assert_eq!(
         (&stored["status"], &stored["archived"]),
         (&json!("COMPLETED"), &json!(true))
@@ -678,12 +628,7 @@ async fn a_move_back_asks_first_and_the_next_step_is_offered_first() {
         location(&asked),
         format!("/prints/{id}?confirmMove=PRINTED")
     );
-    let stored: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stored = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(stored["status"], "DONE", "nothing moved before the answer");
     let (_, question) = page(&client, &app, location(&asked)).await;
     assert!(question.contains(r#"id="confirm-move""#), "{question}");
@@ -698,12 +643,7 @@ async fn a_move_back_asks_first_and_the_next_step_is_offered_first() {
         location(&moved),
         format!("/prints/{id}?did=status&from={id}")
     );
-    let stored: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let stored = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(stored["status"], "PRINTED");
     // Forward needs no question.
     let forward = submit(&client, &app, &path, &[("status", "SHIPPED")]).await;

@@ -113,6 +113,11 @@ impl TestApp {
         self.client.get(self.url(path)).send().await.unwrap()
     }
 
+    /// The JSON body of `GET path`.
+    pub async fn json(&self, path: &str) -> Value {
+        self.get(path).await.json().await.unwrap()
+    }
+
     pub async fn post(&self, path: &str, body: &Value) -> Response {
         self.client
             .post(self.url(path))
