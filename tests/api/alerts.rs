@@ -674,6 +674,8 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
 
     assert_eq!(app.delete(&path).await.status(), 204);
     assert_error(app.delete(&path).await, 404, "NOT_FOUND").await;
+    let gone = json!({"name": "Gone", "url": "http://ntfy.lan/t", "form": "JSON"});
+    assert_error(app.put(&path, &gone).await, 404, "NOT_FOUND").await;
     assert_error(
         app.post(&format!("{path}/test"), &json!({})).await,
         404,
