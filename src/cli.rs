@@ -84,6 +84,10 @@ pub struct Cli {
     /// Seconds between two evaluations of the alerts (Settings > Alerts).
     #[arg(long, env = "PRINTCOST_ALERTS_INTERVAL", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub alerts_interval: u64,
+    /// The shop's time zone, an IANA name such as Europe/Berlin: the day a print counts on,
+    /// the nightly backup's hour and the times pages show. Default: the system's.
+    #[arg(long, env = "PRINTCOST_TIME_ZONE", value_parser = time_zone)]
+    pub time_zone: Option<jiff::tz::TimeZone>,
     /// What to do; none serves.
     #[command(subcommand)]
     pub command: Option<Command>,
@@ -139,6 +143,10 @@ fn peer_url(text: &str) -> Result<PeerUrl, String> {
         .map_err(|_| "expected an http(s) URL without user, query or fragment".into())
 }
 
+fn time_zone(name: &str) -> Result<jiff::tz::TimeZone, String> {
+    jiff::tz::TimeZone::get(name).map_err(|e| format!("not a known time zone: {e}"))
+}
+
 fn secret(text: &str) -> Result<Secret, String> {
     Secret::new(text).ok_or_else(|| "must not be blank".into())
 }
@@ -163,6 +171,10 @@ impl Cli {
             },
             spoolmgr_interval_secs: self.spoolmgr_interval,
             alerts_interval_secs: self.alerts_interval,
+            time_zone: self
+                .time_zone
+                .clone()
+                .unwrap_or_else(jiff::tz::TimeZone::system),
             ..Config::default()
         }
     }

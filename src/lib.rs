@@ -69,6 +69,9 @@ pub struct Config {
     pub bridge: Option<config::BridgeConfig>,
     /// Seconds between two evaluations of the alerts.
     pub alerts_interval_secs: u64,
+    /// The shop's time zone: the day a print counts on, the nightly backup's hour, the times
+    /// pages show (default: the system's, `/etc/localtime` or `TZ`).
+    pub time_zone: jiff::tz::TimeZone,
 }
 
 impl Default for Config {
@@ -87,6 +90,7 @@ impl Default for Config {
             spoolmgr_interval_secs: 60,
             bridge: None,
             alerts_interval_secs: 30,
+            time_zone: jiff::tz::TimeZone::system(),
         }
     }
 }
@@ -175,7 +179,7 @@ impl Application {
     ///
     /// Errors: [`StartError::Bridge`], [`StartError::Webhooks`], [`StartError::Listen`].
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
-        let time_zone = jiff::tz::TimeZone::system();
+        let time_zone = config.time_zone.clone();
         // Loaded on a thread of its own: health answers at once; lists, the dashboard and print
         // writes wait for the load.
         let index = prints::PrintIndex::load_in_background(&store, time_zone.clone());

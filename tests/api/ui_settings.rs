@@ -3,7 +3,7 @@
 //! metrics token (refused beside its field, set, removed).
 
 use crate::support::TestApp;
-use crate::support::{location, page, signed_in, submit};
+use crate::support::{location, logged_in, page, signed_in, submit};
 use reqwest::Client;
 use serde_json::Value;
 
@@ -111,4 +111,29 @@ async fn the_metrics_token_is_refused_beside_its_field_set_and_removed() {
     assert_eq!(removed.status().as_u16(), 303);
     let state: Value = app.get("/api/settings/metrics").await.json().await.unwrap();
     assert_eq!(state["tokenSet"], false);
+}
+
+#[actix_web::test]
+async fn times_are_shown_on_the_shops_clock_not_in_utc() {
+    // UTC+14: the shown date differs from UTC's for ten hours of every day, the hour always.
+    let zone = jiff::tz::TimeZone::get("Pacific/Kiritimati").unwrap();
+    let shop = zone.clone();
+    let app = TestApp::spawn_with(|config| config.time_zone = shop).await;
+    app.setup().await;
+    let client = logged_in(&app).await;
+    let now = submit(&client, &app, "/settings/backup/now", &[]).await;
+    assert_eq!(now.status().as_u16(), 303);
+    let (_, body) = page(&client, &app, "/settings/backup").await;
+    let run = body.split(r#"id="last-run""#).nth(1).expect("a last run");
+    let at = run.split(r#"<time datetime=""#).nth(1).unwrap();
+    let (stamp, shown) = at.split_once(r#"">"#).unwrap();
+    let shown = shown.split("</time>").next().unwrap();
+    let local = stamp
+        .parse::<jiff::Timestamp>()
+        .unwrap()
+        .to_zoned(zone)
+        .strftime("%m/%d/%Y, %-I:%M %p")
+        .to_string();
+    assert_eq!(shown, local, "{stamp} on the shop's clock");
+    assert!(!body.contains(" UTC<"), "{body}");
 }

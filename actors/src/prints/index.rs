@@ -71,6 +71,11 @@ pub struct PrintIndex {
 }
 
 impl PrintIndex {
+    /// The shop's time zone its dates are taken in.
+    pub fn time_zone(&self) -> &TimeZone {
+        &self.time_zone
+    }
+
     /// Loads every print of `store`; dates are taken in `time_zone`.
     /// Errors: the store cannot be read, or the load failed (as [`PrintIndex::failure`] says).
     pub fn load(store: &Store, time_zone: TimeZone) -> Result<PrintIndex> {

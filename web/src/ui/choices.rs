@@ -1,5 +1,6 @@
 //! Choices for form selects: the active records a form may refer to, read in one snapshot.
 
+use super::i18n::Tr;
 use super::page::Ctx;
 use crate::error::Rendered;
 use actors::command::{Query, Snapshot};
@@ -152,8 +153,9 @@ impl Choices {
     }
 }
 
-/// Reads every list of [`Choices`] in one snapshot.
-pub struct LoadChoices;
+/// Reads every list of [`Choices`] in one snapshot; labels that hold numbers (a spool's grams
+/// left) are written as its translator's locale writes them.
+pub struct LoadChoices(pub Tr);
 
 impl Query for LoadChoices {
     type Answer = Choices;
@@ -174,7 +176,7 @@ impl Query for LoadChoices {
                 .into_iter()
                 .map(|v| Choice {
                     id: v.spool.id.to_string(),
-                    label: format!("{} · {} g", v.spool.code, v.remaining().normalize()),
+                    label: format!("{} · {} g", v.spool.code, self.0.exact(v.remaining())),
                     group: v.spool.filament_id.to_string(),
                 })
                 .collect()

@@ -86,10 +86,15 @@ pub async fn show(ctx: Ctx) -> Page {
     let (board, _) = ctx.query(DashboardOf(chosen)).await?;
     let due = maintenance::due(&ctx).await?;
     let low = ctx.query(LowStock).await?;
-    let first_steps = first_steps(&ctx.query(LoadChoices).await?);
+    let first_steps = first_steps(&ctx.query(LoadChoices(ctx.chrome.t.clone())).await?);
     let chrome = ctx.chrome;
     let t = &chrome.t;
-    let costs = chart::columns(&board.cost_series, |v| t.money(v));
+    let buckets: Vec<_> = board
+        .cost_series
+        .iter()
+        .map(|(bucket, planned, actual)| (t.bucket(bucket), *planned, *actual))
+        .collect();
+    let costs = chart::columns(&buckets, |v| t.money(v));
     let rows: Vec<(String, _)> = board
         .categories
         .iter()

@@ -12,6 +12,9 @@
 //! without a common symbol are written out (`CHF 1,234.50`).
 
 use actors::values::DecimalMark;
+use jiff::civil::Date;
+use jiff::tz::TimeZone;
+use jiff::{Timestamp, Zoned};
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Borrow;
 use std::collections::HashMap;
@@ -117,21 +120,25 @@ fn parse(text: &'static str) -> HashMap<&'static str, &'static str> {
         .collect()
 }
 
-/// Messages and formats of one locale and the instance currency; templates call it as `t`.
+/// Messages and formats of one locale, the instance currency and the shop's time zone;
+/// templates call it as `t`.
 #[derive(Debug, Clone)]
 pub struct Tr {
     /// The locale.
     pub lang: Lang,
     /// ISO 4217 code of the instance currency.
     pub currency: String,
+    /// The shop's time zone, in which timestamps are shown.
+    pub zone: TimeZone,
 }
 
 impl Tr {
-    /// A translator for `lang` showing money in `currency`.
-    pub fn new(lang: Lang, currency: &str) -> Tr {
+    /// A translator for `lang` showing money in `currency` and times in `zone`.
+    pub fn new(lang: Lang, currency: &str, zone: TimeZone) -> Tr {
         Tr {
             lang,
             currency: currency.to_string(),
+            zone,
         }
     }
 
@@ -175,10 +182,14 @@ impl Tr {
     /// A decimal string as the API writes them, formatted with all its decimals (`"0.4"` →
     /// `0,4` in de-DE); unparsable text as it is.
     pub fn exact_str(&self, value: &str) -> String {
-        value.parse::<Decimal>().map_or_else(
-            |_| value.to_string(),
-            |v| self.number(v, v.normalize().scale()),
-        )
+        value
+            .parse::<Decimal>()
+            .map_or_else(|_| value.to_string(), |v| self.exact(v))
+    }
+
+    /// `value` with all its decimals and grouped thousands (`1927.50` → `1.927,5` in de-DE).
+    pub fn exact(&self, value: Decimal) -> String {
+        self.number(value, value.normalize().scale())
     }
 
     /// An amount of the instance currency, 2 decimals.
@@ -207,20 +218,64 @@ impl Tr {
             .map_or_else(|_| "–".to_string(), |v| self.money(v))
     }
 
-    /// A calendar date (`YYYY-MM-DD`, or the date part of a timestamp): `11/21/2026` in
-    /// en-US, `21.11.2026` in de-DE. Other text is returned as it is.
+    /// A calendar date: `11/21/2026` in en-US, `21.11.2026` in de-DE. A timestamp (RFC 3339,
+    /// as the API writes them) is first taken to the shop's time zone, so a print completed at
+    /// 23:30 UTC counts on the next day in Berlin; a `YYYY-MM-DD` date is shown as it is; other
+    /// text is returned unchanged.
     pub fn date(&self, value: &str) -> String {
-        let day = value.get(..10).unwrap_or(value);
-        let mut parts = day.splitn(3, '-');
-        match (parts.next(), parts.next(), parts.next()) {
-            (Some(y), Some(m), Some(d)) if y.len() == 4 && m.len() == 2 && d.len() == 2 => {
-                match self.lang {
-                    Lang::EnUs => format!("{m}/{d}/{y}"),
-                    Lang::DeDe => format!("{d}.{m}.{y}"),
-                }
-            }
+        match self.local(value) {
+            Some(at) => self.civil_date(at.date()),
+            None => value
+                .parse::<Date>()
+                .map_or_else(|_| value.to_string(), |day| self.civil_date(day)),
+        }
+    }
+
+    /// A timestamp (RFC 3339) as the shop's wall clock shows it: `11/21/2026, 2:05 PM` in
+    /// en-US, `21.11.2026, 14:05` in de-DE (CLDR's medium date with short time). Other text is
+    /// returned unchanged.
+    pub fn datetime(&self, value: &str) -> String {
+        let Some(at) = self.local(value) else {
+            return value.to_string();
+        };
+        let clock = match self.lang {
+            Lang::EnUs => at.strftime("%-I:%M %p").to_string(),
+            Lang::DeDe => at.strftime("%H:%M").to_string(),
+        };
+        format!("{}, {clock}", self.civil_date(at.date()))
+    }
+
+    /// A chart's bucket, short: a day (`YYYY-MM-DD`) as `11/21` in en-US and `21.11.` in
+    /// de-DE, a month (`YYYY-MM`) as `11/2026` and `11.2026` (CLDR's `Md` and `yM`
+    /// skeletons); other text as it is.
+    pub fn bucket(&self, value: &str) -> String {
+        if let Ok(day) = value.parse::<Date>() {
+            return match self.lang {
+                Lang::EnUs => day.strftime("%m/%d").to_string(),
+                Lang::DeDe => day.strftime("%d.%m.").to_string(),
+            };
+        }
+        match value.split_once('-') {
+            Some((year, month)) if year.len() == 4 && month.len() == 2 => match self.lang {
+                Lang::EnUs => format!("{month}/{year}"),
+                Lang::DeDe => format!("{month}.{year}"),
+            },
             _ => value.to_string(),
         }
+    }
+
+    /// A day as the locale writes it (numeric, four-digit year).
+    fn civil_date(&self, day: Date) -> String {
+        match self.lang {
+            Lang::EnUs => day.strftime("%m/%d/%Y").to_string(),
+            Lang::DeDe => day.strftime("%d.%m.%Y").to_string(),
+        }
+    }
+
+    /// `value` read as a timestamp and taken to the shop's time zone.
+    fn local(&self, value: &str) -> Option<Zoned> {
+        let at = value.parse::<Timestamp>().ok()?;
+        Some(at.to_zoned(self.zone.clone()))
     }
 }
 
@@ -257,18 +312,42 @@ mod tests {
 
     #[test]
     fn numbers_money_and_dates_follow_the_locale() {
-        let en = Tr::new(Lang::EnUs, "EUR");
-        let de = Tr::new(Lang::DeDe, "EUR");
+        let en = Tr::new(Lang::EnUs, "EUR", TimeZone::UTC);
+        let de = Tr::new(Lang::DeDe, "EUR", TimeZone::UTC);
         assert_eq!(en.number(d("1234567.125"), 2), "1,234,567.13");
         assert_eq!(de.number(d("1234567.125"), 2), "1.234.567,13");
         assert_eq!(en.number(d("-0.004"), 2), "0.00");
         assert_eq!(de.number(d("-999.5"), 0), "-1.000");
         assert_eq!(en.money(d("-12.5")), "-€12.50");
         assert_eq!(de.money(d("1234.5")), "1.234,50 €");
-        assert_eq!(Tr::new(Lang::EnUs, "CHF").money(d("3")), "CHF 3.00");
-        assert_eq!(Tr::new(Lang::DeDe, "CHF").money(d("3")), "3,00 CHF");
+        assert_eq!(
+            Tr::new(Lang::EnUs, "CHF", TimeZone::UTC).money(d("3")),
+            "CHF 3.00"
+        );
+        assert_eq!(
+            Tr::new(Lang::DeDe, "CHF", TimeZone::UTC).money(d("3")),
+            "3,00 CHF"
+        );
         assert_eq!(en.date("2026-11-21T08:00:00Z"), "11/21/2026");
         assert_eq!(de.date("2026-11-21"), "21.11.2026");
         assert_eq!(en.money_str(""), "–");
+        assert_eq!(de.date("not a date"), "not a date");
+    }
+
+    #[test]
+    fn timestamps_are_shown_on_the_shops_wall_clock() {
+        let berlin = TimeZone::get("Europe/Berlin").unwrap();
+        let de = Tr::new(Lang::DeDe, "EUR", berlin.clone());
+        let en = Tr::new(Lang::EnUs, "EUR", berlin);
+        // 23:30 UTC in November is 00:30 the next day in Berlin (CET, UTC+1).
+        assert_eq!(de.date("2026-11-21T23:30:00Z"), "22.11.2026");
+        assert_eq!(de.datetime("2026-11-21T23:30:00Z"), "22.11.2026, 00:30");
+        assert_eq!(en.datetime("2026-07-01T12:05:00Z"), "07/01/2026, 2:05 PM");
+        // A calendar date has no zone to move it: it stays the day it names.
+        assert_eq!(de.date("2026-11-21"), "21.11.2026");
+        assert_eq!(de.datetime("2026-11-21"), "2026-11-21");
+        assert_eq!(de.bucket("2026-11-21"), "21.11.");
+        assert_eq!(en.bucket("2026-11"), "11/2026");
+        assert_eq!(de.bucket("2026-11"), "11.2026");
     }
 }

@@ -612,7 +612,7 @@ async fn render_form<R: Screen>(
 where
     <R::Kind as Kind>::Filter: Default,
 {
-    let choices = ctx.query(LoadChoices).await?;
+    let choices = ctx.query(LoadChoices(ctx.chrome.t.clone())).await?;
     let wear = match (&record, R::PATH) {
         (Some(_), paths::PRINTERS | paths::COMPONENTS) => {
             Some(ctx.query(GetWear(ctx.id()?)).await?)

@@ -102,7 +102,7 @@ async fn render(
     status: StatusCode,
 ) -> Page {
     let tasks = ctx.query(ListTasks).await?;
-    let choices = ctx.query(LoadChoices).await?;
+    let choices = ctx.query(LoadChoices(ctx.chrome.t.clone())).await?;
     // The notice names the task, found among those listed.
     let notice = notice.and_then(|(key, id)| {
         let name = tasks.iter().find(|t| t.task.id.to_string() == id)?;

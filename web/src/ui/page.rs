@@ -56,7 +56,7 @@ impl Chrome {
         };
         Chrome {
             low_stock,
-            t: Tr::new(Lang::of(tag), &currency),
+            t: Tr::new(Lang::of(tag), &currency, state.index.time_zone().clone()),
             user: user.map(|u| u.account.display_name.clone()),
             nav,
             spools,

@@ -322,7 +322,7 @@ async fn render_with(
     status: StatusCode,
     sliced: Option<SlicedView>,
 ) -> Page {
-    let choices = ctx.query(LoadChoices).await?;
+    let choices = ctx.query(LoadChoices(ctx.chrome.t.clone())).await?;
     let top = |name: &str| slot(&faults, name.to_string(), leaf(tree.get(name)));
     let mut quantity = top("quantity");
     if quantity.value.is_empty() {

@@ -205,10 +205,10 @@ fn link_row(t: &i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {
                     .to_string()
             })
             .unwrap_or_default(),
-        synced_at: spool.synced_at.as_deref().map_or_else(
-            || "–".into(),
-            |at| format!("{} {} UTC", t.date(at), at.get(11..16).unwrap_or_default()),
-        ),
+        synced_at: spool
+            .synced_at
+            .as_deref()
+            .map_or_else(|| "–".into(), |at| t.datetime(at)),
         stale: spool.stale.unwrap_or(false),
         error: spool.sync_error.clone().unwrap_or_default(),
     })
