@@ -223,6 +223,10 @@ async fn the_print_editor_shows_field_errors_at_their_paths_and_saves_two_parts(
         r#"value="{}""#,
         print["parts"][1]["id"].as_str().unwrap()
     )));
+    assert!(
+        !edit.contains(r#"role="alert""#),
+        "a saved draft opens without a fault: {edit}"
+    );
 }
 
 /// A signed-in browser, a shop and the draft "Bracket" with a sales value of 20. Returns the

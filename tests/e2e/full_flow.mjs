@@ -191,6 +191,10 @@ try {
   await page.goto(printUrl);
   await page.getByRole("link", { name: "A4-Bericht" }).click();
   await page.waitForURL(/\/reports\/prints\//);
+  // "PDF herunterladen" opens the browser's print dialog (shown by app.js; window.print).
+  await page.evaluate(() => { window.printed = 0; window.print = () => { window.printed += 1; }; });
+  await page.getByRole("button", { name: "PDF herunterladen" }).click();
+  assert.equal(await page.evaluate(() => window.printed), 1, "the button opens the print dialog");
   await page.screenshot({ path: `${shots}/report.png`, fullPage: true });
   await page.goto(base + "/dashboard?period=all");
   await page.screenshot({ path: `${shots}/dashboard.png`, fullPage: true });
@@ -199,9 +203,14 @@ try {
   const pdf = `${shots}/report.pdf`;
   await page.pdf({ path: pdf, format: "A4", printBackground: true });
   const text = execFileSync("pdftotext", ["-layout", pdf, "-"], { encoding: "utf8" });
-  for (const want of ["Druckbericht", "Phone stand", "Jane Doe", "Kostenaufstellung", "Erfolg", "Gesamtkosten", "Verkaufswert", "25,00 €"]) {
+  for (const want of ["Druckbericht", "Phone stand", "Jane Doe", "Kostenaufstellung", "Erfolg", "Gesamtkosten", "Verkaufswert", "25,00 €",
+    "Filamente", "Galaxy Black", "42,5 g", "10 g"]) {
     assert.ok(text.includes(want), `PDF text has ${want}:\n${text}`);
   }
+  // The two-part print's report is one A4 page.
+  const info = execFileSync("pdfinfo", [pdf], { encoding: "utf8" });
+  assert.match(info, /^Pages:\s+1$/m, info);
+  assert.ok(!text.includes("PDF herunterladen"), "no buttons in the printed report");
   assert.ok(!text.includes("Ergebnis erfassen"), "no forms in the printed report");
 
   assert.deepEqual(problems, [], "no console errors");

@@ -107,6 +107,35 @@ fn scenario_on(service: Service, name: &str, extra: &[&str]) {
 }
 
 #[test]
+fn every_page_holds_its_layout_at_390_768_and_1280_px_in_both_languages() {
+    scenario("layout");
+}
+
+#[test]
+fn the_layout_check_fails_on_an_overlap_added_on_purpose() {
+    let service = Service::start();
+    let shots = screenshots("layout-with-overlap");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/layout.mjs");
+    let output = Command::new("timeout")
+        .args(["240", "node"])
+        .arg(&script)
+        .arg(&service.base)
+        .arg(&shots)
+        .arg("--with-overlap")
+        .output()
+        .expect("node (scripts/test installs the e2e packages)");
+    let errors = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        !output.status.success(),
+        "the overlap went unseen: {errors}"
+    );
+    assert!(
+        errors.contains("1280 px /dashboard: a \"") && errors.contains("overlaps a \""),
+        "{errors}"
+    );
+}
+
+#[test]
 fn first_run_dashboard_prints_and_german() {
     scenario("first_run");
 }

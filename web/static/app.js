@@ -16,6 +16,13 @@ document.addEventListener("change", (event) => {
   }
 });
 
+// A button marked data-print opens the browser's print dialog (its "Save as PDF" writes the
+// file); hidden until this script shows it, as without it the page's hint says what to do.
+for (const button of document.querySelectorAll("button[data-print]")) {
+  button.hidden = false;
+  button.addEventListener("click", () => window.print());
+}
+
 // The print editor: add and remove parts and lines, keep the field names (JSON paths such as
 // parts[0].hotends[1].componentId) in order, and show the live cost breakdown from
 // POST /api/prints/calculate. The document is built as Submitted::document builds it on the

@@ -91,15 +91,21 @@ fn category(t: &Tr, name: &str) -> String {
     t.t(&format!("category.{name}")).to_string()
 }
 
-/// A planned filament use beside its actual grams.
-struct UsageRow {
+/// A planned filament use beside its actual grams, formatted.
+pub struct UsageRow {
     id: String,
-    part: usize,
-    label: String,
-    spool: String,
-    planned: String,
-    actual: String,
-    cost: String,
+    /// The part's number, from 1.
+    pub part: usize,
+    /// The filament as priced (manufacturer, material, colour).
+    pub label: String,
+    /// The spool's code; empty without one.
+    pub spool: String,
+    /// Planned grams with the unit.
+    pub planned: String,
+    /// Actual grams with the unit; empty before an outcome.
+    pub actual: String,
+    /// Planned cost.
+    pub cost: String,
     /// Its value in the outcome form.
     entered: String,
 }
@@ -182,7 +188,8 @@ impl DetailPage {
     }
 }
 
-fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
+/// The filament rows of `print`, in part order.
+pub fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
     let actual: BTreeMap<&str, &str> = print
         .outcome
         .iter()

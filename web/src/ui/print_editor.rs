@@ -459,7 +459,11 @@ pub async fn edit_form(ctx: Ctx) -> Page {
     let tree = document_of(&print);
     let priced = match ctx.typed(|| input::parse::<PrintInputDto>(tree.clone())) {
         Ok(draft) => match draft.into_input() {
-            Ok(input) => ctx.state.query(Calculate(input)).await.map(drop),
+            Ok(mut input) => {
+                // Priced as a new draft would be: its parts' ids name nothing outside it.
+                input.parts.iter_mut().for_each(|part| part.id = None);
+                ctx.state.query(Calculate(input)).await.map(drop)
+            }
             Err(e) => Err(e),
         },
         Err(_) => Ok(()),

@@ -1,6 +1,8 @@
 //! `/reports/prints/{id}`: the A4 report of a DONE print for its customer (header, customer,
-//! parts, cost breakdown, outcome, financials), in the reader's language, with print CSS for the
-//! browser's "Save as PDF". Its data is the API's report (`GET /api/prints/{id}/report`).
+//! parts, filaments with their grams, cost breakdown, outcome, financials), in the reader's
+//! language. "Download PDF" opens the browser's print dialog, whose "Save as PDF" writes the
+//! file; the print CSS keeps a two-part print on one A4 page. Its data is the API's report
+//! (`GET /api/prints/{id}/report`).
 
 use super::Chrome;
 use super::format::{clock, wire};
@@ -29,6 +31,9 @@ struct ReportPage {
     report: Report,
     costs: Costs,
     parts: Vec<PartLine>,
+    usages: Vec<print_detail::UsageRow>,
+    /// Whether any filament came from a spool (the spool column is shown).
+    has_spools: bool,
     completed: String,
     generated: String,
     outcome: Option<(String, String, String)>,
@@ -77,7 +82,10 @@ impl ReportPage {
                     .unwrap_or_default(),
             )
         });
+        let usages = print_detail::usage_rows(t, print);
         ReportPage {
+            has_spools: usages.iter().any(|u| !u.spool.is_empty()),
+            usages,
             costs: Costs::of(t, print),
             parts,
             completed: t.date(print.completed_at.as_deref().unwrap_or(&print.updated_at)),

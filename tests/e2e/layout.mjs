@@ -1,0 +1,178 @@
+// Every page holds its layout on a phone, a tablet and a laptop: each page the UI links to
+// (found by following links from the menu, one of each kind, plus a two-part draft's editor and
+// a refused form) is measured in German and in English at 390, 768 and 1280 px wide. A page
+// fails when it scrolls sideways or when two interactive elements (links, buttons, fields)
+// overlap; the boxes are Chromium's, clipped by any scrolling container they sit in.
+// Screenshots of the German pages at each width go to the screenshot folder.
+//
+//   node layout.mjs BASE_URL SCREENSHOT_DIR [--with-overlap]
+//
+// `--with-overlap` adds an overlap on purpose (the menu's links pulled onto each other) and
+// measures only the dashboard: the run must then fail, which shows the check can.
+import { launch, setUpInGerman } from "./browser.mjs";
+
+const [base, shots, mode] = process.argv.slice(2);
+const withOverlap = mode === "--with-overlap";
+const widths = [390, 768, 1280];
+const browser = await launch();
+const failures = [];
+const visited = [];
+const problems = [];
+
+// Measured inside the page: a sideways scroll and the overlapping pairs of interactive boxes.
+function measure() {
+  const found = [];
+  const doc = document.documentElement;
+  if (doc.scrollWidth > doc.clientWidth + 1) {
+    found.push(`scrolls sideways (${doc.scrollWidth} px in ${doc.clientWidth})`);
+  }
+  const clip = (element, rect) => {
+    let [left, top, right, bottom] = [rect.left, rect.top, rect.right, rect.bottom];
+    for (let up = element.parentElement; up; up = up.parentElement) {
+      const style = getComputedStyle(up);
+      if (style.overflowX !== "visible" || style.overflowY !== "visible") {
+        const box = up.getBoundingClientRect();
+        left = Math.max(left, box.left); right = Math.min(right, box.right);
+        top = Math.max(top, box.top); bottom = Math.min(bottom, box.bottom);
+      }
+    }
+    return { left, top, right, bottom };
+  };
+  const label = (e) => {
+    const text = (e.getAttribute("aria-label") || e.innerText || e.value || e.name || "").trim();
+    return `${e.tagName.toLowerCase()}${e.id ? "#" + e.id : ""} "${text.slice(0, 30)}"`;
+  };
+  const selector = "a[href], button, input:not([type=hidden]), select, textarea, summary";
+  const boxes = [];
+  for (const element of document.querySelectorAll(selector)) {
+    if (!element.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    for (const rect of element.getClientRects()) {
+      const box = clip(element, rect);
+      if (box.right - box.left > 1 && box.bottom - box.top > 1) boxes.push({ element, box });
+    }
+  }
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, b] = [boxes[i], boxes[j]];
+      if (a.element === b.element || a.element.contains(b.element) || b.element.contains(a.element)) continue;
+      const w = Math.min(a.box.right, b.box.right) - Math.max(a.box.left, b.box.left);
+      const h = Math.min(a.box.bottom, b.box.bottom) - Math.max(a.box.top, b.box.top);
+      if (w > 2 && h > 2) found.push(`${label(a.element)} overlaps ${label(b.element)} (${Math.round(w)}×${Math.round(h)} px)`);
+    }
+  }
+  return found;
+}
+
+// The kind of a page: its path with ids as `{id}`, so one of each kind is measured.
+const kind = (path) => path.replace(/\/[0-9a-f]{8}-[0-9a-f-]{27}/g, "/{id}").replace(/\/\d+(?=\/|$)/g, "/{id}");
+const followed = (url) => {
+  if (url.origin !== new URL(base).origin) return false;
+  const p = url.pathname;
+  return p !== "/" && !/^\/(api|api-reference|static|logout|login|setup)(\/|$)/.test(p) && !p.endsWith(".csv");
+};
+
+async function measurePage(page, path, locale, name) {
+  const response = await page.goto(base + path);
+  if (!response.ok()) failures.push(`${locale} ${path}: answered ${response.status()}`);
+  await check(page, path, locale, name);
+}
+
+async function check(page, path, locale, name) {
+  if (withOverlap) {
+    await page.evaluate(() => {
+      for (const link of document.querySelectorAll("header.top nav a + a")) link.style.marginLeft = "-2.5em";
+    });
+  }
+  for (const width of widths) {
+    await page.setViewportSize({ width, height: width < 700 ? 844 : 900 });
+    for (const problem of await page.evaluate(measure)) failures.push(`${locale} ${width} px ${path}: ${problem}`);
+    if (locale === "de-DE") {
+      await page.screenshot({ path: `${shots}/${name}-${width}.png`, fullPage: true });
+    }
+  }
+  visited.push(`${locale} ${path}`);
+}
+
+// Follows links from `roots`, measuring one page of each kind; `extra` pages are measured as
+// they are (a two-part draft's editor beside the first draft's).
+async function crawl(page, locale, roots, extra) {
+  const queue = [...roots];
+  const seen = new Set();
+  while (queue.length > 0) {
+    const path = queue.shift();
+    const pattern = kind(path.split("?")[0]);
+    if (seen.has(pattern)) continue;
+    seen.add(pattern);
+    const name = pattern.replace(/[^a-z0-9]+/gi, "-").replace(/^-|-$/g, "") || "home";
+    await measurePage(page, path, locale, name);
+    const links = await page.$$eval("a[href]", (as) => as.map((a) => a.href));
+    for (const href of links) {
+      const url = new URL(href);
+      if (followed(url)) queue.push(url.pathname + url.search);
+    }
+  }
+  for (const [path, name] of extra) await measurePage(page, path, locale, name);
+}
+
+try {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await setUpInGerman(page, base);
+  if (withOverlap) {
+    await measurePage(page, "/dashboard", "de-DE", "dashboard-with-overlap");
+  } else {
+    // Spool management and series on, a spool of the demo's black PLA, and a two-part draft
+    // (the demo's robot chassis duplicated).
+    for (const [form, box] of [["/settings", "spoolManagementEnabled"], ["/settings/features", "printSeriesEnabled"]]) {
+      await page.goto(base + "/settings");
+      const fields = page.locator(`form[action='${form}']`);
+      await fields.locator(`input[name=${box}]`).check();
+      await fields.locator("button[type=submit]").click();
+      await page.waitForURL("**/settings?saved");
+    }
+    await page.goto(base + "/spools/new");
+    await page.locator("select[name=filamentId]").selectOption({ index: 1 });
+    await page.locator("input[name=purchasePrice]").fill("24,99");
+    await page.locator("input[name=initialNetWeightGrams]").fill("1000");
+    await page.locator("form[action='/spools'] button[type=submit]").click();
+    await page.waitForURL(/\/spools\/[0-9a-f-]{36}/);
+    await page.goto(base + "/prints?search=Robot");
+    await page.locator("a", { hasText: "Robot chassis" }).first().click();
+    const robot = new URL(page.url()).pathname;
+    await page.locator("form[action$='/actions/duplicate'] button").click();
+    await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?/);
+    const twoParts = new URL(page.url()).pathname + "/edit";
+
+    const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
+      "/printers", "/components", "/filaments", "/stock", "/spools/new", "/stock/spoolmgr",
+      "/maintenance", "/settings", "/settings/integrations", "/settings/backup", "/settings/alerts",
+      "/search?q=Robot"];
+    for (const locale of ["de-DE", "en-US"]) {
+      if (locale === "en-US") {
+        await page.goto(base + "/settings");
+        await page.locator("select[name=locale]").selectOption("en-US");
+        await page.locator("form[action='/settings/language'] button[type=submit]").click();
+        await page.waitForURL("**/settings?saved");
+      }
+      const extra = [[twoParts, "print-editor-two-parts"], [robot, "print-done-two-parts"],
+        [`/reports${robot}`, "report-two-parts"]];
+      await crawl(page, locale, roots, extra);
+      // A refused form, its faults beside every field.
+      await page.goto(base + "/printers/new");
+      await page.locator("main form button[type=submit]").first().click();
+      await page.waitForLoadState();
+      await check(page, "/printers/new (refused)", locale, "printer-form-refused");
+    }
+  }
+  console.log(`measured ${visited.length} pages × ${widths.length} widths:\n${visited.join("\n")}`);
+  if (problems.length > 0) failures.push(...problems.map((p) => `page error: ${p}`));
+  if (failures.length > 0) {
+    console.error(`layout faults (${failures.length}):\n${failures.join("\n")}`);
+    process.exitCode = 1;
+  } else {
+    console.log(`ok: no sideways scroll and no overlap; screenshots in ${shots}`);
+  }
+} finally {
+  await browser.close();
+}
