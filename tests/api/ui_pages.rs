@@ -674,3 +674,51 @@ async fn an_empty_shops_dashboard_says_what_to_create_first() {
     let (_, stocked) = page(&client, &app, "/dashboard").await;
     assert!(!stocked.contains(r#"id="first-steps""#), "nothing missing");
 }
+
+#[actix_web::test]
+async fn a_forms_post_only_address_opened_by_get_leads_to_the_forms_page() {
+    let (app, client, shop, id) = bracket().await;
+    let customer = &shop.customer;
+    for (form, page) in [
+        (format!("/prints/{id}/outcome"), format!("/prints/{id}")),
+        (
+            format!("/prints/{id}/outcome/correct"),
+            format!("/prints/{id}"),
+        ),
+        (
+            format!("/prints/{id}/actions/status"),
+            format!("/prints/{id}"),
+        ),
+        (
+            format!("/customers/{customer}/delete"),
+            format!("/customers/{customer}"),
+        ),
+        ("/settings/language".into(), "/settings".into()),
+        ("/spools".into(), "/stock".into()),
+    ] {
+        let res = client.get(app.url(&form)).send().await.unwrap();
+        assert_eq!(res.status().as_u16(), 303, "{form}");
+        assert_eq!(location(&res), page, "{form}");
+    }
+    // A malformed id and an address that is no page: the error page, never raw JSON.
+    for missing in ["/prints/not-an-id/outcome", "/no/such/page"] {
+        let res = client
+            .get(app.url(missing))
+            .header("accept", "text/html,application/xhtml+xml,*/*;q=0.8")
+            .send()
+            .await
+            .unwrap();
+        let status = res.status().as_u16();
+        let body = res.text().await.unwrap();
+        assert_eq!(status, 404, "{missing}");
+        assert!(body.starts_with("<!doctype html>"), "{missing}: {body}");
+    }
+    let api = client
+        .get(app.url("/api/no-such-thing"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(api.status().as_u16(), 404);
+    let body: Value = api.json().await.unwrap();
+    assert_eq!(body["data"]["code"], "NOT_FOUND");
+}

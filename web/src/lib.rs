@@ -124,7 +124,7 @@ pub fn app(
             }),
         )
         .configure(ui::configure)
-        .default_service(web::to(middleware::not_found))
+        .default_service(web::to(ui::not_found))
         .wrap(from_fn(middleware::origin_guard))
         .wrap(from_fn(middleware::request_id))
         .wrap(middleware::security_headers())

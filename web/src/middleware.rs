@@ -209,8 +209,3 @@ pub fn security_headers() -> DefaultHeaders {
         .add((header::REFERRER_POLICY, "same-origin"))
         .add((header::X_FRAME_OPTIONS, "DENY"))
 }
-
-/// The default service: every unknown route is 404 `NOT_FOUND` in the contract's body.
-pub async fn not_found() -> Result<actix_web::HttpResponse, ApiError> {
-    Err(ApiError::new(Code::NotFound))
-}

@@ -38,6 +38,8 @@ pub fn config(data_dir: &Path) -> Config {
         data_dir: data_dir.to_path_buf(),
         workers: 1,
         shutdown_timeout_secs: 1,
+        // Days and times as the tests compute them, whatever zone the machine is in.
+        time_zone: jiff::tz::TimeZone::UTC,
         ..Config::default()
     }
 }

@@ -9,7 +9,7 @@
 use super::Chrome;
 use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
-use super::page::{Ctx, Page, html, see_other};
+use super::page::{Ctx, Page, back_to_form_page, html, see_other};
 use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::maintenance::Replacement;
@@ -382,7 +382,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     routes::<printers::Printers>(cfg);
     routes::<components::Components>(cfg);
     routes::<filaments::Filaments>(cfg);
-    cfg.route(paths::COMPONENT_REPLACE, web::post().to(replace));
+    cfg.route(paths::COMPONENT_REPLACE, web::post().to(replace))
+        .route(
+            paths::COMPONENT_REPLACE,
+            web::get().to(|req| back_to_form_page(req, paths::COMPONENT)),
+        );
 }
 
 fn routes<R: Screen>(cfg: &mut web::ServiceConfig)
@@ -397,6 +401,17 @@ where
         .route(&item, web::post().to(save::<R>))
         .route(&format!("{item}/archive"), web::post().to(archive::<R>))
         .route(&format!("{item}/delete"), web::post().to(delete::<R>));
+    // A GET of a form's POST-only address opens the record's page.
+    for form in ["archive", "delete"] {
+        let page = item.clone();
+        cfg.route(
+            &format!("{item}/{form}"),
+            web::get().to(move |req| {
+                let page = page.clone();
+                async move { back_to_form_page(req, &page).await }
+            }),
+        );
+    }
 }
 
 /// One list row: the record's id, name, archive state and formatted cells.

@@ -36,7 +36,7 @@ mod settings;
 mod spoolmgr;
 mod spools;
 
-pub use page::Chrome;
+pub use page::{Chrome, not_found};
 
 use actix_web::web;
 
@@ -104,4 +104,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(REPORT, web::get().to(report::show))
         .route(STATIC, web::get().to(assets::serve))
         .configure(inventory::configure);
+    for (form, page) in FORM_PAGES {
+        cfg.route(
+            form,
+            web::get().to(move |req| page::back_to_form_page(req, page)),
+        );
+    }
 }

@@ -9,7 +9,7 @@ use crate::middleware::RequestId;
 use crate::session::CurrentUser;
 use crate::state::AppState;
 use actix_web::dev::Payload;
-use actix_web::http::header;
+use actix_web::http::{Method, header};
 use actix_web::web::Data;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, HttpResponse};
 use actors::command::Query;
@@ -161,6 +161,35 @@ pub fn see_other(location: &str) -> HttpResponse {
     HttpResponse::SeeOther()
         .insert_header((header::LOCATION, location))
         .finish()
+}
+
+/// The default service: an unknown route is 404 `NOT_FOUND`, in the contract's body for the
+/// API and any client that does not ask for HTML, as the error page for a browser's GET of a
+/// page address (so a mistyped or stale page address never shows raw JSON; without a
+/// session, the login first).
+pub async fn not_found(req: HttpRequest) -> Result<HttpResponse, actix_web::Error> {
+    let wants_html = req
+        .headers()
+        .get(header::ACCEPT)
+        .and_then(|accept| accept.to_str().ok())
+        .is_some_and(|accept| accept.contains("text/html"));
+    let page = wants_html && req.method() == Method::GET && !req.path().starts_with("/api");
+    if !page {
+        return Err(ApiError::new(Code::NotFound).into());
+    }
+    let ctx = Ctx::extract(&req).await?;
+    Err(ctx.fail(&ApiError::new(Code::NotFound)).into())
+}
+
+/// A GET of a form's POST-only address (a reload of a refused form, a bookmark): 303 to the
+/// page the form is on, `page` with the request's `{id}` filled in; the 404 page when that id
+/// is not one. So the address bar after a form never leads to a dead end or raw JSON.
+pub async fn back_to_form_page(ctx: Ctx, page: &str) -> Page {
+    let target = match ctx.req.match_info().get("id") {
+        None => page.to_string(),
+        Some(_) => page.replace("{id}", &ctx.id()?.to_string()),
+    };
+    Ok(see_other(&target))
 }
 
 /// The error page: the status of `error`, its message in the page's locale, and the request id.

@@ -104,12 +104,41 @@ pub const MANUFACTURERS: &str = "/manufacturers";
 pub const PRINTERS: &str = "/printers";
 /// Components.
 pub const COMPONENTS: &str = "/components";
+/// A component's page.
+pub const COMPONENT: &str = "/components/{id}";
 /// Replaces a worn component (POST).
 pub const COMPONENT_REPLACE: &str = "/components/{id}/replace";
 /// Filaments.
 pub const FILAMENTS: &str = "/filaments";
 /// The five inventory sections, in navigation order.
 pub const INVENTORY: [&str; 5] = [CUSTOMERS, MANUFACTURERS, PRINTERS, COMPONENTS, FILAMENTS];
+
+/// Each POST-only form address with the page its form is on, where a GET of it goes
+/// ([`super::page::back_to_form_page`]); the inventory's archive and delete forms are beside
+/// their routes.
+pub const FORM_PAGES: [(&str, &str); 21] = [
+    (LOGOUT, HOME),
+    (PRINT_SLICED, PRINTS),
+    (PRINT_ACTION, PRINT),
+    (PRINT_OUTCOME, PRINT),
+    (PRINT_CORRECTION, PRINT),
+    (PRINT_FLEET, PRINT),
+    (SETTINGS_LANGUAGE, SETTINGS),
+    (SETTINGS_FEATURES, SETTINGS),
+    (SETTINGS_METRICS, SETTINGS),
+    (SETTINGS_BACKUP_NOW, SETTINGS_BACKUP),
+    (MAINTENANCE_DONE, MAINTENANCE),
+    (ALERT_WEBHOOKS, SETTINGS_ALERTS),
+    (ALERT_WEBHOOK_DELETE, SETTINGS_ALERTS),
+    (ALERT_WEBHOOK_TEST, SETTINGS_ALERTS),
+    (ALERT_MQTT_TEST, SETTINGS_ALERTS),
+    (SPOOLS, STOCK),
+    (SPOOL_MOVEMENTS, SPOOL),
+    (SPOOL_ARCHIVE, SPOOL),
+    (SERIES_NEXT_RUN, SERIES),
+    (SERIES_STATE, SERIES),
+    (SERIES_ARCHIVE, SERIES),
+];
 
 /// `pattern` with its `{id}` filled in.
 fn with_id(pattern: &str, id: Id) -> String {
