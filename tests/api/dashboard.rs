@@ -1,6 +1,6 @@
 //! The dashboard over the demo shop.
 
-use crate::support::{TestApp, assert_field_error, setup_body};
+use crate::support::{TestApp, assert_field_error, logged_in, page, setup_body};
 use serde_json::{Value, json};
 
 /// A box set up with the demo shop.
@@ -140,4 +140,34 @@ async fn all_time_has_monthly_buckets_and_other_periods_are_refused() {
         "errors.invalidValue",
     )
     .await;
+}
+
+/// The amount in the dashboard page's tile `id`.
+fn tile(html: &str, id: &str) -> String {
+    let tile = html.split(&format!(r#"id="{id}""#)).nth(1).unwrap();
+    let amount = tile.split("<strong>").nth(1).unwrap();
+    amount.split("</strong>").next().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn the_dashboard_page_shows_realized_revenue_and_margin_beside_the_sales_value_and_failures_apart()
+ {
+    let app = demo().await;
+    let client = logged_in(&app).await;
+    let board = app.json("/api/dashboard?period=all").await;
+    let (status, html) = page(&client, &app, "/dashboard?period=all").await;
+    assert_eq!(status, 200);
+    for (id, field) in [
+        ("kpi-sales-value", "salesValue"),
+        ("kpi-realized-revenue", "realizedRevenue"),
+        ("kpi-realized-margin", "realizedMargin"),
+        ("kpi-failed-cost", "failedCost"),
+    ] {
+        let value: f64 = board["kpis"][field].as_str().unwrap().parse().unwrap();
+        assert_eq!(tile(&html, id), format!("€{value:.2}"), "{field}");
+    }
+    assert!(
+        html.contains(r#"class="tile loss" id="kpi-failed-cost""#),
+        "the demo's failed print marks its cost apart"
+    );
 }
