@@ -459,6 +459,41 @@ async fn stock_and_spools_book_movements_and_print_a_label() {
     assert_eq!(status, 200);
     assert!(label.contains(&format!(r#"src="/api/spools/{spool}/qr""#)));
     assert!(label.contains("PLA-01"));
+
+    // Its details are changed on its page: a refused price stays beside its field, the
+    // details form open with what was typed; a good one is saved (code and weight stay).
+    let details = format!("/spools/{spool}");
+    let (_, shown) = page(&client, &app, &details).await;
+    assert!(
+        shown.contains(r#"value="2026-11-01""#),
+        "prefilled: {shown}"
+    );
+    let refused = submit(
+        &client,
+        &app,
+        &details,
+        &[("purchasePrice", "lots"), ("location", "Shelf B")],
+    )
+    .await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains(r#"id="purchasePrice-fault""#), "{body}");
+    assert!(body.contains(r#"id="spool-details" open"#), "{body}");
+    assert!(body.contains(r#"value="Shelf B""#), "{body}");
+    let change = [
+        ("purchasePrice", "19.99"),
+        ("location", "Shelf B"),
+        ("purchaseLot", ""),
+        ("acquiredAt", "2026-10-30"),
+    ];
+    let saved = submit(&client, &app, &details, &change).await;
+    assert_eq!(location(&saved), format!("/spools/{spool}?saved"));
+    let changed = app.json(&format!("/api/spools/{spool}")).await;
+    assert_eq!(changed["spool"]["purchasePrice"], "19.99");
+    assert_eq!(changed["spool"]["location"], "Shelf B");
+    assert_eq!(changed["spool"]["acquiredAt"], "2026-10-30");
+    assert_eq!(changed["spool"]["code"], "PLA-01");
+    assert_eq!(changed["spool"]["initialNetWeightGrams"], "1000");
 }
 
 /// A signed-in browser and a shop, print series on and the series "Club trophies" made

@@ -90,6 +90,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SPOOL_NEW, web::get().to(spools::new_form))
         .route(SPOOLS, web::post().to(spools::create))
         .route(SPOOL, web::get().to(spools::show))
+        .route(SPOOL, web::post().to(spools::save))
         .route(SPOOL_MOVEMENTS, web::post().to(spools::book))
         .route(SPOOL_ARCHIVE, web::post().to(spools::archive))
         .route(SPOOL_LABEL, web::get().to(spools::label))

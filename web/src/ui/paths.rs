@@ -71,7 +71,7 @@ pub const PRINT_FLEET: &str = "/prints/{id}/fleet";
 pub const SPOOLS: &str = "/spools";
 /// The form of a new spool.
 pub const SPOOL_NEW: &str = "/spools/new";
-/// A spool's page with its ledger.
+/// A spool's page with its ledger (GET); its details' change (POST).
 pub const SPOOL: &str = "/spools/{id}";
 /// Books a movement (POST).
 pub const SPOOL_MOVEMENTS: &str = "/spools/{id}/movements";

@@ -11,7 +11,7 @@ use super::forms::{Faults, Submitted};
 use super::i18n;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
-use crate::api::spools::{MovementDto, MovementInputDto, SpoolDto, SpoolInputDto};
+use crate::api::spools::{MovementDto, MovementInputDto, SpoolDto, SpoolInputDto, SpoolPatch};
 use crate::api::{ListResponse, filaments};
 use crate::error;
 use actix_web::http::StatusCode;
@@ -168,10 +168,15 @@ struct SpoolPage {
     movements: Vec<MovementRow>,
     total: u64,
     form: Submitted,
+    /// The details form's values: the spool's, or those a refused change sent.
+    details: Submitted,
+    /// Whether the details form is open (a refused change).
+    editing: bool,
     faults: Faults,
     operation_key: String,
     booked: bool,
     synced: bool,
+    saved: bool,
     /// Our ledger owns its stock: movements are booked here.
     native: bool,
     /// The spool manager's side, for a linked spool.
@@ -230,16 +235,36 @@ fn movement_row(t: &i18n::Tr, m: &MovementDto) -> MovementRow {
 pub(super) async fn show_refused(ctx: Ctx, id: Id, error: &error::ApiError) -> Page {
     let mut form = Submitted::default();
     form.set("kind", "CORRECTION");
-    render_spool(ctx, id, form, Faults::of(error), error.code.status()).await
+    let forms = Forms {
+        movement: form,
+        details: None,
+    };
+    render_spool(ctx, id, forms, Faults::of(error), error.code.status()).await
 }
 
-async fn render_spool(
-    ctx: Ctx,
-    id: Id,
-    form: Submitted,
-    faults: Faults,
-    status: StatusCode,
-) -> Page {
+/// The spool page's two forms: a movement's, and the details' when a change was refused.
+struct Forms {
+    movement: Submitted,
+    details: Option<Submitted>,
+}
+
+/// The details form prefilled with `spool`'s price (as typed: canonical), location, lot and
+/// purchase date.
+fn details_of(spool: &SpoolDto) -> Submitted {
+    let mut details = Submitted::default();
+    details.set("purchasePrice", &spool.purchase_price);
+    let optional = [
+        ("location", &spool.location),
+        ("purchaseLot", &spool.purchase_lot),
+        ("acquiredAt", &spool.acquired_at),
+    ];
+    for (name, value) in optional {
+        details.set(name, value.as_deref().unwrap_or_default());
+    }
+    details
+}
+
+async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: StatusCode) -> Page {
     let ledger = SpoolLedger {
         id,
         page: 1,
@@ -263,11 +288,14 @@ async fn render_spool(
         total: movements.total,
         booked: ctx.req.query_string().contains("booked"),
         synced: ctx.req.query_string().contains("synced"),
+        saved: ctx.req.query_string().contains("saved"),
+        editing: forms.details.is_some(),
+        details: forms.details.unwrap_or_else(|| details_of(&spool)),
         native: link.as_ref().is_none_or(|l| !l.external),
         link,
         operation_key: Id::new().to_string(),
         spool,
-        form,
+        form: forms.movement,
         faults,
         chrome: ctx.chrome,
     };
@@ -279,7 +307,35 @@ pub async fn show(ctx: Ctx) -> Page {
     let mut form = Submitted::default();
     form.set("kind", "CORRECTION");
     let id = ctx.id()?;
-    render_spool(ctx, id, form, Faults::default(), StatusCode::OK).await
+    let forms = Forms {
+        movement: form,
+        details: None,
+    };
+    render_spool(ctx, id, forms, Faults::default(), StatusCode::OK).await
+}
+
+/// `POST /spools/{id}`: changes the spool's price, location, lot and purchase date (its code,
+/// filament and initial weight stay; `PATCH /api/spools/{id}`).
+pub async fn save(ctx: Ctx, body: Bytes) -> Page {
+    let id = ctx.id()?;
+    let form = Submitted::parse(&body);
+    let result = match ctx.typed(|| form.document::<SpoolPatch>(&[])) {
+        Ok(input) => ctx.state.send(input.command(id)).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(_) => Ok(see_other(&format!("{}?saved", paths::spool(id)))),
+        Err(e) => {
+            let status = e.code.status();
+            let mut movement = Submitted::default();
+            movement.set("kind", "CORRECTION");
+            let forms = Forms {
+                movement,
+                details: Some(form),
+            };
+            render_spool(ctx, id, forms, Faults::of(&e), status).await
+        }
+    }
 }
 
 /// `POST /spools/{id}/movements`: books a RECEIPT or CORRECTION (idempotent by the form's
@@ -295,7 +351,11 @@ pub async fn book(ctx: Ctx, body: Bytes) -> Page {
         Ok(_) => Ok(see_other(&format!("{}?booked", paths::spool(id)))),
         Err(e) => {
             let status = e.code.status();
-            render_spool(ctx, id, form, Faults::of(&e), status).await
+            let forms = Forms {
+                movement: form,
+                details: None,
+            };
+            render_spool(ctx, id, forms, Faults::of(&e), status).await
         }
     }
 }
