@@ -34,4 +34,5 @@ mod ui;
 mod ui_decimals;
 mod ui_maintenance;
 mod ui_pages;
+mod ui_peers;
 mod ui_settings;

@@ -1,6 +1,6 @@
 // Every page holds its layout on a phone, a tablet and a laptop: each page the UI links to
 // (found by following links from the menu, one of each kind, plus a two-part draft's editor and
-// a refused form) is measured in German and in English at 390, 768 and 1280 px wide. A page
+// a refused form; Spoolman switched on at an address nothing answers) is measured in German and in English at 390, 768 and 1280 px wide. A page
 // fails when it scrolls sideways or when two interactive elements (links, buttons, fields)
 // overlap; the boxes are Chromium's, clipped by any scrolling container they sit in.
 // Screenshots of the German pages at each width go to the screenshot folder.
@@ -130,6 +130,15 @@ try {
       await fields.locator(`input[name=${box}]`).check();
       await fields.locator("button[type=submit]").click();
       await page.waitForURL("**/settings?saved");
+    }
+    // Spoolman switched on at an address nothing answers: its pages say so.
+    await page.goto(base + "/settings/integrations");
+    await page.locator("input[name='spoolmgr.enabled']").check();
+    await page.locator("input[name='spoolmgr.url']").fill("http://127.0.0.1:9");
+    await page.locator("main form button[type=submit]").click();
+    await page.waitForURL("**/settings/integrations?saved");
+    if (!(await page.locator("#spoolmgr-state").innerText()).includes("http://127.0.0.1:9")) {
+      failures.push("Settings › Integrations does not name the unreachable address");
     }
     await page.goto(base + "/spools/new");
     await page.locator("select[name=filamentId]").selectOption({ index: 1 });

@@ -31,8 +31,8 @@ pub struct FleetStatus {
     pub configured: bool,
     /// The fleet manager's version, when it answered.
     pub version: Option<String>,
-    /// Why it did not (a contract code), if it did not.
-    pub error: Option<&'static str>,
+    /// Why it did not, if it did not (its [`PeerError::code`] is the contract's code).
+    pub failure: Option<PeerError>,
     /// Its printers, when it answered.
     pub remote_printers: Vec<RemotePrinter>,
     /// Our linked printers with their links.
@@ -136,7 +136,7 @@ impl Printfleet {
         let mut status = FleetStatus {
             configured: client.is_some(),
             version: None,
-            error: None,
+            failure: None,
             remote_printers: Vec::new(),
             printers,
         };
@@ -148,7 +148,7 @@ impl Printfleet {
                     status.version = Some(version);
                     status.remote_printers = remote;
                 }
-                Err(e) => status.error = Some(e.code()),
+                Err(e) => status.failure = Some(e),
             }
         }
         Ok(status)

@@ -65,8 +65,8 @@ pub struct Status {
     pub configured: bool,
     /// The peer's version, when it answered.
     pub version: Option<String>,
-    /// Why it did not (a contract code), if it did not.
-    pub error: Option<&'static str>,
+    /// Why it did not, if it did not (its [`PeerError::code`] is the contract's code).
+    pub failure: Option<PeerError>,
     /// What this appliance can do with it: empty unless it answered.
     pub capabilities: Vec<&'static str>,
     /// The latest operations, newest first.
@@ -163,9 +163,9 @@ impl Spoolmgr {
             Err(Error::IntegrationConfig) => (false, None),
             Err(e) => return Err(e),
         };
-        let (version, error) = match found {
+        let (version, failure) = match found {
             Some(Ok(version)) => (Some(version), None),
-            Some(Err(e)) => (None, Some(e.code())),
+            Some(Err(e)) => (None, Some(e)),
             None => (None, None),
         };
         let capabilities = if version.is_some() {
@@ -176,7 +176,7 @@ impl Spoolmgr {
         Ok(Status {
             configured,
             version,
-            error,
+            failure,
             capabilities,
             operations,
         })

@@ -253,7 +253,7 @@ fn status_dto(s: FleetStatus, link: Option<LogLink>) -> FleetStatusDto {
     FleetStatusDto {
         configured: s.configured,
         version: s.version,
-        error: s.error.map(str::to_string),
+        error: s.failure.map(|f| f.code().to_string()),
         remote_printers: s
             .remote_printers
             .into_iter()

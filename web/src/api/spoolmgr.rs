@@ -165,7 +165,7 @@ impl From<Status> for SpoolmgrStatusDto {
         SpoolmgrStatusDto {
             configured: s.configured,
             version: s.version,
-            error: s.error.map(str::to_string),
+            error: s.failure.map(|f| f.code().to_string()),
             capabilities: s.capabilities.into_iter().map(str::to_string).collect(),
             operations: s.operations.into_iter().map(Into::into).collect(),
         }

@@ -5,6 +5,7 @@ use super::Chrome;
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::peer_state::{Found, PeerState};
 use crate::error::ApiError;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
@@ -23,6 +24,8 @@ struct PeerForm {
     enabled: bool,
     url: String,
     configured: bool,
+    /// Whether the peer answers now, or why not (none while switched off).
+    state: Option<PeerState>,
 }
 
 #[derive(Template)]
@@ -43,6 +46,7 @@ const PEERS: [(&str, &str, &str); 2] = [
 fn peer_form(
     (key, credential, label): (&'static str, &str, &'static str),
     peer: &Peer,
+    state: Option<PeerState>,
 ) -> PeerForm {
     PeerForm {
         key,
@@ -61,14 +65,52 @@ fn peer_form(
             .map(|u| u.as_str().to_string())
             .unwrap_or_default(),
         configured: peer.credential.is_some(),
+        state,
     }
 }
 
-fn render(ctx: Ctx, in_force: &InForce, faults: Faults, saved: bool, status: StatusCode) -> Page {
+/// Each switched-on peer's state, both asked at once (each call is bounded by the peers'
+/// timeout): so a saved address that cannot be reached says so at once.
+async fn states(ctx: &Ctx, in_force: &InForce) -> (Option<PeerState>, Option<PeerState>) {
+    let t = &ctx.chrome.t;
+    let url = |peer: &Peer| {
+        peer.url
+            .as_ref()
+            .map(|u| u.as_str().to_string())
+            .unwrap_or_default()
+    };
+    let (spoolmgr, printfleet) =
+        futures_util::future::join(ctx.state.spoolmgr.status(), ctx.state.printfleet.status())
+            .await;
+    let spoolmgr = spoolmgr.ok().map(|found| {
+        let state = Found::of(found.version.as_ref(), found.failure.as_ref());
+        PeerState::of(t, "spoolmgr", "Spoolman", &url(&in_force.spoolmgr), state)
+    });
+    let printfleet = printfleet.ok().map(|found| {
+        let state = Found::of(found.version.as_ref(), found.failure.as_ref());
+        PeerState::of(
+            t,
+            "printfleet",
+            "Bambuddy",
+            &url(&in_force.printfleet),
+            state,
+        )
+    });
+    (spoolmgr, printfleet)
+}
+
+async fn render(
+    ctx: Ctx,
+    in_force: &InForce,
+    faults: Faults,
+    saved: bool,
+    status: StatusCode,
+) -> Page {
+    let (spoolmgr, printfleet) = states(&ctx, in_force).await;
     let page = IntegrationsPage {
         peers: vec![
-            peer_form(PEERS[0], &in_force.spoolmgr),
-            peer_form(PEERS[1], &in_force.printfleet),
+            peer_form(PEERS[0], &in_force.spoolmgr, spoolmgr),
+            peer_form(PEERS[1], &in_force.printfleet, printfleet),
         ],
         faults,
         saved,
@@ -83,7 +125,7 @@ pub async fn show(ctx: Ctx) -> Page {
         .query(GetIntegrations(ctx.state.config.integrations.clone()))
         .await?;
     let saved = ctx.req.query_string().contains("saved");
-    render(ctx, &in_force, Faults::default(), saved, StatusCode::OK)
+    render(ctx, &in_force, Faults::default(), saved, StatusCode::OK).await
 }
 
 /// The change of integration `key` in `form`: its switch, its URL (empty: none) and its
@@ -136,7 +178,7 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
         ))),
         Err(e) => {
             let in_force = ctx.query(GetIntegrations(defaults)).await?;
-            render(ctx, &in_force, Faults::of(&e), false, e.code.status())
+            render(ctx, &in_force, Faults::of(&e), false, e.code.status()).await
         }
     }
 }

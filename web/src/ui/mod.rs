@@ -24,6 +24,7 @@ mod integrations;
 mod inventory;
 mod maintenance;
 mod page;
+mod peer_state;
 mod print_detail;
 mod print_editor;
 mod print_fleet;

@@ -6,11 +6,13 @@ use super::Chrome;
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::peer_state::{Found, PeerState};
 use super::spoolmgr;
 use crate::api::printfleet::{FleetAction, FleetPrinterDto};
 use crate::error::ApiError;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
+use actors::integrations::settings::Integration;
 use actors::inventory::ListQuery;
 use actors::stock::{ListSpools, SpoolFilter};
 use askama::Template;
@@ -28,9 +30,10 @@ struct TrayRow {
 struct PrinterFleetPage {
     chrome: Chrome,
     printer_id: String,
-    /// The message key of why the fleet is not reachable, if it is not.
+    /// The message key of why the fleet cannot be asked (switched off), if so.
     unavailable: Option<&'static str>,
-    version: String,
+    /// Whether Bambuddy answered, or why not.
+    peer_state: Option<PeerState>,
     /// (remote id, name, selected).
     remotes: Vec<(u64, String, bool)>,
     linked: Option<FleetPrinterDto>,
@@ -47,7 +50,7 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     let mut page = PrinterFleetPage {
         printer_id: id.to_string(),
         unavailable: None,
-        version: String::new(),
+        peer_state: None,
         remotes: Vec::new(),
         linked: None,
         trays: Vec::new(),
@@ -58,8 +61,10 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     };
     match fleet.status().await.map_err(ApiError::from) {
         Ok(found) => {
-            page.version = found.version.unwrap_or_default();
-            page.unavailable = found.error.map(spoolmgr::failure_key);
+            let url = spoolmgr::peer_url(&ctx, Integration::Printfleet).await;
+            let state = Found::of(found.version.as_ref(), found.failure.as_ref());
+            let t = &ctx.chrome.t;
+            page.peer_state = Some(PeerState::of(t, "printfleet", "Bambuddy", &url, state));
             let linked = found.printers.into_iter().find(|p| p.printer.id == id);
             let remote = linked.as_ref().map(|l| l.link.remote_id);
             page.remotes = found

@@ -9,12 +9,14 @@ use super::forms::{Faults, Submitted};
 use super::i18n;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
+use super::peer_state::{Found, PeerState};
 use super::spools;
 use crate::api::spoolmgr;
 use crate::api::spoolmgr::{ConflictDto, OperationDto, PreviewItemDto, SpoolmgrAction};
-use crate::error::{ApiError, Code};
+use crate::error::ApiError;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
+use actors::integrations::settings::{GetIntegrations, Integration};
 use askama::Template;
 
 /// One remote spool of the preview, as the table shows it.
@@ -49,9 +51,9 @@ struct SpoolmgrPage {
     chrome: Chrome,
     /// The message key of why there is no status (switched off), if so.
     unavailable: Option<&'static str>,
-    configured: bool,
-    version: String,
-    /// The message key of the peer's failure, if any.
+    /// Whether Spoolman answered, or why not (none while switched off).
+    peer_state: Option<PeerState>,
+    /// The message key of a later call's failure (the preview), if any.
     error: Option<&'static str>,
     remotes: Vec<RemoteRow>,
     page: u32,
@@ -118,12 +120,10 @@ fn operation_row(t: &i18n::Tr, op: OperationDto) -> OperationRow {
     }
 }
 
-/// The message key of a peer failure's contract code.
-pub(super) fn failure_key(code: &str) -> &'static str {
-    match code {
-        "INTEGRATION_CONFIG" => Code::IntegrationConfig.message_key(),
-        "INTEGRATION_CONTRACT" => Code::IntegrationContract.message_key(),
-        _ => Code::IntegrationUnavailable.message_key(),
+impl SpoolmgrPage {
+    /// Whether Spoolman's spools could be read (its tables say "nothing yet" only then).
+    fn read(&self) -> bool {
+        self.error.is_none() && self.peer_state.as_ref().is_some_and(|s| s.ok)
     }
 }
 
@@ -137,8 +137,7 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     let t = &ctx.chrome.t;
     let mut page = SpoolmgrPage {
         unavailable: None,
-        configured: false,
-        version: String::new(),
+        peer_state: None,
         error: None,
         remotes: Vec::new(),
         page: page_no,
@@ -150,9 +149,9 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     };
     match hub.status().await.map_err(ApiError::from) {
         Ok(found) => {
-            page.configured = found.configured;
-            page.version = found.version.clone().unwrap_or_default();
-            page.error = found.error.map(failure_key);
+            let url = peer_url(&ctx, Integration::Spoolmgr).await;
+            let state = Found::of(found.version.as_ref(), found.failure.as_ref());
+            page.peer_state = Some(PeerState::of(t, "spoolmgr", "Spoolman", &url, state));
             page.operations = found
                 .operations
                 .into_iter()
@@ -172,6 +171,19 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
         Err(e) => page.unavailable = Some(e.code.message_key()),
     }
     Ok(html(status, page.render()))
+}
+
+/// The address in force for `integration` (the settings', else the default's); empty without.
+pub(super) async fn peer_url(ctx: &Ctx, integration: Integration) -> String {
+    let defaults = ctx.state.config.integrations.clone();
+    let Ok(in_force) = ctx.state.query(GetIntegrations(defaults)).await else {
+        return String::new();
+    };
+    let peer = match integration {
+        Integration::Spoolmgr => in_force.spoolmgr,
+        Integration::Printfleet => in_force.printfleet,
+    };
+    peer.url.map(|u| u.as_str().to_string()).unwrap_or_default()
 }
 
 /// `GET /stock/spoolmgr[?page=N]`.
