@@ -8,6 +8,7 @@ use crate::inventory::filaments::{FilamentInput, Filaments};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use crate::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use crate::ledger;
+use crate::lines::Lines;
 use crate::prints::outcome::{self, CorrectionInput, OutcomeInput};
 use crate::prints::{self, HotendInput, PartInput, PrintInput};
 use crate::series;
@@ -164,7 +165,12 @@ fn print(
 
 /// What really happened to a demo print: every usage at `share` of its planned grams, the whole
 /// planned time per part.
-fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<OutcomeInput> {
+fn happened(
+    print: &Print,
+    status: OutcomeStatus,
+    share: &str,
+    lines: Lines,
+) -> Result<OutcomeInput> {
     let share: Decimal = v::<values::Amount>(share)?.into_inner();
     let usages = print.parts.iter().flat_map(|p| p.usages.iter());
     let parts: Vec<(Id, values::Seconds)> = print
@@ -187,8 +193,11 @@ fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<Outcome
             })
             .collect(),
         note: None,
-        failure_reason: (status == OutcomeStatus::Failed)
-            .then(|| "Layer shift at 60 %".to_string()),
+        failure_reason: (status == OutcomeStatus::Failed).then(|| {
+            lines
+                .pick("Layer shift at 60 %", "Schichtversatz bei 60 %")
+                .to_string()
+        }),
         parts: (parts.len() > 1).then_some(parts),
     })
 }
@@ -196,7 +205,12 @@ fn happened(print: &Print, status: OutcomeStatus, share: &str) -> Result<Outcome
 /// Creates the demo shop: three manufacturers, two printers, their hotends and build plates, an
 /// always-used maintenance component, four filaments, three customers, a series, and prints in
 /// every status (one of them in two parts, on both printers).
+///
+/// Names and notes are in the instance's default language (the one chosen at setup); brand
+/// and product names stay as their makers write them.
 pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
+    let lines = Lines::of_instance(txn)?;
+    let say = |english, german| lines.pick(english, german);
     let prusa = manufacturer(txn, "Prusa Research", now)?;
     let bambu = manufacturer(txn, "Bambu Lab", now)?;
     let polymaker = manufacturer(txn, "Polymaker", now)?;
@@ -210,7 +224,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     };
     let nextruder = wear(
         Hotend,
-        "Nextruder hotend 0.4 mm",
+        say("Nextruder hotend 0.4 mm", "Nextruder-Hotend 0,4 mm"),
         Some(prusa),
         "100",
         "2000",
@@ -218,7 +232,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     )?;
     let p1s_hotend = wear(
         Hotend,
-        "P1S hotend 0.4 mm hardened",
+        say("P1S hotend 0.4 mm hardened", "P1S-Hotend 0,4 mm gehärtet"),
         Some(bambu),
         "32.99",
         "1500",
@@ -226,7 +240,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     )?;
     let satin = wear(
         BuildPlate,
-        "Satin spring steel sheet",
+        say("Satin spring steel sheet", "Satinierte Federstahlplatte"),
         Some(prusa),
         "60",
         "1200",
@@ -234,7 +248,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     )?;
     let pei = wear(
         BuildPlate,
-        "Textured PEI plate",
+        say("Textured PEI plate", "Texturierte PEI-Platte"),
         Some(bambu),
         "39.99",
         "1000",
@@ -243,7 +257,10 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     let belts = component(
         txn,
         Other,
-        "Belts, fans and lubrication",
+        say(
+            "Belts, fans and lubrication",
+            "Riemen, Lüfter und Schmierung",
+        ),
         None,
         "45",
         "3000",
@@ -277,7 +294,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         now,
     )?;
 
-    let own = customer(txn, "Own projects", None, true, now)?;
+    let own = customer(txn, say("Own projects", "Eigene Projekte"), None, true, now)?;
     let mueller = customer(
         txn,
         "Müller Modellbau GmbH",
@@ -285,12 +302,18 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         false,
         now,
     )?;
-    let jane = customer(txn, "Jane Doe", Some("jane@example.com"), false, now)?;
+    let jane = customer(
+        txn,
+        say("Jane Doe", "Erika Mustermann"),
+        Some(say("jane@example.com", "erika@example.com")),
+        false,
+        now,
+    )?;
 
     let trophies = series::create(
         txn,
         &series::SeriesInput {
-            name: v("Club trophies 2026")?,
+            name: v(say("Club trophies 2026", "Vereinspokale 2026"))?,
             customer_id: Some(mueller),
             target: Some(40),
             notes: None,
@@ -322,7 +345,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         )
     };
     job(
-        "Phone stand",
+        say("Phone stand", "Handyhalter"),
         &[mk4(5400, black, "42.5")],
         Some(jane),
         None,
@@ -331,7 +354,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         Draft,
     )?;
     job(
-        "Cable clips",
+        say("Cable clips", "Kabelclips"),
         &[p1(7200, charcoal, "85")],
         Some(own),
         None,
@@ -340,7 +363,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         Printing,
     )?;
     job(
-        "Gear housing",
+        say("Gear housing", "Getriebegehäuse"),
         &[mk4(10800, orange, "120")],
         Some(jane),
         None,
@@ -349,7 +372,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         Printed,
     )?;
     job(
-        "Trophy bases, run 1",
+        say("Trophy bases, run 1", "Pokalsockel, Lauf 1"),
         &[p1(14400, white, "310")],
         None,
         Some(trophies),
@@ -358,7 +381,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
         Shipped,
     )?;
     let run2 = job(
-        "Trophy bases, run 2",
+        say("Trophy bases, run 2", "Pokalsockel, Lauf 2"),
         &[p1(14400, white, "305")],
         None,
         Some(trophies),
@@ -368,7 +391,7 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     )?;
     let chassis = [mk4(9000, black, "140.25"), p1(6300, orange, "96.5")];
     let chassis = job(
-        "Robot chassis",
+        say("Robot chassis", "Roboter-Chassis"),
         &chassis,
         Some(jane),
         None,
@@ -380,14 +403,14 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     outcome::record(
         txn,
         run2.id,
-        &happened(&run2, OutcomeStatus::Success, "0.97")?,
+        &happened(&run2, OutcomeStatus::Success, "0.97", lines)?,
         now,
     )?;
-    let failed = happened(&chassis, OutcomeStatus::Failed, "0.6")?;
+    let failed = happened(&chassis, OutcomeStatus::Failed, "0.6", lines)?;
     outcome::record(txn, chassis.id, &failed, now)?;
     let weighed = CorrectionInput {
-        outcome: happened(&chassis, OutcomeStatus::Failed, "0.55")?,
-        correction_note: "Weighed the failed parts".into(),
+        outcome: happened(&chassis, OutcomeStatus::Failed, "0.55", lines)?,
+        correction_note: say("Weighed the failed parts", "Fehldruckteile gewogen").into(),
         expected_revision: 1,
         operation_key: Id::new(),
     };
@@ -398,7 +421,13 @@ pub fn create(txn: &Txn, now: Timestamp) -> Result<()> {
     let weighing = ledger::MovementInput {
         kind: MovementKind::Correction,
         grams: v::<values::SignedGrams>("-12.5")?.into_inner(),
-        note: Some("Weighed: less than the ledger said".into()),
+        note: Some(
+            say(
+                "Weighed: less than the ledger said",
+                "Gewogen: weniger als gebucht",
+            )
+            .into(),
+        ),
         operation_key: None,
         print_id: None,
         usage_id: None,

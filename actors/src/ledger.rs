@@ -12,6 +12,7 @@
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
 
 use crate::integrations::links;
+use crate::lines::Lines;
 use crate::list::{self, Page};
 use crate::txn::Txn;
 use crate::values::{Note, note_text};
@@ -140,7 +141,7 @@ pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool
     let opening = MovementInput {
         kind: MovementKind::Receipt,
         grams: spool.initial_net_weight_grams,
-        note: Some("Opening receipt".into()),
+        note: Some(Lines::of_instance(txn)?.opening_receipt().into()),
         operation_key: None,
         print_id: None,
         usage_id: None,

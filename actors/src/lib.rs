@@ -26,6 +26,7 @@ mod error;
 pub mod integrations;
 pub mod inventory;
 pub mod ledger;
+pub mod lines;
 pub mod list;
 pub mod maintenance;
 pub mod metrics;

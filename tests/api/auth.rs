@@ -152,6 +152,50 @@ async fn demo_data_fills_the_inventory() {
 }
 
 #[actix_web::test]
+async fn demo_data_and_the_lines_the_appliance_writes_are_in_the_language_chosen_at_setup() {
+    let app = TestApp::spawn().await;
+    let mut body = setup_body();
+    body["createDemoData"] = json!(true);
+    body["locale"] = json!("de-DE");
+    assert_eq!(app.post("/api/auth/setup", &body).await.status(), 201);
+    let prints = app
+        .json("/api/prints?includeArchived=true&pageSize=50")
+        .await;
+    let names: Vec<&str> = prints["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"Roboter-Chassis"), "{names:?}");
+    assert!(!names.contains(&"Robot chassis"), "{names:?}");
+    let failed = prints["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| p["name"] == "Roboter-Chassis")
+        .unwrap();
+    let failed = app
+        .json(&format!("/api/prints/{}", failed["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(
+        failed["outcome"]["failureReason"],
+        "Schichtversatz bei 60 %"
+    );
+    // A spool opened now writes its opening receipt in German too.
+    let spools = app.json("/api/spools?pageSize=50").await;
+    let spool = spools["items"][0]["id"].as_str().unwrap();
+    let ledger = app.json(&format!("/api/spools/{spool}")).await;
+    let notes: Vec<&str> = ledger["movements"]["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|m| m["note"].as_str())
+        .collect();
+    assert!(notes.contains(&"Anfangsbestand"), "{notes:?}");
+}
+
+#[actix_web::test]
 async fn login_failures_are_uniform_and_throttled() {
     let app = TestApp::spawn().await;
     app.setup().await;

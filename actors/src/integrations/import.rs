@@ -18,6 +18,7 @@ use crate::command::{Command, Query, Snapshot};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers, name_key};
 use crate::inventory::{self, Kind};
 use crate::ledger::{self, MovementInput};
+use crate::lines::Lines;
 use crate::money;
 use crate::txn::Txn;
 use crate::values::Name;
@@ -251,7 +252,7 @@ fn filament_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
         purchase_price: price(remote).unwrap_or_default(),
         net_weight_grams: net_weight(remote).unwrap_or(Decimal::ONE),
         minimum_stock_grams: None,
-        note: Some(format!("Imported from Spoolman (filament {})", f.id)),
+        note: Some(Lines::of_instance(txn)?.imported_from_spoolman(f.id)),
         archived: false,
         created_at: now,
         updated_at: now,
@@ -471,7 +472,7 @@ impl Command for Unlink {
             let correction = MovementInput {
                 kind: MovementKind::Correction,
                 grams: delta,
-                note: Some("Unlinked from the spool manager: confirmed balance".into()),
+                note: Some(Lines::of_instance(txn)?.unlinked().into()),
                 operation_key: None,
                 print_id: None,
                 usage_id: None,
