@@ -757,3 +757,28 @@ async fn a_forms_post_only_address_opened_by_get_leads_to_the_forms_page() {
     let body: Value = api.json().await.unwrap();
     assert_eq!(body["data"]["code"], "NOT_FOUND");
 }
+
+#[actix_web::test]
+async fn a_new_draft_in_a_one_printer_shop_starts_on_it_with_what_it_preselects() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let (status, editor) = page(&client, &app, "/prints/new").await;
+    assert_eq!(status, 200);
+    for (what, id) in [
+        ("printer", &shop.printer),
+        ("build plate", &shop.plate),
+        ("hotend", &shop.hotend),
+    ] {
+        let option = editor
+            .split(&format!(r#"<option value="{id}""#))
+            .nth(1)
+            .unwrap_or_else(|| panic!("no {what} option: {editor}"));
+        let option = option.split('>').next().unwrap();
+        assert!(option.contains(" selected"), "{what}: {option}");
+    }
+    // The printer's option carries what a part on it preselects, for the editor's script.
+    assert!(
+        editor.contains(&format!(r#"data-plate="{}""#, shop.plate)),
+        "{editor}"
+    );
+}

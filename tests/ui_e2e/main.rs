@@ -136,6 +136,11 @@ fn the_layout_check_fails_on_an_overlap_added_on_purpose() {
 }
 
 #[test]
+fn the_editor_preselects_what_fits_copies_parts_whole_and_never_shows_a_stale_total() {
+    scenario("editor");
+}
+
+#[test]
 fn first_run_dashboard_prints_and_german() {
     scenario("first_run");
 }

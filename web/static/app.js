@@ -63,6 +63,63 @@ if (editor) {
     }
   };
 
+  // A part's printer limits its components to those that fit it ("fits these printers"); a
+  // newly chosen printer fills in what it preselects ("preselect in new prints") where the
+  // part's fields are still empty.
+  const componentSelects = "select[data-name$='buildPlateId'], select[data-name$='componentId'], select[data-name$='otherComponentIds[]']";
+  const applyPrinter = (part, fill) => {
+    const printer = part.querySelector("[data-name$='printerId']");
+    const chosen = printer.selectedOptions[0];
+    for (const select of part.querySelectorAll(componentSelects)) {
+      for (const option of select.options) {
+        const fits = (option.getAttribute("data-printers") || "").split(" ").filter(Boolean);
+        option.hidden = Boolean(option.value && printer.value && fits.length && !fits.includes(printer.value));
+        if (option.hidden && option.selected) option.selected = false;
+      }
+      if (!select.multiple && select.selectedOptions.length === 0) select.value = "";
+    }
+    if (!fill || !printer.value || !chosen) return;
+    const plate = part.querySelector("select[data-name$='buildPlateId']");
+    if (!plate.value && chosen.dataset.plate) plate.value = chosen.dataset.plate;
+    const hotend = part.querySelector("select[data-name$='hotends[#].componentId']");
+    if (hotend && !hotend.value && chosen.dataset.hotend) hotend.value = chosen.dataset.hotend;
+    const others = part.querySelector("select[data-name$='otherComponentIds[]']");
+    const marked = (chosen.dataset.others || "").split(" ");
+    if (others) for (const option of others.options) if (marked.includes(option.value)) option.selected = true;
+  };
+
+  // A copy carries the current values of every field (cloneNode keeps only the page's first).
+  const copyValues = (from, to) => {
+    const sources = from.querySelectorAll("input, select, textarea");
+    to.querySelectorAll("input, select, textarea").forEach((field, i) => {
+      if (field.multiple) {
+        [...field.options].forEach((option, j) => { option.selected = sources[i].options[j].selected; });
+      } else {
+        field.value = sources[i].value;
+      }
+    });
+  };
+  // An empty item: one line of each kind, every field cleared.
+  const emptied = (item) => {
+    for (const list of ["hotends", "filaments"]) {
+      item.querySelectorAll(`[data-list='${list}']`).forEach((line, i) => { if (i > 0) line.remove(); });
+    }
+    item.querySelectorAll("input, textarea").forEach((field) => { field.value = ""; });
+    item.querySelectorAll("select").forEach((select) => {
+      [...select.options].forEach((option) => { option.selected = false; option.hidden = false; });
+      if (!select.multiple) select.value = "";
+    });
+  };
+
+  // The label a field is shown with, and its part's legend ("Printer (Part 2)").
+  const described = (field) => {
+    const label = field.closest("label");
+    const text = label ? label.firstChild.textContent.trim() : field.name;
+    const legend = field.closest(".part")?.querySelector("legend");
+    return legend ? `${text} (${legend.textContent.trim()})` : text;
+  };
+  const missing = (fields) => [...new Set(fields.map(described))].join(", ");
+
   const money = new Intl.NumberFormat(editor.getAttribute("data-locale"), {
     style: "currency", currency: editor.getAttribute("data-currency"),
   });
@@ -119,8 +176,16 @@ if (editor) {
     clearTimeout(timer);
     timer = setTimeout(async () => {
       const mine = ++sequence;
+      // An incomplete draft shows no total (never a stale one) and says what is missing.
+      const blank = () => {
+        total.textContent = "–";
+        total.setAttribute("data-value", "");
+        lines.replaceChildren();
+      };
       if (!editor.checkValidity()) {
-        state.textContent = editor.getAttribute("data-incomplete");
+        const invalid = [...editor.querySelectorAll(":invalid")].filter((f) => f.name);
+        state.textContent = `${editor.getAttribute("data-incomplete")} ${missing(invalid)}`;
+        blank();
         return;
       }
       const draft = documentOf();
@@ -133,10 +198,10 @@ if (editor) {
         const body = await response.json();
         if (mine !== sequence) return;
         if (!response.ok) {
-          const fields = ((body.data && body.data.fieldErrors) || []).map((f) => f.path).filter(Boolean);
-          state.textContent = editor.getAttribute("data-incomplete") + (fields.length ? ` (${fields.join(", ")})` : "");
-          total.textContent = "–";
-          total.setAttribute("data-value", "");
+          const paths = ((body.data && body.data.fieldErrors) || []).map((f) => f.path).filter(Boolean);
+          const fields = paths.map((path) => editor.querySelector(`[name='${CSS.escape(path)}']`)).filter(Boolean);
+          state.textContent = `${editor.getAttribute("data-incomplete")} ${missing(fields)}`;
+          blank();
           return;
         }
         state.textContent = "";
@@ -169,10 +234,11 @@ if (editor) {
       const last = items[items.length - 1];
       const copy = last.cloneNode(true);
       copy.querySelectorAll(".fault").forEach((f) => f.remove());
-      if (list === "parts") {
+      if (list === "parts" && !add.hasAttribute("data-empty")) {
+        copyValues(last, copy);
         copy.querySelector("[data-name='parts[#].id']").value = "";
       } else {
-        copy.querySelectorAll("input").forEach((input) => { input.value = ""; });
+        emptied(copy);
       }
       last.after(copy);
     } else if (remove) {
@@ -191,10 +257,13 @@ if (editor) {
     const line = event.target.closest("[data-list='filaments']");
     if (line) filterSpools(line);
     if (event.target.matches("[data-name$='printerId']")) {
-      event.target.closest(".part").querySelectorAll("[data-list='filaments']").forEach(filterSpools);
+      const part = event.target.closest(".part");
+      applyPrinter(part, true);
+      part.querySelectorAll("[data-list='filaments']").forEach(filterSpools);
     }
     preview();
   });
+  editor.querySelectorAll(".part").forEach((part) => applyPrinter(part, false));
   editor.querySelectorAll("[data-list='filaments']").forEach(filterSpools);
   preview();
 }

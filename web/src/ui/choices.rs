@@ -13,9 +13,10 @@ use actors::inventory::printers::{PrinterView, Printers};
 use actors::inventory::{Kind, ListQuery};
 use actors::series;
 use actors::settings;
+use actors::sliced::suggest;
 use actors::stock;
 use std::marker::PhantomData;
-use storage::records::{ComponentType, Customer, Manufacturer};
+use storage::records::{Component, ComponentType, Customer, Manufacturer};
 
 /// Most records a select offers (a shop has far fewer).
 const LIMIT: u32 = 1000;
@@ -144,6 +145,23 @@ pub struct Choices {
     /// By printer id: the spools mapped to its trays in the printer fleet, space-separated (the
     /// editor suggests them).
     pub mapped: std::collections::HashMap<String, String>,
+    /// By printer id: what a new part on it preselects ([`suggest::preselected`]).
+    pub preselected: std::collections::HashMap<String, Preselected>,
+    /// By component id: the printers it fits, space-separated (empty: every printer).
+    pub fits: std::collections::HashMap<String, String>,
+}
+
+/// What a new part on one printer preselects: the build plate and hotend marked "preselect
+/// in new prints" (or the only one that fits), and every other component so marked; ids,
+/// empty when none.
+#[derive(Debug, Default, Clone)]
+pub struct Preselected {
+    /// The build plate.
+    pub plate: String,
+    /// The hotend.
+    pub hotend: String,
+    /// The other components, space-separated.
+    pub others: String,
 }
 
 impl Choices {
@@ -205,8 +223,32 @@ impl Query for LoadChoices {
                 mapped.insert(printer.id.clone(), ids.join(" "));
             }
         }
+        let components = active::<Components>(snapshot)?;
+        let records: Vec<Component> = components.iter().map(|v| v.component.clone()).collect();
+        let mut preselected = std::collections::HashMap::new();
+        for printer in &printers {
+            let Ok(id) = printer.id.parse() else { continue };
+            let (plate, hotend, others) = suggest::preselected(&records, id);
+            let text = |id: Option<storage::Id>| id.map(|i| i.to_string()).unwrap_or_default();
+            let others: Vec<String> = others.iter().map(ToString::to_string).collect();
+            let chosen = Preselected {
+                plate: text(plate),
+                hotend: text(hotend),
+                others: others.join(" "),
+            };
+            preselected.insert(printer.id.clone(), chosen);
+        }
+        let fits = records
+            .iter()
+            .map(|c| {
+                let printers: Vec<String> = c.printer_ids.iter().map(ToString::to_string).collect();
+                (c.id.to_string(), printers.join(" "))
+            })
+            .collect();
         Ok(Choices {
             mapped,
+            preselected,
+            fits,
             manufacturers: active::<Manufacturers>(snapshot)?
                 .iter()
                 .map(Choosable::choice)
@@ -216,10 +258,7 @@ impl Query for LoadChoices {
                 .map(Choosable::choice)
                 .collect(),
             printers,
-            components: active::<Components>(snapshot)?
-                .iter()
-                .map(Choosable::choice)
-                .collect(),
+            components: components.iter().map(Choosable::choice).collect(),
             filaments: active::<Filaments>(snapshot)?
                 .iter()
                 .map(Choosable::choice)
@@ -231,6 +270,16 @@ impl Query for LoadChoices {
 }
 
 impl Choices {
+    /// What a new part on printer `id` preselects (nothing for an unknown one).
+    pub fn preselected_of(&self, id: &str) -> Preselected {
+        self.preselected.get(id).cloned().unwrap_or_default()
+    }
+
+    /// The printers component `id` fits, space-separated (empty: every printer).
+    pub fn fits_of(&self, id: &str) -> &str {
+        self.fits.get(id).map_or("", String::as_str)
+    }
+
     /// The components of `kind` (HOTEND, BUILD_PLATE or OTHER).
     pub fn components_of(&self, kind: &str) -> Vec<&Choice> {
         self.components.iter().filter(|c| c.group == kind).collect()

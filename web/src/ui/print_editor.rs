@@ -304,6 +304,23 @@ fn document_of(print: &PrintDto) -> Value {
     })
 }
 
+/// A new draft's first part in a shop with one printer: on that printer, with the build plate,
+/// hotend and other components it preselects ([`Choices::preselected_of`]). With more printers
+/// the editor fills them in when a printer is chosen.
+fn first_part(choices: &Choices) -> Option<Value> {
+    let [printer] = choices.printers.as_slice() else {
+        return None;
+    };
+    let chosen = choices.preselected_of(&printer.id);
+    let others: Vec<&str> = chosen.others.split_whitespace().collect();
+    Some(json!({
+        "printerId": printer.id,
+        "buildPlateId": chosen.plate,
+        "hotends": [{"componentId": chosen.hotend}],
+        "otherComponentIds": others,
+    }))
+}
+
 async fn render(
     ctx: Ctx,
     print: Option<&PrintDto>,
@@ -323,6 +340,14 @@ async fn render_with(
     sliced: Option<SlicedView>,
 ) -> Page {
     let choices = ctx.query(LoadChoices(ctx.chrome.t.clone())).await?;
+    let tree = &match (print, tree.get("parts"), first_part(&choices)) {
+        (None, None, Some(part)) => {
+            let mut new = tree.clone();
+            new["parts"] = json!([part]);
+            new
+        }
+        _ => tree.clone(),
+    };
     let top = |name: &str| slot(&faults, name.to_string(), leaf(tree.get(name)));
     let mut quantity = top("quantity");
     if quantity.value.is_empty() {
