@@ -624,7 +624,12 @@ async fn the_pages_link_map_attach_and_import() {
         &[("action", "LINK_PRINTER"), ("data.remoteId", "1")],
     )
     .await;
-    assert_eq!(location(&res), format!("{fleet_page}?done"));
+    assert_eq!(location(&res), format!("{fleet_page}?did=LINK_PRINTER"));
+    let (_, linked) = page(&client, &app, location(&res)).await;
+    assert!(
+        linked.contains(r#"id="notice">Ref printer: linked to the chosen Bambuddy printer."#),
+        "{linked}"
+    );
     let spool = support::first_spool(&app, &shop.filament).await;
     let map = [
         ("action", "MAP_TRAY"),
@@ -660,8 +665,12 @@ async fn the_pages_link_map_attach_and_import() {
         ("attach.remoteLogId", "801"),
     ];
     let res = submit(&client, &app, &format!("/prints/{pid}/fleet"), &attach).await;
-    assert_eq!(location(&res), print_page);
-    let (_, html) = page(&client, &app, &print_page).await;
+    assert_eq!(location(&res), format!("{print_page}?did=fleetAttach"));
+    let (_, html) = page(&client, &app, location(&res)).await;
+    assert!(
+        html.contains(r#"id="notice">Bracket: the Bambuddy job is attached."#),
+        "{html}"
+    );
     assert!(
         html.contains("fleet-import") && html.contains(r#"value="41.75""#),
         "prefilled from the job: {html}"

@@ -708,9 +708,12 @@ async fn the_spoolman_page_imports_sends_confirms_and_the_spool_page_unlinks() {
         ("data.authority", "EXTERNAL_CONSUMPTION"),
     ];
     let res = submit(&client, &app, "/stock/spoolmgr", &form).await;
-    assert_eq!(
-        (res.status().as_u16(), location(&res)),
-        (303, "/stock/spoolmgr?done")
+    assert_eq!(res.status().as_u16(), 303);
+    assert!(location(&res).starts_with("/stock/spoolmgr?imported="));
+    let (_, imported) = page(&client, &app, location(&res)).await;
+    assert!(
+        imported.contains(r#"id="notice">SM-1 imported."#),
+        "{imported}"
     );
     let stale = [
         ("action", "IMPORT"),
@@ -745,13 +748,14 @@ async fn the_spoolman_page_imports_sends_confirms_and_the_spool_page_unlinks() {
         ("data.operationId", op.as_str()),
         ("data.action", "CONFIRM_APPLIED"),
     ];
-    assert_eq!(
-        submit(&client, &app, "/stock/spoolmgr", &confirm)
-            .await
-            .status(),
-        303
-    );
+    let res = submit(&client, &app, "/stock/spoolmgr", &confirm).await;
+    assert_eq!(res.status(), 303);
     assert_eq!(operations(&app).await[0]["state"], "APPLIED");
+    let (_, confirmed) = page(&client, &app, location(&res)).await;
+    assert!(
+        confirmed.contains("to Spoolman spool #1: recorded as you confirmed."),
+        "{confirmed}"
+    );
 
     let spool_page = format!("/spools/{id}");
     let (_, html) = page(&client, &app, &spool_page).await;
@@ -762,6 +766,11 @@ async fn the_spoolman_page_imports_sends_confirms_and_the_spool_page_unlinks() {
     let sync = [("action", "SYNC"), ("data.spoolId", id.as_str())];
     let res = submit(&client, &app, "/stock/spoolmgr", &sync).await;
     assert_eq!(location(&res), format!("{spool_page}?synced"));
+    let (_, synced) = page(&client, &app, &format!("{spool_page}?synced")).await;
+    assert!(
+        synced.contains(r#"id="notice">SM-1: synced with Spoolman."#),
+        "{synced}"
+    );
     let bad = [
         ("action", "UNLINK"),
         ("data.spoolId", id.as_str()),

@@ -37,12 +37,13 @@ try {
   await page.goto(`${base}/printers/${printer.id}/fleet`);
   await page.getByLabel("Bambuddy printer").selectOption({ label: "X1C Left (#1)" });
   await page.getByRole("button", { name: "Link" }).click();
-  await page.waitForURL("**/fleet?done");
+  await page.waitForURL("**/fleet?did=LINK_PRINTER");
+  assert.equal(await page.locator("#notice").innerText(), "X1 Carbon: linked to the chosen Bambuddy printer.");
   assert.ok(await page.getByRole("cell", { name: "255:254" }).isVisible(), "the external holder's tray");
   const spool = page.locator("#spool-255\\:254");
   await spool.selectOption({ index: 1 });
   await page.locator("tr", { has: spool }).getByRole("button", { name: "Map" }).click();
-  await page.waitForURL("**/fleet?done");
+  await page.waitForURL("**/fleet?did=MAP_TRAY");
   await page.screenshot({ path: `${shots}/printer-fleet.png`, fullPage: true });
 
   const print = await api("POST", "/api/prints", { name: "Bracket", parts: [{ printerId: printer.id, buildPlateId: plate.id,
@@ -50,11 +51,13 @@ try {
   await api("POST", `/api/prints/${print.id}/complete`, {});
   await page.goto(`${base}/prints/${print.id}`);
   await page.getByRole("button", { name: "Attach" }).click();
-  await page.waitForURL(`**/prints/${print.id}`);
+  await page.waitForURL(`**/prints/${print.id}?did=fleetAttach`);
+  assert.equal(await page.locator("#notice").innerText(), "Bracket: the Bambuddy job is attached.");
   assert.ok(await page.getByText("Bracket plate · completed").isVisible(), "the attached job");
   await page.screenshot({ path: `${shots}/import-preview.png`, fullPage: true });
   await page.getByRole("button", { name: "Import the outcome" }).click();
-  await page.waitForURL(`**/prints/${print.id}`);
+  await page.waitForURL(`**/prints/${print.id}?did=fleetImport`);
+  assert.equal(await page.locator("#notice").innerText(), "Bracket: outcome imported from Bambuddy.");
   const recorded = await api("GET", `/api/prints/${print.id}`);
   assert.equal(recorded.outcome.status, "SUCCESS");
   assert.equal(recorded.outcome.filaments[0].usedGrams, "42.5");

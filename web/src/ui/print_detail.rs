@@ -536,6 +536,9 @@ async fn notice(ctx: &Ctx, print: &Print) -> Option<String> {
         "paid" => said("notice.unpaid"),
         "archive" if print.archived => said("notice.archived"),
         "archive" => said("notice.restored"),
+        "fleetAttach" | "fleetSync" | "fleetImport" => {
+            format!("{}: {}", print.name, said(&format!("notice.{did}")))
+        }
         "duplicate" | "repeat" | "retry" => {
             let from: Id = ctx.param("from").parse().ok()?;
             let original = ctx.state.query(PrintDetail(from)).await.ok()?.print.name;

@@ -48,8 +48,13 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
         Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
         Err(e) => Err(e),
     };
+    let did = match form.get("fleetAction") {
+        "ATTACH" => "fleetAttach",
+        "SYNC_PRINT" => "fleetSync",
+        _ => "fleetImport",
+    };
     match result {
-        Ok(()) => Ok(see_other(&paths::print(id))),
+        Ok(()) => Ok(see_other(&format!("{}?did={did}", paths::print(id)))),
         Err(e) => refuse(ctx, &e, Some(outcome)).await,
     }
 }

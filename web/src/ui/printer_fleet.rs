@@ -14,6 +14,8 @@ use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::integrations::settings::Integration;
 use actors::inventory::ListQuery;
+use actors::inventory::commands::GetRecord;
+use actors::inventory::printers::Printers;
 use actors::stock::{ListSpools, SpoolFilter};
 use askama::Template;
 
@@ -41,12 +43,26 @@ struct PrinterFleetPage {
     /// Active spools: (id, label).
     spools: Vec<(String, String)>,
     faults: Faults,
-    done: bool,
+    /// What the last action did, naming the printer ("MK4S: linked to the Bambuddy printer.").
+    notice: Option<String>,
 }
 
 async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     let id = ctx.id()?;
     let fleet = ctx.state.printfleet.clone();
+    let notice = match ctx.param("did").as_str() {
+        "LINK_PRINTER" => Some("fleet.linked"),
+        "SYNC_PRINTER" => Some("fleet.synced"),
+        "MAP_TRAY" => Some("fleet.mapped"),
+        _ => None,
+    };
+    let notice = match notice {
+        Some(key) => {
+            let printer = ctx.query(GetRecord::<Printers>::new(id)).await?;
+            Some(format!("{}: {}", printer.printer.name, ctx.chrome.t.t(key)))
+        }
+        None => None,
+    };
     let mut page = PrinterFleetPage {
         printer_id: id.to_string(),
         unavailable: None,
@@ -56,7 +72,7 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
         trays: Vec::new(),
         spools: Vec::new(),
         faults,
-        done: ctx.req.query_string().contains("done"),
+        notice,
         chrome: ctx.chrome.clone(),
     };
     match fleet.status().await.map_err(ApiError::from) {
@@ -133,8 +149,9 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
         Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
         Err(e) => Err(e),
     };
+    let did = serde_urlencoded::to_string([("did", form.get("action"))]).unwrap_or_default();
     match result {
-        Ok(()) => Ok(see_other(&format!("{}?done", paths::printer_fleet(id)))),
+        Ok(()) => Ok(see_other(&format!("{}?{did}", paths::printer_fleet(id)))),
         Err(e) => {
             let status = e.code.status();
             render(ctx, Faults::of(&e), status).await

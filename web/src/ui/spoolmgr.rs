@@ -12,11 +12,14 @@ use super::paths;
 use super::peer_state::{Found, PeerState};
 use super::spools;
 use crate::api::spoolmgr;
-use crate::api::spoolmgr::{ConflictDto, OperationDto, PreviewItemDto, SpoolmgrAction};
+use crate::api::spoolmgr::{
+    ActionResult, ConflictDto, OperationDto, PreviewItemDto, SpoolmgrAction,
+};
 use crate::error::ApiError;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::integrations::settings::{GetIntegrations, Integration};
+use actors::stock::GetSpool;
 use askama::Template;
 
 /// One remote spool of the preview, as the table shows it.
@@ -60,7 +63,8 @@ struct SpoolmgrPage {
     has_more: bool,
     operations: Vec<OperationRow>,
     faults: Faults,
-    done: bool,
+    /// What the last action did, in words naming its spool ("SM-2 imported.").
+    notice: Option<String>,
 }
 
 fn conflict_key(c: ConflictDto) -> &'static str {
@@ -144,7 +148,7 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
         has_more: false,
         operations: Vec::new(),
         faults,
-        done: ctx.req.query_string().contains("done"),
+        notice: None,
         chrome: ctx.chrome.clone(),
     };
     match hub.status().await.map_err(ApiError::from) {
@@ -170,7 +174,30 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
         }
         Err(e) => page.unavailable = Some(e.code.message_key()),
     }
+    page.notice = notice(&ctx, &page.operations).await;
     Ok(html(status, page.render()))
+}
+
+/// The message of `?imported=<spool>` or `?did=<SEND|CONFIRM_…>&operation=<id>` after an
+/// action: "SM-2 imported.", "-12,5 g to Spoolman spool #2: sent."
+async fn notice(ctx: &Ctx, operations: &[OperationRow]) -> Option<String> {
+    let t = &ctx.chrome.t;
+    if let Ok(id) = ctx.param("imported").parse() {
+        let spool = ctx.state.query(GetSpool(id)).await.ok()?;
+        return Some(format!("{} {}", spool.spool.code, t.t("spoolmgr.imported")));
+    }
+    let did = ctx.param("did");
+    let key = match did.as_str() {
+        "SEND" => "spoolmgr.sent",
+        "CONFIRM_APPLIED" | "CONFIRM_NOT_APPLIED" => "spoolmgr.confirmed",
+        _ => return None,
+    };
+    let operation = ctx.param("operation");
+    let op = operations.iter().find(|o| o.id == operation)?;
+    let target = t
+        .t("spoolmgr.toRemote")
+        .replace("{id}", &op.remote_id.to_string());
+    Some(format!("{} {target}: {}", op.grams, t.t(key)))
 }
 
 /// The address in force for `integration` (the settings', else the default's); empty without.
@@ -201,9 +228,24 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
         Ok(action) => action.run(&ctx.state.spoolmgr).await,
         Err(e) => Err(e),
     };
+    let did = match form.get("action") {
+        "UNLINK" => "unlinked",
+        _ => "synced",
+    };
     match (result, spool) {
-        (Ok(_), Some(id)) => Ok(see_other(&format!("{}?synced", paths::spool(id)))),
-        (Ok(_), None) => Ok(see_other(&format!("{}?done", paths::SPOOLMGR))),
+        (Ok(_), Some(id)) => Ok(see_other(&format!("{}?{did}", paths::spool(id)))),
+        (Ok(ActionResult::Spool(imported)), None) => {
+            let to = format!("{}?imported={}", paths::SPOOLMGR, imported.id);
+            Ok(see_other(&to))
+        }
+        (Ok(_), None) => {
+            let done = [
+                ("did", form.get("data.action")),
+                ("operation", form.get("data.operationId")),
+            ];
+            let query = serde_urlencoded::to_string(done).unwrap_or_default();
+            Ok(see_other(&format!("{}?{query}", paths::SPOOLMGR)))
+        }
         (Err(e), Some(id)) => spools::show_refused(ctx, id, &e).await,
         (Err(e), None) => {
             let status = e.code.status();

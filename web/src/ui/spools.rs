@@ -174,9 +174,9 @@ struct SpoolPage {
     editing: bool,
     faults: Faults,
     operation_key: String,
-    booked: bool,
-    synced: bool,
-    saved: bool,
+    /// The message key of what the last form did (`?booked`, `?synced`, `?unlinked`,
+    /// `?saved`), shown after the spool's code.
+    did: Option<&'static str>,
     /// Our ledger owns its stock: movements are booked here.
     native: bool,
     /// The spool manager's side, for a linked spool.
@@ -286,9 +286,7 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
         price: t.money_str(&spool.purchase_price),
         movements: rows,
         total: movements.total,
-        booked: ctx.req.query_string().contains("booked"),
-        synced: ctx.req.query_string().contains("synced"),
-        saved: ctx.req.query_string().contains("saved"),
+        did: did(ctx.req.query_string()),
         editing: forms.details.is_some(),
         details: forms.details.unwrap_or_else(|| details_of(&spool)),
         native: link.as_ref().is_none_or(|l| !l.external),
@@ -300,6 +298,19 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
         chrome: ctx.chrome,
     };
     Ok(html(status, page.render()))
+}
+
+/// The message key of the spool page's `?booked`, `?synced`, `?unlinked` or `?saved`.
+fn did(query: &str) -> Option<&'static str> {
+    [
+        ("booked", "spool.booked"),
+        ("synced", "spoolmgr.synced"),
+        ("unlinked", "spoolmgr.unlinked"),
+        ("saved", "spool.saved"),
+    ]
+    .into_iter()
+    .find(|(name, _)| query.split('&').any(|pair| pair == *name))
+    .map(|(_, key)| key)
 }
 
 /// `GET /spools/{id}`: the spool, its latest 100 movements and the booking form.
