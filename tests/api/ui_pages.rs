@@ -705,7 +705,18 @@ async fn an_empty_shops_dashboard_says_what_to_create_first() {
     ] {
         assert!(card.contains(link), "{link}: {card}");
     }
+    // A form that needs a manufacturer, with none yet, links to creating one.
+    for form in ["/printers/new", "/filaments/new"] {
+        let (_, html) = page(&client, &app, form).await;
+        let hint = html.split(r#"id="no-manufacturer""#).nth(1).expect(form);
+        assert!(
+            hint.contains(r#"<a href="/manufacturers/new">"#),
+            "{form}: {hint}"
+        );
+    }
     shop(&app).await;
+    let (_, printer_form) = page(&client, &app, "/printers/new").await;
+    assert!(!printer_form.contains(r#"id="no-manufacturer""#));
     let (_, stocked) = page(&client, &app, "/dashboard").await;
     assert!(!stocked.contains(r#"id="first-steps""#), "nothing missing");
 }
