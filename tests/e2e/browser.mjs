@@ -1,6 +1,7 @@
 // Debian's Chromium, headless, with the flags this machine's closed network needs: what every
 // scenario runs in.
 import { chromium } from "playwright-core";
+import { strict as assert } from "node:assert";
 
 export const launch = () => chromium.launch({
   executablePath: process.env.CHROMIUM ?? "/usr/bin/chromium",
@@ -30,4 +31,19 @@ export async function setUpInGerman(page, base) {
   await page.getByLabel("Language", { exact: true }).selectOption("de-DE");
   await page.getByRole("button", { name: "Save" }).first().click();
   await page.waitForURL("**/settings?saved");
+}
+
+// Runs `steps(page)` in a fresh browser on a watched page, set up as Ada in German with demo
+// data; fails on any console or page error; always closes the browser.
+export async function inGerman(base, steps) {
+  const browser = await launch();
+  const problems = [];
+  try {
+    const page = await watchedPage(browser, problems);
+    await setUpInGerman(page, base);
+    await steps(page);
+    assert.deepEqual(problems, [], "no console errors");
+  } finally {
+    await browser.close();
+  }
 }

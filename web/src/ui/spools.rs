@@ -233,13 +233,18 @@ fn movement_row(t: &i18n::Tr, m: &MovementDto) -> MovementRow {
 
 /// The spool's page again with `error` (a refused sync or unlink).
 pub(super) async fn show_refused(ctx: Ctx, id: Id, error: &error::ApiError) -> Page {
-    let mut form = Submitted::default();
-    form.set("kind", "CORRECTION");
     let forms = Forms {
-        movement: form,
+        movement: new_movement(),
         details: None,
     };
     render_spool(ctx, id, forms, Faults::of(error), error.code.status()).await
+}
+
+/// The movement form as it first shows: a correction.
+fn new_movement() -> Submitted {
+    let mut form = Submitted::default();
+    form.set("kind", "CORRECTION");
+    form
 }
 
 /// The spool page's two forms: a movement's, and the details' when a change was refused.
@@ -315,11 +320,9 @@ fn did(query: &str) -> Option<&'static str> {
 
 /// `GET /spools/{id}`: the spool, its latest 100 movements and the booking form.
 pub async fn show(ctx: Ctx) -> Page {
-    let mut form = Submitted::default();
-    form.set("kind", "CORRECTION");
     let id = ctx.id()?;
     let forms = Forms {
-        movement: form,
+        movement: new_movement(),
         details: None,
     };
     render_spool(ctx, id, forms, Faults::default(), StatusCode::OK).await
@@ -338,10 +341,8 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
         Ok(_) => Ok(see_other(&format!("{}?saved", paths::spool(id)))),
         Err(e) => {
             let status = e.code.status();
-            let mut movement = Submitted::default();
-            movement.set("kind", "CORRECTION");
             let forms = Forms {
-                movement,
+                movement: new_movement(),
                 details: Some(form),
             };
             render_spool(ctx, id, forms, Faults::of(&e), status).await
