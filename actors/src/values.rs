@@ -50,6 +50,42 @@ pub enum DecimalMark {
     Comma,
 }
 
+impl DecimalMark {
+    /// A canonical decimal (`-1234.5`, as `Decimal` displays) as people of this mark write it,
+    /// thousands grouped: `-1,234.5` with the point, `-1.234,5` with the comma (CLDR's en and
+    /// de symbols). Text that is not a canonical decimal is returned as it is.
+    pub fn grouped(self, canonical: &str) -> String {
+        let (sign, digits) = canonical
+            .strip_prefix('-')
+            .map_or(("", canonical), |d| ("-", d));
+        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+        if whole.is_empty()
+            || !whole
+                .bytes()
+                .chain(fraction.bytes())
+                .all(|b| b.is_ascii_digit())
+        {
+            return canonical.to_string();
+        }
+        let (group, point) = match self {
+            DecimalMark::Point => (',', '.'),
+            DecimalMark::Comma => ('.', ','),
+        };
+        let mut out = String::from(sign);
+        for (i, digit) in whole.chars().enumerate() {
+            if i > 0 && (whole.len() - i) % 3 == 0 {
+                out.push(group);
+            }
+            out.push(digit);
+        }
+        if !fraction.is_empty() {
+            out.push(point);
+            out.push_str(fraction);
+        }
+        out
+    }
+}
+
 thread_local! {
     static TYPED: std::cell::Cell<Option<DecimalMark>> = const { std::cell::Cell::new(None) };
 }
@@ -535,6 +571,15 @@ pub fn note_text(note: Option<Note>) -> Option<String> {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn grouped_numbers_follow_the_mark() {
+        assert_eq!(DecimalMark::Comma.grouped("-1234567.5"), "-1.234.567,5");
+        assert_eq!(DecimalMark::Point.grouped("1234.50"), "1,234.50");
+        assert_eq!(DecimalMark::Point.grouped("999"), "999");
+        assert_eq!(DecimalMark::Comma.grouped("n/a"), "n/a");
+    }
+
     use super::*;
 
     #[test]

@@ -1,6 +1,7 @@
 //! The words of every alert, in the instance's default language (`de-DE`, else English).
 //! Numbers and dates in them follow the language (`1.234,5 g`, `27.11.2026`).
 
+use crate::values::DecimalMark;
 use rust_decimal::Decimal;
 use storage::records::Interval;
 
@@ -25,23 +26,12 @@ impl Words {
     /// `value` at most one decimal, grouped by thousands as the language writes it
     /// (`1.234,5` in German, `1,234.5` in English).
     pub fn number(&self, value: Decimal) -> String {
-        let text = value.round_dp(1).normalize().to_string();
-        let (sign, digits) = text
-            .strip_prefix('-')
-            .map_or(("", text.as_str()), |d| ("-", d));
-        let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
-        let (group, point) = if self.german { ('.', ',') } else { (',', '.') };
-        let mut grouped = String::new();
-        for (i, digit) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i) % 3 == 0 {
-                grouped.push(group);
-            }
-            grouped.push(digit);
-        }
-        match fraction {
-            "" => format!("{sign}{grouped}"),
-            f => format!("{sign}{grouped}{point}{f}"),
-        }
+        let mark = if self.german {
+            DecimalMark::Comma
+        } else {
+            DecimalMark::Point
+        };
+        mark.grouped(&value.round_dp(1).normalize().to_string())
     }
 
     /// `date` as the language writes it.

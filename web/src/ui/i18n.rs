@@ -96,13 +96,6 @@ impl Lang {
             Lang::DeDe => &DE_DE,
         }
     }
-
-    fn separators(self) -> (char, char) {
-        match self {
-            Lang::EnUs => ('.', ','),
-            Lang::DeDe => (',', '.'),
-        }
-    }
 }
 
 static EN_US: LazyLock<HashMap<&'static str, &'static str>> =
@@ -153,23 +146,12 @@ impl Tr {
             .borrow()
             .round_dp_with_strategy(places, RoundingStrategy::MidpointAwayFromZero);
         let text = format!("{:.*}", places as usize, rounded.abs());
-        let (whole, fraction) = text.split_once('.').unwrap_or((&text, ""));
-        let (decimal, group) = self.lang.separators();
-        let mut out = String::new();
-        if rounded.is_sign_negative() && !rounded.is_zero() {
-            out.push('-');
-        }
-        for (i, digit) in whole.chars().enumerate() {
-            if i > 0 && (whole.len() - i) % 3 == 0 {
-                out.push(group);
-            }
-            out.push(digit);
-        }
-        if !fraction.is_empty() {
-            out.push(decimal);
-            out.push_str(fraction);
-        }
-        out
+        let sign = if rounded.is_sign_negative() && !rounded.is_zero() {
+            "-"
+        } else {
+            ""
+        };
+        self.lang.decimal_mark().grouped(&format!("{sign}{text}"))
     }
 
     /// A decimal string as the API writes them (`"12.5"`), formatted; unparsable text as it is.
