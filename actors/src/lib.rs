@@ -29,6 +29,7 @@ pub mod ledger;
 pub mod lines;
 pub mod list;
 pub mod maintenance;
+pub mod meters;
 pub mod metrics;
 pub mod money;
 pub mod passwords;

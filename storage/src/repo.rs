@@ -6,11 +6,11 @@
 
 use crate::records::{
     Account, AlertSettings, BackupSchedule, Component, Customer, Filament, Integrations, LogLink,
-    MaintenanceTask, Manufacturer, Movement, Print, PrintSource, Printer, PrinterLink, Series,
-    Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    MaintenanceTask, Manufacturer, MeterHour, Movement, Print, PrintSource, Printer, PrinterLink,
+    Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
-use crate::{Id, Result, Timestamp, decode, encode};
+use crate::{Error, Id, Result, Timestamp, decode, encode};
 use redb::{
     Key, ReadOnlyTable, ReadTransaction, ReadableMultimapTable, ReadableTable,
     ReadableTableMetadata, Table, TableDefinition, Value, WriteTransaction,
@@ -487,5 +487,89 @@ pub fn remove_sessions_where(
     match failed {
         Some(e) => Err(e),
         None => Ok(removed),
+    }
+}
+
+/// The readings of `meter` in `hour` (hours since the Unix epoch); none yet: an empty hour.
+/// Errors: the row is not a [`MeterHour`].
+pub fn meter_hour(tx: &impl Tx, meter: Id, hour: u64) -> Result<MeterHour> {
+    let table = tx.table(tables::METER_READINGS)?;
+    let found = table.get((meter.bytes(), hour))?;
+    match found {
+        Some(row) => meter_row(row.value()),
+        None => Ok(MeterHour::default()),
+    }
+}
+
+/// Stores `readings` as `meter`'s `hour`.
+/// Errors: a counter beyond the row's range ([`crate::records::OutOfRange`]) as a codec error.
+pub fn put_meter_hour(
+    tx: &WriteTransaction,
+    meter: Id,
+    hour: u64,
+    readings: &MeterHour,
+) -> Result<()> {
+    let bytes = readings.encode().map_err(|_| out_of_range())?;
+    tx.open_table(tables::METER_READINGS)?
+        .insert((meter.bytes(), hour), bytes.as_slice())?;
+    Ok(())
+}
+
+/// `meter`'s stored hours from `from` to `to` (inclusive), in time order.
+/// Errors: a row is not a [`MeterHour`].
+pub fn meter_hours(tx: &impl Tx, meter: Id, from: u64, to: u64) -> Result<Vec<(u64, MeterHour)>> {
+    let table = tx.table(tables::METER_READINGS)?;
+    let mut hours = Vec::new();
+    for row in table.range((meter.bytes(), from)..=(meter.bytes(), to))? {
+        let (key, value) = row?;
+        hours.push((key.value().1, meter_row(value.value())?));
+    }
+    Ok(hours)
+}
+
+/// `meter`'s latest stored hour at or before `hour`, if any.
+/// Errors: the row is not a [`MeterHour`].
+pub fn meter_hour_at_or_before(
+    tx: &impl Tx,
+    meter: Id,
+    hour: u64,
+) -> Result<Option<(u64, MeterHour)>> {
+    let table = tx.table(tables::METER_READINGS)?;
+    let mut rows = table.range((meter.bytes(), 0)..=(meter.bytes(), hour))?;
+    match rows.next_back() {
+        Some(row) => {
+            let (key, value) = row?;
+            Ok(Some((key.value().1, meter_row(value.value())?)))
+        }
+        None => Ok(None),
+    }
+}
+
+/// `meter`'s earliest stored hour at or after `hour`, if any.
+/// Errors: the row is not a [`MeterHour`].
+pub fn meter_hour_at_or_after(
+    tx: &impl Tx,
+    meter: Id,
+    hour: u64,
+) -> Result<Option<(u64, MeterHour)>> {
+    let table = tx.table(tables::METER_READINGS)?;
+    let mut rows = table.range((meter.bytes(), hour)..=(meter.bytes(), u64::MAX))?;
+    match rows.next() {
+        Some(row) => {
+            let (key, value) = row?;
+            Ok(Some((key.value().1, meter_row(value.value())?)))
+        }
+        None => Ok(None),
+    }
+}
+
+fn meter_row(bytes: &[u8]) -> Result<MeterHour> {
+    MeterHour::decode(bytes).map_err(|_| out_of_range())
+}
+
+fn out_of_range() -> Error {
+    Error::Codec {
+        table: "meter_readings",
+        message: "not a meter hour, or a counter beyond its range".into(),
     }
 }

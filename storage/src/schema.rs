@@ -19,6 +19,9 @@
 //! - 6: the print projection's summaries (`print_summaries`), written with every print. The
 //!   table starts empty and the first load fills it; an older build must not open a file whose
 //!   prints it would change without their summaries.
+//! - 7: the wear table (what each printer and component has run), filled by the projection.
+//! - 8: energy meters' readings (`meter_readings`). Tables only; an older build must not open
+//!   a file whose meters' history it would not keep.
 
 use crate::records::Customer;
 use crate::repo::Tx;
@@ -27,7 +30,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 7;
+pub const SCHEMA_VERSION: u64 = 8;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -126,10 +129,10 @@ impl tables::Visit for Create<'_> {
 fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
-        // v2 → v3 up to v6 → v7 add tables only; `create_tables` makes them after the steps
+        // v2 → v3 up to v7 → v8 add tables only; `create_tables` makes them after the steps
         // (v6's print summaries and v7's wear are filled by the print projection's first load).
         // v7 also keeps a build that does not keep the wear from writing prints into the file.
-        2..=6 => Ok(()),
+        2..=7 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),

@@ -110,6 +110,11 @@ pub const WEAR: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("wear");
 pub const MAINTENANCE_TASKS: TableDefinition<[u8; 16], &[u8]> =
     TableDefinition::new("maintenance_tasks");
 
+/// Energy meters' readings, an hour per row: (meter id, hour since the Unix epoch) → the
+/// compact steps of `records::MeterHour`.
+pub const METER_READINGS: TableDefinition<([u8; 16], u64), &[u8]> =
+    TableDefinition::new("meter_readings");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
 pub trait Visit {
@@ -146,6 +151,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
     visit.table(PRINT_ANSWERS)?;
     visit.table(PRINT_SOURCES)?;
     visit.table(SOURCE_PRINTS)?;
+    visit.table(METER_READINGS)?;
     for def in [
         ACCOUNTS,
         CUSTOMERS,

@@ -1,0 +1,6 @@
+//! Energy meters: each printer's metered electricity, read from the meter the bridge or an MQTT
+//! device already reports. This holds the meters' history ([`history`]: which readings are
+//! kept, how they are stored, the energy between two moments) that prints are priced from
+//! after the fact.
+
+pub mod history;
