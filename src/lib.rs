@@ -26,6 +26,7 @@ use actors::integrations::health::PeerHealth;
 use actors::integrations::hub::{Reader, Spoolmgr};
 use actors::integrations::settings;
 use actors::integrations::timer::Timer;
+use actors::meters::recorder::Recorder;
 use actors::prints;
 use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
@@ -209,6 +210,12 @@ impl Application {
                 },
             });
         let alerts = Channels::new(mqtt).map_err(StartError::Webhooks)?;
+        // Meters are read from the bridge's broker; without a bridge in the process there is
+        // none to read them from.
+        let meters = config
+            .bridge
+            .as_ref()
+            .map(|bridge| Recorder::start(store.clone(), reader.clone(), writers.clone(), bridge));
         let outside = Outside {
             peers,
             sources: bridge.as_ref().map(|b| b.sources.clone()),
@@ -237,6 +244,8 @@ impl Application {
             index,
             backups,
             alerts,
+            meters,
+            bridge: config.bridge.clone(),
             latest_version: LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {
                 public_origins: config.public_origins.clone(),

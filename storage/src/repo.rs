@@ -6,8 +6,9 @@
 
 use crate::records::{
     Account, AlertSettings, BackupSchedule, Component, Customer, Filament, Integrations, LogLink,
-    MaintenanceTask, Manufacturer, MeterHour, Movement, Print, PrintSource, Printer, PrinterLink,
-    Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    MaintenanceTask, Manufacturer, MeterHour, MeterLink, Movement, Print, PrintSource, Printer,
+    PrinterLink, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts,
+    Wear,
 };
 use crate::tables;
 use crate::{Error, Id, Result, Timestamp, decode, encode};
@@ -572,4 +573,41 @@ fn out_of_range() -> Error {
         table: "meter_readings",
         message: "not a meter hour, or a counter beyond its range".into(),
     }
+}
+
+/// Printer `printer`'s energy meter, if one is linked.
+/// Errors: the row is not a [`MeterLink`].
+pub fn meter_link(tx: &impl Tx, printer: Id) -> Result<Option<MeterLink>> {
+    let table = tx.table(tables::METER_LINKS)?;
+    let found = table.get(printer.bytes())?;
+    found.map(|v| decode("meter_links", v.value())).transpose()
+}
+
+/// Links `printer` to `link` (none: unlinks it; its readings stay).
+pub fn put_meter_link(tx: &WriteTransaction, printer: Id, link: Option<&MeterLink>) -> Result<()> {
+    let mut table = tx.open_table(tables::METER_LINKS)?;
+    match link {
+        Some(link) => {
+            table.insert(printer.bytes(), encode("meter_links", link)?.as_slice())?;
+        }
+        None => {
+            table.remove(printer.bytes())?;
+        }
+    }
+    Ok(())
+}
+
+/// Every linked meter: (printer id, its link).
+/// Errors: a row is not a [`MeterLink`].
+pub fn meter_links(tx: &impl Tx) -> Result<Vec<(Id, MeterLink)>> {
+    let table = tx.table(tables::METER_LINKS)?;
+    let mut links = Vec::new();
+    for row in table.iter()? {
+        let (key, value) = row?;
+        links.push((
+            Id::from_bytes(key.value()),
+            decode("meter_links", value.value())?,
+        ));
+    }
+    Ok(links)
 }

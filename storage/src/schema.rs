@@ -20,8 +20,8 @@
 //!   table starts empty and the first load fills it; an older build must not open a file whose
 //!   prints it would change without their summaries.
 //! - 7: the wear table (what each printer and component has run), filled by the projection.
-//! - 8: energy meters' readings (`meter_readings`). Tables only; an older build must not open
-//!   a file whose meters' history it would not keep.
+//! - 8: printers' energy meters and their readings (`meter_links`, `meter_readings`). Tables
+//!   only; an older build must not open a file whose meters' history it would not keep.
 
 use crate::records::Customer;
 use crate::repo::Tx;

@@ -115,6 +115,9 @@ pub const MAINTENANCE_TASKS: TableDefinition<[u8; 16], &[u8]> =
 pub const METER_READINGS: TableDefinition<([u8; 16], u64), &[u8]> =
     TableDefinition::new("meter_readings");
 
+/// Printers' energy meters: printer id → bincode `records::MeterLink`.
+pub const METER_LINKS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("meter_links");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
 pub trait Visit {
@@ -163,6 +166,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
         PRINT_SUMMARIES,
         WEAR,
         MAINTENANCE_TASKS,
+        METER_LINKS,
         SERIES,
         SPOOLS,
         MOVEMENTS,

@@ -6,10 +6,12 @@ use crate::sessions;
 use crate::throttle::LoginThrottle;
 use actors::alerts::engine::Channels;
 use actors::backup::nightly::Backups;
+use actors::bridge::config::BridgeConfig;
 use actors::command::{Command, Query};
 use actors::integrations::fleet_hub::Printfleet;
 use actors::integrations::hub::{Reader, Spoolmgr};
 use actors::integrations::settings;
+use actors::meters::recorder::Recorder;
 use actors::prints;
 use actors::writer::{Route, Writers};
 use storage::Store;
@@ -48,6 +50,11 @@ pub struct AppState {
     pub backups: Backups,
     /// Where alerts go (MQTT through the bridge's link, the webhooks' client).
     pub alerts: Channels,
+    /// The meters' recorder, while a bridge runs in this process (meters are read from its
+    /// broker).
+    pub meters: Option<Recorder>,
+    /// The bridge running in this process, if any (a meter's bridge point is one of its).
+    pub bridge: Option<BridgeConfig>,
     /// The cached latest release version.
     pub latest_version: release::LatestVersion,
     /// Configuration.

@@ -64,6 +64,9 @@ pub struct MqttLink {
     /// Retained messages published on every connection before the states (Home Assistant
     /// discovery configs), by the group that set them (the bridge's, printcost's own).
     announcements: Arc<Mutex<BTreeMap<&'static str, Vec<Incoming>>>>,
+    /// The topics subscribed on every connection: those given at the start and those added
+    /// since ([`MqttLink::subscribe`]).
+    subscriptions: Arc<Mutex<Vec<String>>>,
 }
 
 impl MqttLink {
@@ -105,6 +108,7 @@ impl MqttLink {
             state_qos: qos(config.state_qos),
             connected: Arc::new(AtomicBool::new(false)),
             announcements: Arc::new(Mutex::new(BTreeMap::new())),
+            subscriptions: Arc::new(Mutex::new(subscriptions)),
         };
         let (forward, incoming) = mpsc::channel(256);
         let first_delay = config.reconnect_delay_secs;
@@ -119,8 +123,8 @@ impl MqttLink {
                         on_connect.connected.store(true, Ordering::SeqCst);
                         // In its own task: its publishes go through the request channel that
                         // this loop drains, so awaiting them here could wait forever.
-                        let (link, subscriptions) = (on_connect.clone(), subscriptions.clone());
-                        tokio::spawn(async move { link.announce(&subscriptions).await });
+                        let link = on_connect.clone();
+                        tokio::spawn(async move { link.announce().await });
                     }
                     Ok(Event::Incoming(Packet::Publish(p))) => {
                         if forward
@@ -150,13 +154,14 @@ impl MqttLink {
     }
 
     /// After a (re)connection: `online`, every write subscription, every last state.
-    async fn announce(&self, subscriptions: &[String]) {
+    async fn announce(&self) {
         let _ = self
             .client
             .publish(self.status_topic.clone(), QoS::AtLeastOnce, true, "online")
             .await;
+        let subscriptions = self.subscriptions.lock().await.clone();
         for topic in subscriptions {
-            let _ = self.client.subscribe(topic.clone(), QoS::AtLeastOnce).await;
+            let _ = self.client.subscribe(topic, QoS::AtLeastOnce).await;
         }
         self.republish_announcements().await;
         let topics: Vec<String> = self.states.lock().await.keys().cloned().collect();
@@ -170,6 +175,19 @@ impl MqttLink {
                     .publish(topic, state.qos, state.retain, state.payload.clone())
                     .await;
             }
+        }
+    }
+
+    /// Subscribes `topic` now and on every connection from now on (once, however often it
+    /// is asked); its messages arrive on the link's incoming channel.
+    pub async fn subscribe(&self, topic: &str) {
+        let mut subscriptions = self.subscriptions.lock().await;
+        if subscriptions.iter().any(|t| t == topic) {
+            return;
+        }
+        subscriptions.push(topic.to_string());
+        if self.is_connected() {
+            let _ = self.client.subscribe(topic, QoS::AtLeastOnce).await;
         }
     }
 

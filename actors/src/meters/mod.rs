@@ -4,3 +4,5 @@
 //! after the fact.
 
 pub mod history;
+pub mod links;
+pub mod recorder;

@@ -11,6 +11,48 @@
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
+/// Where a printer's energy meter is read: a counter (kWh or Wh) in an MQTT message.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub enum MeterSource {
+    /// A numeric point of the bridge running in this process: its source's and point's ids
+    /// (the message is the bridge's bare value on the point's topic).
+    BridgePoint {
+        /// The bridge source's `id`.
+        source: String,
+        /// The point's `name`.
+        point: String,
+    },
+    /// A topic on the bridge's broker (embedded or external), and where the counter is in the
+    /// message: a dotted path into its JSON (`ENERGY.Total`), or none for a bare number.
+    Mqtt {
+        /// The topic (no wildcards).
+        topic: String,
+        /// The path of the counter in the JSON message; none: the message is the number.
+        json_path: Option<String>,
+    },
+}
+
+/// The unit a meter's counter counts in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EnergyUnit {
+    /// Kilowatt-hours (Tasmota's `ENERGY.Total`, the SDM120's import energy).
+    Kwh,
+    /// Watt-hours (Shelly Gen2's `aenergy.total`).
+    Wh,
+}
+
+/// A printer's energy meter: where it is read and in which unit. Stored under the printer's id
+/// in [`crate::tables::METER_LINKS`]; the readings are kept under the same id.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MeterLink {
+    /// Where it is read.
+    pub source: MeterSource,
+    /// Its counter's unit.
+    pub unit: EnergyUnit,
+    /// When it was linked or last changed.
+    pub updated_at: crate::Timestamp,
+}
+
 /// The most decimals a counter is kept with: 0.000001 kWh (1 mWh), finer than any meter's
 /// register. Finer readings are rounded half to even.
 pub const MAX_SCALE: u32 = 6;

@@ -24,7 +24,7 @@ pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
 pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};
-pub use meter::{MAX_SCALE, MeterHour, OutOfRange, Reading};
+pub use meter::{EnergyUnit, MAX_SCALE, MeterHour, MeterLink, MeterSource, OutOfRange, Reading};
 pub use print::{
     CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
     Print, PrintSource, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,
