@@ -4,7 +4,7 @@
 //! settings' validation, write-only tokens and "send test".
 
 #[path = "../../actors/tests/support/device.rs"]
-mod device;
+pub(crate) mod device;
 
 use crate::outcomes::outcome;
 use crate::spoolmgr::{action, done_on_spool, import, linked_app_with};

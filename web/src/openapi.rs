@@ -35,6 +35,7 @@ use utoipa::{Modify, OpenApi};
         (name = "search", description = "Search across prints and inventory"),
         (name = "dashboard", description = "Money, material and success rates over a period"),
         (name = "maintenance", description = "Wear of printers and components, maintenance tasks"),
+        (name = "meters", description = "Printers' energy meters: the link, live and kept readings"),
         (name = "alerts", description = "Alerts standing now, their thresholds, MQTT channel and webhooks"),
     ),
     modifiers(&SessionCookie)

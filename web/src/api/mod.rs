@@ -13,6 +13,7 @@ pub mod integration_settings;
 pub mod inventory;
 pub mod maintenance;
 pub mod manufacturers;
+pub mod meters;
 pub mod metrics;
 pub mod printers;
 pub mod printfleet;
@@ -78,6 +79,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(filaments::configure)
         .with(series::configure)
         .with(maintenance::configure)
+        .with(meters::configure)
         .add(search::search)
         .add(dashboard::get_dashboard)
         .add(version::version_latest)

@@ -1,0 +1,107 @@
+//! A printer's energy meter over HTTP: linking (each kind's fields, wildcard topics, bridge
+//! points the running bridge does not have), unlinking, and, with a bridge and its embedded
+//! broker in the process, a Tasmota plug's messages read live and kept in the history.
+
+use crate::support::{TestApp, assert_error, assert_field_error, shop};
+use actors::bridge::config;
+use crate::alerts::device::free_address;
+use rumqttc::{AsyncClient, MqttOptions, QoS};
+use serde_json::{Value, json};
+use std::time::Duration;
+
+#[actix_web::test]
+async fn a_meter_is_linked_checked_and_unlinked() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let meter = format!("/api/printers/{}/meter", shop.printer);
+    assert_eq!(app.json(&meter).await["meter"], Value::Null);
+
+    let tasmota = json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
+    let res = app.put(&meter, &tasmota).await;
+    assert_eq!(res.status(), 200);
+    let linked: Value = res.json().await.unwrap();
+    assert_eq!(linked["meter"], tasmota);
+    assert_eq!(
+        linked["reading"], false,
+        "no bridge in this process: kept, not read"
+    );
+    assert_eq!(app.json(&meter).await["meter"], tasmota);
+
+    let no_topic = json!({"kind": "MQTT", "unit": "KWH"});
+    assert_field_error(app.put(&meter, &no_topic).await, "topic", "errors.required").await;
+    let wildcard = json!({"kind": "MQTT", "topic": "tele/+/SENSOR", "unit": "WH"});
+    assert_field_error(
+        app.put(&meter, &wildcard).await,
+        "topic",
+        "errors.invalidValue",
+    )
+    .await;
+    let no_point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "unit": "KWH"});
+    assert_field_error(app.put(&meter, &no_point).await, "point", "errors.required").await;
+    let unknown = "/api/printers/01a1fca8-547d-7442-9d4e-aa020ca898c4/meter";
+    assert_error(app.put(unknown, &tasmota).await, 404, "NOT_FOUND").await;
+    assert_eq!(
+        app.json(&meter).await["meter"],
+        tasmota,
+        "refusals change nothing"
+    );
+
+    assert_eq!(app.delete(&meter).await.status(), 204);
+    assert_eq!(app.json(&meter).await["meter"], Value::Null);
+    let readings = app.json(&format!("{meter}/readings?hours=48")).await;
+    assert_eq!(readings["items"], json!([]));
+    let too_far = app.get(&format!("{meter}/readings?hours=745")).await;
+    assert_field_error(too_far, "hours", "errors.outOfRange").await;
+}
+
+#[actix_web::test]
+async fn a_tasmota_plug_on_the_bridges_broker_is_read_live_and_kept() {
+    let broker = free_address();
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-meters-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
+        port = broker.port(),
+        device = free_address().port(),
+    );
+    let bridge = config::parse("meters.yml", &yaml).unwrap();
+    let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let meter = format!("/api/printers/{}/meter", shop.printer);
+
+    let missing =
+        json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "Power", "unit": "KWH"});
+    assert_field_error(app.put(&meter, &missing).await, "point", "errors.notFound").await;
+    let point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "Import energy", "unit": "KWH"});
+    let linked: Value = app.put(&meter, &point).await.json().await.unwrap();
+    assert_eq!(linked["topic"], "shop/sdm120/import_kwh");
+    assert_eq!(linked["reading"], true);
+
+    let tasmota = json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
+    let linked: Value = app.put(&meter, &tasmota).await.json().await.unwrap();
+    assert_eq!(linked["topic"], "tele/plug-mk4/SENSOR");
+
+    let mut options = MqttOptions::new("plug-mk4", "127.0.0.1", broker.port());
+    options.set_keep_alive(Duration::from_secs(5));
+    let (plug, mut events) = AsyncClient::new(options, 16);
+    tokio::spawn(async move { while events.poll().await.is_ok() {} });
+    let mut live = Value::Null;
+    for _ in 0..60 {
+        let message = r#"{"Time":"2026-11-27T10:00:00","ENERGY":{"Total":1234.567,"Power":118}}"#;
+        plug.publish("tele/plug-mk4/SENSOR", QoS::AtLeastOnce, false, message)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        live = app.json(&meter).await;
+        if live["live"] != Value::Null {
+            break;
+        }
+    }
+    assert_eq!(live["live"]["kwh"], "1234.567", "{live}");
+    assert_eq!(
+        live["lastKept"]["kwh"], "1234.567",
+        "the first reading is kept"
+    );
+    let readings = app.json(&format!("{meter}/readings")).await;
+    assert_eq!(readings["items"][0]["kwh"], "1234.567", "{readings}");
+}
