@@ -2,9 +2,9 @@
 //! points the running bridge does not have), unlinking, and, with a bridge and its embedded
 //! broker in the process, a Tasmota plug's messages read live and kept in the history.
 
+use crate::alerts::device::free_address;
 use crate::support::{TestApp, assert_error, assert_field_error, shop};
 use actors::bridge::config;
-use crate::alerts::device::free_address;
 use rumqttc::{AsyncClient, MqttOptions, QoS};
 use serde_json::{Value, json};
 use std::time::Duration;

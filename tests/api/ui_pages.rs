@@ -793,3 +793,42 @@ async fn a_new_draft_in_a_one_printer_shop_starts_on_it_with_what_it_preselects(
         "{editor}"
     );
 }
+
+#[actix_web::test]
+async fn a_printers_meter_is_linked_and_unlinked_on_its_page() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let printer = format!("/printers/{}", shop.printer);
+    let (_, html) = page(&client, &app, &printer).await;
+    assert!(html.contains(r#"id="meter""#), "{html}");
+    assert!(html.contains("No meter linked"), "{html}");
+    let form = [
+        ("kind", "MQTT"),
+        ("topic", "shellyplug-mk4/status/switch:0"),
+        ("jsonPath", "aenergy.total"),
+        ("source", ""),
+        ("point", ""),
+        ("unit", "WH"),
+    ];
+    let meter = format!("{printer}/meter");
+    let res = submit(&client, &app, &meter, &form).await;
+    assert_eq!(location(&res), format!("{printer}?saved"));
+    let linked = app.json(&format!("/api{printer}/meter")).await;
+    assert_eq!(linked["meter"]["topic"], "shellyplug-mk4/status/switch:0");
+    assert_eq!(linked["meter"]["unit"], "WH");
+    let (_, html) = page(&client, &app, &printer).await;
+    assert!(
+        html.contains(r#"<code id="meter-topic-shown">shellyplug-mk4/status/switch:0</code>"#),
+        "{html}"
+    );
+    // A topic with a wildcard is refused, naming the field.
+    let wild = [("kind", "MQTT"), ("topic", "tele/#"), ("unit", "KWH")];
+    let refused = submit(&client, &app, &meter, &wild).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let unlink = submit(&client, &app, &meter, &[("unlink", "1")]).await;
+    assert_eq!(unlink.status().as_u16(), 303);
+    assert_eq!(
+        app.json(&format!("/api{printer}/meter")).await["meter"],
+        Value::Null
+    );
+}

@@ -13,6 +13,7 @@ use crate::state::AppState;
 use crate::wire::{dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, delete, get, put};
+use actors::bridge::config::BridgeConfig;
 use actors::meters::history::Sample;
 use actors::meters::links::{self, LinkMeter, MeterOf, MeterReadings};
 use deserr::Deserr;
@@ -198,6 +199,18 @@ impl utoipa::PartialSchema for MeterLinkInput {
 impl ToSchema for MeterLinkInput {}
 
 impl MeterLinkInput {
+    /// The link to store, checked against the bridge running in this process, if any.
+    ///
+    /// Errors: as [`MeterLinkInput::link`]; `errors.notFound` at `source` or `point` for a
+    /// bridge point the running bridge does not have.
+    pub fn checked(self, bridge: Option<&BridgeConfig>) -> Result<MeterLink, ApiError> {
+        let link = self.link()?;
+        if let (Some(bridge), MeterSource::BridgePoint { .. }) = (bridge, &link.source) {
+            links::topic_of(&link.source, Some(bridge))?;
+        }
+        Ok(link)
+    }
+
     /// The stored link. Errors: `errors.required` at a field its kind needs; `errors.invalid`
     /// at a topic with wildcards or a path with an empty step.
     fn link(self) -> Result<MeterLink, ApiError> {
@@ -307,7 +320,8 @@ pub struct MeterDto {
     pub last_kept: Option<ReadingDto>,
 }
 
-async fn meter_of(state: &AppState, printer: Id) -> Result<MeterDto, ApiError> {
+/// Printer `printer`'s meter as [`get_meter`] answers it. Errors: `NOT_FOUND`; the store.
+pub async fn meter_of(state: &AppState, printer: Id) -> Result<MeterDto, ApiError> {
     let found = state.query(MeterOf(printer)).await?;
     let live = state
         .meters
@@ -358,10 +372,7 @@ pub async fn link_meter(
     id: PathId,
     body: StrictJson<MeterLinkInput>,
 ) -> Result<Json<MeterDto>, ApiError> {
-    let link = body.0.link()?;
-    if let (Some(bridge), MeterSource::BridgePoint { .. }) = (&state.bridge, &link.source) {
-        links::topic_of(&link.source, Some(bridge))?;
-    }
+    let link = body.0.checked(state.bridge.as_ref())?;
     let command = LinkMeter {
         printer: id.0,
         link: Some(link),

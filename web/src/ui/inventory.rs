@@ -9,6 +9,7 @@
 use super::Chrome;
 use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
+use super::meters::{self, MeterCard};
 use super::page::{Ctx, Page, back_to_form_page, html, see_other};
 use super::paths;
 use crate::api::inventory::{self as api, Resource};
@@ -525,6 +526,8 @@ struct FormPage {
     saved: bool,
     /// A printer's or component's wear, when editing one.
     wear: Option<SubjectWear>,
+    /// A printer's energy meter, when editing one.
+    meter: Option<MeterCard>,
 }
 
 fn options(choices: &[Choice], form: &Submitted, name: &str) -> Vec<(String, String, bool)> {
@@ -634,8 +637,13 @@ where
         }
         _ => None,
     };
+    let meter = match (&record, R::PATH) {
+        (Some(_), paths::PRINTERS) => Some(meters::card(&ctx, ctx.id()?).await?),
+        _ => None,
+    };
     let page = FormPage {
         wear,
+        meter,
         controls: controls::<R>(&ctx.chrome, &form, &faults, &choices),
         path: R::PATH,
         title: R::TITLE,

@@ -23,6 +23,7 @@ pub mod i18n;
 mod integrations;
 mod inventory;
 mod maintenance;
+mod meters;
 mod page;
 mod peer_state;
 mod print_detail;
@@ -85,6 +86,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))
         .route(PRINTER_FLEET, web::post().to(printer_fleet::act))
+        .route(PRINTER_METER, web::post().to(meters::save))
         .route(PRINT_FLEET, web::post().to(print_fleet_form::act))
         .route(SPOOLMGR, web::get().to(spoolmgr::show))
         .route(SPOOLMGR, web::post().to(spoolmgr::act))

@@ -102,6 +102,10 @@ pub const CUSTOMERS: &str = "/customers";
 pub const MANUFACTURERS: &str = "/manufacturers";
 /// Printers.
 pub const PRINTERS: &str = "/printers";
+/// A printer's page (its form, wear and meter).
+pub const PRINTER: &str = "/printers/{id}";
+/// Links, changes or unlinks a printer's energy meter (POST).
+pub const PRINTER_METER: &str = "/printers/{id}/meter";
 /// Components.
 pub const COMPONENTS: &str = "/components";
 /// A component's page.
@@ -116,7 +120,7 @@ pub const INVENTORY: [&str; 5] = [CUSTOMERS, MANUFACTURERS, PRINTERS, COMPONENTS
 /// Each POST-only form address with the page its form is on, where a GET of it goes
 /// ([`super::page::back_to_form_page`]); the inventory's archive and delete forms are beside
 /// their routes.
-pub const FORM_PAGES: [(&str, &str); 21] = [
+pub const FORM_PAGES: [(&str, &str); 22] = [
     (LOGOUT, HOME),
     (PRINT_SLICED, PRINTS),
     (PRINT_ACTION, PRINT),
@@ -138,6 +142,7 @@ pub const FORM_PAGES: [(&str, &str); 21] = [
     (SERIES_NEXT_RUN, SERIES),
     (SERIES_STATE, SERIES),
     (SERIES_ARCHIVE, SERIES),
+    (PRINTER_METER, PRINTER),
 ];
 
 /// `pattern` with its `{id}` filled in.
