@@ -109,7 +109,7 @@ impl Command for LinkMeter {
     }
 }
 
-/// Stores readings the keeper chose ([`history::Keeper`]): (meter, reading).
+/// Stores readings the keeper chose ([`super::history::Keeper`]): (meter, reading).
 #[derive(Debug, Clone)]
 pub struct KeepReadings(pub Vec<(Id, Sample)>);
 

@@ -5,7 +5,7 @@
 //! `<base topic>/meters/status`), connected once a meter is linked, subscribes each linked
 //! meter's topic ([`links::topic_of`]).
 //! A message's counter ([`links::counter_of`]) becomes the meter's live reading at once; the
-//! keeper ([`history::Keeper`]) decides whether it is kept, and a kept one is stored through
+//! keeper ([`Keeper`]) decides whether it is kept, and a kept one is stored through
 //! the inventory writer, durably, before the next message of the client is read. A link made
 //! or changed later is subscribed when [`Recorder::reload`] is called; messages of a topic no
 //! meter is linked to any more are ignored.

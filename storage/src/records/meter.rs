@@ -119,7 +119,7 @@ impl MeterHour {
 
     /// The row's bytes.
     ///
-    /// Errors: [`OutOfRange`] as [`MeterHour::steps`].
+    /// Errors: [`OutOfRange`] when a counter does not fit an `i64` at the hour's scale.
     pub fn encode(&self) -> Result<Vec<u8>, OutOfRange> {
         crate::encode_compact("meter_readings", &self.steps()?).map_err(|_| OutOfRange)
     }

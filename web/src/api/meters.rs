@@ -201,7 +201,7 @@ impl ToSchema for MeterLinkInput {}
 impl MeterLinkInput {
     /// The link to store, checked against the bridge running in this process, if any.
     ///
-    /// Errors: as [`MeterLinkInput::link`]; `errors.notFound` at `source` or `point` for a
+    /// Errors: those of the fields (`errors.required`, `errors.invalidValue`); `errors.notFound` at `source` or `point` for a
     /// bridge point the running bridge does not have.
     pub fn checked(self, bridge: Option<&BridgeConfig>) -> Result<MeterLink, ApiError> {
         let link = self.link()?;

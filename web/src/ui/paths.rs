@@ -118,7 +118,7 @@ pub const FILAMENTS: &str = "/filaments";
 pub const INVENTORY: [&str; 5] = [CUSTOMERS, MANUFACTURERS, PRINTERS, COMPONENTS, FILAMENTS];
 
 /// Each POST-only form address with the page its form is on, where a GET of it goes
-/// ([`super::page::back_to_form_page`]); the inventory's archive and delete forms are beside
+/// (`page::back_to_form_page`); the inventory's archive and delete forms are beside
 /// their routes.
 pub const FORM_PAGES: [(&str, &str); 22] = [
     (LOGOUT, HOME),
