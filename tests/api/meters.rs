@@ -1,6 +1,11 @@
 //! A printer's energy meter over HTTP: linking (each kind's fields, wildcard topics, bridge
 //! points the running bridge does not have), unlinking, and, with a bridge and its embedded
-//! broker in the process, a Tasmota plug's messages read live and kept in the history.
+//! broker in the process, a Tasmota plug's messages and a pymodbus device playing an SDM120
+//! (import active energy: input register 0x0048, float32, high word first) read live and kept.
+
+#[path = "../bridge_peers/peers.rs"]
+#[allow(dead_code)]
+mod peers;
 
 use crate::alerts::device::free_address;
 use crate::support::{TestApp, assert_error, assert_field_error, shop};
@@ -104,4 +109,34 @@ async fn a_tasmota_plug_on_the_bridges_broker_is_read_live_and_kept() {
     );
     let readings = app.json(&format!("{meter}/readings")).await;
     assert_eq!(readings["items"][0]["kwh"], "1234.567", "{readings}");
+}
+
+#[actix_web::test]
+async fn an_sdm120_played_by_pymodbus_is_read_through_the_in_process_bridge() {
+    let device = peers::free_port();
+    // 1234.5 kWh as a float32, high word first: 0x449A 0x5000.
+    let _sdm120 = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x449A), (0x49, 0x5000)]);
+    let broker = free_address();
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-sdm120-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 500\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
+        port = broker.port(),
+    );
+    let bridge = config::parse("sdm120.yml", &yaml).unwrap();
+    let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let meter = format!("/api/printers/{}/meter", shop.printer);
+    let point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "Import energy", "unit": "KWH"});
+    assert_eq!(app.put(&meter, &point).await.status(), 200);
+    let mut read = Value::Null;
+    for _ in 0..75 {
+        read = app.json(&meter).await;
+        if read["lastKept"] != Value::Null {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert_eq!(read["live"]["kwh"], "1234.5", "{read}");
+    assert_eq!(read["lastKept"]["kwh"], "1234.5", "{read}");
+    assert_eq!(read["topic"], "shop/sdm120/import_kwh");
 }

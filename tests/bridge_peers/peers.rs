@@ -100,14 +100,29 @@ impl Drop for Peer {
 /// The pymodbus device of `tests/peers/modbus_device.py` on `port`, holding registers from 0
 /// starting with `holding`.
 pub fn modbus_device(port: u16, holding: &[u16]) -> Peer {
+    modbus_device_with_inputs(port, holding, &[])
+}
+
+/// As [`modbus_device`], with the input registers `inputs` (address, value) set.
+pub fn modbus_device_with_inputs(port: u16, holding: &[u16], inputs: &[(u16, u16)]) -> Peer {
     let python = std::env::var("PRINTCOST_PYTHON").unwrap_or_else(|_| "python3".into());
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/modbus_device.py");
     let holding = serde_json::to_string(holding).unwrap();
+    let inputs: serde_json::Map<String, serde_json::Value> = inputs
+        .iter()
+        .map(|(address, value)| (address.to_string(), (*value).into()))
+        .collect();
+    let inputs = serde_json::Value::Object(inputs).to_string();
     let peer = Peer::spawn(
         "the pymodbus device",
         bounded(
             &python,
-            &[script.to_str().unwrap(), &port.to_string(), &holding],
+            &[
+                script.to_str().unwrap(),
+                &port.to_string(),
+                &holding,
+                &inputs,
+            ],
         ),
     );
     wait_for_port(port);
