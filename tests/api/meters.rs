@@ -140,3 +140,60 @@ async fn an_sdm120_played_by_pymodbus_is_read_through_the_in_process_bridge() {
     assert_eq!(read["lastKept"]["kwh"], "1234.5", "{read}");
     assert_eq!(read["topic"], "shop/sdm120/import_kwh");
 }
+
+#[actix_web::test]
+async fn tasmota_and_shelly_plugs_on_an_external_mosquitto_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let port = peers::free_port();
+    let _mosquitto = peers::mosquitto(port, dir.path());
+    let yaml = format!(
+        "mqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-external-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
+        device = peers::free_port(),
+    );
+    let bridge = config::parse("external.yml", &yaml).unwrap();
+    let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let second = app
+        .create(
+            "/api/printers",
+            &json!({"name": "P1S", "manufacturerId": shop.maker, "purchasePrice": "699", "expectedLifetimeHours": "5000", "averagePowerWatts": 110}),
+        )
+        .await;
+    let plugs = [
+        (
+            shop.printer.clone(),
+            json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"}),
+            "tele/plug-mk4/SENSOR",
+            r#"{"Time":"2026-11-27T10:00:00","ENERGY":{"Total":12.345,"Power":118}}"#,
+            "12.345",
+        ),
+        (
+            second["id"].as_str().unwrap().to_string(),
+            json!({"kind": "MQTT", "topic": "shellyplug-p1s/status/switch:0", "jsonPath": "aenergy.total", "unit": "WH"}),
+            "shellyplug-p1s/status/switch:0",
+            r#"{"id":0,"apower":98.5,"aenergy":{"total":45678.9,"by_minute":[1,2,3]}}"#,
+            "45.6789",
+        ),
+    ];
+    for (printer, link, _, _, _) in &plugs {
+        let res = app
+            .put(&format!("/api/printers/{printer}/meter"), link)
+            .await;
+        assert_eq!(res.status(), 200);
+    }
+    for (printer, _, topic, message, kwh) in &plugs {
+        let meter = format!("/api/printers/{printer}/meter");
+        let mut read = Value::Null;
+        for _ in 0..50 {
+            peers::publish(port, topic, message);
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            read = app.json(&meter).await;
+            if read["live"] != Value::Null {
+                break;
+            }
+        }
+        assert_eq!(read["live"]["kwh"], *kwh, "{topic}: {read}");
+        assert_eq!(read["lastKept"]["kwh"], *kwh, "{topic}: {read}");
+    }
+}
