@@ -8,7 +8,8 @@
 mod peers;
 
 use crate::alerts::device::free_address;
-use crate::support::{TestApp, assert_error, assert_field_error, shop};
+use crate::durability::Service;
+use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, setup_body, shop};
 use actors::bridge::config;
 use rumqttc::{AsyncClient, MqttOptions, QoS};
 use serde_json::{Value, json};
@@ -196,4 +197,114 @@ async fn tasmota_and_shelly_plugs_on_an_external_mosquitto_are_read() {
         assert_eq!(read["live"]["kwh"], *kwh, "{topic}: {read}");
         assert_eq!(read["lastKept"]["kwh"], *kwh, "{topic}: {read}");
     }
+}
+
+/// `GET path` on `service` as JSON.
+async fn get_json(service: &Service, path: &str) -> Value {
+    let res = service.client.get(service.url(path)).send().await.unwrap();
+    assert!(res.status().is_success(), "{path}: {}", res.status());
+    res.json().await.unwrap()
+}
+
+#[actix_web::test]
+async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let broker = free_address().port();
+    let bridge = dir.path().join("bridge.yml");
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: shop\n  client_id: printcost-restart-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
+        device = free_address().port(),
+    );
+    std::fs::write(&bridge, yaml).unwrap();
+    let data = dir.path().join("data");
+    let env = [("PRINTCOST_BRIDGE_CONFIG", bridge.to_str().unwrap())];
+    let service = Service::start_with(&data, &env);
+    let setup = service.client.post(service.url("/api/auth/setup"));
+    assert_eq!(
+        setup.json(&setup_body()).send().await.unwrap().status(),
+        201
+    );
+    let post = |path: &str, body: Value| service.client.post(service.url(path)).json(&body).send();
+    let maker: Value = post("/api/manufacturers", json!({"name": "Prusa"}))
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let printer: Value = post(
+        "/api/printers",
+        json!({"name": "MK4S", "manufacturerId": maker["id"], "purchasePrice": "1099", "expectedLifetimeHours": "6000", "averagePowerWatts": 120}),
+    )
+    .await
+    .unwrap()
+    .json()
+    .await
+    .unwrap();
+    let meter = format!("/api/printers/{}/meter", printer["id"].as_str().unwrap());
+    let tasmota = json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
+    let linked = service
+        .client
+        .put(service.url(&meter))
+        .json(&tasmota)
+        .send();
+    assert_eq!(linked.await.unwrap().status(), 200);
+
+    let plug = |total: &'static str| async move {
+        let mut options = MqttOptions::new(format!("plug-{total}"), "127.0.0.1", broker);
+        options.set_keep_alive(Duration::from_secs(5));
+        let (plug, mut events) = AsyncClient::new(options, 16);
+        tokio::spawn(async move { while events.poll().await.is_ok() {} });
+        let message = format!(r#"{{"ENERGY":{{"Total":{total}}}}}"#);
+        (plug, message)
+    };
+    let (first, message) = plug("100.5").await;
+    let mut read = Value::Null;
+    for _ in 0..75 {
+        let sent = first.publish(
+            "tele/plug-mk4/SENSOR",
+            QoS::AtLeastOnce,
+            false,
+            message.clone(),
+        );
+        sent.await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        read = get_json(&service, &meter).await;
+        if read["lastKept"] != Value::Null {
+            break;
+        }
+    }
+    assert_eq!(read["lastKept"]["kwh"], "100.5", "{read}");
+    service.kill_9();
+
+    let service = Service::start_with(&data, &env);
+    assert_eq!(service.login(PASSWORD).await, 200);
+    let after = get_json(&service, &meter).await;
+    assert_eq!(
+        after["lastKept"], read["lastKept"],
+        "the acknowledged reading is kept"
+    );
+    assert_eq!(
+        after["live"],
+        Value::Null,
+        "nothing read since the restart yet"
+    );
+    let history = get_json(&service, &format!("{meter}/readings")).await;
+    assert_eq!(history["items"][0]["kwh"], "100.5");
+    // The restarted service reads the meter again.
+    let (second, message) = plug("100.7").await;
+    for _ in 0..75 {
+        let sent = second.publish(
+            "tele/plug-mk4/SENSOR",
+            QoS::AtLeastOnce,
+            false,
+            message.clone(),
+        );
+        sent.await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        if get_json(&service, &meter).await["live"] != Value::Null {
+            break;
+        }
+    }
+    assert_eq!(get_json(&service, &meter).await["live"]["kwh"], "100.7");
+    service.kill_9();
 }
