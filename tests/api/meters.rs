@@ -206,6 +206,38 @@ async fn get_json(service: &Service, path: &str) -> Value {
     res.json().await.unwrap()
 }
 
+/// A Tasmota plug on the broker at `broker` publishing `total` kWh every 200 ms until the
+/// service's `meter` shows `field` (`live`, `lastKept`), for at most 15 s; answers the meter.
+async fn plug_until(
+    service: &Service,
+    meter: &str,
+    broker: u16,
+    total: &str,
+    field: &str,
+) -> Value {
+    let mut options = MqttOptions::new(format!("plug-{total}"), "127.0.0.1", broker);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (plug, mut events) = AsyncClient::new(options, 16);
+    tokio::spawn(async move { while events.poll().await.is_ok() {} });
+    let message = format!(r#"{{"ENERGY":{{"Total":{total}}}}}"#);
+    let mut read = Value::Null;
+    for _ in 0..75 {
+        let sent = plug.publish(
+            "tele/plug-mk4/SENSOR",
+            QoS::AtLeastOnce,
+            false,
+            message.clone(),
+        );
+        sent.await.unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        read = get_json(service, meter).await;
+        if read[field] != Value::Null {
+            break;
+        }
+    }
+    read
+}
+
 #[actix_web::test]
 async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_restart() {
     let dir = tempfile::tempdir().unwrap();
@@ -249,30 +281,7 @@ async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_re
         .send();
     assert_eq!(linked.await.unwrap().status(), 200);
 
-    let plug = |total: &'static str| async move {
-        let mut options = MqttOptions::new(format!("plug-{total}"), "127.0.0.1", broker);
-        options.set_keep_alive(Duration::from_secs(5));
-        let (plug, mut events) = AsyncClient::new(options, 16);
-        tokio::spawn(async move { while events.poll().await.is_ok() {} });
-        let message = format!(r#"{{"ENERGY":{{"Total":{total}}}}}"#);
-        (plug, message)
-    };
-    let (first, message) = plug("100.5").await;
-    let mut read = Value::Null;
-    for _ in 0..75 {
-        let sent = first.publish(
-            "tele/plug-mk4/SENSOR",
-            QoS::AtLeastOnce,
-            false,
-            message.clone(),
-        );
-        sent.await.unwrap();
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        read = get_json(&service, &meter).await;
-        if read["lastKept"] != Value::Null {
-            break;
-        }
-    }
+    let read = plug_until(&service, &meter, broker, "100.5", "lastKept").await;
     assert_eq!(read["lastKept"]["kwh"], "100.5", "{read}");
     service.kill_9();
 
@@ -291,20 +300,7 @@ async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_re
     let history = get_json(&service, &format!("{meter}/readings")).await;
     assert_eq!(history["items"][0]["kwh"], "100.5");
     // The restarted service reads the meter again.
-    let (second, message) = plug("100.7").await;
-    for _ in 0..75 {
-        let sent = second.publish(
-            "tele/plug-mk4/SENSOR",
-            QoS::AtLeastOnce,
-            false,
-            message.clone(),
-        );
-        sent.await.unwrap();
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        if get_json(&service, &meter).await["live"] != Value::Null {
-            break;
-        }
-    }
-    assert_eq!(get_json(&service, &meter).await["live"]["kwh"], "100.7");
+    let read = plug_until(&service, &meter, broker, "100.7", "live").await;
+    assert_eq!(read["live"]["kwh"], "100.7", "{read}");
     service.kill_9();
 }

@@ -14,16 +14,36 @@ use storage::records::{EnergyUnit, MeterLink, MeterSource, Printer};
 use storage::repo;
 use storage::{Id, Timestamp};
 
+/// The rules of a source's own fields, whatever bridge runs: an MQTT topic has no wildcard
+/// (`+`, `#`) and at most 512 characters; a counter's path at most 200 characters and no
+/// empty step.
+///
+/// Errors: `VALIDATION_FAILED` with `errors.invalidValue` at `topic` or `jsonPath`.
+pub fn check(source: &MeterSource) -> Result<()> {
+    if let MeterSource::Mqtt { topic, json_path } = source {
+        if topic.is_empty() || topic.contains(['+', '#']) || topic.chars().count() > 512 {
+            return Err(Error::field("topic", "errors.invalidValue"));
+        }
+        if json_path
+            .as_ref()
+            .is_some_and(|p| p.chars().count() > 200 || p.split('.').any(str::is_empty))
+        {
+            return Err(Error::field("jsonPath", "errors.invalidValue"));
+        }
+    }
+    Ok(())
+}
+
 /// The topic `source` is read on with the in-process bridge `bridge`, and the path of the
 /// counter in its message (none: the message is the number).
 ///
-/// Errors: `VALIDATION_FAILED` — at `kind` without a bridge in this process (no broker to read
-/// from), at `source` or `point` when the bridge has no such source or point, at `topic` for a
-/// topic with wildcards or none, at `jsonPath` for an empty step.
+/// Errors: as [`check`]; `VALIDATION_FAILED` at `kind` without a bridge in this process (no
+/// broker to read from), at `source` or `point` when the bridge has no such source or point.
 pub fn topic_of(
     source: &MeterSource,
     bridge: Option<&BridgeConfig>,
 ) -> Result<(String, Option<String>)> {
+    check(source)?;
     let bridge = bridge.ok_or_else(|| Error::field("kind", "errors.noBroker"))?;
     match source {
         MeterSource::BridgePoint { source, point } => {
@@ -40,18 +60,7 @@ pub fn topic_of(
             let topic = format!("{}/{}/{}", bridge.mqtt.base_topic, found.id, point.topic);
             Ok((topic, None))
         }
-        MeterSource::Mqtt { topic, json_path } => {
-            let wild = topic.is_empty() || topic.contains(['+', '#']) || topic.len() > 512;
-            if wild {
-                return Err(Error::field("topic", "errors.invalid"));
-            }
-            if let Some(path) = json_path
-                && (path.len() > 200 || path.split('.').any(str::is_empty))
-            {
-                return Err(Error::field("jsonPath", "errors.invalid"));
-            }
-            Ok((topic.clone(), json_path.clone()))
-        }
+        MeterSource::Mqtt { topic, json_path } => Ok((topic.clone(), json_path.clone())),
     }
 }
 
@@ -179,6 +188,24 @@ mod tests {
 
     fn d(text: &str) -> Decimal {
         text.parse().unwrap()
+    }
+
+    #[test]
+    fn a_topic_with_a_wildcard_or_a_path_with_an_empty_step_is_refused() {
+        let mqtt = |topic: &str, path: Option<&str>| MeterSource::Mqtt {
+            topic: topic.into(),
+            json_path: path.map(Into::into),
+        };
+        assert!(check(&mqtt("tele/plug/SENSOR", Some("ENERGY.Total"))).is_ok());
+        for refused in [
+            mqtt("tele/+/SENSOR", None),
+            mqtt("a/#", None),
+            mqtt("a", Some("ENERGY..Total")),
+        ] {
+            assert!(check(&refused).is_err(), "{refused:?}");
+        }
+        let nowhere = topic_of(&mqtt("tele/plug/SENSOR", None), None);
+        assert!(nowhere.is_err(), "no bridge, no broker");
     }
 
     #[test]

@@ -229,18 +229,7 @@ impl MeterLinkInput {
                 json_path: self.json_path,
             },
         };
-        if let MeterSource::Mqtt { topic, json_path } = &source {
-            let wild = topic.contains(['+', '#']) || topic.chars().count() > 512;
-            if wild {
-                return Err(ApiError::field("topic", "errors.invalidValue"));
-            }
-            if json_path
-                .as_ref()
-                .is_some_and(|p| p.chars().count() > 200 || p.split('.').any(str::is_empty))
-            {
-                return Err(ApiError::field("jsonPath", "errors.invalidValue"));
-            }
-        }
+        links::check(&source)?;
         let unit = match self.unit {
             UnitDto::Kwh => EnergyUnit::Kwh,
             UnitDto::Wh => EnergyUnit::Wh,
