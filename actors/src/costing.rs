@@ -258,6 +258,9 @@ pub struct Actuals {
     pub part_seconds: std::collections::HashMap<Id, u32>,
     /// Actual grams of each usage.
     pub grams: std::collections::HashMap<Id, Decimal>,
+    /// The kWh each part's electricity line is priced from, where known (metered, from the
+    /// printer fleet or entered); a part without one is estimated from its watts and seconds.
+    pub part_kwh: std::collections::HashMap<Id, Decimal>,
 }
 
 impl Actuals {
@@ -272,7 +275,8 @@ impl Actuals {
 
 /// Actual costs: the rates frozen in `planned` (the snapshot taken when the print left DRAFT)
 /// applied to the actual part durations and grams (docs/costing.md, "Frozen and actual
-/// costs").
+/// costs"); a part's electricity is its known kWh at the frozen price per kWh, else its
+/// frozen watts over its actual time.
 ///
 /// Each hotend takes the part's actual time in proportion to its planned time
 /// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
@@ -346,6 +350,10 @@ fn actual_line(
                 scaled,
                 mul(SECONDS_PER_HOUR, share_den)?,
             )
+        }
+        CostCategory::Electricity if actuals.part_kwh.contains_key(&part_id) => {
+            let kwh = actuals.part_kwh.get(&part_id).copied().unwrap_or_default();
+            (mul(kwh, line.rate_price)?, line.rate_per, kwh, Decimal::ONE)
         }
         CostCategory::Electricity => {
             let watt_seconds = mul(seconds, Decimal::from(line.watts))?;

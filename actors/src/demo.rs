@@ -199,6 +199,7 @@ fn happened(
                 .to_string()
         }),
         parts: (parts.len() > 1).then_some(parts),
+        electricity: Vec::new(),
     })
 }
 

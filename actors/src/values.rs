@@ -223,6 +223,16 @@ fn wire(
         .into()
 }
 
+/// `text` as a non-negative decimal of at most `whole` and `fraction` digits, normalized.
+/// Errors: as [`parse_decimal`]; `errors.negative`.
+fn non_negative(text: &str, whole: usize, fraction: usize) -> Result<Decimal, String> {
+    let d = parse_decimal(text, whole, fraction)?;
+    if d.is_sign_negative() && !d.is_zero() {
+        return Err(refuse("errors.negative", "must not be negative"));
+    }
+    Ok(d.normalize())
+}
+
 macro_rules! string_value {
     ($(#[$doc:meta])* $name:ident($inner:ty), schema = $schema:expr, $parse:expr) => {
         $(#[$doc])*
@@ -286,13 +296,7 @@ string_value!(
     /// grams). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
     Amount(Decimal),
     schema = wire(Some(decimal_pattern(WHOLE_DIGITS, FRACTION_DIGITS, Sign::NonNegative)), None, None),
-    |text| {
-        let d = parse_decimal(&text, WHOLE_DIGITS, FRACTION_DIGITS)?;
-        if d.is_sign_negative() && !d.is_zero() {
-            return Err(refuse("errors.negative", "must not be negative"));
-        }
-        Ok(d.normalize())
-    }
+    |text| non_negative(&text, WHOLE_DIGITS, FRACTION_DIGITS)
 );
 
 string_value!(
@@ -300,13 +304,7 @@ string_value!(
     /// (spec, Limits). Errors: `errors.invalidDecimal`, `errors.outOfRange`, `errors.negative`.
     Grams(Decimal),
     schema = wire(Some(decimal_pattern(GRAMS_WHOLE, GRAMS_FRACTION, Sign::NonNegative)), None, None),
-    |text| {
-        let d = parse_decimal(&text, GRAMS_WHOLE, GRAMS_FRACTION)?;
-        if d.is_sign_negative() && !d.is_zero() {
-            return Err(refuse("errors.negative", "must not be negative"));
-        }
-        Ok(d.normalize())
-    }
+    |text| non_negative(&text, GRAMS_WHOLE, GRAMS_FRACTION)
 );
 
 string_value!(
@@ -435,6 +433,32 @@ string_value!(
             .map_err(|_| refuse("errors.invalidDate", "expected a date YYYY-MM-DD"))
     }
 );
+/// A moment in RFC 3339 with its offset (`2026-11-20T10:00:00Z`, `2026-11-20T11:00:00+01:00`),
+/// as a JSON-schema pattern: the date as [`DATE_PATTERN`], no leap second.
+pub const MOMENT_PATTERN: &str = r"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[0-9]{1,9})?(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])";
+
+string_value!(
+    /// A moment in RFC 3339 with its offset ([`MOMENT_PATTERN`]), to the second (a fraction is
+    /// dropped): a run's start or end. Errors: `errors.invalidTime`.
+    Moment(storage::Timestamp),
+    schema = wire(Some(format!("^({DATE_PATTERN}){MOMENT_PATTERN}$")), None, None),
+    |text| {
+        text.trim()
+            .parse::<jiff::Timestamp>()
+            .map(|t| storage::Timestamp(t.as_second()))
+            .map_err(|_| refuse("errors.invalidTime", "expected an RFC 3339 time with its offset"))
+    }
+);
+
+string_value!(
+    /// A non-negative energy in kWh: at most 9 whole and 6 fractional digits (a meter's
+    /// resolution, [`storage::records::MAX_SCALE`]). Errors: `errors.invalidDecimal`,
+    /// `errors.outOfRange`, `errors.negative`.
+    Kwh(Decimal),
+    schema = wire(Some(decimal_pattern(9, 6, Sign::NonNegative)), None, None),
+    |text| non_negative(&text, 9, 6)
+);
+
 string_value!(
     /// A supported locale: `en-US` or `de-DE`. Errors: `errors.unsupportedLocale`.
     Locale(String),
@@ -724,5 +748,23 @@ mod tests {
             prop_assert!(Amount::from_str(&exponent_form).is_err());
             prop_assert!(Amount::from_str(&plus_form).is_err());
         }
+    }
+
+    proptest! {
+        #[test]
+        fn every_moment_the_schema_admits_parses(
+            text in proptest::string::string_regex(&format!("({DATE_PATTERN}){MOMENT_PATTERN}")).unwrap()
+        ) {
+            prop_assert!(Moment::from_str(&text).is_ok(), "{text}");
+        }
+    }
+
+    #[test]
+    fn a_moment_is_read_with_its_offset() {
+        let at = |text: &str| Moment::from_str(text).map(|m| m.get().0);
+        assert_eq!(at("2026-11-20T11:00:00+01:00"), at("2026-11-20T10:00:00Z"));
+        assert_eq!(at("2026-11-20T10:00:00.75Z"), Ok(1_795_168_800));
+        assert!(at("2026-11-20T10:00:00").is_err(), "no offset");
+        assert!(at("20.11.2026 10:00").is_err());
     }
 }

@@ -221,6 +221,7 @@ impl World {
             note: None,
             failure_reason: None,
             parts: None,
+            electricity: Vec::new(),
         }
     }
 

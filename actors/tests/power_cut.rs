@@ -435,6 +435,7 @@ impl Workload<'_> {
             note: None,
             failure_reason: None,
             parts: None,
+            electricity: Vec::new(),
         }
     }
 

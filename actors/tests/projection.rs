@@ -89,6 +89,7 @@ fn failed_outcome(done: &Print) -> OutcomeInput {
                 .map(|p| (p.id, time(seconds(p))))
                 .collect()
         }),
+        electricity: Vec::new(),
     }
 }
 

@@ -22,21 +22,28 @@
 //! - 7: the wear table (what each printer and component has run), filled by the projection.
 //! - 8: printers' energy meters and their readings (`meter_links`, `meter_readings`). Tables
 //!   only; an older build must not open a file whose meters' history it would not keep.
+//! - 9: metered electricity. Prints gained the times of their move to and on from PRINTING
+//!   (none for existing prints), outcome revisions each part's actual electricity (none for
+//!   existing revisions: their electricity lines were estimated), and print-fleet logs their
+//!   `energy_kwh` (none until the next read). Rewrites `prints`, `print_answers` and
+//!   `log_links`.
 
-use crate::records::Customer;
+use crate::records::{Customer, LogLink, Outcome, OutcomeRevision, Print, PrintLog};
 use crate::repo::Tx;
 use crate::{Error, Id, Result, Timestamp, decode, encode, tables};
 use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::{Deserialize, Serialize};
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 8;
+pub const SCHEMA_VERSION: u64 = 9;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
 /// Layouts of earlier schema versions, kept for their migrations.
 pub mod legacy {
     use super::*;
+    use crate::records::{Costing, OutcomeStatus, Part, PrintStatus, UsageGrams};
+    use rust_decimal::Decimal;
 
     /// A customer as schema version 1 stored it.
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -55,6 +62,161 @@ pub mod legacy {
         pub created_at: Timestamp,
         /// Last change.
         pub updated_at: Timestamp,
+    }
+
+    /// An outcome revision as schema versions up to 8 stored it (no electricity).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct OutcomeRevisionV8 {
+        pub revision: u32,
+        pub status: OutcomeStatus,
+        pub duration_seconds: u32,
+        pub part_durations: Vec<(Id, u32)>,
+        pub grams: Vec<UsageGrams>,
+        pub note: Option<String>,
+        pub failure_reason: Option<String>,
+        pub correction_note: Option<String>,
+        pub operation_key: Option<Id>,
+        pub recorded_at: Timestamp,
+        pub actual: Costing,
+    }
+
+    /// A print as schema versions up to 8 stored it (no PRINTING times; v8 revisions).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct PrintV8 {
+        pub id: Id,
+        pub version: u64,
+        pub name: String,
+        pub customer_id: Option<Id>,
+        pub series_id: Option<Id>,
+        pub quantity: u32,
+        #[serde(with = "rust_decimal::serde::str_option")]
+        pub sales_value: Option<Decimal>,
+        pub notes: Option<String>,
+        pub status: PrintStatus,
+        pub paid: bool,
+        pub paid_at: Option<Timestamp>,
+        pub archived: bool,
+        pub archived_at: Option<Timestamp>,
+        pub parts: Vec<Part>,
+        pub costing: Costing,
+        pub finalized_at: Option<Timestamp>,
+        pub completed_at: Option<Timestamp>,
+        pub repeat_of_id: Option<Id>,
+        pub retried_from_id: Option<Id>,
+        pub retry_ids: Vec<Id>,
+        /// The outcome's revisions (an `Outcome` is encoded as its one field).
+        pub outcome: Option<Vec<OutcomeRevisionV8>>,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
+
+    /// A print-fleet log entry as schema versions up to 8 stored it (no `energy_kwh`).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct PrintLogV8 {
+        pub id: u64,
+        pub printer_id: Option<u64>,
+        pub print_name: Option<String>,
+        pub status: String,
+        pub started_at: Option<Timestamp>,
+        pub completed_at: Option<Timestamp>,
+        pub duration_seconds: Option<u32>,
+        #[serde(with = "rust_decimal::serde::str_option")]
+        pub filament_used_grams: Option<Decimal>,
+        pub failure_reason: Option<String>,
+    }
+
+    /// A part's log link as schema versions up to 8 stored it.
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct LogLinkV8 {
+        pub part_id: Id,
+        pub print_id: Id,
+        pub remote_log_id: u64,
+        pub log: Option<PrintLogV8>,
+        pub synced_at: Option<Timestamp>,
+        pub error: Option<String>,
+        pub imported_at: Option<Timestamp>,
+    }
+
+    impl From<OutcomeRevisionV8> for OutcomeRevision {
+        fn from(old: OutcomeRevisionV8) -> Self {
+            OutcomeRevision {
+                revision: old.revision,
+                status: old.status,
+                duration_seconds: old.duration_seconds,
+                part_durations: old.part_durations,
+                grams: old.grams,
+                note: old.note,
+                failure_reason: old.failure_reason,
+                correction_note: old.correction_note,
+                operation_key: old.operation_key,
+                recorded_at: old.recorded_at,
+                actual: old.actual,
+                electricity: Vec::new(),
+            }
+        }
+    }
+
+    impl From<PrintV8> for Print {
+        fn from(old: PrintV8) -> Self {
+            Print {
+                id: old.id,
+                version: old.version,
+                name: old.name,
+                customer_id: old.customer_id,
+                series_id: old.series_id,
+                quantity: old.quantity,
+                sales_value: old.sales_value,
+                notes: old.notes,
+                status: old.status,
+                paid: old.paid,
+                paid_at: old.paid_at,
+                archived: old.archived,
+                archived_at: old.archived_at,
+                parts: old.parts,
+                costing: old.costing,
+                finalized_at: old.finalized_at,
+                printing_started_at: None,
+                printing_ended_at: None,
+                completed_at: old.completed_at,
+                repeat_of_id: old.repeat_of_id,
+                retried_from_id: old.retried_from_id,
+                retry_ids: old.retry_ids,
+                outcome: old.outcome.map(|revisions| Outcome {
+                    revisions: revisions.into_iter().map(Into::into).collect(),
+                }),
+                created_at: old.created_at,
+                updated_at: old.updated_at,
+            }
+        }
+    }
+
+    impl From<LogLinkV8> for LogLink {
+        fn from(old: LogLinkV8) -> Self {
+            LogLink {
+                part_id: old.part_id,
+                print_id: old.print_id,
+                remote_log_id: old.remote_log_id,
+                log: old.log.map(|l| PrintLog {
+                    id: l.id,
+                    printer_id: l.printer_id,
+                    print_name: l.print_name,
+                    status: l.status,
+                    started_at: l.started_at,
+                    completed_at: l.completed_at,
+                    duration_seconds: l.duration_seconds,
+                    filament_used_grams: l.filament_used_grams,
+                    failure_reason: l.failure_reason,
+                    energy_kwh: None,
+                }),
+                synced_at: old.synced_at,
+                error: old.error,
+                imported_at: old.imported_at,
+            }
+        }
     }
 }
 
@@ -133,6 +295,7 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
         // (v6's print summaries and v7's wear are filled by the print projection's first load).
         // v7 also keeps a build that does not keep the wear from writing prints into the file.
         2..=7 => Ok(()),
+        8 => metered_v8_to_v9(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
@@ -162,6 +325,39 @@ fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
         table.insert(key, bytes.as_slice())?;
     }
     Ok(())
+}
+
+/// Rewrites every value of `def` (named `name` in errors) from layout `Old` to `New`.
+fn rewrite<K, Old, New>(
+    txn: &WriteTransaction,
+    def: redb::TableDefinition<K, &'static [u8]>,
+    name: &'static str,
+) -> Result<()>
+where
+    K: redb::Key + 'static,
+    for<'a> K: redb::Value<SelfType<'a> = K>,
+    Old: serde::de::DeserializeOwned + Into<New>,
+    New: Serialize,
+{
+    let mut table = txn.open_table(def)?;
+    let mut upgraded = Vec::new();
+    for entry in table.iter()? {
+        let (key, value) = entry?;
+        let old: Old = decode(name, value.value())?;
+        upgraded.push((key.value(), encode(name, &old.into())?));
+    }
+    for (key, bytes) in upgraded {
+        table.insert(key, bytes.as_slice())?;
+    }
+    Ok(())
+}
+
+/// v8 → v9: prints (and the answers kept of them) gain their PRINTING times and their outcome
+/// revisions each part's electricity; log links' entries gain `energy_kwh`.
+fn metered_v8_to_v9(txn: &WriteTransaction) -> Result<()> {
+    rewrite::<_, legacy::PrintV8, Print>(txn, tables::PRINTS, "prints")?;
+    rewrite::<_, legacy::PrintV8, Print>(txn, tables::PRINT_ANSWERS, "print_answers")?;
+    rewrite::<_, legacy::LogLinkV8, LogLink>(txn, tables::LOG_LINKS, "log_links")
 }
 
 #[cfg(test)]
@@ -246,6 +442,114 @@ pub(crate) mod tests {
             repo::remote_get(&txn, tables::REMOTE_SPOOLS, 1).unwrap(),
             None
         );
+    }
+
+    fn v8_print(id: Id) -> legacy::PrintV8 {
+        use crate::records::{Costing, OutcomeStatus, PrintStatus};
+        let costing = Costing {
+            electricity_price: "0.32".parse().unwrap(),
+            lines: Vec::new(),
+            total: "1.5".parse().unwrap(),
+            cost_per_unit: "1.5".parse().unwrap(),
+        };
+        let revision = legacy::OutcomeRevisionV8 {
+            revision: 1,
+            status: OutcomeStatus::Success,
+            duration_seconds: 3600,
+            part_durations: vec![(Id::new(), 3600)],
+            grams: Vec::new(),
+            note: Some("fine".into()),
+            failure_reason: None,
+            correction_note: None,
+            operation_key: None,
+            recorded_at: Timestamp(1_700_000_500),
+            actual: costing.clone(),
+        };
+        legacy::PrintV8 {
+            id,
+            version: 4,
+            name: "Bracket".into(),
+            customer_id: None,
+            series_id: None,
+            quantity: 2,
+            sales_value: Some("9.90".parse().unwrap()),
+            notes: None,
+            status: PrintStatus::Done,
+            paid: false,
+            paid_at: None,
+            archived: false,
+            archived_at: None,
+            parts: Vec::new(),
+            costing,
+            finalized_at: Some(Timestamp(1_700_000_100)),
+            completed_at: Some(Timestamp(1_700_000_400)),
+            repeat_of_id: None,
+            retried_from_id: None,
+            retry_ids: Vec::new(),
+            outcome: Some(vec![revision]),
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_500),
+        }
+    }
+
+    #[test]
+    fn a_v8_file_gains_printing_times_and_electricity_fields() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        let (id, part) = (Id::new(), Id::new());
+        let old = v8_print(id);
+        let link = legacy::LogLinkV8 {
+            part_id: part,
+            print_id: id,
+            remote_log_id: 41,
+            log: Some(legacy::PrintLogV8 {
+                id: 41,
+                printer_id: Some(1),
+                print_name: Some("Bracket".into()),
+                status: "completed".into(),
+                started_at: Some(Timestamp(1_700_000_000)),
+                completed_at: Some(Timestamp(1_700_003_600)),
+                duration_seconds: Some(3600),
+                filament_used_grams: Some("42.5".parse().unwrap()),
+                failure_reason: None,
+            }),
+            synced_at: None,
+            error: None,
+            imported_at: None,
+        };
+        file_at_version(&path, 8);
+        {
+            let db = redb::Database::open(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            let bytes = encode("prints", &old).unwrap();
+            txn.open_table(tables::PRINTS)
+                .unwrap()
+                .insert(id.bytes(), bytes.as_slice())
+                .unwrap();
+            txn.open_table(tables::PRINT_ANSWERS)
+                .unwrap()
+                .insert((id.bytes(), 1), bytes.as_slice())
+                .unwrap();
+            let bytes = encode("log_links", &link).unwrap();
+            txn.open_table(tables::LOG_LINKS)
+                .unwrap()
+                .insert(part.bytes(), bytes.as_slice())
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        assert_eq!(stored_version(&txn), SCHEMA_VERSION);
+        let print: Print = repo::get(&txn, id).unwrap().unwrap();
+        assert_eq!(print.printing_started_at, None);
+        assert_eq!(print.sales_value, old.sales_value);
+        let revision = print.outcome.as_ref().unwrap().current().unwrap();
+        assert_eq!(revision.note.as_deref(), Some("fine"));
+        assert!(revision.electricity.is_empty());
+        assert_eq!(repo::answer(&txn, id, 1).unwrap(), Some(print.clone()));
+        let link: LogLink = repo::get(&txn, part).unwrap().unwrap();
+        let log = link.log.unwrap();
+        assert_eq!((log.energy_kwh, log.duration_seconds), (None, Some(3600)));
     }
 
     #[test]

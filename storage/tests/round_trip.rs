@@ -334,10 +334,14 @@ fn revision() -> impl Strategy<Value = OutcomeRevision> {
             vec((id(), any::<u32>()), 0..3),
         ),
         (vec(grams, 0..3), of(text()), of(text()), of(text())),
-        (of(id()), at(), costing()),
+        (of(id()), at(), costing(), vec(electricity(), 0..3)),
     )
         .prop_map(
-            |((revision, status, seconds, parts), (grams, note, why, fix), (key, at, actual))| {
+            |(
+                (revision, status, seconds, parts),
+                (grams, note, why, fix),
+                (key, at, actual, electricity),
+            )| {
                 OutcomeRevision {
                     revision,
                     status,
@@ -350,7 +354,44 @@ fn revision() -> impl Strategy<Value = OutcomeRevision> {
                     operation_key: key,
                     recorded_at: at,
                     actual,
+                    electricity,
                 }
+            },
+        )
+}
+
+fn electricity() -> impl Strategy<Value = PartElectricity> {
+    let source = prop_oneof![
+        Just(EnergySource::Metered),
+        Just(EnergySource::PrintFleet),
+        Just(EnergySource::Estimated),
+        Just(EnergySource::Entered),
+    ];
+    let unmetered = prop_oneof![
+        Just(Unmetered::NoMeter),
+        Just(Unmetered::NoRunTimes),
+        Just(Unmetered::SilentAtStart),
+        Just(Unmetered::SilentAtEnd),
+        Just(Unmetered::CounterWentBack),
+    ];
+    (
+        id(),
+        of(at()),
+        of(at()),
+        decimal(),
+        source,
+        of(unmetered),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(part_id, started_at, ended_at, kwh, source, unmetered, overlapped)| PartElectricity {
+                part_id,
+                started_at,
+                ended_at,
+                kwh,
+                source,
+                unmetered,
+                overlapped,
             },
         )
 }
@@ -369,7 +410,7 @@ fn print() -> impl Strategy<Value = Print> {
         (of(decimal()), of(text()), status, any::<bool>(), of(at())),
         (any::<bool>(), of(at()), vec(part(), 1..3), costing()),
         (of(at()), of(at()), of(id()), of(id()), vec(id(), 0..3)),
-        (outcome, at(), at()),
+        (outcome, at(), at(), of(at()), of(at())),
     )
         .prop_map(
             |(
@@ -377,7 +418,7 @@ fn print() -> impl Strategy<Value = Print> {
                 (sales, notes, status, paid, paid_at),
                 (archived, archived_at, parts, costing),
                 (finalized, completed, repeat_of, retried_from, retries),
-                (outcome, created_at, updated_at),
+                (outcome, created_at, updated_at, printing_started_at, printing_ended_at),
             )| Print {
                 id,
                 version,
@@ -395,6 +436,8 @@ fn print() -> impl Strategy<Value = Print> {
                 parts,
                 costing,
                 finalized_at: finalized,
+                printing_started_at,
+                printing_ended_at,
                 completed_at: completed,
                 repeat_of_id: repeat_of,
                 retried_from_id: retried_from,
@@ -561,12 +604,13 @@ fn log_link() -> impl Strategy<Value = LogLink> {
             of(any::<u32>()),
             of(decimal()),
             of(text()),
+            of(decimal()),
         ),
     )
         .prop_map(
             |(
                 (id, printer_id, print_name, status),
-                (started_at, completed_at, duration_seconds, grams, failure_reason),
+                (started_at, completed_at, duration_seconds, grams, failure_reason, energy_kwh),
             )| {
                 PrintLog {
                     id,
@@ -578,6 +622,7 @@ fn log_link() -> impl Strategy<Value = LogLink> {
                     duration_seconds,
                     filament_used_grams: grams,
                     failure_reason,
+                    energy_kwh,
                 }
             },
         );

@@ -45,6 +45,7 @@ pub fn projection(log: &PrintLog) -> Value {
         "durationSeconds": log.duration_seconds,
         "filamentUsedGrams": text(log.filament_used_grams),
         "failureReason": log.failure_reason,
+        "energyKwh": text(log.energy_kwh),
     })
 }
 

@@ -96,6 +96,7 @@ struct LogJson {
     duration_seconds: Option<i64>,
     filament_used_grams: Option<f64>,
     failure_reason: Option<String>,
+    energy_kwh: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -132,7 +133,12 @@ impl TryFrom<LogJson> for PrintLog {
             return Err(PeerError::Contract);
         }
         let grams = l.filament_used_grams.map(exact).transpose()?;
-        if grams.is_some_and(|g| g.is_sign_negative() && !g.is_zero()) {
+        let energy = l.energy_kwh.map(exact).transpose()?;
+        if [grams, energy]
+            .iter()
+            .flatten()
+            .any(|v| v.is_sign_negative() && !v.is_zero())
+        {
             return Err(PeerError::Contract);
         }
         Ok(PrintLog {
@@ -148,6 +154,7 @@ impl TryFrom<LogJson> for PrintLog {
                 .transpose()?,
             filament_used_grams: grams,
             failure_reason: l.failure_reason,
+            energy_kwh: energy,
         })
     }
 }

@@ -189,6 +189,7 @@ mod tests {
                 operation_key: None,
                 recorded_at: print.created_at,
                 actual: print.costing.clone(),
+                electricity: Vec::new(),
             }],
         });
         let added = contributions(&print);

@@ -18,7 +18,7 @@
 use crate::Result;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
-use storage::records::{MAX_SCALE, Reading};
+use storage::records::{MAX_SCALE, Reading, Unmetered};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp};
 
@@ -32,17 +32,6 @@ pub struct Sample {
     pub at: Timestamp,
     /// The counter, kWh.
     pub kwh: Decimal,
-}
-
-/// Why a run's energy could not be read from its meter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unmetered {
-    /// No reading within the allowed silence around the run's start.
-    SilentAtStart,
-    /// No reading within the allowed silence around the run's end.
-    SilentAtEnd,
-    /// The counter went down during the run (a reset or a rollover).
-    CounterWentBack,
 }
 
 /// Decides which readings are kept, remembering each meter's last kept one.

@@ -64,6 +64,8 @@ fn priced_as(
         parts: planned.parts,
         costing,
         finalized_at: None,
+        printing_started_at: None,
+        printing_ended_at: None,
         completed_at: None,
         repeat_of_id: existing.and_then(|p| p.repeat_of_id),
         retried_from_id: existing.and_then(|p| p.retried_from_id),

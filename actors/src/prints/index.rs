@@ -492,6 +492,8 @@ pub(crate) mod tests {
                 cost_per_unit: Decimal::ONE,
             },
             finalized_at: None,
+            printing_started_at: None,
+            printing_ended_at: None,
             completed_at: None,
             repeat_of_id: None,
             retried_from_id: None,
@@ -734,6 +736,7 @@ pub(crate) mod tests {
                                 total: Decimal::new(99_999, 3),
                                 ..p.costing.clone()
                             },
+                            electricity: vec![],
                         }],
                     });
                 }

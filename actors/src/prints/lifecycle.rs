@@ -3,7 +3,9 @@
 //! DRAFT → any other status freezes the cost snapshot (repriced once more at current prices);
 //! moves among PRINTING, PRINTED, SHIPPED and DONE are free in any order; nothing returns to
 //! DRAFT, and a print with an outcome stays DONE (what happened is recorded against DONE). Becoming DONE sets the completion time (cleared when leaving DONE) and may complete the
-//! print's series.
+//! print's series. Moving to PRINTING sets the time its runs started (and clears their end);
+//! moving on from PRINTING sets the time they ended: the runs' times when nothing better is
+//! known (`electricity`).
 
 use super::draft::{get, priced, save};
 use super::plan::PrintInput;
@@ -94,6 +96,12 @@ pub fn set_status(
     print.version = old.version + 1;
     print.status = status;
     print.completed_at = (status == PrintStatus::Done).then_some(now);
+    if status == PrintStatus::Printing {
+        print.printing_started_at = Some(now);
+        print.printing_ended_at = None;
+    } else if old.status == PrintStatus::Printing {
+        print.printing_ended_at = Some(now);
+    }
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
     if let (PrintStatus::Done, Some(series_id)) = (status, print.series_id) {

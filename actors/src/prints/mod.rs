@@ -7,6 +7,7 @@ mod amount;
 pub mod board;
 mod commands;
 mod draft;
+pub mod electricity;
 mod entry;
 mod figures;
 mod index;

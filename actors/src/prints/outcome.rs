@@ -8,6 +8,7 @@
 //! to whoever owns the spool's stock (see `book_consumption`).
 
 use super::draft::{self, CopyKind, get, save};
+use super::electricity::{self, RunInput};
 use crate::costing::{self, Actuals};
 use crate::integrations::{links, logs, operations};
 use crate::ledger::{self, MovementInput};
@@ -17,8 +18,8 @@ use redb::ReadableTable;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
-    Authority, CostCategory, MovementKind, Outcome, OutcomeRevision, OutcomeStatus, Print,
-    PrintStatus, UsageGrams,
+    Authority, CostCategory, EnergySource, MovementKind, Outcome, OutcomeRevision, OutcomeStatus,
+    Print, PrintStatus, UsageGrams,
 };
 use storage::repo;
 use storage::{Id, Timestamp, tables};
@@ -44,6 +45,9 @@ pub struct OutcomeInput {
     pub failure_reason: Option<String>,
     /// Multipart prints: the actual time of every part; their sum is `duration_seconds`.
     pub parts: Option<Vec<(Id, Seconds)>>,
+    /// The maker's run times and kWh of some parts, each part at most once
+    /// ([`electricity::measure`] fills in the rest).
+    pub electricity: Vec<RunInput>,
 }
 
 impl OutcomeInput {
@@ -144,10 +148,26 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
             }
         }
     }
+    let known: HashSet<Id> = print.parts.iter().map(|p| p.id).collect();
+    let mut runs = HashSet::new();
+    for (i, run) in input.electricity.iter().enumerate() {
+        if !known.contains(&run.part_id) {
+            faults.push(FieldError::new(
+                format!("electricity[{i}].partId"),
+                "errors.notFound",
+            ));
+        } else if !runs.insert(run.part_id) {
+            faults.push(FieldError::new(
+                format!("electricity[{i}].partId"),
+                "errors.duplicate",
+            ));
+        }
+    }
     if faults.is_empty() {
         Ok(Actuals {
             part_seconds,
             grams,
+            part_kwh: HashMap::new(),
         })
     } else {
         Err(Error::Validation(faults))
@@ -173,6 +193,15 @@ fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflo
             return format!("filaments[{i}].usedGrams");
         }
     }
+    if category == CostCategory::Electricity {
+        let entered = input
+            .electricity
+            .iter()
+            .position(|r| Some(r.part_id) == planned.map(|p| p.id) && r.kwh.is_some());
+        if let Some(i) = entered {
+            return format!("electricity[{i}].kwh");
+        }
+    }
     let given = input.parts.as_ref().and_then(|parts| {
         let id = planned?.id;
         parts.iter().position(|(p, _)| *p == id)
@@ -183,14 +212,22 @@ fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflo
     }
 }
 
+/// Revision `number` of `print`'s outcome: `input` and its checked `actuals`, each part's
+/// electricity measured ([`electricity::measure`]) and everything priced at the frozen rates.
 fn revision(
+    txn: &Txn,
     print: &Print,
     input: &OutcomeInput,
     actuals: &Actuals,
     number: u32,
     now: Timestamp,
 ) -> Result<OutcomeRevision> {
-    let actual = costing::actual(&print.costing, &print.parts, actuals, print.quantity).map_err(
+    let measured = electricity::measure(txn, print, &input.electricity, &actuals.part_seconds)?;
+    let actuals = Actuals {
+        part_kwh: electricity::priced_kwh(&measured),
+        ..actuals.clone()
+    };
+    let actual = costing::actual(&print.costing, &print.parts, &actuals, print.quantity).map_err(
         |overflow| Error::field(overflow_path(print, input, overflow), "errors.outOfRange"),
     )?;
     Ok(OutcomeRevision {
@@ -225,6 +262,7 @@ fn revision(
         operation_key: None,
         recorded_at: now,
         actual,
+        electricity: measured,
     })
 }
 
@@ -246,6 +284,16 @@ fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> b
             .grams
             .iter()
             .all(|g| actuals.grams.get(&g.usage_id).map(|a| a.normalize()) == Some(g.grams))
+        && current.electricity.iter().all(|e| {
+            let given = input.electricity.iter().find(|r| r.part_id == e.part_id);
+            let kwh = given.and_then(|r| r.kwh).map(|k| k.normalize());
+            (e.source == EnergySource::Entered) == kwh.is_some()
+                && kwh.is_none_or(|k| k == e.kwh)
+                && given.is_none_or(|r| {
+                    r.started_at.is_none_or(|s| Some(s) == e.started_at)
+                        && r.ended_at.is_none_or(|t| Some(t) == e.ended_at)
+                })
+        })
 }
 
 /// Books the consumption of outcome `revision` on each usage's spool: `new - old` grams used,
@@ -350,7 +398,7 @@ pub fn record_reported(
     require_open(&old)?;
     let actuals = check(&old, input)?;
     let mut print = old.clone();
-    let first = revision(&old, input, &actuals, 1, now)?;
+    let first = revision(txn, &old, input, &actuals, 1, now)?;
     book_consumption(
         txn,
         &old,
@@ -414,7 +462,14 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
         return Err(Error::IntegrationConflict);
     }
     let actuals = check(&old, &input.outcome)?;
-    let mut next = revision(&old, &input.outcome, &actuals, current.revision + 1, now)?;
+    let mut next = revision(
+        txn,
+        &old,
+        &input.outcome,
+        &actuals,
+        current.revision + 1,
+        now,
+    )?;
     next.correction_note = Some(input.correction_note.trim().to_string());
     next.operation_key = Some(input.operation_key);
     let previous: HashMap<Id, Decimal> = current

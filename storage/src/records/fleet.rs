@@ -64,6 +64,9 @@ pub struct PrintLog {
     pub filament_used_grams: Option<Decimal>,
     /// Why it failed.
     pub failure_reason: Option<String>,
+    /// Energy the fleet manager measured for the job (a smart plug), kWh (schema 9).
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub energy_kwh: Option<Decimal>,
 }
 
 /// A print part linked to an entry of the remote print log, stored under the part's id.

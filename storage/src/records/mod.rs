@@ -26,8 +26,9 @@ pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperat
 pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};
 pub use meter::{EnergyUnit, MAX_SCALE, MeterHour, MeterLink, MeterSource, OutOfRange, Reading};
 pub use print::{
-    CostCategory, CostLine, Costing, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part,
-    Print, PrintSource, PrintStatus, Series, SeriesStatus, Usage, UsageGrams,
+    CostCategory, CostLine, Costing, EnergySource, HotendUse, Outcome, OutcomeRevision,
+    OutcomeStatus, Part, PartElectricity, Print, PrintSource, PrintStatus, Series, SeriesStatus,
+    Unmetered, Usage, UsageGrams,
 };
 pub use settings::{BackupSchedule, Settings};
 pub use spool::{Movement, MovementKind, Spool};

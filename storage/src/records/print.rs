@@ -190,8 +190,63 @@ pub struct OutcomeRevision {
     pub operation_key: Option<Id>,
     /// When it was recorded.
     pub recorded_at: Timestamp,
-    /// Actual costs: the frozen rates applied to the actual durations and grams.
+    /// Actual costs: the frozen rates applied to the actual durations and grams, each part's
+    /// electricity line priced from [`OutcomeRevision::electricity`].
     pub actual: Costing,
+    /// The actual electricity of each part, in part order (schema 9; empty in revisions
+    /// recorded before, whose electricity lines were estimated).
+    pub electricity: Vec<PartElectricity>,
+}
+
+/// Where a part's actual kWh came from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum EnergySource {
+    /// Read from the printer's energy meter over the run's time.
+    Metered,
+    /// The printer fleet's log of the run (Bambuddy's `energy_kwh`).
+    PrintFleet,
+    /// The printer's average power over the actual printing time.
+    Estimated,
+    /// Given by the maker (read off a plug, say); in a correction, its note is the reason.
+    Entered,
+}
+
+/// Why a part's electricity is not read from its meter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Unmetered {
+    /// The printer has no energy meter.
+    NoMeter,
+    /// The run's start or end is not known (the print never moved through PRINTING and no
+    /// times were given).
+    NoRunTimes,
+    /// No reading near the run's start.
+    SilentAtStart,
+    /// No reading near the run's end.
+    SilentAtEnd,
+    /// The counter went down during the run (a reset or a rollover): never priced.
+    CounterWentBack,
+}
+
+/// The actual electricity of one part: the run's times, the kWh and where they came from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PartElectricity {
+    /// The part.
+    pub part_id: Id,
+    /// The run's start: the fleet log's, the maker's, or the print's move to PRINTING.
+    pub started_at: Option<Timestamp>,
+    /// The run's end: the fleet log's, the maker's, or the print's move on from PRINTING.
+    pub ended_at: Option<Timestamp>,
+    /// Energy used, kWh, at most 6 decimals.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub kwh: Decimal,
+    /// Where `kwh` came from.
+    pub source: EnergySource,
+    /// Why the meter did not give it: set for ESTIMATED (a fleet's or the maker's figure needs
+    /// no reason).
+    pub unmetered: Option<Unmetered>,
+    /// Another run on the same meter overlapped this one; the energy of the shared time was
+    /// split between them by their overlap.
+    pub overlapped: bool,
 }
 
 /// The recorded outcome of a DONE print: every revision, the last one current.
@@ -244,6 +299,11 @@ pub struct Print {
     pub costing: Costing,
     /// When the print left DRAFT (its snapshot froze).
     pub finalized_at: Option<Timestamp>,
+    /// When the print last moved to PRINTING (schema 9): its runs' start unless a fleet log or
+    /// the maker says otherwise.
+    pub printing_started_at: Option<Timestamp>,
+    /// When it last moved on from PRINTING (cleared by a move back to PRINTING).
+    pub printing_ended_at: Option<Timestamp>,
     /// When the print last became DONE.
     pub completed_at: Option<Timestamp>,
     /// The print this one repeats.

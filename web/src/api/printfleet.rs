@@ -163,6 +163,8 @@ pub struct PrintLogDto {
     pub filament_used_grams: Option<String>,
     /// Why it failed.
     pub failure_reason: Option<String>,
+    /// Energy the fleet manager measured for the job, kWh: the part's electricity when imported.
+    pub energy_kwh: Option<String>,
 }
 
 impl From<PrintLog> for PrintLogDto {
@@ -177,6 +179,7 @@ impl From<PrintLog> for PrintLogDto {
             duration_seconds: l.duration_seconds,
             filament_used_grams: l.filament_used_grams.map(dec),
             failure_reason: l.failure_reason,
+            energy_kwh: l.energy_kwh.map(dec),
         }
     }
 }
@@ -600,10 +603,12 @@ mod tests {
             duration_seconds: Some(3600),
             filament_used_grams: Some(rust_decimal::Decimal::new(4250, 2)),
             failure_reason: None,
+            energy_kwh: Some(rust_decimal::Decimal::new(18, 2)),
         };
         let shown = serde_json::to_value(PrintLogDto::from(log.clone())).unwrap();
         assert_eq!(shown, logs::projection(&log));
         assert_eq!(shown["filamentUsedGrams"], "42.5");
+        assert_eq!(shown["energyKwh"], "0.18");
         assert_eq!(shown["completedAt"], "2026-11-20T11:00:00Z");
     }
 }

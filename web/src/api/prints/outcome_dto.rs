@@ -3,11 +3,14 @@
 use crate::error::ApiError;
 use crate::input::Faults;
 use crate::wire::{WireId, dec, ts};
+use actors::prints::electricity::RunInput;
 use actors::prints::outcome::{CorrectionInput, HISTORY_CORRECTIONS, OutcomeInput};
-use actors::values::{Grams, Note, Seconds};
+use actors::values::{Grams, Kwh, Moment, Note, Seconds};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
-use storage::records::{Outcome, OutcomeRevision, OutcomeStatus};
+use storage::records::{
+    CostCategory, EnergySource, Outcome, OutcomeRevision, OutcomeStatus, PartElectricity, Unmetered,
+};
 use utoipa::ToSchema;
 
 /// SUCCESS or FAILED.
@@ -57,6 +60,29 @@ pub struct PartSeconds {
     pub duration_seconds: Seconds,
 }
 
+/// The maker's word on one part's electricity: its run's times and its kWh, each optional (what
+/// is left out comes from the printer fleet's log, the print's PRINTING times and the meter).
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct RunIn {
+    /// A part of the print.
+    #[schema(value_type = String, format = Uuid)]
+    pub part_id: WireId,
+    /// When its run started, RFC 3339 with an offset.
+    #[schema(value_type = Option<String>, example = "2026-11-20T10:00:00Z")]
+    #[deserr(default)]
+    pub started_at: Option<Moment>,
+    /// When its run ended (not before it started).
+    #[schema(value_type = Option<String>, example = "2026-11-20T11:30:00Z")]
+    #[deserr(default)]
+    pub ended_at: Option<Moment>,
+    /// The energy it used, kWh (read off a plug): priced instead of the meter's figure.
+    #[schema(value_type = Option<String>, example = "0.42")]
+    #[deserr(default)]
+    pub kwh: Option<Kwh>,
+}
+
 /// Outcome input.
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -80,6 +106,9 @@ pub struct OutcomeInputDto {
     /// Multipart prints: every part exactly once.
     #[deserr(default)]
     pub parts: Option<Vec<PartSeconds>>,
+    /// Runs' times and kWh the maker gives, each part at most once.
+    #[deserr(default)]
+    pub electricity: Option<Vec<RunIn>>,
 }
 
 /// Correction input: the outcome fields, why, the revision it corrects, and an idempotency key.
@@ -105,6 +134,9 @@ pub struct CorrectionInputDto {
     /// Multipart prints: every part exactly once.
     #[deserr(default)]
     pub parts: Option<Vec<PartSeconds>>,
+    /// Runs' times and kWh the maker gives, each part at most once.
+    #[deserr(default)]
+    pub electricity: Option<Vec<RunIn>>,
     /// Why the outcome is corrected (required).
     pub correction_note: Note,
     /// The current revision as the client saw it.
@@ -120,7 +152,7 @@ fn outcome_input(
     filaments: Vec<UsageGrams>,
     note: Option<Note>,
     reason: Option<Note>,
-    parts: Option<Vec<PartSeconds>>,
+    (parts, runs): (Option<Vec<PartSeconds>>, Option<Vec<RunIn>>),
 ) -> OutcomeInput {
     let text = |n: Option<Note>| n.map(Note::into_inner).filter(|t| !t.is_empty());
     OutcomeInput {
@@ -140,6 +172,16 @@ fn outcome_input(
                 .map(|p| (p.part_id.0, p.duration_seconds))
                 .collect()
         }),
+        electricity: runs
+            .unwrap_or_default()
+            .into_iter()
+            .map(|r| RunInput {
+                part_id: r.part_id.0,
+                started_at: r.started_at.map(|m| *m.get()),
+                ended_at: r.ended_at.map(|m| *m.get()),
+                kwh: r.kwh.map(Kwh::into_inner),
+            })
+            .collect(),
     }
 }
 
@@ -151,7 +193,7 @@ impl From<OutcomeInputDto> for OutcomeInput {
             i.filaments,
             i.note,
             i.failure_reason,
-            i.parts,
+            (i.parts, i.electricity),
         )
     }
 }
@@ -166,7 +208,7 @@ impl CorrectionInputDto {
                 self.filaments,
                 self.note,
                 self.failure_reason,
-                self.parts,
+                (self.parts, self.electricity),
             ),
             correction_note: self.correction_note.into_inner(),
             expected_revision: self.expected_revision,
@@ -218,6 +260,9 @@ pub struct OutcomeDto {
     pub filaments: Vec<UsageGramsOut>,
     /// Actual time per part.
     pub parts: Vec<PartSecondsOut>,
+    /// Actual electricity per part, in part order (empty for outcomes recorded before it was
+    /// kept, whose electricity was estimated).
+    pub electricity: Vec<PartElectricityOut>,
     /// Original and the latest 20 corrections, oldest first.
     pub history: Vec<RevisionDto>,
 }
@@ -240,6 +285,101 @@ pub struct PartSecondsOut {
     pub part_id: String,
     /// Actual seconds.
     pub duration_seconds: u32,
+}
+
+/// Where a part's kWh came from.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum EnergySourceName {
+    /// The printer's meter over the run.
+    Metered,
+    /// The printer fleet's log (Bambuddy's `energy_kwh`).
+    Printfleet,
+    /// Average power times the actual time.
+    Estimated,
+    /// Given by the maker.
+    Entered,
+}
+
+/// Why a part's kWh is not the meter's.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum UnmeteredReason {
+    /// The printer has no meter.
+    NoMeter,
+    /// The run's start or end is unknown.
+    NoRunTimes,
+    /// No reading within 10 minutes of the run's start.
+    MeterSilentAtStart,
+    /// No reading within 10 minutes of the run's end.
+    MeterSilentAtEnd,
+    /// The counter went down during the run (reset or rollover): never priced.
+    CounterWentBack,
+}
+
+impl From<EnergySource> for EnergySourceName {
+    fn from(s: EnergySource) -> Self {
+        match s {
+            EnergySource::Metered => EnergySourceName::Metered,
+            EnergySource::PrintFleet => EnergySourceName::Printfleet,
+            EnergySource::Estimated => EnergySourceName::Estimated,
+            EnergySource::Entered => EnergySourceName::Entered,
+        }
+    }
+}
+
+impl From<Unmetered> for UnmeteredReason {
+    fn from(u: Unmetered) -> Self {
+        match u {
+            Unmetered::NoMeter => UnmeteredReason::NoMeter,
+            Unmetered::NoRunTimes => UnmeteredReason::NoRunTimes,
+            Unmetered::SilentAtStart => UnmeteredReason::MeterSilentAtStart,
+            Unmetered::SilentAtEnd => UnmeteredReason::MeterSilentAtEnd,
+            Unmetered::CounterWentBack => UnmeteredReason::CounterWentBack,
+        }
+    }
+}
+
+/// The actual electricity of a part (response).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PartElectricityOut {
+    /// The part.
+    pub part_id: String,
+    /// Its run's start (RFC 3339, UTC), when known.
+    pub started_at: Option<String>,
+    /// Its run's end, when known.
+    pub ended_at: Option<String>,
+    /// Energy used, kWh (canonical decimal, at most 6 places).
+    pub kwh: String,
+    /// Where `kwh` came from.
+    pub source: EnergySourceName,
+    /// Why it is not the meter's figure (ESTIMATED only).
+    pub reason: Option<UnmeteredReason>,
+    /// Another run on the same meter overlapped; the shared time's energy was split.
+    pub overlapped: bool,
+    /// Its cost: `kwh` at the frozen price per kWh (an estimate: watts × actual time).
+    pub cost: String,
+}
+
+fn electricity_dto(r: &OutcomeRevision, e: &PartElectricity) -> PartElectricityOut {
+    let cost = r
+        .actual
+        .lines
+        .iter()
+        .find(|l| l.category == CostCategory::Electricity && l.part_id == Some(e.part_id))
+        .map(|l| l.cost)
+        .unwrap_or_default();
+    PartElectricityOut {
+        part_id: e.part_id.to_string(),
+        started_at: e.started_at.map(ts),
+        ended_at: e.ended_at.map(ts),
+        kwh: dec(e.kwh),
+        source: e.source.into(),
+        reason: e.unmetered.map(Into::into),
+        overlapped: e.overlapped,
+        cost: dec(cost),
+    }
 }
 
 fn revision_dto(r: &OutcomeRevision) -> RevisionDto {
@@ -293,6 +433,11 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
                 part_id: p.to_string(),
                 duration_seconds: *s,
             })
+            .collect(),
+        electricity: current
+            .electricity
+            .iter()
+            .map(|e| electricity_dto(current, e))
             .collect(),
         history,
     })
