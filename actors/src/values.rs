@@ -439,14 +439,14 @@ pub const MOMENT_PATTERN: &str = r"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9](\.[
 
 string_value!(
     /// A moment in RFC 3339 with its offset ([`MOMENT_PATTERN`]), to the second (a fraction is
-    /// dropped): a run's start or end. Errors: `errors.invalidTime`.
+    /// dropped): a run's start or end. Errors: `errors.invalidMoment`.
     Moment(storage::Timestamp),
     schema = wire(Some(format!("^({DATE_PATTERN}){MOMENT_PATTERN}$")), None, None),
     |text| {
         text.trim()
             .parse::<jiff::Timestamp>()
             .map(|t| storage::Timestamp(t.as_second()))
-            .map_err(|_| refuse("errors.invalidTime", "expected an RFC 3339 time with its offset"))
+            .map_err(|_| refuse("errors.invalidMoment", "expected an RFC 3339 time with its offset"))
     }
 );
 

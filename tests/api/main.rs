@@ -15,6 +15,7 @@ mod health;
 mod integration_settings;
 mod inventory;
 mod maintenance;
+mod metered;
 mod meters;
 mod metrics;
 mod nightly_backups;

@@ -724,3 +724,45 @@ async fn with_the_integration_off_no_action_is_carried_out() {
     assert_eq!(printer["remoteId"], 1, "still linked");
     assert_ne!(printer["trays"][3]["source"], "MAPPED", "nothing mapped");
 }
+
+/// A log whose smart plug measured the job's energy (`energy_kwh`): the imported part's
+/// electricity is that figure, named PRINTFLEET, over the log's times; the part without a log
+/// (on a printer without a meter) is estimated.
+#[actix_web::test]
+async fn a_logs_energy_kwh_is_the_imported_parts_electricity() {
+    let mut log = log_json(601, 1, "completed", 3600, 21.5);
+    log["energy_kwh"] = json!(0.42);
+    let (_fleet, app, _shop, print, hash) = scenario(log).await;
+    let query = format!(
+        "?printId={}&partId={}",
+        print["id"].as_str().unwrap(),
+        print["parts"][0]["id"].as_str().unwrap()
+    );
+    assert_eq!(
+        status(&app, &query).await["link"]["log"]["energyKwh"],
+        "0.42"
+    );
+    let body = import_body(
+        &print,
+        &hash,
+        outcome(&print, "SUCCESS", [3600, 1800], "21.5"),
+    );
+    let imported = ok(&app, "IMPORT", body).await;
+    let electricity = &imported["outcome"]["electricity"];
+    assert_eq!(electricity[0]["source"], "PRINTFLEET", "{electricity}");
+    assert_eq!(electricity[0]["kwh"], "0.42");
+    assert_eq!(
+        electricity[0]["cost"], "0.1344",
+        "0.42 kWh at the frozen 0.32"
+    );
+    assert_eq!(
+        (
+            electricity[0]["startedAt"].as_str(),
+            electricity[0]["endedAt"].as_str()
+        ),
+        (Some("2026-11-20T10:00:00Z"), Some("2026-11-20T11:30:00Z"))
+    );
+    assert_eq!(electricity[1]["source"], "ESTIMATED");
+    assert_eq!(electricity[1]["reason"], "NO_METER");
+    assert_eq!(electricity[1]["kwh"], "0.045", "1,800 s at 90 W");
+}

@@ -23,6 +23,10 @@ those, so the checks judge the rest:
   FAILED one gets a reason when it has none: the stateful phase fills `status` from an earlier
   response, past the schema's `oneOf` that asks a FAILED outcome for its reason (and a
   correction for its note).
+- An outcome's `electricity` names the print's own parts, each once, and a run that ends before
+  it starts is sent the right way round; a lone start or end (the other from the print's
+  PRINTING times, stored data) or a time Python cannot read (year 0) is left out
+  (422 errors.notFound, errors.duplicate, errors.endBeforeStart).
 - A printer's legacy `manufacturer` name that belongs to a manufacturer the fuzzer archived
   becomes the seeded manufacturer's id: the name resolves an active manufacturer or makes one,
   so an archived one's name is refused (422 errors.archived), a rule of stored data.
@@ -47,6 +51,7 @@ those, so the checks judge the rest:
   that OpenAPI cannot state.
 """
 
+import datetime
 import json
 import os
 import re
@@ -141,7 +146,31 @@ def fitted_outcome(case, body):
         body["parts"] = [{"partId": p["id"], "durationSeconds": s} for p, s in zip(parts, shares)]
     else:
         body.pop("parts", None)
+    runs = body.get("electricity") if isinstance(body.get("electricity"), list) else []
+    fitted = []
+    for part, run in zip(parts, [r for r in runs if isinstance(r, dict)]):
+        run["partId"] = part["id"]
+        fitted.append(fitted_run(run))
+    if "electricity" in body:
+        body["electricity"] = fitted
     return body
+
+
+def fitted_run(run):
+    """`run` with both of its times in order, or neither."""
+    def moment(text):
+        try:
+            return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+        except ValueError:
+            return None
+
+    start, end = moment(run.get("startedAt")), moment(run.get("endedAt"))
+    if start is None or end is None:
+        run.pop("startedAt", None)
+        run.pop("endedAt", None)
+    elif end < start:
+        run["startedAt"], run["endedAt"] = run["endedAt"], run["startedAt"]
+    return run
 
 
 # Unicode White_Space, which the server's `trim` removes (Python's `strip` takes other characters).

@@ -17,7 +17,7 @@
 
 use crate::Result;
 use rust_decimal::Decimal;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use storage::records::{MAX_SCALE, Reading, Unmetered};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp};
@@ -34,27 +34,59 @@ pub struct Sample {
     pub kwh: Decimal,
 }
 
-/// Decides which readings are kept, remembering each meter's last kept one.
+/// Decides which readings are kept, remembering each meter's last kept one and the meters
+/// marked at a run's start or end.
 #[derive(Debug, Default)]
 pub struct Keeper {
     last: HashMap<Id, Option<Sample>>,
+    marked: HashSet<Id>,
 }
 
 impl Keeper {
+    /// `meter`'s last kept reading: remembered, or read from `tx` the first time.
+    fn last_of(&mut self, tx: &impl Tx, meter: Id) -> Result<Option<Sample>> {
+        match self.last.get(&meter) {
+            Some(last) => Ok(*last),
+            None => last_kept(tx, meter),
+        }
+    }
+
+    /// Marks `meter` at a run's start or end (a print moved to or on from PRINTING), so that
+    /// the run's ends lie between kept readings however the minute falls: `live`, its latest
+    /// reading, is kept now (`Some` of it to store) when newer than the last kept one, and its
+    /// next reading is kept whatever its time.
+    ///
+    /// Errors: the store cannot be read.
+    pub fn mark(
+        &mut self,
+        tx: &impl Tx,
+        meter: Id,
+        live: Option<Sample>,
+    ) -> Result<Option<Sample>> {
+        self.marked.insert(meter);
+        let last = self.last_of(tx, meter)?;
+        let Some(live) = live.filter(|l| last.is_none_or(|last| l.at.0 > last.at.0)) else {
+            return Ok(None);
+        };
+        self.last.insert(meter, Some(live));
+        Ok(Some(live))
+    }
+
     /// Whether `sample` of `meter` is kept (see the module): `Some` of it to store, `None` when
     /// it is not. A reading older than the last kept one is never kept. The meter's last kept
     /// reading is read from `tx` the first time the meter is seen.
     ///
     /// Errors: the store cannot be read.
     pub fn offer(&mut self, tx: &impl Tx, meter: Id, sample: Sample) -> Result<Option<Sample>> {
-        let last = match self.last.get(&meter) {
-            Some(last) => *last,
-            None => last_kept(tx, meter)?,
-        };
+        let last = self.last_of(tx, meter)?;
         let kept = match last {
             None => true,
             Some(last) if sample.at.0 <= last.at.0 => false,
-            Some(last) => sample.kwh < last.kwh || sample.at.0 - last.at.0 >= KEEP_EVERY,
+            Some(last) => {
+                self.marked.remove(&meter)
+                    || sample.kwh < last.kwh
+                    || sample.at.0 - last.at.0 >= KEEP_EVERY
+            }
         };
         let now = if kept { Some(sample) } else { last };
         self.last.insert(meter, now);
@@ -280,6 +312,38 @@ mod tests {
         let all = readings(&tx, meter, Timestamp(T0), Timestamp(T0 + 3600)).unwrap();
         let seconds: Vec<i64> = all.iter().map(|s| s.at.0 - T0).collect();
         assert_eq!(seconds, vec![0, 60, 120, 151]);
+    }
+
+    #[test]
+    fn a_marked_meter_keeps_its_live_reading_and_its_next_one() {
+        let (_dir, store) = store();
+        let meter = Id::new();
+        assert_eq!(record(&store, meter, &[(0, "100")]), 1);
+        let mut keeper = Keeper::default();
+        let at = |second: i64, kwh: &str| Sample {
+            at: Timestamp(T0 + second),
+            kwh: d(kwh),
+        };
+        let txn = store.begin_write().unwrap();
+        // A print moved to PRINTING at 12 s; the meter last read 100.0002 kWh at 10 s.
+        let live = keeper.mark(&txn, meter, Some(at(10, "100.0002"))).unwrap();
+        assert_eq!(live, Some(at(10, "100.0002")));
+        assert_eq!(
+            keeper.mark(&txn, meter, Some(at(10, "100.0002"))).unwrap(),
+            None,
+            "kept once"
+        );
+        let next = keeper.offer(&txn, meter, at(13, "100.0003")).unwrap();
+        assert_eq!(
+            next,
+            Some(at(13, "100.0003")),
+            "the next reading, 3 s later"
+        );
+        assert_eq!(
+            keeper.offer(&txn, meter, at(16, "100.0004")).unwrap(),
+            None,
+            "then one a minute"
+        );
     }
 
     #[test]

@@ -17,7 +17,7 @@ use crate::bridge::link::{Incoming, MqttLink};
 use crate::integrations::hub::Reader;
 use crate::writer::Writers;
 use std::collections::HashMap;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use storage::records::EnergyUnit;
 use storage::{Id, Store, Timestamp};
 use tokio::sync::Notify;
@@ -40,12 +40,15 @@ impl LiveReadings {
     }
 }
 
-/// The running recorder: its live readings, and the way to tell it the links changed.
+/// The running recorder: its live readings, and the ways to tell it the links changed or a
+/// run started or ended.
 #[derive(Debug, Clone, Default)]
 pub struct Recorder {
     /// Each meter's latest reading.
     pub live: LiveReadings,
     reload: Arc<Notify>,
+    marks: Arc<Mutex<Vec<Id>>>,
+    marked: Arc<Notify>,
 }
 
 /// Where a topic's messages go: (printer, path of the counter, unit).
@@ -69,6 +72,7 @@ impl Recorder {
             recorder.reload.clone(),
             bridge.clone(),
         );
+        let (marks, marked) = (recorder.marks.clone(), recorder.marked.clone());
         tokio::spawn(async move {
             let mut keeper = Keeper::default();
             let mut routes = Routes::new();
@@ -96,17 +100,24 @@ impl Recorder {
                         None => std::future::pending().await,
                     }
                 };
-                tokio::select! {
-                    () = reload.notified() => stale = true,
+                let kept = tokio::select! {
+                    () = reload.notified() => {
+                        stale = true;
+                        continue;
+                    }
+                    () = marked.notified() => {
+                        let printers = std::mem::take(&mut *marks.lock().unwrap_or_else(|p| p.into_inner()));
+                        mark(&store, &mut keeper, &live, &printers)
+                    }
                     message = message => {
                         let Some((topic, payload)) = message else { break };
-                        let kept = read(&store, &mut keeper, &live, routes.get(&topic), &payload);
-                        if !kept.is_empty()
-                            && let Err(e) = writers.send(KeepReadings(kept)).await
-                        {
-                            tracing::warn!(error = %e, "meter readings not stored");
-                        }
+                        read(&store, &mut keeper, &live, routes.get(&topic), &payload)
                     }
+                };
+                if !kept.is_empty()
+                    && let Err(e) = writers.send(KeepReadings(kept)).await
+                {
+                    tracing::warn!(error = %e, "meter readings not stored");
                 }
             }
         });
@@ -117,6 +128,37 @@ impl Recorder {
     pub fn reload(&self) {
         self.reload.notify_one();
     }
+
+    /// Tells the recorder runs on `printers` started or ended now: their meters' latest
+    /// readings are kept, and their next ones ([`Keeper::mark`]).
+    pub fn mark(&self, printers: &[Id]) {
+        if let Ok(mut marks) = self.marks.lock() {
+            marks.extend_from_slice(printers);
+        }
+        self.marked.notify_one();
+    }
+}
+
+/// Marks the meters of `printers` in the keeper; answers their live readings to keep.
+fn mark(
+    store: &Store,
+    keeper: &mut Keeper,
+    live: &LiveReadings,
+    printers: &[Id],
+) -> Vec<(Id, Sample)> {
+    let mut kept = Vec::new();
+    for printer in printers {
+        let marked = store
+            .begin_read()
+            .map_err(crate::Error::from)
+            .and_then(|tx| keeper.mark(&tx, *printer, live.of(*printer)));
+        match marked {
+            Ok(Some(sample)) => kept.push((*printer, sample)),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(error = %e, "meter not marked"),
+        }
+    }
+    kept
 }
 
 /// A message of the meters `routed` to its topic: each one's counter becomes its live reading

@@ -61,8 +61,15 @@ impl TestApp {
     }
 
     pub async fn spawn_with_store(store: Store) -> TestApp {
+        Self::spawn_with_store_and(store, |_| {}).await
+    }
+
+    /// The app on `store`, started with `change` applied to its configuration.
+    pub async fn spawn_with_store_and(store: Store, change: impl FnOnce(&mut Config)) -> TestApp {
         let dir = tempfile::tempdir().unwrap();
-        let app = Application::build_with_store(&config(dir.path()), store).unwrap();
+        let mut config = config(dir.path());
+        change(&mut config);
+        let app = Application::build_with_store(&config, store).unwrap();
         Self::run(app, dir)
     }
 

@@ -254,6 +254,22 @@ impl Tr {
         }
     }
 
+    /// A timestamp (RFC 3339) as a `datetime-local` field's value in the shop's time zone
+    /// (`2026-11-20T11:00`); empty when it is not one.
+    pub fn field_datetime(&self, value: &str) -> String {
+        self.local(value)
+            .map(|at| at.strftime("%Y-%m-%dT%H:%M").to_string())
+            .unwrap_or_default()
+    }
+
+    /// A `datetime-local` field's value (`2026-11-20T11:00`), a wall-clock time in the shop's
+    /// time zone, as the API's RFC 3339 timestamp; `None` when it is not one.
+    pub fn from_field_datetime(&self, value: &str) -> Option<String> {
+        let civil = value.trim().parse::<jiff::civil::DateTime>().ok()?;
+        let zoned = civil.to_zoned(self.zone.clone()).ok()?;
+        Some(zoned.timestamp().to_string())
+    }
+
     /// `value` read as a timestamp and taken to the shop's time zone.
     fn local(&self, value: &str) -> Option<Zoned> {
         let at = value.parse::<Timestamp>().ok()?;

@@ -13,7 +13,7 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
-use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto};
+use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
 use crate::api::prints::{PrintDto, Status};
 use crate::error::{ApiError, Code};
 use crate::input;
@@ -122,6 +122,12 @@ struct PartRow {
     total: String,
     /// Its minutes in the outcome form.
     entered: String,
+    /// Its actual electricity: kWh, where they came from and any flag; empty before an outcome.
+    electricity: String,
+    /// Its run's start, end and kWh in the outcome form (`datetime-local` values, a decimal).
+    run_start: String,
+    run_end: String,
+    run_kwh: String,
 }
 
 /// One outcome revision, formatted.
@@ -173,6 +179,11 @@ struct DetailPage {
 impl DetailPage {
     fn fault(&self, name: &str) -> &str {
         self.faults.at(name)
+    }
+
+    /// The fault of field `field` of run `run` in the outcome form.
+    fn run_fault(&self, run: &usize, field: &str) -> &str {
+        self.faults.at(&format!("electricity[{run}].{field}"))
     }
 
     /// (part id, fingerprint) of every part with an attached job, for the import.
@@ -228,12 +239,32 @@ pub fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
         .collect()
 }
 
+/// A part's actual electricity in words: `0,119 kWh · gemessen`, `0,12 kWh · geschätzt (kein
+/// Zähler)`, with a note when the time was shared with another run.
+fn electricity_text(t: &Tr, e: &PartElectricityOut) -> String {
+    let source = t.t(&format!("energy.{}", wire(&e.source))).to_string();
+    let mut text = format!("{} kWh · {source}", t.exact_str(&e.kwh));
+    if let Some(reason) = &e.reason {
+        text.push_str(&format!(" ({})", t.t(&format!("energy.{}", wire(reason)))));
+    }
+    if e.overlapped {
+        text.push_str(&format!(" · {}", t.t("energy.overlapped")));
+    }
+    text
+}
+
 fn part_rows(t: &Tr, print: &PrintDto) -> Vec<PartRow> {
     let actual: BTreeMap<&str, u32> = print
         .outcome
         .iter()
         .flat_map(|o| o.parts.iter())
         .map(|p| (p.part_id.as_str(), p.duration_seconds))
+        .collect();
+    let electricity: BTreeMap<&str, String> = print
+        .outcome
+        .iter()
+        .flat_map(|o| o.electricity.iter())
+        .map(|e| (e.part_id.as_str(), electricity_text(t, e)))
         .collect();
     print
         .parts
@@ -257,6 +288,10 @@ fn part_rows(t: &Tr, print: &PrintDto) -> Vec<PartRow> {
                 .unwrap_or_default(),
             total: t.money_str(&p.total_cost),
             entered: String::new(),
+            electricity: electricity.get(p.id.as_str()).cloned().unwrap_or_default(),
+            run_start: String::new(),
+            run_end: String::new(),
+            run_kwh: String::new(),
         })
         .collect()
 }
@@ -289,8 +324,9 @@ pub fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
     .collect()
 }
 
-/// The outcome form's values: the submitted ones, or the current outcome's, or the plan's.
-fn outcome_form(print: &PrintDto) -> Submitted {
+/// The outcome form's values: the submitted ones, or the current outcome's, or the plan's; each
+/// part's run from the current outcome, else the print's PRINTING times (in the shop's zone).
+fn outcome_form(t: &Tr, print: &PrintDto) -> Submitted {
     let mut form = Submitted::default();
     let outcome = print.outcome.as_ref();
     form.set(
@@ -324,6 +360,25 @@ fn outcome_form(print: &PrintDto) -> Submitted {
             form.set(format!("parts[{i}].durationMinutes"), minutes(seconds));
         }
     }
+    for (i, p) in print.parts.iter().enumerate() {
+        let recorded = outcome.and_then(|o| o.electricity.iter().find(|e| e.part_id == p.id));
+        let (start, end) = match recorded {
+            Some(e) => (e.started_at.as_deref(), e.ended_at.as_deref()),
+            None => (
+                print.printing_started_at.as_deref(),
+                print.printing_ended_at.as_deref(),
+            ),
+        };
+        form.set(format!("electricity[{i}].partId"), p.id.clone());
+        let field = |at: Option<&str>| at.map(|a| t.field_datetime(a)).unwrap_or_default();
+        form.set(format!("electricity[{i}].startedAt"), field(start));
+        form.set(format!("electricity[{i}].endedAt"), field(end));
+        let entered = recorded.filter(|e| wire(&e.source) == "ENTERED");
+        form.set(
+            format!("electricity[{i}].kwh"),
+            entered.map(|e| e.kwh.clone()).unwrap_or_default(),
+        );
+    }
     form
 }
 
@@ -334,7 +389,7 @@ async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: Statu
     let print = PrintDto::from(&detail.print);
     let fleet = print_fleet::parts(&ctx, &print, form_kind(&print) == "record").await;
     let form = form.or_else(|| {
-        let mut prefilled = outcome_form(&print);
+        let mut prefilled = outcome_form(&ctx.chrome.t, &print);
         print_fleet::prefill(&mut prefilled, &print, &fleet);
         Some(prefilled)
     });
@@ -389,7 +444,7 @@ impl DetailPage {
         let print = PrintDto::from(&detail.print).with_source(detail.source.clone());
         let t = &chrome.t;
         let current = wire(&print.status);
-        let form = form.unwrap_or_else(|| outcome_form(&print));
+        let form = form.unwrap_or_else(|| outcome_form(t, &print));
         let mut usages = usage_rows(t, &print);
         for (k, u) in usages.iter_mut().enumerate() {
             u.entered = form.get(&format!("filaments[{k}].usedGrams")).to_string();
@@ -397,6 +452,9 @@ impl DetailPage {
         let mut parts = part_rows(t, &print);
         for (i, p) in parts.iter_mut().enumerate() {
             p.entered = form.get(&format!("parts[{i}].durationMinutes")).to_string();
+            p.run_start = form.get(&format!("electricity[{i}].startedAt")).to_string();
+            p.run_end = form.get(&format!("electricity[{i}].endedAt")).to_string();
+            p.run_kwh = form.get(&format!("electricity[{i}].kwh")).to_string();
         }
         let outcome = print.outcome.as_ref();
         DetailPage {
@@ -465,7 +523,7 @@ pub(super) async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) 
 async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Print, ApiError> {
     let flag = form.get("value") == "true";
     let state = &ctx.state;
-    match action {
+    let print = match action {
         "status" => {
             let status = status_of(form.get("status"))
                 .ok_or_else(|| ApiError::field("status", "errors.invalidValue"))?;
@@ -489,7 +547,9 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
         }
         "retry" => state.send(Retry { id }).await,
         _ => Err(ApiError::new(Code::NotFound)),
-    }
+    }?;
+    state.runs_moved(&print);
+    Ok(print)
 }
 
 /// `POST /prints/{id}/actions/{action}` (see [`command`]). Answers 303 to the print (or the new
@@ -565,21 +625,40 @@ const NUMBERS: [&str; 1] = ["expectedRevision"];
 /// their sum, as the rules require.
 ///
 /// Errors: the API's field errors.
-pub(super) fn outcome_input<T: Deserr<input::Faults>>(form: &Submitted) -> Result<T, ApiError> {
-    input::parse(outcome_tree(form))
+pub(super) fn outcome_input<T: Deserr<input::Faults>>(
+    t: &Tr,
+    form: &Submitted,
+) -> Result<T, ApiError> {
+    input::parse(outcome_tree(t, form))
 }
 
 /// The outcome document of an outcome form, before the API's parser sees it: minutes become
-/// seconds. A multipart form sends its parts' times only; the rules sum them.
-pub(super) fn outcome_tree(form: &Submitted) -> serde_json::Value {
-    form.tree(&NUMBERS)
+/// seconds. A multipart form sends its parts' times only; the rules sum them. A run's times
+/// (`datetime-local`, the shop's wall clock) become RFC 3339 (one that is not a time is passed
+/// on, for the API to refuse); empty run fields are left out, and a run with nothing but its
+/// part.
+pub(super) fn outcome_tree(t: &Tr, form: &Submitted) -> serde_json::Value {
+    let mut tree = form.tree(&NUMBERS);
+    if let Some(runs) = tree.get_mut("electricity").and_then(|r| r.as_array_mut()) {
+        for run in runs.iter_mut().filter_map(|r| r.as_object_mut()) {
+            run.retain(|_, v| v.as_str() != Some(""));
+            for name in ["startedAt", "endedAt"] {
+                let typed = run.get(name).and_then(|v| v.as_str());
+                if let Some(at) = typed.and_then(|v| t.from_field_datetime(v)) {
+                    run.insert(name.into(), at.into());
+                }
+            }
+        }
+        runs.retain(|r| r.as_object().is_some_and(|r| r.len() > 1));
+    }
+    tree
 }
 
 /// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools).
 pub async fn record(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let result = match ctx.typed(|| outcome_input::<OutcomeInputDto>(&form)) {
+    let result = match ctx.typed(|| outcome_input::<OutcomeInputDto>(&ctx.chrome.t, &form)) {
         Ok(input) => {
             let input = input.into();
             ctx.state.send(RecordOutcome { id, input }).await
@@ -597,7 +676,7 @@ pub async fn correct(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
     let input = ctx
-        .typed(|| outcome_input::<CorrectionInputDto>(&form))
+        .typed(|| outcome_input::<CorrectionInputDto>(&ctx.chrome.t, &form))
         .and_then(CorrectionInputDto::into_input);
     let result = match input {
         Ok(input) => ctx.state.send(CorrectOutcome { id, input }).await,

@@ -42,7 +42,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
             document.set("data.partId", form.get("sync.partId"));
             document.document::<FleetAction>(&[])
         }
-        _ => import(&form, &outcome, id),
+        _ => import(&ctx.chrome.t, &form, &outcome, id),
     });
     let result = match action {
         Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
@@ -59,7 +59,12 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
     }
 }
 
-fn import(form: &Submitted, outcome: &Submitted, id: storage::Id) -> Result<FleetAction, ApiError> {
+fn import(
+    t: &super::i18n::Tr,
+    form: &Submitted,
+    outcome: &Submitted,
+    id: storage::Id,
+) -> Result<FleetAction, ApiError> {
     let mut previews = Submitted::default();
     for (name, value) in form.0.iter().filter(|(k, _)| k.starts_with("previews[")) {
         previews.set(format!("data.{name}"), value.clone());
@@ -67,6 +72,6 @@ fn import(form: &Submitted, outcome: &Submitted, id: storage::Id) -> Result<Flee
     previews.set("action", "IMPORT");
     previews.set("data.printId", id.to_string());
     let mut tree = previews.tree(&[]);
-    tree["data"]["outcome"] = outcome_tree(outcome);
+    tree["data"]["outcome"] = outcome_tree(t, outcome);
     input::parse(tree)
 }

@@ -241,6 +241,11 @@ pub struct PrintDto {
     pub repeat_of_id: Option<String>,
     /// When the snapshot froze (the print left DRAFT).
     pub finalized_at: Option<String>,
+    /// When it last moved to PRINTING: its runs' start unless a fleet log or the maker says
+    /// otherwise.
+    pub printing_started_at: Option<String>,
+    /// When it last moved on from PRINTING: its runs' end, likewise.
+    pub printing_ended_at: Option<String>,
     /// When it became DONE.
     pub completed_at: Option<String>,
     /// Creation time.
@@ -415,6 +420,8 @@ impl From<&Print> for PrintDto {
             retry_ids: p.retry_ids.iter().map(ToString::to_string).collect(),
             repeat_of_id: p.repeat_of_id.map(|r| r.to_string()),
             finalized_at: p.finalized_at.map(ts),
+            printing_started_at: p.printing_started_at.map(ts),
+            printing_ended_at: p.printing_ended_at.map(ts),
             completed_at: p.completed_at.map(ts),
             created_at: ts(p.created_at),
             updated_at: ts(p.updated_at),

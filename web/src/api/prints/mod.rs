@@ -215,7 +215,9 @@ pub async fn move_status(
             reason: reason.into_inner(),
         }),
     };
-    Ok(Json(PrintDto::from(&state.send(command).await?)))
+    let print = state.send(command).await?;
+    state.runs_moved(&print);
+    Ok(Json(PrintDto::from(&print)))
 }
 
 impl PaidInput {
@@ -335,6 +337,7 @@ macro_rules! action {
         pub async fn $name(state: Data<AppState>, _user: CurrentUser, id: PathId) -> Result<HttpResponse, ApiError> {
             let command: fn(Id) -> _ = $command;
             let print = state.send(command(id.0)).await?;
+            state.runs_moved(&print);
             Ok(HttpResponse::build(actix_web::http::StatusCode::$status).json(PrintDto::from(&print)))
         }
     };
