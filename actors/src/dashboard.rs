@@ -9,6 +9,7 @@ use crate::Result;
 use crate::command;
 use crate::money;
 use crate::prints::PrintIndex;
+use crate::prints::PrinterElectricity;
 pub use crate::prints::board::Kpis;
 use crate::prints::board::{CATEGORIES, Figures};
 use crate::settings;
@@ -16,7 +17,8 @@ use jiff::ToSpan;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashSet};
-use storage::records::{CostCategory, Customer};
+use storage::Id;
+use storage::records::{CostCategory, Customer, Printer};
 use storage::repo::{self, Tx};
 
 /// The period a dashboard covers.
@@ -81,6 +83,9 @@ pub struct Dashboard {
     pub drafts: (u64, Decimal),
     /// Outcome metrics.
     pub outcomes: OutcomeMetrics,
+    /// Planned against actual electricity by printer over the period's recorded outcomes,
+    /// ordered by printer name: (printer, its name, the figures).
+    pub electricity: Vec<(Id, String, PrinterElectricity)>,
 }
 
 /// Computes the dashboard for `period`, with today taken in the instance time zone, from the
@@ -119,6 +124,12 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
         (total, series, drafts)
     })?;
     let recorded = total.success + total.failed;
+    let mut electricity = Vec::with_capacity(total.electricity.len());
+    for (printer, figures) in &total.electricity {
+        let name = repo::get::<Printer>(tx, *printer)?.map_or_else(String::new, |p| p.name);
+        electricity.push((*printer, name, figures.clone()));
+    }
+    electricity.sort_by(|a, b| a.1.cmp(&b.1));
     Ok(Dashboard {
         from,
         kpis: total.kpis.clone(),
@@ -141,6 +152,7 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
                 .filter(|_| recorded > 0),
             variance: total.variance,
         },
+        electricity,
     })
 }
 

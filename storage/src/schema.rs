@@ -30,9 +30,9 @@
 
 use crate::records::{Customer, LogLink, Outcome, OutcomeRevision, Print, PrintLog};
 use crate::repo::Tx;
-use crate::{Error, Id, Result, Timestamp, decode, encode, tables};
+use crate::{Error, Result, decode, encode, tables};
 use redb::{ReadableTable, TableHandle, WriteTransaction};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 /// The layout version this build writes.
 pub const SCHEMA_VERSION: u64 = 9;
@@ -41,9 +41,10 @@ pub(crate) const VERSION_KEY: &str = "schema_version";
 
 /// Layouts of earlier schema versions, kept for their migrations.
 pub mod legacy {
-    use super::*;
     use crate::records::{Costing, OutcomeStatus, Part, PrintStatus, UsageGrams};
+    use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
+    use serde::{Deserialize, Serialize};
 
     /// A customer as schema version 1 stored it.
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -139,84 +140,6 @@ pub mod legacy {
         pub synced_at: Option<Timestamp>,
         pub error: Option<String>,
         pub imported_at: Option<Timestamp>,
-    }
-
-    impl From<OutcomeRevisionV8> for OutcomeRevision {
-        fn from(old: OutcomeRevisionV8) -> Self {
-            OutcomeRevision {
-                revision: old.revision,
-                status: old.status,
-                duration_seconds: old.duration_seconds,
-                part_durations: old.part_durations,
-                grams: old.grams,
-                note: old.note,
-                failure_reason: old.failure_reason,
-                correction_note: old.correction_note,
-                operation_key: old.operation_key,
-                recorded_at: old.recorded_at,
-                actual: old.actual,
-                electricity: Vec::new(),
-            }
-        }
-    }
-
-    impl From<PrintV8> for Print {
-        fn from(old: PrintV8) -> Self {
-            Print {
-                id: old.id,
-                version: old.version,
-                name: old.name,
-                customer_id: old.customer_id,
-                series_id: old.series_id,
-                quantity: old.quantity,
-                sales_value: old.sales_value,
-                notes: old.notes,
-                status: old.status,
-                paid: old.paid,
-                paid_at: old.paid_at,
-                archived: old.archived,
-                archived_at: old.archived_at,
-                parts: old.parts,
-                costing: old.costing,
-                finalized_at: old.finalized_at,
-                printing_started_at: None,
-                printing_ended_at: None,
-                completed_at: old.completed_at,
-                repeat_of_id: old.repeat_of_id,
-                retried_from_id: old.retried_from_id,
-                retry_ids: old.retry_ids,
-                outcome: old.outcome.map(|revisions| Outcome {
-                    revisions: revisions.into_iter().map(Into::into).collect(),
-                }),
-                created_at: old.created_at,
-                updated_at: old.updated_at,
-            }
-        }
-    }
-
-    impl From<LogLinkV8> for LogLink {
-        fn from(old: LogLinkV8) -> Self {
-            LogLink {
-                part_id: old.part_id,
-                print_id: old.print_id,
-                remote_log_id: old.remote_log_id,
-                log: old.log.map(|l| PrintLog {
-                    id: l.id,
-                    printer_id: l.printer_id,
-                    print_name: l.print_name,
-                    status: l.status,
-                    started_at: l.started_at,
-                    completed_at: l.completed_at,
-                    duration_seconds: l.duration_seconds,
-                    filament_used_grams: l.filament_used_grams,
-                    failure_reason: l.failure_reason,
-                    energy_kwh: None,
-                }),
-                synced_at: old.synced_at,
-                error: old.error,
-                imported_at: old.imported_at,
-            }
-        }
     }
 }
 
@@ -327,16 +250,92 @@ fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
     Ok(())
 }
 
-/// Rewrites every value of `def` (named `name` in errors) from layout `Old` to `New`.
+/// A v8 outcome revision in the v9 layout: no electricity kept (it was estimated).
+fn revision_v9(old: legacy::OutcomeRevisionV8) -> OutcomeRevision {
+    OutcomeRevision {
+        revision: old.revision,
+        status: old.status,
+        duration_seconds: old.duration_seconds,
+        part_durations: old.part_durations,
+        grams: old.grams,
+        note: old.note,
+        failure_reason: old.failure_reason,
+        correction_note: old.correction_note,
+        operation_key: old.operation_key,
+        recorded_at: old.recorded_at,
+        actual: old.actual,
+        electricity: Vec::new(),
+    }
+}
+
+/// A v8 print in the v9 layout: no PRINTING times known.
+fn print_v9(old: legacy::PrintV8) -> Print {
+    Print {
+        id: old.id,
+        version: old.version,
+        name: old.name,
+        customer_id: old.customer_id,
+        series_id: old.series_id,
+        quantity: old.quantity,
+        sales_value: old.sales_value,
+        notes: old.notes,
+        status: old.status,
+        paid: old.paid,
+        paid_at: old.paid_at,
+        archived: old.archived,
+        archived_at: old.archived_at,
+        parts: old.parts,
+        costing: old.costing,
+        finalized_at: old.finalized_at,
+        printing_started_at: None,
+        printing_ended_at: None,
+        completed_at: old.completed_at,
+        repeat_of_id: old.repeat_of_id,
+        retried_from_id: old.retried_from_id,
+        retry_ids: old.retry_ids,
+        outcome: old.outcome.map(|revisions| Outcome {
+            revisions: revisions.into_iter().map(revision_v9).collect(),
+        }),
+        created_at: old.created_at,
+        updated_at: old.updated_at,
+    }
+}
+
+/// A v8 log link in the v9 layout: no `energy_kwh` until the next read.
+fn log_link_v9(old: legacy::LogLinkV8) -> LogLink {
+    LogLink {
+        part_id: old.part_id,
+        print_id: old.print_id,
+        remote_log_id: old.remote_log_id,
+        log: old.log.map(|l| PrintLog {
+            id: l.id,
+            printer_id: l.printer_id,
+            print_name: l.print_name,
+            status: l.status,
+            started_at: l.started_at,
+            completed_at: l.completed_at,
+            duration_seconds: l.duration_seconds,
+            filament_used_grams: l.filament_used_grams,
+            failure_reason: l.failure_reason,
+            energy_kwh: None,
+        }),
+        synced_at: old.synced_at,
+        error: old.error,
+        imported_at: old.imported_at,
+    }
+}
+
+/// Rewrites every value of `def` (named `name` in errors) from layout `Old` to `New` by
+/// `upgrade`.
 fn rewrite<K, Old, New>(
     txn: &WriteTransaction,
-    def: redb::TableDefinition<K, &'static [u8]>,
-    name: &'static str,
+    (def, name): (redb::TableDefinition<K, &'static [u8]>, &'static str),
+    upgrade: fn(Old) -> New,
 ) -> Result<()>
 where
     K: redb::Key + 'static,
     for<'a> K: redb::Value<SelfType<'a> = K>,
-    Old: serde::de::DeserializeOwned + Into<New>,
+    Old: serde::de::DeserializeOwned,
     New: Serialize,
 {
     let mut table = txn.open_table(def)?;
@@ -344,7 +343,7 @@ where
     for entry in table.iter()? {
         let (key, value) = entry?;
         let old: Old = decode(name, value.value())?;
-        upgraded.push((key.value(), encode(name, &old.into())?));
+        upgraded.push((key.value(), encode(name, &upgrade(old))?));
     }
     for (key, bytes) in upgraded {
         table.insert(key, bytes.as_slice())?;
@@ -355,14 +354,15 @@ where
 /// v8 → v9: prints (and the answers kept of them) gain their PRINTING times and their outcome
 /// revisions each part's electricity; log links' entries gain `energy_kwh`.
 fn metered_v8_to_v9(txn: &WriteTransaction) -> Result<()> {
-    rewrite::<_, legacy::PrintV8, Print>(txn, tables::PRINTS, "prints")?;
-    rewrite::<_, legacy::PrintV8, Print>(txn, tables::PRINT_ANSWERS, "print_answers")?;
-    rewrite::<_, legacy::LogLinkV8, LogLink>(txn, tables::LOG_LINKS, "log_links")
+    rewrite(txn, (tables::PRINTS, "prints"), print_v9)?;
+    rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v9)?;
+    rewrite(txn, (tables::LOG_LINKS, "log_links"), log_link_v9)
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::{Id, Timestamp};
     use crate::{Store, StoreOptions, repo};
 
     fn write_v1_file(path: &std::path::Path, customer: &legacy::CustomerV1) {

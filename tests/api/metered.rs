@@ -344,3 +344,48 @@ async fn the_outcome_form_shows_the_runs_times_and_records_the_metered_kwh() {
     let recorded = m.app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(recorded["outcome"]["electricity"][0]["source"], "METERED");
 }
+
+#[actix_web::test]
+async fn the_dashboard_and_the_csv_set_metered_electricity_beside_the_plan() {
+    let m = Metered::start().await;
+    m.steady();
+    let metered = m.done("Metered plate").await;
+    m.recorded_run(&metered, 10.5, 70.0).await;
+    let untimed = m.done("Untimed plate").await;
+    m.part_of(m.record(&untimed, json!([])).await).await;
+    m.done("Pending plate").await;
+    let board = m.app.json("/api/dashboard").await;
+    let printer = &board["electricity"][0];
+    assert_eq!(printer["printerId"], m.shop.printer.as_str(), "{board}");
+    assert_eq!(
+        (printer["runs"].as_u64(), printer["meteredRuns"].as_u64()),
+        (Some(2), Some(1))
+    );
+    assert_eq!(
+        printer["plannedKwh"], "0.24",
+        "two recorded runs of 0.12 planned"
+    );
+    assert_eq!(
+        printer["actualKwh"], "0.239",
+        "0.119 metered + 0.12 estimated"
+    );
+    assert_eq!(printer["actualCost"], "0.07648");
+    let browser = logged_in(&m.app).await;
+    let (_, html) = page(&browser, &m.app, "/dashboard").await;
+    assert!(
+        html.contains(r#"id="electricity""#) && html.contains("1 / 2"),
+        "the dashboard's table"
+    );
+
+    let csv = m.app.get("/api/prints/export").await.text().await.unwrap();
+    let mut reader = csv::Reader::from_reader(csv.trim_start_matches('\u{feff}').as_bytes());
+    let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+    let row = |name: &str| rows.iter().find(|r| &r[1] == name).unwrap().clone();
+    let metered = row("Metered plate");
+    assert_eq!(
+        (&metered[24], &metered[25], &metered[26], &metered[27]),
+        ("0.12", "0.119", "0.03808", "METERED")
+    );
+    let pending = row("Pending plate");
+    assert_eq!((&pending[24], &pending[25], &pending[27]), ("0.12", "", ""));
+}

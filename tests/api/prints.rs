@@ -595,7 +595,11 @@ async fn the_csv_export_parses_back_with_its_guard() {
             "planned_margin",
             "revenue",
             "realized_margin",
-            "parts"
+            "parts",
+            "planned_kwh",
+            "actual_kwh",
+            "actual_electricity_cost",
+            "electricity_sources"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();

@@ -127,3 +127,11 @@ impl OkDto {
     /// `{"ok": true}`.
     pub const DONE: OkDto = OkDto { ok: true };
 }
+
+/// The wire name of a serde enum value (`"DONE"`).
+pub fn name<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_value(value)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default()
+}

@@ -4,9 +4,10 @@
 use crate::money;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::ops::{AddAssign, SubAssign};
-use storage::decimal_parts;
-use storage::records::{CostCategory, OutcomeStatus, Print};
+use storage::records::{CostCategory, CostLine, EnergySource, OutcomeStatus, Print};
+use storage::{Id, decimal_parts};
 
 /// Whether every amount `print` stores is within [`crate::money::MAX_AMOUNT`]: its planned and
 /// actual costings and its sales value. The write rules refuse any other print; one written by
@@ -129,6 +130,61 @@ pub struct Kpis {
     pub filament_grams: Decimal,
 }
 
+/// Planned against actual electricity of one printer's runs with a recorded outcome: kWh and
+/// cost from the frozen snapshot's electricity lines and the current revision's.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct PrinterElectricity {
+    /// Runs (parts) counted.
+    pub runs: u64,
+    /// Of them, runs whose actual kWh the meter gave.
+    pub metered: u64,
+    /// Planned kWh.
+    #[serde(with = "decimal_parts")]
+    pub planned_kwh: Decimal,
+    /// Actual kWh.
+    #[serde(with = "decimal_parts")]
+    pub actual_kwh: Decimal,
+    /// Planned electricity cost.
+    #[serde(with = "decimal_parts")]
+    pub planned_cost: Decimal,
+    /// Actual electricity cost.
+    #[serde(with = "decimal_parts")]
+    pub actual_cost: Decimal,
+}
+
+/// The electricity of `print`'s runs by printer, once an outcome is recorded (empty before):
+/// each part's planned and actual electricity line (kWh as the lines' quantities, which the
+/// actual line takes from the part's metered, fleet or entered kWh where known).
+pub fn electricity_by_printer(print: &Print) -> BTreeMap<Id, PrinterElectricity> {
+    let mut by_printer: BTreeMap<Id, PrinterElectricity> = BTreeMap::new();
+    let Some(current) = print.outcome.as_ref().and_then(|o| o.current()) else {
+        return by_printer;
+    };
+    let line = |lines: &[CostLine], part: Id| {
+        lines
+            .iter()
+            .find(|l| l.category == CostCategory::Electricity && l.part_id == Some(part))
+            .map(|l| (l.quantity, l.cost))
+            .unwrap_or_default()
+    };
+    for part in &print.parts {
+        let (planned_kwh, planned_cost) = line(&print.costing.lines, part.id);
+        let (actual_kwh, actual_cost) = line(&current.actual.lines, part.id);
+        let metered = current
+            .electricity
+            .iter()
+            .any(|e| e.part_id == part.id && e.source == EnergySource::Metered);
+        let e = by_printer.entry(part.printer_id).or_default();
+        e.runs += 1;
+        e.metered += u64::from(metered);
+        e.planned_kwh += planned_kwh;
+        e.actual_kwh += actual_kwh;
+        e.planned_cost += planned_cost;
+        e.actual_cost += actual_cost;
+    }
+    by_printer
+}
+
 /// What DONE prints add up to (one print's, or a day's sum). Stored in print summaries.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 pub struct Figures {
@@ -152,6 +208,8 @@ pub struct Figures {
     /// Cost lines per category, in [`CATEGORIES`] order (a category shows while it has lines,
     /// even at zero cost).
     pub category_lines: [u64; 6],
+    /// Planned against actual electricity by printer, over recorded outcomes.
+    pub electricity: BTreeMap<Id, PrinterElectricity>,
 }
 
 impl Figures {
@@ -180,6 +238,7 @@ impl Figures {
                 },
             },
             realized_actual: realized.actual_cost.unwrap_or_default(),
+            electricity: electricity_by_printer(print),
             ..Figures::default()
         };
         match current {
@@ -231,6 +290,18 @@ impl Figures {
         }
         for (mine, theirs) in self.category_lines.iter_mut().zip(other.category_lines) {
             count(mine, theirs);
+        }
+        for (printer, theirs) in &other.electricity {
+            let mine = self.electricity.entry(*printer).or_default();
+            count(&mut mine.runs, theirs.runs);
+            count(&mut mine.metered, theirs.metered);
+            sum(&mut mine.planned_kwh, theirs.planned_kwh);
+            sum(&mut mine.actual_kwh, theirs.actual_kwh);
+            sum(&mut mine.planned_cost, theirs.planned_cost);
+            sum(&mut mine.actual_cost, theirs.actual_cost);
+            if mine.runs == 0 {
+                self.electricity.remove(printer);
+            }
         }
     }
 

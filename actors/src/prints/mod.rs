@@ -25,7 +25,9 @@ pub use commands::{
 };
 pub use draft::{CopyKind, calculate, copy, create, get, replace};
 pub use entry::{IndexEntry, Outcome};
-pub use figures::{Realized, planned_margin, realized, units};
+pub use figures::{
+    PrinterElectricity, Realized, electricity_by_printer, planned_margin, realized, units,
+};
 pub use index::PrintIndex;
 #[cfg(test)]
 pub(crate) use index::tests::print as test_print;

@@ -25,8 +25,9 @@ use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
 /// The layout and derivation of [`Summary`]; raise it whenever either changes, and every
 /// store's summaries are rebuilt on its next start. 2: amounts with more than
 /// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]). 3: the
-/// `wear` table ([`crate::maintenance::wear`]) is rebuilt with them.
-pub const FORMAT: u64 = 3;
+/// `wear` table ([`crate::maintenance::wear`]) is rebuilt with them. 4: figures carry the
+/// electricity by printer ([`figures::electricity_by_printer`]).
+pub const FORMAT: u64 = 4;
 
 /// META's key for the format of complete summaries.
 const META_KEY: &str = "print_summaries";

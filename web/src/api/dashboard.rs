@@ -105,6 +105,28 @@ pub struct Outcomes {
     pub variance: String,
 }
 
+/// Planned against actual electricity of one printer's runs with a recorded outcome.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrinterElectricityDto {
+    /// The printer.
+    pub printer_id: String,
+    /// Its name.
+    pub printer: String,
+    /// Runs (parts) with a recorded outcome.
+    pub runs: u64,
+    /// Of them, runs whose kWh the printer's meter gave.
+    pub metered_runs: u64,
+    /// Planned kWh (average power × planned time).
+    pub planned_kwh: String,
+    /// Actual kWh (metered, from the printer fleet, entered or estimated from the actual time).
+    pub actual_kwh: String,
+    /// Planned electricity cost.
+    pub planned_cost: String,
+    /// Actual electricity cost.
+    pub actual_cost: String,
+}
+
 /// The dashboard.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -125,6 +147,8 @@ pub struct DashboardDto {
     pub drafts: Drafts,
     /// Outcome metrics.
     pub outcomes: Outcomes,
+    /// Planned against actual electricity by printer, over recorded outcomes, by name.
+    pub electricity: Vec<PrinterElectricityDto>,
 }
 
 /// KPIs, cost series, categories, drafts and outcome metrics over a completion period; customers
@@ -188,6 +212,20 @@ impl DashboardDto {
                 success_rate: board.outcomes.success_rate.map(dec),
                 variance: dec(board.outcomes.variance),
             },
+            electricity: board
+                .electricity
+                .into_iter()
+                .map(|(id, printer, e)| PrinterElectricityDto {
+                    printer_id: id.to_string(),
+                    printer,
+                    runs: e.runs,
+                    metered_runs: e.metered,
+                    planned_kwh: dec(e.planned_kwh),
+                    actual_kwh: dec(e.actual_kwh),
+                    planned_cost: dec(e.planned_cost),
+                    actual_cost: dec(e.actual_cost),
+                })
+                .collect(),
         }
     }
 }

@@ -9,13 +9,7 @@ pub fn clock(seconds: u64) -> String {
     format!("{}:{:02}", minutes / 60, minutes % 60)
 }
 
-/// The wire name of a serde enum value (`"DONE"`).
-pub fn wire<T: serde::Serialize>(value: &T) -> String {
-    serde_json::to_value(value)
-        .ok()
-        .and_then(|v| v.as_str().map(str::to_string))
-        .unwrap_or_default()
-}
+pub use crate::wire::name as wire;
 
 /// Seconds as minutes, exactly (`5430` → `"90.5"`), as the forms' `…Minutes` fields take them.
 pub fn minutes(seconds: u64) -> String {

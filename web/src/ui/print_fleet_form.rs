@@ -2,6 +2,7 @@
 //! print log to a part, sync it, or import the outcome from the attached jobs.
 
 use super::forms::Submitted;
+use super::i18n::Tr;
 use super::page::{Ctx, Page, see_other};
 use super::paths;
 use super::print_detail::{outcome_tree, refuse};
@@ -60,7 +61,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
 }
 
 fn import(
-    t: &super::i18n::Tr,
+    t: &Tr,
     form: &Submitted,
     outcome: &Submitted,
     id: storage::Id,

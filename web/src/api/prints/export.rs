@@ -5,22 +5,26 @@
 //! `id,name,customer,printer,series,completed_at,archived_at,currency,quantity,duration_seconds,
 //! planned_cost,planned_cost_per_unit,outcome,outcome_at,actual_duration_seconds,actual_cost,
 //! actual_cost_per_unit,failure_reason,spool_codes,sales_value,planned_margin,revenue,
-//! realized_margin,parts`. Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
+//! realized_margin,parts,planned_kwh,actual_kwh,actual_electricity_cost,electricity_sources`
+//! (the last four the issue of metered electricity added after the spec's: kWh and cost over
+//! the print's parts, and the distinct sources of its actual kWh, `METERED; ESTIMATED`). Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
 //! spreadsheets do not run them as formulas.
 
 use super::dto::duration;
 use super::filters;
+use super::outcome_dto::EnergySourceName;
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{ListParams, StrictQuery};
 use crate::input::Faults;
 use crate::input::query::Params;
 use crate::session::CurrentUser;
 use crate::state::AppState;
-use crate::wire::{dec, dec_opt, ts};
+use crate::wire::{dec, dec_opt, name, ts};
 use actix_web::web::Data;
 use actix_web::{HttpResponse, get};
 use actors::prints::{self, Export, ExportData};
 use deserr::Deserr;
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use storage::Id;
@@ -28,7 +32,7 @@ use storage::records::{CostCategory, OutcomeStatus, Print};
 use utoipa::{IntoParams, ToSchema};
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 24] = [
+pub const COLUMNS: [&str; 28] = [
     "id",
     "name",
     "customer",
@@ -53,6 +57,10 @@ pub const COLUMNS: [&str; 24] = [
     "revenue",
     "realized_margin",
     "parts",
+    "planned_kwh",
+    "actual_kwh",
+    "actual_electricity_cost",
+    "electricity_sources",
 ];
 
 /// The cells' separator, and with it the decimal mark.
@@ -158,6 +166,23 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
         .filter_map(|u| u.spool_code.as_deref())
         .collect();
     spool_codes.dedup();
+    let planned_kwh: Decimal = print
+        .costing
+        .lines
+        .iter()
+        .filter(|l| l.category == CostCategory::Electricity)
+        .map(|l| l.quantity)
+        .sum();
+    let by_printer = prints::electricity_by_printer(print);
+    let actual_kwh: Decimal = by_printer.values().map(|e| e.actual_kwh).sum();
+    let actual_electricity: Decimal = by_printer.values().map(|e| e.actual_cost).sum();
+    let mut sources: Vec<String> = current
+        .iter()
+        .flat_map(|r| r.electricity.iter())
+        .map(|e| name(&EnergySourceName::from(e.source)))
+        .collect();
+    sources.sort_unstable();
+    sources.dedup();
     let mut printers: Vec<&str> = parts.iter().map(|p| p.printer.as_str()).collect();
     printers.dedup();
     let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
@@ -203,6 +228,14 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
         decimal(dec_opt(realized.revenue).unwrap_or_default()),
         decimal(dec_opt(realized.margin).unwrap_or_default()),
         serde_json::to_string(&parts).unwrap_or_default(),
+        decimal(dec(planned_kwh)),
+        current
+            .map(|_| decimal(dec(actual_kwh)))
+            .unwrap_or_default(),
+        current
+            .map(|_| decimal(dec(actual_electricity)))
+            .unwrap_or_default(),
+        sources.join("; "),
     ]
 }
 
