@@ -88,8 +88,13 @@ impl Metered {
 
     /// Records the outcome of one-part `print`: 3,600 s, 40 g, and `electricity`.
     async fn record(&self, print: &Value, electricity: Value) -> Response {
+        self.record_for(print, 3600, electricity).await
+    }
+
+    /// Records the outcome of one-part `print`: `seconds`, 40 g, and `electricity`.
+    async fn record_for(&self, print: &Value, seconds: u32, electricity: Value) -> Response {
         let body = json!({
-            "status": "SUCCESS", "durationSeconds": 3600,
+            "status": "SUCCESS", "durationSeconds": seconds,
             "filaments": [{"usageId": print["usages"][0]["id"], "usedGrams": "40"}],
             "electricity": electricity
         });
@@ -388,4 +393,114 @@ async fn the_dashboard_and_the_csv_set_metered_electricity_beside_the_plan() {
     );
     let pending = row("Pending plate");
     assert_eq!((&pending[24], &pending[25], &pending[27]), ("0.12", "", ""));
+}
+
+#[actix_web::test]
+async fn five_metered_runs_teach_the_printers_power_which_the_maker_may_adopt() {
+    let m = Metered::start().await;
+    // The printer really draws 180 W (0.003 kWh a minute) where 120 W was planned.
+    m.readings(0..121, |minute| {
+        d("100") + d("0.003") * Decimal::from(minute)
+    });
+    let power = format!("/api/printers/{}/power", m.shop.printer);
+    let mut first = None;
+    for run in 0..5 {
+        let print = m.done(&format!("Run {run}")).await;
+        let from = f64::from(run * 20);
+        let res = m
+            .record_for(&print, 1200, m.run(&print, from, from + 20.0))
+            .await;
+        let part = m.part_of(res).await;
+        assert_eq!(
+            (part["kwh"].as_str(), part["overlapped"].as_bool()),
+            (Some("0.06"), Some(false))
+        );
+        first.get_or_insert(print);
+        if run == 3 {
+            let early = m.app.json(&power).await;
+            assert_eq!(
+                (early["meteredRuns"].as_u64(), early["runsNeeded"].as_u64()),
+                (Some(4), Some(5))
+            );
+            assert_eq!(
+                early["learned"],
+                Value::Null,
+                "nothing learned from four runs"
+            );
+        }
+    }
+    let learned = m.app.json(&power).await;
+    assert_eq!(learned["averagePowerWatts"], 120);
+    let overall = &learned["learned"]["overall"];
+    assert_eq!(
+        (overall["watts"].as_u64(), overall["kwhPerHour"].as_str()),
+        (Some(180), Some("0.18"))
+    );
+    assert_eq!(learned["learned"]["byMaterial"][0]["material"], "PLA");
+    assert_eq!(learned["learned"]["byMaterial"][0]["runs"], 5);
+    // Planned 0.12 kWh (an hour at 120 W) against 0.06 metered: 100 % off; the learned 180 W
+    // predicts each run exactly.
+    assert_eq!(learned["learned"]["plannedError"]["median"], "1");
+    assert_eq!(learned["learned"]["learnedError"]["median"], "0");
+
+    let browser = logged_in(&m.app).await;
+    let page_path = format!("/printers/{}", m.shop.printer);
+    let (_, html) = page(&browser, &m.app, &page_path).await;
+    assert!(
+        html.contains(r#"id="power-measured">180 W"#),
+        "the printer's page shows it"
+    );
+    let res = submit(
+        &browser,
+        &m.app,
+        &format!("{page_path}/power"),
+        &[("watts", "175")],
+    )
+    .await;
+    assert_eq!(res.status(), 303);
+    let printer = m
+        .app
+        .json(&format!("/api/printers/{}", m.shop.printer))
+        .await;
+    assert_eq!(printer["averagePowerWatts"], 175, "adopted in one click");
+
+    let adopted = m
+        .app
+        .post(&format!("{power}/adopt"), &json!({"watts": 180}))
+        .await;
+    assert_eq!(adopted.status(), 200);
+    let printer: Value = adopted.json().await.unwrap();
+    assert_eq!(printer["averagePowerWatts"], 180);
+    let refused = m
+        .app
+        .post(&format!("{power}/adopt"), &json!({"watts": 100_001}))
+        .await;
+    assert_field_error(refused, "watts", "errors.outOfRange").await;
+    // Frozen snapshots keep the watts they were priced with; a new draft takes the adopted.
+    let first = first.unwrap();
+    let frozen = m
+        .app
+        .json(&format!("/api/prints/{}", first["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(frozen["totalCost"], first["totalCost"]);
+    let draft = m
+        .app
+        .create(
+            "/api/prints",
+            &json!({"name": "After", "parts": [part(&m.shop, 3600, "40")]}),
+        )
+        .await;
+    let electricity = draft["costLines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["category"] == "ELECTRICITY")
+        .cloned()
+        .unwrap();
+    assert_eq!(electricity["quantity"], "0.18", "{electricity}");
+    let missing = m
+        .app
+        .get(&format!("/api/printers/{}/power", Id::new()))
+        .await;
+    assert_error(missing, 404, "NOT_FOUND").await;
 }

@@ -85,6 +85,8 @@ fn routes() -> Vec<(String, String)> {
         ("put", "/api/printers/{id}/meter"),
         ("delete", "/api/printers/{id}/meter"),
         ("get", "/api/printers/{id}/meter/readings"),
+        ("get", "/api/printers/{id}/power"),
+        ("post", "/api/printers/{id}/power/adopt"),
         ("get", "/api/components/{id}/wear"),
         ("post", "/api/components/{id}/replace"),
         ("get", "/api/alerts"),
@@ -616,4 +618,23 @@ async fn a_component_listed_twice_is_refused_by_the_schema_too() {
             "{schema}"
         );
     }
+}
+
+/// A run's times and kWh carry their parsers' patterns, so a generated client (or a fuzzer)
+/// sends only what the server takes.
+#[actix_web::test]
+async fn run_times_and_kwh_carry_their_patterns() {
+    let doc = document().await;
+    let schemas = &doc["components"]["schemas"];
+    let run = &schemas["RunIn"]["properties"];
+    let pattern = |name: &str| {
+        let reference = run[name]["oneOf"][0]["$ref"].as_str().unwrap_or_default();
+        let component = reference.trim_start_matches("#/components/schemas/");
+        let pattern = schemas[component]["pattern"].as_str().unwrap_or_default();
+        assert!(!pattern.is_empty(), "{name}: {}", run[name]);
+        pattern.to_string()
+    };
+    assert!(pattern("startedAt").ends_with("(Z|[+-]([01][0-9]|2[0-3]):[0-5][0-9])$"));
+    assert_eq!(pattern("endedAt"), pattern("startedAt"));
+    assert!(pattern("kwh").starts_with('^'));
 }

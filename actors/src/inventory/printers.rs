@@ -82,6 +82,19 @@ fn write(
     Ok(view(printer, manufacturer.name))
 }
 
+/// Sets printer `id`'s average power to `watts` (a measured figure adopted), as any change to
+/// the printer: frozen snapshots keep the watts they were priced with.
+/// Errors: `NOT_FOUND`; the store fails.
+pub fn set_average_power(txn: &Txn, id: Id, watts: Watts, now: Timestamp) -> Result<PrinterView> {
+    let old: Printer = inventory::get(txn, id)?;
+    let mut printer = old.clone();
+    printer.average_power_watts = watts.get();
+    printer.updated_at = now;
+    save(txn, Some(&old), &printer)?;
+    let manufacturer: Manufacturer = inventory::get(txn, printer.manufacturer_id)?;
+    Ok(view(printer, manufacturer.name))
+}
+
 /// The view of `printer` made by `manufacturer`.
 pub fn view(printer: Printer, manufacturer: String) -> PrinterView {
     let hourly_rate = money::rate(printer.purchase_price, printer.expected_lifetime_hours);

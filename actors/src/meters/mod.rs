@@ -5,4 +5,5 @@
 
 pub mod history;
 pub mod links;
+pub mod power;
 pub mod recorder;

@@ -15,6 +15,7 @@ pub mod maintenance;
 pub mod manufacturers;
 pub mod meters;
 pub mod metrics;
+pub mod power;
 pub mod printers;
 pub mod printfleet;
 pub mod prints;
@@ -80,6 +81,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(series::configure)
         .with(maintenance::configure)
         .with(meters::configure)
+        .with(power::configure)
         .add(search::search)
         .add(dashboard::get_dashboard)
         .add(version::version_latest)

@@ -7,9 +7,12 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, see_other};
 use super::paths;
 use crate::api::meters::{MeterDto, MeterLinkInput, ReadingDto, meter_of};
-use crate::error::Rendered;
+use crate::error::{ApiError, Rendered};
 use actix_web::web::Bytes;
 use actors::meters::links::LinkMeter;
+use actors::meters::power::{AdoptPower, PowerOf, PrinterPower};
+use actors::values::Watts;
+use rust_decimal::Decimal;
 use storage::Id;
 
 /// The printer page's meter card.
@@ -24,6 +27,15 @@ pub struct MeterCard {
     pub last_kept: String,
     /// Where it is read: the topic (a bridge point's resolved one), else the source and point.
     pub read_on: String,
+    /// The printer's power learned from its metered runs.
+    pub power: PrinterPower,
+}
+
+impl MeterCard {
+    /// A share as a whole percentage in the page's locale (`0.0354` → `4 %`).
+    pub fn percent(&self, t: &Tr, share: &Decimal) -> String {
+        format!("{} %", t.number(*share * Decimal::ONE_HUNDRED, 0))
+    }
 }
 
 fn worded(t: &Tr, reading: Option<&ReadingDto>) -> String {
@@ -37,6 +49,7 @@ pub async fn card(ctx: &Ctx, printer: Id) -> Result<MeterCard, Rendered> {
     let meter = meter_of(&ctx.state, printer)
         .await
         .map_err(|e| ctx.fail(&e))?;
+    let power = ctx.query(PowerOf(printer)).await?;
     let mut form = Submitted::default();
     form.set("kind", "MQTT");
     form.set("unit", "KWH");
@@ -71,6 +84,7 @@ pub async fn card(ctx: &Ctx, printer: Id) -> Result<MeterCard, Rendered> {
         last_kept: worded(t, meter.last_kept.as_ref()),
         meter,
         form,
+        power,
     })
 }
 
@@ -97,6 +111,25 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     if let Some(meters) = &ctx.state.meters {
         meters.reload();
     }
+    let page = paths::PRINTER.replace("{id}", &printer.to_string());
+    Ok(see_other(&format!("{page}?saved")))
+}
+
+/// `POST /printers/{id}/power`: makes the form's `watts` (a learned figure the page showed) the
+/// printer's average power; back to the printer's page.
+pub async fn adopt(ctx: Ctx, body: Bytes) -> Page {
+    let printer = ctx.id()?;
+    let form = Submitted::parse(&body);
+    let watts = form
+        .get("watts")
+        .parse::<u64>()
+        .ok()
+        .and_then(|w| Watts::try_from(w).ok())
+        .ok_or_else(|| ctx.fail(&ApiError::field("watts", "errors.outOfRange")))?;
+    ctx.state
+        .send(AdoptPower { printer, watts })
+        .await
+        .map_err(|e| ctx.fail(&e))?;
     let page = paths::PRINTER.replace("{id}", &printer.to_string());
     Ok(see_other(&format!("{page}?saved")))
 }

@@ -106,6 +106,8 @@ pub const PRINTERS: &str = "/printers";
 pub const PRINTER: &str = "/printers/{id}";
 /// Links, changes or unlinks a printer's energy meter (POST).
 pub const PRINTER_METER: &str = "/printers/{id}/meter";
+/// Adopts a power learned from the printer's meter as its average power (POST).
+pub const PRINTER_POWER: &str = "/printers/{id}/power";
 /// Components.
 pub const COMPONENTS: &str = "/components";
 /// A component's page.
@@ -120,7 +122,7 @@ pub const INVENTORY: [&str; 5] = [CUSTOMERS, MANUFACTURERS, PRINTERS, COMPONENTS
 /// Each POST-only form address with the page its form is on, where a GET of it goes
 /// (`page::back_to_form_page`); the inventory's archive and delete forms are beside
 /// their routes.
-pub const FORM_PAGES: [(&str, &str); 22] = [
+pub const FORM_PAGES: [(&str, &str); 23] = [
     (LOGOUT, HOME),
     (PRINT_SLICED, PRINTS),
     (PRINT_ACTION, PRINT),
@@ -143,6 +145,7 @@ pub const FORM_PAGES: [(&str, &str); 22] = [
     (SERIES_STATE, SERIES),
     (SERIES_ARCHIVE, SERIES),
     (PRINTER_METER, PRINTER),
+    (PRINTER_POWER, PRINTER),
 ];
 
 /// `pattern` with its `{id}` filled in.

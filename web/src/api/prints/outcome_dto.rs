@@ -69,16 +69,13 @@ pub struct RunIn {
     /// A part of the print.
     #[schema(value_type = String, format = Uuid)]
     pub part_id: WireId,
-    /// When its run started, RFC 3339 with an offset.
-    #[schema(value_type = Option<String>, example = "2026-11-20T10:00:00Z")]
+    /// When its run started, RFC 3339 with an offset (`2026-11-20T10:00:00Z`).
     #[deserr(default)]
     pub started_at: Option<Moment>,
     /// When its run ended (not before it started).
-    #[schema(value_type = Option<String>, example = "2026-11-20T11:30:00Z")]
     #[deserr(default)]
     pub ended_at: Option<Moment>,
     /// The energy it used, kWh (read off a plug): priced instead of the meter's figure.
-    #[schema(value_type = Option<String>, example = "0.42")]
     #[deserr(default)]
     pub kwh: Option<Kwh>,
 }
