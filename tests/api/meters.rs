@@ -9,10 +9,14 @@ mod peers;
 
 use crate::alerts::device::free_address;
 use crate::durability::Service;
-use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, setup_body, shop};
+use crate::support::{
+    PASSWORD, TestApp, assert_error, assert_field_error, draft, setup_body, shop,
+};
 use actors::bridge::config;
 use rumqttc::{AsyncClient, MqttOptions, QoS};
+use rust_decimal::Decimal;
 use serde_json::{Value, json};
+use std::str::FromStr;
 use std::time::Duration;
 
 #[actix_web::test]
@@ -199,6 +203,120 @@ async fn tasmota_and_shelly_plugs_on_an_external_mosquitto_are_read() {
     }
 }
 
+/// Waits up to 30 s for `app`'s `meter` to satisfy `done`; answers the meter.
+async fn meter_until(app: &TestApp, meter: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let mut read = Value::Null;
+    for _ in 0..150 {
+        read = app.json(meter).await;
+        if done(&read) {
+            return read;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    panic!("the meter never got there: {read}");
+}
+
+/// A print of the shop moved to `status`; answers it.
+async fn moved(app: &TestApp, id: &str, status: &str) -> Value {
+    let res = app
+        .post(
+            &format!("/api/prints/{id}/status"),
+            &json!({"status": status}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    res.json().await.unwrap()
+}
+
+/// The part's electricity once the outcome of one-part `print` (5,400 s, 42.5 g) is recorded
+/// without run times: the print's PRINTING times are its run.
+async fn recorded(app: &TestApp, print: &Value) -> Value {
+    let body = json!({
+        "status": "SUCCESS", "durationSeconds": 5400,
+        "filaments": [{"usageId": print["usages"][0]["id"], "usedGrams": "42.5"}]
+    });
+    let id = print["id"].as_str().unwrap();
+    let res = app.post(&format!("/api/prints/{id}/outcome"), &body).await;
+    assert_eq!(res.status(), 200);
+    let print: Value = res.json().await.unwrap();
+    print["outcome"]["electricity"][0].clone()
+}
+
+/// An SDM120 played by pymodbus through the in-process bridge while prints run: one print's
+/// run crosses a counter reset (the device replaced by one reading 0.5 kWh: flagged and
+/// estimated), another ends after the device went silent (stopped: flagged silent at its end).
+/// Each move to and on from PRINTING keeps the meter's readings around it at once.
+#[actix_web::test]
+async fn an_sdm120_that_resets_mid_print_or_goes_silent_is_flagged() {
+    let device = peers::free_port();
+    // 1234.5 kWh as a float32, high word first: 0x449A 0x5000; 0.5 kWh: 0x3F00 0x0000.
+    let sdm120 = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x449A), (0x49, 0x5000)]);
+    let broker = free_address();
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-reset-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 500\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
+        port = broker.port(),
+    );
+    let bridge = config::parse("reset.yml", &yaml).unwrap();
+    let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let meter = format!("/api/printers/{}/meter", shop.printer);
+    let point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "Import energy", "unit": "KWH"});
+    assert_eq!(app.put(&meter, &point).await.status(), 200);
+    meter_until(&app, &meter, |m| m["lastKept"]["kwh"] == "1234.5").await;
+
+    let reset = app
+        .create("/api/prints", &draft(&shop, "Reset bracket"))
+        .await;
+    let id = reset["id"].as_str().unwrap();
+    let started = moved(&app, id, "PRINTING").await;
+    let start = started["printingStartedAt"].as_str().unwrap().to_string();
+    meter_until(&app, &meter, |m| {
+        m["lastKept"]["at"].as_str() >= Some(start.as_str())
+    })
+    .await;
+    sdm120.stop();
+    let replaced = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x3F00), (0x49, 0)]);
+    meter_until(&app, &meter, |m| m["lastKept"]["kwh"] == "0.5").await;
+    let done = moved(&app, id, "DONE").await;
+    let end = done["printingEndedAt"].as_str().unwrap().to_string();
+    meter_until(&app, &meter, |m| {
+        m["lastKept"]["at"].as_str() > Some(end.as_str())
+    })
+    .await;
+    let part = recorded(&app, &done).await;
+    assert_eq!(
+        (part["source"].as_str(), part["reason"].as_str()),
+        (Some("ESTIMATED"), Some("COUNTER_WENT_BACK")),
+        "{part}"
+    );
+    assert_eq!(part["startedAt"], start.as_str());
+    assert_eq!(
+        part["kwh"], "0.18",
+        "5,400 s at 120 W, never the reset's difference"
+    );
+
+    let silent = app
+        .create("/api/prints", &draft(&shop, "Silent bracket"))
+        .await;
+    let id = silent["id"].as_str().unwrap();
+    let started = moved(&app, id, "PRINTING").await;
+    let start = started["printingStartedAt"].as_str().unwrap().to_string();
+    meter_until(&app, &meter, |m| {
+        m["lastKept"]["at"].as_str() > Some(start.as_str())
+    })
+    .await;
+    replaced.stop();
+    tokio::time::sleep(Duration::from_secs(2)).await;
+    let done = moved(&app, id, "DONE").await;
+    let part = recorded(&app, &done).await;
+    assert_eq!(
+        (part["source"].as_str(), part["reason"].as_str()),
+        (Some("ESTIMATED"), Some("METER_SILENT_AT_END")),
+        "{part}"
+    );
+}
+
 /// `GET path` on `service` as JSON.
 async fn get_json(service: &Service, path: &str) -> Value {
     let res = service.client.get(service.url(path)).send().await.unwrap();
@@ -207,13 +325,13 @@ async fn get_json(service: &Service, path: &str) -> Value {
 }
 
 /// A Tasmota plug on the broker at `broker` publishing `total` kWh every 200 ms until the
-/// service's `meter` shows `field` (`live`, `lastKept`), for at most 15 s; answers the meter.
+/// service's `meter` satisfies `done`, for at most 15 s; answers the meter.
 async fn plug_until(
     service: &Service,
     meter: &str,
     broker: u16,
     total: &str,
-    field: &str,
+    done: impl Fn(&Value) -> bool,
 ) -> Value {
     let mut options = MqttOptions::new(format!("plug-{total}"), "127.0.0.1", broker);
     options.set_keep_alive(Duration::from_secs(5));
@@ -231,15 +349,42 @@ async fn plug_until(
         sent.await.unwrap();
         tokio::time::sleep(Duration::from_millis(200)).await;
         read = get_json(service, meter).await;
-        if read[field] != Value::Null {
+        if done(&read) {
             break;
         }
     }
     read
 }
 
+/// `body` POSTed to `path` on `service`, asserting `status`; answers the body.
+async fn post_json(service: &Service, path: &str, body: Value, status: u16) -> Value {
+    let res = service
+        .client
+        .post(service.url(path))
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), status, "{path}");
+    res.json().await.unwrap()
+}
+
+/// The counter at `at` between the readings around it, as the history reads it.
+fn counter_at(readings: &[(i64, Decimal)], at: i64) -> Decimal {
+    let before = readings.iter().rev().find(|(t, _)| *t <= at).unwrap();
+    let after = readings.iter().find(|(t, _)| *t >= at).unwrap();
+    if before.0 == after.0 {
+        return before.1;
+    }
+    before.1
+        + (after.1 - before.1) * Decimal::from(at - before.0) / Decimal::from(after.0 - before.0)
+}
+
+/// A print on a metered printer runs across a kill -9 of the real binary: the readings the
+/// history acknowledged survive, the restarted service reads the meter again, and the print is
+/// priced from the meter over its PRINTING times, exactly.
 #[actix_web::test]
-async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_restart() {
+async fn a_print_running_across_kill_9_is_still_metered() {
     let dir = tempfile::tempdir().unwrap();
     let broker = free_address().port();
     let bridge = dir.path().join("bridge.yml");
@@ -251,28 +396,33 @@ async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_re
     let data = dir.path().join("data");
     let env = [("PRINTCOST_BRIDGE_CONFIG", bridge.to_str().unwrap())];
     let service = Service::start_with(&data, &env);
-    let setup = service.client.post(service.url("/api/auth/setup"));
-    assert_eq!(
-        setup.json(&setup_body()).send().await.unwrap().status(),
-        201
-    );
-    let post = |path: &str, body: Value| service.client.post(service.url(path)).json(&body).send();
-    let maker: Value = post("/api/manufacturers", json!({"name": "Prusa"}))
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let printer: Value = post(
-        "/api/printers",
-        json!({"name": "MK4S", "manufacturerId": maker["id"], "purchasePrice": "1099", "expectedLifetimeHours": "6000", "averagePowerWatts": 120}),
+    post_json(&service, "/api/auth/setup", setup_body(), 201).await;
+    let id = |v: Value| v["id"].as_str().unwrap().to_string();
+    let maker = id(post_json(
+        &service,
+        "/api/manufacturers",
+        json!({"name": "Prusa"}),
+        201,
     )
-    .await
-    .unwrap()
-    .json()
-    .await
-    .unwrap();
-    let meter = format!("/api/printers/{}/meter", printer["id"].as_str().unwrap());
+    .await);
+    let printer = id(post_json(
+        &service,
+        "/api/printers",
+        json!({"name": "MK4S", "manufacturerId": maker, "purchasePrice": "1099", "expectedLifetimeHours": "6000", "averagePowerWatts": 120}),
+        201,
+    )
+    .await);
+    let component = |kind: &str| json!({"type": kind, "name": kind, "purchasePrice": "60", "expectedLifetimeHours": "1200"});
+    let hotend = id(post_json(&service, "/api/components", component("HOTEND"), 201).await);
+    let plate = id(post_json(&service, "/api/components", component("BUILD_PLATE"), 201).await);
+    let filament = id(post_json(
+        &service,
+        "/api/filaments",
+        json!({"manufacturerId": maker, "material": "PLA", "colorName": "Black", "colorHex": "#000000", "purchasePrice": "29.99", "netWeightGrams": "1000"}),
+        201,
+    )
+    .await);
+    let meter = format!("/api/printers/{printer}/meter");
     let tasmota = json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
     let linked = service
         .client
@@ -280,9 +430,24 @@ async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_re
         .json(&tasmota)
         .send();
     assert_eq!(linked.await.unwrap().status(), 200);
-
-    let read = plug_until(&service, &meter, broker, "100.5", "lastKept").await;
+    let kept = |kwh: &'static str| move |m: &Value| m["lastKept"]["kwh"] == kwh;
+    let read = plug_until(&service, &meter, broker, "100.5", kept("100.5")).await;
     assert_eq!(read["lastKept"]["kwh"], "100.5", "{read}");
+
+    let part = json!({"printerId": printer, "buildPlateId": plate, "hotends": [{"componentId": hotend, "durationSeconds": 5400}], "filaments": [{"filamentId": filament, "usedGrams": "42.5"}]});
+    let print = post_json(
+        &service,
+        "/api/prints",
+        json!({"name": "Across a restart", "parts": [part]}),
+        201,
+    )
+    .await;
+    let print_id = id(print.clone());
+    let status = format!("/api/prints/{print_id}/status");
+    post_json(&service, &status, json!({"status": "PRINTING"}), 200).await;
+    // The move to PRINTING keeps the plug's next reading at once.
+    let read = plug_until(&service, &meter, broker, "100.6", kept("100.6")).await;
+    assert_eq!(read["lastKept"]["kwh"], "100.6", "{read}");
     service.kill_9();
 
     let service = Service::start_with(&data, &env);
@@ -297,10 +462,58 @@ async fn a_kept_reading_survives_kill_9_and_the_meter_is_read_again_after_the_re
         Value::Null,
         "nothing read since the restart yet"
     );
+    // Readings are kept to the second: the next one must fall in a later second than 100.6's.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
+    let read = plug_until(&service, &meter, broker, "100.7", |m| {
+        m["live"]["kwh"] == "100.7"
+    })
+    .await;
+    assert_eq!(
+        read["live"]["kwh"], "100.7",
+        "the restarted service reads the meter again"
+    );
+    let done = post_json(&service, &status, json!({"status": "DONE"}), 200).await;
+    // The move on from PRINTING keeps the live reading and the next one.
+    plug_until(&service, &meter, broker, "100.8", kept("100.8")).await;
+    let body = json!({"status": "SUCCESS", "durationSeconds": 5400, "filaments": [{"usageId": done["usages"][0]["id"], "usedGrams": "42.5"}]});
+    let recorded = post_json(
+        &service,
+        &format!("/api/prints/{print_id}/outcome"),
+        body,
+        200,
+    )
+    .await;
+    let part = &recorded["outcome"]["electricity"][0];
+    assert_eq!(part["source"], "METERED", "{part}");
     let history = get_json(&service, &format!("{meter}/readings")).await;
-    assert_eq!(history["items"][0]["kwh"], "100.5");
-    // The restarted service reads the meter again.
-    let read = plug_until(&service, &meter, broker, "100.7", "live").await;
-    assert_eq!(read["live"]["kwh"], "100.7", "{read}");
+    let at = |text: &Value| {
+        jiff::Timestamp::from_str(text.as_str().unwrap())
+            .unwrap()
+            .as_second()
+    };
+    let readings: Vec<(i64, Decimal)> = history["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (at(&r["at"]), r["kwh"].as_str().unwrap().parse().unwrap()))
+        .collect();
+    let kwhs: Vec<String> = readings.iter().map(|(_, k)| k.to_string()).collect();
+    assert_eq!(
+        kwhs,
+        ["100.5", "100.6", "100.7", "100.8"],
+        "each kept once, across the restart"
+    );
+    let (start, end) = (at(&part["startedAt"]), at(&part["endedAt"]));
+    assert_eq!(
+        (part["startedAt"].as_str(), part["endedAt"].as_str()),
+        (
+            done["printingStartedAt"].as_str(),
+            done["printingEndedAt"].as_str()
+        )
+    );
+    let expected = (counter_at(&readings, end) - counter_at(&readings, start))
+        .round_dp(6)
+        .normalize();
+    assert_eq!(part["kwh"], expected.to_string(), "{readings:?}");
     service.kill_9();
 }
