@@ -111,6 +111,13 @@ impl Metered {
         print["outcome"]["electricity"][0].clone()
     }
 
+    /// A DONE print named `name` recorded with a run from `T + from` to `T + to` minutes,
+    /// asserted estimated for `reason`.
+    async fn flagged(&self, name: &str, (from, to): (f64, f64), reason: &str) {
+        let print = self.done(name).await;
+        assert_estimated(&self.recorded_run(&print, from, to).await, reason);
+    }
+
     /// The part's electricity once `print`'s outcome is recorded with a run from `T + from` to
     /// `T + to` minutes.
     async fn recorded_run(&self, print: &Value, from: f64, to: f64) -> Value {
@@ -188,27 +195,23 @@ async fn a_counter_that_went_back_mid_run_is_flagged_and_never_priced() {
         ..40 => d("100") + d("0.002") * Decimal::from(minute),
         _ => d("0.002") * Decimal::from(minute - 40),
     });
-    let print = m.done("Reset bracket").await;
-    let part = m.recorded_run(&print, 10.0, 70.0).await;
-    assert_estimated(&part, "COUNTER_WENT_BACK");
+    m.flagged("Reset bracket", (10.0, 70.0), "COUNTER_WENT_BACK")
+        .await;
 }
 
 #[actix_web::test]
 async fn a_meter_silent_at_the_start_or_the_end_is_flagged() {
     let m = Metered::start().await;
     m.steady();
-    let early = m.done("Early bracket").await;
-    let part = m.recorded_run(&early, -60.0, 30.0).await;
-    assert_estimated(&part, "METER_SILENT_AT_START");
-    let late = m.done("Late bracket").await;
+    m.flagged("Early bracket", (-60.0, 30.0), "METER_SILENT_AT_START")
+        .await;
     // The last reading is at minute 120: 15 minutes of silence before the end at 135.
-    let part = m.recorded_run(&late, 60.0, 135.0).await;
-    assert_estimated(&part, "METER_SILENT_AT_END");
+    m.flagged("Late bracket", (60.0, 135.0), "METER_SILENT_AT_END")
+        .await;
     // Nine minutes after the last reading is within the ten allowed, but nothing was read after
     // the end yet.
-    let fresh = m.done("Fresh bracket").await;
-    let part = m.recorded_run(&fresh, 60.0, 129.0).await;
-    assert_estimated(&part, "METER_SILENT_AT_END");
+    m.flagged("Fresh bracket", (60.0, 129.0), "METER_SILENT_AT_END")
+        .await;
 }
 
 #[actix_web::test]
@@ -348,6 +351,11 @@ async fn the_outcome_form_shows_the_runs_times_and_records_the_metered_kwh() {
     );
     let recorded = m.app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(recorded["outcome"]["electricity"][0]["source"], "METERED");
+    let (_, report) = page(&browser, &m.app, &format!("/reports/prints/{id}")).await;
+    assert!(
+        report.contains("0.12 kWh · metered"),
+        "the A4 report names it too"
+    );
 }
 
 #[actix_web::test]

@@ -10,7 +10,7 @@ mod peers;
 use crate::alerts::device::free_address;
 use crate::durability::Service;
 use crate::support::{
-    PASSWORD, TestApp, assert_error, assert_field_error, draft, setup_body, shop,
+    PASSWORD, Shop, TestApp, assert_error, assert_field_error, draft, setup_body, shop,
 };
 use actors::bridge::config;
 use rumqttc::{AsyncClient, MqttOptions, QoS};
@@ -116,14 +116,13 @@ async fn a_tasmota_plug_on_the_bridges_broker_is_read_live_and_kept() {
     assert_eq!(readings["items"][0]["kwh"], "1234.567", "{readings}");
 }
 
-#[actix_web::test]
-async fn an_sdm120_played_by_pymodbus_is_read_through_the_in_process_bridge() {
-    let device = peers::free_port();
-    // 1234.5 kWh as a float32, high word first: 0x449A 0x5000.
-    let _sdm120 = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x449A), (0x49, 0x5000)]);
+/// An app whose in-process bridge (its embedded broker) polls an SDM120 on `device` every
+/// 500 ms, the shop's printer linked to its import energy; answers the app, the shop and the
+/// printer's meter path.
+async fn sdm120_app(device: u16, client: &str) -> (TestApp, Shop, String) {
     let broker = free_address();
     let yaml = format!(
-        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-sdm120-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 500\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: {client}\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 500\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
         port = broker.port(),
     );
     let bridge = config::parse("sdm120.yml", &yaml).unwrap();
@@ -133,6 +132,15 @@ async fn an_sdm120_played_by_pymodbus_is_read_through_the_in_process_bridge() {
     let meter = format!("/api/printers/{}/meter", shop.printer);
     let point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "Import energy", "unit": "KWH"});
     assert_eq!(app.put(&meter, &point).await.status(), 200);
+    (app, shop, meter)
+}
+
+#[actix_web::test]
+async fn an_sdm120_played_by_pymodbus_is_read_through_the_in_process_bridge() {
+    let device = peers::free_port();
+    // 1234.5 kWh as a float32, high word first: 0x449A 0x5000.
+    let _sdm120 = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x449A), (0x49, 0x5000)]);
+    let (app, _, meter) = sdm120_app(device, "printcost-sdm120-test").await;
     let mut read = Value::Null;
     for _ in 0..75 {
         read = app.json(&meter).await;
@@ -251,18 +259,7 @@ async fn an_sdm120_that_resets_mid_print_or_goes_silent_is_flagged() {
     let device = peers::free_port();
     // 1234.5 kWh as a float32, high word first: 0x449A 0x5000; 0.5 kWh: 0x3F00 0x0000.
     let sdm120 = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x449A), (0x49, 0x5000)]);
-    let broker = free_address();
-    let yaml = format!(
-        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-reset-test\nsources:\n  - id: sdm120\n    host: 127.0.0.1\n    port: {device}\n    unit_id: 1\n    poll_interval_ms: 500\n    points:\n      - {{name: Import energy, topic: import_kwh, address: 72, kind: input, data_type: f32}}\n",
-        port = broker.port(),
-    );
-    let bridge = config::parse("reset.yml", &yaml).unwrap();
-    let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
-    app.setup().await;
-    let shop = shop(&app).await;
-    let meter = format!("/api/printers/{}/meter", shop.printer);
-    let point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "Import energy", "unit": "KWH"});
-    assert_eq!(app.put(&meter, &point).await.status(), 200);
+    let (app, shop, meter) = sdm120_app(device, "printcost-reset-test").await;
     meter_until(&app, &meter, |m| m["lastKept"]["kwh"] == "1234.5").await;
 
     let reset = app

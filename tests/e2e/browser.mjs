@@ -9,9 +9,10 @@ export const launch = () => chromium.launch({
     "--disable-background-networking", "--disable-component-update", "--disable-sync"],
 });
 
-// A new page at 1280×900 that records console errors and page errors in `problems`.
-export async function watchedPage(browser, problems) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+// A new page at 1280×900 that records console errors and page errors in `problems`; `options`
+// add to the page's (a `timezoneId`, say).
+export async function watchedPage(browser, problems, options = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 }, ...options });
   page.on("console", (m) => { if (m.type() === "error") problems.push(m.text()); });
   page.on("pageerror", (e) => problems.push(String(e)));
   return page;

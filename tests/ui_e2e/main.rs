@@ -238,3 +238,226 @@ fn fleet_peer() -> String {
 fn a_printer_linked_to_bambuddy_and_an_imported_outcome() {
     scenario_with("fleet", &[&fleet_peer()]);
 }
+
+/// An HTTP client for the in-process app at `base`: cookies kept, same-origin `Origin`.
+fn api_client(base: &str) -> reqwest::Client {
+    let mut headers = reqwest::header::HeaderMap::new();
+    headers.insert(reqwest::header::ORIGIN, base.parse().unwrap());
+    reqwest::Client::builder()
+        .cookie_store(true)
+        .default_headers(headers)
+        .build()
+        .unwrap()
+}
+
+/// `body` POSTed (or PUT) to `path`; asserts a success and answers the body.
+async fn call(
+    client: &reqwest::Client,
+    method: reqwest::Method,
+    url: String,
+    body: serde_json::Value,
+) -> serde_json::Value {
+    let res = client
+        .request(method, &url)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    let answer: serde_json::Value = res.json().await.unwrap_or_default();
+    assert!(status.is_success(), "{url}: {status} {answer}");
+    answer
+}
+
+/// Metered electricity in German: the app runs in this process (so the test writes the plug's
+/// history straight into its store: seven hours at 180 W, the printer's nameplate 350 W), six
+/// prints recorded over it through the API, a live reading published to the embedded broker;
+/// then `metered.mjs` screenshots the printer's meter and measured power, a print's outcome
+/// with its runs and electricity, and the dashboard's electricity by printer.
+#[actix_web::test]
+async fn metered_electricity_on_the_printer_the_outcome_and_the_dashboard_in_german() {
+    use actors::bridge::config::parse;
+    use actors::meters::history::{self, Sample};
+    use reqwest::Method;
+    use rust_decimal::Decimal;
+    use serde_json::json;
+    use storage::{Id, Store, StoreOptions, Timestamp};
+
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::open(&dir.path().join("printcost.redb"), StoreOptions::default()).unwrap();
+    let broker = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: werkstatt\nsources: []\n"
+    );
+    let config = printcost::Config {
+        listen: "127.0.0.1:0".parse().unwrap(),
+        data_dir: dir.path().to_path_buf(),
+        workers: 1,
+        bridge: Some(parse("werkstatt.yml", &yaml).unwrap()),
+        time_zone: jiff::tz::TimeZone::get("Europe/Berlin").unwrap(),
+        ..printcost::Config::default()
+    };
+    let app = printcost::Application::build_with_store(&config, store.clone()).unwrap();
+    let base = format!("http://{}", app.address());
+    actix_web::rt::spawn(app.run_until_stopped());
+    let client = api_client(&base);
+    let url = |path: &str| format!("{base}{path}");
+    let setup = json!({"displayName": "Ada", "email": "ada@example.com", "password": "correct horse battery staple", "locale": "de-DE", "currency": "EUR", "electricityPrice": "0.32"});
+    call(&client, Method::POST, url("/api/auth/setup"), setup).await;
+    let id = |v: serde_json::Value| v["id"].as_str().unwrap().to_string();
+    let maker = id(call(
+        &client,
+        Method::POST,
+        url("/api/manufacturers"),
+        json!({"name": "Prusa Research"}),
+    )
+    .await);
+    let printer = id(call(&client, Method::POST, url("/api/printers"), json!({"name": "MK4S Werkstatt", "manufacturerId": maker, "purchasePrice": "1099", "expectedLifetimeHours": "6000", "averagePowerWatts": 350})).await);
+    let component = |kind: &str, name: &str| json!({"type": kind, "name": name, "purchasePrice": "60", "expectedLifetimeHours": "1200"});
+    let hotend = id(call(
+        &client,
+        Method::POST,
+        url("/api/components"),
+        component("HOTEND", "Düse 0,4 mm"),
+    )
+    .await);
+    let plate = id(call(
+        &client,
+        Method::POST,
+        url("/api/components"),
+        component("BUILD_PLATE", "Texturiertes Blech"),
+    )
+    .await);
+    let filament = id(call(&client, Method::POST, url("/api/filaments"), json!({"manufacturerId": maker, "material": "PLA", "colorName": "Galaxy Black", "colorHex": "#1B1B1B", "purchasePrice": "29.99", "netWeightGrams": "1000"})).await);
+    let meter = format!("/api/printers/{printer}/meter");
+    let plug = json!({"kind": "MQTT", "topic": "tele/steckdose-mk4s/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
+    call(&client, Method::PUT, url(&meter), plug).await;
+
+    // Seven hours of readings ending 10 minutes ago, one a minute: 180 W on average, the
+    // heaters cycling between 168 and 192 W (0.0028 and 0.0032 kWh a minute, by 7 minutes).
+    let now = Timestamp::now().0;
+    let t = now - now.rem_euclid(60) - 7 * 3600 - 600;
+    let printer_id: Id = printer.parse().unwrap();
+    let txn = store.begin_write().unwrap();
+    let mut kwh = Decimal::new(18432, 1);
+    for minute in 0..=420 {
+        history::keep(
+            &txn,
+            printer_id,
+            Sample {
+                at: Timestamp(t + minute * 60),
+                kwh,
+            },
+        )
+        .unwrap();
+        kwh += if (minute / 7) % 2 == 0 {
+            Decimal::new(28, 4)
+        } else {
+            Decimal::new(32, 4)
+        };
+    }
+    txn.commit().unwrap();
+    let at = |minutes: i64| {
+        jiff::Timestamp::from_second(t + minutes * 60)
+            .unwrap()
+            .to_string()
+    };
+    let mut last = String::new();
+    for (n, (from, minutes)) in [
+        (5, 62),
+        (70, 48),
+        (125, 75),
+        (205, 55),
+        (265, 90),
+        (360, 50),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let part = json!({"printerId": printer, "buildPlateId": plate, "hotends": [{"componentId": hotend, "durationSeconds": minutes * 60}], "filaments": [{"filamentId": filament, "usedGrams": "38.5"}]});
+        let draft = json!({"name": format!("Wandhalterung {}", n + 1), "quantity": 4, "salesValue": "24.90", "parts": [part]});
+        let print = call(&client, Method::POST, url("/api/prints"), draft).await;
+        let pid = id(print.clone());
+        call(
+            &client,
+            Method::POST,
+            url(&format!("/api/prints/{pid}/complete")),
+            json!({}),
+        )
+        .await;
+        let outcome = json!({
+            "status": "SUCCESS", "durationSeconds": minutes * 60,
+            "filaments": [{"usageId": print["usages"][0]["id"], "usedGrams": "39.1"}],
+            "electricity": [{"partId": print["parts"][0]["id"], "startedAt": at(from), "endedAt": at(from + minutes)}]
+        });
+        let recorded = call(
+            &client,
+            Method::POST,
+            url(&format!("/api/prints/{pid}/outcome")),
+            outcome,
+        )
+        .await;
+        assert_eq!(
+            recorded["outcome"]["electricity"][0]["source"], "METERED",
+            "{recorded}"
+        );
+        last = pid;
+    }
+    // The plug's latest message, read live.
+    let mut options = rumqttc::MqttOptions::new("steckdose-mk4s", "127.0.0.1", broker);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (plug, mut events) = rumqttc::AsyncClient::new(options, 16);
+    tokio::spawn(async move { while events.poll().await.is_ok() {} });
+    for _ in 0..50 {
+        let message = r#"{"Time":"2026-11-27T09:41:00","ENERGY":{"Total":1844.46,"Power":181}}"#;
+        plug.publish(
+            "tele/steckdose-mk4s/SENSOR",
+            rumqttc::QoS::AtLeastOnce,
+            false,
+            message,
+        )
+        .await
+        .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        let read = client
+            .get(url(&meter))
+            .send()
+            .await
+            .unwrap()
+            .json::<serde_json::Value>()
+            .await
+            .unwrap();
+        if read["live"]["kwh"] == "1844.46" {
+            break;
+        }
+    }
+    let shots = screenshots("metered");
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/e2e/metered.mjs");
+    let args = [
+        base.clone(),
+        shots.to_str().unwrap().to_string(),
+        printer,
+        last,
+    ];
+    let output = tokio::task::spawn_blocking(move || {
+        Command::new("timeout")
+            .args(["240", "node"])
+            .arg(&script)
+            .args(args)
+            .output()
+    })
+    .await
+    .unwrap()
+    .expect("node (scripts/test installs the e2e packages)");
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "metered failed:\n{text}");
+    println!("{text}");
+}

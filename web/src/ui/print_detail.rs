@@ -241,7 +241,7 @@ pub fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
 
 /// A part's actual electricity in words: `0,119 kWh · gemessen`, `0,12 kWh · geschätzt (kein
 /// Zähler)`, with a note when the time was shared with another run.
-fn electricity_text(t: &Tr, e: &PartElectricityOut) -> String {
+pub(super) fn electricity_text(t: &Tr, e: &PartElectricityOut) -> String {
     let source = t.t(&format!("energy.{}", wire(&e.source))).to_string();
     let mut text = format!("{} kWh · {source}", t.exact_str(&e.kwh));
     if let Some(reason) = &e.reason {

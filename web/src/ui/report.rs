@@ -21,6 +21,8 @@ struct PartLine {
     plate: String,
     hotends: String,
     time: String,
+    /// Its actual electricity in words; empty before an outcome.
+    electricity: String,
     total: String,
 }
 
@@ -68,6 +70,13 @@ impl ReportPage {
                     .collect::<Vec<_>>()
                     .join(", "),
                 time: clock(p.duration_seconds),
+                electricity: print
+                    .outcome
+                    .iter()
+                    .flat_map(|o| o.electricity.iter())
+                    .find(|e| e.part_id == p.id)
+                    .map(|e| print_detail::electricity_text(t, e))
+                    .unwrap_or_default(),
                 total: t.money_str(&p.total_cost),
             })
             .collect();
