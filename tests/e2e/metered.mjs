@@ -42,6 +42,15 @@ try {
   assert.match(electricity, /\d+ \/ \d+/);
   await page.locator("#electricity").screenshot({ path: `${shots}/dashboard-electricity-de.png` });
 
+  // On a phone, the new parts of these pages scroll nowhere sideways.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of [`/printers/${printer}`, `/prints/${print}`, "/dashboard?period=all"]) {
+    await page.goto(base + path);
+    const wide = await page.evaluate(() =>
+      document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    assert.ok(wide <= 0, `${path} scrolls sideways by ${wide} px at 390 px`);
+  }
+
   assert.deepEqual(problems, [], "no console errors");
   console.log(`ok: screenshots in ${shots}`);
 } finally {
