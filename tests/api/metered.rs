@@ -292,6 +292,27 @@ async fn the_maker_may_enter_or_correct_a_figure_and_bad_runs_are_refused() {
     let bad = json!([{"partId": part_id, "kwh": "-1", "startedAt": "yesterday"}]);
     let res = m.record(&print, bad).await;
     assert_eq!(res.status(), 422);
+    let body: Value = res.json().await.unwrap();
+    let faults: Vec<(String, String)> = body["data"]["fieldErrors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().into(),
+                f["messageKey"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    for (path, key) in [
+        ("electricity[0].kwh", "errors.negative"),
+        ("electricity[0].startedAt", "errors.invalidMoment"),
+    ] {
+        assert!(
+            faults.contains(&(path.into(), key.into())),
+            "{path}: {faults:?}"
+        );
+    }
 
     let metered = m.recorded_run(&print, 10.0, 70.0).await;
     assert_eq!(metered["kwh"], "0.12");

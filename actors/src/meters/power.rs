@@ -76,11 +76,16 @@ pub struct Learned {
     pub learned: Errors,
 }
 
-/// `Σ kWh / Σ hours` of `runs`; none without hours.
-fn power(runs: &[&Run]) -> Option<Power> {
+/// `Σ kWh / Σ hours` of `runs`, kWh per hour; none without hours.
+fn per_hour(runs: &[&Run]) -> Option<Decimal> {
     let hours: Decimal = runs.iter().map(|r| r.hours).sum();
     let kwh: Decimal = runs.iter().map(|r| r.kwh).sum();
-    let per_hour = kwh.checked_div(hours).filter(|_| !hours.is_zero())?;
+    kwh.checked_div(hours).filter(|_| !hours.is_zero())
+}
+
+/// The power of `runs` ([`per_hour`]); none without hours.
+fn power(runs: &[&Run]) -> Option<Power> {
+    let per_hour = per_hour(runs)?;
     let watts = (per_hour * Decimal::ONE_THOUSAND).round();
     Some(Power {
         runs: runs.len(),
@@ -121,14 +126,11 @@ pub fn figure_for(run: &Run, others: &[&Run]) -> Option<Decimal> {
         .copied()
         .filter(|o| o.material.is_some() && o.material == run.material)
         .collect();
-    let basis = if same.len() >= MIN_MATERIAL_RUNS {
+    per_hour(if same.len() >= MIN_MATERIAL_RUNS {
         &same
     } else {
         others
-    };
-    let hours: Decimal = basis.iter().map(|r| r.hours).sum();
-    let kwh: Decimal = basis.iter().map(|r| r.kwh).sum();
-    kwh.checked_div(hours).filter(|_| !hours.is_zero())
+    })
 }
 
 /// What `runs` say of the printer's power; none before [`MIN_RUNS`] runs.

@@ -16,7 +16,6 @@
 //!    (the electricity line as it was always priced), with why the meter did not give it
 //!    ([`Unmetered`]). A counter that went back is never priced.
 
-use super::draft::get;
 use crate::integrations::logs;
 use crate::meters::history;
 use crate::txn::Txn;
@@ -24,7 +23,8 @@ use crate::{Error, Result};
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
-    CostCategory, EnergySource, MAX_SCALE, Part, PartElectricity, Print, PrintStatus, Unmetered,
+    CostCategory, Costing, EnergySource, MAX_SCALE, Part, PartElectricity, Print, PrintLog,
+    PrintStatus, Unmetered,
 };
 use storage::repo;
 use storage::{Id, Timestamp};
@@ -64,24 +64,28 @@ impl Window {
     }
 }
 
-/// The run of `part` of `print` as the store knows it: the fleet log's times, else the print's
-/// PRINTING times.
-fn stored_window(txn: &Txn, print: &Print, part: Id) -> Result<Window> {
-    let log = logs::of(txn, part)?.and_then(|l| l.log);
-    let own = Window {
+/// The run of a part of `print` as the store knows it: its fleet `log`'s times, else the
+/// print's PRINTING times.
+fn stored_window(print: &Print, log: Option<&PrintLog>) -> Window {
+    Window {
+        started_at: log.and_then(|l| l.started_at),
+        ended_at: log.and_then(|l| l.completed_at),
+    }
+    .or(Window {
         started_at: print.printing_started_at,
         ended_at: print.printing_ended_at,
-    };
-    Ok(Window {
-        started_at: log.as_ref().and_then(|l| l.started_at),
-        ended_at: log.as_ref().and_then(|l| l.completed_at),
-    }
-    .or(own))
+    })
 }
 
-/// The run of `part` of another print, as its outcome recorded it or, before one, as the store
-/// knows it; a print still PRINTING runs on (no end).
-fn other_window(txn: &Txn, print: &Print, part: Id) -> Result<Option<(Timestamp, Option<i64>)>> {
+/// The fleet log of part `part`, as last read. Errors: the store cannot be read.
+fn log_of(txn: &Txn, part: Id) -> Result<Option<PrintLog>> {
+    Ok(logs::of(txn, part)?.and_then(|l| l.log))
+}
+
+/// The run of `part` of another print, `(start, end)` in Unix seconds, as its outcome recorded
+/// it or, before one, as the store knows it; a print still PRINTING runs on (`end` is
+/// `i64::MAX`).
+fn other_window(txn: &Txn, print: &Print, part: Id) -> Result<Option<(i64, i64)>> {
     let recorded = print
         .outcome
         .as_ref()
@@ -93,22 +97,21 @@ fn other_window(txn: &Txn, print: &Print, part: Id) -> Result<Option<(Timestamp,
         });
     let window = match recorded {
         Some(w) => w,
-        None => stored_window(txn, print, part)?,
+        None => stored_window(print, log_of(txn, part)?.as_ref()),
     };
     let Some(start) = window.started_at else {
         return Ok(None);
     };
-    let end = match (window.ended_at, print.status) {
-        (Some(end), _) => Some(end.0),
-        (None, PrintStatus::Printing) => None,
-        (None, _) => return Ok(None),
-    };
-    Ok(Some((start, end)))
+    Ok(match (window.ended_at, print.status) {
+        (Some(end), _) => Some((start.0, end.0)),
+        (None, PrintStatus::Printing) => Some((start.0, i64::MAX)),
+        (None, _) => None,
+    })
 }
 
 /// The runs on printer `printer` other than `part` of `print`: other parts of `print` on it,
-/// and parts of other prints (which refer to the printer) on it. `(start, end)`, `end` none
-/// while still running.
+/// and parts of other prints (which refer to the printer) on it, as [`other_window`] gives them.
+/// Errors: the store cannot be read.
 fn other_runs(
     txn: &Txn,
     print: &Print,
@@ -131,7 +134,8 @@ fn other_runs(
     }
     let referrers: HashSet<Id> = repo::referrers(txn, part.printer_id)?.into_iter().collect();
     for other in referrers.into_iter().filter(|id| *id != print.id) {
-        let Ok(other) = get(txn, other) else {
+        // Records other than prints (maintenance tasks, say) refer to the printer too.
+        let Some(other) = repo::get::<Print>(txn, other)? else {
             continue;
         };
         if other.status == PrintStatus::Draft {
@@ -142,9 +146,7 @@ fn other_runs(
             .iter()
             .filter(|p| p.printer_id == part.printer_id)
         {
-            if let Some((start, end)) = other_window(txn, &other, p.id)? {
-                runs.push((start.0, end.unwrap_or(i64::MAX)));
-            }
+            runs.extend(other_window(txn, &other, p.id)?);
         }
     }
     Ok(runs)
@@ -198,40 +200,27 @@ fn shared_energy(
     )))
 }
 
-/// The estimate of `part`: the frozen electricity line's watts over `seconds`, kWh rounded to
-/// 6 decimals (the cost itself is priced from the exact fraction).
-fn estimate(print: &Print, part: Id, seconds: u32) -> Decimal {
-    let watts = print
-        .costing
-        .lines
-        .iter()
-        .find(|l| l.category == CostCategory::Electricity && l.part_id == Some(part))
-        .map_or(0, |l| l.watts);
-    (Decimal::from(seconds) * Decimal::from(watts) / Decimal::from(3_600_000))
-        .round_dp(MAX_SCALE)
-        .normalize()
-}
-
 /// The actual electricity of every part of `print`, in part order, from the maker's `given`
-/// runs and each part's actual printing time `seconds` (see the module).
+/// runs (see the module). An estimate's kWh is left at zero here: it is the actual electricity
+/// line's quantity, which [`with_estimates`] takes once the actual costs are priced.
 ///
 /// Errors: the store cannot be read; `VALIDATION_FAILED` at `electricity[i].endedAt` when a run
 /// would end before it starts (`errors.endBeforeStart`), at `kwh` when a meter's counter is
 /// beyond the decimal range.
-pub fn measure(
-    txn: &Txn,
-    print: &Print,
-    given: &[RunInput],
-    seconds: &HashMap<Id, u32>,
-) -> Result<Vec<PartElectricity>> {
+pub fn measure(txn: &Txn, print: &Print, given: &[RunInput]) -> Result<Vec<PartElectricity>> {
     let mut windows = HashMap::new();
+    let mut fleet_kwh = HashMap::new();
     for part in &print.parts {
         let maker = given.iter().find(|g| g.part_id == part.id);
+        let log = log_of(txn, part.id)?;
+        if let Some(kwh) = log.as_ref().and_then(|l| l.energy_kwh) {
+            fleet_kwh.insert(part.id, kwh);
+        }
         let window = Window {
             started_at: maker.and_then(|g| g.started_at),
             ended_at: maker.and_then(|g| g.ended_at),
         }
-        .or(stored_window(txn, print, part.id)?);
+        .or(stored_window(print, log.as_ref()));
         if let (Some(s), Some(e)) = (window.started_at, window.ended_at)
             && e.0 < s.0
         {
@@ -250,17 +239,8 @@ pub fn measure(
             .iter()
             .find(|g| g.part_id == part.id)
             .and_then(|g| g.kwh);
-        let fleet = logs::of(txn, part.id)?
-            .and_then(|l| l.log)
-            .and_then(|l| l.energy_kwh);
-        let estimated = |why| {
-            (
-                estimate(print, part.id, seconds.get(&part.id).copied().unwrap_or(0)),
-                EnergySource::Estimated,
-                Some(why),
-                false,
-            )
-        };
+        let fleet = fleet_kwh.get(&part.id).copied();
+        let estimated = |why| (Decimal::ZERO, EnergySource::Estimated, Some(why), false);
         let (kwh, source, unmetered, overlapped) = match (entered, fleet) {
             (Some(kwh), _) => (kwh, EnergySource::Entered, None, false),
             (None, Some(kwh)) => (kwh, EnergySource::PrintFleet, None, false),
@@ -293,6 +273,28 @@ pub fn measure(
         });
     }
     Ok(measured)
+}
+
+/// `measured` with each estimate's kWh taken from `actual`'s electricity line of its part (the
+/// frozen watts over the actual time, as the costing priced it), rounded half-even to 6
+/// decimals.
+pub fn with_estimates(
+    mut measured: Vec<PartElectricity>,
+    actual: &Costing,
+) -> Vec<PartElectricity> {
+    for e in measured
+        .iter_mut()
+        .filter(|e| e.source == EnergySource::Estimated)
+    {
+        let line = actual
+            .lines
+            .iter()
+            .find(|l| l.category == CostCategory::Electricity && l.part_id == Some(e.part_id));
+        e.kwh = line.map_or(Decimal::ZERO, |l| {
+            l.quantity.round_dp(MAX_SCALE).normalize()
+        });
+    }
+    measured
 }
 
 /// The kWh to price each part's electricity line from: every part whose figure is not an

@@ -222,7 +222,7 @@ fn revision(
     number: u32,
     now: Timestamp,
 ) -> Result<OutcomeRevision> {
-    let measured = electricity::measure(txn, print, &input.electricity, &actuals.part_seconds)?;
+    let measured = electricity::measure(txn, print, &input.electricity)?;
     let actuals = Actuals {
         part_kwh: electricity::priced_kwh(&measured),
         ..actuals.clone()
@@ -261,8 +261,8 @@ fn revision(
         correction_note: None,
         operation_key: None,
         recorded_at: now,
+        electricity: electricity::with_estimates(measured, &actual),
         actual,
-        electricity: measured,
     })
 }
 
