@@ -137,7 +137,6 @@ pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool
     };
     repo::put(txn, &spool)?;
     repo::index_put(txn, tables::SPOOL_CODES, &code_key(&spool.code), spool.id)?;
-    repo::set_references(txn, spool.id, &[], &[spool.filament_id])?;
     let opening = MovementInput {
         kind: MovementKind::Receipt,
         grams: spool.initial_net_weight_grams,

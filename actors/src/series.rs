@@ -71,12 +71,6 @@ pub fn create(txn: &Txn, input: &SeriesInput, now: Timestamp) -> Result<Series> 
         updated_at: now,
     };
     repo::put(txn, &series)?;
-    repo::set_references(
-        txn,
-        series.id,
-        &[],
-        &series.customer_id.into_iter().collect::<Vec<_>>(),
-    )?;
     Ok(series)
 }
 
@@ -106,8 +100,6 @@ pub fn replace(txn: &Txn, id: Id, input: &SeriesInput, now: Timestamp) -> Result
     series.auto_complete = input.auto_complete;
     series.updated_at = now;
     repo::put(txn, &series)?;
-    let refs = |s: &Series| s.customer_id.into_iter().collect::<Vec<_>>();
-    repo::set_references(txn, id, &refs(&old), &refs(&series))?;
     complete_if_reached(txn, id, now)?;
     get(txn, id)
 }

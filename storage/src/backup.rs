@@ -46,27 +46,45 @@ impl Store {
         write_to(&self.begin_read()?, path)
     }
 
-    /// Writes a backup of the last commit to `path` as [`Store::backup_to`] does, then checks
-    /// it by opening it: redb's integrity check passes, it is of this schema version, and each
-    /// table holds as many entries as the snapshot that was copied (`meta` aside, where the
-    /// left-out credentials are noted). Returns the entries checked.
+    /// Writes a backup of the last commit to `path` as [`Store::backup_to`] does, but checks it
+    /// before it takes the name: redb's integrity check passes, it is of this schema version,
+    /// and each table holds as many entries as the snapshot that was copied (`meta` aside,
+    /// where the left-out credentials are noted). Returns the entries checked.
     ///
-    /// Errors: as [`Store::backup_to`]; [`Error::NotAStore`] when the check fails, and then the
-    /// file is removed.
+    /// A backup that fails its check never replaces a file already at `path` (one taken in the
+    /// same second): only a checked file is renamed into place.
+    ///
+    /// Errors: as [`Store::backup_to`]; [`Error::NotAStore`] when the check fails, and then
+    /// nothing is left of the attempt.
     pub fn backup_checked(&self, path: &Path) -> Result<u64> {
         let snapshot = self.begin_read()?;
-        write_to(&snapshot, path)?;
-        let checked = entries(&snapshot).and_then(|expected| check(path, expected));
-        if checked.is_err() {
-            let _ = std::fs::remove_file(path);
+        let partial = write_partial(&snapshot, path)?;
+        let checked = entries(&snapshot).and_then(|expected| check(&partial, expected));
+        match checked {
+            Ok(entries) => {
+                std::fs::rename(&partial, path)?;
+                sync_parent(path)?;
+                Ok(entries)
+            }
+            Err(e) => {
+                let _ = std::fs::remove_file(&partial);
+                Err(e)
+            }
         }
-        checked
     }
 }
 
 /// Writes a backup of `snapshot` to `path`, through `<path>.partial` renamed into place once
 /// synced, so `path` is either absent or complete.
 fn write_to(snapshot: &ReadTransaction, path: &Path) -> Result<()> {
+    let partial = write_partial(snapshot, path)?;
+    std::fs::rename(&partial, path)?;
+    sync_parent(path)
+}
+
+/// Writes a backup of `snapshot` to `<path>.partial` (synced: redb commits it durably) and
+/// answers that path; on failure nothing is left of it.
+fn write_partial(snapshot: &ReadTransaction, path: &Path) -> Result<PathBuf> {
     let partial = with_suffix(path, ".partial");
     let written = std::fs::OpenOptions::new()
         .read(true)
@@ -76,12 +94,13 @@ fn write_to(snapshot: &ReadTransaction, path: &Path) -> Result<()> {
         .open(&partial)
         .map_err(Error::from)
         .and_then(|file| copy_snapshot(snapshot, file));
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&partial);
-        return Err(e);
+    match written {
+        Ok(()) => Ok(partial),
+        Err(e) => {
+            let _ = std::fs::remove_file(&partial);
+            Err(e)
+        }
     }
-    std::fs::rename(&partial, path)?;
-    sync_parent(path)
 }
 
 /// Checks the backup at `path` against the `expected` entries of the snapshot it copied.
@@ -230,7 +249,7 @@ fn copy_snapshot(snapshot: &ReadTransaction, file: File) -> Result<()> {
         from: snapshot,
         to: &txn,
     })?;
-    leave_out_credentials(&txn)?;
+    copy_settings_without_credentials(snapshot, &txn)?;
     txn.commit()?;
     Ok(())
 }
@@ -238,28 +257,52 @@ fn copy_snapshot(snapshot: &ReadTransaction, file: File) -> Result<()> {
 /// `meta` key: how many integration credentials a backup left out.
 const CREDENTIALS_LEFT_OUT: &str = "credentials_left_out";
 
-/// Replaces every stored integration credential of the backup being written with the
-/// environment's default, removes the webhooks' tokens, and notes how many there were in
-/// `meta`.
-fn leave_out_credentials(txn: &WriteTransaction) -> Result<()> {
-    let mut integrations = repo::integrations(txn)?;
+/// Copies the settings table into the backup being written with every credential left out,
+/// and notes in `meta` how many there were: the integrations' (replaced by the environment's
+/// default) and the webhooks' tokens (removed).
+///
+/// The credentials are taken out before anything is written, so their bytes never reach the
+/// new file (an entry written and then overwritten would leave them on a freed page). An entry
+/// that the snapshot does not hold is not made up (the copy holds exactly the snapshot's
+/// entries, which [`check`] counts).
+fn copy_settings_without_credentials(
+    snapshot: &ReadTransaction,
+    txn: &WriteTransaction,
+) -> Result<()> {
     let mut left_out = 0u64;
-    for peer in [&mut integrations.spoolmgr, &mut integrations.printfleet] {
-        if matches!(peer.credential, Override::Set(_)) {
-            peer.credential = Override::Default;
-            left_out += 1;
+    let mut entries: Vec<(u8, Vec<u8>)> = Vec::new();
+    for entry in snapshot.open_table(tables::SETTINGS)?.iter()? {
+        let (key, value) = entry?;
+        entries.push((key.value(), value.value().to_vec()));
+    }
+    for (key, bytes) in &mut entries {
+        match *key {
+            repo::INTEGRATIONS_KEY => {
+                let mut integrations = repo::integrations(snapshot)?;
+                for peer in [&mut integrations.spoolmgr, &mut integrations.printfleet] {
+                    if matches!(peer.credential, Override::Set(_)) {
+                        peer.credential = Override::Default;
+                        left_out += 1;
+                    }
+                }
+                *bytes = crate::encode("settings", &integrations)?;
+            }
+            repo::ALERT_SETTINGS_KEY => {
+                let mut alerts = repo::alert_settings(snapshot)?;
+                for webhook in &mut alerts.webhooks {
+                    left_out += u64::from(webhook.token.take().is_some());
+                }
+                *bytes = crate::encode("settings", &alerts)?;
+            }
+            _ => {}
         }
     }
-    let mut alerts = repo::alert_settings(txn)?;
-    let tokens = alerts.webhooks.iter().filter(|w| w.token.is_some()).count() as u64;
-    if tokens > 0 {
-        alerts.webhooks.iter_mut().for_each(|w| w.token = None);
-        repo::put_alert_settings(txn, &alerts)?;
-        left_out += tokens;
+    let mut settings = txn.open_table(tables::SETTINGS)?;
+    for (key, bytes) in &entries {
+        settings.insert(*key, bytes.as_slice())?;
     }
     let mut meta = txn.open_table(tables::META)?;
     if left_out > 0 {
-        repo::put_integrations(txn, &integrations)?;
         meta.insert(CREDENTIALS_LEFT_OUT, left_out)?;
     } else {
         meta.remove(CREDENTIALS_LEFT_OUT)?;
@@ -276,7 +319,8 @@ pub struct Restored {
     pub credentials_left_out: u64,
 }
 
-/// Copies every entry of each visited table from a snapshot into a new file's transaction.
+/// Copies every entry of each visited table from a snapshot into a new file's transaction (the
+/// settings table aside, whose credentials are left out).
 struct Copy<'a> {
     from: &'a ReadTransaction,
     to: &'a WriteTransaction,
@@ -288,6 +332,10 @@ impl tables::Visit for Copy<'_> {
         def: TableDefinition<K, V>,
     ) -> Result<()> {
         let mut to = self.to.open_table(def)?;
+        if def.name() == tables::SETTINGS.name() {
+            // Copied by `copy_settings_without_credentials`.
+            return Ok(());
+        }
         for entry in self.from.open_table(def)?.iter()? {
             let (key, value) = entry?;
             to.insert(key.value(), value.value())?;

@@ -57,13 +57,25 @@ impl Tx for WriteTransaction {
 }
 
 /// A record stored in its own table under its 16-byte id.
+///
+/// The records it refers to ([`Record::references`]) are the one place the safe delete is
+/// derived from: [`put`] and [`remove`] keep the `references` edges in step with them, so a
+/// record that any other record refers to answers [`is_referenced`], whichever command wrote
+/// the referrer.
 pub trait Record: Serialize + DeserializeOwned {
     /// Its table.
     const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]>;
     /// The table's name, for error messages.
     const NAME: &'static str;
+    /// Whether records of this kind refer to others (so [`put`] reads what it replaces).
+    const REFERS: bool = false;
     /// Its id.
     fn id(&self) -> Id;
+    /// The records this one refers to, sorted and without repeats (none unless
+    /// [`Record::REFERS`]): none of them can be deleted while this one exists.
+    fn references(&self) -> Vec<Id> {
+        Vec::new()
+    }
 }
 
 macro_rules! record {
@@ -76,18 +88,67 @@ macro_rules! record {
             }
         }
     };
+    ($t:ty, $table:ident, $name:literal, |$r:ident| $refs:expr) => {
+        impl Record for $t {
+            const TABLE: TableDefinition<'static, [u8; 16], &'static [u8]> = tables::$table;
+            const NAME: &'static str = $name;
+            const REFERS: bool = true;
+            fn id(&self) -> Id {
+                self.id
+            }
+            fn references(&self) -> Vec<Id> {
+                let $r = self;
+                let mut refs: Vec<Id> = $refs;
+                refs.sort();
+                refs.dedup();
+                refs
+            }
+        }
+    };
 }
 record!(Account, ACCOUNTS, "accounts");
 record!(Customer, CUSTOMERS, "customers");
 record!(Manufacturer, MANUFACTURERS, "manufacturers");
-record!(Printer, PRINTERS, "printers");
-record!(Component, COMPONENTS, "components");
-record!(Filament, FILAMENTS, "filaments");
-record!(MaintenanceTask, MAINTENANCE_TASKS, "maintenance_tasks");
-record!(Print, PRINTS, "prints");
-record!(Series, SERIES, "series");
-record!(Spool, SPOOLS, "spools");
+record!(Printer, PRINTERS, "printers", |p| vec![p.manufacturer_id]);
+record!(Component, COMPONENTS, "components", |c| c
+    .manufacturer_id
+    .into_iter()
+    .chain(c.printer_ids.iter().copied())
+    .collect());
+record!(Filament, FILAMENTS, "filaments", |f| vec![
+    f.manufacturer_id
+]);
+record!(
+    MaintenanceTask,
+    MAINTENANCE_TASKS,
+    "maintenance_tasks",
+    |t| t.component_id.into_iter().chain([t.printer_id]).collect()
+);
+record!(Print, PRINTS, "prints", |p| print_references(p));
+record!(Series, SERIES, "series", |s| s
+    .customer_id
+    .into_iter()
+    .collect());
+record!(Spool, SPOOLS, "spools", |s| vec![s.filament_id]);
 record!(Movement, MOVEMENTS, "movements");
+
+/// What a print refers to: its customer and series, and each part's printer, build plate,
+/// hotends, other components and filaments.
+fn print_references(print: &Print) -> Vec<Id> {
+    let mut refs: Vec<Id> = print
+        .customer_id
+        .into_iter()
+        .chain(print.series_id)
+        .collect();
+    for part in &print.parts {
+        refs.push(part.printer_id);
+        refs.push(part.build_plate_id);
+        refs.extend(part.hotends.iter().map(|h| h.component_id));
+        refs.extend(part.other_component_ids.iter().copied());
+        refs.extend(part.usages.iter().map(|u| u.filament_id));
+    }
+    refs
+}
 record!(
     SpoolmgrOperation,
     SPOOLMGR_OPERATIONS,
@@ -147,17 +208,63 @@ pub fn for_each<R: Record>(tx: &impl Tx, mut visit: impl FnMut(R)) -> Result<()>
     Ok(())
 }
 
-/// Inserts or replaces `record`.
+/// Inserts or replaces `record`, and keeps its reference edges in step with
+/// [`Record::references`] (the replaced record's edges give way to the new one's).
 pub fn put<R: Record>(tx: &WriteTransaction, record: &R) -> Result<()> {
     let bytes = encode(R::NAME, record)?;
-    tx.open_table(R::TABLE)?
-        .insert(record.id().bytes(), bytes.as_slice())?;
+    let old_refs = {
+        let mut table = tx.open_table(R::TABLE)?;
+        let old = table.insert(record.id().bytes(), bytes.as_slice())?;
+        match old {
+            Some(old) if R::REFERS => decode::<R>(R::NAME, old.value())?.references(),
+            _ => Vec::new(),
+        }
+    };
+    if R::REFERS {
+        let new_refs = record.references();
+        if new_refs != old_refs {
+            set_references(tx, record.id(), &old_refs, &new_refs)?;
+        }
+    }
     Ok(())
 }
 
-/// Removes the record with `id`; true when it existed.
+/// Removes the record with `id` and its reference edges; true when it existed.
 pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
-    Ok(tx.open_table(R::TABLE)?.remove(id.bytes())?.is_some())
+    let old_refs = {
+        let mut table = tx.open_table(R::TABLE)?;
+        let old = table.remove(id.bytes())?;
+        match old {
+            None => return Ok(false),
+            Some(old) if R::REFERS => decode::<R>(R::NAME, old.value())?.references(),
+            Some(_) => Vec::new(),
+        }
+    };
+    set_references(tx, id, &old_refs, &[])?;
+    Ok(true)
+}
+
+/// Rebuilds every reference edge from the records themselves ([`Record::references`]): what a
+/// migration runs once when edges were missing (maintenance tasks' before schema 10).
+pub fn rebuild_references(tx: &WriteTransaction) -> Result<()> {
+    tx.delete_multimap_table(tables::REFERENCES)?;
+    tx.open_multimap_table(tables::REFERENCES)?;
+    fn edges<R: Record>(tx: &WriteTransaction) -> Result<()> {
+        let mut pairs = Vec::new();
+        for_each::<R>(tx, |r| pairs.push((r.id(), r.references())))?;
+        for (id, refs) in pairs {
+            set_references(tx, id, &[], &refs)?;
+        }
+        Ok(())
+    }
+    edges::<Printer>(tx)?;
+    edges::<Component>(tx)?;
+    edges::<Filament>(tx)?;
+    edges::<MaintenanceTask>(tx)?;
+    edges::<Print>(tx)?;
+    edges::<Series>(tx)?;
+    edges::<Spool>(tx)?;
+    Ok(())
 }
 
 /// How many records the table holds (kept by redb, not counted).
@@ -380,12 +487,17 @@ fn put_setting<T: Serialize>(tx: &WriteTransaction, key: u8, value: &T) -> Resul
 /// The integrations' settings (their defaults before any change), stored in the settings table
 /// under key 1.
 pub fn integrations(tx: &impl Tx) -> Result<Integrations> {
-    setting(tx, 1)
+    setting(tx, INTEGRATIONS_KEY)
 }
+
+/// The settings table's key of the integrations' settings.
+pub const INTEGRATIONS_KEY: u8 = 1;
+/// The settings table's key of Settings › Alerts (the webhooks and their tokens).
+pub const ALERT_SETTINGS_KEY: u8 = 4;
 
 /// Stores the integrations' settings.
 pub fn put_integrations(tx: &WriteTransaction, integrations: &Integrations) -> Result<()> {
-    put_setting(tx, 1, integrations)
+    put_setting(tx, INTEGRATIONS_KEY, integrations)
 }
 
 /// The nightly backup's schedule ([`BackupSchedule::default`] before any change), stored in the
@@ -412,12 +524,12 @@ pub fn put_metrics_token_hash(tx: &WriteTransaction, hash: Option<[u8; 32]>) -> 
 
 /// Settings › Alerts ([`AlertSettings::default`] before any change), under key 4.
 pub fn alert_settings(tx: &impl Tx) -> Result<AlertSettings> {
-    setting(tx, 4)
+    setting(tx, ALERT_SETTINGS_KEY)
 }
 
 /// Stores Settings › Alerts.
 pub fn put_alert_settings(tx: &WriteTransaction, settings: &AlertSettings) -> Result<()> {
-    put_setting(tx, 4, settings)
+    put_setting(tx, ALERT_SETTINGS_KEY, settings)
 }
 
 /// The alerts standing now (none before the first evaluation), under key 5.

@@ -27,15 +27,23 @@
 //!   existing revisions: their electricity lines were estimated), and print-fleet logs their
 //!   `energy_kwh` (none until the next read). Rewrites `prints`, `print_answers` and
 //!   `log_links`.
+//! - 10: maintenance tasks refer to their printer and component like every other reference
+//!   (the safe delete), derived from `Record::references`. The step removes the tasks whose
+//!   printer or component an earlier build let be deleted (they could no longer be shown,
+//!   changed or done), then rebuilds every reference edge from the records.
 
-use crate::records::{Customer, LogLink, Outcome, OutcomeRevision, Print, PrintLog};
+use crate::records::{
+    Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print, PrintLog,
+    Printer,
+};
+use crate::repo;
 use crate::repo::Tx;
 use crate::{Error, Result, decode, encode, tables};
 use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 9;
+pub const SCHEMA_VERSION: u64 = 10;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -219,10 +227,34 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
         // v7 also keeps a build that does not keep the wear from writing prints into the file.
         2..=7 => Ok(()),
         8 => metered_v8_to_v9(txn),
+        9 => references_v9_to_v10(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
     }
+}
+
+/// v9 → v10: tasks of a deleted printer or component go, then every reference edge is made
+/// again from the records (tasks had none).
+fn references_v9_to_v10(txn: &WriteTransaction) -> Result<()> {
+    let mut dangling = Vec::new();
+    repo::for_each::<MaintenanceTask>(txn, |t| dangling.push(t))?;
+    let mut gone = Vec::new();
+    for task in dangling {
+        let printer = repo::get::<Printer>(txn, task.printer_id)?.is_none();
+        let component = match task.component_id {
+            Some(c) => repo::get::<Component>(txn, c)?.is_none(),
+            None => false,
+        };
+        if printer || component {
+            gone.push(task.id);
+        }
+    }
+    for id in gone {
+        tracing::warn!(task = %id, "a maintenance task of a deleted printer or component was removed");
+        repo::remove::<MaintenanceTask>(txn, id)?;
+    }
+    repo::rebuild_references(txn)
 }
 
 /// v1 → v2: every customer gets `exclude_from_dashboard = false`.
@@ -362,6 +394,7 @@ fn metered_v8_to_v9(txn: &WriteTransaction) -> Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
+    use crate::records::{Interval, Mark};
     use crate::{Id, Timestamp};
     use crate::{Store, StoreOptions, repo};
 
@@ -415,6 +448,81 @@ pub(crate) mod tests {
             .unwrap()
             .unwrap()
             .value()
+    }
+
+    fn printer(id: Id) -> Printer {
+        Printer {
+            id,
+            name: "Ref printer".into(),
+            manufacturer_id: Id::new(),
+            model: None,
+            purchase_price: 1200.into(),
+            expected_lifetime_hours: 6000.into(),
+            average_power_watts: 120,
+            note: None,
+            archived: false,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_000),
+        }
+    }
+
+    fn task(printer_id: Id) -> MaintenanceTask {
+        MaintenanceTask {
+            id: Id::new(),
+            printer_id,
+            component_id: None,
+            name: "Lubricate the rods".into(),
+            every: Interval::Days(30),
+            blocking: false,
+            since: Mark {
+                at: Timestamp(1_700_000_000),
+                actual_seconds: 0,
+                runs: 0,
+            },
+            done: Vec::new(),
+            overrides: Vec::new(),
+            archived: false,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_000),
+        }
+    }
+
+    #[test]
+    fn a_v9_file_loses_the_tasks_of_deleted_printers_and_gains_the_tasks_edges() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        let kept_printer = printer(Id::new());
+        let (kept, dangling) = (task(kept_printer.id), task(Id::new()));
+        {
+            let store = Store::open(&path, StoreOptions::default()).unwrap();
+            let txn = store.begin_write().unwrap();
+            repo::put(&txn, &kept_printer).unwrap();
+            // As a v9 build wrote them: rows without reference edges.
+            for t in [&kept, &dangling] {
+                txn.open_table(tables::MAINTENANCE_TASKS)
+                    .unwrap()
+                    .insert(t.id.bytes(), encode("t", t).unwrap().as_slice())
+                    .unwrap();
+            }
+            set_version(&txn, 9).unwrap();
+            txn.commit().unwrap();
+        }
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        assert_eq!(stored_version(&store.begin_read().unwrap()), SCHEMA_VERSION);
+        let txn = store.begin_write().unwrap();
+        assert_eq!(
+            repo::get::<MaintenanceTask>(&txn, kept.id).unwrap(),
+            Some(kept.clone())
+        );
+        assert_eq!(
+            repo::get::<MaintenanceTask>(&txn, dangling.id).unwrap(),
+            None
+        );
+        assert_eq!(
+            repo::referrers(&txn, kept_printer.id).unwrap(),
+            vec![kept.id]
+        );
+        assert!(repo::is_referenced(&txn, kept_printer.manufacturer_id).unwrap());
     }
 
     /// A file holding nothing but schema version `version`.

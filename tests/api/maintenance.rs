@@ -437,3 +437,75 @@ async fn a_worn_component_is_replaced_keeping_its_history_and_moving_its_tasks()
         .await;
     assert_error(bad, 422, "VALIDATION_FAILED").await;
 }
+
+#[actix_web::test]
+async fn a_printer_or_component_with_a_task_is_referenced_and_maintenance_still_answers() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    task(
+        &app,
+        &shop,
+        None,
+        json!({"unit": "DAYS", "count": 30}),
+        true,
+    )
+    .await;
+    task(
+        &app,
+        &shop,
+        Some(&shop.belts),
+        json!({"unit": "PRINTS", "count": 10}),
+        false,
+    )
+    .await;
+
+    // Nothing but the tasks refers to the printer and the belts.
+    let printer = format!("/api/printers/{}", shop.printer);
+    let belts = format!("/api/components/{}", shop.belts);
+    assert_error(app.delete(&printer).await, 409, "REFERENCED").await;
+    assert_error(app.delete(&belts).await, 409, "REFERENCED").await;
+    assert_eq!(app.get(&printer).await.status(), 200);
+    assert_eq!(app.get(&belts).await.status(), 200);
+
+    // Maintenance, its tasks, the dashboard and the pages answer.
+    let tasks = app.json("/api/maintenance").await;
+    let tasks = tasks.as_array().unwrap_or_else(|| panic!("{tasks}"));
+    assert_eq!(tasks.len(), 2);
+    for t in tasks {
+        let id = t["id"].as_str().unwrap();
+        assert_eq!(
+            app.get(&format!("/api/maintenance/{id}")).await.status(),
+            200
+        );
+    }
+    assert_eq!(app.get("/api/dashboard").await.status(), 200);
+
+    // A component whose task moved to its replacement is no longer that task's subject.
+    let hotend_task = task(
+        &app,
+        &shop,
+        Some(&shop.hotend),
+        json!({"unit": "HOURS", "count": 50}),
+        false,
+    )
+    .await;
+    let old = format!("/api/components/{}", shop.hotend);
+    assert_error(app.delete(&old).await, 409, "REFERENCED").await;
+    let replaced = app
+        .create(&format!("{old}/replace"), &json!({"purchasePrice": "120"}))
+        .await;
+    let new_id = replaced["id"].as_str().unwrap();
+    assert_eq!(
+        reread(&app, &hotend_task).await["componentId"],
+        json!(new_id)
+    );
+    let deleted = app.delete(&old).await;
+    assert_eq!(deleted.status(), 204, "{}", deleted.text().await.unwrap());
+    assert_error(
+        app.delete(&format!("/api/components/{new_id}")).await,
+        409,
+        "REFERENCED",
+    )
+    .await;
+}

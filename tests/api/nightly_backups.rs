@@ -200,3 +200,80 @@ async fn a_backup_now_is_checked_listed_and_downloadable_and_a_failed_one_names_
         "{backups}"
     );
 }
+
+/// True when `needle` occurs anywhere in `haystack`.
+fn holds(haystack: &[u8], needle: &str) -> bool {
+    haystack
+        .windows(needle.len())
+        .any(|w| w == needle.as_bytes())
+}
+
+#[actix_web::test]
+async fn a_webhook_token_on_a_box_without_integration_settings_is_left_out_of_a_checked_backup() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let usb = tempfile::tempdir().unwrap();
+    assert_eq!(
+        put_schedule(&app, &schedule_in(usb.path())).await.status(),
+        200
+    );
+    // The integrations' settings were never saved; a webhook holds a token.
+    app.create(
+        "/api/settings/alerts/webhooks",
+        &json!({"name": "ntfy", "url": "http://127.0.0.1:9/alerts", "form": "NTFY", "kinds": ["LOW_STOCK"], "token": "tk_only-webhook-secret"}),
+    )
+    .await;
+    let written = app.create("/api/backups", &json!({})).await;
+    let name = written["name"].as_str().unwrap();
+    let on_disk = std::fs::read(usb.path().join(name)).unwrap();
+    assert!(!holds(&on_disk, "tk_only-webhook-secret"));
+    let backups: Value = app.get("/api/backups").await.json().await.unwrap();
+    assert_eq!(backups["lastRun"]["ok"], true, "{backups}");
+}
+
+#[actix_web::test]
+async fn a_backup_holds_no_byte_of_a_credential_however_often_it_was_changed() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let usb = tempfile::tempdir().unwrap();
+    assert_eq!(
+        put_schedule(&app, &schedule_in(usb.path())).await.status(),
+        200
+    );
+    let mut secrets = Vec::new();
+    for round in 0..5 {
+        let header = format!("Bearer spoolman-secret-{round}");
+        let key = format!("fleet-key-secret-{round}");
+        let token = format!("tk_hook-secret-{round}");
+        let change = json!({
+            "spoolmgr": {"enabled": false, "url": "http://spoolman.lan:7912", "authorization": header},
+            "printfleet": {"enabled": false, "url": "http://bambuddy.lan:8000", "apiKey": key},
+        });
+        assert_eq!(
+            app.patch("/api/settings/integrations", &change)
+                .await
+                .status(),
+            200
+        );
+        app.create(
+            "/api/settings/alerts/webhooks",
+            &json!({"name": format!("hook {round}"), "url": "http://127.0.0.1:9/alerts", "form": "NTFY", "kinds": ["LOW_STOCK"], "token": token}),
+        )
+        .await;
+        secrets.extend([header, key, token]);
+    }
+    let written = app.create("/api/backups", &json!({})).await;
+    let on_disk = std::fs::read(usb.path().join(written["name"].as_str().unwrap())).unwrap();
+    for secret in &secrets {
+        assert!(!holds(&on_disk, secret), "{secret} is in the backup");
+    }
+    // The download of a backup is the same copy.
+    let download = app.get("/api/backup").await;
+    assert_eq!(download.status(), 200);
+    let downloaded = download.bytes().await.unwrap();
+    for secret in &secrets {
+        assert!(!holds(&downloaded, secret), "{secret} is in the download");
+    }
+    // The URLs stay.
+    assert!(holds(&on_disk, "bambuddy.lan"));
+}

@@ -75,7 +75,7 @@ pub enum Code {
     SlicedFileBinaryGcode,
     /// 422: CuraEngine's command-line placeholders instead of an estimate.
     SlicedFilePlaceholders,
-    /// 413: a file above the limit (2 GiB G-code, 512 MiB package).
+    /// 413: a file above the limit (2 GiB G-code; 512 MiB or 4,096 entries a package).
     SlicedFileTooLarge,
     /// 422: an archive entry above its limit (a zip bomb).
     SlicedFileEntryTooLarge,
@@ -135,7 +135,7 @@ impl Code {
             SlicedFileNotSliced     => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_NOT_SLICED", "errors.slicedFileNotSliced", "The 3MF holds a project but no sliced result: slice it and export the sliced file."),
             SlicedFileBinaryGcode   => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_BINARY_GCODE", "errors.slicedFileBinaryGcode", "This binary G-code's metadata cannot be read: export text G-code."),
             SlicedFilePlaceholders  => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_PLACEHOLDERS", "errors.slicedFilePlaceholders", "The file holds CuraEngine's placeholder values, not an estimate: save it from Cura."),
-            SlicedFileTooLarge      => (S::PAYLOAD_TOO_LARGE, "SLICED_FILE_TOO_LARGE", "errors.slicedFileTooLarge", "The file is larger than the limit (2 GiB of G-code, 512 MiB for a 3MF)."),
+            SlicedFileTooLarge      => (S::PAYLOAD_TOO_LARGE, "SLICED_FILE_TOO_LARGE", "errors.slicedFileTooLarge", "The file is larger than the limit (2 GiB of G-code; 512 MiB or 4,096 entries for a 3MF)."),
             SlicedFileEntryTooLarge => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_ENTRY_TOO_LARGE", "errors.slicedFileEntryTooLarge", "An entry of the archive is larger than its limit."),
             IntegrationConfig       => (S::CONFLICT, "INTEGRATION_CONFIG", "errors.integrationConfig", "The integration is not configured, or the peer refused its credential."),
             IntegrationUnavailable  => (S::BAD_GATEWAY, "INTEGRATION_UNAVAILABLE", "errors.integrationUnavailable", "The peer is unavailable."),

@@ -257,7 +257,7 @@ fn filament_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
         created_at: now,
         updated_at: now,
     };
-    inventory::save(txn, None, &filament)?;
+    inventory::save(txn, &filament)?;
     repo::remote_put(txn, tables::REMOTE_FILAMENTS, f.id, filament.id)?;
     Ok(filament.id)
 }
@@ -289,7 +289,6 @@ fn spool_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
         &ledger::code_key(&spool.code),
         spool.id,
     )?;
-    repo::set_references(txn, spool.id, &[], &[spool.filament_id])?;
     Ok(spool.id)
 }
 

@@ -11,13 +11,6 @@ use storage::{Id, Timestamp};
 
 impl InventoryRecord for Component {
     archivable!(Component);
-
-    fn references(&self) -> Vec<Id> {
-        self.manufacturer_id
-            .into_iter()
-            .chain(self.printer_ids.iter().copied())
-            .collect()
-    }
 }
 
 /// The editable fields of a component.
@@ -65,7 +58,6 @@ pub struct ComponentView {
 
 fn write(
     txn: &Txn,
-    old: Option<&Component>,
     mut component: Component,
     input: &ComponentInput,
     now: Timestamp,
@@ -97,7 +89,7 @@ fn write(
     component.printer_ids = printer_ids;
     component.note = note_text(input.note.clone());
     component.updated_at = now;
-    save(txn, old, &component)?;
+    save(txn, &component)?;
     Ok(ComponentView {
         component,
         manufacturer: manufacturer.map(|m| m.name),
@@ -129,12 +121,12 @@ impl Kind for Components {
             created_at: now,
             updated_at: now,
         };
-        write(txn, None, component, input, now)
+        write(txn, component, input, now)
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<ComponentView> {
         let old: Component = inventory::get(txn, id)?;
-        write(txn, Some(&old), old.clone(), input, now)
+        write(txn, old, input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<ComponentView> {

@@ -28,7 +28,6 @@ pub struct CustomerInput {
 
 fn write(
     txn: &Txn,
-    old: Option<&Customer>,
     mut customer: Customer,
     input: &CustomerInput,
     now: Timestamp,
@@ -38,7 +37,7 @@ fn write(
     customer.note = note_text(input.note.clone());
     customer.exclude_from_dashboard = input.exclude_from_dashboard;
     customer.updated_at = now;
-    save(txn, old, &customer)?;
+    save(txn, &customer)?;
     Ok(customer)
 }
 
@@ -62,12 +61,12 @@ impl Kind for Customers {
             created_at: now,
             updated_at: now,
         };
-        write(txn, None, customer, input, now)
+        write(txn, customer, input, now)
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<Customer> {
         let old: Customer = inventory::get(txn, id)?;
-        write(txn, Some(&old), old.clone(), input, now)
+        write(txn, old, input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<Customer> {

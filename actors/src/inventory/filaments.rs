@@ -13,10 +13,6 @@ use storage::{Id, Timestamp};
 
 impl InventoryRecord for Filament {
     archivable!(Filament);
-
-    fn references(&self) -> Vec<Id> {
-        vec![self.manufacturer_id]
-    }
 }
 
 /// The editable fields of a filament.
@@ -66,7 +62,6 @@ pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
 
 fn write(
     txn: &Txn,
-    old: Option<&Filament>,
     mut filament: Filament,
     input: &FilamentInput,
     now: Timestamp,
@@ -82,7 +77,7 @@ fn write(
     filament.minimum_stock_grams = input.minimum_stock_grams.as_ref().map(|a| *a.get());
     filament.note = note_text(input.note.clone());
     filament.updated_at = now;
-    save(txn, old, &filament)?;
+    save(txn, &filament)?;
     Ok(view(filament, manufacturer.name))
 }
 
@@ -117,7 +112,7 @@ impl Kind for Filaments {
             created_at: now,
             updated_at: now,
         };
-        let view = write(txn, None, filament, input, now)?;
+        let view = write(txn, filament, input, now)?;
         // Spool management on keeps every active filament stocked (docs/api-contract.md).
         if settings::get(txn)?.spool_management_enabled {
             ledger::stock_filament(txn, &view.filament, now)?;
@@ -127,7 +122,7 @@ impl Kind for Filaments {
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
         let old: Filament = inventory::get(txn, id)?;
-        write(txn, Some(&old), old.clone(), input, now)
+        write(txn, old, input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<FilamentView> {

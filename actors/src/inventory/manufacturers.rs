@@ -56,7 +56,7 @@ fn write(
     manufacturer.name = input.name.get().clone();
     manufacturer.note = note_text(input.note.clone());
     manufacturer.updated_at = now;
-    save(txn, old, &manufacturer)?;
+    save(txn, &manufacturer)?;
     Ok(manufacturer)
 }
 

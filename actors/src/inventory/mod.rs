@@ -44,27 +44,22 @@ pub trait Kind {
     fn list(tx: &impl Tx, query: &ListQuery, filter: &Self::Filter) -> Result<Page<Self::View>>;
 }
 
-/// An inventory record: archivable, safely deletable, with outgoing references.
+/// An inventory record: archivable, and safely deletable (what it refers to is its
+/// [`Record::references`], declared with the record in `storage`).
 pub trait InventoryRecord: Record + Clone {
     /// Archive state.
     fn archived(&self) -> bool;
     /// Sets the archive state and the change time.
     fn set_archived(&mut self, archived: bool, now: Timestamp);
-    /// Ids of the records this one refers to (its manufacturer, printers...).
-    fn references(&self) -> Vec<Id> {
-        Vec::new()
-    }
     /// Removes what else the record owns in the store (unique index entries) on delete.
     fn forget(&self, _txn: &Txn) -> Result<()> {
         Ok(())
     }
 }
 
-/// Stores `new` (replacing `old`, if any) and keeps its reference edges in step.
-pub fn save<R: InventoryRecord>(txn: &Txn, old: Option<&R>, new: &R) -> Result<()> {
-    let old_refs = old.map(R::references).unwrap_or_default();
+/// Stores `new` (its reference edges follow it: [`repo::put`]).
+pub fn save<R: InventoryRecord>(txn: &Txn, new: &R) -> Result<()> {
     repo::put(txn, new)?;
-    repo::set_references(txn, new.id(), &old_refs, &new.references())?;
     Ok(())
 }
 
@@ -93,7 +88,6 @@ pub fn delete<R: InventoryRecord>(txn: &Txn, id: Id) -> Result<()> {
     if repo::is_referenced(txn, id)? {
         return Err(Error::Referenced);
     }
-    repo::set_references(txn, id, &record.references(), &[])?;
     record.forget(txn)?;
     repo::remove::<R>(txn, id)?;
     Ok(())

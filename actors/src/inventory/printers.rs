@@ -13,10 +13,6 @@ use storage::{Id, Timestamp};
 
 impl InventoryRecord for Printer {
     archivable!(Printer);
-
-    fn references(&self) -> Vec<Id> {
-        vec![self.manufacturer_id]
-    }
 }
 
 /// How an input names a manufacturer: by id, or (legacy printer input) by name, which resolves
@@ -61,7 +57,6 @@ pub struct PrinterView {
 
 fn write(
     txn: &Txn,
-    old: Option<&Printer>,
     mut printer: Printer,
     input: &PrinterInput,
     now: Timestamp,
@@ -78,7 +73,7 @@ fn write(
     printer.average_power_watts = input.average_power_watts.get();
     printer.note = note_text(input.note.clone());
     printer.updated_at = now;
-    save(txn, old, &printer)?;
+    save(txn, &printer)?;
     Ok(view(printer, manufacturer.name))
 }
 
@@ -90,7 +85,7 @@ pub fn set_average_power(txn: &Txn, id: Id, watts: Watts, now: Timestamp) -> Res
     let mut printer = old.clone();
     printer.average_power_watts = watts.get();
     printer.updated_at = now;
-    save(txn, Some(&old), &printer)?;
+    save(txn, &printer)?;
     let manufacturer: Manufacturer = inventory::get(txn, printer.manufacturer_id)?;
     Ok(view(printer, manufacturer.name))
 }
@@ -128,12 +123,12 @@ impl Kind for Printers {
             created_at: now,
             updated_at: now,
         };
-        write(txn, None, printer, input, now)
+        write(txn, printer, input, now)
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
         let old: Printer = inventory::get(txn, id)?;
-        write(txn, Some(&old), old.clone(), input, now)
+        write(txn, old, input, now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<PrinterView> {

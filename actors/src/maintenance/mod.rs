@@ -79,11 +79,11 @@ impl Command for ReplaceComponent {
             updated_at: now,
             ..old.clone()
         };
-        inventory::save(txn, None, &new)?;
+        inventory::save(txn, &new)?;
         let mut retired = old.clone();
         retired.archived = true;
         retired.updated_at = now;
-        inventory::save(txn, Some(&old), &retired)?;
+        inventory::save(txn, &retired)?;
         tasks::move_to_replacement(txn, old.id, new.id, now)?;
         let manufacturer = match new.manufacturer_id {
             Some(m) => Some(inventory::get::<Manufacturer>(txn, m)?.name),

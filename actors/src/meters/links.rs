@@ -15,13 +15,19 @@ use storage::repo;
 use storage::{Id, Timestamp};
 
 /// The rules of a source's own fields, whatever bridge runs: an MQTT topic has no wildcard
-/// (`+`, `#`) and at most 512 characters; a counter's path at most 200 characters and no
-/// empty step.
+/// (`+`, `#`), no control character (U+0000 is forbidden in a topic name, MQTT 3.1.1
+/// section 4.7.3, and a broker drops the connection that sends it; the others are
+/// discouraged there and never part of a device's topic) and at most 512 characters; a
+/// counter's path at most 200 characters and no empty step.
 ///
 /// Errors: `VALIDATION_FAILED` with `errors.invalidValue` at `topic` or `jsonPath`.
 pub fn check(source: &MeterSource) -> Result<()> {
     if let MeterSource::Mqtt { topic, json_path } = source {
-        if topic.is_empty() || topic.contains(['+', '#']) || topic.chars().count() > 512 {
+        if topic.is_empty()
+            || topic.contains(['+', '#'])
+            || topic.chars().any(char::is_control)
+            || topic.chars().count() > 512
+        {
             return Err(Error::field("topic", "errors.invalidValue"));
         }
         if json_path
@@ -200,6 +206,9 @@ mod tests {
         for refused in [
             mqtt("tele/+/SENSOR", None),
             mqtt("a/#", None),
+            mqtt("tele/plug\0/SENSOR", None),
+            mqtt("tele/plug\n/SENSOR", None),
+            mqtt("tele/plug\u{85}/SENSOR", None),
             mqtt("a", Some("ENERGY..Total")),
         ] {
             assert!(check(&refused).is_err(), "{refused:?}");

@@ -76,35 +76,14 @@ fn priced_as(
     })
 }
 
-/// Stores `print`, keeping its reference edges (customer, series, printers, components,
-/// filaments) in step with `old`.
+/// Stores `print` (its reference edges follow it: [`repo::put`]) with its summary and wear,
+/// and logs the change for the projection.
 pub(super) fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
     repo::put(txn, print)?;
     summary::put(txn, print)?;
     wear::apply(txn, old, print)?;
     txn.print_changed(old, print);
-    let old_refs = old.map(references).unwrap_or_default();
-    repo::set_references(txn, print.id, &old_refs, &references(print))?;
     Ok(())
-}
-
-/// The records a print refers to (so that they cannot be deleted while it exists).
-fn references(print: &Print) -> Vec<Id> {
-    let mut refs: Vec<Id> = print
-        .customer_id
-        .into_iter()
-        .chain(print.series_id)
-        .collect();
-    for part in &print.parts {
-        refs.push(part.printer_id);
-        refs.push(part.build_plate_id);
-        refs.extend(part.hotends.iter().map(|h| h.component_id));
-        refs.extend(part.other_component_ids.iter().copied());
-        refs.extend(part.usages.iter().map(|u| u.filament_id));
-    }
-    refs.sort();
-    refs.dedup();
-    refs
 }
 
 /// Creates a DRAFT print priced at current prices.

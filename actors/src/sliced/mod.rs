@@ -104,7 +104,8 @@ pub enum Refusal {
     /// CuraEngine's command-line placeholders (`;TIME:6666`, `;Filament used: 0m`).
     #[error("the file holds CuraEngine's placeholder values, not an estimate: save it from Cura")]
     Placeholders,
-    /// Larger than [`MAX_GCODE_BYTES`] or [`MAX_PACKAGE_BYTES`].
+    /// Larger than [`MAX_GCODE_BYTES`] or [`MAX_PACKAGE_BYTES`], or a package whose central
+    /// directory lists more than 4,096 entries or 1 MiB (`package::directory`).
     #[error("the file is larger than the limit")]
     TooLarge,
     /// An archive entry larger than [`MAX_ENTRY_BYTES`] (or one that inflates beyond its size).

@@ -6,6 +6,8 @@
 //! inflated; an entry's name is never a path on disk. The XML parser expands no entity beyond
 //! XML's five, and a document type declaration is refused outright.
 
+mod directory;
+
 use super::{
     MAX_ENTRY_BYTES, MAX_PACKAGE_BYTES, Plate, Refusal, Sample, Sliced, Slot, colour, decimal,
     duration, gcode,
@@ -21,7 +23,8 @@ use zip::result::ZipError;
 
 /// What the package `reader` (of `len` bytes) says.
 ///
-/// Errors: [`Refusal::TooLarge`] beyond [`MAX_PACKAGE_BYTES`]; [`Refusal::BrokenArchive`] for a
+/// Errors: [`Refusal::TooLarge`] beyond [`MAX_PACKAGE_BYTES`], or when its central directory
+/// claims more than [`directory::MAX_ENTRIES`] entries or [`directory::MAX_BYTES`] bytes; [`Refusal::BrokenArchive`] for a
 /// damaged zip; [`Refusal::EntryTooLarge`]; [`Refusal::BrokenMetadata`] for a `slice_info.config`
 /// that is not the documented XML; [`Refusal::NotSliced`] for a project 3MF without a sliced
 /// result; [`Refusal::NotPackage`] for another zip; a UFP's G-code refusals.
@@ -29,6 +32,8 @@ pub fn parse<R: Read + Seek>(reader: R, len: u64) -> Result<Sliced, Refusal> {
     if len > MAX_PACKAGE_BYTES {
         return Err(Refusal::TooLarge);
     }
+    let mut reader = reader;
+    directory::within_bounds(&mut reader, len)?;
     let mut archive = ZipArchive::new(reader).map_err(|_| Refusal::BrokenArchive)?;
     if let Some(info) = entry(&mut archive, "Metadata/slice_info.config")? {
         return sliced_3mf(&info, &mut archive);
