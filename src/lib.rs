@@ -31,6 +31,7 @@ use actors::prints;
 use actors::writer::Writers;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 use storage::{Store, StoreOptions};
 
@@ -212,10 +213,11 @@ impl Application {
         let alerts = Channels::new(mqtt).map_err(StartError::Webhooks)?;
         // Meters are read from the bridge's broker; without a bridge in the process there is
         // none to read them from.
-        let meters = config
-            .bridge
-            .as_ref()
-            .map(|bridge| Recorder::start(store.clone(), reader.clone(), writers.clone(), bridge));
+        let meters = config.bridge.as_ref().map(|bridge| {
+            let recorder = Recorder::start(store.clone(), reader.clone(), writers.clone(), bridge);
+            writers.subscribe(Arc::new(recorder.clone()));
+            recorder
+        });
         let outside = Outside {
             peers,
             sources: bridge.as_ref().map(|b| b.sources.clone()),

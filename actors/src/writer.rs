@@ -15,11 +15,16 @@
 //! is committed. A command that panics is refused the same way, so a bug in one rule cannot stop
 //! the writer.
 //!
-//! Derived state is kept here: after each commit, the prints the batch changed (its
-//! [`Txn`] log) go into the print projection before any sender is answered. A panic there (a
-//! bug, or a record no rule expected) does not undo the commit: the projection reads itself
-//! again from the store ([`PrintIndex::upsert`]) and the senders are told their write is done,
-//! which it is (answering an error would make a client retry, and duplicate, a stored write).
+//! One fan-out after the commit: what a batch changed (its [`Txn`] log, [`Committed`]) is told
+//! to every [`Subscriber`] before any sender is answered: the print projection first
+//! ([`PrintIndex`], so a sender that reads the list right after its answer sees its own write),
+//! then the subscribers added with [`Writers::subscribe`] (the meters' recorder keeps readings
+//! when a print's run starts or ends). So what follows from a command happens on every route
+//! that commits it, and no caller has to tell an actor what a command did. A panic in a
+//! subscriber (a bug, or a record no rule expected) does not undo the commit: it is logged, the
+//! projection reads itself again from the store ([`PrintIndex::upsert`]), and the senders are
+//! told their write is done, which it is (answering an error would make a client retry, and
+//! duplicate, a stored write).
 
 use crate::command::Command;
 use crate::metrics::metrics;
@@ -30,10 +35,56 @@ use actix::prelude::*;
 use prometheus::IntGauge;
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
 use storage::Store;
+use storage::records::Print;
 use tokio::sync::oneshot;
+
+/// What one committed batch changed, as its subscribers are told.
+#[derive(Debug, Clone, Copy)]
+pub struct Committed<'a> {
+    /// The prints the batch wrote, each as it was (`None` when new) and as it is, in write
+    /// order.
+    pub prints: &'a [(Option<Print>, Print)],
+}
+
+/// Told what each commit changed, on the writer's thread, after the commit and before any
+/// sender is answered: keep it short (derived state, or a note to an actor).
+pub trait Subscriber: Send + Sync {
+    /// Takes what a committed batch changed.
+    fn committed(&self, changes: Committed<'_>);
+}
+
+impl Subscriber for PrintIndex {
+    fn committed(&self, changes: Committed<'_>) {
+        changes
+            .prints
+            .iter()
+            .for_each(|(old, print)| self.upsert(old.as_ref(), print));
+    }
+}
+
+/// The subscribers of the writers' commits, in the order they are told; shared by every writer,
+/// so one added later hears every writer.
+#[derive(Clone)]
+struct Subscribers(Arc<RwLock<Vec<Arc<dyn Subscriber>>>>);
+
+impl Subscribers {
+    fn of(index: Arc<PrintIndex>) -> Subscribers {
+        Subscribers(Arc::new(RwLock::new(vec![index])))
+    }
+
+    /// Tells each subscriber `changes`; a panicking one is logged and the others are told.
+    fn tell(&self, writer: &str, changes: Committed<'_>) {
+        let subscribers = self.0.read().unwrap_or_else(|p| p.into_inner()).clone();
+        for subscriber in subscribers {
+            if catch_unwind(AssertUnwindSafe(|| subscriber.committed(changes))).is_err() {
+                tracing::error!(writer, "a subscriber of the commit panicked");
+            }
+        }
+    }
+}
 
 /// The writer of settings, feature flags, accounts and sessions (and setup's demo data).
 #[derive(Debug)]
@@ -107,7 +158,7 @@ impl WriterStats {
 pub struct Writer {
     name: &'static str,
     store: Store,
-    index: Arc<PrintIndex>,
+    subscribers: Subscribers,
     pending: Vec<Box<dyn PendingCommand>>,
     stats: Arc<WriterStats>,
 }
@@ -208,11 +259,10 @@ impl Writer {
                                 .writer_commit
                                 .with_label_values(&[self.name])
                                 .observe(started.elapsed().as_secs_f64());
-                            // Derived state first, so a sender that reads the list right after
+                            // Subscribers first, so a sender that reads the list right after
                             // its answer sees its own write.
-                            prints
-                                .iter()
-                                .for_each(|(old, p)| self.index.upsert(old.as_ref(), p));
+                            let changes = Committed { prints: &prints };
+                            self.subscribers.tell(self.name, changes);
                             batch.into_iter().for_each(|c| c.complete());
                         }
                         Err(e) => {
@@ -299,6 +349,14 @@ impl<W: 'static> WriterHandle<W> {
         store: Store,
         index: Arc<PrintIndex>,
     ) -> (WriterHandle<W>, Arbiter) {
+        Self::start_telling(name, store, Subscribers::of(index))
+    }
+
+    fn start_telling(
+        name: &'static str,
+        store: Store,
+        subscribers: Subscribers,
+    ) -> (WriterHandle<W>, Arbiter) {
         let owner = Arbiter::new();
         let arbiter = owner.handle();
         let stats = Arc::new(WriterStats::default());
@@ -306,7 +364,7 @@ impl<W: 'static> WriterHandle<W> {
         let addr = Writer::start_in_arbiter(&arbiter, move |_| Writer {
             name,
             store,
-            index,
+            subscribers,
             pending: Vec::new(),
             stats: actor_stats,
         });
@@ -366,6 +424,7 @@ pub struct Writers {
     pub series: WriterHandle<SeriesWriter>,
     /// Spools and their ledger.
     pub ledger: WriterHandle<LedgerWriter>,
+    subscribers: Subscribers,
 }
 
 /// A writer marker that [`Writers`] can route to.
@@ -394,19 +453,32 @@ impl Writers {
     /// current. Returns them and their arbiters (stop and join those at shutdown). Must be called
     /// inside a running actix `System`.
     pub fn start(store: &Store, index: &Arc<PrintIndex>) -> (Writers, Vec<Arbiter>) {
-        let (settings, a) = WriterHandle::start("settings", store.clone(), index.clone());
-        let (inventory, b) = WriterHandle::start("inventory", store.clone(), index.clone());
-        let (prints, c) = WriterHandle::start("prints", store.clone(), index.clone());
-        let (series, d) = WriterHandle::start("series", store.clone(), index.clone());
-        let (ledger, e) = WriterHandle::start("ledger", store.clone(), index.clone());
+        let subscribers = Subscribers::of(index.clone());
+        let start = |name| (name, store.clone(), subscribers.clone());
+        let (settings, a) = start_as(start("settings"));
+        let (inventory, b) = start_as(start("inventory"));
+        let (prints, c) = start_as(start("prints"));
+        let (series, d) = start_as(start("series"));
+        let (ledger, e) = start_as(start("ledger"));
         let writers = Writers {
             settings,
             inventory,
             prints,
             series,
             ledger,
+            subscribers,
         };
         (writers, vec![a, b, c, d, e])
+    }
+
+    /// Adds `subscriber` to what every writer tells after each commit, after the print
+    /// projection and the subscribers added before it.
+    pub fn subscribe(&self, subscriber: Arc<dyn Subscriber>) {
+        self.subscribers
+            .0
+            .write()
+            .unwrap_or_else(|p| p.into_inner())
+            .push(subscriber);
     }
 
     /// Sends `command` to the writer it names ([`Command::Writer`]); see [`WriterHandle::send`].
@@ -419,6 +491,12 @@ impl Writers {
     {
         C::Writer::handle(self).send(command).await
     }
+}
+
+fn start_as<W: 'static>(
+    (name, store, subscribers): (&'static str, Store, Subscribers),
+) -> (WriterHandle<W>, Arbiter) {
+    WriterHandle::start_telling(name, store, subscribers)
 }
 
 #[cfg(test)]

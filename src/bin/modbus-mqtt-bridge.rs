@@ -27,6 +27,11 @@ fn main() -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Err(problems) = config.require_sources() {
+        let file = cli.config.display();
+        eprintln!("modbus-mqtt-bridge: {file}: {}", problems.join("; "));
+        return ExitCode::FAILURE;
+    }
     printcost::init_logging(&config.logging.level, config.logging.json);
     let result = actix_rt::System::new().block_on(async move {
         let running = run::start(&config).map_err(|e| e.to_string())?;

@@ -83,3 +83,17 @@ fn bad_configs_exit_nonzero_saying_where() {
         assert!(stderr.contains(path), "{path} missing in {stderr}");
     }
 }
+
+#[test]
+fn the_stand_alone_bridge_needs_a_source() {
+    let dir = tempfile::tempdir().unwrap();
+    let empty = dir.path().join("empty.yml");
+    std::fs::write(&empty, "mqtt:\n  host: 127.0.0.1\nsources: []\n").unwrap();
+    let out = bridge(&empty);
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("empty.yml") && stderr.contains("sources: at least one source is required"),
+        "{stderr}"
+    );
+}

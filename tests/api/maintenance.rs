@@ -3,7 +3,7 @@
 //! done; a blocking task's 409 and its override.
 
 use crate::outcomes::{correction, outcome};
-use crate::support::{Shop, TestApp, assert_error, draft, part, shop};
+use crate::support::{Shop, TestApp, assert_error, assert_field_error, draft, part, shop};
 use serde_json::{Value, json};
 
 async fn wear(app: &TestApp, path: &str) -> Value {
@@ -508,4 +508,46 @@ async fn a_printer_or_component_with_a_task_is_referenced_and_maintenance_still_
         "REFERENCED",
     )
     .await;
+}
+
+#[actix_web::test]
+async fn a_patch_changes_only_the_fields_it_gives_even_of_an_archived_printers_task() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let made = task(
+        &app,
+        &shop,
+        None,
+        json!({"unit": "DAYS", "count": 30}),
+        true,
+    )
+    .await;
+    let path = format!("/api/maintenance/{}", made["id"].as_str().unwrap());
+    let archived = app
+        .patch(
+            &format!("/api/printers/{}", shop.printer),
+            &json!({"archived": true}),
+        )
+        .await;
+    assert_eq!(archived.status(), 200);
+
+    let res = app.patch(&path, &json!({"archived": true})).await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let changed = reread(&app, &made).await;
+    assert_eq!(
+        (
+            &changed["archived"],
+            &changed["name"],
+            &changed["every"],
+            &changed["blocking"]
+        ),
+        (&json!(true), &made["name"], &made["every"], &json!(true))
+    );
+    let res = app.patch(&path, &json!({"blocking": false})).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(reread(&app, &made).await["blocking"], false);
+    assert_eq!(reread(&app, &made).await["archived"], true);
+    let blank = app.patch(&path, &json!({"name": " "})).await;
+    assert_field_error(blank, "name", "errors.required").await;
 }

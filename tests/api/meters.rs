@@ -10,7 +10,8 @@ mod peers;
 use crate::alerts::device::free_address;
 use crate::durability::Service;
 use crate::support::{
-    PASSWORD, Shop, TestApp, assert_error, assert_field_error, draft, setup_body, shop,
+    PASSWORD, Shop, TestApp, assert_error, assert_field_error, draft, logged_in, setup_body, shop,
+    submit,
 };
 use actors::bridge::config;
 use rumqttc::{AsyncClient, MqttOptions, QoS};
@@ -99,22 +100,8 @@ async fn a_tasmota_plug_on_the_bridges_broker_is_read_live_and_kept() {
     let linked: Value = app.put(&meter, &tasmota).await.json().await.unwrap();
     assert_eq!(linked["topic"], "tele/plug-mk4/SENSOR");
 
-    let mut options = MqttOptions::new("plug-mk4", "127.0.0.1", broker.port());
-    options.set_keep_alive(Duration::from_secs(5));
-    let (plug, mut events) = AsyncClient::new(options, 16);
-    tokio::spawn(async move { while events.poll().await.is_ok() {} });
-    let mut live = Value::Null;
-    for _ in 0..60 {
-        let message = r#"{"Time":"2026-11-27T10:00:00","ENERGY":{"Total":1234.567,"Power":118}}"#;
-        plug.publish("tele/plug-mk4/SENSOR", QoS::AtLeastOnce, false, message)
-            .await
-            .unwrap();
-        tokio::time::sleep(Duration::from_millis(200)).await;
-        live = app.json(&meter).await;
-        if live["live"] != Value::Null {
-            break;
-        }
-    }
+    let message = r#"{"Time":"2026-11-27T10:00:00","ENERGY":{"Total":1234.567,"Power":118}}"#;
+    let live = plug_mk4_until_live(&app, &meter, broker.port(), message).await;
     assert_eq!(live["live"]["kwh"], "1234.567", "{live}");
     assert_eq!(
         live["lastKept"]["kwh"], "1234.567",
@@ -521,4 +508,109 @@ async fn a_print_running_across_kill_9_is_still_metered() {
         .normalize();
     assert_eq!(part["kwh"], expected.to_string(), "{readings:?}");
     service.kill_9();
+}
+
+/// Whether `app`'s `meter` keeps a reading at or after `at` within 5 s: a move to or on from
+/// PRINTING keeps the next reading at once (the device is polled every 500 ms), where the
+/// keeper alone would keep one a minute.
+async fn kept_at_once(app: &TestApp, meter: &str, at: &str) -> bool {
+    for _ in 0..25 {
+        let read = app.json(meter).await;
+        if read["lastKept"]["at"].as_str() >= Some(at) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    false
+}
+
+/// A move to and on from PRINTING marks the meter whichever route made it: the status
+/// operation, `PATCH /api/prints/{id}` with a status, and the print page's form. The rule is the
+/// writers' (their commit tells the recorder), so no route can forget it.
+#[actix_web::test]
+async fn every_route_into_and_out_of_printing_keeps_the_meters_readings_at_the_move() {
+    let device = peers::free_port();
+    let _sdm120 = peers::modbus_device_with_inputs(device, &[], &[(0x48, 0x449A), (0x49, 0x5000)]);
+    let (app, shop, meter) = sdm120_app(device, "printcost-routes-test").await;
+    meter_until(&app, &meter, |m| m["lastKept"]["kwh"] == "1234.5").await;
+    let browser = logged_in(&app).await;
+    for route in ["status", "patch", "form"] {
+        let print = app.create("/api/prints", &draft(&shop, route)).await;
+        let id = print["id"].as_str().unwrap().to_string();
+        let mut moves = Vec::new();
+        for status in ["PRINTING", "PRINTED"] {
+            match route {
+                "status" => drop(moved(&app, &id, status).await),
+                "patch" => {
+                    let body = json!({"status": status});
+                    let res = app.patch(&format!("/api/prints/{id}"), &body).await;
+                    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+                }
+                _ => {
+                    let path = format!("/prints/{id}/actions/status");
+                    let res = submit(&browser, &app, &path, &[("status", status)]).await;
+                    assert_eq!(res.status(), 303, "{}", res.text().await.unwrap());
+                }
+            }
+            let print = app.json(&format!("/api/prints/{id}")).await;
+            let at = match status {
+                "PRINTING" => print["printingStartedAt"].as_str(),
+                _ => print["printingEndedAt"].as_str(),
+            };
+            let at = at.unwrap_or_else(|| panic!("{route} {status}: {print}"));
+            moves.push((status, kept_at_once(&app, &meter, at).await));
+        }
+        assert_eq!(
+            moves,
+            [("PRINTING", true), ("PRINTED", true)],
+            "{route}: a reading kept at each move"
+        );
+    }
+}
+
+/// A shop with MQTT plugs only runs the bridge without a Modbus source: printcost starts, its
+/// embedded broker carries the plugs, and a plug's meter is read.
+#[actix_web::test]
+async fn a_bridge_without_modbus_sources_runs_inside_printcost_for_mqtt_plugs() {
+    let broker = free_address();
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{port}\nmqtt:\n  host: 127.0.0.1\n  port: {port}\n  base_topic: shop\n  client_id: printcost-plugs-only\nsources: []\n",
+        port = broker.port(),
+    );
+    let bridge = config::parse("plugs.yml", &yaml).unwrap();
+    bridge.validate().unwrap();
+    let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let meter = format!("/api/printers/{}/meter", shop.printer);
+    let tasmota = json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
+    let res = app.put(&meter, &tasmota).await;
+    assert_eq!(res.status(), 200);
+    let linked: Value = res.json().await.unwrap();
+    assert_eq!(linked["reading"], true, "{linked}");
+    let message = r#"{"ENERGY":{"Total":3.5,"Power":118}}"#;
+    let read = plug_mk4_until_live(&app, &meter, broker.port(), message).await;
+    assert_eq!(read["live"]["kwh"], "3.5", "{read}");
+    assert_eq!(app.get("/api/health").await.status(), 200);
+}
+
+/// A Tasmota plug on the broker at `port` publishing `message` on `tele/plug-mk4/SENSOR` every
+/// 200 ms until `app`'s `meter` has a live reading, for at most 12 s; answers the meter.
+async fn plug_mk4_until_live(app: &TestApp, meter: &str, port: u16, message: &str) -> Value {
+    let mut options = MqttOptions::new("plug-mk4", "127.0.0.1", port);
+    options.set_keep_alive(Duration::from_secs(5));
+    let (plug, mut events) = AsyncClient::new(options, 16);
+    tokio::spawn(async move { while events.poll().await.is_ok() {} });
+    let mut live = Value::Null;
+    for _ in 0..60 {
+        plug.publish("tele/plug-mk4/SENSOR", QoS::AtLeastOnce, false, message)
+            .await
+            .unwrap();
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        live = app.json(meter).await;
+        if live["live"] != Value::Null {
+            break;
+        }
+    }
+    live
 }

@@ -15,7 +15,6 @@ use actors::meters::recorder::Recorder;
 use actors::prints;
 use actors::writer::{Route, Writers};
 use storage::Store;
-use storage::records::Print;
 
 /// What the HTTP side is configured with.
 #[derive(Debug, Clone)]
@@ -76,17 +75,6 @@ impl AppState {
         C::Writer: Route,
     {
         Ok(self.writers.send(command).await?)
-    }
-
-    /// Tells the meters' recorder when `print` (as a command answered it) just moved to or on
-    /// from PRINTING: its printers' meters keep readings at the runs' start or end.
-    pub fn runs_moved(&self, print: &Print) {
-        let moved =
-            [print.printing_started_at, print.printing_ended_at].contains(&Some(print.updated_at));
-        if let (Some(meters), true) = (&self.meters, moved) {
-            let printers: Vec<_> = print.parts.iter().map(|p| p.printer_id).collect();
-            meters.mark(&printers);
-        }
     }
 
     /// Runs `query` in a read transaction on the blocking pool (never on the async executor).

@@ -154,18 +154,24 @@ pub fn list(tx: &impl Tx, now: Timestamp) -> Result<Vec<TaskView>> {
     Ok(views)
 }
 
-fn validate(tx: &impl Tx, input: &TaskInput) -> Result<String> {
-    let mut faults = Vec::new();
-    let name = input.name.trim().to_owned();
+/// The faults of a task's name and interval; answers the trimmed name.
+fn fields(name: &str, every: Interval, faults: &mut Vec<FieldError>) -> String {
+    let name = name.trim().to_owned();
     if name.is_empty() {
         faults.push(FieldError::new("name", "errors.required"));
     } else if name.chars().count() > 200 {
         faults.push(FieldError::new("name", "errors.tooLong"));
     }
-    let (Interval::Hours(n) | Interval::Prints(n) | Interval::Days(n)) = input.every;
+    let (Interval::Hours(n) | Interval::Prints(n) | Interval::Days(n)) = every;
     if !(1..=1_000_000).contains(&n) {
         faults.push(FieldError::new("every", "errors.outOfRange"));
     }
+    name
+}
+
+fn validate(tx: &impl Tx, input: &TaskInput) -> Result<String> {
+    let mut faults = Vec::new();
+    let name = fields(&input.name, input.every, &mut faults);
     if repo::get::<Printer>(tx, input.printer_id)?.is_none_or(|p| p.archived) {
         faults.push(FieldError::new("printerId", "errors.notFound"));
     }
@@ -204,34 +210,35 @@ pub fn create(txn: &Txn, input: &TaskInput, now: Timestamp) -> Result<TaskView> 
     view(txn, task, now)
 }
 
-/// What a change of a task may change (its printer and component stay).
-#[derive(Debug, Clone, PartialEq)]
+/// What a change of a task may change (its printer and component stay); a field left out
+/// keeps its value (`PATCH`).
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct TaskChange {
     /// What to do.
-    pub name: String,
+    pub name: Option<String>,
     /// How often.
-    pub every: Interval,
+    pub every: Option<Interval>,
     /// Whether an overdue task blocks moves to PRINTING.
-    pub blocking: bool,
+    pub blocking: Option<bool>,
     /// Its archive state.
-    pub archived: bool,
+    pub archived: Option<bool>,
 }
 
-/// Changes a task's name, interval and blocking flag, or archives it; its interval's start
-/// stays. Errors: [`Error::NotFound`]; as [`create`].
+/// Changes a task's name, interval and blocking flag, or archives it; its interval's start,
+/// its printer and its component stay (so a task of an archived printer can still be changed
+/// and archived). Errors: [`Error::NotFound`]; [`Error::Validation`] at `name` and `every`.
 pub fn change(txn: &Txn, id: Id, change: &TaskChange, now: Timestamp) -> Result<TaskView> {
     let mut task: MaintenanceTask = repo::get(txn, id)?.ok_or(Error::NotFound)?;
-    let fixed = TaskInput {
-        printer_id: task.printer_id,
-        component_id: task.component_id,
-        name: change.name.clone(),
-        every: change.every,
-        blocking: change.blocking,
-    };
-    task.name = validate(txn, &fixed)?;
-    task.every = change.every;
-    task.blocking = change.blocking;
-    task.archived = change.archived;
+    let mut faults = Vec::new();
+    let name = change.name.as_deref().unwrap_or(&task.name);
+    let every = change.every.unwrap_or(task.every);
+    task.name = fields(name, every, &mut faults);
+    if !faults.is_empty() {
+        return Err(Error::Validation(faults));
+    }
+    task.every = every;
+    task.blocking = change.blocking.unwrap_or(task.blocking);
+    task.archived = change.archived.unwrap_or(task.archived);
     task.updated_at = now;
     repo::put(txn, &task)?;
     view(txn, task, now)

@@ -15,10 +15,10 @@ use super::links::{self, KeepReadings, MeterLinks};
 use crate::bridge::config::BridgeConfig;
 use crate::bridge::link::{Incoming, MqttLink};
 use crate::integrations::hub::Reader;
-use crate::writer::Writers;
+use crate::writer::{Committed, Subscriber, Writers};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
-use storage::records::EnergyUnit;
+use storage::records::{EnergyUnit, Print};
 use storage::{Id, Store, Timestamp};
 use tokio::sync::Notify;
 use tokio::sync::mpsc::Receiver;
@@ -137,6 +137,29 @@ impl Recorder {
         }
         self.marked.notify_one();
     }
+}
+
+/// The recorder hears every commit: a print whose run started or ended (its move to or on from
+/// PRINTING, by whatever route) has its printers' meters marked at once.
+impl Subscriber for Recorder {
+    fn committed(&self, changes: Committed<'_>) {
+        let printers: Vec<Id> = changes
+            .prints
+            .iter()
+            .filter(|(old, print)| run_moved(old.as_ref(), print))
+            .flat_map(|(_, print)| print.parts.iter().map(|p| p.printer_id))
+            .collect();
+        if !printers.is_empty() {
+            self.mark(&printers);
+        }
+    }
+}
+
+/// Whether `print` (as written over `old`) just moved to or on from PRINTING: one of its run's
+/// times changed.
+fn run_moved(old: Option<&Print>, print: &Print) -> bool {
+    let times = |p: &Print| (p.printing_started_at, p.printing_ended_at);
+    old.map(times) != Some(times(print)) && print.printing_started_at.is_some()
 }
 
 /// Marks the meters of `printers` in the keeper; answers their live readings to keep.

@@ -219,19 +219,24 @@ impl From<TaskCreate> for TaskInput {
     }
 }
 
-/// A task's change (full replacement of what may change; printer and component stay).
+/// A task's change: the fields given replace theirs, the others stay (its printer and
+/// component always stay).
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct TaskChange {
     /// What to do, 1–200 characters.
-    pub name: Name,
+    #[deserr(default)]
+    pub name: Option<Name>,
     /// How often.
-    pub every: Every,
+    #[deserr(default)]
+    pub every: Option<Every>,
     /// Block moves to PRINTING while overdue.
-    pub blocking: bool,
+    #[deserr(default)]
+    pub blocking: Option<bool>,
     /// Archive state.
-    pub archived: bool,
+    #[deserr(default)]
+    pub archived: Option<bool>,
 }
 
 /// A task marked done.
@@ -313,8 +318,8 @@ pub async fn change(
     let command = ChangeTask {
         id: id.0,
         change: Change {
-            name: c.name.into_inner(),
-            every: c.every.into(),
+            name: c.name.map(Name::into_inner),
+            every: c.every.map(Into::into),
             blocking: c.blocking,
             archived: c.archived,
         },

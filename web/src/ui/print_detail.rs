@@ -548,7 +548,6 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
         "retry" => state.send(Retry { id }).await,
         _ => Err(ApiError::new(Code::NotFound)),
     }?;
-    state.runs_moved(&print);
     Ok(print)
 }
 

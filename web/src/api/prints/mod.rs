@@ -216,7 +216,6 @@ pub async fn move_status(
         }),
     };
     let print = state.send(command).await?;
-    state.runs_moved(&print);
     Ok(Json(PrintDto::from(&print)))
 }
 
@@ -337,8 +336,7 @@ macro_rules! action {
         pub async fn $name(state: Data<AppState>, _user: CurrentUser, id: PathId) -> Result<HttpResponse, ApiError> {
             let command: fn(Id) -> _ = $command;
             let print = state.send(command(id.0)).await?;
-            state.runs_moved(&print);
-            Ok(HttpResponse::build(actix_web::http::StatusCode::$status).json(PrintDto::from(&print)))
+                    Ok(HttpResponse::build(actix_web::http::StatusCode::$status).json(PrintDto::from(&print)))
         }
     };
 }
