@@ -6,12 +6,12 @@
 //!     cargo bench --bench ledger
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+use actors::command::LedgerWriter;
 use actors::ledger;
 use actors::prints::PrintIndex;
+use actors::runtime::writer::WriterHandle;
 use actors::stock::BookMovement;
 use actors::txn;
-use actors::writer::LedgerWriter;
-use actors::writer::WriterHandle;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use std::sync::Arc;
 use std::time::{Duration, Instant};

@@ -12,26 +12,15 @@ pub mod cli;
 
 use ::web::release::LatestVersion;
 use ::web::state::{AppState, WebConfig};
-use actix::Actor;
 use actix_web::HttpServer;
 use actix_web::dev::Server;
-use actix_web::web::{self as actix_web_web, Data};
-use actors::alerts::conditions::Outside;
-use actors::alerts::engine::{Channels, Engine, MqttTarget};
-use actors::backup::nightly::{Backups, Scheduler};
+use actix_web::web::Data;
 use actors::bridge::config;
 use actors::bridge::run;
-use actors::integrations::fleet_hub::Printfleet;
-use actors::integrations::health::PeerHealth;
-use actors::integrations::hub::{Reader, Spoolmgr};
 use actors::integrations::settings;
-use actors::integrations::timer::Timer;
-use actors::meters::recorder::Recorder;
-use actors::prints;
-use actors::writer::Writers;
+use actors::runtime::{self, Appliance};
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
-use std::sync::Arc;
 use std::time::Duration;
 use storage::{Store, StoreOptions};
 
@@ -125,12 +114,9 @@ pub enum StartError {
         /// The cause.
         source: storage::Error,
     },
-    /// The bridge could not start.
+    /// The appliance's actors could not start (the bridge, the webhooks' client).
     #[error("{0}")]
-    Bridge(#[from] run::RunError),
-    /// The webhooks' HTTP client could not be built.
-    #[error("the webhooks' HTTP client: {0}")]
-    Webhooks(String),
+    Appliance(#[from] runtime::StartError),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}: {source}")]
     Listen {
@@ -163,7 +149,7 @@ pub const BLOCKING_THREADS_PER_WORKER: usize = 2;
 pub struct Application {
     server: Server,
     address: SocketAddr,
-    writers: Vec<actix::Arbiter>,
+    arbiters: Vec<actix::Arbiter>,
     bridge: Option<run::Running>,
 }
 
@@ -179,60 +165,28 @@ impl Application {
 
     /// Builds the application over an already open store (tests use failing backends).
     ///
-    /// Errors: [`StartError::Bridge`], [`StartError::Webhooks`], [`StartError::Listen`].
+    /// Errors: [`StartError::Appliance`], [`StartError::Listen`].
     pub fn build_with_store(config: &Config, store: Store) -> Result<Application, StartError> {
-        let time_zone = config.time_zone.clone();
-        // Loaded on a thread of its own: health answers at once; lists, the dashboard and print
-        // writes wait for the load.
-        let index = prints::PrintIndex::load_in_background(&store, time_zone.clone());
-        let backups = Backups::new(store.clone(), time_zone);
-        Scheduler::new(backups.clone()).start();
-        let (writers, arbiters) = Writers::start(&store, &index);
-        let reader = Reader::new(store.clone(), index.clone());
-        let peers = PeerHealth::default();
-        let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), config.integrations.clone())
-            .with_health(peers.clone());
-        let printfleet =
-            Printfleet::new(reader.clone(), writers.clone(), config.integrations.clone())
-                .with_health(peers.clone());
-        let interval = Duration::from_secs(config.spoolmgr_interval_secs.max(1));
-        Timer::new(spoolmgr.clone(), printfleet.clone(), interval).start();
-        let bridge = config.bridge.as_ref().map(run::start).transpose()?;
-        let mqtt = bridge
-            .as_ref()
-            .zip(config.bridge.as_ref())
-            .map(|(running, bridge)| MqttTarget {
-                link: running.link.clone(),
-                // printcost's own entities are announced unless the configuration switches
-                // discovery off explicitly (`homeassistant: {enabled: false}`).
-                discovery_prefix: match &bridge.homeassistant {
-                    None => Some(config::DEFAULT_DISCOVERY_PREFIX.to_string()),
-                    Some(h) => h.enabled.then(|| h.discovery_prefix.clone()),
-                },
-            });
-        let alerts = Channels::new(mqtt).map_err(StartError::Webhooks)?;
-        // Meters are read from the bridge's broker; without a bridge in the process there is
-        // none to read them from.
-        let meters = config.bridge.as_ref().map(|bridge| {
-            let recorder = Recorder::start(store.clone(), reader.clone(), writers.clone(), bridge);
-            writers.subscribe(Arc::new(recorder.clone()));
-            recorder
-        });
-        let outside = Outside {
-            peers,
-            sources: bridge.as_ref().map(|b| b.sources.clone()),
-            backups: backups.clone(),
-            started_at: storage::Timestamp::now(),
+        let settings = runtime::Settings {
+            time_zone: config.time_zone.clone(),
+            integrations: config.integrations.clone(),
+            integrations_interval: Duration::from_secs(config.spoolmgr_interval_secs),
+            bridge: config.bridge.clone(),
+            alerts_interval: Duration::from_secs(config.alerts_interval_secs),
         };
-        Engine::new(
-            store.clone(),
-            index.clone(),
-            writers.clone(),
-            outside,
-            alerts.clone(),
-            Duration::from_secs(config.alerts_interval_secs.max(1)),
-        )
-        .start();
+        let Appliance {
+            store,
+            index,
+            writers,
+            reader,
+            spoolmgr,
+            printfleet,
+            backups,
+            alerts,
+            meters,
+            bridge,
+            arbiters,
+        } = Appliance::start(store, &settings)?;
         let secure_cookies = config
             .public_origins
             .iter()
@@ -279,7 +233,7 @@ impl Application {
         Ok(Application {
             server,
             address,
-            writers: arbiters,
+            arbiters,
             bridge,
         })
     }
@@ -300,13 +254,7 @@ impl Application {
     /// Errors: the server's I/O error.
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let served = self.server.await;
-        if let Some(bridge) = &self.bridge {
-            bridge.link.close().await;
-        }
-        for writer in self.writers {
-            writer.stop();
-            let _ = actix_web_web::block(move || writer.join()).await;
-        }
+        runtime::stop(self.bridge.as_ref(), self.arbiters).await;
         tracing::info!("stopped; database closed");
         served
     }

@@ -3,8 +3,8 @@
 use actors::accounts::ResetPassword;
 use actors::backup;
 use actors::passwords;
+use actors::runtime::writer;
 use actors::values;
-use actors::writer;
 use clap::Parser;
 use printcost::cli::{Cli, Command, write_manual_pages};
 use printcost::{Application, Config, open_store};

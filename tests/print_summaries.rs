@@ -5,8 +5,8 @@
 #[path = "../actors/tests/support/setup.rs"]
 mod support_setup;
 use actors::prints::PrintIndex;
+use actors::runtime::writer::apply_offline;
 use actors::setup::RunSetup;
-use actors::writer::apply_offline;
 use redb::ReadableTable;
 use storage::{Store, StoreOptions, tables};
 use support_setup::demo_setup;

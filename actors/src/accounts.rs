@@ -6,10 +6,10 @@
 //! Sessions: a 32-byte random token (64 hex characters) lives only in the client's cookie; the
 //! store keeps its SHA-256, so a copy of the database does not hold usable sessions.
 
+use crate::command::SettingsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
 use crate::values::{Email, Locale};
-use crate::writer::SettingsWriter;
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
 use storage::records::{Account, Session};

@@ -4,7 +4,7 @@
 //! `prints::RecordOutcome`, `series::SetState`, …). It carries validated data and its
 //! [`Command::apply`] owns every rule the write needs: feature switches, immutability,
 //! existence checks, the rules of other aggregates it moves. It names the writer that serializes
-//! it ([`Command::Writer`], a marker of the writer module), so a command cannot be sent to the
+//! it ([`Command::Writer`], one of the markers below), so a command cannot be sent to the
 //! wrong aggregate: the web crate sends it through the writers and maps the reply.
 //!
 //! Queries are the read side's counterpart: a [`Query`] runs in a read transaction (an MVCC
@@ -19,7 +19,7 @@ use storage::repo::Tx;
 
 /// A named write, applied by the writer of its aggregate in a batch's transaction.
 pub trait Command: Send + 'static {
-    /// The writer that serializes this command (one of the writer module's markers).
+    /// The writer that serializes this command (one of the markers below).
     type Writer: 'static;
     /// What the sender gets once the batch is durably committed.
     type Reply: Send + 'static;
@@ -64,4 +64,61 @@ pub trait Query: Send + 'static {
 
     /// Runs the query. Errors: the rule that refused it, or the store cannot be read.
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Self::Answer>;
+}
+
+// The writers' markers: the aggregate a command belongs to, which `runtime::writer` routes to
+// its writer actor.
+
+/// The writer of settings, feature flags, accounts and sessions (and setup's demo data).
+#[derive(Debug)]
+pub enum SettingsWriter {}
+/// The writer of customers, manufacturers, printers, components and filaments.
+#[derive(Debug)]
+pub enum InventoryWriter {}
+/// The writer of prints: drafts, lifecycle, copies, outcomes and corrections (with the PRINT
+/// movements they book on spools).
+#[derive(Debug)]
+pub enum PrintsWriter {}
+/// The writer of print series.
+#[derive(Debug)]
+pub enum SeriesWriter {}
+/// The writer of spools and their ledger movements.
+#[derive(Debug)]
+pub enum LedgerWriter {}
+
+/// The aggregates, each serialized by a writer of its own.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Aggregate {
+    /// [`SettingsWriter`].
+    Settings,
+    /// [`InventoryWriter`].
+    Inventory,
+    /// [`PrintsWriter`].
+    Prints,
+    /// [`SeriesWriter`].
+    Series,
+    /// [`LedgerWriter`].
+    Ledger,
+}
+
+/// A writer marker: the aggregate whose writer a command is sent to.
+pub trait Route: 'static {
+    /// The aggregate.
+    const WRITER: Aggregate;
+}
+
+impl Route for SettingsWriter {
+    const WRITER: Aggregate = Aggregate::Settings;
+}
+impl Route for InventoryWriter {
+    const WRITER: Aggregate = Aggregate::Inventory;
+}
+impl Route for PrintsWriter {
+    const WRITER: Aggregate = Aggregate::Prints;
+}
+impl Route for SeriesWriter {
+    const WRITER: Aggregate = Aggregate::Series;
+}
+impl Route for LedgerWriter {
+    const WRITER: Aggregate = Aggregate::Ledger;
 }

@@ -2,6 +2,7 @@
 //! in the settings ([`SetMetricsToken`], [`IsMetricsToken`]). The metrics themselves are
 //! [`crate::metrics`].
 
+use crate::command::SettingsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::error::FieldError;
 use crate::inventory::filaments;
@@ -9,7 +10,6 @@ use crate::ledger;
 use crate::metrics::metrics;
 use crate::settings;
 use crate::txn::Txn;
-use crate::writer::SettingsWriter;
 use crate::{Error, Result};
 use rust_decimal::prelude::ToPrimitive;
 use sha2::{Digest, Sha256};

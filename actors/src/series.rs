@@ -2,11 +2,11 @@
 //! `autoComplete` and a `target`, the series completes when the units of its DONE prints reach
 //! the target.
 
+use crate::command::SeriesWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::{Name, Note, note_text};
-use crate::writer::SeriesWriter;
 use crate::{Error, Result, settings};
 use storage::records::{Customer, Print, PrintStatus, Series, SeriesStatus};
 use storage::repo::{self, Tx};

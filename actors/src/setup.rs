@@ -3,11 +3,11 @@
 //! or feature flags that switches spool management on opens the spools it needs.
 
 use crate::accounts::{self, NewAccount};
+use crate::command::SettingsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::integrations::settings as integration_settings;
 use crate::txn::Txn;
 use crate::values::{Amount, Currency, Locale};
-use crate::writer::SettingsWriter;
 use crate::{Error, Result, demo, ledger, settings};
 use storage::records::{Account, Settings};
 use storage::repo;

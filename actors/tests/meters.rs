@@ -6,16 +6,16 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
 use actors::bridge::{broker, config};
-use actors::integrations::hub::Reader;
 use actors::inventory::Kind;
 use actors::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
 use actors::meters::history::Sample;
 use actors::meters::links::{LinkMeter, MeterOf, MeterReadings};
-use actors::meters::recorder::Recorder;
 use actors::prints::PrintIndex;
+use actors::runtime::reader::Reader;
+use actors::runtime::recorder::Recorder;
+use actors::runtime::writer::Writers;
 use actors::txn::Txn;
 use actors::values;
-use actors::writer::Writers;
 use jiff::tz::TimeZone;
 use rumqttc::{AsyncClient, MqttOptions, QoS};
 use rust_decimal::Decimal;

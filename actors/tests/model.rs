@@ -22,10 +22,10 @@ use actors::prints::{
     ArchivePrint, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, PrintIndex, PrintInput,
     RecordOutcome, SetStatus,
 };
+use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::{ArchiveSpool, BookMovement};
 use actors::values::Seconds;
-use actors::writer::Writers;
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};

@@ -25,10 +25,10 @@ use actors::integrations::spoolmgr::{RemoteFilament, RemoteSpool, RemoteVendor};
 use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus};
+use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::BookMovement;
 use actors::values::Seconds;
-use actors::writer::Writers;
 use proptest::prelude::*;
 use redb::{
     MultimapTableDefinition, ReadTransaction, ReadableMultimapTable, ReadableTable, StorageBackend,

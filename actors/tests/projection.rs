@@ -11,10 +11,10 @@ use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, NextRun, PrintIndex,
     PrintInput, RecordOutcome, ReplaceDraft, Retry, SetPaid, SetStatus,
 };
+use actors::runtime::writer::Writers;
 use actors::series::{CreateSeries, SeriesInput};
 use actors::setup::RunSetup;
 use actors::values::{Grams, Seconds};
-use actors::writer::Writers;
 use std::sync::Arc;
 use storage::records;
 use storage::records::{OutcomeStatus, Print, PrintStatus};

@@ -4,16 +4,17 @@ use crate::error::ApiError;
 use crate::release;
 use crate::sessions;
 use crate::throttle::LoginThrottle;
-use actors::alerts::engine::Channels;
+use actors::alerts::channels::Channels;
 use actors::backup::nightly::Backups;
 use actors::bridge::config::BridgeConfig;
-use actors::command::{Command, Query};
-use actors::integrations::fleet_hub::Printfleet;
-use actors::integrations::hub::{Reader, Spoolmgr};
+use actors::command::{Command, Query, Route};
 use actors::integrations::settings;
-use actors::meters::recorder::Recorder;
 use actors::prints;
-use actors::writer::{Route, Writers};
+use actors::runtime::printfleet::Printfleet;
+use actors::runtime::reader::Reader;
+use actors::runtime::recorder::Recorder;
+use actors::runtime::spoolmgr::Spoolmgr;
+use actors::runtime::writer::Writers;
 use storage::Store;
 
 /// What the HTTP side is configured with.

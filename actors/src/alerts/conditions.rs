@@ -6,7 +6,7 @@ use super::texts::Words;
 use super::{Found, Kind, iso, key};
 use crate::backup::nightly::{self, Backups};
 use crate::bridge::poller::SourceStates;
-use crate::command::Snapshot;
+use crate::command::{Query, Snapshot};
 use crate::integrations::health::PeerHealth;
 use crate::integrations::settings::{Integration, require_enabled};
 use crate::list::ListQuery;
@@ -68,6 +68,22 @@ pub struct Reading {
     pub settings: AlertSettings,
     /// The levels; `None` before setup.
     pub levels: Option<Levels>,
+}
+
+/// Every condition at `now` ([`read`]), as a query of the one read path.
+pub struct ReadConditions {
+    /// What is read outside the store.
+    pub outside: Outside,
+    /// When.
+    pub now: Timestamp,
+}
+
+impl Query for ReadConditions {
+    type Answer = Reading;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Reading> {
+        read(snapshot, &self.outside, self.now)
+    }
 }
 
 /// Reads every condition at `now`. Before setup nothing stands. Blocking (it lists the backup

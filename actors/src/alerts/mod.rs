@@ -3,15 +3,16 @@
 //! - [`conditions`] finds what stands now (low stock, an empty spool, maintenance due or
 //!   overdue, a failed print, an integration failing or an operation UNKNOWN, a bridge source
 //!   offline, the backup old or failed), one alert per kind and subject.
-//! - [`engine`] compares it with what stood before (kept in the store, so a restart repeats no
-//!   start and misses no clear) and says each alert once when it starts and once when it
-//!   clears: on MQTT ([`mqtt`], with printcost's own state topics and Home Assistant discovery)
+//! - [`channels`] settles it against what stood before (kept in the store, so a restart repeats
+//!   no start and misses no clear) and says each alert once when it starts and once when it
+//!   clears (the engine that does so every 30 s runs on the runtime floor,
+//!   `crate::runtime::alerts`): on MQTT ([`mqtt`], with printcost's own state topics and Home Assistant discovery)
 //!   and to the webhooks ([`webhook`], retried with backoff, never in a write's way).
 //! - [`settings`] holds Settings › Alerts: the thresholds and the webhooks.
 //! - [`texts`] words each alert in the instance's default language.
 
+pub mod channels;
 pub mod conditions;
-pub mod engine;
 pub mod mqtt;
 pub mod settings;
 pub mod texts;

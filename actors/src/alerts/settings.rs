@@ -1,11 +1,11 @@
 //! Settings › Alerts: the thresholds of the alerts that wait (an integration's minutes, the
 //! backup's days) and the webhooks, with their write-only tokens.
 
+use crate::command::SettingsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::error::FieldError;
 use crate::integrations::settings::PeerUrl;
 use crate::txn::Txn;
-use crate::writer::SettingsWriter;
 use crate::{Error, Result};
 use storage::Id;
 use storage::records::{AlertSettings, StandingAlerts, Webhook, WebhookForm};

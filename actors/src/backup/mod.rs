@@ -5,9 +5,9 @@ pub mod nightly;
 pub mod rotation;
 
 use crate::Result;
+use crate::command::SettingsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
-use crate::writer::SettingsWriter;
 use std::fs::File;
 use std::path::PathBuf;
 use storage::Timestamp;

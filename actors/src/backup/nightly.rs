@@ -3,23 +3,21 @@
 //! opening it ([`storage::Store::backup_checked`]), and the folder is rotated
 //! ([`super::rotation`]): only files of that name pattern are ever removed.
 //!
-//! [`Backups`] is the handle the scheduler ([`Scheduler`]) and the routes share: it runs one
+//! [`Backups`] is the handle the scheduler (`crate::runtime::scheduler`) and the routes share: it runs one
 //! backup at a time and remembers the last run's result, which Settings › Backup shows (a
 //! failure stays there, and in the log, until a run succeeds).
 
 use super::rotation;
 use super::stamp;
 use crate::command::Command;
+use crate::command::SettingsWriter;
 use crate::error::FieldError;
 use crate::txn::Txn;
-use crate::writer::SettingsWriter;
 use crate::{Error, Result};
-use actix::{Actor, ActorFutureExt, AsyncContext, Context, WrapFuture};
 use jiff::civil::{Date, Time};
 use jiff::tz::TimeZone;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 use storage::records::BackupSchedule;
 use storage::{Store, Timestamp, repo};
 
@@ -29,8 +27,6 @@ const PREFIX: &str = "printcost-";
 const SUFFIX: &str = ".redb";
 /// The folder beside the data that backups go to when the schedule names none.
 pub const DEFAULT_FOLDER: &str = "backups";
-/// How often the scheduler looks at the clock.
-const TICK: Duration = Duration::from_secs(30);
 
 /// A backup file in the folder.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -222,8 +218,8 @@ impl Backups {
 
     /// Whether the nightly backup is due at `now`, given the day of the last nightly run
     /// (`last_day`): the schedule is on, setup has run, today's minute has come and no nightly
-    /// run happened today.
-    fn due(&self, now: Timestamp, last_day: Option<Date>) -> Result<bool> {
+    /// run happened today. Errors: the store cannot be read.
+    pub fn due(&self, now: Timestamp, last_day: Option<Date>) -> Result<bool> {
         let txn = self.store.begin_read()?;
         let schedule = repo::backup_schedule(&txn)?;
         let set_up = repo::settings(&txn)?.is_some();
@@ -237,7 +233,7 @@ impl Backups {
     /// The day the last nightly run counts for, at start: the newest backup's day; with none,
     /// today once today's minute has passed (a new box has its first backup the next night,
     /// not at once). A box that was off at the minute catches up at start.
-    fn first_last_day(&self, now: Timestamp) -> Option<Date> {
+    pub fn first_last_day(&self, now: Timestamp) -> Option<Date> {
         let schedule = self.schedule().unwrap_or_default();
         let newest = list(&self.folder(&schedule))
             .ok()
@@ -369,59 +365,6 @@ impl Command for SetSchedule {
     fn apply(&mut self, txn: &Txn) -> Result<BackupSchedule> {
         repo::put_backup_schedule(txn, &self.0)?;
         Ok(self.0.clone())
-    }
-}
-
-/// The actor that runs the nightly backup: it looks at the clock every 30 s and runs
-/// [`Backups::run`] on the blocking pool when one is due (never two at once).
-pub struct Scheduler {
-    backups: Backups,
-    last_day: Option<Date>,
-}
-
-impl Scheduler {
-    /// The scheduler of `backups`.
-    pub fn new(backups: Backups) -> Scheduler {
-        Scheduler {
-            backups,
-            last_day: None,
-        }
-    }
-
-    fn tick(&mut self, ctx: &mut Context<Self>) {
-        let now = Timestamp::now();
-        match self.backups.due(now, self.last_day) {
-            Ok(false) => {}
-            Err(e) => tracing::warn!(error = %e, "the backup schedule cannot be read"),
-            Ok(true) => {
-                self.last_day = Some(self.backups.local(now).0);
-                let backups = self.backups.clone();
-                ctx.wait(
-                    async move { tokio::task::spawn_blocking(move || backups.run(now)).await }
-                        .into_actor(self)
-                        .map(|ran, _, _| match ran {
-                            Ok(Ok(run)) => tracing::info!(
-                                file = %run.file.name,
-                                bytes = run.file.bytes,
-                                entries = run.entries,
-                                removed = run.removed.len(),
-                                "nightly backup written and checked"
-                            ),
-                            Ok(Err(e)) => tracing::error!(error = %e, "nightly backup failed"),
-                            Err(e) => tracing::error!(error = %e, "nightly backup panicked"),
-                        }),
-                );
-            }
-        }
-    }
-}
-
-impl Actor for Scheduler {
-    type Context = Context<Self>;
-
-    fn started(&mut self, ctx: &mut Context<Self>) {
-        self.last_day = self.backups.first_last_day(Timestamp::now());
-        ctx.run_interval(TICK, Self::tick);
     }
 }
 

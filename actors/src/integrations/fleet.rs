@@ -16,14 +16,15 @@
 use super::logs::{self, terminal};
 use super::printfleet;
 use super::settings::{Integration, require_enabled};
+use crate::command::PrintsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::prints::outcome;
 use crate::prints::outcome::OutcomeInput;
 use crate::txn::Txn;
-use crate::writer::PrintsWriter;
 use crate::{Error, FieldError, Result, settings};
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
+use storage::records::{Authority, SpoolLink};
 use storage::records::{
     LogLink, OutcomeStatus, Part, Print, PrintLog, Printer, PrinterLink, Spool,
 };
@@ -607,4 +608,49 @@ pub fn check_previews(previews: &[(Option<Id>, String)]) -> Result<()> {
         )]));
     }
     Ok(())
+}
+
+/// The usages of print `.0` whose consumption the fleet manager already reported to the spool
+/// manager: on an `EXTERNAL_CONSUMPTION` spool assigned, in the fleet manager, to a slot of the
+/// part's printer (`.1`: (remote printer, spool-manager spool) pairs).
+#[derive(Debug, Clone)]
+pub struct ReportedUsages(pub Id, pub Vec<(u64, u64)>);
+
+impl Query for ReportedUsages {
+    type Answer = HashSet<Id>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<HashSet<Id>> {
+        let assigned: HashSet<(u64, u64)> = self.1.into_iter().collect();
+        let print: Print = repo::get(snapshot, self.0)?.ok_or(Error::NotFound)?;
+        let mut reported = HashSet::new();
+        for part in &print.parts {
+            let Some(printer) = repo::get::<PrinterLink>(snapshot, part.printer_id)? else {
+                continue;
+            };
+            for usage in &part.usages {
+                let Some(spool) = usage.spool_id else {
+                    continue;
+                };
+                if let Some(link) = repo::get::<SpoolLink>(snapshot, spool)?
+                    && link.authority == Authority::ExternalConsumption
+                    && assigned.contains(&(printer.remote_id, link.remote_id))
+                {
+                    reported.insert(usage.id);
+                }
+            }
+        }
+        Ok(reported)
+    }
+}
+
+/// The link of printer `.0`. Errors: as [`link_of`].
+#[derive(Debug, Clone, Copy)]
+pub struct PrinterLinkOf(pub Id);
+
+impl Query for PrinterLinkOf {
+    type Answer = PrinterLink;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<PrinterLink> {
+        link_of(snapshot, self.0)
+    }
 }

@@ -14,6 +14,7 @@
 use super::links;
 use super::settings::{Integration, require_enabled};
 use super::spoolmgr::RemoteSpool;
+use crate::command::LedgerWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers, name_key};
 use crate::inventory::{self, Kind};
@@ -22,7 +23,6 @@ use crate::lines::Lines;
 use crate::money;
 use crate::txn::Txn;
 use crate::values::Name;
-use crate::writer::LedgerWriter;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};

@@ -15,9 +15,9 @@
 use super::import;
 use super::settings::{Integration, require_enabled};
 use super::spoolmgr::RemoteSpool;
+use crate::command::LedgerWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
-use crate::writer::LedgerWriter;
 use crate::{Error, Result};
 use redb::ReadableTable;
 use rust_decimal::Decimal;

@@ -9,9 +9,9 @@
 //! switching spool management off switches it off (its URL and credential stay; see
 //! [`crate::setup`]).
 
+use crate::command::SettingsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
-use crate::writer::SettingsWriter;
 use crate::{Error, Result, settings, values};
 use deserr::{DeserializeError, Deserr, IntoValue, ValuePointerRef};
 use std::fmt;

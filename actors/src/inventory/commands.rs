@@ -3,11 +3,11 @@
 
 use super::{InventoryRecord, Kind};
 use crate::Result;
+use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory;
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
-use crate::writer::InventoryWriter;
 use std::marker::PhantomData;
 use storage::{Id, Timestamp};
 

@@ -4,10 +4,10 @@
 pub mod tasks;
 pub mod wear;
 
+use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::components::ComponentView;
 use crate::txn::Txn;
-use crate::writer::InventoryWriter;
 use crate::{Result, inventory, money};
 use rust_decimal::Decimal;
 use storage::records::Manufacturer;

@@ -4,9 +4,9 @@
 
 use super::history::{self, Sample};
 use crate::bridge::config::BridgeConfig;
+use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
-use crate::writer::InventoryWriter;
 use crate::{Error, Result, inventory};
 use rust_decimal::Decimal;
 use std::str::FromStr;

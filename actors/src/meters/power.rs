@@ -9,12 +9,12 @@
 //! it has not seen.
 
 use crate::command::Command;
+use crate::command::InventoryWriter;
 use crate::command::{Query, Snapshot};
 use crate::inventory::printers::{self, PrinterView};
 use crate::prints::query::PrintFilter;
 use crate::txn::Txn;
 use crate::values::Watts;
-use crate::writer::InventoryWriter;
 use crate::{Result, inventory};
 use rust_decimal::Decimal;
 use std::collections::BTreeMap;

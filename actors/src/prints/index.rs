@@ -457,8 +457,8 @@ fn unavailable(reason: &str) -> crate::Error {
 pub(crate) mod tests {
     use super::*;
     use crate::command;
+    use crate::runtime::writer;
     use crate::txn;
-    use crate::writer;
     use rust_decimal::Decimal;
     use storage::records::Costing;
     use storage::records::PrintStatus;
@@ -898,7 +898,7 @@ pub(crate) mod tests {
     struct StorePrint(Print);
 
     impl command::Command for StorePrint {
-        type Writer = writer::PrintsWriter;
+        type Writer = command::PrintsWriter;
         type Reply = ();
 
         fn apply(&mut self, txn: &txn::Txn) -> Result<()> {

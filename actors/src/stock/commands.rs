@@ -3,13 +3,13 @@
 //! weight are fixed; only RECEIPT and CORRECTION are booked by hand).
 
 use super::views::{self, SpoolFilter, SpoolView};
+use crate::command::LedgerWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::integrations::links;
 use crate::ledger::{self, SpoolChange, SpoolInput};
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::SignedGrams;
-use crate::writer::LedgerWriter;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
 use storage::records::{Movement, MovementKind, Spool, SpoolLink};

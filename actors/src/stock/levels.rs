@@ -2,6 +2,7 @@
 //! threshold itself, and the stock overview.
 
 use super::views::{self, SpoolFilter, SpoolView};
+use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory;
 use crate::inventory::Kind;
@@ -10,7 +11,6 @@ use crate::ledger;
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::Amount;
-use crate::writer::InventoryWriter;
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::records::Filament;

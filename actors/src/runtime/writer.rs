@@ -26,7 +26,10 @@
 //! told their write is done, which it is (answering an error would make a client retry, and
 //! duplicate, a stored write).
 
-use crate::command::Command;
+use crate::command::{
+    Aggregate, Command, InventoryWriter, LedgerWriter, PrintsWriter, Route, SeriesWriter,
+    SettingsWriter,
+};
 use crate::metrics::metrics;
 use crate::prints::PrintIndex;
 use crate::txn::Txn;
@@ -56,12 +59,15 @@ pub trait Subscriber: Send + Sync {
     fn committed(&self, changes: Committed<'_>);
 }
 
-impl Subscriber for PrintIndex {
+/// The print projection as the first subscriber: every print a batch wrote goes into it.
+struct Projection(Arc<PrintIndex>);
+
+impl Subscriber for Projection {
     fn committed(&self, changes: Committed<'_>) {
         changes
             .prints
             .iter()
-            .for_each(|(old, print)| self.upsert(old.as_ref(), print));
+            .for_each(|(old, print)| self.0.upsert(old.as_ref(), print));
     }
 }
 
@@ -72,7 +78,7 @@ struct Subscribers(Arc<RwLock<Vec<Arc<dyn Subscriber>>>>);
 
 impl Subscribers {
     fn of(index: Arc<PrintIndex>) -> Subscribers {
-        Subscribers(Arc::new(RwLock::new(vec![index])))
+        Subscribers(Arc::new(RwLock::new(vec![Arc::new(Projection(index))])))
     }
 
     /// Tells each subscriber `changes`; a panicking one is logged and the others are told.
@@ -85,23 +91,6 @@ impl Subscribers {
         }
     }
 }
-
-/// The writer of settings, feature flags, accounts and sessions (and setup's demo data).
-#[derive(Debug)]
-pub enum SettingsWriter {}
-/// The writer of customers, manufacturers, printers, components and filaments.
-#[derive(Debug)]
-pub enum InventoryWriter {}
-/// The writer of prints: drafts, lifecycle, copies, outcomes and corrections (with the PRINT
-/// movements they book on spools).
-#[derive(Debug)]
-pub enum PrintsWriter {}
-/// The writer of print series.
-#[derive(Debug)]
-pub enum SeriesWriter {}
-/// The writer of spools and their ledger movements.
-#[derive(Debug)]
-pub enum LedgerWriter {}
 
 /// A command queued in a batch, type-erased so that one writer serves commands of any reply type.
 trait PendingCommand: Send {
@@ -383,6 +372,11 @@ impl<W: 'static> WriterHandle<W> {
     /// Errors: the command's own error; [`Error::Storage`] when the batch could not be committed;
     /// [`Error::WriterGone`] when the writer has stopped.
     pub async fn send<C: Command<Writer = W>>(&self, command: C) -> Result<C::Reply> {
+        self.send_any(command).await
+    }
+
+    /// [`WriterHandle::send`] for a command [`Writers::send`] routed here by its marker.
+    async fn send_any<C: Command>(&self, command: C) -> Result<C::Reply> {
         let _queued = Queued::new(self.name);
         let (sender, receiver) = oneshot::channel();
         let pending = Pending {
@@ -427,27 +421,6 @@ pub struct Writers {
     subscribers: Subscribers,
 }
 
-/// A writer marker that [`Writers`] can route to.
-pub trait Route: Sized + 'static {
-    /// This writer's handle among `writers`.
-    fn handle(writers: &Writers) -> &WriterHandle<Self>;
-}
-
-macro_rules! route {
-    ($marker:ty, $field:ident) => {
-        impl Route for $marker {
-            fn handle(writers: &Writers) -> &WriterHandle<Self> {
-                &writers.$field
-            }
-        }
-    };
-}
-route!(SettingsWriter, settings);
-route!(InventoryWriter, inventory);
-route!(PrintsWriter, prints);
-route!(SeriesWriter, series);
-route!(LedgerWriter, ledger);
-
 impl Writers {
     /// Starts the five writers over `store`, each on its own arbiter thread, all keeping `index`
     /// current. Returns them and their arbiters (stop and join those at shutdown). Must be called
@@ -489,7 +462,13 @@ impl Writers {
         C: Command,
         C::Writer: Route,
     {
-        C::Writer::handle(self).send(command).await
+        match C::Writer::WRITER {
+            Aggregate::Settings => self.settings.send_any(command).await,
+            Aggregate::Inventory => self.inventory.send_any(command).await,
+            Aggregate::Prints => self.prints.send_any(command).await,
+            Aggregate::Series => self.series.send_any(command).await,
+            Aggregate::Ledger => self.ledger.send_any(command).await,
+        }
     }
 }
 

@@ -10,12 +10,12 @@
 //! or changed later is subscribed when [`Recorder::reload`] is called; messages of a topic no
 //! meter is linked to any more are ignored.
 
-use super::history::{Keeper, Sample};
-use super::links::{self, KeepReadings, MeterLinks};
+use super::reader::Reader;
+use super::writer::{Committed, Subscriber, Writers};
 use crate::bridge::config::BridgeConfig;
 use crate::bridge::link::{Incoming, MqttLink};
-use crate::integrations::hub::Reader;
-use crate::writer::{Committed, Subscriber, Writers};
+use crate::meters::history::{Keeper, Sample};
+use crate::meters::links::{self, KeepReadings, MeterLinks};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use storage::records::{EnergyUnit, Print};

@@ -1,62 +1,31 @@
 //! The spool manager's remote work: every call to Spoolman runs here, outside every write
 //! transaction, between a read and the command that records what it found (a request's
-//! preview, import, sync and send, and the background timer's, `super::timer`).
+//! preview, import, sync and send, and the background timer's, [`super::timer`]).
 //!
 //! A send claims its operation in a transaction of its own first ([`ClaimOperation`]), so two
 //! senders (two requests, or a request and the timer) never both send it, and records the
 //! answer in another ([`SettleOperation`]).
 
-use super::health::PeerHealth;
-use super::import::{
+use super::reader::Reader;
+use super::writer::Writers;
+use crate::integrations::health::PeerHealth;
+use crate::integrations::import::{
     self, ImportSpool, LinkOf, LinkedSpools, LocalSide, LocalSides, RecordSync, Unlink,
 };
-use super::operations::{
+use crate::integrations::operations::{
     Claim, ClaimOperation, ConfirmOperation, GetOperation, LatestOperations, PendingOperations,
     Sent, SettleOperation,
 };
-use super::peer::PeerError;
-use super::settings::{Defaults, EnabledPeer, Integration};
-use super::spoolmgr::{RemoteSpool, Spoolman, UseOutcome};
-use crate::command::{Query, Snapshot};
-use crate::prints::PrintIndex;
-use crate::writer::Writers;
+use crate::integrations::peer::PeerError;
+use crate::integrations::settings::{Defaults, EnabledPeer, Integration};
+use crate::integrations::spoolmgr::{RemoteSpool, Spoolman, UseOutcome};
 use crate::{Error, Result};
 use rust_decimal::Decimal;
-use std::sync::Arc;
+use storage::Id;
 use storage::records::{Authority, SpoolmgrOperation};
-use storage::{Id, Store};
 
 /// Remote spools a preview page shows.
 pub const PREVIEW_PAGE_SIZE: u32 = 25;
-
-/// Runs queries in a read transaction on the runtime's blocking pool.
-#[derive(Clone)]
-pub struct Reader {
-    store: Store,
-    index: Arc<PrintIndex>,
-}
-
-impl Reader {
-    /// A reader of `store` with the print projection `index`.
-    pub fn new(store: Store, index: Arc<PrintIndex>) -> Reader {
-        Reader { store, index }
-    }
-
-    /// Runs `query` in a fresh snapshot, off the async executor.
-    /// Errors: the query's refusal; [`Error::Panicked`] when it panicked.
-    pub async fn query<Q: Query>(&self, query: Q) -> Result<Q::Answer> {
-        let (store, index) = (self.store.clone(), self.index.clone());
-        tokio::task::spawn_blocking(move || {
-            let txn = store.begin_read()?;
-            query.run(&Snapshot {
-                txn: &txn,
-                index: &index,
-            })
-        })
-        .await
-        .map_err(|_| Error::Panicked)?
-    }
-}
 
 /// What `GET /api/integrations/spoolmgr` shows.
 #[derive(Debug, Clone, PartialEq)]

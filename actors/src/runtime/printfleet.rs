@@ -2,24 +2,22 @@
 //! transaction, between a read and the command that records what it found (a request's link,
 //! sync, attach and import, and the background timer's rounds).
 
-use super::fleet::{
+use super::reader::Reader;
+use super::writer::Writers;
+use crate::integrations::fleet::{
     self, ATTACHABLE_LOGS, AttachLog, AttachTargetOf, ImportOutcome, LinkPrinter, LinkedPrinter,
-    LinkedPrinters, MapTray, OpenLinks, PartLink, RecordLogSync, RecordPrinterSync,
+    LinkedPrinters, MapTray, OpenLinks, PartLink, PrinterLinkOf, RecordLogSync, RecordPrinterSync,
+    ReportedUsages,
 };
-use super::health::PeerHealth;
-use super::hub::Reader;
-use super::peer::PeerError;
-use super::printfleet::{Bambuddy, LogPage, RemotePrinter};
-use super::settings::{Defaults, EnabledPeer, Integration};
-use crate::command::{Query, Snapshot};
+use crate::integrations::health::PeerHealth;
+use crate::integrations::peer::PeerError;
+use crate::integrations::printfleet::{Bambuddy, LogPage, RemotePrinter};
+use crate::integrations::settings::{Defaults, EnabledPeer, Integration};
 use crate::prints::outcome::OutcomeInput;
-use crate::writer::Writers;
 use crate::{Error, Result};
-use std::collections::HashSet;
 use storage::Id;
 use storage::records;
-use storage::records::{Authority, LogLink, Print, PrinterLink, SpoolLink};
-use storage::repo;
+use storage::records::{LogLink, Print};
 
 /// Log entries a page of `view=logs` shows.
 pub const LOG_PAGE_SIZE: u32 = 25;
@@ -37,51 +35,6 @@ pub struct FleetStatus {
     pub remote_printers: Vec<RemotePrinter>,
     /// Our linked printers with their links.
     pub printers: Vec<LinkedPrinter>,
-}
-
-/// The usages of print `.0` whose consumption the fleet manager already reported to the spool
-/// manager: on an `EXTERNAL_CONSUMPTION` spool assigned, in the fleet manager, to a slot of the
-/// part's printer (`.1`: (remote printer, spool-manager spool) pairs).
-#[derive(Debug, Clone)]
-pub struct ReportedUsages(pub Id, pub Vec<(u64, u64)>);
-
-impl Query for ReportedUsages {
-    type Answer = HashSet<Id>;
-
-    fn run(self, snapshot: &Snapshot<'_>) -> Result<HashSet<Id>> {
-        let assigned: HashSet<(u64, u64)> = self.1.into_iter().collect();
-        let print: Print = repo::get(snapshot, self.0)?.ok_or(Error::NotFound)?;
-        let mut reported = HashSet::new();
-        for part in &print.parts {
-            let Some(printer) = repo::get::<PrinterLink>(snapshot, part.printer_id)? else {
-                continue;
-            };
-            for usage in &part.usages {
-                let Some(spool) = usage.spool_id else {
-                    continue;
-                };
-                if let Some(link) = repo::get::<SpoolLink>(snapshot, spool)?
-                    && link.authority == Authority::ExternalConsumption
-                    && assigned.contains(&(printer.remote_id, link.remote_id))
-                {
-                    reported.insert(usage.id);
-                }
-            }
-        }
-        Ok(reported)
-    }
-}
-
-/// The link of printer `.0`. Errors: as [`fleet::link_of`].
-#[derive(Debug, Clone, Copy)]
-pub struct PrinterLinkOf(pub Id);
-
-impl Query for PrinterLinkOf {
-    type Answer = PrinterLink;
-
-    fn run(self, snapshot: &Snapshot<'_>) -> Result<PrinterLink> {
-        fleet::link_of(snapshot, self.0)
-    }
 }
 
 /// The printer fleet's remote work, shared by request handlers and the timer.

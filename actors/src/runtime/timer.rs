@@ -1,9 +1,9 @@
 //! The integrations' background actor: the spool manager's and the printer fleet's rounds on
 //! one timer (`--spoolmgr-interval`, 60 s by default).
 
-use super::fleet_hub::Printfleet;
-use super::hub::Spoolmgr;
-use super::operations::RecoverSending;
+use super::printfleet::Printfleet;
+use super::spoolmgr::Spoolmgr;
+use crate::integrations::operations::RecoverSending;
 use actix::{Actor, ActorFutureExt, AsyncContext, Context, WrapFuture};
 use std::time::Duration;
 
