@@ -13,11 +13,11 @@
 //!   log makes the outcome FAILED, that a log's duration equals its part's and its grams the
 //!   sum of its part's grams. An identical repeat answers the print as it is, corrections kept.
 
-use super::logs::{self, terminal};
 use super::printfleet;
 use super::settings::{Integration, require_enabled};
 use crate::command::PrintsWriter;
 use crate::command::{Command, Query, Snapshot};
+use crate::prints::fleet_logs::{self as logs, terminal};
 use crate::prints::outcome;
 use crate::prints::outcome::OutcomeInput;
 use crate::txn::Txn;

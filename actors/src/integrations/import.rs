@@ -11,22 +11,21 @@
 //! - A spool cannot be priced without a price (the spool's, else its filament's) and a net
 //!   weight (the spool's initial weight, else its filament's): such a spool is not imported.
 
-use super::links;
 use super::settings::{Integration, require_enabled};
 use super::spoolmgr::RemoteSpool;
 use crate::command::LedgerWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers, name_key};
 use crate::inventory::{self, Kind};
+use crate::ledger::remote as links;
 use crate::ledger::{self, MovementInput};
 use crate::lines::Lines;
-use crate::money;
+use crate::prints::fleet_logs::{fingerprint, text};
 use crate::txn::Txn;
 use crate::values::Name;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
-use sha2::{Digest, Sha256};
 use std::collections::HashMap;
 use std::str::FromStr;
 use storage::records::{Authority, Filament, MovementKind, RemoteState, Spool, SpoolLink};
@@ -85,11 +84,6 @@ pub fn conflicts(remote: &RemoteSpool, link: Option<&SpoolLink>) -> Vec<Conflict
     found
 }
 
-/// An optional decimal as its canonical JSON string, or `null`.
-pub(super) fn text(value: Option<rust_decimal::Decimal>) -> Value {
-    value.map_or(Value::Null, |d| Value::String(money::canonical(d)))
-}
-
 /// The validated projection of `remote` the preview shows and fingerprints: camelCase names,
 /// decimals as canonical strings, absent values as `null`.
 pub fn projection(remote: &RemoteSpool) -> Value {
@@ -119,13 +113,6 @@ pub fn projection(remote: &RemoteSpool) -> Value {
 /// JSON text, keys sorted at every level.
 pub fn preview_hash(remote: &RemoteSpool) -> String {
     fingerprint(&projection(remote))
-}
-
-/// Lower-case hex SHA-256 of `value`'s compact JSON text, keys sorted at every level: the
-/// fingerprint of a validated projection a person saw.
-pub fn fingerprint(value: &Value) -> String {
-    let digest = Sha256::digest(value.to_string().as_bytes());
-    digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A remote spool's local side, for the preview.

@@ -3,7 +3,7 @@
 //! `PUT /use` adds whatever it is sent, so an operation is sent at most once unless a person
 //! says otherwise:
 //! - operations are made only inside the transaction that records an outcome or a correction,
-//!   one per usage and outcome revision ([`consume`]); a correction's is its delta;
+//!   one per usage and outcome revision (`ledger::remote::consume`); a correction's is its delta;
 //! - a sender claims an operation (`PENDING → SENDING`) in a transaction of its own before the
 //!   request ([`ClaimOperation`]), so two senders never both send it;
 //! - the answer settles it ([`SettleOperation`]): 2xx → `APPLIED`, a 4xx → `FAILED`, no answer
@@ -19,56 +19,12 @@ use crate::command::LedgerWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;
 use crate::{Error, Result};
-use redb::ReadableTable;
-use rust_decimal::Decimal;
-use storage::records::{OperationState, SpoolLink, SpoolmgrOperation};
+use storage::records::{OperationState, SpoolmgrOperation};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, tables};
+use storage::{Id, Timestamp};
 
 /// Operations `GET /api/integrations/spoolmgr` lists, newest first.
 pub const LATEST: usize = 50;
-
-/// Makes the operation of one usage's consumption (`grams` used; negative gives filament back)
-/// on the remote spool of `link`, in the transaction recording outcome `revision` of print
-/// `print_id`. A second call for the same usage and revision makes nothing.
-///
-/// Errors: the store cannot be written.
-pub fn consume(
-    txn: &Txn,
-    link: &SpoolLink,
-    (print_id, usage_id, revision): (Id, Id, u32),
-    grams: Decimal,
-    now: Timestamp,
-) -> Result<()> {
-    let mut keys = txn
-        .open_table(tables::SPOOLMGR_OPERATION_KEYS)
-        .map_err(storage::Error::from)?;
-    if keys
-        .get((usage_id.bytes(), revision))
-        .map_err(storage::Error::from)?
-        .is_some()
-    {
-        return Ok(());
-    }
-    let operation = SpoolmgrOperation {
-        id: Id::new(),
-        spool_id: link.spool_id,
-        remote_id: link.remote_id,
-        grams: grams.normalize(),
-        state: OperationState::Pending,
-        error: None,
-        print_id,
-        usage_id,
-        revision,
-        created_at: now,
-        updated_at: now,
-    };
-    keys.insert((usage_id.bytes(), revision), operation.id.bytes())
-        .map_err(storage::Error::from)?;
-    drop(keys);
-    repo::put(txn, &operation)?;
-    Ok(())
-}
 
 /// The operation `id`. Errors: [`Error::NotFound`].
 pub fn get(tx: &impl Tx, id: Id) -> Result<SpoolmgrOperation> {

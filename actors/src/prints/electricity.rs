@@ -16,7 +16,7 @@
 //!    (the electricity line as it was always priced), with why the meter did not give it
 //!    ([`Unmetered`]). A counter that went back is never priced.
 
-use crate::integrations::logs;
+use super::fleet_logs as logs;
 use crate::meters::history;
 use crate::txn::Txn;
 use crate::{Error, Result};

@@ -10,10 +10,12 @@ mod draft;
 pub mod electricity;
 mod entry;
 mod figures;
+pub mod fleet_logs;
 mod index;
 mod lifecycle;
 pub mod outcome;
 mod plan;
+pub mod power;
 pub mod query;
 mod summary;
 

@@ -9,8 +9,9 @@
 
 use super::draft::{self, CopyKind, get, save};
 use super::electricity::{self, RunInput};
+use super::fleet_logs as logs;
 use crate::costing::{self, Actuals};
-use crate::integrations::{links, logs, operations};
+use crate::ledger::remote::{self as links, consume};
 use crate::ledger::{self, MovementInput};
 use crate::txn::Txn;
 use crate::{Error, FieldError, Result};
@@ -322,7 +323,7 @@ fn book_consumption(
                 if reported.contains(&usage.id) {
                     continue;
                 }
-                operations::consume(txn, &link, (print.id, usage.id, revision), delta, now)?;
+                consume(txn, &link, (print.id, usage.id, revision), delta, now)?;
             }
             Some(link) if link.authority == Authority::ExternalReadOnly => {}
             _ => {

@@ -3,9 +3,9 @@
 //! cost engine are taken from the records found.
 
 use crate::costing::{self, FilamentUse, Overflow, PartPlan, Rate};
-use crate::integrations::links;
 use crate::inventory::filaments;
 use crate::ledger;
+use crate::ledger::remote as links;
 use crate::values::{Amount, Grams, Name, Note, Seconds};
 use crate::{Error, FieldError, Result};
 use rust_decimal::Decimal;

@@ -71,7 +71,7 @@ pub enum StartError {
     Webhooks(String),
 }
 
-/// The running appliance: the handles the HTTP side uses, and what [`Appliance::stop`] stops.
+/// The running appliance: the handles the HTTP side uses, and what [`stop`] stops.
 pub struct Appliance {
     /// The store, for read transactions that are a snapshot by nature (a backup's copy).
     pub store: Store,

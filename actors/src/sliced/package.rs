@@ -6,7 +6,7 @@
 //! inflated; an entry's name is never a path on disk. The XML parser expands no entity beyond
 //! XML's five, and a document type declaration is refused outright.
 
-mod directory;
+pub mod directory;
 
 use super::{
     MAX_ENTRY_BYTES, MAX_PACKAGE_BYTES, Plate, Refusal, Sample, Sliced, Slot, colour, decimal,

@@ -5,7 +5,7 @@
 use super::views::{self, SpoolFilter, SpoolView};
 use crate::command::LedgerWriter;
 use crate::command::{Command, Query, Snapshot};
-use crate::integrations::links;
+use crate::ledger::remote as links;
 use crate::ledger::{self, SpoolChange, SpoolInput};
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;

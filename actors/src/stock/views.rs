@@ -1,9 +1,9 @@
 //! Spools as lists and pages show them: with their filament's name.
 
-use crate::integrations::links;
 use crate::inventory;
 use crate::inventory::filaments;
 use crate::ledger;
+use crate::ledger::remote as links;
 use crate::list::{ListQuery, Page};
 use crate::{Result, settings};
 use rust_decimal::Decimal;

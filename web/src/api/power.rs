@@ -1,6 +1,6 @@
 //! `/api/printers/{id}/power`: a printer's power learned from its metered runs beside its
 //! average power, and `/power/adopt`, which makes a learned figure its average power
-//! ([`actors::meters::power`]).
+//! ([`actors::prints::power`]).
 
 use super::inventory::Resource;
 use super::printers::{Printer, Printers};
@@ -13,7 +13,7 @@ use crate::state::AppState;
 use crate::wire::dec;
 use actix_web::web::{Data, Json};
 use actix_web::{get, post};
-use actors::meters::power::{self, AdoptPower, Errors, Power, PowerOf, PrinterPower};
+use actors::prints::power::{self, AdoptPower, Errors, Power, PowerOf, PrinterPower};
 use actors::values::Watts;
 use deserr::Deserr;
 use serde::Serialize;

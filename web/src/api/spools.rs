@@ -15,8 +15,8 @@ use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, patch, post};
-use actors::integrations::links;
 use actors::inventory::ListQuery;
+use actors::ledger::remote as links;
 use actors::ledger::{self, SpoolChange, SpoolInput};
 use actors::stock::{
     ArchiveSpool, BookMovement, ChangeSpool, FixedFields, GetSpool, ListSpools, OpenSpool,

@@ -10,7 +10,7 @@ use crate::api::meters::{MeterDto, MeterLinkInput, ReadingDto, meter_of};
 use crate::error::{ApiError, Rendered};
 use actix_web::web::Bytes;
 use actors::meters::links::LinkMeter;
-use actors::meters::power::{AdoptPower, PowerOf, PrinterPower};
+use actors::prints::power::{AdoptPower, PowerOf, PrinterPower};
 use actors::values::Watts;
 use rust_decimal::Decimal;
 use storage::Id;

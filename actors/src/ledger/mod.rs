@@ -10,8 +10,12 @@
 //!   movement, with other content it is refused ([`Error::OperationKeyReused`]).
 //!
 //! Unit cost of a spool: `purchasePrice / initialNetWeightGrams` (currency per gram).
+//!
+//! [`remote`] holds who owns the stock of a spool linked to the spool manager, and the
+//! consumption queued for it.
 
-use crate::integrations::links;
+pub mod remote;
+
 use crate::lines::Lines;
 use crate::list::{self, Page};
 use crate::txn::Txn;
@@ -19,6 +23,7 @@ use crate::values::{Note, note_text};
 use crate::{Error, FieldError, Result, money};
 use jiff::civil::Date;
 use redb::ReadableTable;
+use remote as links;
 use rust_decimal::Decimal;
 use storage::ledger;
 use storage::ledger::LedgerTables;

@@ -9,12 +9,14 @@
 //! - a spool's authority does not change, nor is it unlinked, while it has unresolved
 //!   operations ([`unresolved`]).
 
+use crate::txn::Txn;
 use crate::{Error, Result};
+use redb::ReadableTable;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 use storage::records::{Authority, OperationState, Spool, SpoolLink, SpoolmgrOperation};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp};
+use storage::{Id, Timestamp, tables};
 
 /// A link with no good sync for this long is stale, seconds (5 minutes).
 pub const STALE_AFTER_SECONDS: i64 = 300;
@@ -80,6 +82,48 @@ pub fn unresolved(tx: &impl Tx, spool_id: Id) -> Result<bool> {
         found |= op.spool_id == spool_id && op.state != OperationState::Applied;
     })?;
     Ok(found)
+}
+
+/// Makes the operation of one usage's consumption (`grams` used; negative gives filament back)
+/// on the remote spool of `link`, in the transaction recording outcome `revision` of print
+/// `print_id`. A second call for the same usage and revision makes nothing.
+///
+/// Errors: the store cannot be written.
+pub fn consume(
+    txn: &Txn,
+    link: &SpoolLink,
+    (print_id, usage_id, revision): (Id, Id, u32),
+    grams: Decimal,
+    now: Timestamp,
+) -> Result<()> {
+    let mut keys = txn
+        .open_table(tables::SPOOLMGR_OPERATION_KEYS)
+        .map_err(storage::Error::from)?;
+    if keys
+        .get((usage_id.bytes(), revision))
+        .map_err(storage::Error::from)?
+        .is_some()
+    {
+        return Ok(());
+    }
+    let operation = SpoolmgrOperation {
+        id: Id::new(),
+        spool_id: link.spool_id,
+        remote_id: link.remote_id,
+        grams: grams.normalize(),
+        state: OperationState::Pending,
+        error: None,
+        print_id,
+        usage_id,
+        revision,
+        created_at: now,
+        updated_at: now,
+    };
+    keys.insert((usage_id.bytes(), revision), operation.id.bytes())
+        .map_err(storage::Error::from)?;
+    drop(keys);
+    repo::put(txn, &operation)?;
+    Ok(())
 }
 
 #[cfg(test)]

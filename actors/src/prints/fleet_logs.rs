@@ -6,12 +6,25 @@
 //! - The preview fingerprint of a log is the SHA-256 of its validated projection.
 //! - Once a FAILED log is imported, the print's outcome stays FAILED, in corrections too.
 
-use super::import::{fingerprint, text};
-use crate::Result;
+use crate::{Result, money};
+use rust_decimal::Decimal;
 use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
 use storage::Id;
 use storage::records::{LogLink, OutcomeStatus, Print, PrintLog};
 use storage::repo::{self, Tx};
+
+/// Lower-case hex SHA-256 of `value`'s compact JSON text, keys sorted at every level: the
+/// fingerprint of a validated projection a person saw.
+pub fn fingerprint(value: &Value) -> String {
+    let digest = Sha256::digest(value.to_string().as_bytes());
+    digest.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// An optional decimal as its canonical JSON string, or `null`.
+pub fn text(value: Option<Decimal>) -> Value {
+    value.map_or(Value::Null, |d| Value::String(money::canonical(d)))
+}
 
 /// The outcome a log stands for, or `None` while it is not terminal.
 pub fn terminal(log: &PrintLog) -> Option<OutcomeStatus> {
