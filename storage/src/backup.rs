@@ -164,8 +164,7 @@ pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Restored> {
     let staged = with_suffix(target, ".restoring");
     let checked = std::fs::copy(source, &staged)
         .map_err(|e| Error::NotAStore(format!("cannot read {}: {e}", source.display())))
-        .and_then(|_| schema_version(&staged))
-        .and_then(|_| Store::open(&staged, StoreOptions::default()).map(drop))
+        .and_then(|_| check_staged(&staged))
         // Last, as opening the current file to learn whether it is in use rewrites its header.
         .and_then(|_| refuse_if_open(target));
     if let Err(e) = checked {
@@ -195,6 +194,46 @@ pub fn restore(source: &Path, target: &Path, label: &str) -> Result<Restored> {
         credentials_left_out,
     })
 }
+
+/// Checks the copy of a backup at `staged` before it is installed, changing only that copy: a
+/// product database of this schema or an older one (migrated), that passes redb's integrity
+/// check and whose every record decodes ([`repo::decode_all`]); its print summaries are
+/// dropped so that the service derives them again from the prints (derived state is never
+/// trusted from a file). A damaged file may make redb panic: that is caught and refused like
+/// any other damage, and no panic leaves this function.
+///
+/// Errors: [`Error::NotAStore`] naming the damage; [`Error::NewerSchema`].
+fn check_staged(staged: &Path) -> Result<()> {
+    let damaged = |e: &dyn std::fmt::Display| Error::NotAStore(format!("the file is damaged: {e}"));
+    let checked = std::panic::catch_unwind(|| -> Result<()> {
+        schema_version(staged)?;
+        let mut db = redb::Database::builder()
+            .open(staged)
+            .map_err(|e| damaged(&e))?;
+        if !db.check_integrity().map_err(|e| damaged(&e))? {
+            return Err(damaged(&"it fails redb's integrity check"));
+        }
+        drop(db);
+        let store = Store::open(staged, StoreOptions::default())?;
+        repo::decode_all(&store.begin_read()?).map_err(|e| damaged(&e))?;
+        let txn = store.begin_write()?;
+        txn.open_table(tables::META)?.remove(PRINT_SUMMARIES)?;
+        txn.commit()?;
+        Ok(())
+    });
+    checked.unwrap_or_else(|panic| {
+        let why = panic
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| panic.downcast_ref::<&str>().copied())
+            .unwrap_or("the database engine stopped on it");
+        Err(damaged(&why))
+    })
+}
+
+/// `meta` key naming the format of the print summaries (the actors' `prints::summary`); without
+/// it they are derived again from the prints when the service starts.
+const PRINT_SUMMARIES: &str = "print_summaries";
 
 /// `meta.credentials_left_out` of the store file at `path` (0 when absent).
 fn left_out_in(path: &Path) -> Result<u64> {

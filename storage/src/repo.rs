@@ -267,6 +267,65 @@ pub fn rebuild_references(tx: &WriteTransaction) -> Result<()> {
     Ok(())
 }
 
+/// Decodes every record of the store, each in its own layout, and answers how many there were:
+/// what a restore checks before it installs a file, so a file whose bytes are damaged (but
+/// whose pages redb still reads) is refused instead of answering 500 later.
+///
+/// Errors: the first record that does not decode ([`Error::Codec`]), or the store fails.
+pub fn decode_all(tx: &impl Tx) -> Result<u64> {
+    fn each<R: Record>(tx: &impl Tx, count: &mut u64) -> Result<()> {
+        for_each::<R>(tx, |_| *count += 1)
+    }
+    let mut count = 0;
+    each::<Account>(tx, &mut count)?;
+    each::<Customer>(tx, &mut count)?;
+    each::<Manufacturer>(tx, &mut count)?;
+    each::<Printer>(tx, &mut count)?;
+    each::<Component>(tx, &mut count)?;
+    each::<Filament>(tx, &mut count)?;
+    each::<MaintenanceTask>(tx, &mut count)?;
+    each::<Print>(tx, &mut count)?;
+    each::<Series>(tx, &mut count)?;
+    each::<Spool>(tx, &mut count)?;
+    each::<Movement>(tx, &mut count)?;
+    each::<SpoolmgrOperation>(tx, &mut count)?;
+    each::<PrinterLink>(tx, &mut count)?;
+    each::<LogLink>(tx, &mut count)?;
+    each::<SpoolLink>(tx, &mut count)?;
+    settings(tx)?;
+    integrations(tx)?;
+    backup_schedule(tx)?;
+    alert_settings(tx)?;
+    standing_alerts(tx)?;
+    count += meter_links(tx)?.len() as u64;
+    for entry in tx.table(tables::SESSIONS)?.iter()? {
+        let (_, value) = entry?;
+        decode::<Session>("sessions", value.value())?;
+        count += 1;
+    }
+    for entry in tx.table(tables::PRINT_ANSWERS)?.iter()? {
+        let (_, value) = entry?;
+        decode::<Print>("print_answers", value.value())?;
+        count += 1;
+    }
+    for entry in tx.table(tables::PRINT_SOURCES)?.iter()? {
+        let (_, value) = entry?;
+        decode::<PrintSource>("print_sources", value.value())?;
+        count += 1;
+    }
+    for entry in tx.table(tables::WEAR)?.iter()? {
+        let (_, value) = entry?;
+        decode::<Wear>("wear", value.value())?;
+        count += 1;
+    }
+    for entry in tx.table(tables::METER_READINGS)?.iter()? {
+        let (_, value) = entry?;
+        meter_row(value.value())?;
+        count += 1;
+    }
+    Ok(count)
+}
+
 /// How many records the table holds (kept by redb, not counted).
 pub fn count<R: Record>(tx: &impl Tx) -> Result<u64> {
     Ok(tx.table(R::TABLE)?.len()?)

@@ -2,6 +2,7 @@
 //! draft made from it, and every refusal with its code.
 
 use crate::support::{TestApp, logged_in, shop};
+use futures_util::StreamExt;
 use reqwest::{Client, Response, StatusCode};
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -335,5 +336,50 @@ async fn the_ui_reads_a_sliced_file_into_the_editor_in_german() {
     assert!(
         page.contains("Keine geslicte Datei"),
         "the localized message: {page}"
+    );
+}
+
+/// A client may send a file's first bytes in a chunk of their own: the kind is told from the
+/// first four bytes however they arrive.
+#[actix_web::test]
+async fn a_package_whose_first_bytes_arrive_alone_is_read() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let mut zip = ZipWriter::new(Cursor::new(Vec::new()));
+    zip.start_file("Metadata/slice_info.config", SimpleFileOptions::default())
+        .unwrap();
+    zip.write_all(&fixture("slice-info-two-plates.xml"))
+        .unwrap();
+    let bytes = zip.finish().unwrap().into_inner();
+    let boundary = "----printcost-test-boundary";
+    let mut first = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"box.gcode.3mf\"\r\nContent-Type: application/octet-stream\r\n\r\n"
+    )
+    .into_bytes();
+    first.extend_from_slice(&bytes[..2]);
+    let mut rest = bytes[2..].to_vec();
+    rest.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
+    let chunks = futures_util::stream::iter([first, rest]).then(|chunk| async move {
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        Ok::<_, std::io::Error>(chunk)
+    });
+    let res = app
+        .client
+        .post(app.url("/api/prints/sliced"))
+        .header(
+            "Content-Type",
+            format!("multipart/form-data; boundary={boundary}"),
+        )
+        .body(reqwest::Body::wrap_stream(chunks))
+        .send()
+        .await
+        .unwrap();
+    let status = res.status();
+    let preview: Value = res.json().await.unwrap();
+    assert_eq!(status, StatusCode::OK, "{preview}");
+    assert_eq!(
+        preview["parts"].as_array().map(Vec::len),
+        Some(2),
+        "{preview}"
     );
 }

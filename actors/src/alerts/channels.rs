@@ -25,7 +25,7 @@ pub struct MqttTarget {
 pub struct Channels {
     /// MQTT, when the bridge runs in this process.
     pub mqtt: Option<MqttTarget>,
-    http: reqwest::Client,
+    http: webhook::Client,
 }
 
 impl Channels {

@@ -10,11 +10,14 @@
 //! - A 2xx is delivered. A 408, a 429, a 5xx, a timeout (5 s) or no connection is retried after
 //!   1, 2, 4, … s (at most [`MAX_WAIT`] between attempts) up to [`ATTEMPTS`] attempts; any other
 //!   status is refused for good. Redirects are not followed.
+//! - At most [`MAX_IN_FLIGHT`] attempts are in flight at once, over every webhook.
 
 use super::{Event, TEST};
 use reqwest::StatusCode;
+use std::sync::Arc;
 use std::time::Duration;
 use storage::records::{Webhook, WebhookForm};
+use tokio::sync::Semaphore;
 
 /// Attempts per delivery.
 pub const ATTEMPTS: u32 = 8;
@@ -23,13 +26,30 @@ pub const MAX_WAIT: Duration = Duration::from_secs(60);
 /// Longest wait for an answer.
 const TIMEOUT: Duration = Duration::from_secs(5);
 
+/// Attempts in flight at once, over every webhook: each holds a connection (a file descriptor)
+/// until its answer or its timeout, so 12 hanging webhooks told 100 alerts hold at most this
+/// many, never 1,200; the other deliveries wait their turn in memory (a few hundred bytes each).
+pub const MAX_IN_FLIGHT: usize = 8;
+
+/// The webhooks' HTTP client and the permits that bound the attempts in flight
+/// ([`MAX_IN_FLIGHT`]).
+#[derive(Clone)]
+pub struct Client {
+    http: reqwest::Client,
+    in_flight: Arc<Semaphore>,
+}
+
 /// The HTTP client of every delivery. Errors: TLS cannot be set up (the message says why).
-pub fn client() -> Result<reqwest::Client, String> {
-    reqwest::Client::builder()
+pub fn client() -> Result<Client, String> {
+    let http = reqwest::Client::builder()
         .timeout(TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
         .build()
-        .map_err(|e| e.to_string())
+        .map_err(|e| e.to_string())?;
+    Ok(Client {
+        http,
+        in_flight: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+    })
 }
 
 /// Whether `webhook` takes alerts of `kind` (a test goes to every webhook).
@@ -52,12 +72,10 @@ pub enum Failure {
 /// Posts `event` to `webhook` once. Answers the status of a 2xx.
 ///
 /// Errors: [`Failure`].
-pub async fn send_once(
-    client: &reqwest::Client,
-    webhook: &Webhook,
-    event: &Event,
-) -> Result<u16, Failure> {
-    let mut request = client.post(&webhook.url);
+pub async fn send_once(client: &Client, webhook: &Webhook, event: &Event) -> Result<u16, Failure> {
+    // The semaphore is never closed, so a permit always comes.
+    let _permit = client.in_flight.acquire().await;
+    let mut request = client.http.post(&webhook.url);
     if let Some(token) = &webhook.token {
         request = request.bearer_auth(token);
     }
@@ -100,7 +118,7 @@ pub fn backoff(attempt: u32) -> Duration {
 /// Delivers `event` to `webhook` in a task of its own: attempts as the module says, each
 /// failure logged with the webhook's name (never its URL or token). Must run inside a tokio
 /// runtime.
-pub fn deliver(client: reqwest::Client, webhook: Webhook, event: Event) {
+pub fn deliver(client: Client, webhook: Webhook, event: Event) {
     tokio::spawn(async move {
         for attempt in 0..ATTEMPTS {
             if attempt > 0 {

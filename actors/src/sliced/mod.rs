@@ -175,9 +175,16 @@ impl Sample {
     }
 }
 
+/// How a zip archive starts: a local file header's signature.
+const PACKAGE_MAGIC: &[u8] = b"PK\x03\x04";
+
+/// The bytes a file's start needs before [`is_package`] can tell (an upload's reader waits for
+/// them, however the client cut its chunks).
+pub const MAGIC_BYTES: usize = PACKAGE_MAGIC.len();
+
 /// True when `head` starts as a zip archive does (a 3MF or UFP package).
 pub fn is_package(head: &[u8]) -> bool {
-    head.starts_with(b"PK\x03\x04")
+    head.starts_with(PACKAGE_MAGIC)
 }
 
 /// A plain decimal written by a slicer (`12.34`, `0`, `1e3` is refused). None for anything

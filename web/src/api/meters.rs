@@ -118,8 +118,9 @@ pub struct MeterLinkInput {
 
 /// A name's pattern: at least one character that is not white space (`errors.required` else).
 const NAMED: &str = "\\S";
-/// A topic's: no wildcard (`+`, `#`), not only white space.
-const TOPIC: &str = "^[^+#]*[^+#\\s][^+#]*$";
+/// A topic's: no wildcard (`+`, `#`), no control character (U+0000–U+001F, U+007F–U+009F:
+/// `meters::links::check`), not only white space.
+const TOPIC: &str = "^[^+#\\u0000-\\u001F\\u007F-\\u009F]*[^+#\\s\\u0000-\\u001F\\u007F-\\u009F][^+#\\u0000-\\u001F\\u007F-\\u009F]*$";
 /// A counter's path: dotted steps, none empty.
 const PATH: &str = "^[^.]+(\\.[^.]+)*$";
 

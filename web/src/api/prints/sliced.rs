@@ -246,6 +246,9 @@ async fn read(
     };
     let mut hasher = Sha256::new();
     let mut upload: Option<Upload> = None;
+    // The first bytes, until there are enough to tell a package from G-code: a client may send
+    // them in a chunk of their own.
+    let mut head: Vec<u8> = Vec::new();
     let mut pending: Vec<u8> = Vec::new();
     let mut bytes: u64 = 0;
     while let Some(chunk) = field.next().await {
@@ -253,38 +256,23 @@ async fn read(
         hasher.update(&chunk);
         bytes = bytes.saturating_add(chunk.len() as u64);
         let current = match upload.take() {
-            Some(u) => u,
-            None if sliced::is_package(&chunk) => {
-                let dir = dir.clone();
-                let file = web::block(move || match dir {
-                    Some(dir) => tempfile::tempfile_in(dir),
-                    None => tempfile::tempfile(),
-                })
-                .await
-                .map_err(internal)?
-                .map_err(internal)?;
-                Upload::Package(file, 0)
+            Some(current) => current,
+            None => {
+                head.extend_from_slice(&chunk);
+                if head.len() < sliced::MAGIC_BYTES {
+                    continue;
+                }
+                let first = std::mem::take(&mut head);
+                let started = start(&first, dir.clone()).await?;
+                upload = Some(take(started, &first, bytes, &mut pending).await?);
+                continue;
             }
-            None => Upload::Gcode(Sample::default()),
         };
-        upload = Some(match current {
-            Upload::Gcode(mut sample) => {
-                sample.push(&chunk)?;
-                Upload::Gcode(sample)
-            }
-            Upload::Package(file, written) => {
-                if bytes > MAX_PACKAGE_BYTES {
-                    return Err(Refusal::TooLarge.into());
-                }
-                pending.extend_from_slice(&chunk);
-                if pending.len() < 1 << 20 {
-                    Upload::Package(file, written)
-                } else {
-                    let (file, len) = spool(file, written, std::mem::take(&mut pending)).await?;
-                    Upload::Package(file, len)
-                }
-            }
-        });
+        upload = Some(take(current, &chunk, bytes, &mut pending).await?);
+    }
+    if !head.is_empty() {
+        let started = start(&head, dir).await?;
+        upload = Some(take(started, &head, bytes, &mut pending).await?);
     }
     let sliced = match upload {
         None => Err(Refusal::Unrecognized.into()),
@@ -310,6 +298,54 @@ async fn read(
         bytes,
     };
     Ok((file, sha256, sliced))
+}
+
+/// The upload that `head` (at least [`sliced::MAGIC_BYTES`] bytes, or the whole file) starts:
+/// a package spooled to a temporary file in `dir`, or G-code sampled in memory.
+///
+/// Errors: the spool file cannot be made (500).
+async fn start(head: &[u8], dir: Option<std::path::PathBuf>) -> Result<Upload, ApiError> {
+    if !sliced::is_package(head) {
+        return Ok(Upload::Gcode(Sample::default()));
+    }
+    let file = web::block(move || match dir {
+        Some(dir) => tempfile::tempfile_in(dir),
+        None => tempfile::tempfile(),
+    })
+    .await
+    .map_err(internal)?
+    .map_err(internal)?;
+    Ok(Upload::Package(file, 0))
+}
+
+/// `upload` after its next `chunk` (`bytes` read so far): a G-code sample takes it; a package
+/// gathers it in `pending` and spools it a MiB at a time.
+///
+/// Errors: the file is too large ([`Refusal::TooLarge`]); the spool file cannot be written.
+async fn take(
+    upload: Upload,
+    chunk: &[u8],
+    bytes: u64,
+    pending: &mut Vec<u8>,
+) -> Result<Upload, ApiError> {
+    Ok(match upload {
+        Upload::Gcode(mut sample) => {
+            sample.push(chunk)?;
+            Upload::Gcode(sample)
+        }
+        Upload::Package(file, written) => {
+            if bytes > MAX_PACKAGE_BYTES {
+                return Err(Refusal::TooLarge.into());
+            }
+            pending.extend_from_slice(chunk);
+            if pending.len() < 1 << 20 {
+                Upload::Package(file, written)
+            } else {
+                let (file, len) = spool(file, written, std::mem::take(pending)).await?;
+                Upload::Package(file, len)
+            }
+        }
+    })
 }
 
 /// Appends `bytes` to the spool `file` (off the async executor); answers it and its new length.
