@@ -428,12 +428,30 @@ pub fn set_references(tx: &WriteTransaction, referrer: Id, old: &[Id], new: &[Id
     Ok(())
 }
 
-/// True when any record refers to `target` (a delete must then be refused).
+/// True when any record refers to `target` (a delete must then be refused): a record whose
+/// [`Record::references`] name it, or a link stored under its id (a printer's energy meter, its
+/// printer-fleet link, a spool's spool-manager link), which must be undone first.
 pub fn is_referenced(tx: &WriteTransaction, target: Id) -> Result<bool> {
     let table = tx.open_multimap_table(tables::REFERENCES)?;
     let mut values = table.get(target.bytes())?;
-    Ok(values.next().transpose()?.is_some())
+    if values.next().transpose()?.is_some() {
+        return Ok(true);
+    }
+    for keyed in LINKS_BY_SUBJECT {
+        if tx.open_table(keyed)?.get(target.bytes())?.is_some() {
+            return Ok(true);
+        }
+    }
+    Ok(false)
 }
+
+/// The tables that keep a link under the id of the record it links: the record cannot be
+/// deleted while one holds it.
+const LINKS_BY_SUBJECT: [TableDefinition<'static, [u8; 16], &'static [u8]>; 3] = [
+    tables::METER_LINKS,
+    tables::PRINTER_LINKS,
+    tables::SPOOL_LINKS,
+];
 
 /// The records that refer to `target` (prints of a series, of a customer, …), in id order.
 pub fn referrers(tx: &WriteTransaction, target: Id) -> Result<Vec<Id>> {

@@ -25,6 +25,7 @@ mod printfleet;
 mod prints;
 mod projection;
 mod rules;
+mod safe_delete;
 mod series;
 mod settings;
 mod sliced;
