@@ -79,6 +79,8 @@ pub enum Code {
     SlicedFileTooLarge,
     /// 422: an archive entry above its limit (a zip bomb).
     SlicedFileEntryTooLarge,
+    /// 422: a 3MF with more sliced plates than a print holds parts (100).
+    SlicedFileTooManyPlates,
     /// 409: the integration is on but has no URL (or key), or the peer refused our credential.
     IntegrationConfig,
     /// 502: the peer gave no usable answer (refused, timeout, redirect, oversized body, 5xx).
@@ -137,6 +139,7 @@ impl Code {
             SlicedFilePlaceholders  => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_PLACEHOLDERS", "errors.slicedFilePlaceholders", "The file holds CuraEngine's placeholder values, not an estimate: save it from Cura."),
             SlicedFileTooLarge      => (S::PAYLOAD_TOO_LARGE, "SLICED_FILE_TOO_LARGE", "errors.slicedFileTooLarge", "The file is larger than the limit (2 GiB of G-code; 512 MiB or 4,096 entries for a 3MF)."),
             SlicedFileEntryTooLarge => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_ENTRY_TOO_LARGE", "errors.slicedFileEntryTooLarge", "An entry of the archive is larger than its limit."),
+            SlicedFileTooManyPlates => (S::UNPROCESSABLE_ENTITY, "SLICED_FILE_TOO_MANY_PLATES", "errors.slicedFileTooManyPlates", "The 3MF has more sliced plates than a print holds parts (100)."),
             IntegrationConfig       => (S::CONFLICT, "INTEGRATION_CONFIG", "errors.integrationConfig", "The integration is not configured, or the peer refused its credential."),
             IntegrationUnavailable  => (S::BAD_GATEWAY, "INTEGRATION_UNAVAILABLE", "errors.integrationUnavailable", "The peer is unavailable."),
             IntegrationContract     => (S::BAD_GATEWAY, "INTEGRATION_CONTRACT", "errors.integrationContract", "The peer answered something its contract does not allow."),
@@ -179,6 +182,7 @@ impl From<Refusal> for ApiError {
             Refusal::Placeholders => Code::SlicedFilePlaceholders,
             Refusal::TooLarge => Code::SlicedFileTooLarge,
             Refusal::EntryTooLarge => Code::SlicedFileEntryTooLarge,
+            Refusal::TooManyPlates => Code::SlicedFileTooManyPlates,
         })
     }
 }
@@ -480,6 +484,7 @@ mod tests {
             (SlicedFilePlaceholders, 422, "SLICED_FILE_PLACEHOLDERS"),
             (SlicedFileTooLarge, 413, "SLICED_FILE_TOO_LARGE"),
             (SlicedFileEntryTooLarge, 422, "SLICED_FILE_ENTRY_TOO_LARGE"),
+            (SlicedFileTooManyPlates, 422, "SLICED_FILE_TOO_MANY_PLATES"),
             (DatabaseUnavailable, 503, "DATABASE_UNAVAILABLE"),
             (Internal, 500, "INTERNAL"),
         ];

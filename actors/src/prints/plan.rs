@@ -471,3 +471,14 @@ pub(super) fn price(
         Error::field(path, "errors.outOfRange")
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::MAX_PARTS;
+    use crate::sliced::MAX_PLATES;
+
+    #[test]
+    fn a_print_holds_as_many_parts_as_a_sliced_package_may_have_plates() {
+        assert_eq!(MAX_PARTS, MAX_PLATES);
+    }
+}

@@ -29,6 +29,9 @@ pub const SAMPLE_BYTES: usize = 1 << 20;
 pub const MAX_GCODE_BYTES: u64 = 2 << 30;
 /// Largest package (3MF, UFP) taken, bytes.
 pub const MAX_PACKAGE_BYTES: u64 = 512 << 20;
+/// Most sliced plates a package may have: as many as a print holds parts (the prints' own
+/// `MAX_PARTS`, which a test keeps equal), each plate becoming one part of the draft.
+pub const MAX_PLATES: usize = 100;
 /// Largest archive entry inflated, bytes (`slice_info.config`, `project_settings.config`).
 pub const MAX_ENTRY_BYTES: u64 = 16 << 20;
 
@@ -111,6 +114,9 @@ pub enum Refusal {
     /// An archive entry larger than [`MAX_ENTRY_BYTES`] (or one that inflates beyond its size).
     #[error("an entry of the archive is larger than its limit")]
     EntryTooLarge,
+    /// A 3MF with more sliced plates than a print holds parts ([`MAX_PLATES`]).
+    #[error("the 3MF has more sliced plates than a print holds parts")]
+    TooManyPlates,
 }
 
 /// The head and tail of a file, kept while it streams past: [`SAMPLE_BYTES`] from each end

@@ -9,8 +9,8 @@
 pub mod directory;
 
 use super::{
-    MAX_ENTRY_BYTES, MAX_PACKAGE_BYTES, Plate, Refusal, Sample, Sliced, Slot, colour, decimal,
-    duration, gcode,
+    MAX_ENTRY_BYTES, MAX_PACKAGE_BYTES, MAX_PLATES, Plate, Refusal, Sample, Sliced, Slot, colour,
+    decimal, duration, gcode,
 };
 use quick_xml::Reader;
 use quick_xml::XmlVersion;
@@ -111,6 +111,9 @@ fn sliced_3mf<R: Read + Seek>(info: &[u8], archive: &mut ZipArchive<R>) -> Resul
     let info = SliceInfo::parse(info)?;
     if !info.plates.iter().any(|p| p.seconds.is_some()) {
         return Err(Refusal::NotSliced);
+    }
+    if info.plates.len() > MAX_PLATES {
+        return Err(Refusal::TooManyPlates);
     }
     // `<metadata name="Application">BambuStudio-01.09.00.70</metadata>` near the model's start.
     let application = prefix(archive, "3D/3dmodel.model", 64 * 1024).and_then(|model| {
