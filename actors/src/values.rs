@@ -588,6 +588,14 @@ impl Watts {
     }
 }
 
+/// `at` as RFC 3339 in UTC, whole seconds (`2026-11-27T08:00:00Z`): how every time is written
+/// on the wire, in alerts and in fingerprints; none beyond the years -9999 to 9999.
+pub fn rfc3339(at: storage::Timestamp) -> Option<String> {
+    jiff::Timestamp::from_second(at.0)
+        .ok()
+        .map(|t| t.to_string())
+}
+
 /// An optional note: `None` when absent or blank.
 pub fn note_text(note: Option<Note>) -> Option<String> {
     note.map(Note::into_inner).filter(|s| !s.is_empty())

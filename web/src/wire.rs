@@ -1,12 +1,11 @@
 //! Wire formats shared by every DTO: decimals, timestamps and ids, and the answer of an action
 //! that makes nothing.
 
+use actors::values::rfc3339;
 use actors::{money, values};
 use rust_decimal::Decimal;
 use serde::Serialize;
 use storage::{Id, Timestamp};
-use time::OffsetDateTime;
-use time::format_description::well_known::Rfc3339;
 
 /// A decimal as its canonical string: normalised, no exponent, `"0"` for zero.
 pub fn dec(value: Decimal) -> String {
@@ -20,10 +19,7 @@ pub fn dec_opt(value: Option<Decimal>) -> Option<String> {
 
 /// A timestamp as ISO 8601 UTC, whole seconds: `2026-11-21T10:15:00Z`.
 pub fn ts(value: Timestamp) -> String {
-    OffsetDateTime::from_unix_timestamp(value.0)
-        .ok()
-        .and_then(|t| t.format(&Rfc3339).ok())
-        .unwrap_or_default()
+    rfc3339(value).unwrap_or_default()
 }
 
 /// An id in input JSON: a UUID string. Errors: `errors.invalidId`.

@@ -18,6 +18,7 @@ pub mod settings;
 pub mod texts;
 pub mod webhook;
 
+use crate::values::rfc3339;
 use serde::{Deserialize, Serialize};
 use storage::Timestamp;
 use storage::records::StandingAlert;
@@ -212,9 +213,7 @@ impl Event {
 
 /// `at` as ISO 8601 in UTC (`2026-11-27T08:00:00Z`).
 pub fn iso(at: Timestamp) -> String {
-    jiff::Timestamp::from_second(at.0)
-        .unwrap_or(jiff::Timestamp::UNIX_EPOCH)
-        .to_string()
+    rfc3339(at).unwrap_or_else(|| jiff::Timestamp::UNIX_EPOCH.to_string())
 }
 
 #[cfg(test)]

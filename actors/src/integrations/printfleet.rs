@@ -111,18 +111,15 @@ const STATUSES: [&str; 5] = ["completed", "failed", "stopped", "cancelled", "ski
 /// A zone-less timestamp of the peer (`2026-11-20T11:00:00`, UTC); one with a zone is read as
 /// it says. Errors: [`PeerError::Contract`].
 pub fn utc(text: &str) -> Result<Timestamp, PeerError> {
-    use time::format_description::well_known::Rfc3339;
-    use time::macros::format_description;
-    let zoneless = format_description!(
-        "[year]-[month]-[day]T[hour]:[minute]:[second][optional [.[subsecond]]]"
-    );
-    let at = match time::OffsetDateTime::parse(text, &Rfc3339) {
+    let at = match text.parse::<jiff::Timestamp>() {
         Ok(at) => at,
-        Err(_) => time::PrimitiveDateTime::parse(text, zoneless)
+        Err(_) => text
+            .parse::<jiff::civil::DateTime>()
+            .and_then(|at| at.to_zoned(jiff::tz::TimeZone::UTC))
             .map_err(|_| PeerError::Contract)?
-            .assume_utc(),
+            .timestamp(),
     };
-    Ok(Timestamp(at.unix_timestamp()))
+    Ok(Timestamp(at.as_second()))
 }
 
 impl TryFrom<LogJson> for PrintLog {

@@ -6,7 +6,7 @@
 //! - The preview fingerprint of a log is the SHA-256 of its validated projection.
 //! - Once a FAILED log is imported, the print's outcome stays FAILED, in corrections too.
 
-use crate::{Result, money};
+use crate::{Result, money, values};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -37,11 +37,7 @@ pub fn terminal(log: &PrintLog) -> Option<OutcomeStatus> {
 
 /// A time as the API writes it: RFC 3339 in UTC (`2026-11-20T11:00:00Z`).
 fn rfc3339(at: Option<storage::Timestamp>) -> Value {
-    at.and_then(|t| time::OffsetDateTime::from_unix_timestamp(t.0).ok())
-        .and_then(|t| {
-            t.format(&time::format_description::well_known::Rfc3339)
-                .ok()
-        })
+    at.and_then(values::rfc3339)
         .map_or(Value::Null, Value::String)
 }
 
