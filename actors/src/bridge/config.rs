@@ -11,6 +11,7 @@
 use super::classes;
 use super::templates;
 use serde::Deserialize;
+use std::collections::HashSet;
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 
@@ -925,248 +926,319 @@ impl BridgeConfig {
         Ok(())
     }
 
-    /// Checks every rule and returns all problems, each as `path: problem`.
+    /// Checks every rule and returns all problems, each as `path: problem`: the MQTT link's
+    /// ([`MqttConfig::check`]), the logging level, the broker's address, the discovery prefix,
+    /// then each source's ([`SourceConfig::check`]) with its points' ([`PointConfig::check`]).
     pub fn validate(&self) -> Result<(), Vec<String>> {
-        let mut problems = Vec::new();
-        let mut problem = |path: String, text: &str| problems.push(format!("{path}: {text}"));
-        if self.mqtt.host.trim().is_empty() {
-            problem("mqtt.host".into(), "must not be empty");
-        } else if let Err(text) = self.mqtt.endpoint() {
-            problem("mqtt.host".into(), &text);
-        }
-        let passwords = [
-            self.mqtt.password.is_some(),
-            self.mqtt.password_file.is_some(),
-            self.mqtt.password_env.is_some(),
-        ];
-        if passwords.iter().filter(|given| **given).count() > 1 {
-            problem(
-                "mqtt.password".into(),
-                "give one of password, password_file and password_env",
-            );
-        }
-        if passwords.contains(&true) && self.mqtt.username.is_none() {
-            problem("mqtt.username".into(), "is required with a password");
-        }
-        if let Some(tls) = &self.mqtt.tls
-            && tls.client_cert_file.is_some() != tls.client_key_file.is_some()
-        {
-            problem(
-                "mqtt.tls".into(),
-                "client_cert_file and client_key_file come together",
-            );
-        }
-        if self.mqtt.base_topic.is_empty()
-            || self.mqtt.base_topic.contains(['+', '#'])
-            || self.mqtt.base_topic.split('/').any(str::is_empty)
-        {
-            problem(
-                "mqtt.base_topic".into(),
-                "must be non-empty levels without '+' or '#'",
-            );
-        }
-        if self.mqtt.keep_alive_secs < 5 {
-            problem("mqtt.keep_alive_secs".into(), "must be at least 5");
-        }
-        if self.mqtt.reconnect_delay_secs == 0 {
-            problem("mqtt.reconnect_delay_secs".into(), "must be greater than 0");
-        }
-        if self.mqtt.state_qos > 2 {
-            problem("mqtt.state_qos".into(), "must be 0, 1 or 2");
-        }
-        if self.mqtt.max_inflight == 0 {
-            problem("mqtt.max_inflight".into(), "must be greater than 0");
-        }
+        let mut problems = Problems::default();
+        self.mqtt.check(&mut problems);
         if !["trace", "debug", "info", "warn", "error"].contains(&self.logging.level.as_str()) {
-            problem(
-                "logging.level".into(),
-                "must be trace, debug, info, warn or error",
-            );
+            problems.add("logging.level", "must be trace, debug, info, warn or error");
         }
         if self
             .broker
             .as_ref()
             .is_some_and(|b| b.listen.parse::<SocketAddr>().is_err())
         {
-            problem(
-                "broker.listen".into(),
-                "must be host:port, e.g. 127.0.0.1:1883",
-            );
+            problems.add("broker.listen", "must be host:port, e.g. 127.0.0.1:1883");
         }
         if let Some(prefix) = self.homeassistant.as_ref().map(|h| &h.discovery_prefix)
             && topic_problem(prefix).is_some()
         {
-            problem(
-                "homeassistant.discovery_prefix".into(),
+            problems.add(
+                "homeassistant.discovery_prefix",
                 "must be non-empty levels without '+' or '#'",
             );
         }
         let discovery = self.homeassistant.as_ref().is_some_and(|h| h.enabled);
-        let mut ids = std::collections::HashSet::new();
+        let mut ids = HashSet::new();
         for (s, source) in self.sources.iter().enumerate() {
-            let at = |field: &str| format!("sources[{s}].{field}");
-            if let Some(text) = level_problem(&source.id) {
-                problem(at("id"), text);
-            } else if source.id == "status" {
-                problem(
-                    at("id"),
-                    "'status' is reserved for the bridge's availability",
-                );
-            } else if !ids.insert(source.id.as_str()) {
-                problem(at("id"), "is used by another source");
-            }
-            match (&source.host, &source.serial) {
-                (Some(host), None) if host.trim().is_empty() => {
-                    problem(at("host"), "must not be empty")
-                }
-                (Some(_), None) => {}
-                (None, Some(serial)) => {
-                    for (field, fault) in serial_problems(serial) {
-                        problem(at(&format!("serial.{field}")), fault);
-                    }
-                    if source.framing.is_some() {
-                        problem(at("framing"), "a serial line always speaks RTU");
-                    }
-                    let first = self.sources[..s]
-                        .iter()
-                        .filter_map(|o| o.serial.as_ref())
-                        .find(|o| o.port == serial.port);
-                    if first.is_some_and(|o| o != serial) {
-                        problem(
-                            at("serial"),
-                            "another source on this port gives other line settings",
-                        );
-                    }
-                }
-                _ => problem(
-                    at("host"),
-                    "give host (Modbus TCP, or an RTU gateway) or serial (RS-485), one of them",
-                ),
-            }
-            for (field, value) in [
-                ("poll_interval_ms", source.poll_interval_ms),
-                ("request_timeout_ms", source.request_timeout_ms),
-            ] {
-                if value == 0 {
-                    problem(at(field), "must be greater than 0");
-                }
-            }
-            if source
-                .max_registers_per_request
-                .is_some_and(|m| !(1..=125).contains(&m))
-            {
-                problem(at("max_registers_per_request"), "must be 1 to 125");
-            }
-            if source.points.is_empty() {
-                problem(at("points"), "at least one point is required");
-            }
-            let mut topics = std::collections::HashSet::new();
-            let tick = source.tick_ms();
-            let source_period_used = source
-                .points
-                .iter()
-                .any(|p| p.poll_interval_ms.is_none() && p.access() != Access::WriteOnly);
-            if source_period_used && tick > 0 && source.poll_interval_ms % tick != 0 {
-                problem(
-                    at("poll_interval_ms"),
-                    &format!(
-                        "must be a multiple of {tick} ms, the shortest poll period of its points"
-                    ),
-                );
-            }
-            for (p, point) in source.points.iter().enumerate() {
-                let at = |field: &str| format!("sources[{s}].points[{p}].{field}");
-                match point.poll_interval_ms {
-                    Some(0) => problem(at("poll_interval_ms"), "must be greater than 0"),
-                    Some(every)
-                        if tick > 0 && every % tick != 0 && point.access() != Access::WriteOnly =>
-                    {
-                        problem(
-                            at("poll_interval_ms"),
-                            &format!(
-                                "must be a multiple of {tick} ms, the source's shortest poll period"
-                            ),
-                        )
-                    }
-                    _ => {}
-                }
-                if point.name.trim().is_empty() {
-                    problem(at("name"), "must not be empty");
-                }
-                if let Some(text) = topic_problem(&point.topic) {
-                    problem(at("topic"), text);
-                } else if !topics.insert(point.topic.as_str()) {
-                    problem(at("topic"), "is used by another point of this source");
-                }
-                if point.kind.is_bit() && point.data_type != DataType::Bool {
-                    problem(at("data_type"), "coils and discrete inputs are bool");
-                }
-                if matches!(point.kind, Kind::DiscreteInput | Kind::Input)
-                    && point.access.is_some_and(|a| a != Access::ReadOnly)
-                {
-                    problem(
-                        at("access"),
-                        "discrete inputs and input registers are read_only",
-                    );
-                }
-                let count = point.count();
-                let fixed = point.kind.is_bit()
-                    || point.data_type.is_numeric()
-                    || point.data_type == DataType::Bool;
-                if point.count.is_some() && fixed && count != point.data_type.inferred_count() {
-                    problem(at("count"), "a fixed-width type takes its own count");
-                }
-                if count == 0 || count > 125 {
-                    problem(at("count"), "must be 1 to 125");
-                }
-                if u32::from(point.address) + u32::from(count) > 65_536 {
-                    problem(at("address"), "the point runs past address 65535");
-                }
-                if !point.data_type.is_numeric()
-                    && (point.scale.is_some() || point.offset.is_some())
-                {
-                    problem(at("scale"), "scale and offset apply to numeric types only");
-                }
-                if point.scale.is_some_and(|s| s == 0.0 || !s.is_finite()) {
-                    problem(at("scale"), "must be a finite number other than 0");
-                }
-                if point.offset.is_some_and(|o| !o.is_finite()) {
-                    problem(at("offset"), "must be a finite number");
-                }
-                if let Some(band) = point.deadband
-                    && (!point.data_type.is_numeric() || !band.is_finite() || band < 0.0)
-                {
-                    problem(
-                        at("deadband"),
-                        "a number of at least 0, for numeric types only",
-                    );
-                }
-                if discovery && let Some(component) = point.component() {
-                    let found = classes::problems(
-                        component,
-                        point.device_class.as_deref(),
-                        point.state_class.as_deref(),
-                        point.unit_of_measurement.as_deref(),
-                    );
-                    for (field, text) in found {
-                        problem(at(field), &text);
-                    }
-                }
-                if let Some(bit) = point.bit {
-                    let register = matches!(point.kind, Kind::Holding | Kind::Input);
-                    if !register || point.data_type != DataType::Bool || bit > 15 {
-                        problem(
-                            at("bit"),
-                            "0 to 15, on a bool point of a holding or input register",
-                        );
-                    }
-                }
-            }
+            let earlier = &self.sources[..s];
+            source.check(
+                &format!("sources[{s}]"),
+                earlier,
+                discovery,
+                &mut ids,
+                &mut problems,
+            );
         }
-        if problems.is_empty() {
+        problems.into_result()
+    }
+}
+
+/// The problems of a configuration, each as `path: problem`, in the order they were found.
+#[derive(Debug, Default)]
+struct Problems(Vec<String>);
+
+impl Problems {
+    /// Notes `text` at `path`.
+    fn add(&mut self, path: impl std::fmt::Display, text: &str) {
+        self.0.push(format!("{path}: {text}"));
+    }
+
+    fn into_result(self) -> Result<(), Vec<String>> {
+        if self.0.is_empty() {
             Ok(())
         } else {
-            Err(problems)
+            Err(self.0)
+        }
+    }
+}
+
+impl MqttConfig {
+    /// The link's rules: a host that makes an endpoint, at most one source of the password
+    /// and a username with it, a client certificate with its key, a base topic of non-empty
+    /// levels without wildcards, a keep-alive of at least 5 s, a reconnect delay, a QoS of 0
+    /// to 2 and room for one message in flight.
+    fn check(&self, problems: &mut Problems) {
+        if self.host.trim().is_empty() {
+            problems.add("mqtt.host", "must not be empty");
+        } else if let Err(text) = self.endpoint() {
+            problems.add("mqtt.host", &text);
+        }
+        let passwords = [
+            self.password.is_some(),
+            self.password_file.is_some(),
+            self.password_env.is_some(),
+        ];
+        if passwords.iter().filter(|given| **given).count() > 1 {
+            problems.add(
+                "mqtt.password",
+                "give one of password, password_file and password_env",
+            );
+        }
+        if passwords.contains(&true) && self.username.is_none() {
+            problems.add("mqtt.username", "is required with a password");
+        }
+        if let Some(tls) = &self.tls
+            && tls.client_cert_file.is_some() != tls.client_key_file.is_some()
+        {
+            problems.add(
+                "mqtt.tls",
+                "client_cert_file and client_key_file come together",
+            );
+        }
+        if self.base_topic.is_empty()
+            || self.base_topic.contains(['+', '#'])
+            || self.base_topic.split('/').any(str::is_empty)
+        {
+            problems.add(
+                "mqtt.base_topic",
+                "must be non-empty levels without '+' or '#'",
+            );
+        }
+        if self.keep_alive_secs < 5 {
+            problems.add("mqtt.keep_alive_secs", "must be at least 5");
+        }
+        if self.reconnect_delay_secs == 0 {
+            problems.add("mqtt.reconnect_delay_secs", "must be greater than 0");
+        }
+        if self.state_qos > 2 {
+            problems.add("mqtt.state_qos", "must be 0, 1 or 2");
+        }
+        if self.max_inflight == 0 {
+            problems.add("mqtt.max_inflight", "must be greater than 0");
+        }
+    }
+}
+
+impl SourceConfig {
+    /// The source's rules at `at` (`sources[s]`): a unique, usable id; a host or a serial line
+    /// (one line, one set of line settings for every source on a port, given the `earlier`
+    /// sources); its periods; then its points' rules ([`PointConfig::check`]), each point's
+    /// period a multiple of the source's shortest and its topic unique in the source.
+    fn check<'a>(
+        &'a self,
+        at: &str,
+        earlier: &[SourceConfig],
+        discovery: bool,
+        ids: &mut HashSet<&'a str>,
+        problems: &mut Problems,
+    ) {
+        let field = |name: &str| format!("{at}.{name}");
+        if let Some(text) = level_problem(&self.id) {
+            problems.add(field("id"), text);
+        } else if self.id == "status" {
+            problems.add(
+                field("id"),
+                "'status' is reserved for the bridge's availability",
+            );
+        } else if !ids.insert(self.id.as_str()) {
+            problems.add(field("id"), "is used by another source");
+        }
+        self.check_line(at, earlier, problems);
+        for (name, value) in [
+            ("poll_interval_ms", self.poll_interval_ms),
+            ("request_timeout_ms", self.request_timeout_ms),
+        ] {
+            if value == 0 {
+                problems.add(field(name), "must be greater than 0");
+            }
+        }
+        if self
+            .max_registers_per_request
+            .is_some_and(|m| !(1..=125).contains(&m))
+        {
+            problems.add(field("max_registers_per_request"), "must be 1 to 125");
+        }
+        if self.points.is_empty() {
+            problems.add(field("points"), "at least one point is required");
+        }
+        let tick = self.tick_ms();
+        let source_period_used = self
+            .points
+            .iter()
+            .any(|p| p.poll_interval_ms.is_none() && p.access() != Access::WriteOnly);
+        if source_period_used && tick > 0 && !self.poll_interval_ms.is_multiple_of(tick) {
+            problems.add(
+                field("poll_interval_ms"),
+                &format!("must be a multiple of {tick} ms, the shortest poll period of its points"),
+            );
+        }
+        let mut topics = HashSet::new();
+        for (p, point) in self.points.iter().enumerate() {
+            let point_at = format!("{at}.points[{p}]");
+            point.check(&point_at, tick, discovery, &mut topics, problems);
+        }
+    }
+
+    /// Where the source is reached: a host, or a serial line whose settings agree with every
+    /// `earlier` source's on the same port.
+    fn check_line(&self, at: &str, earlier: &[SourceConfig], problems: &mut Problems) {
+        let field = |name: &str| format!("{at}.{name}");
+        match (&self.host, &self.serial) {
+            (Some(host), None) if host.trim().is_empty() => {
+                problems.add(field("host"), "must not be empty")
+            }
+            (Some(_), None) => {}
+            (None, Some(serial)) => {
+                for (name, fault) in serial_problems(serial) {
+                    problems.add(field(&format!("serial.{name}")), fault);
+                }
+                if self.framing.is_some() {
+                    problems.add(field("framing"), "a serial line always speaks RTU");
+                }
+                let first = earlier
+                    .iter()
+                    .filter_map(|o| o.serial.as_ref())
+                    .find(|o| o.port == serial.port);
+                if first.is_some_and(|o| o != serial) {
+                    problems.add(
+                        field("serial"),
+                        "another source on this port gives other line settings",
+                    );
+                }
+            }
+            _ => problems.add(
+                field("host"),
+                "give host (Modbus TCP, or an RTU gateway) or serial (RS-485), one of them",
+            ),
+        }
+    }
+}
+
+impl PointConfig {
+    /// The point's rules at `at` (`sources[s].points[p]`): its period a multiple of the
+    /// source's shortest (`tick` ms), a name, a topic unique among `topics`, a kind, type,
+    /// access and count that go together, an address range inside the register map, scale,
+    /// offset and deadband for numbers only, what discovery passes through, and a bit of a
+    /// register.
+    fn check<'a>(
+        &'a self,
+        at: &str,
+        tick: u64,
+        discovery: bool,
+        topics: &mut HashSet<&'a str>,
+        problems: &mut Problems,
+    ) {
+        let field = |name: &str| format!("{at}.{name}");
+        match self.poll_interval_ms {
+            Some(0) => problems.add(field("poll_interval_ms"), "must be greater than 0"),
+            Some(every) if tick > 0 && every % tick != 0 && self.access() != Access::WriteOnly => {
+                problems.add(
+                    field("poll_interval_ms"),
+                    &format!("must be a multiple of {tick} ms, the source's shortest poll period"),
+                )
+            }
+            _ => {}
+        }
+        if self.name.trim().is_empty() {
+            problems.add(field("name"), "must not be empty");
+        }
+        if let Some(text) = topic_problem(&self.topic) {
+            problems.add(field("topic"), text);
+        } else if !topics.insert(self.topic.as_str()) {
+            problems.add(field("topic"), "is used by another point of this source");
+        }
+        self.check_shape(at, problems);
+        if discovery && let Some(component) = self.component() {
+            let found = classes::problems(
+                component,
+                self.device_class.as_deref(),
+                self.state_class.as_deref(),
+                self.unit_of_measurement.as_deref(),
+            );
+            for (name, text) in found {
+                problems.add(field(name), &text);
+            }
+        }
+        if let Some(bit) = self.bit {
+            let register = matches!(self.kind, Kind::Holding | Kind::Input);
+            if !register || self.data_type != DataType::Bool || bit > 15 {
+                problems.add(
+                    field("bit"),
+                    "0 to 15, on a bool point of a holding or input register",
+                );
+            }
+        }
+    }
+
+    /// What the point reads and how: kind, type, access and count that go together, its
+    /// registers inside the map, and scale, offset and deadband for numbers only.
+    fn check_shape(&self, at: &str, problems: &mut Problems) {
+        let field = |name: &str| format!("{at}.{name}");
+        if self.kind.is_bit() && self.data_type != DataType::Bool {
+            problems.add(field("data_type"), "coils and discrete inputs are bool");
+        }
+        if matches!(self.kind, Kind::DiscreteInput | Kind::Input)
+            && self.access.is_some_and(|a| a != Access::ReadOnly)
+        {
+            problems.add(
+                field("access"),
+                "discrete inputs and input registers are read_only",
+            );
+        }
+        let count = self.count();
+        let fixed =
+            self.kind.is_bit() || self.data_type.is_numeric() || self.data_type == DataType::Bool;
+        if self.count.is_some() && fixed && count != self.data_type.inferred_count() {
+            problems.add(field("count"), "a fixed-width type takes its own count");
+        }
+        if count == 0 || count > 125 {
+            problems.add(field("count"), "must be 1 to 125");
+        }
+        if u32::from(self.address) + u32::from(count) > 65_536 {
+            problems.add(field("address"), "the point runs past address 65535");
+        }
+        if !self.data_type.is_numeric() && (self.scale.is_some() || self.offset.is_some()) {
+            problems.add(
+                field("scale"),
+                "scale and offset apply to numeric types only",
+            );
+        }
+        if self.scale.is_some_and(|s| s == 0.0 || !s.is_finite()) {
+            problems.add(field("scale"), "must be a finite number other than 0");
+        }
+        if self.offset.is_some_and(|o| !o.is_finite()) {
+            problems.add(field("offset"), "must be a finite number");
+        }
+        if let Some(band) = self.deadband
+            && (!self.data_type.is_numeric() || !band.is_finite() || band < 0.0)
+        {
+            problems.add(
+                field("deadband"),
+                "a number of at least 0, for numeric types only",
+            );
         }
     }
 }
