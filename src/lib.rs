@@ -15,8 +15,7 @@ use ::web::state::{AppState, WebConfig};
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::Data;
-use actors::bridge::config;
-use actors::bridge::run;
+use actors::bridge::{self, BridgeConfig, Running};
 use actors::integrations::settings;
 use actors::runtime::{self, Appliance};
 use std::net::{SocketAddr, TcpListener};
@@ -57,7 +56,7 @@ pub struct Config {
     pub spoolmgr_interval_secs: u64,
     /// The Modbus-to-MQTT bridge run inside this process (`--bridge-config`), already
     /// validated; its MQTT link also carries printcost's alerts and levels.
-    pub bridge: Option<config::BridgeConfig>,
+    pub bridge: Option<BridgeConfig>,
     /// Seconds between two evaluations of the alerts.
     pub alerts_interval_secs: u64,
     /// The shop's time zone: the day a print counts on, the nightly backup's hour, the times
@@ -150,7 +149,7 @@ pub struct Application {
     server: Server,
     address: SocketAddr,
     arbiters: Vec<actix::Arbiter>,
-    bridge: Option<run::Running>,
+    bridge: Option<Running>,
 }
 
 impl Application {
@@ -303,7 +302,7 @@ pub async fn stopped() {
 /// Errors: an extension other than `.yml`, `.yaml`, `.json`; the file or folder cannot be
 /// written.
 pub fn write_starter_bridge_config(path: &std::path::Path) -> Result<String, String> {
-    let text = config::starter(&path.display().to_string()).map_err(|e| e.to_string())?;
+    let text = bridge::starter(&path.display().to_string()).map_err(|e| e.to_string())?;
     let cannot = |e: std::io::Error| format!("cannot write {}: {e}", path.display());
     if let Some(folder) = path.parent().filter(|f| !f.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(cannot)?;
@@ -318,6 +317,6 @@ pub fn write_starter_bridge_config(path: &std::path::Path) -> Result<String, Str
 /// Loads and validates the bridge's configuration file at `path` (`printcost --bridge-config`).
 ///
 /// Errors: the file cannot be read, or is invalid (the message says where).
-pub fn load_bridge_config(path: &std::path::Path) -> Result<config::BridgeConfig, String> {
-    config::load(path).map_err(|e| e.to_string())
+pub fn load_bridge_config(path: &std::path::Path) -> Result<BridgeConfig, String> {
+    bridge::load(path).map_err(|e| e.to_string())
 }

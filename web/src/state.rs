@@ -6,7 +6,7 @@ use crate::sessions;
 use crate::throttle::LoginThrottle;
 use actors::alerts::channels::Channels;
 use actors::backup::nightly::Backups;
-use actors::bridge::config::BridgeConfig;
+use actors::bridge::BridgeConfig;
 use actors::command::{Command, Query, Route};
 use actors::integrations::settings;
 use actors::prints;

@@ -7,7 +7,7 @@ use super::mqtt;
 use super::texts::Words;
 use super::webhook::{self, Failure};
 use super::{Change, Event, Found, TEST};
-use crate::bridge::link::MqttLink;
+use crate::bridge::MqttLink;
 use storage::Timestamp;
 use storage::records::{StandingAlert, StandingAlerts, Webhook};
 

@@ -5,7 +5,7 @@
 use super::texts::Words;
 use super::{Found, Kind, iso, key};
 use crate::backup::nightly::{self, Backups};
-use crate::bridge::poller::SourceStates;
+use crate::bridge::SourceStates;
 use crate::command::{Query, Snapshot};
 use crate::integrations::health::PeerHealth;
 use crate::integrations::settings::{Integration, require_enabled};

@@ -20,7 +20,7 @@
 
 use super::conditions::Levels;
 use super::iso;
-use crate::bridge::discovery::sanitise;
+use crate::bridge::sanitise;
 use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use storage::records::StandingAlert;

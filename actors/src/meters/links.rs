@@ -3,7 +3,7 @@
 //! `aenergy.total` in Wh, the bridge's bare value).
 
 use super::history::{self, Sample};
-use crate::bridge::config::BridgeConfig;
+use crate::bridge::BridgeConfig;
 use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::txn::Txn;

@@ -29,8 +29,7 @@ pub mod writer;
 use crate::alerts::channels::{Channels, MqttTarget};
 use crate::alerts::conditions::Outside;
 use crate::backup::nightly::Backups;
-use crate::bridge::config::{self, BridgeConfig};
-use crate::bridge::run::{self, RunError, Running};
+use crate::bridge::{self, BridgeConfig, DEFAULT_DISCOVERY_PREFIX, RunError, Running};
 use crate::integrations::health::PeerHealth;
 use crate::integrations::settings::Defaults;
 use crate::prints::PrintIndex;
@@ -119,7 +118,7 @@ impl Appliance {
             Printfleet::new(reader.clone(), writers.clone(), defaults).with_health(peers.clone());
         let interval = settings.integrations_interval.max(Duration::from_secs(1));
         timer::Timer::new(spoolmgr.clone(), printfleet.clone(), interval).start();
-        let bridge = settings.bridge.as_ref().map(run::start).transpose()?;
+        let bridge = settings.bridge.as_ref().map(bridge::start).transpose()?;
         let mqtt = bridge
             .as_ref()
             .zip(settings.bridge.as_ref())
@@ -128,7 +127,7 @@ impl Appliance {
                 // printcost's own entities are announced unless the configuration switches
                 // discovery off explicitly (`homeassistant: {enabled: false}`).
                 discovery_prefix: match &config.homeassistant {
-                    None => Some(config::DEFAULT_DISCOVERY_PREFIX.to_string()),
+                    None => Some(DEFAULT_DISCOVERY_PREFIX.to_string()),
                     Some(h) => h.enabled.then(|| h.discovery_prefix.clone()),
                 },
             });

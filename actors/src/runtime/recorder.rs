@@ -12,8 +12,7 @@
 
 use super::reader::Reader;
 use super::writer::{Committed, Subscriber, Writers};
-use crate::bridge::config::BridgeConfig;
-use crate::bridge::link::{Incoming, MqttLink};
+use crate::bridge::{BridgeConfig, Incoming, MqttLink};
 use crate::meters::history::{Keeper, Sample};
 use crate::meters::links::{self, KeepReadings, MeterLinks};
 use std::collections::HashMap;

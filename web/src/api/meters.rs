@@ -13,7 +13,7 @@ use crate::state::AppState;
 use crate::wire::{dec, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, delete, get, put};
-use actors::bridge::config::BridgeConfig;
+use actors::bridge::BridgeConfig;
 use actors::meters::history::Sample;
 use actors::meters::links::{self, LinkMeter, MeterOf, MeterReadings};
 use deserr::Deserr;
