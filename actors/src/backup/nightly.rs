@@ -331,7 +331,7 @@ impl ScheduleInput {
 
 /// `HH:MM` as minutes after midnight.
 fn parse_time(text: &str) -> Option<u16> {
-    let (hours, minutes) = text.trim().split_once(':')?;
+    let (hours, minutes) = text.split_once(':')?;
     let digits = |s: &str, max: u16| {
         (s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit()))
             .then(|| s.parse::<u16>().ok())
@@ -503,7 +503,9 @@ mod tests {
         assert_eq!(parse_time("03:00"), Some(180));
         assert_eq!(parse_time("23:59"), Some(1439));
         assert_eq!(parse_time("00:00"), Some(0));
-        for bad in ["24:00", "3:00", "03:60", "0300", "", "ab:cd", "+3:00"] {
+        for bad in [
+            "24:00", "3:00", "03:60", "0300", "", "ab:cd", "+3:00", "03:00 ", " 03:00",
+        ] {
             assert_eq!(parse_time(bad), None, "{bad}");
         }
         assert_eq!(format_time(185), "03:05");

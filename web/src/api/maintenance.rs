@@ -203,6 +203,7 @@ pub struct TaskCreate {
     /// How often.
     pub every: Every,
     /// Block moves to PRINTING while overdue (default false).
+    #[schema(required = false, default = false)]
     #[deserr(default)]
     pub blocking: bool,
 }
