@@ -48,15 +48,11 @@ impl AlertsPage {
 
 /// Renders the page.
 pub async fn show(ctx: Ctx) -> Page {
-    let query = ctx.req.query_string().to_owned();
-    let notice = ["saved", "added", "removed"]
-        .into_iter()
-        .find(|k| query.split('&').any(|p| p == *k))
-        .map(|k| match k {
-            "saved" => "alerts.saved",
-            "added" => "alerts.added",
-            _ => "alerts.removed",
-        });
+    let notice = ctx.notice(&[
+        ("saved", "alerts.saved"),
+        ("added", "alerts.added"),
+        ("removed", "alerts.removed"),
+    ]);
     render(
         ctx,
         Shown {

@@ -63,7 +63,7 @@ pub async fn show(ctx: Ctx) -> Page {
     if schedule.enabled {
         form.set("enabled", "on");
     }
-    let saved = ctx.req.query_string().contains("saved");
+    let saved = ctx.flagged("saved");
     render(ctx, form, Faults::default(), saved, StatusCode::OK).await
 }
 

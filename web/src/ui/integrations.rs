@@ -124,7 +124,7 @@ pub async fn show(ctx: Ctx) -> Page {
     let in_force = ctx
         .query(GetIntegrations(ctx.state.config.integrations.clone()))
         .await?;
-    let saved = ctx.req.query_string().contains("saved");
+    let saved = ctx.flagged("saved");
     render(ctx, &in_force, Faults::default(), saved, StatusCode::OK).await
 }
 

@@ -688,7 +688,7 @@ where
     <R::Kind as Kind>::Filter: Default,
 {
     let record = load::<R>(&ctx, ctx.id()?).await?;
-    let saved = ctx.req.query_string().contains("saved");
+    let saved = ctx.flagged("saved");
     let form = prefill(Some(&record));
     render_form::<R>(
         ctx,

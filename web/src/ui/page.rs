@@ -140,6 +140,21 @@ impl Ctx {
             .ok_or_else(|| self.fail(&ApiError::new(Code::NotFound)))
     }
 
+    /// Whether the redirect after a form left the bare flag `flag` in the query (`?saved`):
+    /// the one reader of a redirect's notice ([`Ctx::notice`]).
+    pub fn flagged(&self, flag: &str) -> bool {
+        self.req.query_string().split('&').any(|pair| pair == flag)
+    }
+
+    /// The message key of the first of `notices` (flag, message key) whose flag the redirect
+    /// left in the query, if any: what the page says the action did.
+    pub fn notice(&self, notices: &[(&str, &'static str)]) -> Option<&'static str> {
+        notices
+            .iter()
+            .find(|(flag, _)| self.flagged(flag))
+            .map(|(_, key)| *key)
+    }
+
     /// The trimmed value of query parameter `name`, or `""`.
     pub fn param(&self, name: &str) -> String {
         serde_urlencoded::from_str::<Vec<(String, String)>>(self.req.query_string())

@@ -56,7 +56,7 @@ async fn show_with(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
     if settings.spool_management_enabled {
         form.set("spoolManagementEnabled", "on");
     }
-    let saved = ctx.req.query_string().contains("saved");
+    let saved = ctx.flagged("saved");
     render(ctx, form, faults, saved, status).await
 }
 

@@ -291,7 +291,7 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
         price: t.money_str(&spool.purchase_price),
         movements: rows,
         total: movements.total,
-        did: did(ctx.req.query_string()),
+        did: ctx.notice(&DONE),
         editing: forms.details.is_some(),
         details: forms.details.unwrap_or_else(|| details_of(&spool)),
         native: link.as_ref().is_none_or(|l| !l.external),
@@ -305,18 +305,13 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
     Ok(html(status, page.render()))
 }
 
-/// The message key of the spool page's `?booked`, `?synced`, `?unlinked` or `?saved`.
-fn did(query: &str) -> Option<&'static str> {
-    [
-        ("booked", "spool.booked"),
-        ("synced", "spoolmgr.synced"),
-        ("unlinked", "spoolmgr.unlinked"),
-        ("saved", "spool.saved"),
-    ]
-    .into_iter()
-    .find(|(name, _)| query.split('&').any(|pair| pair == *name))
-    .map(|(_, key)| key)
-}
+/// What the spool page's `?booked`, `?synced`, `?unlinked` or `?saved` says.
+const DONE: [(&str, &str); 4] = [
+    ("booked", "spool.booked"),
+    ("synced", "spoolmgr.synced"),
+    ("unlinked", "spoolmgr.unlinked"),
+    ("saved", "spool.saved"),
+];
 
 /// `GET /spools/{id}`: the spool, its latest 100 movements and the booking form.
 pub async fn show(ctx: Ctx) -> Page {
