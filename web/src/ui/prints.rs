@@ -2,7 +2,7 @@
 
 use super::format::wire;
 use super::page::{Chrome, Ctx, Page, html};
-use crate::api::prints::{PrintDto, filters};
+use crate::api::prints::{PrintDto, Status, filters};
 use actix_web::http::StatusCode;
 use actors::prints::ListPrints;
 use askama::Template;
@@ -36,6 +36,8 @@ struct PrintsPage {
     base_query: String,
     /// A refused filter's message key.
     fault: Option<&'static str>,
+    /// Every status's wire name, in lifecycle order.
+    statuses: Vec<String>,
 }
 
 impl PrintsPage {
@@ -134,6 +136,7 @@ pub async fn list(ctx: Ctx) -> Page {
         pages,
         base_query,
         fault,
+        statuses: Status::names(),
     };
     Ok(html(status, page.render()))
 }

@@ -3,7 +3,7 @@
 //! the cost snapshot.
 
 use super::outcome_dto;
-use crate::wire::{WireSha256, dec, dec_opt, ts};
+use crate::wire::{WireSha256, dec, dec_opt, name, ts};
 use actors::money;
 use actors::prints;
 use rust_decimal::Decimal;
@@ -28,6 +28,17 @@ pub enum Status {
 }
 
 crate::input::deserr_by_name!(Status);
+
+impl Status {
+    /// Every status's wire name, in lifecycle order (`DRAFT` … `DONE`): the one list the
+    /// filter's schema and the prints page offer, taken from the serde names above.
+    pub fn names() -> Vec<String> {
+        PrintStatus::ALL
+            .into_iter()
+            .map(|s| name(&Status::from(s)))
+            .collect()
+    }
+}
 
 impl From<PrintStatus> for Status {
     fn from(s: PrintStatus) -> Self {

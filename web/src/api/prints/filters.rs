@@ -1,5 +1,6 @@
 //! Print list, history and export filters from the query string.
 
+use super::Status;
 use crate::error::ApiError;
 use crate::extract::ListParams;
 use crate::input::Faults;
@@ -32,7 +33,7 @@ pub fn where_schema() -> Value {
     // Every calendar date: the pattern gives the shape, `format: date` rules out 02-30 and the like.
     let date = json!({"type": "string", "format": "date", "pattern": format!("^{}$", values::DATE_PATTERN)});
     let condition = json!({"oneOf": [
-        one("status", set(json!({"enum": ["DRAFT", "PRINTING", "PRINTED", "SHIPPED", "DONE"]}))),
+        one("status", set(json!({"enum": Status::names()}))),
         one("outcome", set(json!({"enum": ["PENDING", "SUCCESS", "FAILED"]}))),
         one("printerId", set(id.clone())),
         one("customerId", set(id.clone())),
