@@ -169,7 +169,7 @@ fn a_broker_certificate_of_an_unknown_ca_is_named() {
         false,
         "other-ca.pem",
         "password",
-        "not signed by a CA the bridge trusts",
+        "not signed by a CA the bridge trusts (mqtt.tls.ca_file)",
     );
     assert!(retry_in(&lines[1]) > retry_in(&lines[0]), "{lines:#?}");
 }

@@ -365,7 +365,7 @@ fn describe_tls(error: &rustls::Error) -> String {
     use rustls::CertificateError as Certificate;
     match error {
         rustls::Error::InvalidCertificate(Certificate::UnknownIssuer) => {
-            "TLS: the broker's certificate is not signed by a CA the bridge trusts              (mqtt.tls.ca_file)"
+            "TLS: the broker's certificate is not signed by a CA the bridge trusts (mqtt.tls.ca_file)"
                 .into()
         }
         rustls::Error::InvalidCertificate(
