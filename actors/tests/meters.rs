@@ -116,7 +116,7 @@ async fn linked_meters_are_read_from_the_broker_and_their_readings_kept() {
         })
         .await
         .unwrap();
-    let recorder = Recorder::start(store.clone(), reader.clone(), writers.clone(), &bridge);
+    let recorder = Recorder::start(reader.clone(), writers.clone(), &bridge);
 
     let mut options = MqttOptions::new("devices", "127.0.0.1", address.port());
     options.set_keep_alive(Duration::from_secs(5));

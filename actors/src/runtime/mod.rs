@@ -135,7 +135,7 @@ impl Appliance {
         // Meters are read from the bridge's broker; without a bridge in the process there is
         // none to read them from. The recorder hears every commit (a run's start and end).
         let meters = settings.bridge.as_ref().map(|config| {
-            let recorder = Recorder::start(store.clone(), reader.clone(), writers.clone(), config);
+            let recorder = Recorder::start(reader.clone(), writers.clone(), config);
             writers.subscribe(Arc::new(recorder.clone()));
             recorder
         });

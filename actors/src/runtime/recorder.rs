@@ -13,12 +13,13 @@
 use super::reader::Reader;
 use super::writer::{Committed, Subscriber, Writers};
 use crate::bridge::{BridgeConfig, Incoming, MqttLink};
+use crate::command::{Query, Snapshot};
 use crate::meters::history::{Keeper, Sample};
 use crate::meters::links::{self, KeepReadings, MeterLinks};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, RwLock};
 use storage::records::{EnergyUnit, Print};
-use storage::{Id, Store, Timestamp};
+use storage::{Id, Timestamp};
 use tokio::sync::Notify;
 use tokio::sync::mpsc::Receiver;
 
@@ -56,12 +57,7 @@ type Routes = HashMap<String, Vec<(Id, Option<String>, EnergyUnit)>>;
 impl Recorder {
     /// Starts recording with the in-process bridge `bridge` (inside a tokio runtime). Its MQTT
     /// client connects once a meter is linked; until then nothing reaches the broker.
-    pub fn start(
-        store: Store,
-        reader: Reader,
-        writers: Writers,
-        bridge: &BridgeConfig,
-    ) -> Recorder {
+    pub fn start(reader: Reader, writers: Writers, bridge: &BridgeConfig) -> Recorder {
         let mut mqtt = bridge.mqtt.clone();
         mqtt.client_id = format!("{}-meters", mqtt.client_id);
         mqtt.base_topic = format!("{}/meters", mqtt.base_topic);
@@ -99,20 +95,22 @@ impl Recorder {
                         None => std::future::pending().await,
                     }
                 };
-                let kept = tokio::select! {
+                let work = tokio::select! {
                     () = reload.notified() => {
                         stale = true;
                         continue;
                     }
                     () = marked.notified() => {
                         let printers = std::mem::take(&mut *marks.lock().unwrap_or_else(|p| p.into_inner()));
-                        mark(&store, &mut keeper, &live, &printers)
+                        Work::Mark(printers.into_iter().map(|p| (p, live.of(p))).collect())
                     }
                     message = message => {
                         let Some((topic, payload)) = message else { break };
-                        read(&store, &mut keeper, &live, routes.get(&topic), &payload)
+                        Work::Offer(read(&live, routes.get(&topic), &payload))
                     }
                 };
+                let kept;
+                (keeper, kept) = keep(&reader, keeper, work).await;
                 if !kept.is_empty()
                     && let Err(e) = writers.send(KeepReadings(kept)).await
                 {
@@ -161,39 +159,70 @@ fn run_moved(old: Option<&Print>, print: &Print) -> bool {
     old.map(times) != Some(times(print)) && print.printing_started_at.is_some()
 }
 
-/// Marks the meters of `printers` in the keeper; answers their live readings to keep.
-fn mark(
-    store: &Store,
-    keeper: &mut Keeper,
-    live: &LiveReadings,
-    printers: &[Id],
-) -> Vec<(Id, Sample)> {
-    let mut kept = Vec::new();
-    for printer in printers {
-        let marked = store
-            .begin_read()
-            .map_err(crate::Error::from)
-            .and_then(|tx| keeper.mark(&tx, *printer, live.of(*printer)));
-        match marked {
-            Ok(Some(sample)) => kept.push((*printer, sample)),
-            Ok(None) => {}
-            Err(e) => tracing::warn!(error = %e, "meter not marked"),
-        }
-    }
-    kept
+/// What the keeper is asked: to mark printers' meters (a run started or ended; each with its
+/// live reading), or to take readings.
+enum Work {
+    Mark(Vec<(Id, Option<Sample>)>),
+    Offer(Vec<(Id, Sample)>),
 }
 
-/// A message of the meters `routed` to its topic: each one's counter becomes its live reading
-/// and is offered to the keeper; answers the readings to keep.
+/// The keeper's work, run through the one read path (the keeper reads a meter's last kept
+/// reading from a snapshot the first time it meets the meter). Answers the keeper back with the
+/// readings to store; a meter whose read fails is logged and skipped.
+struct KeeperWork {
+    keeper: Keeper,
+    work: Work,
+}
+
+impl Query for KeeperWork {
+    type Answer = (Keeper, Vec<(Id, Sample)>);
+
+    fn run(self, snapshot: &Snapshot<'_>) -> crate::Result<Self::Answer> {
+        let KeeperWork { mut keeper, work } = self;
+        let mut kept = Vec::new();
+        let mut note = |printer: Id, done: crate::Result<Option<Sample>>| match done {
+            Ok(Some(sample)) => kept.push((printer, sample)),
+            Ok(None) => {}
+            Err(e) => tracing::warn!(%printer, error = %e, "meter reading not kept"),
+        };
+        match work {
+            Work::Mark(marks) => {
+                for (printer, live) in marks {
+                    note(printer, keeper.mark(snapshot, printer, live));
+                }
+            }
+            Work::Offer(samples) => {
+                for (printer, sample) in samples {
+                    note(printer, keeper.offer(snapshot, printer, sample));
+                }
+            }
+        }
+        Ok((keeper, kept))
+    }
+}
+
+/// Runs `work` with `keeper` through `reader`; answers the keeper and the readings to store.
+/// When the store cannot be read at all, the keeper starts again empty (it reads what it needs
+/// again) and nothing is kept this time.
+async fn keep(reader: &Reader, keeper: Keeper, work: Work) -> (Keeper, Vec<(Id, Sample)>) {
+    match reader.query(KeeperWork { keeper, work }).await {
+        Ok(done) => done,
+        Err(e) => {
+            tracing::warn!(error = %e, "meters' readings not read; kept again from the store");
+            (Keeper::default(), Vec::new())
+        }
+    }
+}
+
+/// A message of the meters `routed` to its topic: each one's counter becomes its live reading;
+/// answers the samples to offer the keeper.
 fn read(
-    store: &Store,
-    keeper: &mut Keeper,
     live: &LiveReadings,
     routed: Option<&Vec<(Id, Option<String>, EnergyUnit)>>,
     payload: &[u8],
 ) -> Vec<(Id, Sample)> {
     let at = Timestamp::now();
-    let mut kept = Vec::new();
+    let mut samples = Vec::new();
     for (printer, path, unit) in routed.into_iter().flatten() {
         let Some(kwh) = links::counter_of(payload, path.as_deref(), *unit) else {
             tracing::warn!(%printer, "meter message without a counter");
@@ -201,17 +230,9 @@ fn read(
         };
         let sample = Sample { at, kwh };
         live.set(*printer, sample);
-        let offered = store
-            .begin_read()
-            .map_err(crate::Error::from)
-            .and_then(|tx| keeper.offer(&tx, *printer, sample));
-        match offered {
-            Ok(Some(sample)) => kept.push((*printer, sample)),
-            Ok(None) => {}
-            Err(e) => tracing::warn!(error = %e, "meter reading not kept"),
-        }
+        samples.push((*printer, sample));
     }
-    kept
+    samples
 }
 
 /// The routes of every linked meter; a link the bridge no longer has is skipped (logged).
