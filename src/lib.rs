@@ -173,33 +173,25 @@ impl Application {
             bridge: config.bridge.clone(),
             alerts_interval: Duration::from_secs(config.alerts_interval_secs),
         };
-        let Appliance {
-            store,
-            index,
-            writers,
-            reader,
-            spoolmgr,
-            printfleet,
-            backups,
-            alerts,
-            meters,
-            bridge,
-            arbiters,
-        } = Appliance::start(store, &settings)?;
+        let mut appliance = Appliance::start(store, &settings)?;
+        let (bridge, arbiters) = (
+            appliance.bridge.take(),
+            std::mem::take(&mut appliance.arbiters),
+        );
         let secure_cookies = config
             .public_origins
             .iter()
             .any(|o| o.starts_with("https://"));
         let state = Data::new(AppState {
-            store,
-            reader,
-            spoolmgr,
-            printfleet,
-            writers,
-            index,
-            backups,
-            alerts,
-            meters,
+            store: appliance.store,
+            reader: appliance.reader,
+            spoolmgr: appliance.spoolmgr,
+            printfleet: appliance.printfleet,
+            writers: appliance.writers,
+            index: appliance.index,
+            backups: appliance.backups,
+            alerts: appliance.alerts,
+            meters: appliance.meters,
             bridge: config.bridge.clone(),
             latest_version: LatestVersion::new(config.release_feed_url.clone()),
             config: WebConfig {

@@ -298,29 +298,30 @@ pub fn decode_all(tx: &impl Tx) -> Result<u64> {
     alert_settings(tx)?;
     standing_alerts(tx)?;
     count += meter_links(tx)?.len() as u64;
-    for entry in tx.table(tables::SESSIONS)?.iter()? {
+    count += rows(tx, tables::SESSIONS, |v| {
+        decode::<Session>("sessions", v).map(drop)
+    })?;
+    count += rows(tx, tables::PRINT_ANSWERS, |v| {
+        decode::<Print>("print_answers", v).map(drop)
+    })?;
+    count += rows(tx, tables::PRINT_SOURCES, |v| {
+        decode::<PrintSource>("print_sources", v).map(drop)
+    })?;
+    count += rows(tx, tables::WEAR, |v| decode::<Wear>("wear", v).map(drop))?;
+    count += rows(tx, tables::METER_READINGS, |v| meter_row(v).map(drop))?;
+    Ok(count)
+}
+
+/// Runs `check` on every value of `def`; answers how many there were.
+fn rows<K: Key + 'static>(
+    tx: &impl Tx,
+    def: TableDefinition<K, &'static [u8]>,
+    check: impl Fn(&[u8]) -> Result<()>,
+) -> Result<u64> {
+    let mut count = 0;
+    for entry in tx.table(def)?.iter()? {
         let (_, value) = entry?;
-        decode::<Session>("sessions", value.value())?;
-        count += 1;
-    }
-    for entry in tx.table(tables::PRINT_ANSWERS)?.iter()? {
-        let (_, value) = entry?;
-        decode::<Print>("print_answers", value.value())?;
-        count += 1;
-    }
-    for entry in tx.table(tables::PRINT_SOURCES)?.iter()? {
-        let (_, value) = entry?;
-        decode::<PrintSource>("print_sources", value.value())?;
-        count += 1;
-    }
-    for entry in tx.table(tables::WEAR)?.iter()? {
-        let (_, value) = entry?;
-        decode::<Wear>("wear", value.value())?;
-        count += 1;
-    }
-    for entry in tx.table(tables::METER_READINGS)?.iter()? {
-        let (_, value) = entry?;
-        meter_row(value.value())?;
+        check(value.value())?;
         count += 1;
     }
     Ok(count)

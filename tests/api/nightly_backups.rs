@@ -201,6 +201,18 @@ async fn a_backup_now_is_checked_listed_and_downloadable_and_a_failed_one_names_
     );
 }
 
+/// A set-up box whose backups go to a folder of their own (answered with it).
+async fn backing_up_to_a_folder() -> (TestApp, tempfile::TempDir) {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let usb = tempfile::tempdir().unwrap();
+    assert_eq!(
+        put_schedule(&app, &schedule_in(usb.path())).await.status(),
+        200
+    );
+    (app, usb)
+}
+
 /// True when `needle` occurs anywhere in `haystack`.
 fn holds(haystack: &[u8], needle: &str) -> bool {
     haystack
@@ -210,13 +222,7 @@ fn holds(haystack: &[u8], needle: &str) -> bool {
 
 #[actix_web::test]
 async fn a_webhook_token_on_a_box_without_integration_settings_is_left_out_of_a_checked_backup() {
-    let app = TestApp::spawn().await;
-    app.setup().await;
-    let usb = tempfile::tempdir().unwrap();
-    assert_eq!(
-        put_schedule(&app, &schedule_in(usb.path())).await.status(),
-        200
-    );
+    let (app, usb) = backing_up_to_a_folder().await;
     // The integrations' settings were never saved; a webhook holds a token.
     app.create(
         "/api/settings/alerts/webhooks",
@@ -233,13 +239,7 @@ async fn a_webhook_token_on_a_box_without_integration_settings_is_left_out_of_a_
 
 #[actix_web::test]
 async fn a_backup_holds_no_byte_of_a_credential_however_often_it_was_changed() {
-    let app = TestApp::spawn().await;
-    app.setup().await;
-    let usb = tempfile::tempdir().unwrap();
-    assert_eq!(
-        put_schedule(&app, &schedule_in(usb.path())).await.status(),
-        200
-    );
+    let (app, usb) = backing_up_to_a_folder().await;
     let mut secrets = Vec::new();
     for round in 0..5 {
         let header = format!("Bearer spoolman-secret-{round}");
