@@ -14,10 +14,10 @@
 //! [`restore`] reports it so that they are entered again (or the environment's defaults apply).
 
 use crate::old_journal;
-use crate::records::Override;
+use crate::records::{AlertSettings, Integrations, Override};
 use crate::repo;
 use crate::schema;
-use crate::{Error, Result, SCHEMA_VERSION, Store, StoreOptions, tables};
+use crate::{Error, Result, SCHEMA_VERSION, Store, StoreOptions, decode, encode, tables};
 use redb::backends::FileBackend;
 use redb::{
     MultimapTableDefinition, ReadTransaction, ReadableDatabase, ReadableMultimapTable,
@@ -317,21 +317,21 @@ fn copy_settings_without_credentials(
     for (key, bytes) in &mut entries {
         match *key {
             repo::INTEGRATIONS_KEY => {
-                let mut integrations = repo::integrations(snapshot)?;
+                let mut integrations: Integrations = decode("settings", bytes)?;
                 for peer in [&mut integrations.spoolmgr, &mut integrations.printfleet] {
                     if matches!(peer.credential, Override::Set(_)) {
                         peer.credential = Override::Default;
                         left_out += 1;
                     }
                 }
-                *bytes = crate::encode("settings", &integrations)?;
+                *bytes = encode("settings", &integrations)?;
             }
             repo::ALERT_SETTINGS_KEY => {
-                let mut alerts = repo::alert_settings(snapshot)?;
+                let mut alerts: AlertSettings = decode("settings", bytes)?;
                 for webhook in &mut alerts.webhooks {
                     left_out += u64::from(webhook.token.take().is_some());
                 }
-                *bytes = crate::encode("settings", &alerts)?;
+                *bytes = encode("settings", &alerts)?;
             }
             _ => {}
         }

@@ -245,7 +245,8 @@ pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
 }
 
 /// Rebuilds every reference edge from the records themselves ([`Record::references`]): what a
-/// migration runs once when edges were missing (maintenance tasks' before schema 10).
+/// migration runs once when edges were missing (maintenance tasks' before schema 10). Every
+/// kind declared with references in `record!` above is named here (a new one joins the list).
 pub fn rebuild_references(tx: &WriteTransaction) -> Result<()> {
     tx.delete_multimap_table(tables::REFERENCES)?;
     tx.open_multimap_table(tables::REFERENCES)?;
