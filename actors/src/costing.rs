@@ -5,7 +5,8 @@
 //! - each hotend: `its own h × price / lifetime_h`;
 //! - build plate and each other component: `h × price / lifetime_h`, over the part's duration;
 //! - filament: `usedGrams × price / netWeightGrams` (the spool's, or the catalog's);
-//! - electricity: `h × averagePowerWatts / 1000 × electricityPrice` (per kWh).
+//! - electricity: `h × averagePowerWatts / 1000 × electricityPrice` (per kWh);
+//! - work lines (labour, fixed charges, post-processing machines): [`work`].
 //!
 //! A part's duration is the sum of its hotend durations. Each line is one fraction, the
 //! multiplications first and a single division last (`seconds × price / (3600 × lifetime)`),
@@ -13,10 +14,13 @@
 //! `costPerUnit = total / quantity`, rounded the same way (docs/api-contract.md, "Money").
 //! Each line keeps its rate as the fraction `price / per`, so later costs reuse it exactly.
 
+pub mod work;
+
 use crate::money;
 use rust_decimal::Decimal;
 use storage::Id;
 use storage::records::{CostCategory, CostLine, Costing};
+pub use work::{MachinePlan, WorkKind, WorkPlan};
 
 /// Where pricing went beyond the amounts a print may store ([`money::MAX_AMOUNT`], or the decimal
 /// range itself on the way), so that the caller can name the input at fault.
@@ -33,6 +37,12 @@ pub enum Overflow {
         category: CostCategory,
         /// Which of the part's lines of that category.
         nth: usize,
+    },
+    /// A line of the print's work line at index `line`.
+    #[error("a cost of work line {line} is too large")]
+    Work {
+        /// The work line's index.
+        line: usize,
     },
     /// The sum of the lines.
     #[error("the total cost is too large")]
@@ -236,11 +246,13 @@ fn totals(
     })
 }
 
-/// Prices a whole print: every part's lines, the total and the cost per unit.
+/// Prices a whole print: every part's lines, then its work lines' ([`work::lines`]), the
+/// total and the cost per unit. A print without work costs what its parts cost.
 ///
 /// Errors: [`Overflow`], naming the line or the total beyond [`money::MAX_AMOUNT`].
 pub fn price(
     parts: &[PartPlan],
+    work: &[WorkPlan],
     price_per_kwh: Decimal,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
@@ -248,7 +260,23 @@ pub fn price(
     for (part, plan) in parts.iter().enumerate() {
         lines.extend(part_lines(part, plan, price_per_kwh)?);
     }
+    for (line, plan) in work.iter().enumerate() {
+        lines.extend(
+            work::lines(plan, quantity, price_per_kwh).map_err(|_| Overflow::Work { line })?,
+        );
+    }
     totals(lines, price_per_kwh, quantity)
+}
+
+/// True for the categories of work lines (priced by [`work`], not by a part's run).
+pub fn is_work(category: CostCategory) -> bool {
+    matches!(
+        category,
+        CostCategory::Labour
+            | CostCategory::Charge
+            | CostCategory::Machine
+            | CostCategory::MachineElectricity
+    )
 }
 
 /// What actually happened to a print, for [`actual`].
@@ -261,6 +289,9 @@ pub struct Actuals {
     /// The kWh each part's electricity line is priced from, where known (metered, from the
     /// printer fleet or entered); a part without one is estimated from its watts and seconds.
     pub part_kwh: std::collections::HashMap<Id, Decimal>,
+    /// Actual labour minutes of the work lines the maker gave, in each line's own terms (per
+    /// piece or per job); a line not named keeps its planned cost.
+    pub work_minutes: std::collections::HashMap<Id, Decimal>,
 }
 
 impl Actuals {
@@ -280,13 +311,15 @@ impl Actuals {
 ///
 /// Each hotend takes the part's actual time in proportion to its planned time
 /// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
-/// fraction per line. `parts` gives the planned hotend durations in line order.
+/// fraction per line. `parts` gives the planned hotend durations in line order. Work lines keep
+/// their frozen cost, but a labour line whose work line has actual minutes is repriced from
+/// them at its frozen rate (`work` says per piece or per job).
 ///
-/// Errors: [`Overflow`], naming the line (by its part's index in `parts`) or the total beyond
-/// [`money::MAX_AMOUNT`].
+/// Errors: [`Overflow`], naming the line (by its part's index in `parts`, or its work line's
+/// in `work`) or the total beyond [`money::MAX_AMOUNT`].
 pub fn actual(
     planned: &Costing,
-    parts: &[records::Part],
+    (parts, work): (&[records::Part], &[records::WorkLine]),
     actuals: &Actuals,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
@@ -294,6 +327,10 @@ pub fn actual(
     let mut seen: std::collections::HashMap<(Id, CostCategory), usize> = Default::default();
     let mut lines = Vec::with_capacity(planned.lines.len());
     for line in &planned.lines {
+        if is_work(line.category) {
+            lines.push(actual_work(line, work, actuals, quantity)?);
+            continue;
+        }
         let part_id = line.part_id.unwrap_or(line.source_id);
         let nth = seen.entry((part_id, line.category)).or_default();
         let at = Overflow::Line {
@@ -306,6 +343,28 @@ pub fn actual(
         lines.push(line);
     }
     totals(lines, planned.electricity_price, quantity)
+}
+
+/// A frozen work line as it really was: a labour line repriced from its actual minutes where
+/// the maker gave them, every other line as planned.
+fn actual_work(
+    line: &CostLine,
+    work: &[records::WorkLine],
+    actuals: &Actuals,
+    quantity: u32,
+) -> Result<CostLine, Overflow> {
+    let found = work
+        .iter()
+        .enumerate()
+        .find(|(_, w)| Some(w.id) == line.usage_id);
+    let minutes = line.usage_id.and_then(|w| actuals.work_minutes.get(&w));
+    match (line.category, found, minutes) {
+        (CostCategory::Labour, Some((at, work_line)), Some(minutes)) => {
+            let units = work::units(work_line.per, quantity);
+            work::relabour(line, *minutes, units).map_err(|_| Overflow::Work { line: at })
+        }
+        _ => Ok(line.clone()),
+    }
 }
 
 /// One planned line repriced from the actual seconds of its part and grams of its usage.
@@ -364,6 +423,10 @@ fn actual_line(
                 WATT_SECONDS_PER_KWH,
             )
         }
+        CostCategory::Labour
+        | CostCategory::Charge
+        | CostCategory::Machine
+        | CostCategory::MachineElectricity => return Ok(line.clone()),
         CostCategory::Filament => {
             let grams = line
                 .usage_id
@@ -423,7 +486,7 @@ mod tests {
 
     #[test]
     fn the_reference_example_costs_exactly_1_782175() {
-        let costing = price(&[reference(5400, "42.5")], d("0.32"), 1).unwrap();
+        let costing = price(&[reference(5400, "42.5")], &[], d("0.32"), 1).unwrap();
         assert_eq!(costing.total.to_string(), "1.782175");
         assert_eq!(costing.cost_per_unit.to_string(), "1.782175");
         let costs: Vec<String> = costing.lines.iter().map(|l| l.cost.to_string()).collect();
@@ -433,29 +496,93 @@ mod tests {
         assert_eq!(electricity.quantity.to_string(), "0.18");
     }
 
+    fn labour(minutes: &str, per: records::Per) -> WorkPlan {
+        WorkPlan {
+            line_id: Id::new(),
+            kind: WorkKind::Labour {
+                rate: rate("Nachbearbeitung", "45", "1"),
+                minutes: d(minutes),
+            },
+            per,
+        }
+    }
+
+    fn setup_fee(amount: &str) -> WorkPlan {
+        WorkPlan {
+            line_id: Id::new(),
+            kind: WorkKind::Charge {
+                rate: rate("Grundgebühr", amount, "1"),
+                count: Decimal::ONE,
+            },
+            per: records::Per::Job,
+        }
+    }
+
+    /// docs/costing.md, "The reference example with work": the reference print, 7 minutes of
+    /// labour at 45 per hour and a setup fee of 3.50.
     #[test]
-    fn a_multipart_print_sums_its_parts() {
-        let mut second = reference(1800, "10");
-        second
-            .hotends
-            .push((rate("Second hotend", "80", "1600"), 600));
-        second.others.push(rate("Belts", "45", "3000"));
-        let costing = price(&[reference(5400, "42.5"), second], d("0.32"), 4).unwrap();
-        // Part 2: 2400 s in all. printer 2400×1200/(3600×6000) = 0.1333333333;
-        // hotends 1800×100/(3600×2000) = 0.025 and 600×80/(3600×1600) = 0.0083333333;
-        // plate 2400×60/(3600×1200) = 0.0333333333; belts 2400×45/(3600×3000) = 0.01;
-        // filament 10×29.99/1000 = 0.2999; electricity 2400×120×0.32/3600000 = 0.0256;
-        // part 2 = 0.5354999999, print = 1.782175 + 0.5354999999.
-        assert_eq!(costing.lines.len(), 5 + 7);
-        assert_eq!(costing.total.to_string(), "2.3176749999");
-        // 2.3176749999 / 4 = 0.579418749975, half-even at 10 places.
-        assert_eq!(costing.cost_per_unit.to_string(), "0.57941875");
+    fn the_reference_example_with_labour_and_a_setup_fee_costs_exactly_10_532175() {
+        let work = [labour("7", records::Per::Piece), setup_fee("3.50")];
+        let costing = price(&[reference(5400, "42.5")], &work, d("0.32"), 1).unwrap();
+        assert_eq!(costing.total.to_string(), "10.532175");
+        let work_lines: Vec<(CostCategory, String, String)> = costing.lines[5..]
+            .iter()
+            .map(|l| (l.category, l.quantity.to_string(), l.cost.to_string()))
+            .collect();
+        assert_eq!(
+            work_lines,
+            [
+                (CostCategory::Labour, "0.1166666667".into(), "5.25".into()),
+                (CostCategory::Charge, "1".into(), "3.5".into()),
+            ]
+        );
+        let without = price(&[reference(5400, "42.5")], &[], d("0.32"), 1).unwrap();
+        let costs = |lines: &[CostLine]| lines.iter().map(|l| l.cost).collect::<Vec<_>>();
+        assert_eq!(costs(&costing.lines[..5]), costs(&without.lines));
     }
 
     #[test]
-    fn actuals_equal_to_the_plan_cost_the_same() {
+    fn work_per_piece_counts_every_unit_and_a_steps_machine_runs_with_it() {
+        let step = WorkPlan {
+            line_id: Id::new(),
+            kind: WorkKind::Step {
+                labour: rate("Waschen und Härten", "45", "1"),
+                minutes: d("2"),
+                machine: Some(MachinePlan {
+                    rate: rate("Wash & Cure", "250", "1000"),
+                    watts: 60,
+                    minutes: d("6"),
+                }),
+            },
+            per: records::Per::Piece,
+        };
+        let work = [labour("7", records::Per::Piece), setup_fee("3.50"), step];
+        let costing = price(&[reference(5400, "42.5")], &work, d("0.32"), 4).unwrap();
+        let costs: Vec<String> = costing.lines[5..]
+            .iter()
+            .map(|l| l.cost.to_string())
+            .collect();
+        // 7 min × 4 × 45 / 60 = 21; 3.50 once; 2 min × 4 × 45 / 60 = 6;
+        // 24 min × 250 / (60 × 1000) = 0.1; 24 min × 60 W × 0.32 / 60,000 = 0.00768.
+        assert_eq!(costs, ["21", "3.5", "6", "0.1", "0.00768"]);
+        assert_eq!(costing.total.to_string(), "32.389855");
+        assert_eq!(costing.cost_per_unit.to_string(), "8.09746375");
+    }
+
+    #[test]
+    fn actual_minutes_reprice_labour_only_at_the_frozen_rate() {
         let plan = reference(5400, "42.5");
-        let planned = price(std::slice::from_ref(&plan), d("0.32"), 1).unwrap();
+        let work = [labour("7", records::Per::Piece), setup_fee("3.50")];
+        let planned = price(std::slice::from_ref(&plan), &work, d("0.32"), 2).unwrap();
+        let lines: Vec<records::WorkLine> = work
+            .iter()
+            .map(|w| records::WorkLine {
+                id: w.line_id,
+                source: records::WorkSource::Labour(Id::new()),
+                amount: d("7"),
+                per: w.per,
+            })
+            .collect();
         let part = records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
@@ -470,11 +597,77 @@ mod tests {
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
         actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
-        let same = actual(&planned, std::slice::from_ref(&part), &actuals, 1).unwrap();
+        let same = actual(&planned, (std::slice::from_ref(&part), &lines), &actuals, 2).unwrap();
+        assert_eq!(same.total, planned.total);
+        actuals.work_minutes.insert(work[0].line_id, d("12"));
+        actuals.work_minutes.insert(work[1].line_id, d("99"));
+        let longer = actual(&planned, (std::slice::from_ref(&part), &lines), &actuals, 2).unwrap();
+        // 12 min × 2 pieces × 45 / 60 = 18 instead of 10.5; the charge stays 3.5.
+        assert_eq!(
+            (longer.total - planned.total).normalize().to_string(),
+            "7.5"
+        );
+    }
+
+    #[test]
+    fn a_work_line_beyond_the_bound_names_its_index() {
+        let work = [setup_fee("1"), setup_fee("999999999999999")];
+        let huge = WorkPlan {
+            per: records::Per::Piece,
+            ..work[1].clone()
+        };
+        let overflow = price(
+            &[reference(5400, "42.5")],
+            &[work[0].clone(), huge],
+            d("0.32"),
+            1_000_000,
+        )
+        .unwrap_err();
+        assert_eq!(overflow, Overflow::Work { line: 1 });
+    }
+
+    #[test]
+    fn a_multipart_print_sums_its_parts() {
+        let mut second = reference(1800, "10");
+        second
+            .hotends
+            .push((rate("Second hotend", "80", "1600"), 600));
+        second.others.push(rate("Belts", "45", "3000"));
+        let costing = price(&[reference(5400, "42.5"), second], &[], d("0.32"), 4).unwrap();
+        // Part 2: 2400 s in all. printer 2400×1200/(3600×6000) = 0.1333333333;
+        // hotends 1800×100/(3600×2000) = 0.025 and 600×80/(3600×1600) = 0.0083333333;
+        // plate 2400×60/(3600×1200) = 0.0333333333; belts 2400×45/(3600×3000) = 0.01;
+        // filament 10×29.99/1000 = 0.2999; electricity 2400×120×0.32/3600000 = 0.0256;
+        // part 2 = 0.5354999999, print = 1.782175 + 0.5354999999.
+        assert_eq!(costing.lines.len(), 5 + 7);
+        assert_eq!(costing.total.to_string(), "2.3176749999");
+        // 2.3176749999 / 4 = 0.579418749975, half-even at 10 places.
+        assert_eq!(costing.cost_per_unit.to_string(), "0.57941875");
+    }
+
+    #[test]
+    fn actuals_equal_to_the_plan_cost_the_same() {
+        let plan = reference(5400, "42.5");
+        let planned = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
+        let part = records::Part {
+            id: plan.part_id,
+            printer_id: plan.printer.source_id,
+            build_plate_id: plan.build_plate.source_id,
+            hotends: vec![records::HotendUse {
+                component_id: plan.hotends[0].0.source_id,
+                duration_seconds: 5400,
+            }],
+            other_component_ids: vec![],
+            usages: vec![],
+        };
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 5400);
+        actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
+        let same = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
         assert_eq!(same.total.to_string(), "1.782175");
         actuals.part_seconds.insert(plan.part_id, 2700);
         actuals.grams.insert(plan.filaments[0].usage_id, d("0"));
-        let half = actual(&planned, std::slice::from_ref(&part), &actuals, 1).unwrap();
+        let half = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
         // Half the time: (0.3 + 0.075 + 0.075 + 0.0576) / 2; no filament.
         assert_eq!(half.total.to_string(), "0.2538");
     }
@@ -483,7 +676,7 @@ mod tests {
     fn hotends_share_the_actual_time_in_proportion_to_their_plan() {
         let mut plan = reference(3000, "1");
         plan.hotends.push((rate("Second", "100", "2000"), 1000));
-        let planned = price(std::slice::from_ref(&plan), d("0"), 1).unwrap();
+        let planned = price(std::slice::from_ref(&plan), &[], d("0"), 1).unwrap();
         let part = records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
@@ -503,7 +696,7 @@ mod tests {
         };
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 8000);
-        let doubled = actual(&planned, std::slice::from_ref(&part), &actuals, 1).unwrap();
+        let doubled = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
         let hotends: Vec<String> = doubled
             .lines
             .iter()
@@ -534,7 +727,7 @@ mod tests {
 
         #[test]
         fn totals_are_sums_of_lines(seconds in 0u32..200_000, grams in 0u32..5000) {
-            let costing = price(&[reference(seconds, &grams.to_string())], d("0.32"), 3).unwrap();
+            let costing = price(&[reference(seconds, &grams.to_string())], &[], d("0.32"), 3).unwrap();
             let sum: Decimal = costing.lines.iter().map(|l| l.cost).sum();
             prop_assert_eq!(costing.total, sum.normalize());
         }

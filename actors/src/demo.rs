@@ -154,6 +154,7 @@ fn print(
         sales_value: sales_value.map(v).transpose()?,
         notes: None,
         parts: parts.iter().map(part).collect::<Result<_>>()?,
+        work: Vec::new(),
         flat: false,
     };
     let draft = prints::create(txn, &input, now)?;
@@ -200,6 +201,7 @@ fn happened(
         }),
         parts: (parts.len() > 1).then_some(parts),
         electricity: Vec::new(),
+        work_minutes: Vec::new(),
     })
 }
 

@@ -222,6 +222,7 @@ impl World {
             failure_reason: None,
             parts: None,
             electricity: Vec::new(),
+            work_minutes: Vec::new(),
         }
     }
 

@@ -436,6 +436,7 @@ impl Workload<'_> {
             failure_reason: None,
             parts: None,
             electricity: Vec::new(),
+            work_minutes: Vec::new(),
         }
     }
 

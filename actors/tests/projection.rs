@@ -90,6 +90,7 @@ fn failed_outcome(done: &Print) -> OutcomeInput {
                 .collect()
         }),
         electricity: Vec::new(),
+        work_minutes: Vec::new(),
     }
 }
 

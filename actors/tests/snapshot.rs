@@ -97,6 +97,7 @@ proptest! {
                 other_component_ids: vec![],
                 filaments: vec![prints::FilamentInput { filament_id: filament, used_grams: grams.to_string().parse().unwrap(), spool_id: None }],
             }],
+            work: vec![],
             flat: false,
         };
         let print = prints::create(&txn, &input, now).unwrap();

@@ -5,10 +5,10 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, AlertSettings, BackupSchedule, Component, Customer, Filament, Integrations, LogLink,
-    MaintenanceTask, Manufacturer, MeterHour, MeterLink, Movement, Print, PrintSource, Printer,
-    PrinterLink, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts,
-    Wear,
+    Account, AlertSettings, BackupSchedule, Charge, Component, Customer, Filament, Integrations,
+    LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour, MeterLink, Movement,
+    PostProcessingStep, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings, Spool,
+    SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Error, Id, Result, Timestamp, decode, encode};
@@ -118,6 +118,14 @@ record!(Component, COMPONENTS, "components", |c| c
 record!(Filament, FILAMENTS, "filaments", |f| vec![
     f.manufacturer_id
 ]);
+record!(LabourRate, LABOUR_RATES, "labour_rates");
+record!(Charge, CHARGES, "charges");
+record!(
+    PostProcessingStep,
+    POST_PROCESSING_STEPS,
+    "post_processing_steps",
+    |s| vec![s.labour_rate_id]
+);
 record!(
     MaintenanceTask,
     MAINTENANCE_TASKS,
@@ -132,8 +140,8 @@ record!(Series, SERIES, "series", |s| s
 record!(Spool, SPOOLS, "spools", |s| vec![s.filament_id]);
 record!(Movement, MOVEMENTS, "movements");
 
-/// What a print refers to: its customer and series, and each part's printer, build plate,
-/// hotends, other components and filaments.
+/// What a print refers to: its customer and series, each part's printer, build plate,
+/// hotends, other components and filaments, and what its work lines price.
 fn print_references(print: &Print) -> Vec<Id> {
     let mut refs: Vec<Id> = print
         .customer_id
@@ -147,6 +155,7 @@ fn print_references(print: &Print) -> Vec<Id> {
         refs.extend(part.other_component_ids.iter().copied());
         refs.extend(part.usages.iter().map(|u| u.filament_id));
     }
+    refs.extend(print.work.iter().map(|w| w.source.id()));
     refs
 }
 record!(
@@ -262,6 +271,7 @@ pub fn rebuild_references(tx: &WriteTransaction) -> Result<()> {
     edges::<Component>(tx)?;
     edges::<Filament>(tx)?;
     edges::<MaintenanceTask>(tx)?;
+    edges::<PostProcessingStep>(tx)?;
     edges::<Print>(tx)?;
     edges::<Series>(tx)?;
     edges::<Spool>(tx)?;
@@ -285,6 +295,9 @@ pub fn decode_all(tx: &impl Tx) -> Result<u64> {
     each::<Component>(tx, &mut count)?;
     each::<Filament>(tx, &mut count)?;
     each::<MaintenanceTask>(tx, &mut count)?;
+    each::<LabourRate>(tx, &mut count)?;
+    each::<Charge>(tx, &mut count)?;
+    each::<PostProcessingStep>(tx, &mut count)?;
     each::<Print>(tx, &mut count)?;
     each::<Series>(tx, &mut count)?;
     each::<Spool>(tx, &mut count)?;

@@ -30,7 +30,13 @@
 //! - 10: maintenance tasks refer to their printer and component like every other reference
 //!   (the safe delete), derived from `Record::references`. The step removes the tasks whose
 //!   printer or component an earlier build let be deleted (they could no longer be shown,
-//!   changed or done), then rebuilds every reference edge from the records.
+//!   changed or done). (It rebuilt every reference edge too, until schema 11 took that over.)
+//! - 11: the work a shop charges. Prints gained work lines (none for existing prints) and
+//!   outcome revisions the actual minutes of those lines (none); cost lines may be of the
+//!   categories LABOUR, CHARGE, MACHINE and MACHINE_ELECTRICITY; the tables of labour rates,
+//!   charges and post-processing steps. Rewrites `prints` and `print_answers`, then rebuilds
+//!   every reference edge from the records (here rather than in step 10, because it decodes
+//!   prints in the newest layout; a file of version 10 has them rebuilt once more).
 
 use crate::records::{
     Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print, PrintLog,
@@ -43,13 +49,13 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 10;
+pub const SCHEMA_VERSION: u64 = 11;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
 /// Layouts of earlier schema versions, kept for their migrations.
 pub mod legacy {
-    use crate::records::{Costing, OutcomeStatus, Part, PrintStatus, UsageGrams};
+    use crate::records::{Costing, OutcomeStatus, Part, PartElectricity, PrintStatus, UsageGrams};
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
     use serde::{Deserialize, Serialize};
@@ -117,6 +123,57 @@ pub mod legacy {
         pub retry_ids: Vec<Id>,
         /// The outcome's revisions (an `Outcome` is encoded as its one field).
         pub outcome: Option<Vec<OutcomeRevisionV8>>,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
+
+    /// An outcome revision as schema versions 9 and 10 stored it (no work minutes).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct OutcomeRevisionV10 {
+        pub revision: u32,
+        pub status: OutcomeStatus,
+        pub duration_seconds: u32,
+        pub part_durations: Vec<(Id, u32)>,
+        pub grams: Vec<UsageGrams>,
+        pub note: Option<String>,
+        pub failure_reason: Option<String>,
+        pub correction_note: Option<String>,
+        pub operation_key: Option<Id>,
+        pub recorded_at: Timestamp,
+        pub actual: Costing,
+        pub electricity: Vec<PartElectricity>,
+    }
+
+    /// A print as schema versions 9 and 10 stored it (no work lines; v10 revisions).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct PrintV10 {
+        pub id: Id,
+        pub version: u64,
+        pub name: String,
+        pub customer_id: Option<Id>,
+        pub series_id: Option<Id>,
+        pub quantity: u32,
+        #[serde(with = "rust_decimal::serde::str_option")]
+        pub sales_value: Option<Decimal>,
+        pub notes: Option<String>,
+        pub status: PrintStatus,
+        pub paid: bool,
+        pub paid_at: Option<Timestamp>,
+        pub archived: bool,
+        pub archived_at: Option<Timestamp>,
+        pub parts: Vec<Part>,
+        pub costing: Costing,
+        pub finalized_at: Option<Timestamp>,
+        pub printing_started_at: Option<Timestamp>,
+        pub printing_ended_at: Option<Timestamp>,
+        pub completed_at: Option<Timestamp>,
+        pub repeat_of_id: Option<Id>,
+        pub retried_from_id: Option<Id>,
+        pub retry_ids: Vec<Id>,
+        /// The outcome's revisions (an `Outcome` is encoded as its one field).
+        pub outcome: Option<Vec<OutcomeRevisionV10>>,
         pub created_at: Timestamp,
         pub updated_at: Timestamp,
     }
@@ -227,16 +284,17 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
         // v7 also keeps a build that does not keep the wear from writing prints into the file.
         2..=7 => Ok(()),
         8 => metered_v8_to_v9(txn),
-        9 => references_v9_to_v10(txn),
+        9 => tasks_v9_to_v10(txn),
+        10 => work_v10_to_v11(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
     }
 }
 
-/// v9 → v10: tasks of a deleted printer or component go, then every reference edge is made
-/// again from the records (tasks had none).
-fn references_v9_to_v10(txn: &WriteTransaction) -> Result<()> {
+/// v9 → v10: tasks of a deleted printer or component go (their edges, which tasks did not have
+/// yet, come with step 11's rebuild).
+fn tasks_v9_to_v10(txn: &WriteTransaction) -> Result<()> {
     let mut dangling = Vec::new();
     repo::for_each::<MaintenanceTask>(txn, |t| dangling.push(t))?;
     let mut gone = Vec::new();
@@ -254,6 +312,67 @@ fn references_v9_to_v10(txn: &WriteTransaction) -> Result<()> {
         tracing::warn!(task = %id, "a maintenance task of a deleted printer or component was removed");
         repo::remove::<MaintenanceTask>(txn, id)?;
     }
+    Ok(())
+}
+
+/// A v10 outcome revision in the v11 layout: no actual work minutes.
+fn revision_v11(old: legacy::OutcomeRevisionV10) -> OutcomeRevision {
+    OutcomeRevision {
+        revision: old.revision,
+        status: old.status,
+        duration_seconds: old.duration_seconds,
+        part_durations: old.part_durations,
+        grams: old.grams,
+        note: old.note,
+        failure_reason: old.failure_reason,
+        correction_note: old.correction_note,
+        operation_key: old.operation_key,
+        recorded_at: old.recorded_at,
+        actual: old.actual,
+        electricity: old.electricity,
+        work_minutes: Vec::new(),
+    }
+}
+
+/// A v10 print in the v11 layout: no work lines.
+fn print_v11(old: legacy::PrintV10) -> Print {
+    Print {
+        id: old.id,
+        version: old.version,
+        name: old.name,
+        customer_id: old.customer_id,
+        series_id: old.series_id,
+        quantity: old.quantity,
+        sales_value: old.sales_value,
+        notes: old.notes,
+        status: old.status,
+        paid: old.paid,
+        paid_at: old.paid_at,
+        archived: old.archived,
+        archived_at: old.archived_at,
+        parts: old.parts,
+        costing: old.costing,
+        finalized_at: old.finalized_at,
+        printing_started_at: old.printing_started_at,
+        printing_ended_at: old.printing_ended_at,
+        completed_at: old.completed_at,
+        repeat_of_id: old.repeat_of_id,
+        retried_from_id: old.retried_from_id,
+        retry_ids: old.retry_ids,
+        outcome: old.outcome.map(|revisions| Outcome {
+            revisions: revisions.into_iter().map(revision_v11).collect(),
+        }),
+        created_at: old.created_at,
+        updated_at: old.updated_at,
+        work: Vec::new(),
+    }
+}
+
+/// v10 → v11: prints (and the answers kept of them) gain work lines and their revisions work
+/// minutes; then every reference edge is made again from the records.
+fn work_v10_to_v11(txn: &WriteTransaction) -> Result<()> {
+    rewrite(txn, (tables::PRINTS, "prints"), print_v11)?;
+    rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v11)?;
     repo::rebuild_references(txn)
 }
 
@@ -283,8 +402,8 @@ fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
 }
 
 /// A v8 outcome revision in the v9 layout: no electricity kept (it was estimated).
-fn revision_v9(old: legacy::OutcomeRevisionV8) -> OutcomeRevision {
-    OutcomeRevision {
+fn revision_v9(old: legacy::OutcomeRevisionV8) -> legacy::OutcomeRevisionV10 {
+    legacy::OutcomeRevisionV10 {
         revision: old.revision,
         status: old.status,
         duration_seconds: old.duration_seconds,
@@ -301,8 +420,8 @@ fn revision_v9(old: legacy::OutcomeRevisionV8) -> OutcomeRevision {
 }
 
 /// A v8 print in the v9 layout: no PRINTING times known.
-fn print_v9(old: legacy::PrintV8) -> Print {
-    Print {
+fn print_v9(old: legacy::PrintV8) -> legacy::PrintV10 {
+    legacy::PrintV10 {
         id: old.id,
         version: old.version,
         name: old.name,
@@ -325,9 +444,9 @@ fn print_v9(old: legacy::PrintV8) -> Print {
         repeat_of_id: old.repeat_of_id,
         retried_from_id: old.retried_from_id,
         retry_ids: old.retry_ids,
-        outcome: old.outcome.map(|revisions| Outcome {
-            revisions: revisions.into_iter().map(revision_v9).collect(),
-        }),
+        outcome: old
+            .outcome
+            .map(|revisions| revisions.into_iter().map(revision_v9).collect()),
         created_at: old.created_at,
         updated_at: old.updated_at,
     }
@@ -658,6 +777,45 @@ pub(crate) mod tests {
         let link: LogLink = repo::get(&txn, part).unwrap().unwrap();
         let log = link.log.unwrap();
         assert_eq!((log.energy_kwh, log.duration_seconds), (None, Some(3600)));
+    }
+
+    #[test]
+    fn a_v10_file_gains_work_lines_and_its_prints_edges_again() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        let (id, customer) = (Id::new(), Id::new());
+        let old = legacy::PrintV10 {
+            customer_id: Some(customer),
+            ..print_v9(v8_print(id))
+        };
+        file_at_version(&path, 10);
+        {
+            let db = redb::Database::open(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            let bytes = encode("prints", &old).unwrap();
+            txn.open_table(tables::PRINTS)
+                .unwrap()
+                .insert(id.bytes(), bytes.as_slice())
+                .unwrap();
+            txn.open_table(tables::PRINT_ANSWERS)
+                .unwrap()
+                .insert((id.bytes(), 1), bytes.as_slice())
+                .unwrap();
+            txn.commit().unwrap();
+        }
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        assert_eq!(stored_version(&txn), SCHEMA_VERSION);
+        let print: Print = repo::get(&txn, id).unwrap().unwrap();
+        assert!(print.work.is_empty());
+        assert_eq!((print.customer_id, print.version), (Some(customer), 4));
+        let revision = print.outcome.as_ref().unwrap().current().unwrap();
+        assert!(revision.work_minutes.is_empty());
+        assert_eq!(revision.note.as_deref(), Some("fine"));
+        assert_eq!(repo::answer(&txn, id, 1).unwrap(), Some(print));
+        drop(txn);
+        let txn = store.begin_write().unwrap();
+        assert!(repo::is_referenced(&txn, customer).unwrap());
     }
 
     #[test]

@@ -33,6 +33,14 @@ pub const COMPONENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("c
 /// Filaments by id.
 pub const FILAMENTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("filaments");
 
+/// Labour rates by id (schema 11).
+pub const LABOUR_RATES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("labour_rates");
+/// Fixed charges by id (schema 11).
+pub const CHARGES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("charges");
+/// Post-processing steps by id (schema 11).
+pub const POST_PROCESSING_STEPS: TableDefinition<[u8; 16], &[u8]> =
+    TableDefinition::new("post_processing_steps");
+
 /// Prints by id. The currency lock reads it too (no currency change once any print exists).
 pub const PRINTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("prints");
 /// Print series by id.
@@ -162,6 +170,9 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
         PRINTERS,
         COMPONENTS,
         FILAMENTS,
+        LABOUR_RATES,
+        CHARGES,
+        POST_PROCESSING_STEPS,
         PRINTS,
         PRINT_SUMMARIES,
         WEAR,

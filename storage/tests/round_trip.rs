@@ -260,7 +260,11 @@ fn cost_line() -> impl Strategy<Value = CostLine> {
         Just(CostCategory::BuildPlate),
         Just(CostCategory::Component),
         Just(CostCategory::Filament),
-        Just(CostCategory::Electricity)
+        Just(CostCategory::Electricity),
+        Just(CostCategory::Labour),
+        Just(CostCategory::Charge),
+        Just(CostCategory::Machine),
+        Just(CostCategory::MachineElectricity)
     ];
     (
         (category, id(), of(id()), of(id()), text()),
@@ -335,12 +339,14 @@ fn revision() -> impl Strategy<Value = OutcomeRevision> {
         ),
         (vec(grams, 0..3), of(text()), of(text()), of(text())),
         (of(id()), at(), costing(), vec(electricity(), 0..3)),
+        vec(work_minutes(), 0..3),
     )
         .prop_map(
             |(
                 (revision, status, seconds, parts),
                 (grams, note, why, fix),
                 (key, at, actual, electricity),
+                work_minutes,
             )| {
                 OutcomeRevision {
                     revision,
@@ -355,7 +361,110 @@ fn revision() -> impl Strategy<Value = OutcomeRevision> {
                     recorded_at: at,
                     actual,
                     electricity,
+                    work_minutes,
                 }
+            },
+        )
+}
+
+fn per() -> impl Strategy<Value = Per> {
+    prop_oneof![Just(Per::Piece), Just(Per::Job)]
+}
+
+fn work_minutes() -> impl Strategy<Value = WorkMinutes> {
+    (id(), decimal()).prop_map(|(work_line_id, minutes)| WorkMinutes {
+        work_line_id,
+        minutes,
+    })
+}
+
+fn work_line() -> impl Strategy<Value = WorkLine> {
+    let source = prop_oneof![
+        id().prop_map(WorkSource::Labour),
+        id().prop_map(WorkSource::Charge),
+        id().prop_map(WorkSource::Step),
+    ];
+    (id(), source, decimal(), per()).prop_map(|(id, source, amount, per)| WorkLine {
+        id,
+        source,
+        amount,
+        per,
+    })
+}
+
+fn labour_rate() -> impl Strategy<Value = LabourRate> {
+    (
+        id(),
+        text(),
+        decimal(),
+        of(text()),
+        any::<bool>(),
+        at(),
+        at(),
+    )
+        .prop_map(
+            |(id, name, hourly_rate, note, archived, created_at, updated_at)| LabourRate {
+                id,
+                name,
+                hourly_rate,
+                note,
+                archived,
+                created_at,
+                updated_at,
+            },
+        )
+}
+
+fn charge() -> impl Strategy<Value = Charge> {
+    (
+        (id(), text(), decimal(), per()),
+        (of(text()), any::<bool>(), at(), at()),
+    )
+        .prop_map(
+            |((id, name, amount, per), (note, archived, created_at, updated_at))| Charge {
+                id,
+                name,
+                amount,
+                per,
+                note,
+                archived,
+                created_at,
+                updated_at,
+            },
+        )
+}
+
+fn step() -> impl Strategy<Value = PostProcessingStep> {
+    let machine = (text(), decimal(), decimal(), any::<u32>(), decimal()).prop_map(
+        |(name, purchase_price, expected_lifetime_hours, average_power_watts, minutes)| {
+            StepMachine {
+                name,
+                purchase_price,
+                expected_lifetime_hours,
+                average_power_watts,
+                minutes,
+            }
+        },
+    );
+    (
+        (id(), text(), id(), decimal(), per(), of(machine)),
+        (of(text()), any::<bool>(), at(), at()),
+    )
+        .prop_map(
+            |(
+                (id, name, labour_rate_id, minutes, per, machine),
+                (note, archived, created_at, updated_at),
+            )| PostProcessingStep {
+                id,
+                name,
+                labour_rate_id,
+                minutes,
+                per,
+                machine,
+                note,
+                archived,
+                created_at,
+                updated_at,
             },
         )
 }
@@ -411,6 +520,7 @@ fn print() -> impl Strategy<Value = Print> {
         (any::<bool>(), of(at()), vec(part(), 1..3), costing()),
         (of(at()), of(at()), of(id()), of(id()), vec(id(), 0..3)),
         (outcome, at(), at(), of(at()), of(at())),
+        vec(work_line(), 0..3),
     )
         .prop_map(
             |(
@@ -419,6 +529,7 @@ fn print() -> impl Strategy<Value = Print> {
                 (archived, archived_at, parts, costing),
                 (finalized, completed, repeat_of, retried_from, retries),
                 (outcome, created_at, updated_at, printing_started_at, printing_ended_at),
+                work,
             )| Print {
                 id,
                 version,
@@ -445,6 +556,7 @@ fn print() -> impl Strategy<Value = Print> {
                 outcome,
                 created_at,
                 updated_at,
+                work,
             },
         )
 }
@@ -686,6 +798,13 @@ proptest! {
         round_trip(&p);
         round_trip(&k);
         round_trip(&f);
+    }
+
+    #[test]
+    fn work_records(r in labour_rate(), c in charge(), s in step()) {
+        round_trip(&r);
+        round_trip(&c);
+        round_trip(&s);
     }
 
     #[test]

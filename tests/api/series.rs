@@ -306,6 +306,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
                 spool_id: None,
             }],
         }],
+        work: vec![],
         flat: false,
     };
     for _ in 0..count {

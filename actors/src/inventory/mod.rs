@@ -1,16 +1,20 @@
-//! Inventory rules: customers, manufacturers, printers, components and filaments.
+//! Inventory rules: customers, manufacturers, printers, components and filaments, and the work
+//! a shop charges (labour rates, fixed charges, post-processing steps).
 //!
 //! Shared rules live here: archive toggling, safe delete (refused while any record refers to the
 //! target, checked through the store's reference edges), reference bookkeeping on save, list
 //! search and pagination. Each resource module holds its input type, create/replace rules and its
 //! list view.
 
+pub mod charges;
 pub mod commands;
 pub mod components;
 pub mod customers;
 pub mod filaments;
+pub mod labour_rates;
 pub mod manufacturers;
 pub mod printers;
+pub mod steps;
 
 pub use crate::list::{ListQuery, Page};
 

@@ -190,6 +190,7 @@ mod tests {
                 recorded_at: print.created_at,
                 actual: print.costing.clone(),
                 electricity: Vec::new(),
+                work_minutes: Vec::new(),
             }],
         });
         let added = contributions(&print);

@@ -6,7 +6,7 @@
 //! Figures are exact decimals, so taking a print's figures out again leaves exactly what was
 //! there before it. Archived prints count nowhere (the dashboard excludes them).
 
-pub use super::figures::{CATEGORIES, Figures, Kpis};
+pub use super::figures::{CATEGORIES, CATEGORY_COUNT, Figures, Kpis};
 use super::summary::Summary;
 use jiff::civil::Date;
 use rust_decimal::Decimal;

@@ -46,7 +46,7 @@ fn priced_as(
     let settings = settings::get(tx)?;
     let spools = settings.spool_management_enabled.then_some(rule);
     let planned = plan::resolve(tx, input, existing, spools)?;
-    let costing = plan::price(&planned.plans, settings.electricity_price, input.quantity)?;
+    let costing = plan::price(&planned, settings.electricity_price, input.quantity)?;
     Ok(Print {
         id: existing.map_or_else(Id::new, |p| p.id),
         version: existing.map_or(1, |p| p.version + 1),
@@ -73,6 +73,7 @@ fn priced_as(
         outcome: None,
         created_at: existing.map_or(now, |p| p.created_at),
         updated_at: now,
+        work: planned.work,
     })
 }
 

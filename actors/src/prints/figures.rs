@@ -90,14 +90,21 @@ pub fn realized(print: &Print) -> Realized {
 }
 
 /// Cost categories, in the order of [`Figures::categories`].
-pub const CATEGORIES: [CostCategory; 6] = [
+pub const CATEGORIES: [CostCategory; CATEGORY_COUNT] = [
     CostCategory::Printer,
     CostCategory::Hotend,
     CostCategory::BuildPlate,
     CostCategory::Component,
     CostCategory::Filament,
     CostCategory::Electricity,
+    CostCategory::Labour,
+    CostCategory::Charge,
+    CostCategory::Machine,
+    CostCategory::MachineElectricity,
 ];
+
+/// How many cost categories there are.
+pub const CATEGORY_COUNT: usize = 10;
 
 /// Headline figures of DONE prints: of one print, of a day, or of a dashboard's period.
 /// Stored in print summaries (decimals as mantissa and scale).
@@ -204,10 +211,10 @@ pub struct Figures {
     pub realized_actual: Decimal,
     /// Planned cost per category, in [`CATEGORIES`] order.
     #[serde(with = "decimal_array")]
-    pub categories: [Decimal; 6],
+    pub categories: [Decimal; CATEGORY_COUNT],
     /// Cost lines per category, in [`CATEGORIES`] order (a category shows while it has lines,
     /// even at zero cost).
-    pub category_lines: [u64; 6],
+    pub category_lines: [u64; CATEGORY_COUNT],
     /// Planned against actual electricity by printer, over recorded outcomes.
     pub electricity: BTreeMap<Id, PrinterElectricity>,
 }
@@ -325,13 +332,22 @@ mod decimal_array {
     #[derive(Deserialize)]
     struct In(#[serde(with = "decimal_parts")] Decimal);
 
-    pub fn serialize<S: Serializer>(values: &[Decimal; 6], to: S) -> Result<S::Ok, S::Error> {
-        let [a, b, c, d, e, f] = values;
-        (Out(a), Out(b), Out(c), Out(d), Out(e), Out(f)).serialize(to)
+    pub fn serialize<S: Serializer, const N: usize>(
+        values: &[Decimal; N],
+        to: S,
+    ) -> Result<S::Ok, S::Error> {
+        values.iter().map(Out).collect::<Vec<_>>().serialize(to)
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>>(from: D) -> Result<[Decimal; 6], D::Error> {
-        let (In(a), In(b), In(c), In(d), In(e), In(f)) = Deserialize::deserialize(from)?;
-        Ok([a, b, c, d, e, f])
+    pub fn deserialize<'de, D: Deserializer<'de>, const N: usize>(
+        from: D,
+    ) -> Result<[Decimal; N], D::Error> {
+        let read: Vec<In> = Deserialize::deserialize(from)?;
+        let found = read.len();
+        read.into_iter()
+            .map(|In(d)| d)
+            .collect::<Vec<_>>()
+            .try_into()
+            .map_err(|_| serde::de::Error::invalid_length(found, &"one amount per cost category"))
     }
 }

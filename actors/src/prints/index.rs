@@ -501,6 +501,7 @@ pub(crate) mod tests {
             outcome: None,
             created_at: Timestamp(0),
             updated_at: Timestamp(0),
+            work: vec![],
         }
     }
 
@@ -737,6 +738,7 @@ pub(crate) mod tests {
                                 ..p.costing.clone()
                             },
                             electricity: vec![],
+                            work_minutes: vec![],
                         }],
                     });
                 }

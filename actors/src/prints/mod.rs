@@ -34,4 +34,7 @@ pub use index::PrintIndex;
 #[cfg(test)]
 pub(crate) use index::tests::print as test_print;
 pub use lifecycle::{complete, is_backward, moves, set_archived, set_paid, set_status};
-pub use plan::{FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, PartInput, PrintInput};
+pub use plan::{
+    FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, MAX_WORK_LINES, PartInput, PrintInput,
+    WorkInput,
+};

@@ -20,13 +20,13 @@ use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
     Authority, CostCategory, EnergySource, MovementKind, Outcome, OutcomeRevision, OutcomeStatus,
-    Print, PrintStatus, UsageGrams,
+    Print, PrintStatus, UsageGrams, WorkMinutes,
 };
 use storage::repo;
 use storage::{Id, Timestamp, tables};
 
 pub use crate::values::MAX_SECONDS;
-use crate::values::{Grams, Seconds};
+use crate::values::{Amount, Grams, Seconds};
 /// Corrections a print DTO shows besides the original.
 pub const HISTORY_CORRECTIONS: usize = 20;
 
@@ -49,6 +49,9 @@ pub struct OutcomeInput {
     /// The maker's run times and kWh of some parts, each part at most once
     /// ([`electricity::measure`] fills in the rest).
     pub electricity: Vec<RunInput>,
+    /// Actual labour minutes of some work lines, each at most once, in each line's own terms
+    /// (per piece or per job); the others took their planned minutes.
+    pub work_minutes: Vec<(Id, Amount)>,
 }
 
 impl OutcomeInput {
@@ -164,11 +167,22 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
             ));
         }
     }
+    let lines: HashSet<Id> = print.work.iter().map(|w| w.id).collect();
+    let mut work_minutes = HashMap::new();
+    for (i, (line, minutes)) in input.work_minutes.iter().enumerate() {
+        let path = format!("workMinutes[{i}].workLineId");
+        if !lines.contains(line) {
+            faults.push(FieldError::new(path, "errors.notFound"));
+        } else if work_minutes.insert(*line, *minutes.get()).is_some() {
+            faults.push(FieldError::new(path, "errors.duplicate"));
+        }
+    }
     if faults.is_empty() {
         Ok(Actuals {
             part_seconds,
             grams,
             part_kwh: HashMap::new(),
+            work_minutes,
         })
     } else {
         Err(Error::Validation(faults))
@@ -179,6 +193,13 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
 /// line's grams (`filaments[i].usedGrams`), a time line's part (`parts[i].durationSeconds`, or
 /// `durationSeconds` for a print of one part), the whole duration for the total.
 fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflow) -> String {
+    if let costing::Overflow::Work { line } = overflow {
+        let id = print.work.get(line).map(|w| w.id);
+        return match input.work_minutes.iter().position(|(w, _)| Some(*w) == id) {
+            Some(i) => format!("workMinutes[{i}].minutes"),
+            None => "workMinutes".into(),
+        };
+    }
     let costing::Overflow::Line {
         part,
         category,
@@ -228,9 +249,13 @@ fn revision(
         part_kwh: electricity::priced_kwh(&measured),
         ..actuals.clone()
     };
-    let actual = costing::actual(&print.costing, &print.parts, &actuals, print.quantity).map_err(
-        |overflow| Error::field(overflow_path(print, input, overflow), "errors.outOfRange"),
-    )?;
+    let actual = costing::actual(
+        &print.costing,
+        (&print.parts, &print.work),
+        &actuals,
+        print.quantity,
+    )
+    .map_err(|overflow| Error::field(overflow_path(print, input, overflow), "errors.outOfRange"))?;
     Ok(OutcomeRevision {
         revision: number,
         status: input.status,
@@ -264,6 +289,17 @@ fn revision(
         recorded_at: now,
         electricity: electricity::with_estimates(measured, &actual),
         actual,
+        work_minutes: print
+            .work
+            .iter()
+            .filter_map(|w| {
+                let minutes = actuals.work_minutes.get(&w.id)?;
+                Some(WorkMinutes {
+                    work_line_id: w.id,
+                    minutes: minutes.normalize(),
+                })
+            })
+            .collect(),
     })
 }
 
@@ -285,6 +321,14 @@ fn same(current: &OutcomeRevision, input: &OutcomeInput, actuals: &Actuals) -> b
             .grams
             .iter()
             .all(|g| actuals.grams.get(&g.usage_id).map(|a| a.normalize()) == Some(g.grams))
+        && current.work_minutes.len() == actuals.work_minutes.len()
+        && current.work_minutes.iter().all(|w| {
+            actuals
+                .work_minutes
+                .get(&w.work_line_id)
+                .map(|m| m.normalize())
+                == Some(w.minutes)
+        })
         && current.electricity.iter().all(|e| {
             let given = input.electricity.iter().find(|r| r.part_id == e.part_id);
             let kwh = given.and_then(|r| r.kwh).map(|k| k.normalize());

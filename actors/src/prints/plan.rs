@@ -2,7 +2,9 @@
 //! the caller's transaction, every fault is reported with its JSON path, and the rates of the
 //! cost engine are taken from the records found.
 
-use crate::costing::{self, FilamentUse, Overflow, PartPlan, Rate};
+use crate::costing::{
+    self, FilamentUse, MachinePlan, Overflow, PartPlan, Rate, WorkKind, WorkPlan,
+};
 use crate::inventory::filaments;
 use crate::ledger;
 use crate::ledger::remote as links;
@@ -12,8 +14,9 @@ use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
-    Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse, Part, Print,
-    Printer, Series, Spool, Usage,
+    Charge, Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse,
+    LabourRate, Part, Per, PostProcessingStep, Print, Printer, Series, Spool, Usage, WorkLine,
+    WorkSource,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -21,6 +24,22 @@ use storage::repo::{self, Record, Tx};
 pub const MAX_PARTS: usize = 100;
 /// Largest quantity of a run.
 pub const MAX_QUANTITY: u32 = 1_000_000;
+/// Most work lines a print may have.
+pub const MAX_WORK_LINES: usize = 100;
+
+/// One work line of a print input: what it prices, and how much of it, per piece or per job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct WorkInput {
+    /// A labour rate, a fixed charge or a post-processing step.
+    pub source: WorkSource,
+    /// Labour minutes: required for a labour rate; a step's own minutes when left out; refused
+    /// for a charge.
+    pub minutes: Option<Amount>,
+    /// How many of a charge (1 when left out); refused for labour and steps.
+    pub quantity: Option<Amount>,
+    /// Per piece or per job; left out: the charge's or the step's own, per job for labour.
+    pub per: Option<Per>,
+}
 
 /// One hotend of a part input.
 #[derive(Debug, Clone, PartialEq)]
@@ -76,6 +95,8 @@ pub struct PrintInput {
     pub notes: Option<Note>,
     /// 1 to 100 parts.
     pub parts: Vec<PartInput>,
+    /// Up to [`MAX_WORK_LINES`] work lines.
+    pub work: Vec<WorkInput>,
     /// True when the parts came in the legacy flat one-part form, which a multipart print
     /// refuses on edit (it needs an explicit `parts` array).
     pub flat: bool,
@@ -119,15 +140,31 @@ impl PrintInput {
                         .collect(),
                 })
                 .collect(),
+            work: print
+                .work
+                .iter()
+                .map(|w| {
+                    let amount = Some(Amount::trusted(w.amount));
+                    let charge = matches!(w.source, WorkSource::Charge(_));
+                    WorkInput {
+                        source: w.source,
+                        minutes: amount.clone().filter(|_| !charge),
+                        quantity: amount.filter(|_| charge),
+                        per: Some(w.per),
+                    }
+                })
+                .collect(),
             flat: false,
         }
     }
 }
 
-/// A resolved draft: stored parts, pricing plans, the effective customer.
+/// A resolved draft: stored parts and work lines, their pricing plans, the effective customer.
 pub(super) struct Planned {
     pub parts: Vec<Part>,
     pub plans: Vec<PartPlan>,
+    pub work: Vec<WorkLine>,
+    pub work_plans: Vec<WorkPlan>,
     pub customer_id: Option<Id>,
 }
 
@@ -409,14 +446,123 @@ pub(super) fn resolve(
             usages,
         });
     }
+    let (work, work_plans) = work(tx, input, existing, &mut faults)?;
     if !faults.0.is_empty() {
         return Err(Error::Validation(faults.0));
     }
     Ok(Planned {
         parts,
         plans,
+        work,
+        work_plans,
         customer_id,
     })
+}
+
+/// The work lines of `input` and their pricing plans. A line keeps the id of `existing`'s line
+/// at its position (outcomes record actual minutes against it). Faults at `work[i].…`:
+/// `sourceId` not found, `minutes` required (labour) or refused (a charge), `quantity` refused
+/// (labour, a step), and `work` beyond [`MAX_WORK_LINES`].
+fn work(
+    tx: &impl Tx,
+    input: &PrintInput,
+    existing: Option<&Print>,
+    faults: &mut Faults,
+) -> Result<(Vec<WorkLine>, Vec<WorkPlan>)> {
+    if input.work.len() > MAX_WORK_LINES {
+        faults.add("work".into(), "errors.tooMany");
+    }
+    let mut lines = Vec::with_capacity(input.work.len());
+    let mut plans = Vec::with_capacity(input.work.len());
+    for (i, line) in input.work.iter().enumerate().take(MAX_WORK_LINES) {
+        let at = |field: &str| format!("work[{i}].{field}");
+        let minutes = line.minutes.as_ref().map(|m| *m.get());
+        let quantity = line.quantity.as_ref().map(|q| *q.get());
+        let charge = matches!(line.source, WorkSource::Charge(_));
+        if charge && minutes.is_some() {
+            faults.add(at("minutes"), "errors.invalidValue");
+        }
+        if !charge && quantity.is_some() {
+            faults.add(at("quantity"), "errors.invalidValue");
+        }
+        let path = at("sourceId");
+        let planned = match line.source {
+            WorkSource::Labour(id) => {
+                if minutes.is_none() {
+                    faults.add(at("minutes"), "errors.required");
+                }
+                faults
+                    .find::<LabourRate>(tx, id, path)?
+                    .map(|rate| WorkPlan {
+                        line_id: Id::new(),
+                        kind: WorkKind::Labour {
+                            rate: rate_of(rate.id, &rate.name, rate.hourly_rate, Decimal::ONE),
+                            minutes: minutes.unwrap_or_default(),
+                        },
+                        per: line.per.unwrap_or(Per::Job),
+                    })
+            }
+            WorkSource::Charge(id) => faults.find::<Charge>(tx, id, path)?.map(|c| WorkPlan {
+                line_id: Id::new(),
+                kind: WorkKind::Charge {
+                    rate: rate_of(c.id, &c.name, c.amount, Decimal::ONE),
+                    count: quantity.unwrap_or(Decimal::ONE),
+                },
+                per: line.per.unwrap_or(c.per),
+            }),
+            WorkSource::Step(id) => match faults.find::<PostProcessingStep>(tx, id, path)? {
+                Some(step) => step_plan(tx, &step, minutes, line.per)?,
+                None => None,
+            },
+        };
+        let Some(mut plan) = planned else {
+            continue;
+        };
+        let kept = existing.and_then(|p| p.work.get(i)).map(|w| w.id);
+        plan.line_id = kept.unwrap_or(plan.line_id);
+        lines.push(WorkLine {
+            id: plan.line_id,
+            source: line.source,
+            amount: match &plan.kind {
+                WorkKind::Labour { minutes, .. } | WorkKind::Step { minutes, .. } => *minutes,
+                WorkKind::Charge { count, .. } => *count,
+            },
+            per: plan.per,
+        });
+        plans.push(plan);
+    }
+    Ok((lines, plans))
+}
+
+/// The plan of a post-processing step's line: its labour at its rate (the step is the
+/// source), `minutes` and `per` when given or else the step's own, and its machine.
+fn step_plan(
+    tx: &impl Tx,
+    step: &PostProcessingStep,
+    minutes: Option<Decimal>,
+    per: Option<Per>,
+) -> Result<Option<WorkPlan>> {
+    let Some(rate) = repo::get::<LabourRate>(tx, step.labour_rate_id)? else {
+        return Ok(None);
+    };
+    Ok(Some(WorkPlan {
+        line_id: Id::new(),
+        kind: WorkKind::Step {
+            labour: rate_of(step.id, &step.name, rate.hourly_rate, Decimal::ONE),
+            minutes: minutes.unwrap_or(step.minutes),
+            machine: step.machine.as_ref().map(|m| MachinePlan {
+                rate: rate_of(
+                    step.id,
+                    &m.name,
+                    m.purchase_price,
+                    m.expected_lifetime_hours,
+                ),
+                watts: m.average_power_watts,
+                minutes: m.minutes,
+            }),
+        },
+        per: per.unwrap_or(step.per),
+    }))
 }
 
 /// The effective customer: the series' customer is inherited; a different one is refused.
@@ -440,17 +586,21 @@ fn customer(tx: &impl Tx, input: &PrintInput, faults: &mut Faults) -> Result<Opt
     }
 }
 
-/// Prices `plans` for `quantity` units.
+/// Prices the parts and work lines of `planned` for `quantity` units.
 ///
 /// Errors: `errors.outOfRange` at the input that priced the line beyond
 /// [`crate::money::MAX_AMOUNT`] (the printer for its depreciation and electricity, the hotend,
-/// the build plate, the other component, the filament's grams), or at `parts` for the total.
+/// the build plate, the other component, the filament's grams, a work line's minutes or
+/// quantity), or at `parts` for the total.
 pub(super) fn price(
-    plans: &[PartPlan],
+    planned: &Planned,
     electricity_price: Decimal,
     quantity: u32,
 ) -> Result<Costing> {
-    costing::price(plans, electricity_price, quantity).map_err(|overflow| {
+    let Planned {
+        plans, work_plans, ..
+    } = planned;
+    costing::price(plans, work_plans, electricity_price, quantity).map_err(|overflow| {
         let path = match overflow {
             Overflow::Line {
                 part,
@@ -463,9 +613,17 @@ pub(super) fn price(
                     CostCategory::BuildPlate => "buildPlateId".to_string(),
                     CostCategory::Component => format!("otherComponentIds[{nth}]"),
                     CostCategory::Filament => format!("filaments[{nth}].usedGrams"),
+                    CostCategory::Labour
+                    | CostCategory::Charge
+                    | CostCategory::Machine
+                    | CostCategory::MachineElectricity => "work".to_string(),
                 };
                 format!("parts[{part}].{field}")
             }
+            Overflow::Work { line } => match work_plans.get(line).map(|w| &w.kind) {
+                Some(WorkKind::Charge { .. }) => format!("work[{line}].quantity"),
+                _ => format!("work[{line}].minutes"),
+            },
             Overflow::Total => "parts".to_string(),
         };
         Error::field(path, "errors.outOfRange")

@@ -26,8 +26,9 @@ use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
 /// store's summaries are rebuilt on its next start. 2: amounts with more than
 /// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]). 3: the
 /// `wear` table ([`crate::maintenance::wear`]) is rebuilt with them. 4: figures carry the
-/// electricity by printer ([`figures::electricity_by_printer`]).
-pub const FORMAT: u64 = 4;
+/// electricity by printer ([`figures::electricity_by_printer`]). 5: the work categories
+/// ([`figures::CATEGORIES`] grew from 6 to 10).
+pub const FORMAT: u64 = 5;
 
 /// META's key for the format of complete summaries.
 const META_KEY: &str = "print_summaries";

@@ -16,6 +16,7 @@ mod meter;
 mod print;
 mod settings;
 mod spool;
+mod work;
 
 pub use account::{Account, Session};
 pub use alerts::{AlertSettings, StandingAlert, StandingAlerts, Webhook, WebhookForm};
@@ -32,3 +33,6 @@ pub use print::{
 };
 pub use settings::{BackupSchedule, Settings};
 pub use spool::{Movement, MovementKind, Spool};
+pub use work::{
+    Charge, LabourRate, Per, PostProcessingStep, StepMachine, WorkLine, WorkMinutes, WorkSource,
+};

@@ -1,5 +1,6 @@
 //! Prints, their parts and frozen cost snapshots; print series.
 
+use super::work::{WorkLine, WorkMinutes};
 use crate::{Id, Timestamp};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -99,6 +100,14 @@ pub enum CostCategory {
     Filament,
     /// Electricity.
     Electricity,
+    /// Labour: a labour rate's or a post-processing step's minutes (schema 11).
+    Labour,
+    /// A fixed charge (schema 11).
+    Charge,
+    /// A post-processing step's machine, by its running hours (schema 11).
+    Machine,
+    /// A post-processing step's machine, by its electricity (schema 11).
+    MachineElectricity,
 }
 
 /// One line of a cost snapshot. The rate is kept as the exact fraction `price / per` (currency
@@ -111,11 +120,12 @@ pub struct CostLine {
     pub source_id: Id,
     /// The part it belongs to.
     pub part_id: Option<Id>,
-    /// For filament lines, the usage.
+    /// For filament lines, the usage; for work lines (labour, charge, machine), the print's work
+    /// line.
     pub usage_id: Option<Id>,
     /// Human label at the time of pricing.
     pub label: String,
-    /// Hours, grams or kWh (rounded for display).
+    /// Hours, grams, kWh or a count (rounded for display).
     #[serde(with = "rust_decimal::serde::str")]
     pub quantity: Decimal,
     /// Rate numerator: a price, or for electricity the price per kWh.
@@ -196,6 +206,9 @@ pub struct OutcomeRevision {
     /// The actual electricity of each part, in part order (schema 9; empty in revisions
     /// recorded before, whose electricity lines were estimated).
     pub electricity: Vec<PartElectricity>,
+    /// Actual labour minutes of the work lines the maker gave (schema 11); a line not named
+    /// here took its planned minutes.
+    pub work_minutes: Vec<WorkMinutes>,
 }
 
 /// Where a part's actual kWh came from.
@@ -318,6 +331,8 @@ pub struct Print {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
+    /// Work lines (labour, charges, post-processing), priced with the parts (schema 11).
+    pub work: Vec<WorkLine>,
 }
 
 /// State of a print series.

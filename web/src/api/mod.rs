@@ -4,6 +4,7 @@
 pub mod alerts;
 pub mod auth;
 pub mod backup;
+pub mod charges;
 pub mod components;
 pub mod customers;
 pub mod dashboard;
@@ -11,10 +12,12 @@ pub mod filaments;
 pub mod health;
 pub mod integration_settings;
 pub mod inventory;
+pub mod labour_rates;
 pub mod maintenance;
 pub mod manufacturers;
 pub mod meters;
 pub mod metrics;
+pub mod post_processing_steps;
 pub mod power;
 pub mod printers;
 pub mod printfleet;
@@ -78,6 +81,9 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(printers::configure)
         .with(components::configure)
         .with(filaments::configure)
+        .with(labour_rates::configure)
+        .with(charges::configure)
+        .with(post_processing_steps::configure)
         .with(series::configure)
         .with(maintenance::configure)
         .with(meters::configure)

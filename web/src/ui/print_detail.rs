@@ -14,11 +14,12 @@ use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
-use crate::api::prints::{PrintDto, Status};
+use crate::api::prints::{PrintDto, Status, category_name};
 use crate::error::{ApiError, Code};
 use crate::input;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
+use actors::prints::board;
 use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
     RecordOutcome, Retry, SetPaid, SetStatus, is_backward, moves,
@@ -30,15 +31,17 @@ use std::collections::BTreeMap;
 use storage::Id;
 use storage::records::{OutcomeStatus, Print, PrintStatus};
 
-/// The cost categories on the wire, in the order pages show them.
-pub const CATEGORIES: [&str; 6] = [
-    "PRINTER",
-    "HOTEND",
-    "BUILD_PLATE",
-    "COMPONENT",
-    "FILAMENT",
-    "ELECTRICITY",
-];
+/// The cost categories on the wire, in the order pages show them: the order of
+/// [`board::CATEGORIES`], named as the API names them.
+pub const CATEGORIES: [&str; board::CATEGORY_COUNT] = {
+    let mut names = [""; board::CATEGORY_COUNT];
+    let mut i = 0;
+    while i < board::CATEGORY_COUNT {
+        names[i] = category_name(board::CATEGORIES[i]);
+        i += 1;
+    }
+    names
+};
 
 /// Planned costs of a print, formatted: total, per unit, by category, by part, every line.
 #[derive(Debug, Clone)]

@@ -3,7 +3,9 @@
 //! the cost snapshot.
 
 use super::outcome_dto;
+use crate::api::charges::Per;
 use crate::wire::{WireSha256, dec, dec_opt, name, ts};
+use actors::costing;
 use actors::money;
 use actors::prints;
 use rust_decimal::Decimal;
@@ -65,7 +67,7 @@ impl From<Status> for PrintStatus {
 }
 
 /// The wire name of a cost category.
-pub fn category_name(c: CostCategory) -> &'static str {
+pub const fn category_name(c: CostCategory) -> &'static str {
     match c {
         CostCategory::Printer => "PRINTER",
         CostCategory::Hotend => "HOTEND",
@@ -73,24 +75,76 @@ pub fn category_name(c: CostCategory) -> &'static str {
         CostCategory::Component => "COMPONENT",
         CostCategory::Filament => "FILAMENT",
         CostCategory::Electricity => "ELECTRICITY",
+        CostCategory::Labour => "LABOUR",
+        CostCategory::Charge => "CHARGE",
+        CostCategory::Machine => "MACHINE",
+        CostCategory::MachineElectricity => "MACHINE_ELECTRICITY",
     }
+}
+
+/// One work line of a print with what it costs (its cost lines' sum).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkLineDto {
+    /// Line id (outcomes give actual minutes against it).
+    pub id: String,
+    /// LABOUR, CHARGE or STEP.
+    pub kind: super::input::WorkKind,
+    /// The labour rate, charge or step.
+    pub source_id: String,
+    /// Its name at pricing time.
+    pub label: String,
+    /// Labour minutes (LABOUR, STEP) or a count (CHARGE), per `per`.
+    pub amount: String,
+    /// PIECE or JOB.
+    pub per: Per,
+    /// Planned cost of the line (labour or charge, and a step's machine).
+    pub cost: String,
+}
+
+fn work_dto(print: &Print) -> Vec<WorkLineDto> {
+    print
+        .work
+        .iter()
+        .map(|w| {
+            let lines = || {
+                print
+                    .costing
+                    .lines
+                    .iter()
+                    .filter(move |l| l.usage_id == Some(w.id))
+            };
+            WorkLineDto {
+                id: w.id.to_string(),
+                kind: super::input::WorkKind::of(w.source),
+                source_id: w.source.id().to_string(),
+                label: lines().next().map(|l| l.label.clone()).unwrap_or_default(),
+                amount: dec(w.amount),
+                per: w.per.into(),
+                cost: dec(lines().map(|l| l.cost).sum::<Decimal>().normalize()),
+            }
+        })
+        .collect()
 }
 
 /// One cost line: `cost = quantity × unitRate`, computed as one exact fraction.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CostLineDto {
-    /// PRINTER, HOTEND, BUILD_PLATE, COMPONENT, FILAMENT or ELECTRICITY.
+    /// PRINTER, HOTEND, BUILD_PLATE, COMPONENT, FILAMENT or ELECTRICITY; for work lines LABOUR,
+    /// CHARGE, MACHINE or MACHINE_ELECTRICITY.
     pub category: &'static str,
     /// The charged record.
     pub source_id: String,
-    /// The part it belongs to.
+    /// The part it belongs to (null for work).
     pub part_id: Option<String>,
+    /// The print's work line it prices (null for a part's lines).
+    pub work_line_id: Option<String>,
     /// Label at pricing time.
     pub label: String,
-    /// Hours, grams or kWh.
+    /// Hours, grams, kWh or a count.
     pub quantity: String,
-    /// Currency per hour, per gram or per kWh (rounded to 10 places for display).
+    /// Currency per hour, per gram, per kWh or per piece (rounded to 10 places for display).
     pub unit_rate: String,
     /// Cost, instance currency.
     pub cost: String,
@@ -102,6 +156,10 @@ impl From<&CostLine> for CostLineDto {
             category: category_name(l.category),
             source_id: l.source_id.to_string(),
             part_id: l.part_id.map(|p| p.to_string()),
+            work_line_id: l
+                .usage_id
+                .filter(|_| costing::is_work(l.category))
+                .map(|w| w.to_string()),
             label: l.label.clone(),
             quantity: dec(l.quantity),
             unit_rate: dec(money::rate(l.rate_price, l.rate_per)),
@@ -234,6 +292,8 @@ pub struct PrintDto {
     pub cost_lines: Vec<CostLineDto>,
     /// Every usage of every part.
     pub usages: Vec<UsageDto>,
+    /// Work lines: labour, charges and post-processing, priced after the parts.
+    pub work: Vec<WorkLineDto>,
     /// Actual cost after an outcome; null before.
     pub actual_cost: Option<String>,
     /// Actual cost per unit; null before an outcome.
@@ -413,6 +473,7 @@ impl From<&Print> for PrintDto {
                 .iter()
                 .flat_map(|part| usages_of(part, &all_lines))
                 .collect(),
+            work: work_dto(p),
             parts,
             actual_cost: dec_opt(realized.actual_cost),
             actual_cost_per_unit: dec_opt(realized.actual_cost_per_unit),

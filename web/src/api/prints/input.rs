@@ -1,15 +1,83 @@
 //! Print request bodies: the draft DTO (nested `parts`, or the legacy flat one-part form) and its
 //! conversion to the rules' input.
 
+use crate::api::charges::Per;
 use crate::body_forms::Alternative;
 use crate::error::ApiError;
 use crate::input::Faults;
 use crate::wire::{WireId, WireSha256};
-use actors::prints::{CreateDraft, FilamentInput, HotendInput, PartInput, PrintInput};
+use actors::prints::{CreateDraft, FilamentInput, HotendInput, PartInput, PrintInput, WorkInput};
 use actors::values::{Amount, Grams, Name, Note, Seconds};
 use deserr::Deserr;
-use storage::records::PrintSource;
+use serde::{Deserialize, Serialize};
+use storage::records::{PrintSource, WorkSource};
 use utoipa::ToSchema;
+
+/// What a work line prices.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum WorkKind {
+    /// Minutes at a labour rate (`/api/labour-rates`).
+    Labour,
+    /// A count of a fixed charge (`/api/charges`).
+    Charge,
+    /// Minutes of a post-processing step (`/api/post-processing-steps`), with its machine.
+    Step,
+}
+
+crate::input::deserr_by_name!(WorkKind);
+
+impl WorkKind {
+    /// The kind of a stored source.
+    pub fn of(source: WorkSource) -> WorkKind {
+        match source {
+            WorkSource::Labour(_) => WorkKind::Labour,
+            WorkSource::Charge(_) => WorkKind::Charge,
+            WorkSource::Step(_) => WorkKind::Step,
+        }
+    }
+}
+
+/// One work line of a draft.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct WorkLineInput {
+    /// LABOUR, CHARGE or STEP.
+    pub kind: WorkKind,
+    /// The labour rate, charge or post-processing step.
+    #[schema(value_type = String, format = Uuid)]
+    pub source_id: WireId,
+    /// Labour minutes: required for LABOUR, the step's own when left out for STEP, refused for
+    /// CHARGE.
+    #[schema(example = "7")]
+    #[deserr(default)]
+    pub minutes: Option<Amount>,
+    /// How many of a CHARGE (default 1); refused for LABOUR and STEP.
+    #[schema(example = "1")]
+    #[deserr(default)]
+    pub quantity: Option<Amount>,
+    /// PIECE (every unit of the run) or JOB (once); left out: the charge's or the step's own,
+    /// JOB for labour.
+    #[deserr(default)]
+    pub per: Option<Per>,
+}
+
+impl From<WorkLineInput> for WorkInput {
+    fn from(w: WorkLineInput) -> Self {
+        let id = w.source_id.0;
+        WorkInput {
+            source: match w.kind {
+                WorkKind::Labour => WorkSource::Labour(id),
+                WorkKind::Charge => WorkSource::Charge(id),
+                WorkKind::Step => WorkSource::Step(id),
+            },
+            minutes: w.minutes,
+            quantity: w.quantity,
+            per: w.per.map(Into::into),
+        }
+    }
+}
 
 /// A hotend and its printing time.
 #[derive(Debug, Deserr, ToSchema)]
@@ -121,6 +189,10 @@ pub struct PrintInputDto {
     #[schema(min_items = 1)]
     #[deserr(default)]
     pub filaments: Option<Vec<FilamentLine>>,
+    /// Work lines (labour, charges, post-processing steps), up to 100; priced after the parts.
+    #[schema(max_items = 100)]
+    #[deserr(default)]
+    pub work: Option<Vec<WorkLineInput>>,
     /// Create only: the sliced file the draft is made from, as `POST /api/prints/sliced`
     /// answered it; remembered, so that the same file again names this print. A replace keeps
     /// what the create remembered.
@@ -235,6 +307,13 @@ impl PrintInputDto {
             sales_value: self.sales_value,
             notes: self.notes,
             parts: parts.into_iter().map(part).collect(),
+            work: self
+                .work
+                .take()
+                .unwrap_or_default()
+                .into_iter()
+                .map(Into::into)
+                .collect(),
             flat,
         })
     }

@@ -5,7 +5,7 @@ use crate::input::Faults;
 use crate::wire::{WireId, dec, ts};
 use actors::prints::electricity::RunInput;
 use actors::prints::outcome::{CorrectionInput, HISTORY_CORRECTIONS, OutcomeInput};
-use actors::values::{Grams, Kwh, Moment, Note, Seconds};
+use actors::values::{Amount, Grams, Kwh, Moment, Note, Seconds};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::records::{
@@ -60,6 +60,29 @@ pub struct PartSeconds {
     pub duration_seconds: Seconds,
 }
 
+/// Actual labour minutes of one work line.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct WorkMinutesIn {
+    /// A work line of the print.
+    #[schema(value_type = String, format = Uuid)]
+    pub work_line_id: WireId,
+    /// Its actual minutes, in the line's own terms (per piece or per job).
+    #[schema(example = "12")]
+    pub minutes: Amount,
+}
+
+/// Actual labour minutes of one work line (response).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct WorkMinutesOut {
+    /// The work line.
+    pub work_line_id: String,
+    /// Actual minutes, per piece or per job as the line counts.
+    pub minutes: String,
+}
+
 /// The maker's word on one part's electricity: its run's times and its kWh, each optional (what
 /// is left out comes from the printer fleet's log, the print's PRINTING times and the meter).
 #[derive(Debug, Deserr, ToSchema)]
@@ -106,6 +129,10 @@ pub struct OutcomeInputDto {
     /// Runs' times and kWh the maker gives, each part at most once.
     #[deserr(default)]
     pub electricity: Option<Vec<RunIn>>,
+    /// Actual labour minutes of work lines, each at most once; the others took their planned
+    /// minutes.
+    #[deserr(default)]
+    pub work_minutes: Option<Vec<WorkMinutesIn>>,
 }
 
 /// Correction input: the outcome fields, why, the revision it corrects, and an idempotency key.
@@ -134,6 +161,10 @@ pub struct CorrectionInputDto {
     /// Runs' times and kWh the maker gives, each part at most once.
     #[deserr(default)]
     pub electricity: Option<Vec<RunIn>>,
+    /// Actual labour minutes of work lines, each at most once; the others took their planned
+    /// minutes.
+    #[deserr(default)]
+    pub work_minutes: Option<Vec<WorkMinutesIn>>,
     /// Why the outcome is corrected (required).
     pub correction_note: Note,
     /// The current revision as the client saw it.
@@ -143,13 +174,20 @@ pub struct CorrectionInputDto {
     pub operation_key: WireId,
 }
 
+/// The optional lists of an outcome or correction body.
+struct Given {
+    parts: Option<Vec<PartSeconds>>,
+    runs: Option<Vec<RunIn>>,
+    work: Option<Vec<WorkMinutesIn>>,
+}
+
 fn outcome_input(
     status: OutcomeKind,
     seconds: Option<Seconds>,
     filaments: Vec<UsageGrams>,
     note: Option<Note>,
     reason: Option<Note>,
-    (parts, runs): (Option<Vec<PartSeconds>>, Option<Vec<RunIn>>),
+    Given { parts, runs, work }: Given,
 ) -> OutcomeInput {
     let text = |n: Option<Note>| n.map(Note::into_inner).filter(|t| !t.is_empty());
     OutcomeInput {
@@ -179,6 +217,11 @@ fn outcome_input(
                 kwh: r.kwh.map(Kwh::into_inner),
             })
             .collect(),
+        work_minutes: work
+            .unwrap_or_default()
+            .into_iter()
+            .map(|w| (w.work_line_id.0, w.minutes))
+            .collect(),
     }
 }
 
@@ -190,7 +233,11 @@ impl From<OutcomeInputDto> for OutcomeInput {
             i.filaments,
             i.note,
             i.failure_reason,
-            (i.parts, i.electricity),
+            Given {
+                parts: i.parts,
+                runs: i.electricity,
+                work: i.work_minutes,
+            },
         )
     }
 }
@@ -205,7 +252,11 @@ impl CorrectionInputDto {
                 self.filaments,
                 self.note,
                 self.failure_reason,
-                (self.parts, self.electricity),
+                Given {
+                    parts: self.parts,
+                    runs: self.electricity,
+                    work: self.work_minutes,
+                },
             ),
             correction_note: self.correction_note.into_inner(),
             expected_revision: self.expected_revision,
@@ -260,6 +311,8 @@ pub struct OutcomeDto {
     /// Actual electricity per part, in part order (empty for outcomes recorded before it was
     /// kept, whose electricity was estimated).
     pub electricity: Vec<PartElectricityOut>,
+    /// Actual labour minutes of the work lines the maker gave.
+    pub work_minutes: Vec<WorkMinutesOut>,
     /// Original and the latest 20 corrections, oldest first.
     pub history: Vec<RevisionDto>,
 }
@@ -435,6 +488,14 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
             .electricity
             .iter()
             .map(|e| electricity_dto(current, e))
+            .collect(),
+        work_minutes: current
+            .work_minutes
+            .iter()
+            .map(|w| WorkMinutesOut {
+                work_line_id: w.work_line_id.to_string(),
+                minutes: dec(w.minutes),
+            })
             .collect(),
         history,
     })
