@@ -39,3 +39,4 @@ mod ui_maintenance;
 mod ui_pages;
 mod ui_peers;
 mod ui_settings;
+mod work;

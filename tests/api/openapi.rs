@@ -120,6 +120,9 @@ fn routes() -> Vec<(String, String)> {
         "printers",
         "components",
         "filaments",
+        "labour-rates",
+        "charges",
+        "post-processing-steps",
     ] {
         routes.push(("get".into(), format!("/api/{resource}")));
         routes.push(("post".into(), format!("/api/{resource}")));

@@ -45,6 +45,23 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
         .await;
     assert_eq!(res.status(), 200);
     let free = app.create("/api/printers", &printer("Free")).await;
+    let rate = app
+        .create(
+            "/api/labour-rates",
+            &json!({"name": "Sanding", "hourlyRate": "45"}),
+        )
+        .await;
+    let step =
+        json!({"name": "Supports", "labourRateId": id(&rate), "minutes": "5", "per": "PIECE"});
+    let step = app.create("/api/post-processing-steps", &step).await;
+    let charge = json!({"name": "Setup", "amount": "3.50", "per": "JOB"});
+    let charge = app.create("/api/charges", &charge).await;
+    let mut worked = draft(&shop, "Worked print");
+    worked["work"] = json!([
+        {"kind": "STEP", "sourceId": id(&step)},
+        {"kind": "CHARGE", "sourceId": id(&charge)}
+    ]);
+    app.create("/api/prints", &worked).await;
     let hook = app
         .create(
             "/api/settings/alerts/webhooks",
@@ -83,6 +100,24 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
             "/api/filaments/{id}" => {
                 assert_error(app.delete(&at(&shop.filament)).await, 409, "REFERENCED").await;
             }
+            "/api/labour-rates/{id}" => {
+                assert_error(app.delete(&at(&id(&rate))).await, 409, "REFERENCED").await;
+                let lone = json!({"name": "Lone rate", "hourlyRate": "1"});
+                let lone = app.create("/api/labour-rates", &lone).await;
+                assert_eq!(app.delete(&at(&id(&lone))).await.status(), 204);
+            }
+            "/api/charges/{id}" => {
+                assert_error(app.delete(&at(&id(&charge))).await, 409, "REFERENCED").await;
+                let lone = json!({"name": "Lone charge", "amount": "1", "per": "PIECE"});
+                let lone = app.create("/api/charges", &lone).await;
+                assert_eq!(app.delete(&at(&id(&lone))).await.status(), 204);
+            }
+            "/api/post-processing-steps/{id}" => {
+                assert_error(app.delete(&at(&id(&step))).await, 409, "REFERENCED").await;
+                let lone = json!({"name": "Lone step", "labourRateId": id(&rate), "minutes": "1", "per": "JOB"});
+                let lone = app.create("/api/post-processing-steps", &lone).await;
+                assert_eq!(app.delete(&at(&id(&lone))).await.status(), 204);
+            }
             "/api/settings/alerts/webhooks/{id}" => {
                 assert_eq!(app.delete(&at(&id(&hook))).await.status(), 204);
             }
@@ -96,7 +131,7 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
         }
         walked.push(path);
     }
-    assert!(walked.len() >= 7, "{walked:?}");
+    assert!(walked.len() >= 10, "{walked:?}");
 
     let browser = logged_in(&app).await;
     for list in [
@@ -105,6 +140,9 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
         "/api/printers",
         "/api/components",
         "/api/filaments",
+        "/api/labour-rates",
+        "/api/charges",
+        "/api/post-processing-steps",
         "/api/prints",
         "/api/maintenance",
         "/api/dashboard",
