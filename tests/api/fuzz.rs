@@ -38,9 +38,24 @@ async fn seeded(app: &TestApp) -> Value {
             &json!({"name": "Trophies", "customerId": shop.customer, "target": 5}),
         )
         .await;
+    let rate = app
+        .create(
+            "/api/labour-rates",
+            &json!({"name": "Sanding", "hourlyRate": "45"}),
+        )
+        .await;
+    let charge = json!({"name": "Setup", "amount": "3.50", "per": "JOB"});
+    let charge = app.create("/api/charges", &charge).await;
+    let step =
+        json!({"name": "Supports", "labourRateId": id(&rate), "minutes": "5", "per": "PIECE"});
+    let step = app.create("/api/post-processing-steps", &step).await;
     let mut body = draft(&shop, "Seeded run");
     body["customerId"] = json!(shop.customer);
     body["seriesId"] = series["id"].clone();
+    body["work"] = json!([
+        {"kind": "LABOUR", "sourceId": id(&rate), "minutes": "7"},
+        {"kind": "STEP", "sourceId": id(&step)}
+    ]);
     let print = app.done(&body).await;
     let manufacturer = app.manufacturer("Seeded Works").await;
     json!({
@@ -57,6 +72,9 @@ async fn seeded(app: &TestApp) -> Value {
         "printId": id(&print),
         "sourcePrintId": id(&print),
         "partId": print["parts"][0]["id"],
+        "labourRateId": id(&rate),
+        "chargeId": id(&charge),
+        "stepId": id(&step),
     })
 }
 

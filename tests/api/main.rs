@@ -39,4 +39,5 @@ mod ui_maintenance;
 mod ui_pages;
 mod ui_peers;
 mod ui_settings;
+mod ui_work;
 mod work;

@@ -210,8 +210,8 @@ async fn bad_work_lines_answer_422_at_their_field() {
             "errors.invalidValue",
         ),
         (
-            json!([{"kind": "LABOUR", "sourceId": rate, "minutes": "3", "quantity": "2"}]),
-            "work[0].quantity",
+            json!([{"kind": "LABOUR", "sourceId": rate, "minutes": "3", "count": "2"}]),
+            "work[0].count",
             "errors.invalidValue",
         ),
         (
@@ -220,8 +220,8 @@ async fn bad_work_lines_answer_422_at_their_field() {
             "errors.notFound",
         ),
         (
-            json!([{"kind": "CHARGE", "sourceId": fee}, {"kind": "CHARGE", "sourceId": fee, "quantity": "999999999999999", "per": "PIECE"}]),
-            "work[1].quantity",
+            json!([{"kind": "CHARGE", "sourceId": fee}, {"kind": "CHARGE", "sourceId": fee, "count": "999999999999999", "per": "PIECE"}]),
+            "work[1].count",
             "errors.outOfRange",
         ),
         (

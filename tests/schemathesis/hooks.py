@@ -8,6 +8,13 @@ those, so the checks judge the rest:
   ...}) becomes that record's id, and a list of ids (`printerIds`) the seeded one: a generated
   UUID names no record (422 errors.notFound). Only well-formed UUIDs are replaced, so a malformed
   id still reaches the server as generated.
+- A work line names the seeded labour rate, charge or step of its `kind` (a generated id names
+  none, and which table an id is looked up in is the kind's: 422 errors.notFound on
+  `work[i].sourceId`), carries only the amount its kind takes (minutes, or a charge's count:
+  422 errors.required or errors.invalidValue otherwise, a dependency between fields that the
+  schema states in words), and at most 1,000 of it: minutes times the print's quantity times
+  a rate leave the money range (422 errors.outOfRange), a product of stored data and input.
+  An outcome's `workMinutes` name the print's own work lines, each once, likewise bounded.
 - A part's `id` is left out: it names a part of the print being edited, which only the server
   knows (422 errors.notFound on `parts[i].id`).
 - A print edit in the legacy flat form is sent as the same one part in the parts form: the flat
@@ -70,9 +77,43 @@ def seeded(name, value):
         return SEEDED[name]
     if name == "filaments" and isinstance(value, list):
         return [with_spool(line) for line in value]
+    if name == "work" and isinstance(value, list):
+        return [fitted_work(line) for line in value]
     if isinstance(value, list) and name.endswith("Ids") and name[:-1] in SEEDED:
         return [seeded(name[:-1], item) for item in value]
     return pin(value)
+
+
+WORK_KINDS = {"LABOUR": "labourRateId", "CHARGE": "chargeId", "STEP": "stepId"}
+
+
+def bounded(amount):
+    """A decimal string at most 1000, as given when it is not one."""
+    try:
+        return amount if float(amount) <= 1000 else "1000"
+    except (TypeError, ValueError):
+        return amount
+
+
+def fitted_work(line):
+    """A work line naming the seeded record of its kind, with the amount its kind takes."""
+    line = pin(line)
+    if not isinstance(line, dict):
+        return line
+    kind = line.get("kind")
+    source = line.get("sourceId")
+    if kind in WORK_KINDS and isinstance(source, str) and UUID.match(source):
+        line["sourceId"] = SEEDED.get(WORK_KINDS[kind])
+    if kind == "CHARGE":
+        line.pop("minutes", None)
+    elif kind in WORK_KINDS:
+        line.pop("count", None)
+    if kind == "LABOUR" and "minutes" not in line:
+        line["minutes"] = "30"
+    for field in ("minutes", "count"):
+        if field in line:
+            line[field] = bounded(line[field])
+    return line
 
 
 def with_spool(line):
@@ -153,6 +194,12 @@ def fitted_outcome(case, body):
         fitted.append(fitted_run(run))
     if "electricity" in body:
         body["electricity"] = fitted
+    if "workMinutes" in body:
+        given = [w for w in body["workMinutes"] or [] if isinstance(w, dict)]
+        body["workMinutes"] = [
+            {"workLineId": line["id"], "minutes": bounded(w.get("minutes", "1"))}
+            for line, w in zip(print_.get("work", []), given)
+        ]
     return body
 
 

@@ -45,6 +45,18 @@ if (editor) {
     editor.querySelectorAll(".part [data-number]").forEach((n, i) => { n.textContent = i + 1; });
   };
 
+  // A work line offers the labour rates, charges or steps of its kind.
+  const filterWork = (line) => {
+    const kind = line.querySelector("[data-work-kind]");
+    const sources = line.querySelector("[data-work-source]");
+    if (!kind || !sources) return;
+    for (const option of sources.options) {
+      const other = option.value && kind.value && option.getAttribute("data-kind") !== kind.value;
+      option.hidden = other;
+      if (other && option.selected) sources.value = "";
+    }
+  };
+
   const filterSpools = (line) => {
     const filament = line.querySelector("[data-name$='filamentId']");
     const spools = line.querySelector("[data-spools]");
@@ -229,7 +241,7 @@ if (editor) {
     const remove = event.target.closest("[data-remove]");
     if (add) {
       const list = add.getAttribute("data-add");
-      const scope = list === "parts" ? editor : add.closest(".part");
+      const scope = list === "parts" || list === "work" ? editor : add.closest(".part");
       const items = [...scope.querySelectorAll(`[data-list='${list}']`)];
       const last = items[items.length - 1];
       const copy = last.cloneNode(true);
@@ -256,6 +268,8 @@ if (editor) {
   editor.addEventListener("change", (event) => {
     const line = event.target.closest("[data-list='filaments']");
     if (line) filterSpools(line);
+    const work = event.target.closest("[data-list='work']");
+    if (work) filterWork(work);
     if (event.target.matches("[data-name$='printerId']")) {
       const part = event.target.closest(".part");
       applyPrinter(part, true);
@@ -265,5 +279,6 @@ if (editor) {
   });
   editor.querySelectorAll(".part").forEach((part) => applyPrinter(part, false));
   editor.querySelectorAll("[data-list='filaments']").forEach(filterSpools);
+  editor.querySelectorAll("[data-list='work']").forEach(filterWork);
   preview();
 }

@@ -36,7 +36,7 @@ pub struct WorkInput {
     /// for a charge.
     pub minutes: Option<Amount>,
     /// How many of a charge (1 when left out); refused for labour and steps.
-    pub quantity: Option<Amount>,
+    pub count: Option<Amount>,
     /// Per piece or per job; left out: the charge's or the step's own, per job for labour.
     pub per: Option<Per>,
 }
@@ -149,7 +149,7 @@ impl PrintInput {
                     WorkInput {
                         source: w.source,
                         minutes: amount.clone().filter(|_| !charge),
-                        quantity: amount.filter(|_| charge),
+                        count: amount.filter(|_| charge),
                         per: Some(w.per),
                     }
                 })
@@ -461,7 +461,7 @@ pub(super) fn resolve(
 
 /// The work lines of `input` and their pricing plans. A line keeps the id of `existing`'s line
 /// at its position (outcomes record actual minutes against it). Faults at `work[i].…`:
-/// `sourceId` not found, `minutes` required (labour) or refused (a charge), `quantity` refused
+/// `sourceId` not found, `minutes` required (labour) or refused (a charge), `count` refused
 /// (labour, a step), and `work` beyond [`MAX_WORK_LINES`].
 fn work(
     tx: &impl Tx,
@@ -477,13 +477,13 @@ fn work(
     for (i, line) in input.work.iter().enumerate().take(MAX_WORK_LINES) {
         let at = |field: &str| format!("work[{i}].{field}");
         let minutes = line.minutes.as_ref().map(|m| *m.get());
-        let quantity = line.quantity.as_ref().map(|q| *q.get());
+        let count = line.count.as_ref().map(|c| *c.get());
         let charge = matches!(line.source, WorkSource::Charge(_));
         if charge && minutes.is_some() {
             faults.add(at("minutes"), "errors.invalidValue");
         }
-        if !charge && quantity.is_some() {
-            faults.add(at("quantity"), "errors.invalidValue");
+        if !charge && count.is_some() {
+            faults.add(at("count"), "errors.invalidValue");
         }
         let path = at("sourceId");
         let planned = match line.source {
@@ -506,7 +506,7 @@ fn work(
                 line_id: Id::new(),
                 kind: WorkKind::Charge {
                     rate: rate_of(c.id, &c.name, c.amount, Decimal::ONE),
-                    count: quantity.unwrap_or(Decimal::ONE),
+                    count: count.unwrap_or(Decimal::ONE),
                 },
                 per: line.per.unwrap_or(c.per),
             }),
@@ -591,7 +591,7 @@ fn customer(tx: &impl Tx, input: &PrintInput, faults: &mut Faults) -> Result<Opt
 /// Errors: `errors.outOfRange` at the input that priced the line beyond
 /// [`crate::money::MAX_AMOUNT`] (the printer for its depreciation and electricity, the hotend,
 /// the build plate, the other component, the filament's grams, a work line's minutes or
-/// quantity), or at `parts` for the total.
+/// count), or at `parts` for the total.
 pub(super) fn price(
     planned: &Planned,
     electricity_price: Decimal,
@@ -621,7 +621,7 @@ pub(super) fn price(
                 format!("parts[{part}].{field}")
             }
             Overflow::Work { line } => match work_plans.get(line).map(|w| &w.kind) {
-                Some(WorkKind::Charge { .. }) => format!("work[{line}].quantity"),
+                Some(WorkKind::Charge { .. }) => format!("work[{line}].count"),
                 _ => format!("work[{line}].minutes"),
             },
             Overflow::Total => "parts".to_string(),

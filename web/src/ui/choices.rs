@@ -5,18 +5,21 @@ use super::page::Ctx;
 use crate::error::Rendered;
 use actors::command::{Query, Snapshot};
 use actors::integrations::fleet;
+use actors::inventory::charges::Charges;
 use actors::inventory::components::{ComponentView, Components};
 use actors::inventory::customers::Customers;
 use actors::inventory::filaments::{FilamentView, Filaments};
+use actors::inventory::labour_rates::LabourRates;
 use actors::inventory::manufacturers::Manufacturers;
 use actors::inventory::printers::{PrinterView, Printers};
+use actors::inventory::steps::{StepView, Steps};
 use actors::inventory::{Kind, ListQuery};
 use actors::series;
 use actors::settings;
 use actors::sliced::suggest;
 use actors::stock;
 use std::marker::PhantomData;
-use storage::records::{Component, ComponentType, Customer, Manufacturer};
+use storage::records::{Charge, Component, ComponentType, Customer, LabourRate, Manufacturer};
 
 /// Most records a select offers (a shop has far fewer).
 const LIMIT: u32 = 1000;
@@ -67,6 +70,32 @@ impl Choosable for PrinterView {
 impl Choosable for FilamentView {
     fn choice(&self) -> Choice {
         plain(self.filament.id, &self.name)
+    }
+}
+
+/// A choice of work: `group` is the work line's kind (`LABOUR`, `CHARGE`, `STEP`).
+fn work(id: storage::Id, label: &str, kind: &str) -> Choice {
+    Choice {
+        group: kind.to_string(),
+        ..plain(id, label)
+    }
+}
+
+impl Choosable for LabourRate {
+    fn choice(&self) -> Choice {
+        work(self.id, &self.name, "LABOUR")
+    }
+}
+
+impl Choosable for Charge {
+    fn choice(&self) -> Choice {
+        work(self.id, &self.name, "CHARGE")
+    }
+}
+
+impl Choosable for StepView {
+    fn choice(&self) -> Choice {
+        work(self.step.id, &self.step.name, "STEP")
     }
 }
 
@@ -142,6 +171,8 @@ pub struct Choices {
     pub spools: Vec<Choice>,
     /// Active series (empty while print series are off).
     pub series: Vec<Choice>,
+    /// Labour rates, charges and post-processing steps; `group` is LABOUR, CHARGE or STEP.
+    pub work: Vec<Choice>,
     /// By printer id: the spools mapped to its trays in the printer fleet, space-separated (the
     /// editor suggests them).
     pub mapped: std::collections::HashMap<String, String>,
@@ -265,6 +296,12 @@ impl Query for LoadChoices {
                 .collect(),
             spools,
             series,
+            work: active::<LabourRates>(snapshot)?
+                .iter()
+                .map(Choosable::choice)
+                .chain(active::<Charges>(snapshot)?.iter().map(Choosable::choice))
+                .chain(active::<Steps>(snapshot)?.iter().map(Choosable::choice))
+                .collect(),
         })
     }
 }
@@ -278,6 +315,15 @@ impl Choices {
     /// The printers component `id` fits, space-separated (empty: every printer).
     pub fn fits_of(&self, id: &str) -> &str {
         self.fits.get(id).map_or("", String::as_str)
+    }
+
+    /// The work of `kind` (LABOUR, CHARGE or STEP).
+    pub fn work_of(&self, kind: &str) -> Vec<Choice> {
+        self.work
+            .iter()
+            .filter(|c| c.group == kind)
+            .cloned()
+            .collect()
     }
 
     /// The components of `kind` (HOTEND, BUILD_PLATE or OTHER).

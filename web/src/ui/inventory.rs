@@ -1,4 +1,5 @@
-//! Inventory pages for customers, manufacturers, printers, components and filaments: list with
+//! Inventory pages for customers, manufacturers, printers, components and filaments, labour
+//! rates, charges and post-processing steps: list with
 //! search and archive filter, create, edit, archive or restore, and delete (refused with a clear
 //! message while another record refers to it).
 //!
@@ -14,9 +15,13 @@ use super::page::{Ctx, Page, back_to_form_page, html, see_other};
 use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::maintenance::Replacement;
-use crate::api::{components, customers, filaments, manufacturers, printers};
+use crate::api::{
+    charges, components, customers, filaments, labour_rates, manufacturers,
+    post_processing_steps as steps, printers,
+};
 use crate::error::{ApiError, Code, Rendered};
 use crate::input::parse;
+use crate::wire;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
 use actors::inventory::commands::{GetRecord, ListRecords};
@@ -93,6 +98,8 @@ pub enum Control {
     Manufacturer,
     /// A multiple select of printers.
     Printers,
+    /// A select of labour rates.
+    LabourRate,
     /// A select of fixed values: the catalog key prefix and the values.
     Choice(&'static str, &'static [&'static str]),
 }
@@ -264,6 +271,165 @@ impl Screen for filaments::Filaments {
     const RECORD: fn(filaments::Filament) -> Record = filament_record;
 }
 
+/// What a charge or a step counts, on the wire.
+const PER: &[&str] = &["PIECE", "JOB"];
+
+impl Screen for labour_rates::LabourRates {
+    const PATH: &'static str = paths::LABOUR_RATES;
+    const TITLE: &'static str = "nav.labourRates";
+    const COLUMNS: &'static [Column] = &[Column("field.hourlyRate", Format::Money)];
+    const INPUTS: &'static [Input] = &[
+        NAME,
+        Input("hourlyRate", "field.hourlyRate", Control::Decimal, true),
+        NOTE,
+    ];
+    const RECORD: fn(labour_rates::LabourRate) -> Record = labour_rate_record;
+}
+
+impl Screen for charges::Charges {
+    const PATH: &'static str = paths::CHARGES;
+    const TITLE: &'static str = "nav.charges";
+    const COLUMNS: &'static [Column] = &[
+        Column("field.amount", Format::Money),
+        Column("field.per", Format::Choice("per.")),
+    ];
+    const INPUTS: &'static [Input] = &[
+        NAME,
+        Input("amount", "field.amount", Control::Decimal, true),
+        Input("per", "field.per", Control::Choice("per.", PER), true),
+        NOTE,
+    ];
+    const RECORD: fn(charges::Charge) -> Record = charge_record;
+}
+
+impl Screen for steps::Steps {
+    const PATH: &'static str = paths::STEPS;
+    const TITLE: &'static str = "nav.steps";
+    const COLUMNS: &'static [Column] = &[
+        Column("field.labourRate", Format::Text),
+        Column("field.minutes", Format::Amount("unit.min")),
+        Column("field.per", Format::Choice("per.")),
+        Column("field.machine", Format::Text),
+    ];
+    const INPUTS: &'static [Input] = &[
+        NAME,
+        Input(
+            "labourRateId",
+            "field.labourRate",
+            Control::LabourRate,
+            true,
+        ),
+        Input("minutes", "field.minutes", Control::Decimal, true),
+        Input("per", "field.per", Control::Choice("per.", PER), true),
+        Input("machine.name", "field.machine", Control::Text, false),
+        Input(
+            "machine.purchasePrice",
+            "field.purchasePrice",
+            Control::Decimal,
+            false,
+        ),
+        Input(
+            "machine.expectedLifetimeHours",
+            "field.expectedLifetimeHours",
+            Control::Decimal,
+            false,
+        ),
+        Input(
+            "machine.averagePowerWatts",
+            "field.averagePowerWatts",
+            Control::Whole,
+            false,
+        ),
+        Input(
+            "machine.minutes",
+            "field.machineMinutes",
+            Control::Decimal,
+            false,
+        ),
+        NOTE,
+    ];
+    const RECORD: fn(steps::PostProcessingStep) -> Record = step_record;
+}
+
+/// The wire name of what a charge or a step counts.
+fn per_name(per: charges::Per) -> String {
+    wire::name(&per)
+}
+
+/// The record of a labour rate.
+fn labour_rate_record(r: labour_rates::LabourRate) -> Record {
+    let form = [
+        Some(("name", r.name.clone())),
+        Some(("hourlyRate", r.hourly_rate.clone())),
+        some("note", &r.note),
+    ];
+    Record {
+        cells: vec![r.hourly_rate],
+        form: form.into_iter().flatten().collect(),
+        id: r.id,
+        name: r.name,
+        archived: r.archived,
+    }
+}
+
+/// The record of a charge.
+fn charge_record(c: charges::Charge) -> Record {
+    let per = per_name(c.per);
+    let form = [
+        Some(("name", c.name.clone())),
+        Some(("amount", c.amount.clone())),
+        Some(("per", per.clone())),
+        some("note", &c.note),
+    ];
+    Record {
+        cells: vec![c.amount, per],
+        form: form.into_iter().flatten().collect(),
+        id: c.id,
+        name: c.name,
+        archived: c.archived,
+    }
+}
+
+/// The record of a post-processing step.
+fn step_record(s: steps::PostProcessingStep) -> Record {
+    let per = per_name(s.per);
+    let machine = s.machine.as_ref();
+    let form = [
+        Some(("name", s.name.clone())),
+        Some(("labourRateId", s.labour_rate_id)),
+        Some(("minutes", s.minutes.clone())),
+        Some(("per", per.clone())),
+        machine.map(|m| ("machine.name", m.name.clone())),
+        machine.map(|m| ("machine.purchasePrice", m.purchase_price.clone())),
+        machine.map(|m| {
+            (
+                "machine.expectedLifetimeHours",
+                m.expected_lifetime_hours.clone(),
+            )
+        }),
+        machine.map(|m| {
+            (
+                "machine.averagePowerWatts",
+                m.average_power_watts.to_string(),
+            )
+        }),
+        machine.map(|m| ("machine.minutes", m.minutes.clone())),
+        some("note", &s.note),
+    ];
+    Record {
+        cells: vec![
+            s.labour_rate_name,
+            s.minutes,
+            per,
+            machine.map(|m| m.name.clone()).unwrap_or_default(),
+        ],
+        form: form.into_iter().flatten().collect(),
+        id: s.id,
+        name: s.name,
+        archived: s.archived,
+    }
+}
+
 /// The record of a customer.
 fn customer_record(c: customers::Customer) -> Record {
     let form = [
@@ -383,6 +549,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     routes::<printers::Printers>(cfg);
     routes::<components::Components>(cfg);
     routes::<filaments::Filaments>(cfg);
+    routes::<labour_rates::LabourRates>(cfg);
+    routes::<charges::Charges>(cfg);
+    routes::<steps::Steps>(cfg);
     cfg.route(paths::COMPONENT_REPLACE, web::post().to(replace))
         .route(
             paths::COMPONENT_REPLACE,
@@ -559,6 +728,7 @@ where
                 Control::Check => ("check", Vec::new()),
                 Control::Manufacturer => ("select", options(&choices.manufacturers, form, name)),
                 Control::Printers => ("multi", options(&choices.printers, form, name)),
+                Control::LabourRate => ("select", options(&choices.work_of("LABOUR"), form, name)),
                 Control::Choice(prefix, values) => (
                     "select",
                     values
@@ -597,26 +767,52 @@ fn prefill(record: Option<&Record>) -> Submitted {
 }
 
 /// The form back to the API body: empty fields left out, checkboxes `true`, whole numbers as
-/// numbers, a multiple select as an array.
+/// numbers, a multiple select as an array; a name `outer.inner` fills `inner` of the object
+/// `outer` (a step's machine), which is left out while all its fields are empty.
 fn api_body<R: Screen>(form: &Submitted) -> Value
 where
     <R::Kind as Kind>::Filter: Default,
 {
     let mut object = serde_json::Map::new();
     for &Input(name, _, control, _) in R::INPUTS {
-        let value = form.get(name).trim();
-        let json = match control {
-            Control::Check => Value::Bool(form.checked(name)),
-            Control::Printers => form.all(name).into_iter().map(Value::from).collect(),
-            _ if value.is_empty() => continue,
-            Control::Whole => value
-                .parse::<u64>()
-                .map_or_else(|_| Value::from(value), Value::from),
-            _ => Value::from(value),
+        let target = match name.split_once('.') {
+            Some((outer, inner)) => {
+                if form.get(name).trim().is_empty() {
+                    continue;
+                }
+                let nested = object
+                    .entry(outer.to_string())
+                    .or_insert_with(|| Value::Object(serde_json::Map::new()));
+                match nested.as_object_mut() {
+                    Some(nested) => (nested, inner),
+                    None => continue,
+                }
+            }
+            None => (&mut object, name),
         };
-        object.insert(name.to_string(), json);
+        put(target, form, name, control);
     }
     Value::Object(object)
+}
+
+/// Puts the form's value of `name` into `object` at `key`, by its control.
+fn put(
+    (object, key): (&mut serde_json::Map<String, Value>, &str),
+    form: &Submitted,
+    name: &str,
+    control: Control,
+) {
+    let value = form.get(name).trim();
+    let json = match control {
+        Control::Check => Value::Bool(form.checked(name)),
+        Control::Printers => form.all(name).into_iter().map(Value::from).collect(),
+        _ if value.is_empty() => return,
+        Control::Whole => value
+            .parse::<u64>()
+            .map_or_else(|_| Value::from(value), Value::from),
+        _ => Value::from(value),
+    };
+    object.insert(key.to_string(), json);
 }
 
 async fn render_form<R: Screen>(

@@ -116,8 +116,23 @@ pub const COMPONENT: &str = "/components/{id}";
 pub const COMPONENT_REPLACE: &str = "/components/{id}/replace";
 /// Filaments.
 pub const FILAMENTS: &str = "/filaments";
-/// The five inventory sections, in navigation order.
-pub const INVENTORY: [&str; 5] = [CUSTOMERS, MANUFACTURERS, PRINTERS, COMPONENTS, FILAMENTS];
+/// Labour rates.
+pub const LABOUR_RATES: &str = "/labour-rates";
+/// Fixed charges.
+pub const CHARGES: &str = "/charges";
+/// Post-processing steps.
+pub const STEPS: &str = "/post-processing-steps";
+/// The inventory sections, in navigation order.
+pub const INVENTORY: [&str; 8] = [
+    CUSTOMERS,
+    MANUFACTURERS,
+    PRINTERS,
+    COMPONENTS,
+    FILAMENTS,
+    LABOUR_RATES,
+    CHARGES,
+    STEPS,
+];
 
 /// Each POST-only form address with the page its form is on, where a GET of it goes
 /// (`page::back_to_form_page`); the inventory's archive and delete forms are beside
@@ -207,7 +222,7 @@ pub fn after_login(next: &str) -> &str {
 
 /// The navigation entry of a page path: the entry whose section the path is in.
 pub fn nav_of(path: &str) -> &'static str {
-    const SECTIONS: [(&str, &str); 13] = [
+    const SECTIONS: [(&str, &str); 16] = [
         (PRINTS, PRINTS),
         ("/reports", PRINTS),
         (SERIES_LIST, SERIES_LIST),
@@ -216,6 +231,9 @@ pub fn nav_of(path: &str) -> &'static str {
         (PRINTERS, PRINTERS),
         (COMPONENTS, COMPONENTS),
         (FILAMENTS, FILAMENTS),
+        (LABOUR_RATES, LABOUR_RATES),
+        (CHARGES, CHARGES),
+        (STEPS, STEPS),
         (STOCK, STOCK),
         (SPOOLS, STOCK),
         (SEARCH, SEARCH),

@@ -1,6 +1,7 @@
 //! The print editor: a draft's name, customer, series, quantity, sales value and notes, and its
 //! 1 to 100 parts, each with a printer, a build plate, hotends with their printing times, other
-//! components and filament lines (with a spool picker under spool management).
+//! components and filament lines (with a spool picker under spool management), and its work
+//! lines (labour, charges, post-processing steps).
 //!
 //! Field names are the API's JSON paths (`parts[0].hotends[1].durationMinutes`, see
 //! [`Submitted::document`]), so a refused draft shows each field error next to its control.
@@ -15,6 +16,7 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_detail;
+use crate::api::prints::input::WorkKind;
 use crate::api::prints::sliced::{self, SlicedPreviewDto};
 use crate::api::prints::{PrintDto, PrintInputDto};
 use crate::error::{ApiError, Rendered};
@@ -53,6 +55,15 @@ struct FilamentRow {
     spool: Slot,
 }
 
+/// A work line: what it prices (kind and record), its minutes or count, per piece or job.
+struct WorkRow {
+    kind: Slot,
+    source: Slot,
+    minutes: Slot,
+    count: Slot,
+    per: Slot,
+}
+
 /// A part with its lines.
 struct PartView {
     number: usize,
@@ -78,6 +89,8 @@ struct EditorPage {
     sales_value: Slot,
     notes: Slot,
     parts: Vec<PartView>,
+    /// Work lines (one empty line to fill when there are none).
+    work: Vec<WorkRow>,
     choices: Choices,
     hotends: Vec<Choice>,
     plates: Vec<Choice>,
@@ -270,6 +283,25 @@ fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
         .collect()
 }
 
+/// The work lines of a draft document as form controls.
+fn work(tree: &Value, faults: &Faults) -> Vec<WorkRow> {
+    rows(tree, "work")
+        .into_iter()
+        .enumerate()
+        .map(|(i, line)| {
+            let field =
+                |name: &str| slot(faults, format!("work[{i}].{name}"), leaf(line.get(name)));
+            WorkRow {
+                kind: field("kind"),
+                source: field("sourceId"),
+                minutes: field("minutes"),
+                count: field("count"),
+                per: field("per"),
+            }
+        })
+        .collect()
+}
+
 /// The draft document of a stored print (the API's input shape, part ids kept).
 fn document_of(print: &PrintDto) -> Value {
     let parts: Vec<Value> = print
@@ -293,6 +325,22 @@ fn document_of(print: &PrintDto) -> Value {
             })
         })
         .collect();
+    let work: Vec<Value> = print
+        .work
+        .iter()
+        .map(|w| {
+            let amount = match w.kind {
+                WorkKind::Charge => "count",
+                WorkKind::Labour | WorkKind::Step => "minutes",
+            };
+            json!({
+                "kind": w.kind,
+                "sourceId": w.source_id,
+                amount: w.amount,
+                "per": w.per,
+            })
+        })
+        .collect();
     json!({
         "name": print.name,
         "customerId": print.customer_id,
@@ -301,6 +349,7 @@ fn document_of(print: &PrintDto) -> Value {
         "salesValue": print.sales_value,
         "notes": print.notes,
         "parts": parts,
+        "work": work,
     })
 }
 
@@ -363,6 +412,7 @@ async fn render_with(
         sales_value: top("salesValue"),
         notes: top("notes"),
         parts: parts(tree, &faults),
+        work: work(tree, &faults),
         hotends: of("HOTEND"),
         plates: of("BUILD_PLATE"),
         others: of("OTHER"),

@@ -56,7 +56,7 @@ pub struct WorkLineInput {
     /// How many of a CHARGE (default 1); refused for LABOUR and STEP.
     #[schema(example = "1")]
     #[deserr(default)]
-    pub quantity: Option<Amount>,
+    pub count: Option<Amount>,
     /// PIECE (every unit of the run) or JOB (once); left out: the charge's or the step's own,
     /// JOB for labour.
     #[deserr(default)]
@@ -73,7 +73,7 @@ impl From<WorkLineInput> for WorkInput {
                 WorkKind::Step => WorkSource::Step(id),
             },
             minutes: w.minutes,
-            quantity: w.quantity,
+            count: w.count,
             per: w.per.map(Into::into),
         }
     }

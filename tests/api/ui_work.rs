@@ -1,0 +1,110 @@
+//! Work in the browser (issue 46): labour rates, charges and post-processing steps (with a
+//! machine) made through the inventory forms in German, and a draft with work lines saved from
+//! the editor, its faults beside their fields, the lines kept on edit.
+
+use crate::support::{created_id, location, page, shop, signed_in, submit};
+use serde_json::Value;
+
+#[actix_web::test]
+async fn work_is_made_through_forms_and_a_draft_carries_it_from_the_editor() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+
+    let (status, list) = page(&client, &app, "/labour-rates").await;
+    assert_eq!(status, 200);
+    assert!(list.contains("Stundensätze"), "{list}");
+    let rate = [("name", "Nachbearbeitung"), ("hourlyRate", "45,5")];
+    let res = submit(&client, &app, "/labour-rates", &rate).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let rate = created_id(location(&res));
+    assert_eq!(
+        app.json(&format!("/api/labour-rates/{rate}")).await["hourlyRate"],
+        "45.5"
+    );
+
+    let fee = [("name", "Grundgebühr"), ("amount", "3,50"), ("per", "JOB")];
+    let res = submit(&client, &app, "/charges", &fee).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let fee = created_id(location(&res));
+
+    // A step whose machine lacks its lifetime: the fault stands beside that field.
+    let mut step = vec![
+        ("name", "Waschen und Härten"),
+        ("labourRateId", rate.as_str()),
+        ("minutes", "2"),
+        ("per", "PIECE"),
+        ("machine.name", "Wash & Cure"),
+        ("machine.purchasePrice", "250"),
+        ("machine.averagePowerWatts", "60"),
+        ("machine.minutes", "6"),
+    ];
+    let res = submit(&client, &app, "/post-processing-steps", &step).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains(r#"id="machine.expectedLifetimeHours-fault""#),
+        "{body}"
+    );
+    step.push(("machine.expectedLifetimeHours", "1000"));
+    let res = submit(&client, &app, "/post-processing-steps", &step).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let step = created_id(location(&res));
+    let stored = app
+        .json(&format!("/api/post-processing-steps/{step}"))
+        .await;
+    assert_eq!(stored["machine"]["expectedLifetimeHours"], "1000");
+    let (_, form) = page(&client, &app, &format!("/post-processing-steps/{step}")).await;
+    assert!(form.contains(r#"value="Wash &#38; Cure""#), "{form}");
+
+    let (status, editor) = page(&client, &app, "/prints/new").await;
+    assert_eq!(status, 200);
+    assert!(editor.contains(r#"name="work[0].sourceId""#), "{editor}");
+    assert!(editor.contains(&format!(r#"value="{fee}" data-kind="CHARGE""#)));
+    let mut draft = vec![
+        ("name", "Halter"),
+        ("quantity", "4"),
+        ("parts[0].printerId", shop.printer.as_str()),
+        ("parts[0].buildPlateId", shop.plate.as_str()),
+        ("parts[0].hotends[0].componentId", shop.hotend.as_str()),
+        ("parts[0].hotends[0].durationMinutes", "90"),
+        ("parts[0].filaments[0].filamentId", shop.filament.as_str()),
+        ("parts[0].filaments[0].usedGrams", "42,5"),
+        ("work[0].kind", "LABOUR"),
+        ("work[0].sourceId", rate.as_str()),
+        ("work[0].per", "PIECE"),
+        ("work[1].kind", "CHARGE"),
+        ("work[1].sourceId", fee.as_str()),
+        ("work[2].kind", "STEP"),
+        ("work[2].sourceId", step.as_str()),
+    ];
+    let res = submit(&client, &app, "/prints", &draft).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(
+        body.contains(r#"data-fault-for="work[0].minutes""#),
+        "{body}"
+    );
+    draft.push(("work[0].minutes", "7"));
+    let res = submit(&client, &app, "/prints", &draft).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let id = created_id(location(&res));
+    let print: Value = app.json(&format!("/api/prints/{id}")).await;
+    let costs: Vec<&str> = print["work"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["cost"].as_str().unwrap())
+        .collect();
+    // 7 min × 4 × 45.5 / 60; 3.50 once; 2 min × 4 × 45.5 / 60 + 0.1 + 0.00768.
+    assert_eq!(costs, ["21.2333333333", "3.5", "6.1743466667"]);
+    let (_, edit) = page(&client, &app, &format!("/prints/{id}/edit")).await;
+    assert!(edit.contains(r#"name="work[2].sourceId""#), "{edit}");
+    assert!(
+        edit.contains(r#"<option value="CHARGE" selected>Pauschale</option>"#),
+        "{edit}"
+    );
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(detail.contains("Arbeit"), "{detail}");
+}
