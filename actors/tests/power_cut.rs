@@ -22,9 +22,12 @@ use actors::integrations::import::{ImportSpool, RecordSync, preview_hash};
 use actors::integrations::operations::{Claim, ClaimOperation, Sent, SettleOperation};
 use actors::integrations::settings::{Defaults, PeerChange, PeerUrl, UpdateIntegrations};
 use actors::integrations::spoolmgr::{RemoteFilament, RemoteSpool, RemoteVendor};
+use actors::inventory::charges::{ChargeInput, Charges};
+use actors::inventory::commands::{CreateRecord, ReplaceRecord};
+use actors::inventory::labour_rates::{LabourRateInput, LabourRates};
 use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
-use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus};
+use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus, WorkInput};
 use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::BookMovement;
@@ -42,7 +45,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use storage::records::MovementKind;
 use storage::records::{
-    Authority, OperationState, OutcomeStatus, Print, PrintStatus, Spool, SpoolmgrOperation,
+    Authority, OperationState, OutcomeStatus, Per, Print, PrintStatus, Spool, SpoolmgrOperation,
+    WorkSource,
 };
 use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
@@ -293,6 +297,8 @@ enum Step {
     /// Settles the oldest operation being sent (applied, or not sent), or else claims the
     /// oldest pending one.
     Settle(bool),
+    /// The labour rate the drafts' work lines price at, per hour.
+    Rate(u8),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -311,6 +317,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => any::<bool>().prop_map(Step::Integration),
         1 => proptest::option::of(0u16..1000).prop_map(Step::Sync),
         3 => any::<bool>().prop_map(Step::Settle),
+        1 => any::<u8>().prop_map(Step::Rate),
     ]
 }
 
@@ -353,6 +360,17 @@ struct Base {
     /// Drafts on the native spool, then on the spool-manager spool.
     templates: [PrintInput; 2],
     spools: [Id; 2],
+    /// The labour rate of the templates' work lines.
+    rate: Id,
+}
+
+/// A labour rate of `hourly` per hour.
+fn labour_rate(hourly: u8) -> LabourRateInput {
+    LabourRateInput {
+        name: "Sanding".parse().unwrap(),
+        hourly_rate: hourly.to_string().parse().unwrap(),
+        note: None,
+    }
 }
 
 fn start(store: &Store) -> (Writers, Vec<Arbiter>) {
@@ -390,6 +408,22 @@ fn base() -> Base {
             })
             .await
             .unwrap();
+        let rate = writers
+            .send(CreateRecord::<LabourRates> {
+                input: labour_rate(45),
+            })
+            .await
+            .unwrap();
+        let fee = ChargeInput {
+            name: "Setup".parse().unwrap(),
+            amount: "3.50".parse().unwrap(),
+            per: Per::Job,
+            note: None,
+        };
+        let fee = writers
+            .send(CreateRecord::<Charges> { input: fee })
+            .await
+            .unwrap();
         let demo: Vec<Print> = repo::all(&store.begin_read().unwrap()).unwrap();
         let source = demo
             .iter()
@@ -398,6 +432,20 @@ fn base() -> Base {
         let mut native = PrintInput::from_print(source, None, false);
         native.name = "Cut job".parse().unwrap();
         native.customer_id = None;
+        native.work = vec![
+            WorkInput {
+                source: WorkSource::Labour(rate.id),
+                minutes: Some("7".parse().unwrap()),
+                count: None,
+                per: Some(Per::Piece),
+            },
+            WorkInput {
+                source: WorkSource::Charge(fee.id),
+                minutes: None,
+                count: None,
+                per: None,
+            },
+        ];
         let native_spool = source.parts[0].usages[0].spool_id.expect("a demo spool");
         let spool: Spool = repo::get(&store.begin_read().unwrap(), imported)
             .unwrap()
@@ -411,6 +459,7 @@ fn base() -> Base {
             image: disk.synced_image(),
             templates: [native, external],
             spools: [native_spool, imported],
+            rate: rate.id,
         }
     })
 }
@@ -436,7 +485,12 @@ impl Workload<'_> {
             failure_reason: None,
             parts: None,
             electricity: Vec::new(),
-            work_minutes: Vec::new(),
+            work_minutes: print
+                .work
+                .iter()
+                .take(1)
+                .map(|w| (w.id, grams.to_string().parse().unwrap()))
+                .collect(),
         }
     }
 
@@ -572,6 +626,14 @@ impl Workload<'_> {
                 } else {
                     false
                 }
+            }
+            Step::Rate(hourly) => {
+                let command = ReplaceRecord::<LabourRates> {
+                    id: self.base.rate,
+                    input: labour_rate(*hourly),
+                };
+                self.writers.send(command).await?;
+                true
             }
         };
         Ok(written)
