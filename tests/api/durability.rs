@@ -148,6 +148,37 @@ async fn acknowledged_writes_survive_sigkill() {
         }
     });
     let ids = futures_util::future::join_all(creates).await;
+    // Work records (issue 46): a labour rate, a charge and a step at that rate.
+    let mut work = Vec::new();
+    let rate = json!({"name": "Sanding", "hourlyRate": "45"});
+    let fee = json!({"name": "Setup", "amount": "3.50", "per": "JOB"});
+    for (path, body) in [("/api/labour-rates", rate), ("/api/charges", fee)] {
+        let res = service
+            .client
+            .post(service.url(path))
+            .json(&body)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+        let created: Value = res.json().await.unwrap();
+        work.push(format!("{path}/{}", created["id"].as_str().unwrap()));
+    }
+    let rate_id = work[0].rsplit('/').next().unwrap().to_string();
+    let step = json!({"name": "Supports", "labourRateId": rate_id, "minutes": "5", "per": "PIECE"});
+    let res = service
+        .client
+        .post(service.url("/api/post-processing-steps"))
+        .json(&step)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    let created: Value = res.json().await.unwrap();
+    work.push(format!(
+        "/api/post-processing-steps/{}",
+        created["id"].as_str().unwrap()
+    ));
     let settings = json!({"currency": "USD", "defaultLanguage": "de-DE", "electricityPrice": "0.41", "spoolManagementEnabled": true});
     assert_eq!(
         service
@@ -172,6 +203,10 @@ async fn acknowledged_writes_survive_sigkill() {
             .await
             .unwrap();
         assert_eq!(res.status(), 200, "acknowledged customer {id} lost");
+    }
+    for path in &work {
+        let res = service.client.get(service.url(path)).send().await.unwrap();
+        assert_eq!(res.status(), 200, "acknowledged {path} lost");
     }
     let list: Value = service
         .client

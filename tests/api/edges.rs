@@ -89,6 +89,9 @@ struct Edge {
     electricity: String,
     draft: (u64, String, u64),
     outcome: (u64, String),
+    /// A labour rate and a fixed charge, and the draft's work: labour minutes, the charge's
+    /// count, per piece or per job, and the outcome's actual minutes.
+    work: ((String, String), (String, String, bool, String)),
 }
 
 fn edge() -> impl Strategy<Value = Edge> {
@@ -103,15 +106,20 @@ fn edge() -> impl Strategy<Value = Edge> {
         amount(),
         (seconds(), grams(), quantity()),
         (seconds(), grams()),
+        (
+            (amount(), amount()),
+            (amount(), amount(), any::<bool>(), amount()),
+        ),
     )
         .prop_map(
-            |(printer, components, filament, electricity, draft, outcome)| Edge {
+            |(printer, components, filament, electricity, draft, outcome, work)| Edge {
                 printer,
                 components,
                 filament,
                 electricity,
                 draft,
                 outcome,
+                work,
             },
         )
 }
@@ -182,8 +190,24 @@ async fn run(app: &TestApp, shop: &support::Shop, edge: &Edge) {
     )
     .await;
 
+    let ((hourly, fee), (minutes, count, per_piece, _)) = &edge.work;
+    let rate = json!({"name": "Edge labour", "hourlyRate": hourly});
+    let rate = made(app, "/api/labour-rates", rate, edge, "").await;
+    let fee = json!({"name": "Edge fee", "amount": fee, "per": "PIECE"});
+    let fee = made(app, "/api/charges", fee, edge, "").await;
+    let per = if *per_piece { "PIECE" } else { "JOB" };
+    let work: Vec<Value> = [
+        (!rate.is_empty())
+            .then(|| json!({"kind": "LABOUR", "sourceId": rate, "minutes": minutes, "per": per})),
+        (!fee.is_empty())
+            .then(|| json!({"kind": "CHARGE", "sourceId": fee, "count": count, "per": per})),
+    ]
+    .into_iter()
+    .flatten()
+    .collect();
     let (seconds, grams, quantity) = &edge.draft;
     let draft = json!({
+        "work": work,
         "name": "Edge job",
         "quantity": quantity,
         "parts": [{
@@ -214,6 +238,10 @@ async fn run(app: &TestApp, shop: &support::Shop, edge: &Edge) {
     let (seconds, grams) = &edge.outcome;
     let mut body = outcome(&print, "SUCCESS", 0, grams);
     body["durationSeconds"] = json!(seconds);
+    let actual = &edge.work.1.3;
+    if let Some(line) = print["work"][0]["id"].as_str() {
+        body["workMinutes"] = json!([{"workLineId": line, "minutes": actual}]);
+    }
     let path = format!("/api/prints/{id}/outcome");
     answered(app.post(&path, &body).await, "outcome", edge).await;
 }
