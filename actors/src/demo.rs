@@ -103,6 +103,7 @@ fn customer(txn: &Txn, name: &str, email: Option<&str>, own: bool, now: Timestam
         email: email.map(v).transpose()?,
         note: None,
         exclude_from_dashboard: own,
+        discount_percent: None,
     };
     Ok(Customers::create(txn, &input, now)?.id)
 }

@@ -40,6 +40,7 @@ pub mod meters;
 pub mod metrics;
 pub mod money;
 pub mod passwords;
+pub mod pricing;
 pub mod prints;
 pub mod runtime;
 pub mod scrape;

@@ -458,6 +458,7 @@ mod tests {
             archived: false,
             created_at: Timestamp(1_700_000_000),
             updated_at: Timestamp(1_700_000_000),
+            discount_percent: None,
         }
     }
 

@@ -7,8 +7,8 @@
 use crate::records::{
     Account, AlertSettings, BackupSchedule, Charge, Component, Customer, Filament, Integrations,
     LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour, MeterLink, Movement,
-    PostProcessingStep, Print, PrintSource, Printer, PrinterLink, Series, Session, Settings, Spool,
-    SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    PostProcessingStep, Pricing, Print, PrintSource, Printer, PrinterLink, Series, Session,
+    Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Error, Id, Result, Timestamp, decode, encode};
@@ -311,6 +311,7 @@ pub fn decode_all(tx: &impl Tx) -> Result<u64> {
     backup_schedule(tx)?;
     alert_settings(tx)?;
     standing_alerts(tx)?;
+    pricing(tx)?;
     count += meter_links(tx)?.len() as u64;
     count += rows(tx, tables::SESSIONS, |v| {
         decode::<Session>("sessions", v).map(drop)
@@ -632,6 +633,16 @@ pub fn standing_alerts(tx: &impl Tx) -> Result<StandingAlerts> {
 /// Stores the alerts standing now.
 pub fn put_standing_alerts(tx: &WriteTransaction, alerts: &StandingAlerts) -> Result<()> {
     put_setting(tx, 5, alerts)
+}
+
+/// Settings › Pricing ([`Pricing::default`], off, before any change), under key 6.
+pub fn pricing(tx: &impl Tx) -> Result<Pricing> {
+    setting(tx, 6)
+}
+
+/// Stores Settings › Pricing.
+pub fn put_pricing(tx: &WriteTransaction, pricing: &Pricing) -> Result<()> {
+    put_setting(tx, 6, pricing)
 }
 
 /// What `subject` (a printer or component) has run (none yet: zero).

@@ -34,7 +34,10 @@
 //! - 11: the work a shop charges. Prints gained work lines (none for existing prints) and
 //!   outcome revisions the actual minutes of those lines (none); cost lines may be of the
 //!   categories LABOUR, CHARGE, MACHINE and MACHINE_ELECTRICITY; the tables of labour rates,
-//!   charges and post-processing steps. Rewrites `prints` and `print_answers`, then rebuilds
+//!   charges and post-processing steps. The price rule: prints gained its suggestion (none for
+//!   existing prints, which keep their sales value), customers a discount on it (none), the
+//!   settings Settings › Pricing (key 6, off until set). Rewrites `prints`, `print_answers`
+//!   and `customers`, then rebuilds
 //!   every reference edge from the records (here rather than in step 10, because it decodes
 //!   prints in the newest layout; a file of version 10 has them rebuilt once more).
 
@@ -59,6 +62,20 @@ pub mod legacy {
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
     use serde::{Deserialize, Serialize};
+
+    /// A customer as schema versions 2 to 10 stored it (no discount).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct CustomerV10 {
+        pub id: Id,
+        pub name: String,
+        pub email: Option<String>,
+        pub note: Option<String>,
+        pub exclude_from_dashboard: bool,
+        pub archived: bool,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
 
     /// A customer as schema version 1 stored it.
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -365,14 +382,32 @@ fn print_v11(old: legacy::PrintV10) -> Print {
         created_at: old.created_at,
         updated_at: old.updated_at,
         work: Vec::new(),
+        price: None,
     }
 }
 
-/// v10 → v11: prints (and the answers kept of them) gain work lines and their revisions work
-/// minutes; then every reference edge is made again from the records.
+/// A v10 customer in the v11 layout: no discount.
+fn customer_v11(old: legacy::CustomerV10) -> Customer {
+    Customer {
+        id: old.id,
+        name: old.name,
+        email: old.email,
+        note: old.note,
+        exclude_from_dashboard: old.exclude_from_dashboard,
+        archived: old.archived,
+        created_at: old.created_at,
+        updated_at: old.updated_at,
+        discount_percent: None,
+    }
+}
+
+/// v10 → v11: prints (and the answers kept of them) gain work lines and a price suggestion and
+/// their revisions work minutes, customers a discount; then every reference edge is made again
+/// from the records.
 fn work_v10_to_v11(txn: &WriteTransaction) -> Result<()> {
     rewrite(txn, (tables::PRINTS, "prints"), print_v11)?;
     rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v11)?;
+    rewrite(txn, (tables::CUSTOMERS, "customers"), customer_v11)?;
     repo::rebuild_references(txn)
 }
 
@@ -383,7 +418,7 @@ fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
     for entry in table.iter()? {
         let (key, value) = entry?;
         let old: legacy::CustomerV1 = decode(tables::CUSTOMERS.name(), value.value())?;
-        let new = Customer {
+        let new = legacy::CustomerV10 {
             id: old.id,
             name: old.name,
             email: old.email,
@@ -801,13 +836,32 @@ pub(crate) mod tests {
                 .unwrap()
                 .insert((id.bytes(), 1), bytes.as_slice())
                 .unwrap();
+            let old_customer = legacy::CustomerV10 {
+                id: customer,
+                name: "Jane".into(),
+                email: None,
+                note: None,
+                exclude_from_dashboard: true,
+                archived: false,
+                created_at: Timestamp(1),
+                updated_at: Timestamp(2),
+            };
+            let bytes = encode("customers", &old_customer).unwrap();
+            txn.open_table(tables::CUSTOMERS)
+                .unwrap()
+                .insert(customer.bytes(), bytes.as_slice())
+                .unwrap();
             txn.commit().unwrap();
         }
         let store = Store::open(&path, StoreOptions::default()).unwrap();
         let txn = store.begin_read().unwrap();
         assert_eq!(stored_version(&txn), SCHEMA_VERSION);
+        let upgraded: Customer = repo::get(&txn, customer).unwrap().unwrap();
+        assert_eq!(upgraded.discount_percent, None);
+        assert!(upgraded.exclude_from_dashboard);
         let print: Print = repo::get(&txn, id).unwrap().unwrap();
         assert!(print.work.is_empty());
+        assert_eq!(print.price, None);
         assert_eq!((print.customer_id, print.version), (Some(customer), 4));
         let revision = print.outcome.as_ref().unwrap().current().unwrap();
         assert!(revision.work_minutes.is_empty());

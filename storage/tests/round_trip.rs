@@ -89,19 +89,22 @@ fn customer() -> impl Strategy<Value = Customer> {
         of(text()),
         of(text()),
         any::<(bool, bool)>(),
-        at(),
-        at(),
+        (at(), at()),
+        of(decimal()),
     )
         .prop_map(
-            |(id, name, email, note, (exclude, archived), created_at, updated_at)| Customer {
-                id,
-                name,
-                email,
-                note,
-                exclude_from_dashboard: exclude,
-                archived,
-                created_at,
-                updated_at,
+            |(id, name, email, note, (exclude, archived), (created_at, updated_at), discount)| {
+                Customer {
+                    id,
+                    name,
+                    email,
+                    note,
+                    exclude_from_dashboard: exclude,
+                    archived,
+                    created_at,
+                    updated_at,
+                    discount_percent: discount,
+                }
             },
         )
 }
@@ -367,6 +370,33 @@ fn revision() -> impl Strategy<Value = OutcomeRevision> {
         )
 }
 
+fn pricing() -> impl Strategy<Value = Pricing> {
+    let basis = prop_oneof![Just(PriceBasis::Markup), Just(PriceBasis::Margin)];
+    let rounding = prop_oneof![
+        Just(Rounding::Cent),
+        Just(Rounding::FiveCents),
+        Just(Rounding::Ninety)
+    ];
+    (
+        any::<bool>(),
+        basis,
+        decimal(),
+        of(decimal()),
+        rounding,
+        decimal(),
+    )
+        .prop_map(
+            |(enabled, basis, percent, minimum_per_job, rounding, vat_percent)| Pricing {
+                enabled,
+                basis,
+                percent,
+                minimum_per_job,
+                rounding,
+                vat_percent,
+            },
+        )
+}
+
 fn per() -> impl Strategy<Value = Per> {
     prop_oneof![Just(Per::Piece), Just(Per::Job)]
 }
@@ -520,7 +550,7 @@ fn print() -> impl Strategy<Value = Print> {
         (any::<bool>(), of(at()), vec(part(), 1..3), costing()),
         (of(at()), of(at()), of(id()), of(id()), vec(id(), 0..3)),
         (outcome, at(), at(), of(at()), of(at())),
-        vec(work_line(), 0..3),
+        (vec(work_line(), 0..3), of(price())),
     )
         .prop_map(
             |(
@@ -529,7 +559,7 @@ fn print() -> impl Strategy<Value = Print> {
                 (archived, archived_at, parts, costing),
                 (finalized, completed, repeat_of, retried_from, retries),
                 (outcome, created_at, updated_at, printing_started_at, printing_ended_at),
-                work,
+                (work, price),
             )| Print {
                 id,
                 version,
@@ -557,8 +587,19 @@ fn print() -> impl Strategy<Value = Print> {
                 created_at,
                 updated_at,
                 work,
+                price,
             },
         )
+}
+
+fn price() -> impl Strategy<Value = PriceSnapshot> {
+    (decimal(), decimal(), any::<bool>()).prop_map(|(suggested, vat_percent, overridden)| {
+        PriceSnapshot {
+            suggested,
+            vat_percent,
+            overridden,
+        }
+    })
 }
 
 fn series() -> impl Strategy<Value = Series> {
@@ -780,9 +821,10 @@ proptest! {
     }
 
     #[test]
-    fn settings_records(s in settings(), i in integrations()) {
+    fn settings_records(s in settings(), i in integrations(), p in pricing()) {
         round_trip(&s);
         round_trip(&i);
+        round_trip(&p);
     }
 
     #[test]

@@ -21,6 +21,7 @@ mod metrics;
 mod nightly_backups;
 mod openapi;
 mod outcomes;
+mod pricing;
 mod printfleet;
 mod prints;
 mod projection;

@@ -36,6 +36,8 @@ fn routes() -> Vec<(String, String)> {
         ("get", "/api/settings"),
         ("patch", "/api/settings"),
         ("get", "/api/settings/features"),
+        ("get", "/api/settings/pricing"),
+        ("patch", "/api/settings/pricing"),
         ("patch", "/api/settings/features"),
         ("get", "/api/settings/integrations"),
         ("patch", "/api/settings/integrations"),

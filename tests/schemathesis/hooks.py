@@ -44,6 +44,10 @@ those, so the checks judge the rest:
   spools and logs) is stored data no schema can name (422 errors.notFound on `remoteId`), or an
   unreachable peer (502). Their routes answer 409 INTEGRATION_DISABLED; the peers themselves
   are tested by tests/api/spoolmgr*.rs and printfleet.rs against the real Spoolman and doubles.
+- The price rule stays ordinary (30 %, 19 % VAT) and a customer's discount 10 %: a margin of
+  100 % or more, a VAT rate above 100 % or a discount of 100 % is refused (422 errors.outOfRange,
+  a bound across fields or beyond a decimal pattern), and a markup near the largest amount
+  prices later drafts out of the money range, as the electricity price would.
 - The electricity price stays ordinary: a price near the largest amount times a long duration
   leaves the money range for drafts priced later (422 errors.outOfRange at their
   `parts[i].printerId`), a product of stored data and input (tests/api/edges.rs drives those
@@ -100,7 +104,7 @@ def fitted_work(line):
     line = pin(line)
     if not isinstance(line, dict):
         return line
-    kind = line.get("kind")
+    kind = line.get("kind") if isinstance(line.get("kind"), str) else None
     source = line.get("sourceId")
     if kind in WORK_KINDS and isinstance(source, str) and UUID.match(source):
         line["sourceId"] = SEEDED.get(WORK_KINDS[kind])
@@ -281,6 +285,11 @@ def before_call(context, case, **kwargs):
             body["spoolManagementEnabled"] = True
         if path == "/api/settings" and "electricityPrice" in body:
             body["electricityPrice"] = "0.32"
+        if path == "/api/settings/pricing":
+            body["percent"] = "30"
+            body["vatPercent"] = "19"
+        if path.startswith("/api/customers") and "discountPercent" in body:
+            body["discountPercent"] = "10"
         if path == "/api/settings/integrations":
             for peer in body.values():
                 if isinstance(peer, dict) and peer.get("enabled") is True:

@@ -1,10 +1,11 @@
 //! Customers.
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
-use crate::Result;
 use crate::inventory;
 use crate::txn::Txn;
-use crate::values::{Email, Name, Note, note_text};
+use crate::values::{Amount, Email, Name, Note, note_text};
+use crate::{Error, Result};
+use rust_decimal::Decimal;
 use storage::records::Customer;
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
@@ -24,6 +25,8 @@ pub struct CustomerInput {
     pub note: Option<Note>,
     /// Leave the customer's prints out of the dashboard.
     pub exclude_from_dashboard: bool,
+    /// A discount on the price rule, percent below 100.
+    pub discount_percent: Option<Amount>,
 }
 
 fn write(
@@ -36,6 +39,12 @@ fn write(
     customer.email = input.email.as_ref().map(|e| e.get().clone());
     customer.note = note_text(input.note.clone());
     customer.exclude_from_dashboard = input.exclude_from_dashboard;
+    customer.discount_percent = match input.discount_percent.as_ref().map(|d| *d.get()) {
+        Some(d) if d >= Decimal::ONE_HUNDRED => {
+            return Err(Error::field("discountPercent", "errors.outOfRange"));
+        }
+        other => other,
+    };
     customer.updated_at = now;
     save(txn, &customer)?;
     Ok(customer)
@@ -60,6 +69,7 @@ impl Kind for Customers {
             archived: false,
             created_at: now,
             updated_at: now,
+            discount_percent: None,
         };
         write(txn, customer, input, now)
     }

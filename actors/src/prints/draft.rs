@@ -47,6 +47,8 @@ fn priced_as(
     let spools = settings.spool_management_enabled.then_some(rule);
     let planned = plan::resolve(tx, input, existing, spools)?;
     let costing = plan::price(&planned, settings.electricity_price, input.quantity)?;
+    let given = input.sales_value.as_ref().map(|a| *a.get());
+    let (sales_value, price) = plan::sell(tx, &costing, planned.customer_id, given)?;
     Ok(Print {
         id: existing.map_or_else(Id::new, |p| p.id),
         version: existing.map_or(1, |p| p.version + 1),
@@ -54,7 +56,7 @@ fn priced_as(
         customer_id: planned.customer_id,
         series_id: input.series_id,
         quantity: input.quantity,
-        sales_value: input.sales_value.as_ref().map(|a| *a.get()),
+        sales_value,
         notes: values::note_text(input.notes.clone()),
         status: PrintStatus::Draft,
         paid: existing.is_some_and(|p| p.paid),
@@ -74,6 +76,7 @@ fn priced_as(
         created_at: existing.map_or(now, |p| p.created_at),
         updated_at: now,
         work: planned.work,
+        price,
     })
 }
 

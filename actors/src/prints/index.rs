@@ -502,6 +502,7 @@ pub(crate) mod tests {
             created_at: Timestamp(0),
             updated_at: Timestamp(0),
             work: vec![],
+            price: None,
         }
     }
 

@@ -8,6 +8,7 @@ use crate::costing::{
 use crate::inventory::filaments;
 use crate::ledger;
 use crate::ledger::remote as links;
+use crate::pricing;
 use crate::values::{Amount, Grams, Name, Note, Seconds};
 use crate::{Error, FieldError, Result};
 use rust_decimal::Decimal;
@@ -15,8 +16,8 @@ use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
     Charge, Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse,
-    LabourRate, Part, Per, PostProcessingStep, Print, Printer, Series, Spool, Usage, WorkLine,
-    WorkSource,
+    LabourRate, Part, Per, PostProcessingStep, PriceSnapshot, Print, Printer, Series, Spool, Usage,
+    WorkLine, WorkSource,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -584,6 +585,36 @@ fn customer(tx: &impl Tx, input: &PrintInput, faults: &mut Faults) -> Result<Opt
         (Some(inherited), _) => Ok(Some(inherited)),
         (None, given) => Ok(given),
     }
+}
+
+/// The sales value of a draft costing `costing` and its price suggestion: with the price rule
+/// off, the sales value given (no suggestion); with it on, the rule's price for the customer's
+/// discount ([`pricing::suggest`]), which is the sales value unless the maker `given` another
+/// (kept beside it, `overridden`).
+///
+/// Errors: `errors.outOfRange` at `parts` when the price leaves the money range.
+pub(super) fn sell(
+    tx: &impl Tx,
+    costing: &Costing,
+    customer_id: Option<Id>,
+    given: Option<Decimal>,
+) -> Result<(Option<Decimal>, Option<PriceSnapshot>)> {
+    let rule = repo::pricing(tx)?;
+    if !rule.enabled {
+        return Ok((given, None));
+    }
+    let discount = match customer_id {
+        Some(id) => repo::get::<Customer>(tx, id)?.and_then(|c| c.discount_percent),
+        None => None,
+    };
+    let suggested = pricing::suggest(costing.total, &rule, discount)
+        .map_err(|_| Error::field("parts", "errors.outOfRange"))?;
+    let price = PriceSnapshot {
+        suggested,
+        vat_percent: rule.vat_percent,
+        overridden: given.is_some_and(|g| g != suggested),
+    };
+    Ok((Some(given.unwrap_or(suggested)), Some(price)))
 }
 
 /// Prices the parts and work lines of `planned` for `quantity` units.

@@ -23,6 +23,10 @@ pub struct Customer {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
+    /// A discount on the shop's price rule for this customer (a reseller's), percent below 100
+    /// (schema 11).
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub discount_percent: Option<Decimal>,
 }
 
 /// A maker of printers, components or filament. The name is unique (case-insensitive).

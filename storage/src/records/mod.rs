@@ -28,10 +28,10 @@ pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};
 pub use meter::{EnergyUnit, MAX_SCALE, MeterHour, MeterLink, MeterSource, OutOfRange, Reading};
 pub use print::{
     CostCategory, CostLine, Costing, EnergySource, HotendUse, Outcome, OutcomeRevision,
-    OutcomeStatus, Part, PartElectricity, Print, PrintSource, PrintStatus, Series, SeriesStatus,
-    Unmetered, Usage, UsageGrams,
+    OutcomeStatus, Part, PartElectricity, PriceSnapshot, Print, PrintSource, PrintStatus, Series,
+    SeriesStatus, Unmetered, Usage, UsageGrams,
 };
-pub use settings::{BackupSchedule, Settings};
+pub use settings::{BackupSchedule, PriceBasis, Pricing, Rounding, Settings};
 pub use spool::{Movement, MovementKind, Spool};
 pub use work::{
     Charge, LabourRate, Per, PostProcessingStep, StepMachine, WorkLine, WorkMinutes, WorkSource,

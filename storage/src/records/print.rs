@@ -333,6 +333,23 @@ pub struct Print {
     pub updated_at: Timestamp,
     /// Work lines (labour, charges, post-processing), priced with the parts (schema 11).
     pub work: Vec<WorkLine>,
+    /// The shop's price rule's suggestion, taken with the cost (schema 11; none while the rule
+    /// is off, and for prints of earlier schemas, which keep their sales value).
+    pub price: Option<PriceSnapshot>,
+}
+
+/// What the price rule suggested for a print, frozen with its cost: the sales value is the
+/// suggestion unless the maker gave another (`overridden`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PriceSnapshot {
+    /// The rule's net price for the whole run, instance currency.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub suggested: Decimal,
+    /// The VAT rate, percent.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub vat_percent: Decimal,
+    /// The sales value is the maker's, not the suggestion.
+    pub overridden: bool,
 }
 
 /// State of a print series.

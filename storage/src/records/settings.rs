@@ -48,3 +48,58 @@ impl Default for BackupSchedule {
         }
     }
 }
+
+/// What the shop's price is built on (Settings › Pricing).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PriceBasis {
+    /// A markup on cost: `price = cost × (100 + percent) / 100`.
+    Markup,
+    /// A target margin of the price: `price = cost × 100 / (100 − percent)`.
+    Margin,
+}
+
+/// How a suggested price is rounded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Rounding {
+    /// To the cent.
+    Cent,
+    /// To the nearest 0.05.
+    FiveCents,
+    /// Up to the next price ending in .90.
+    Ninety,
+}
+
+/// The shop's price rule (Settings › Pricing), under key 6 of the settings table (schema 11);
+/// [`Pricing::default`] (off) until first changed.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Pricing {
+    /// Whether drafts get a suggested price (and a draft without a sales value takes it).
+    pub enabled: bool,
+    /// Markup on cost or margin of price.
+    pub basis: PriceBasis,
+    /// The markup or margin, percent (a margin below 100).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub percent: Decimal,
+    /// The least a job is sold for, net.
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub minimum_per_job: Option<Decimal>,
+    /// How the price is rounded.
+    pub rounding: Rounding,
+    /// The VAT rate, percent, shown on drafts and quotes (0 for a small business, § 19 UStG).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub vat_percent: Decimal,
+}
+
+impl Default for Pricing {
+    /// Off; when switched on, a markup of 30 %, to the cent, 19 % VAT (Germany's standard rate).
+    fn default() -> Self {
+        Pricing {
+            enabled: false,
+            basis: PriceBasis::Markup,
+            percent: Decimal::from(30),
+            minimum_per_job: None,
+            rounding: Rounding::Cent,
+            vat_percent: Decimal::from(19),
+        }
+    }
+}

@@ -5,9 +5,9 @@ use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
 use crate::extract::NoFilter;
 use crate::input::Faults;
-use crate::wire::ts;
+use crate::wire::{dec_opt, ts};
 use actors::inventory::customers;
-use actors::values::{Email, Name, Note};
+use actors::values::{Amount, Email, Name, Note};
 use deserr::Deserr;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -26,6 +26,8 @@ pub struct Customer {
     pub note: Option<String>,
     /// Left out of the dashboard.
     pub exclude_from_dashboard: bool,
+    /// A discount on the price rule, percent; null for none.
+    pub discount_percent: Option<String>,
     /// Archive state.
     pub archived: bool,
     /// Creation time, ISO 8601 UTC.
@@ -53,6 +55,10 @@ pub struct CustomerInput {
     #[serde(default)]
     #[deserr(default)]
     pub exclude_from_dashboard: bool,
+    /// A discount on the price rule (a reseller's), percent below 100.
+    #[schema(example = "10")]
+    #[deserr(default)]
+    pub discount_percent: Option<Amount>,
 }
 
 /// The customers resource.
@@ -69,6 +75,7 @@ impl Resource for Customers {
             email: i.email,
             note: i.note,
             exclude_from_dashboard: i.exclude_from_dashboard,
+            discount_percent: i.discount_percent,
         })
     }
 
@@ -83,6 +90,7 @@ impl Resource for Customers {
             email: c.email,
             note: c.note,
             exclude_from_dashboard: c.exclude_from_dashboard,
+            discount_percent: dec_opt(c.discount_percent),
             archived: c.archived,
             created_at: ts(c.created_at),
             updated_at: ts(c.updated_at),

@@ -19,6 +19,7 @@ pub mod meters;
 pub mod metrics;
 pub mod post_processing_steps;
 pub mod power;
+pub mod pricing;
 pub mod printers;
 pub mod printfleet;
 pub mod prints;
@@ -71,6 +72,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(health::health)
         .with(auth::configure)
         .with(settings::configure)
+        .with(pricing::configure)
         .with(metrics::configure)
         .with(alerts::configure)
         .with(integration_settings::configure)

@@ -341,12 +341,14 @@ fn document_of(print: &PrintDto) -> Value {
             })
         })
         .collect();
+    // A sales value the price rule suggested is left out, so that the next save prices anew.
+    let suggested = print.price.as_ref().is_some_and(|p| !p.overridden);
     json!({
         "name": print.name,
         "customerId": print.customer_id,
         "seriesId": print.series_id,
         "quantity": print.quantity,
-        "salesValue": print.sales_value,
+        "salesValue": if suggested { None } else { print.sales_value.clone() },
         "notes": print.notes,
         "parts": parts,
         "work": work,

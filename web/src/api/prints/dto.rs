@@ -7,6 +7,7 @@ use crate::api::charges::Per;
 use crate::wire::{WireSha256, dec, dec_opt, name, ts};
 use actors::costing;
 use actors::money;
+use actors::pricing;
 use actors::prints;
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -250,6 +251,42 @@ pub struct Financials {
     pub realized_margin_per_unit: Option<String>,
 }
 
+/// The price rule's suggestion for a print, frozen with its cost, and the VAT on its price.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PriceDto {
+    /// The rule's net price for the whole run.
+    pub suggested_net: String,
+    /// The price, net: the sales value (the suggestion unless the maker gave another).
+    pub net: Option<String>,
+    /// The sales value is the maker's, not the suggestion.
+    pub overridden: bool,
+    /// The VAT rate, percent.
+    pub vat_percent: String,
+    /// VAT on the net price, to the cent.
+    pub vat: Option<String>,
+    /// Net plus VAT.
+    pub gross: Option<String>,
+}
+
+impl PriceDto {
+    /// The price block of `print`, when the price rule priced it.
+    fn of(print: &Print) -> Option<PriceDto> {
+        let price = print.price.as_ref()?;
+        let vat = print
+            .sales_value
+            .and_then(|net| pricing::vat(net, price.vat_percent).ok());
+        Some(PriceDto {
+            suggested_net: dec(price.suggested),
+            net: dec_opt(print.sales_value),
+            overridden: price.overridden,
+            vat_percent: dec(price.vat_percent),
+            vat: dec_opt(vat),
+            gross: dec_opt(print.sales_value.zip(vat).map(|(n, v)| (n + v).normalize())),
+        })
+    }
+}
+
 /// A print.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -304,6 +341,8 @@ pub struct PrintDto {
     pub failed_cost: Option<String>,
     /// Money of the print.
     pub financials: Financials,
+    /// The price rule's suggestion with VAT and gross; null while the rule is off.
+    pub price: Option<PriceDto>,
     /// The failed print this one retries.
     pub retried_from_id: Option<String>,
     /// Retries of this print.
@@ -479,6 +518,7 @@ impl From<&Print> for PrintDto {
             actual_cost_per_unit: dec_opt(realized.actual_cost_per_unit),
             outcome: p.outcome.as_ref().and_then(outcome_dto::outcome_dto),
             failed_cost: dec_opt(realized.failed_cost),
+            price: PriceDto::of(p),
             financials: Financials {
                 sales_value: dec_opt(p.sales_value),
                 planned_margin: dec_opt(planned_margin),

@@ -1,0 +1,100 @@
+//! The shop's price rule over HTTP (issue 46): Settings › Pricing, a draft's suggested net price
+//! with VAT and gross, a reseller's discount, the maker's override kept beside the suggestion,
+//! both frozen when the print leaves DRAFT; off by default, so that a print costs and sells as
+//! before.
+
+use crate::support::{TestApp, assert_field_error, draft, shop};
+use serde_json::{Value, json};
+
+fn rule(basis: &str, percent: &str) -> Value {
+    json!({"enabled": true, "basis": basis, "percent": percent, "minimumPerJob": null,
+           "rounding": "CENT", "vatPercent": "19"})
+}
+
+#[actix_web::test]
+async fn a_draft_takes_the_rules_price_with_vat_unless_the_maker_gives_one() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let off = app.json("/api/settings/pricing").await;
+    assert_eq!(off["enabled"], false);
+    let before = app.create("/api/prints", &draft(&shop, "Before")).await;
+    assert_eq!(before["price"], Value::Null);
+    assert_eq!(before["salesValue"], Value::Null, "off: nothing changes");
+
+    let res = app
+        .patch("/api/settings/pricing", &rule("MARGIN", "30"))
+        .await;
+    assert_eq!(res.status(), 200);
+    // 1.782175 / 0.7 = 2.5459642857… → 2.55; VAT 19 % = 0.4845 → 0.48.
+    let priced = app.create("/api/prints", &draft(&shop, "Priced")).await;
+    assert_eq!(priced["salesValue"], "2.55");
+    assert_eq!(priced["price"]["suggestedNet"], "2.55");
+    assert_eq!(priced["price"]["overridden"], false);
+    assert_eq!(priced["price"]["vat"], "0.48");
+    assert_eq!(priced["price"]["gross"], "3.03");
+
+    let mut given = draft(&shop, "Given");
+    given["salesValue"] = json!("4.00");
+    let given = app.create("/api/prints", &given).await;
+    assert_eq!(given["salesValue"], "4");
+    assert_eq!(given["price"]["suggestedNet"], "2.55");
+    assert_eq!(given["price"]["overridden"], true);
+    assert_eq!(given["price"]["gross"], "4.76");
+
+    // A reseller's 10 % off: 2.2913571428… → 2.29.
+    let reseller = json!({"name": "Reseller", "discountPercent": "10"});
+    let reseller = app.create("/api/customers", &reseller).await;
+    assert_eq!(reseller["discountPercent"], "10");
+    let mut body = draft(&shop, "Resold");
+    body["customerId"] = reseller["id"].clone();
+    let resold = app.create("/api/prints", &body).await;
+    assert_eq!(resold["salesValue"], "2.29");
+
+    // Frozen: the print leaves DRAFT, the rule changes, the price stays.
+    let path = format!("/api/prints/{}", priced["id"].as_str().unwrap());
+    assert_eq!(
+        app.patch(&path, &json!({"status": "PRINTING"}))
+            .await
+            .status(),
+        200
+    );
+    let res = app
+        .patch("/api/settings/pricing", &rule("MARKUP", "100"))
+        .await;
+    assert_eq!(res.status(), 200);
+    let frozen = app.json(&path).await;
+    assert_eq!(frozen["salesValue"], "2.55");
+    assert_eq!(frozen["price"]["suggestedNet"], "2.55");
+    // A draft saved again takes the new rule: 1.782175 × 2 = 3.56435 → 3.56.
+    let draft_path = format!("/api/prints/{}", resold["id"].as_str().unwrap());
+    let mut again = draft(&shop, "Resold");
+    again["customerId"] = reseller["id"].clone();
+    let res = app.patch(&draft_path, &again).await;
+    let again: Value = res.json().await.unwrap();
+    // 3.56435 × 0.9 = 3.207915 → 3.21.
+    assert_eq!(again["salesValue"], "3.21");
+}
+
+#[actix_web::test]
+async fn a_bad_rule_or_discount_is_refused_at_its_field() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let res = app
+        .patch("/api/settings/pricing", &rule("MARGIN", "100"))
+        .await;
+    assert_field_error(res, "percent", "errors.outOfRange").await;
+    let mut vat = rule("MARKUP", "30");
+    vat["vatPercent"] = json!("100.01");
+    let res = app.patch("/api/settings/pricing", &vat).await;
+    assert_field_error(res, "vatPercent", "errors.outOfRange").await;
+    let res = app
+        .post(
+            "/api/customers",
+            &json!({"name": "Greedy", "discountPercent": "100"}),
+        )
+        .await;
+    assert_field_error(res, "discountPercent", "errors.outOfRange").await;
+    let stored = app.json("/api/settings/pricing").await;
+    assert_eq!(stored["enabled"], false, "nothing half-written");
+}
