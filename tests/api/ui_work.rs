@@ -108,3 +108,47 @@ async fn work_is_made_through_forms_and_a_draft_carries_it_from_the_editor() {
     let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
     assert!(detail.contains("Arbeit"), "{detail}");
 }
+
+#[actix_web::test]
+async fn settings_pricing_is_set_by_its_form_and_a_draft_shows_its_price_with_vat() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (status, settings) = page(&client, &app, "/settings").await;
+    assert_eq!(status, 200);
+    assert!(settings.contains(r#"href="/settings/pricing""#));
+    let mut rule = vec![
+        ("enabled", "on"),
+        ("basis", "MARGIN"),
+        ("percent", "100"),
+        ("minimumPerJob", ""),
+        ("rounding", "CENT"),
+        ("vatPercent", "19"),
+    ];
+    let res = submit(&client, &app, "/settings/pricing", &rule).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(body.contains(r#"id="percent-fault""#), "{body}");
+    rule[2] = ("percent", "30");
+    rule[3] = ("minimumPerJob", "2,50");
+    let res = submit(&client, &app, "/settings/pricing", &rule).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let stored = app.json("/api/settings/pricing").await;
+    assert_eq!(stored["minimumPerJob"], "2.5");
+    assert_eq!(stored["basis"], "MARGIN");
+    let (_, form) = page(&client, &app, "/settings/pricing").await;
+    assert!(form.contains(r#"value="2,5""#), "{form}");
+
+    let print = app
+        .create("/api/prints", &crate::support::draft(&shop, "Halter"))
+        .await;
+    assert_eq!(print["salesValue"], "2.55");
+    let id = print["id"].as_str().unwrap();
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(detail.contains("Preisvorschlag (netto)"), "{detail}");
+    assert!(detail.contains("3,03"), "gross 3.03 in German: {detail}");
+    // The editor leaves a suggested sales value out, so that the next save prices anew.
+    let (_, edit) = page(&client, &app, &format!("/prints/{id}/edit")).await;
+    assert!(!edit.contains(r#"value="2,55""#), "{edit}");
+}

@@ -148,6 +148,12 @@ impl Screen for customers::Customers {
     const INPUTS: &'static [Input] = &[
         NAME,
         Input("email", "field.email", Control::Email, false),
+        Input(
+            "discountPercent",
+            "field.discountPercent",
+            Control::Decimal,
+            false,
+        ),
         NOTE,
         Input(
             "excludeFromDashboard",
@@ -435,6 +441,7 @@ fn customer_record(c: customers::Customer) -> Record {
     let form = [
         Some(("name", c.name.clone())),
         some("email", &c.email),
+        some("discountPercent", &c.discount_percent),
         some("note", &c.note),
         check("excludeFromDashboard", c.exclude_from_dashboard),
     ];

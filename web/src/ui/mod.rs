@@ -26,6 +26,7 @@ mod maintenance;
 mod meters;
 mod page;
 mod peer_state;
+mod pricing;
 mod print_detail;
 mod print_editor;
 mod print_fleet;
@@ -69,6 +70,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
         .route(SETTINGS_FEATURES, web::post().to(settings::features))
         .route(SETTINGS_METRICS, web::post().to(settings::metrics_token))
+        .route(SETTINGS_PRICING, web::get().to(pricing::show))
+        .route(SETTINGS_PRICING, web::post().to(pricing::save))
         .route(MAINTENANCE, web::get().to(maintenance::show))
         .route(MAINTENANCE, web::post().to(maintenance::create))
         .route(MAINTENANCE_DONE, web::post().to(maintenance::done))

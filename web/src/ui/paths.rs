@@ -57,6 +57,8 @@ pub const ALERT_WEBHOOK_TEST: &str = "/settings/alerts/webhooks/{id}/test";
 pub const ALERT_MQTT_TEST: &str = "/settings/alerts/mqtt/test";
 /// The metrics token (POST).
 pub const SETTINGS_METRICS: &str = "/settings/metrics";
+/// Settings › Pricing: the shop's price rule.
+pub const SETTINGS_PRICING: &str = "/settings/pricing";
 /// Feature flags (POST).
 pub const SETTINGS_FEATURES: &str = "/settings/features";
 /// Filament stock.

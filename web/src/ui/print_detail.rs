@@ -302,8 +302,15 @@ fn part_rows(t: &Tr, print: &PrintDto) -> Vec<PartRow> {
 /// The financial figures of `print` that exist, labelled and formatted.
 pub fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
     let f = &print.financials;
+    let price = print.price.as_ref();
+    let suggested = price.map(|p| p.suggested_net.clone());
+    let vat = price.and_then(|p| p.vat.clone());
+    let gross = price.and_then(|p| p.gross.clone());
     [
+        ("financials.suggestedNet", &suggested),
         ("financials.salesValue", &f.sales_value),
+        ("financials.vat", &vat),
+        ("financials.gross", &gross),
         ("financials.plannedMargin", &f.planned_margin),
         ("financials.realizedRevenue", &f.realized_revenue),
         ("financials.realizedMargin", &f.realized_margin),

@@ -1,0 +1,67 @@
+//! Settings › Pricing: the shop's price rule (markup or margin, minimum per job, rounding, VAT),
+//! read and written through the API's own input, so its rules and field errors are the API's.
+
+use super::forms::{Faults, Submitted};
+use super::page::{Chrome, Ctx, Page, html, see_other};
+use super::paths;
+use crate::api::pricing::{Pricing, PricingInput};
+use crate::input;
+use crate::wire;
+use actix_web::http::StatusCode;
+use actix_web::web::Bytes;
+use actors::pricing::{GetPricing, SetPricing};
+use askama::Template;
+use serde_json::Value;
+
+#[derive(Template)]
+#[template(path = "pricing.html")]
+struct PricingPage {
+    chrome: Chrome,
+    form: Submitted,
+    faults: Faults,
+    saved: bool,
+}
+
+/// `GET /settings/pricing`: the rule as stored (`?saved` after a save).
+pub async fn show(ctx: Ctx) -> Page {
+    let stored = Pricing::from(ctx.query(GetPricing).await?);
+    let mut form = Submitted::default();
+    if stored.enabled {
+        form.set("enabled", "on");
+    }
+    form.set("basis", wire::name(&stored.basis));
+    form.set("percent", stored.percent);
+    form.set("minimumPerJob", stored.minimum_per_job.unwrap_or_default());
+    form.set("rounding", wire::name(&stored.rounding));
+    form.set("vatPercent", stored.vat_percent);
+    let saved = ctx.flagged("saved");
+    render(ctx, form, Faults::default(), saved, StatusCode::OK)
+}
+
+fn render(ctx: Ctx, form: Submitted, faults: Faults, saved: bool, status: StatusCode) -> Page {
+    let page = PricingPage {
+        chrome: ctx.chrome,
+        form,
+        faults,
+        saved,
+    };
+    Ok(html(status, page.render()))
+}
+
+/// `POST /settings/pricing`: saves the rule, or shows the form again with its faults.
+pub async fn save(ctx: Ctx, body: Bytes) -> Page {
+    let form = Submitted::parse(&body);
+    let mut tree = form.tree(&[]);
+    tree["enabled"] = Value::Bool(form.checked("enabled"));
+    let result = match ctx.typed(|| input::parse::<PricingInput>(tree)) {
+        Ok(rule) => ctx.state.send(SetPricing(rule.into())).await,
+        Err(e) => Err(e),
+    };
+    match result {
+        Ok(_) => Ok(see_other(&format!("{}?saved", paths::SETTINGS_PRICING))),
+        Err(e) => {
+            let status = e.code.status();
+            render(ctx, form, Faults::of(&e), false, status)
+        }
+    }
+}
