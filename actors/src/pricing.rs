@@ -193,6 +193,8 @@ mod tests {
     #[test]
     fn vat_is_to_the_cent_and_a_price_beyond_the_bound_is_refused() {
         assert_eq!(vat(d("13.69"), d("19")).unwrap().to_string(), "2.6");
+        // docs/costing.md, "Price": 15.05 net at 19 % is 2.8595, so 2.86 and 17.91 gross.
+        assert_eq!(vat(d("15.05"), d("19")).unwrap().to_string(), "2.86");
         assert_eq!(vat(d("0.05"), d("7")).unwrap().to_string(), "0");
         assert_eq!(vat(d("0.5"), d("7")).unwrap().to_string(), "0.04");
         let markup = rule(PriceBasis::Markup, "1000", Rounding::Cent);

@@ -98,3 +98,38 @@ async fn a_bad_rule_or_discount_is_refused_at_its_field() {
     let stored = app.json("/api/settings/pricing").await;
     assert_eq!(stored["enabled"], false, "nothing half-written");
 }
+
+#[actix_web::test]
+async fn the_csv_carries_work_and_price_after_the_specs_columns() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let res = app
+        .patch("/api/settings/pricing", &rule("MARKUP", "30"))
+        .await;
+    assert_eq!(res.status(), 200);
+    let fee = json!({"name": "Setup", "amount": "3.50", "per": "JOB"});
+    let fee = app.create("/api/charges", &fee).await;
+    let mut body = draft(&shop, "Exported");
+    body["work"] = json!([{"kind": "CHARGE", "sourceId": fee["id"]}]);
+    let done = app.done(&body).await;
+    // (1.782175 + 3.5) × 1.3 = 6.8668275 → 6.87; VAT 1.3053 → 1.31; gross 8.18.
+    assert_eq!(done["salesValue"], "6.87");
+    let text = app
+        .get("/api/prints/export?separator=SEMICOLON")
+        .await
+        .text()
+        .await
+        .unwrap();
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(b';')
+        .from_reader(text.trim_start_matches('\u{feff}').as_bytes());
+    let headers: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+    let row = reader.records().next().unwrap().unwrap();
+    let cell = |name: &str| row[headers.iter().position(|h| h == name).unwrap()].to_string();
+    assert_eq!(cell("work_cost"), "3,5");
+    assert_eq!(cell("suggested_price"), "6,87");
+    assert_eq!(cell("vat"), "1,31");
+    assert_eq!(cell("gross"), "8,18");
+    assert_eq!(cell("planned_cost"), "5,282175");
+}

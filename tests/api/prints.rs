@@ -599,7 +599,11 @@ async fn the_csv_export_parses_back_with_its_guard() {
             "planned_kwh",
             "actual_kwh",
             "actual_electricity_cost",
-            "electricity_sources"
+            "electricity_sources",
+            "work_cost",
+            "suggested_price",
+            "vat",
+            "gross"
         ]
     );
     let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
@@ -618,6 +622,8 @@ async fn the_csv_export_parses_back_with_its_guard() {
         parts[1],
         json!({"printer": "Ref printer", "buildPlate": "Ref plate", "durationSeconds": 1800, "totalCost": "0.4766"})
     );
+    assert_eq!(&row[28], "0", "no work lines");
+    assert_eq!(&row[29], "", "no price rule");
 
     let none = app
         .get("/api/prints/export?status=DRAFT")

@@ -271,7 +271,7 @@ pub struct PriceDto {
 
 impl PriceDto {
     /// The price block of `print`, when the price rule priced it.
-    fn of(print: &Print) -> Option<PriceDto> {
+    pub fn of(print: &Print) -> Option<PriceDto> {
         let price = print.price.as_ref()?;
         let vat = print
             .sales_value

@@ -7,10 +7,12 @@
 //! actual_cost_per_unit,failure_reason,spool_codes,sales_value,planned_margin,revenue,
 //! realized_margin,parts,planned_kwh,actual_kwh,actual_electricity_cost,electricity_sources`
 //! (the last four the issue of metered electricity added after the spec's: kWh and cost over
-//! the print's parts, and the distinct sources of its actual kWh, `METERED; ESTIMATED`). Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
+//! the print's parts, and the distinct sources of its actual kWh, `METERED; ESTIMATED`), then
+//! `work_cost,suggested_price,vat,gross` (work and price: the planned cost of the work lines,
+//! the price rule's suggestion, and VAT and gross on the sales value; empty without a rule). Text cells starting with `=`, `+`, `-` or `@` get a leading `'` so that
 //! spreadsheets do not run them as formulas.
 
-use super::dto::duration;
+use super::dto::{PriceDto, duration};
 use super::filters;
 use super::outcome_dto::EnergySourceName;
 use crate::error::{ApiError, Code, ErrorBody};
@@ -22,6 +24,7 @@ use crate::state::AppState;
 use crate::wire::{dec, dec_opt, name, ts};
 use actix_web::web::Data;
 use actix_web::{HttpResponse, get};
+use actors::costing;
 use actors::prints::{self, Export, ExportData};
 use deserr::Deserr;
 use rust_decimal::Decimal;
@@ -32,7 +35,7 @@ use storage::records::{CostCategory, OutcomeStatus, Print};
 use utoipa::{IntoParams, ToSchema};
 
 /// The columns, in order.
-pub const COLUMNS: [&str; 28] = [
+pub const COLUMNS: [&str; 32] = [
     "id",
     "name",
     "customer",
@@ -61,6 +64,10 @@ pub const COLUMNS: [&str; 28] = [
     "actual_kwh",
     "actual_electricity_cost",
     "electricity_sources",
+    "work_cost",
+    "suggested_price",
+    "vat",
+    "gross",
 ];
 
 /// The cells' separator, and with it the decimal mark.
@@ -185,6 +192,8 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
     sources.dedup();
     let mut printers: Vec<&str> = parts.iter().map(|p| p.printer.as_str()).collect();
     printers.dedup();
+    let price = PriceDto::of(print);
+    let price = price.as_ref();
     let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
         id.and_then(|i| map.get(&i).cloned()).unwrap_or_default()
     };
@@ -236,6 +245,16 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
             .map(|_| decimal(dec(actual_electricity)))
             .unwrap_or_default(),
         sources.join("; "),
+        decimal(dec(print
+            .costing
+            .lines
+            .iter()
+            .filter(|l| costing::is_work(l.category))
+            .map(|l| l.cost)
+            .sum())),
+        decimal(price.map(|p| p.suggested_net.clone()).unwrap_or_default()),
+        decimal(price.and_then(|p| p.vat.clone()).unwrap_or_default()),
+        decimal(price.and_then(|p| p.gross.clone()).unwrap_or_default()),
     ]
 }
 
