@@ -2,7 +2,7 @@
 //! machine) made through the inventory forms in German, and a draft with work lines saved from
 //! the editor, its faults beside their fields, the lines kept on edit.
 
-use crate::support::{created_id, location, page, shop, signed_in, submit};
+use crate::support::{created_id, draft, location, page, shop, signed_in, submit};
 use serde_json::Value;
 
 #[actix_web::test]
@@ -140,9 +140,7 @@ async fn settings_pricing_is_set_by_its_form_and_a_draft_shows_its_price_with_va
     let (_, form) = page(&client, &app, "/settings/pricing").await;
     assert!(form.contains(r#"value="2,5""#), "{form}");
 
-    let print = app
-        .create("/api/prints", &crate::support::draft(&shop, "Halter"))
-        .await;
+    let print = app.create("/api/prints", &draft(&shop, "Halter")).await;
     assert_eq!(print["salesValue"], "2.55");
     let id = print["id"].as_str().unwrap();
     let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
