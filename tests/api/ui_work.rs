@@ -107,6 +107,48 @@ async fn work_is_made_through_forms_and_a_draft_carries_it_from_the_editor() {
     );
     let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
     assert!(detail.contains("Arbeit"), "{detail}");
+
+    // The outcome form asks for the labour's and the step's actual minutes (not the charge's),
+    // prefilled with the plan.
+    let res = app
+        .patch(
+            &format!("/api/prints/{id}"),
+            &serde_json::json!({"status": "DONE"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(
+        detail.contains(r#"name="workMinutes[1].minutes""#),
+        "{detail}"
+    );
+    assert!(
+        !detail.contains(r#"name="workMinutes[2].minutes""#),
+        "{detail}"
+    );
+    let usage = print["usages"][0]["id"].as_str().unwrap();
+    let labour = print["work"][0]["id"].as_str().unwrap();
+    let step_line = print["work"][2]["id"].as_str().unwrap();
+    let outcome = [
+        ("status", "SUCCESS"),
+        ("durationMinutes", "90"),
+        ("filaments[0].usageId", usage),
+        ("filaments[0].usedGrams", "42,5"),
+        ("workMinutes[0].workLineId", labour),
+        ("workMinutes[0].minutes", "12"),
+        ("workMinutes[1].workLineId", step_line),
+        ("workMinutes[1].minutes", "2"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{id}/outcome"), &outcome).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let done = app.json(&format!("/api/prints/{id}")).await;
+    let minutes: Vec<&str> = done["outcome"]["workMinutes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|w| w["minutes"].as_str().unwrap())
+        .collect();
+    assert_eq!(minutes, ["12", "2"]);
 }
 
 #[actix_web::test]

@@ -13,6 +13,7 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
+use crate::api::prints::input::WorkKind;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
 use crate::api::prints::{PrintDto, Status, category_name};
 use crate::error::{ApiError, Code};
@@ -133,6 +134,31 @@ struct PartRow {
     run_kwh: String,
 }
 
+/// A work line whose actual minutes the outcome form asks for (labour and steps).
+struct WorkMinutesRow {
+    /// The line's id.
+    id: String,
+    /// Its label and how it counts (`Sanding · per piece`).
+    label: String,
+    /// The minutes in the form.
+    entered: String,
+}
+
+/// The labour and step lines of `print` with the minutes the form holds for them.
+fn work_minutes_rows(t: &Tr, print: &PrintDto, form: &Submitted) -> Vec<WorkMinutesRow> {
+    print
+        .work
+        .iter()
+        .filter(|w| w.kind != WorkKind::Charge)
+        .enumerate()
+        .map(|(k, w)| WorkMinutesRow {
+            id: w.id.clone(),
+            label: format!("{} · {}", w.label, t.t(&format!("per.{}", wire(&w.per)))),
+            entered: form.get(&format!("workMinutes[{k}].minutes")).to_string(),
+        })
+        .collect()
+}
+
 /// One outcome revision, formatted.
 struct RevisionRow {
     revision: u32,
@@ -156,6 +182,8 @@ struct DetailPage {
     series: Option<(String, String)>,
     parts: Vec<PartRow>,
     usages: Vec<UsageRow>,
+    /// Labour and step lines, for their actual minutes.
+    work_minutes: Vec<WorkMinutesRow>,
     moves: Vec<(String, String)>,
     /// A backward move asked for and not yet confirmed: its status (wire) and label.
     confirm_move: Option<(String, String)>,
@@ -187,6 +215,11 @@ impl DetailPage {
     /// The fault of field `field` of run `run` in the outcome form.
     fn run_fault(&self, run: &usize, field: &str) -> &str {
         self.faults.at(&format!("electricity[{run}].{field}"))
+    }
+
+    /// The fault of the actual minutes of work line `k` in the outcome form.
+    fn work_fault(&self, k: &usize) -> &str {
+        self.faults.at(&format!("workMinutes[{k}].minutes"))
     }
 
     /// (part id, fingerprint) of every part with an attached job, for the import.
@@ -361,6 +394,14 @@ fn outcome_form(t: &Tr, print: &PrintDto) -> Submitted {
         form.set(format!("filaments[{k}].usageId"), u.id.clone());
         form.set(format!("filaments[{k}].usedGrams"), grams);
     }
+    let timed = print.work.iter().filter(|w| w.kind != WorkKind::Charge);
+    for (k, w) in timed.enumerate() {
+        let minutes = outcome
+            .and_then(|o| o.work_minutes.iter().find(|m| m.work_line_id == w.id))
+            .map_or(w.amount.clone(), |m| m.minutes.clone());
+        form.set(format!("workMinutes[{k}].workLineId"), w.id.clone());
+        form.set(format!("workMinutes[{k}].minutes"), minutes);
+    }
     if print.parts.len() > 1 {
         for (i, p) in print.parts.iter().enumerate() {
             let seconds = outcome
@@ -472,6 +513,7 @@ impl DetailPage {
             costs: Costs::of(t, &print),
             parts,
             usages,
+            work_minutes: work_minutes_rows(t, &print, &form),
             moves: moves(&detail.print)
                 .into_iter()
                 .map(|s| wire(&Status::from(s)))
