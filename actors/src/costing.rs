@@ -14,12 +14,14 @@
 //! `costPerUnit = total / quantity`, rounded the same way (docs/api-contract.md, "Money").
 //! Each line keeps its rate as the fraction `price / per`, so later costs reuse it exactly.
 
+mod rate;
 pub mod work;
 
 use crate::money;
 use rust_decimal::Decimal;
 use storage::Id;
 use storage::records::{CostCategory, CostLine, Costing};
+pub use rate::Rate;
 pub use work::{MachinePlan, WorkKind, WorkPlan};
 
 /// Where pricing went beyond the amounts a print may store ([`money::MAX_AMOUNT`], or the decimal
@@ -47,19 +49,6 @@ pub enum Overflow {
     /// The sum of the lines.
     #[error("the total cost is too large")]
     Total,
-}
-
-/// A rate as an exact fraction: `price / per` currency per hour (lifetime) or per gram (weight).
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rate {
-    /// The priced record.
-    pub source_id: Id,
-    /// Its label at pricing time.
-    pub label: String,
-    /// Numerator: the purchase price.
-    pub price: Decimal,
-    /// Denominator: lifetime hours or net grams (> 0).
-    pub per: Decimal,
 }
 
 /// A planned filament use.

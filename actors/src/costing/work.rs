@@ -8,8 +8,9 @@
 //! - a step's machine: `minutes × units × purchasePrice / (60 × expectedLifetimeHours)`, and its
 //!   electricity `minutes × units × watts × pricePerKwh / 60,000`.
 
-use super::{Rate, mul};
+use super::rate::Rate;
 use crate::money;
+use money::multiply as mul;
 use rust_decimal::Decimal;
 use storage::Id;
 use storage::records::{CostCategory, CostLine, Per};
