@@ -18,10 +18,10 @@ mod rate;
 pub mod work;
 
 use crate::money;
+pub use rate::Rate;
 use rust_decimal::Decimal;
 use storage::Id;
 use storage::records::{CostCategory, CostLine, Costing};
-pub use rate::Rate;
 pub use work::{MachinePlan, WorkKind, WorkPlan};
 
 /// Where pricing went beyond the amounts a print may store ([`money::MAX_AMOUNT`], or the decimal

@@ -73,9 +73,11 @@ pub fn vat(net: Decimal, percent: Decimal) -> std::result::Result<Decimal, money
     )
 }
 
-/// Checks a rule before it is stored: a margin below 100 %, a VAT rate of at most 100 %.
+/// Checks a rule before it is stored: a margin below 100 %, a VAT rate of at most 100 %, a
+/// window of 1 to 1,000 outcomes.
 ///
-/// Errors: [`Error::Validation`] with `errors.outOfRange` at `percent` or `vatPercent`.
+/// Errors: [`Error::Validation`] with `errors.outOfRange` at `percent`, `vatPercent` or
+/// `failureWindow`.
 pub fn check(pricing: &Pricing) -> Result<()> {
     let mut faults = Vec::new();
     if pricing.basis == PriceBasis::Margin && pricing.percent >= HUNDRED {
@@ -83,6 +85,9 @@ pub fn check(pricing: &Pricing) -> Result<()> {
     }
     if pricing.vat_percent > HUNDRED {
         faults.push(FieldError::new("vatPercent", "errors.outOfRange"));
+    }
+    if !(1..=1000).contains(&pricing.failure_window) {
+        faults.push(FieldError::new("failureWindow", "errors.outOfRange"));
     }
     match faults.is_empty() {
         true => Ok(()),
@@ -132,6 +137,8 @@ mod tests {
             minimum_per_job: None,
             rounding,
             vat_percent: d("19"),
+            failure_adjusted: false,
+            failure_window: 20,
         }
     }
 

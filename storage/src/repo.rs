@@ -18,6 +18,7 @@ use redb::{
 };
 use serde::Serialize;
 use serde::de::DeserializeOwned;
+use std::ops::ControlFlow;
 
 /// A transaction tables can be read through: a [`ReadTransaction`] (MVCC snapshot) or a
 /// [`WriteTransaction`] (sees its own uncommitted writes).
@@ -213,6 +214,22 @@ pub fn for_each<R: Record>(tx: &impl Tx, mut visit: impl FnMut(R)) -> Result<()>
     for entry in table.iter()? {
         let (_, v) = entry?;
         visit(decode(R::NAME, v.value())?);
+    }
+    Ok(())
+}
+
+/// Calls `visit` with the records of the table newest first (ids are time-ordered, so in
+/// reverse creation order), decoding one at a time, until it answers [`ControlFlow::Break`].
+pub fn newest_first<R: Record>(
+    tx: &impl Tx,
+    mut visit: impl FnMut(R) -> ControlFlow<()>,
+) -> Result<()> {
+    let table = tx.table(R::TABLE)?;
+    for entry in table.iter()?.rev() {
+        let (_, v) = entry?;
+        if visit(decode(R::NAME, v.value())?).is_break() {
+            break;
+        }
     }
     Ok(())
 }

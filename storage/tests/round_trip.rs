@@ -378,21 +378,22 @@ fn pricing() -> impl Strategy<Value = Pricing> {
         Just(Rounding::Ninety)
     ];
     (
-        any::<bool>(),
-        basis,
-        decimal(),
-        of(decimal()),
-        rounding,
-        decimal(),
+        (any::<bool>(), basis, decimal(), of(decimal())),
+        (rounding, decimal(), any::<bool>(), any::<u16>()),
     )
         .prop_map(
-            |(enabled, basis, percent, minimum_per_job, rounding, vat_percent)| Pricing {
+            |(
+                (enabled, basis, percent, minimum_per_job),
+                (rounding, vat_percent, failure_adjusted, failure_window),
+            )| Pricing {
                 enabled,
                 basis,
                 percent,
                 minimum_per_job,
                 rounding,
                 vat_percent,
+                failure_adjusted,
+                failure_window,
             },
         )
 }
@@ -593,13 +594,20 @@ fn print() -> impl Strategy<Value = Print> {
 }
 
 fn price() -> impl Strategy<Value = PriceSnapshot> {
-    (decimal(), decimal(), any::<bool>()).prop_map(|(suggested, vat_percent, overridden)| {
-        PriceSnapshot {
-            suggested,
-            vat_percent,
-            overridden,
-        }
-    })
+    let success = (decimal(), any::<u32>()).prop_map(|(rate, sample)| SuccessRate { rate, sample });
+    (
+        (decimal(), decimal(), any::<bool>()),
+        (of(success), any::<bool>()),
+    )
+        .prop_map(
+            |((suggested, vat_percent, overridden), (success, failure_adjusted))| PriceSnapshot {
+                suggested,
+                vat_percent,
+                overridden,
+                success,
+                failure_adjusted,
+            },
+        )
 }
 
 fn series() -> impl Strategy<Value = Series> {

@@ -3,6 +3,7 @@
 //! both frozen when the print leaves DRAFT; off by default, so that a print costs and sells as
 //! before.
 
+use crate::outcomes::outcome;
 use crate::support::{TestApp, assert_field_error, draft, shop};
 use serde_json::{Value, json};
 
@@ -132,4 +133,54 @@ async fn the_csv_carries_work_and_price_after_the_specs_columns() {
     assert_eq!(cell("vat"), "1,31");
     assert_eq!(cell("gross"), "8,18");
     assert_eq!(cell("planned_cost"), "5,282175");
+}
+
+#[actix_web::test]
+async fn a_seeded_history_gives_the_success_rate_and_the_failure_adjusted_price() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    // Ten runs of the printer with PLA, the two oldest failed: 8 of 10 succeeded.
+    for n in 0..10 {
+        let done = app.done(&draft(&shop, &format!("Run {n}"))).await;
+        let status = if n < 2 { "FAILED" } else { "SUCCESS" };
+        let path = format!("/api/prints/{}/outcome", done["id"].as_str().unwrap());
+        let res = app.post(&path, &outcome(&done, status, 5400, "42.5")).await;
+        assert_eq!(res.status(), 200);
+    }
+    let res = app
+        .patch("/api/settings/pricing", &rule("MARGIN", "30"))
+        .await;
+    assert_eq!(res.status(), 200);
+    let shown = app.create("/api/prints", &draft(&shop, "Shown")).await;
+    assert_eq!(shown["price"]["successRate"], "0.8");
+    assert_eq!(shown["price"]["successSample"], 10);
+    // 1.782175 / 0.8.
+    assert_eq!(shown["price"]["costPerGoodPart"], "2.22771875");
+    assert_eq!(shown["price"]["failureAdjusted"], false);
+    assert_eq!(
+        shown["salesValue"], "2.55",
+        "the switch is off: the cost itself"
+    );
+
+    let mut adjusted = rule("MARGIN", "30");
+    adjusted["failureAdjusted"] = json!(true);
+    let res = app.patch("/api/settings/pricing", &adjusted).await;
+    assert_eq!(res.status(), 200);
+    let priced = app.create("/api/prints", &draft(&shop, "Adjusted")).await;
+    // 2.22771875 / 0.7 = 3.1824553571… → 3.18.
+    assert_eq!(priced["salesValue"], "3.18");
+    assert_eq!(priced["price"]["failureAdjusted"], true);
+
+    // Only the latest five count: all of them succeeded.
+    adjusted["failureWindow"] = json!(5);
+    let res = app.patch("/api/settings/pricing", &adjusted).await;
+    assert_eq!(res.status(), 200);
+    let recent = app.create("/api/prints", &draft(&shop, "Recent")).await;
+    assert_eq!(recent["price"]["successRate"], "1");
+    assert_eq!(recent["price"]["successSample"], 5);
+    assert_eq!(recent["salesValue"], "2.55");
+    adjusted["failureWindow"] = json!(0);
+    let res = app.patch("/api/settings/pricing", &adjusted).await;
+    assert_field_error(res, "failureWindow", "errors.outOfRange").await;
 }

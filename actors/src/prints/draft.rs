@@ -48,7 +48,8 @@ fn priced_as(
     let planned = plan::resolve(tx, input, existing, spools)?;
     let costing = plan::price(&planned, settings.electricity_price, input.quantity)?;
     let given = input.sales_value.as_ref().map(|a| *a.get());
-    let (sales_value, price) = plan::sell(tx, &costing, planned.customer_id, given)?;
+    let (sales_value, price) =
+        plan::sell(tx, (&planned.parts, &costing), planned.customer_id, given)?;
     Ok(Print {
         id: existing.map_or_else(Id::new, |p| p.id),
         version: existing.map_or(1, |p| p.version + 1),

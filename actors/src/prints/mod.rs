@@ -17,6 +17,7 @@ pub mod outcome;
 mod plan;
 pub mod power;
 pub mod query;
+pub mod success;
 mod summary;
 
 pub use commands::{

@@ -2,12 +2,14 @@
 //! the caller's transaction, every fault is reported with its JSON path, and the rates of the
 //! cost engine are taken from the records found.
 
+use super::success;
 use crate::costing::{
     self, FilamentUse, MachinePlan, Overflow, PartPlan, Rate, WorkKind, WorkPlan,
 };
 use crate::inventory::filaments;
 use crate::ledger;
 use crate::ledger::remote as links;
+use crate::money;
 use crate::pricing;
 use crate::values::{Amount, Grams, Name, Note, Seconds};
 use crate::{Error, FieldError, Result};
@@ -590,12 +592,15 @@ fn customer(tx: &impl Tx, input: &PrintInput, faults: &mut Faults) -> Result<Opt
 /// The sales value of a draft costing `costing` and its price suggestion: with the price rule
 /// off, the sales value given (no suggestion); with it on, the rule's price for the customer's
 /// discount ([`pricing::suggest`]), which is the sales value unless the maker `given` another
-/// (kept beside it, `overridden`).
+/// (kept beside it, `overridden`). The success rate of the parts' printers and materials
+/// ([`success::of`]) is kept with it; with the rule's `failure_adjusted` the price is made
+/// from the expected cost per good part (`cost ÷ rate`), unless no run succeeded (rate 0: the
+/// cost as it is).
 ///
 /// Errors: `errors.outOfRange` at `parts` when the price leaves the money range.
 pub(super) fn sell(
     tx: &impl Tx,
-    costing: &Costing,
+    (parts, costing): (&[Part], &Costing),
     customer_id: Option<Id>,
     given: Option<Decimal>,
 ) -> Result<(Option<Decimal>, Option<PriceSnapshot>)> {
@@ -607,12 +612,22 @@ pub(super) fn sell(
         Some(id) => repo::get::<Customer>(tx, id)?.and_then(|c| c.discount_percent),
         None => None,
     };
-    let suggested = pricing::suggest(costing.total, &rule, discount)
-        .map_err(|_| Error::field("parts", "errors.outOfRange"))?;
+    let success = success::of(tx, parts, rule.failure_window)?;
+    let adjusted = success
+        .as_ref()
+        .filter(|s| rule.failure_adjusted && !s.rate.is_zero());
+    let out_of_range = |_| Error::field("parts", "errors.outOfRange");
+    let basis = match adjusted {
+        Some(s) => money::divide(costing.total, s.rate).map_err(out_of_range)?,
+        None => costing.total,
+    };
+    let suggested = pricing::suggest(basis, &rule, discount).map_err(out_of_range)?;
     let price = PriceSnapshot {
         suggested,
         vat_percent: rule.vat_percent,
         overridden: given.is_some_and(|g| g != suggested),
+        failure_adjusted: adjusted.is_some(),
+        success,
     };
     Ok((Some(given.unwrap_or(suggested)), Some(price)))
 }

@@ -29,7 +29,7 @@ pub use meter::{EnergyUnit, MAX_SCALE, MeterHour, MeterLink, MeterSource, OutOfR
 pub use print::{
     CostCategory, CostLine, Costing, EnergySource, HotendUse, Outcome, OutcomeRevision,
     OutcomeStatus, Part, PartElectricity, PriceSnapshot, Print, PrintSource, PrintStatus, Series,
-    SeriesStatus, Unmetered, Usage, UsageGrams,
+    SeriesStatus, SuccessRate, Unmetered, Usage, UsageGrams,
 };
 pub use settings::{BackupSchedule, PriceBasis, Pricing, Rounding, Settings};
 pub use spool::{Movement, MovementKind, Spool};

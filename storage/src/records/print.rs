@@ -350,6 +350,22 @@ pub struct PriceSnapshot {
     pub vat_percent: Decimal,
     /// The sales value is the maker's, not the suggestion.
     pub overridden: bool,
+    /// The success rate of the print's printers and materials when it was priced (none without
+    /// a recorded outcome to count).
+    pub success: Option<SuccessRate>,
+    /// The suggestion was made from the expected cost per good part (cost ÷ success rate).
+    pub failure_adjusted: bool,
+}
+
+/// How many of the latest runs of a printer and material succeeded, for a draft: the product of
+/// its parts' rates (a print fails when any part fails).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SuccessRate {
+    /// The rate, 0 to 1, exact (a product of fractions, rounded to 10 places).
+    #[serde(with = "rust_decimal::serde::str")]
+    pub rate: Decimal,
+    /// The outcomes counted, over all parts.
+    pub sample: u32,
 }
 
 /// State of a print series.

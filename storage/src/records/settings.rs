@@ -88,10 +88,15 @@ pub struct Pricing {
     /// The VAT rate, percent, shown on drafts and quotes (0 for a small business, § 19 UStG).
     #[serde(with = "rust_decimal::serde::str")]
     pub vat_percent: Decimal,
+    /// Price the expected cost per good part (cost ÷ success rate) instead of the cost.
+    pub failure_adjusted: bool,
+    /// How many of the latest outcomes per printer and material the success rate counts.
+    pub failure_window: u16,
 }
 
 impl Default for Pricing {
-    /// Off; when switched on, a markup of 30 %, to the cent, 19 % VAT (Germany's standard rate).
+    /// Off; when switched on, a markup of 30 %, to the cent, 19 % VAT (Germany's standard rate),
+    /// on the cost itself (success rates over the latest 20 outcomes shown beside it).
     fn default() -> Self {
         Pricing {
             enabled: false,
@@ -100,6 +105,8 @@ impl Default for Pricing {
             minimum_per_job: None,
             rounding: Rounding::Cent,
             vat_percent: Decimal::from(19),
+            failure_adjusted: false,
+            failure_window: 20,
         }
     }
 }

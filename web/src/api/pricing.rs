@@ -63,6 +63,10 @@ pub struct Pricing {
     pub rounding: Rounding,
     /// The VAT rate, percent.
     pub vat_percent: String,
+    /// Price the expected cost per good part (cost ÷ success rate) instead of the cost.
+    pub failure_adjusted: bool,
+    /// How many of the latest outcomes per printer and material the success rate counts.
+    pub failure_window: u16,
 }
 
 /// A new price rule (full replacement).
@@ -86,6 +90,15 @@ pub struct PricingInput {
     /// The VAT rate, percent, at most 100 (0 for a small business under § 19 UStG).
     #[schema(example = "19")]
     pub vat_percent: Amount,
+    /// Price the expected cost per good part (cost ÷ success rate); default false.
+    #[serde(default)]
+    #[deserr(default)]
+    pub failure_adjusted: bool,
+    /// The latest outcomes per printer and material the success rate counts, 1 to 1,000
+    /// (default 20).
+    #[schema(minimum = 1, maximum = 1000)]
+    #[deserr(default = 20)]
+    pub failure_window: u16,
 }
 
 impl From<records::Pricing> for Pricing {
@@ -104,6 +117,8 @@ impl From<records::Pricing> for Pricing {
                 records::Rounding::Ninety => Rounding::Ninety,
             },
             vat_percent: dec(p.vat_percent),
+            failure_adjusted: p.failure_adjusted,
+            failure_window: p.failure_window,
         }
     }
 }
@@ -124,6 +139,8 @@ impl From<PricingInput> for records::Pricing {
                 Rounding::Ninety => records::Rounding::Ninety,
             },
             vat_percent: p.vat_percent.into_inner(),
+            failure_adjusted: p.failure_adjusted,
+            failure_window: p.failure_window,
         }
     }
 }
@@ -147,7 +164,7 @@ pub async fn get_pricing(
         (status = 200, body = Pricing),
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
-        (status = 422, description = "VALIDATION_FAILED: a margin of 100 % or more, a VAT rate above 100 %", body = ErrorBody),
+        (status = 422, description = "VALIDATION_FAILED: a margin of 100 % or more, a VAT rate above 100 %, a window outside 1 to 1,000", body = ErrorBody),
     ),
     security(("session" = []))
 )]

@@ -34,6 +34,10 @@ pub async fn show(ctx: Ctx) -> Page {
     form.set("minimumPerJob", stored.minimum_per_job.unwrap_or_default());
     form.set("rounding", wire::name(&stored.rounding));
     form.set("vatPercent", stored.vat_percent);
+    if stored.failure_adjusted {
+        form.set("failureAdjusted", "on");
+    }
+    form.set("failureWindow", stored.failure_window.to_string());
     let saved = ctx.flagged("saved");
     render(ctx, form, Faults::default(), saved, StatusCode::OK)
 }
@@ -51,8 +55,9 @@ fn render(ctx: Ctx, form: Submitted, faults: Faults, saved: bool, status: Status
 /// `POST /settings/pricing`: saves the rule, or shows the form again with its faults.
 pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let mut tree = form.tree(&[]);
+    let mut tree = form.tree(&["failureWindow"]);
     tree["enabled"] = Value::Bool(form.checked("enabled"));
+    tree["failureAdjusted"] = Value::Bool(form.checked("failureAdjusted"));
     let result = match ctx.typed(|| input::parse::<PricingInput>(tree)) {
         Ok(rule) => ctx.state.send(SetPricing(rule.into())).await,
         Err(e) => Err(e),

@@ -339,7 +339,19 @@ pub fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
     let suggested = price.map(|p| p.suggested_net.clone());
     let vat = price.and_then(|p| p.vat.clone());
     let gross = price.and_then(|p| p.gross.clone());
-    [
+    let good = price.and_then(|p| p.cost_per_good_part.clone());
+    let good_label = price.and_then(|p| p.success_rate.as_deref()).map(|rate| {
+        let percent = rate.parse::<Decimal>().unwrap_or_default() * Decimal::ONE_HUNDRED;
+        let sample = price.map_or(0, |p| p.success_sample);
+        format!(
+            "{} ({} % · {} {})",
+            t.t("financials.costPerGoodPart"),
+            t.number(percent, 1),
+            sample,
+            t.t("financials.runs")
+        )
+    });
+    let mut rows: Vec<(String, String)> = [
         ("financials.suggestedNet", &suggested),
         ("financials.salesValue", &f.sales_value),
         ("financials.vat", &vat),
@@ -364,7 +376,11 @@ pub fn financials(t: &Tr, print: &PrintDto) -> Vec<(String, String)> {
             .as_ref()
             .map(|v| (t.t(key).to_string(), t.money_str(v)))
     })
-    .collect()
+    .collect();
+    if let (Some(label), Some(good)) = (good_label, good) {
+        rows.insert(1, (label, t.money_str(&good)));
+    }
+    rows
 }
 
 /// The outcome form's values: the submitted ones, or the current outcome's, or the plan's; each

@@ -267,6 +267,16 @@ pub struct PriceDto {
     pub vat: Option<String>,
     /// Net plus VAT.
     pub gross: Option<String>,
+    /// The success rate of the print's printers and materials over their latest outcomes
+    /// (0 to 1), when any was recorded.
+    pub success_rate: Option<String>,
+    /// The outcomes that rate counts.
+    pub success_sample: u32,
+    /// The expected cost per good part: cost per unit ÷ success rate (null without a rate, or
+    /// at a rate of 0).
+    pub cost_per_good_part: Option<String>,
+    /// The suggestion was made from the expected cost per good part.
+    pub failure_adjusted: bool,
 }
 
 impl PriceDto {
@@ -283,6 +293,15 @@ impl PriceDto {
             vat_percent: dec(price.vat_percent),
             vat: dec_opt(vat),
             gross: dec_opt(print.sales_value.zip(vat).map(|(n, v)| (n + v).normalize())),
+            success_rate: price.success.as_ref().map(|s| dec(s.rate)),
+            success_sample: price.success.as_ref().map_or(0, |s| s.sample),
+            cost_per_good_part: price
+                .success
+                .as_ref()
+                .filter(|s| !s.rate.is_zero())
+                .and_then(|s| money::divide(print.costing.cost_per_unit, s.rate).ok())
+                .map(dec),
+            failure_adjusted: price.failure_adjusted,
         })
     }
 }
