@@ -191,4 +191,12 @@ async fn settings_pricing_is_set_by_its_form_and_a_draft_shows_its_price_with_va
     // The editor leaves a suggested sales value out, so that the next save prices anew.
     let (_, edit) = page(&client, &app, &format!("/prints/{id}/edit")).await;
     assert!(!edit.contains(r#"value="2,55""#), "{edit}");
+    assert!(
+        edit.contains(r#"<dl class="figures" id="preview-price">"#),
+        "{edit}"
+    );
+    assert!(
+        edit.contains(r#"<dd id="preview-suggested">2,55"#),
+        "{edit}"
+    );
 }

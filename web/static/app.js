@@ -219,6 +219,17 @@ if (editor) {
         state.textContent = "";
         total.textContent = money.format(Number(body.totalCost));
         total.setAttribute("data-value", body.totalCost);
+        // The price rule's suggestion, gross and planned margin, while the rule is on.
+        const price = document.getElementById("preview-price");
+        if (price) {
+          price.hidden = !body.price;
+          if (body.price) {
+            const shown = (value) => (value == null ? "–" : money.format(Number(value)));
+            document.getElementById("preview-suggested").textContent = shown(body.price.suggestedNet);
+            document.getElementById("preview-gross").textContent = shown(body.price.gross);
+            document.getElementById("preview-margin").textContent = shown(body.financials.plannedMargin);
+          }
+        }
         lines.replaceChildren(...body.costLines.map((line) => {
           const row = document.createElement("tr");
           const category = document.querySelector(`#category-names [data-category='${line.category}']`);

@@ -100,6 +100,9 @@ struct EditorPage {
     categories: Vec<(&'static str, String)>,
     /// The stored print's costs (edit), for reading without JavaScript.
     costs: Option<print_detail::Costs>,
+    /// The stored print's suggested net price, gross price and planned margin, formatted, when
+    /// the price rule priced it (the live preview fills them in as the draft changes).
+    price: Option<(String, String, String)>,
     /// A sliced file's figures, when the draft comes from one.
     sliced: Option<SlicedView>,
     /// The hidden `source.*` fields of a draft made from a sliced file (name, value).
@@ -419,6 +422,17 @@ async fn render_with(
         plates: of("BUILD_PLATE"),
         others: of("OTHER"),
         costs: print.map(|p| print_detail::Costs::of(&ctx.chrome.t, p)),
+        price: print.and_then(|p| {
+            let price = p.price.as_ref()?;
+            let t = &ctx.chrome.t;
+            let money =
+                |v: &Option<String>| v.as_deref().map(|v| t.money_str(v)).unwrap_or_default();
+            Some((
+                t.money_str(&price.suggested_net),
+                money(&price.gross),
+                money(&p.financials.planned_margin),
+            ))
+        }),
         categories: print_detail::CATEGORIES
             .iter()
             .map(|c| (*c, ctx.chrome.t.t(&format!("category.{c}")).to_string()))
