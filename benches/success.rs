@@ -60,7 +60,7 @@ fn done(n: usize, part: Part) -> Print {
         total: Decimal::ONE,
         cost_per_unit: Decimal::ONE,
     };
-    let status = if n % 7 == 0 {
+    let status = if n.is_multiple_of(7) {
         OutcomeStatus::Failed
     } else {
         OutcomeStatus::Success

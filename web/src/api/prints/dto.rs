@@ -2,6 +2,7 @@
 //! and financials. Names shown beside ids (printer, build plate, hotends) are the labels frozen in
 //! the cost snapshot.
 
+use super::input::WorkKind;
 use super::outcome_dto;
 use crate::api::charges::Per;
 use crate::wire::{WireSha256, dec, dec_opt, name, ts};
@@ -90,7 +91,7 @@ pub struct WorkLineDto {
     /// Line id (outcomes give actual minutes against it).
     pub id: String,
     /// LABOUR, CHARGE or STEP.
-    pub kind: super::input::WorkKind,
+    pub kind: WorkKind,
     /// The labour rate, charge or step.
     pub source_id: String,
     /// Its name at pricing time.
@@ -117,7 +118,7 @@ fn work_dto(print: &Print) -> Vec<WorkLineDto> {
             };
             WorkLineDto {
                 id: w.id.to_string(),
-                kind: super::input::WorkKind::of(w.source),
+                kind: WorkKind::of(w.source),
                 source_id: w.source.id().to_string(),
                 label: lines().next().map(|l| l.label.clone()).unwrap_or_default(),
                 amount: dec(w.amount),
