@@ -25,6 +25,7 @@ use actors::integrations::spoolmgr::{RemoteFilament, RemoteSpool, RemoteVendor};
 use actors::inventory::charges::{ChargeInput, Charges};
 use actors::inventory::commands::{CreateRecord, ReplaceRecord};
 use actors::inventory::labour_rates::{LabourRateInput, LabourRates};
+use actors::pricing::SetPricing;
 use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus, WorkInput};
@@ -45,8 +46,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use storage::records::MovementKind;
 use storage::records::{
-    Authority, OperationState, OutcomeStatus, Per, Print, PrintStatus, Spool, SpoolmgrOperation,
-    WorkSource,
+    Authority, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Spool,
+    SpoolmgrOperation, WorkSource,
 };
 use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
@@ -299,6 +300,8 @@ enum Step {
     Settle(bool),
     /// The labour rate the drafts' work lines price at, per hour.
     Rate(u8),
+    /// The price rule on (failure-adjusted) or off.
+    Pricing(bool),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -318,6 +321,7 @@ fn step() -> impl Strategy<Value = Step> {
         1 => proptest::option::of(0u16..1000).prop_map(Step::Sync),
         3 => any::<bool>().prop_map(Step::Settle),
         1 => any::<u8>().prop_map(Step::Rate),
+        1 => any::<bool>().prop_map(Step::Pricing),
     ]
 }
 
@@ -626,6 +630,15 @@ impl Workload<'_> {
                 } else {
                     false
                 }
+            }
+            Step::Pricing(enabled) => {
+                let rule = Pricing {
+                    enabled: *enabled,
+                    failure_adjusted: true,
+                    ..Pricing::default()
+                };
+                self.writers.send(SetPricing(rule)).await?;
+                true
             }
             Step::Rate(hourly) => {
                 let command = ReplaceRecord::<LabourRates> {

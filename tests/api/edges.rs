@@ -92,6 +92,8 @@ struct Edge {
     /// A labour rate and a fixed charge, and the draft's work: labour minutes, the charge's
     /// count, per piece or per job, and the outcome's actual minutes.
     work: ((String, String), (String, String, bool, String)),
+    /// The price rule: a margin (else a markup) of this percent, a minimum per job, VAT.
+    price: (bool, String, String, String),
 }
 
 fn edge() -> impl Strategy<Value = Edge> {
@@ -110,9 +112,15 @@ fn edge() -> impl Strategy<Value = Edge> {
             (amount(), amount()),
             (amount(), amount(), any::<bool>(), amount()),
         ),
+        (
+            any::<bool>(),
+            prop_oneof![3 => (0u32..100).prop_map(|p| p.to_string()), 1 => amount()],
+            amount(),
+            prop_oneof![3 => (0u32..=100).prop_map(|p| p.to_string()), 1 => amount()],
+        ),
     )
         .prop_map(
-            |(printer, components, filament, electricity, draft, outcome, work)| Edge {
+            |(printer, components, filament, electricity, draft, outcome, work, price)| Edge {
                 printer,
                 components,
                 filament,
@@ -120,6 +128,7 @@ fn edge() -> impl Strategy<Value = Edge> {
                 draft,
                 outcome,
                 work,
+                price,
             },
         )
 }
@@ -205,6 +214,16 @@ async fn run(app: &TestApp, shop: &support::Shop, edge: &Edge) {
     .into_iter()
     .flatten()
     .collect();
+    let (margin, percent, minimum, vat) = &edge.price;
+    let rule = json!({"enabled": true, "basis": if *margin { "MARGIN" } else { "MARKUP" },
+        "percent": percent, "minimumPerJob": minimum, "rounding": "NINETY", "vatPercent": vat,
+        "failureAdjusted": true});
+    answered(
+        app.patch("/api/settings/pricing", &rule).await,
+        "pricing",
+        edge,
+    )
+    .await;
     let (seconds, grams, quantity) = &edge.draft;
     let draft = json!({
         "work": work,
@@ -271,6 +290,8 @@ async fn inputs_at_and_beyond_their_limits_never_answer_a_server_error() {
         ("draft", 422),
         ("outcome", 200),
         ("outcome", 422),
+        ("pricing", 200),
+        ("pricing", 422),
     ] {
         assert!(
             answers.contains_key(&taken),
