@@ -104,6 +104,7 @@ fn customer(txn: &Txn, name: &str, email: Option<&str>, own: bool, now: Timestam
         note: None,
         exclude_from_dashboard: own,
         discount_percent: None,
+        billing: Default::default(),
     };
     Ok(Customers::create(txn, &input, now)?.id)
 }

@@ -469,6 +469,51 @@ string_value!(
     }
 );
 
+/// The pattern of an ISO 3166-1 alpha-2 code: every assigned one, as the `isocountry` crate
+/// lists them.
+fn country_pattern() -> String {
+    let codes: Vec<&str> = isocountry::CountryCode::iter()
+        .map(|c| c.alpha2())
+        .collect();
+    format!("^({})$", codes.join("|"))
+}
+
+string_value!(
+    /// An ISO 3166-1 alpha-2 country code, stored upper-case (`DE`); only assigned codes.
+    /// Errors: `errors.invalidCountry`.
+    Country(String),
+    schema = wire(Some(country_pattern()), None, None),
+    |text| {
+        let code = text.trim().to_ascii_uppercase();
+        match isocountry::CountryCode::for_alpha2(&code) {
+            Ok(_) => Ok(code),
+            Err(_) => Err(refuse("errors.invalidCountry", "expected an ISO 3166-1 alpha-2 code")),
+        }
+    }
+);
+
+string_value!(
+    /// A VAT identification number: its country prefix (two letters) and 2 to 12 digits, letters
+    /// or `+*.`, spaces removed and stored upper-case (`DE123456789`). The shapes of each
+    /// country's numbers come with the invoices (issue 47). Errors: `errors.invalidVatId`.
+    VatId(String),
+    schema = wire(Some("^[A-Za-z]{2}[0-9A-Za-z+*.]{2,12}$".into()), None, None),
+    |text| {
+        let id: String = text.split_whitespace().collect::<String>().to_ascii_uppercase();
+        let bytes = id.as_bytes();
+        let valid = (4..=14).contains(&bytes.len())
+            && bytes.iter().take(2).all(u8::is_ascii_uppercase)
+            && bytes
+                .iter()
+                .skip(2)
+                .all(|b| b.is_ascii_alphanumeric() || b"+*.".contains(b));
+        match valid {
+            true => Ok(id),
+            false => Err(refuse("errors.invalidVatId", "expected a country prefix and 2 to 12 characters")),
+        }
+    }
+);
+
 string_value!(
     /// An ISO 4217 currency code: three ASCII letters, stored upper-case (`EUR`).
     /// Errors: `errors.invalidCurrency`.

@@ -459,6 +459,7 @@ mod tests {
             created_at: Timestamp(1_700_000_000),
             updated_at: Timestamp(1_700_000_000),
             discount_percent: None,
+            billing: Default::default(),
         }
     }
 

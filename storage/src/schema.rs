@@ -35,15 +35,16 @@
 //!   outcome revisions the actual minutes of those lines (none); cost lines may be of the
 //!   categories LABOUR, CHARGE, MACHINE and MACHINE_ELECTRICITY; the tables of labour rates,
 //!   charges and post-processing steps. The price rule: prints gained its suggestion (none for
-//!   existing prints, which keep their sales value), customers a discount on it (none), the
+//!   existing prints, which keep their sales value), customers a discount on it and their
+//!   billing details (none), the
 //!   settings Settings › Pricing (key 6, off until set). Rewrites `prints`, `print_answers`
 //!   and `customers`, then rebuilds
 //!   every reference edge from the records (here rather than in step 10, because it decodes
 //!   prints in the newest layout; a file of version 10 has them rebuilt once more).
 
 use crate::records::{
-    Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print, PrintLog,
-    Printer,
+    Billing, Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print,
+    PrintLog, Printer,
 };
 use crate::repo;
 use crate::repo::Tx;
@@ -398,6 +399,7 @@ fn customer_v11(old: legacy::CustomerV10) -> Customer {
         created_at: old.created_at,
         updated_at: old.updated_at,
         discount_percent: None,
+        billing: Billing::default(),
     }
 }
 

@@ -90,11 +90,20 @@ fn customer() -> impl Strategy<Value = Customer> {
         of(text()),
         any::<(bool, bool)>(),
         (at(), at()),
-        of(decimal()),
+        (of(decimal()), billing()),
     )
         .prop_map(
-            |(id, name, email, note, (exclude, archived), (created_at, updated_at), discount)| {
+            |(
+                id,
+                name,
+                email,
+                note,
+                (exclude, archived),
+                (created_at, updated_at),
+                (discount, billing),
+            )| {
                 Customer {
+                    billing,
                     id,
                     name,
                     email,
@@ -104,6 +113,37 @@ fn customer() -> impl Strategy<Value = Customer> {
                     created_at,
                     updated_at,
                     discount_percent: discount,
+                }
+            },
+        )
+}
+
+fn billing() -> impl Strategy<Value = Billing> {
+    let address =
+        (text(), text(), text(), text()).prop_map(|(street, postal_code, city, country)| {
+            PostalAddress {
+                street,
+                postal_code,
+                city,
+                country,
+            }
+        });
+    (
+        (of(address), of(text()), of(text())),
+        (of(text()), of(text()), of(any::<u16>())),
+    )
+        .prop_map(
+            |(
+                (address, vat_id, buyer_reference),
+                (invoice_email, language, payment_terms_days),
+            )| {
+                Billing {
+                    address,
+                    vat_id,
+                    buyer_reference,
+                    invoice_email,
+                    language,
+                    payment_terms_days,
                 }
             },
         )

@@ -590,3 +590,67 @@ async fn a_legacy_name_of_an_archived_manufacturer_restores_it() {
         .unwrap();
     assert_eq!(maker["archived"], false, "active again");
 }
+
+/// Issue 46: what a quote and an invoice need of a customer, in one place, each validated.
+#[actix_web::test]
+async fn a_customer_carries_its_billing_details_each_checked_at_its_field() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let body = json!({
+        "name": "Stadt Musterhausen",
+        "address": {"street": "Rathausplatz 1", "postalCode": "12345", "city": "Musterhausen", "country": "de"},
+        "vatId": "de 123 456 789",
+        "buyerReference": "991-12345-67",
+        "invoiceEmail": "rechnung@musterhausen.de",
+        "language": "de-DE",
+        "paymentTermsDays": 30
+    });
+    let created = app.create("/api/customers", &body).await;
+    assert_eq!(created["address"]["country"], "DE");
+    assert_eq!(created["vatId"], "DE123456789");
+    assert_eq!(created["buyerReference"], "991-12345-67");
+    assert_eq!(created["paymentTermsDays"], 30);
+    let again = app
+        .json(&format!(
+            "/api/customers/{}",
+            created["id"].as_str().unwrap()
+        ))
+        .await;
+    assert_eq!(again["address"], created["address"]);
+
+    for (change, path, key) in [
+        (
+            json!({"address": {"street": "A", "postalCode": "1", "city": "B", "country": "XX"}}),
+            "address.country",
+            "errors.invalidCountry",
+        ),
+        (
+            json!({"address": {"street": "A", "postalCode": "1", "country": "DE"}}),
+            "address.city",
+            "errors.required",
+        ),
+        (json!({"vatId": "D1"}), "vatId", "errors.invalidVatId"),
+        (
+            json!({"vatId": "DÉ123456789"}),
+            "vatId",
+            "errors.invalidVatId",
+        ),
+        (
+            json!({"language": "fr-FR"}),
+            "language",
+            "errors.unsupportedLocale",
+        ),
+        (
+            json!({"paymentTermsDays": 366}),
+            "paymentTermsDays",
+            "errors.outOfRange",
+        ),
+    ] {
+        let mut bad = json!({"name": "Bad"});
+        for (k, v) in change.as_object().unwrap() {
+            bad[k] = v.clone();
+        }
+        let res = app.post("/api/customers", &bad).await;
+        assert_field_error(res, path, key).await;
+    }
+}

@@ -200,3 +200,33 @@ async fn settings_pricing_is_set_by_its_form_and_a_draft_shows_its_price_with_va
         "{edit}"
     );
 }
+
+#[actix_web::test]
+async fn a_customers_billing_details_are_kept_through_its_form() {
+    let (app, client) = signed_in().await;
+    let mut form = vec![
+        ("name", "Stadt Musterhausen"),
+        ("discountPercent", "10"),
+        ("address.street", "Rathausplatz 1"),
+        ("address.postalCode", "12345"),
+        ("address.city", "Musterhausen"),
+        ("address.country", "XX"),
+        ("vatId", "DE123456789"),
+        ("language", "de-DE"),
+        ("paymentTermsDays", "30"),
+    ];
+    let res = submit(&client, &app, "/customers", &form).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(body.contains(r#"id="address.country-fault""#), "{body}");
+    form[5] = ("address.country", "de");
+    let res = submit(&client, &app, "/customers", &form).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let id = created_id(location(&res));
+    let stored = app.json(&format!("/api/customers/{id}")).await;
+    assert_eq!(stored["address"]["country"], "DE");
+    assert_eq!(stored["paymentTermsDays"], 30);
+    assert_eq!(stored["discountPercent"], "10");
+    let (_, page) = page(&client, &app, &format!("/customers/{id}")).await;
+    assert!(page.contains(r#"value="Rathausplatz 1""#), "{page}");
+}

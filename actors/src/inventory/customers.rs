@@ -3,10 +3,10 @@
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::inventory;
 use crate::txn::Txn;
-use crate::values::{Amount, Email, Name, Note, note_text};
+use crate::values::{Amount, Country, Email, Locale, Name, Note, VatId, note_text};
 use crate::{Error, Result};
 use rust_decimal::Decimal;
-use storage::records::Customer;
+use storage::records::{Billing, Customer, PostalAddress};
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
@@ -27,6 +27,60 @@ pub struct CustomerInput {
     pub exclude_from_dashboard: bool,
     /// A discount on the price rule, percent below 100.
     pub discount_percent: Option<Amount>,
+    /// What quotes and invoices need.
+    pub billing: BillingInput,
+}
+
+/// A postal address input.
+#[derive(Debug, Clone)]
+pub struct AddressInput {
+    /// Street and number.
+    pub street: Name,
+    /// Postal code.
+    pub postal_code: Name,
+    /// City.
+    pub city: Name,
+    /// ISO 3166-1 alpha-2.
+    pub country: Country,
+}
+
+/// The billing details of a customer input; each optional.
+#[derive(Debug, Clone, Default)]
+pub struct BillingInput {
+    /// Postal address with country.
+    pub address: Option<AddressInput>,
+    /// VAT identification number.
+    pub vat_id: Option<VatId>,
+    /// Buyer reference or Leitweg-ID.
+    pub buyer_reference: Option<Name>,
+    /// Where invoices go.
+    pub invoice_email: Option<Email>,
+    /// Quote and invoice language.
+    pub language: Option<Locale>,
+    /// Days to pay, 0 to 365.
+    pub payment_terms_days: Option<u16>,
+}
+
+impl BillingInput {
+    /// The stored form. Errors: `errors.outOfRange` at `paymentTermsDays` beyond 365.
+    fn billing(&self) -> Result<Billing> {
+        if self.payment_terms_days.is_some_and(|d| d > 365) {
+            return Err(Error::field("paymentTermsDays", "errors.outOfRange"));
+        }
+        Ok(Billing {
+            address: self.address.as_ref().map(|a| PostalAddress {
+                street: a.street.get().clone(),
+                postal_code: a.postal_code.get().clone(),
+                city: a.city.get().clone(),
+                country: a.country.get().clone(),
+            }),
+            vat_id: self.vat_id.as_ref().map(|v| v.get().clone()),
+            buyer_reference: self.buyer_reference.as_ref().map(|b| b.get().clone()),
+            invoice_email: self.invoice_email.as_ref().map(|e| e.get().clone()),
+            language: self.language.as_ref().map(|l| l.get().clone()),
+            payment_terms_days: self.payment_terms_days,
+        })
+    }
 }
 
 fn write(
@@ -45,6 +99,7 @@ fn write(
         }
         other => other,
     };
+    customer.billing = input.billing.billing()?;
     customer.updated_at = now;
     save(txn, &customer)?;
     Ok(customer)
@@ -70,6 +125,7 @@ impl Kind for Customers {
             created_at: now,
             updated_at: now,
             discount_percent: None,
+            billing: Billing::default(),
         };
         write(txn, customer, input, now)
     }

@@ -27,6 +27,40 @@ pub struct Customer {
     /// (schema 11).
     #[serde(with = "rust_decimal::serde::str_option")]
     pub discount_percent: Option<Decimal>,
+    /// What a quote or an invoice to this customer needs (schema 11), in one place.
+    pub billing: Billing,
+}
+
+/// A postal address.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PostalAddress {
+    /// Street and number, one or two lines.
+    pub street: String,
+    /// Postal code.
+    pub postal_code: String,
+    /// City.
+    pub city: String,
+    /// ISO 3166-1 alpha-2 country code, upper-case (`DE`).
+    pub country: String,
+}
+
+/// A customer's billing details: the fields a quote and an EN 16931 invoice name (issues 46
+/// and 47). All optional: a maker's own prints need none.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Billing {
+    /// Postal address with country.
+    pub address: Option<PostalAddress>,
+    /// VAT identification number (USt-IdNr.), upper-case, country prefix first (`DE123456789`).
+    pub vat_id: Option<String>,
+    /// The buyer's reference: a public buyer's Leitweg-ID, or an order reference.
+    pub buyer_reference: Option<String>,
+    /// Where invoices go, when not to `email`.
+    pub invoice_email: Option<String>,
+    /// The language quotes and invoices are written in (`de-DE`, `en-US`); the shop's default
+    /// when none.
+    pub language: Option<String>,
+    /// Days to pay, when other than the shop's terms.
+    pub payment_terms_days: Option<u16>,
 }
 
 /// A maker of printers, components or filament. The name is unique (case-insensitive).

@@ -22,7 +22,9 @@ pub use account::{Account, Session};
 pub use alerts::{AlertSettings, StandingAlert, StandingAlerts, Webhook, WebhookForm};
 pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
-pub use inventory::{Component, ComponentType, Customer, Filament, Manufacturer, Printer};
+pub use inventory::{
+    Billing, Component, ComponentType, Customer, Filament, Manufacturer, PostalAddress, Printer,
+};
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
 pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};
 pub use meter::{EnergyUnit, MAX_SCALE, MeterHour, MeterLink, MeterSource, OutOfRange, Reading};

@@ -7,7 +7,7 @@ use crate::extract::NoFilter;
 use crate::input::Faults;
 use crate::wire::{dec_opt, ts};
 use actors::inventory::customers;
-use actors::values::{Amount, Email, Name, Note};
+use actors::values::{Amount, Country, Email, Locale, Name, Note, VatId};
 use deserr::Deserr;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -28,12 +28,57 @@ pub struct Customer {
     pub exclude_from_dashboard: bool,
     /// A discount on the price rule, percent; null for none.
     pub discount_percent: Option<String>,
+    /// Postal address with country; null for none.
+    pub address: Option<Address>,
+    /// VAT identification number.
+    pub vat_id: Option<String>,
+    /// Buyer reference or a public buyer's Leitweg-ID.
+    pub buyer_reference: Option<String>,
+    /// Where invoices go, when not to `email`.
+    pub invoice_email: Option<String>,
+    /// Language of quotes and invoices (`de-DE`, `en-US`); null: the shop's default.
+    pub language: Option<String>,
+    /// Days to pay, when other than the shop's terms.
+    pub payment_terms_days: Option<u16>,
     /// Archive state.
     pub archived: bool,
     /// Creation time, ISO 8601 UTC.
     pub created_at: String,
     /// Last change, ISO 8601 UTC.
     pub updated_at: String,
+}
+
+/// A postal address.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Address {
+    /// Street and number.
+    pub street: String,
+    /// Postal code.
+    pub postal_code: String,
+    /// City.
+    pub city: String,
+    /// ISO 3166-1 alpha-2 country code.
+    pub country: String,
+}
+
+/// A postal address input: every field required.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct AddressInput {
+    /// Street and number, 1-200 characters.
+    #[schema(example = "Hauptstraße 1")]
+    pub street: Name,
+    /// Postal code.
+    #[schema(example = "10115")]
+    pub postal_code: Name,
+    /// City.
+    #[schema(example = "Berlin")]
+    pub city: Name,
+    /// ISO 3166-1 alpha-2 country code (an assigned one).
+    #[schema(example = "DE")]
+    pub country: Country,
 }
 
 /// Customer input (create and full replace).
@@ -59,6 +104,27 @@ pub struct CustomerInput {
     #[schema(example = "10")]
     #[deserr(default)]
     pub discount_percent: Option<Amount>,
+    /// Postal address with country.
+    #[deserr(default)]
+    pub address: Option<AddressInput>,
+    /// VAT identification number: country prefix and 2 to 12 characters (`DE123456789`).
+    #[schema(example = "DE123456789")]
+    #[deserr(default)]
+    pub vat_id: Option<VatId>,
+    /// Buyer reference or Leitweg-ID, 1-200 characters.
+    #[schema(example = "991-12345-67")]
+    #[deserr(default)]
+    pub buyer_reference: Option<Name>,
+    /// Where invoices go, when not to `email`.
+    #[deserr(default)]
+    pub invoice_email: Option<Email>,
+    /// Language of quotes and invoices: `de-DE` or `en-US`.
+    #[deserr(default)]
+    pub language: Option<Locale>,
+    /// Days to pay, 0 to 365.
+    #[schema(maximum = 365)]
+    #[deserr(default)]
+    pub payment_terms_days: Option<u16>,
 }
 
 /// The customers resource.
@@ -76,6 +142,19 @@ impl Resource for Customers {
             note: i.note,
             exclude_from_dashboard: i.exclude_from_dashboard,
             discount_percent: i.discount_percent,
+            billing: customers::BillingInput {
+                address: i.address.map(|a| customers::AddressInput {
+                    street: a.street,
+                    postal_code: a.postal_code,
+                    city: a.city,
+                    country: a.country,
+                }),
+                vat_id: i.vat_id,
+                buyer_reference: i.buyer_reference,
+                invoice_email: i.invoice_email,
+                language: i.language,
+                payment_terms_days: i.payment_terms_days,
+            },
         })
     }
 
@@ -91,6 +170,17 @@ impl Resource for Customers {
             note: c.note,
             exclude_from_dashboard: c.exclude_from_dashboard,
             discount_percent: dec_opt(c.discount_percent),
+            address: c.billing.address.map(|a| Address {
+                street: a.street,
+                postal_code: a.postal_code,
+                city: a.city,
+                country: a.country,
+            }),
+            vat_id: c.billing.vat_id,
+            buyer_reference: c.billing.buyer_reference,
+            invoice_email: c.billing.invoice_email,
+            language: c.billing.language,
+            payment_terms_days: c.billing.payment_terms_days,
             archived: c.archived,
             created_at: ts(c.created_at),
             updated_at: ts(c.updated_at),

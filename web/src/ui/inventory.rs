@@ -154,6 +154,35 @@ impl Screen for customers::Customers {
             Control::Decimal,
             false,
         ),
+        Input("address.street", "field.street", Control::Text, false),
+        Input(
+            "address.postalCode",
+            "field.postalCode",
+            Control::Text,
+            false,
+        ),
+        Input("address.city", "field.city", Control::Text, false),
+        Input("address.country", "field.country", Control::Text, false),
+        Input("vatId", "field.vatId", Control::Text, false),
+        Input(
+            "buyerReference",
+            "field.buyerReference",
+            Control::Text,
+            false,
+        ),
+        Input("invoiceEmail", "field.invoiceEmail", Control::Email, false),
+        Input(
+            "language",
+            "field.documentLanguage",
+            Control::Choice("language.", LANGUAGES),
+            false,
+        ),
+        Input(
+            "paymentTermsDays",
+            "field.paymentTermsDays",
+            Control::Whole,
+            false,
+        ),
         NOTE,
         Input(
             "excludeFromDashboard",
@@ -276,6 +305,9 @@ impl Screen for filaments::Filaments {
     ];
     const RECORD: fn(filaments::Filament) -> Record = filament_record;
 }
+
+/// The languages quotes and invoices are written in.
+const LANGUAGES: &[&str] = &["de-DE", "en-US"];
 
 /// What a charge or a step counts, on the wire.
 const PER: &[&str] = &["PIECE", "JOB"];
@@ -442,6 +474,22 @@ fn customer_record(c: customers::Customer) -> Record {
         Some(("name", c.name.clone())),
         some("email", &c.email),
         some("discountPercent", &c.discount_percent),
+        c.address
+            .as_ref()
+            .map(|a| ("address.street", a.street.clone())),
+        c.address
+            .as_ref()
+            .map(|a| ("address.postalCode", a.postal_code.clone())),
+        c.address.as_ref().map(|a| ("address.city", a.city.clone())),
+        c.address
+            .as_ref()
+            .map(|a| ("address.country", a.country.clone())),
+        some("vatId", &c.vat_id),
+        some("buyerReference", &c.buyer_reference),
+        some("invoiceEmail", &c.invoice_email),
+        some("language", &c.language),
+        c.payment_terms_days
+            .map(|d| ("paymentTermsDays", d.to_string())),
         some("note", &c.note),
         check("excludeFromDashboard", c.exclude_from_dashboard),
     ];
