@@ -154,9 +154,10 @@ try {
     const twoParts = new URL(page.url()).pathname + "/edit";
 
     const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
-      "/printers", "/components", "/filaments", "/stock", "/spools/new", "/stock/spoolmgr",
-      "/maintenance", "/settings", "/settings/integrations", "/settings/backup", "/settings/alerts",
-      "/search?q=Robot"];
+      "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",
+      "/charges/new", "/post-processing-steps", "/post-processing-steps/new", "/stock",
+      "/spools/new", "/stock/spoolmgr", "/maintenance", "/settings", "/settings/integrations",
+      "/settings/backup", "/settings/alerts", "/settings/pricing", "/search?q=Robot"];
     for (const locale of ["de-DE", "en-US"]) {
       if (locale === "en-US") {
         await page.goto(base + "/settings");
