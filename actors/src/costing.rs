@@ -485,6 +485,21 @@ mod tests {
         assert_eq!(electricity.quantity.to_string(), "0.18");
     }
 
+    /// The stored part of a reference plan (its one hotend printing 5,400 s), for actuals.
+    fn one_hotend_part(plan: &PartPlan) -> records::Part {
+        records::Part {
+            id: plan.part_id,
+            printer_id: plan.printer.source_id,
+            build_plate_id: plan.build_plate.source_id,
+            hotends: vec![records::HotendUse {
+                component_id: plan.hotends[0].0.source_id,
+                duration_seconds: 5400,
+            }],
+            other_component_ids: vec![],
+            usages: vec![],
+        }
+    }
+
     fn labour(minutes: &str, per: records::Per) -> WorkPlan {
         WorkPlan {
             line_id: Id::new(),
@@ -572,17 +587,7 @@ mod tests {
                 per: w.per,
             })
             .collect();
-        let part = records::Part {
-            id: plan.part_id,
-            printer_id: plan.printer.source_id,
-            build_plate_id: plan.build_plate.source_id,
-            hotends: vec![records::HotendUse {
-                component_id: plan.hotends[0].0.source_id,
-                duration_seconds: 5400,
-            }],
-            other_component_ids: vec![],
-            usages: vec![],
-        };
+        let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
         actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
@@ -638,17 +643,7 @@ mod tests {
     fn actuals_equal_to_the_plan_cost_the_same() {
         let plan = reference(5400, "42.5");
         let planned = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
-        let part = records::Part {
-            id: plan.part_id,
-            printer_id: plan.printer.source_id,
-            build_plate_id: plan.build_plate.source_id,
-            hotends: vec![records::HotendUse {
-                component_id: plan.hotends[0].0.source_id,
-                duration_seconds: 5400,
-            }],
-            other_component_ids: vec![],
-            usages: vec![],
-        };
+        let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
         actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
