@@ -513,10 +513,20 @@ fn work(
                 },
                 per: line.per.unwrap_or(c.per),
             }),
-            WorkSource::Step(id) => match faults.find::<PostProcessingStep>(tx, id, path)? {
-                Some(step) => step_plan(tx, &step, minutes, line.per)?,
-                None => None,
-            },
+            WorkSource::Step(id) => {
+                match faults.find::<PostProcessingStep>(tx, id, path.clone())? {
+                    // A step's labour rate cannot go while the step refers to it; were it gone, the
+                    // line is refused rather than left out.
+                    Some(step) => match step_plan(tx, &step, minutes, line.per)? {
+                        Some(plan) => Some(plan),
+                        None => {
+                            faults.add(path, "errors.notFound");
+                            None
+                        }
+                    },
+                    None => None,
+                }
+            }
         };
         let Some(mut plan) = planned else {
             continue;

@@ -97,7 +97,7 @@ pub struct PricingInput {
     /// The latest outcomes per printer and material the success rate counts, 1 to 1,000
     /// (default 20).
     #[schema(minimum = 1, maximum = 1000)]
-    #[deserr(default = 20)]
+    #[deserr(default = records::Pricing::default().failure_window)]
     pub failure_window: u16,
 }
 
