@@ -115,6 +115,9 @@ pub enum Error {
         /// Its name.
         task: String,
     },
+    /// A quote accepted or declined after its validity date (409 `QUOTE_EXPIRED`).
+    #[error("the quote is no longer valid")]
+    QuoteExpired,
     /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
     #[error(transparent)]
     Storage(#[from] storage::Error),

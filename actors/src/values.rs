@@ -8,6 +8,7 @@
 use deserr::{DeserializeError, Deserr, ErrorKind, IntoValue, ValueKind, ValuePointerRef};
 use rust_decimal::Decimal;
 use std::str::FromStr;
+use storage::records::PostalAddress;
 
 /// Builds a refusal message in the `key: text` form described in the module doc.
 fn refuse(key: &str, text: &str) -> String {
@@ -492,6 +493,31 @@ string_value!(
     }
 );
 
+/// A postal address input, each part checked: a customer's or the shop's.
+#[derive(Debug, Clone)]
+pub struct AddressInput {
+    /// Street and number.
+    pub street: Name,
+    /// Postal code.
+    pub postal_code: Name,
+    /// City.
+    pub city: Name,
+    /// ISO 3166-1 alpha-2.
+    pub country: Country,
+}
+
+impl AddressInput {
+    /// The stored form.
+    pub fn address(&self) -> PostalAddress {
+        PostalAddress {
+            street: self.street.get().clone(),
+            postal_code: self.postal_code.get().clone(),
+            city: self.city.get().clone(),
+            country: self.country.get().clone(),
+        }
+    }
+}
+
 string_value!(
     /// A VAT identification number: its country prefix (two letters) and 2 to 12 digits, letters
     /// or `+*.`, spaces removed and stored upper-case (`DE123456789`). The shapes of each
@@ -510,6 +536,73 @@ string_value!(
         match valid {
             true => Ok(id),
             false => Err(refuse("errors.invalidVatId", "expected a country prefix and 2 to 12 characters")),
+        }
+    }
+);
+
+string_value!(
+    /// A calendar date `YYYY-MM-DD` that exists ([`DATE_PATTERN`]): a quote's validity.
+    /// Errors: `errors.invalidDate`.
+    Day(jiff::civil::Date),
+    schema = wire(Some(format!("^{DATE_PATTERN}$")), None, None),
+    |text| {
+        text.trim()
+            .parse::<jiff::civil::Date>()
+            .map_err(|_| refuse("errors.invalidDate", "expected a date YYYY-MM-DD"))
+    }
+);
+
+/// Whether `iban` (upper-case, no spaces) passes ISO 13616's check: its first four characters
+/// moved to the end, letters as 10 to 35, the number modulo 97 is 1.
+fn iban_checks(iban: &str) -> bool {
+    let (head, tail) = iban.split_at(4.min(iban.len()));
+    let mut rest: u32 = 0;
+    for c in tail.chars().chain(head.chars()) {
+        let Some(value) = c.to_digit(36) else {
+            return false;
+        };
+        rest = match value {
+            0..=9 => (rest * 10 + value) % 97,
+            _ => (rest * 100 + value) % 97,
+        };
+    }
+    rest == 1
+}
+
+string_value!(
+    /// An IBAN (ISO 13616): a country prefix, two check digits and 11 to 30 letters or digits,
+    /// spaces removed and stored upper-case (`DE89370400440532013000`); the check digits must
+    /// hold. Errors: `errors.invalidIban`.
+    Iban(String),
+    schema = wire(Some("^[A-Za-z]{2}[0-9]{2}[0-9A-Za-z]{11,30}$".into()), None, None),
+    |text| {
+        let iban: String = text.split_whitespace().collect::<String>().to_ascii_uppercase();
+        let bytes = iban.as_bytes();
+        let shaped = (15..=34).contains(&bytes.len())
+            && bytes.iter().take(2).all(u8::is_ascii_uppercase)
+            && bytes.iter().skip(2).take(2).all(u8::is_ascii_digit)
+            && bytes.iter().all(u8::is_ascii_alphanumeric);
+        match shaped && iban_checks(&iban) {
+            true => Ok(iban),
+            false => Err(refuse("errors.invalidIban", "expected an IBAN whose check digits hold")),
+        }
+    }
+);
+
+string_value!(
+    /// A BIC (ISO 9362): 8 or 11 letters and digits, the bank's four letters and the country's
+    /// two first, stored upper-case (`COBADEFFXXX`). Errors: `errors.invalidBic`.
+    Bic(String),
+    schema = wire(Some("^[A-Za-z]{6}[0-9A-Za-z]{2}([0-9A-Za-z]{3})?$".into()), None, None),
+    |text| {
+        let bic = text.trim().to_ascii_uppercase();
+        let bytes = bic.as_bytes();
+        let valid = (bytes.len() == 8 || bytes.len() == 11)
+            && bytes.iter().take(6).all(u8::is_ascii_uppercase)
+            && bytes.iter().all(u8::is_ascii_alphanumeric);
+        match valid {
+            true => Ok(bic),
+            false => Err(refuse("errors.invalidBic", "expected a BIC of 8 or 11 characters")),
         }
     }
 );
@@ -774,6 +867,16 @@ mod tests {
         assert!(Password::from_str("twelve chars").is_ok());
         assert_eq!(Currency::from_str("eur").unwrap().get(), "EUR");
         assert!(Locale::from_str("fr-FR").is_err());
+        assert_eq!(
+            Iban::from_str("de89 3704 0044 0532 0130 00").map(|i| i.get().clone()),
+            Ok("DE89370400440532013000".to_owned())
+        );
+        assert!(Iban::from_str("DE88370400440532013000").is_err());
+        assert!(Iban::from_str("GB82WEST12345698765432").is_ok());
+        assert!(Iban::from_str("DE89").is_err());
+        assert!(Bic::from_str("cobadeffxxx").is_ok());
+        assert!(Bic::from_str("COBADEF").is_err());
+        assert!(Day::from_str("2026-02-29").is_err());
         assert!(Email::from_str("a@b").is_ok());
         assert!(Email::from_str("a b@c").is_err());
         assert!(Email::from_str("@c").is_err());

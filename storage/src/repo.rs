@@ -5,10 +5,10 @@
 //! data take a [`WriteTransaction`].
 
 use crate::records::{
-    Account, AlertSettings, BackupSchedule, Charge, Component, Customer, Filament, Integrations,
-    LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour, MeterLink, Movement,
-    PostProcessingStep, Pricing, Print, PrintSource, Printer, PrinterLink, Series, Session,
-    Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    Account, AlertSettings, BackupSchedule, Charge, Company, Component, Customer, Filament,
+    Integrations, LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour, MeterLink,
+    Movement, PostProcessingStep, Pricing, Print, PrintSource, Printer, PrinterLink, Quote, Series,
+    Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Error, Id, Result, Timestamp, decode, encode};
@@ -139,6 +139,12 @@ record!(Series, SERIES, "series", |s| s
     .into_iter()
     .collect());
 record!(Spool, SPOOLS, "spools", |s| vec![s.filament_id]);
+record!(Quote, QUOTES, "quotes", |q| q
+    .print_ids
+    .iter()
+    .copied()
+    .chain([q.customer_id])
+    .collect());
 record!(Movement, MOVEMENTS, "movements");
 
 /// What a print refers to: its customer and series, each part's printer, build plate,
@@ -323,12 +329,14 @@ pub fn decode_all(tx: &impl Tx) -> Result<u64> {
     each::<PrinterLink>(tx, &mut count)?;
     each::<LogLink>(tx, &mut count)?;
     each::<SpoolLink>(tx, &mut count)?;
+    each::<Quote>(tx, &mut count)?;
     settings(tx)?;
     integrations(tx)?;
     backup_schedule(tx)?;
     alert_settings(tx)?;
     standing_alerts(tx)?;
     pricing(tx)?;
+    company(tx)?;
     count += meter_links(tx)?.len() as u64;
     count += rows(tx, tables::SESSIONS, |v| {
         decode::<Session>("sessions", v).map(drop)
@@ -660,6 +668,29 @@ pub fn pricing(tx: &impl Tx) -> Result<Pricing> {
 /// Stores Settings › Pricing.
 pub fn put_pricing(tx: &WriteTransaction, pricing: &Pricing) -> Result<()> {
     put_setting(tx, 6, pricing)
+}
+
+/// Settings › Company (nameless until set).
+pub fn company(tx: &impl Tx) -> Result<Company> {
+    setting(tx, 7)
+}
+
+/// Stores Settings › Company.
+pub fn put_company(tx: &WriteTransaction, company: &Company) -> Result<()> {
+    put_setting(tx, 7, company)
+}
+
+/// Takes the next number of the gapless range `range` (`A-2026`): 1 for a new range, then one
+/// more than the last taken. In the caller's transaction, so a number is taken exactly when the
+/// record that carries it is written. Errors: the range is exhausted (`u32::MAX` taken).
+pub fn next_number(tx: &WriteTransaction, range: &str) -> Result<u32> {
+    let mut table = tx.open_table(tables::NUMBER_RANGES)?;
+    let last = table.get(range)?.map_or(0, |v| v.value());
+    let next = last
+        .checked_add(1)
+        .ok_or_else(|| Error::Database(format!("the number range {range} is exhausted")))?;
+    table.insert(range, next)?;
+    Ok(next)
 }
 
 /// What `subject` (a printer or component) has run (none yet: zero).

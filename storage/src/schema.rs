@@ -41,6 +41,9 @@
 //!   and `customers`, then rebuilds
 //!   every reference edge from the records (here rather than in step 10, because it decodes
 //!   prints in the newest layout; a file of version 10 has them rebuilt once more).
+//! - 12: quotes (`quotes`) and the gapless number ranges they are numbered from
+//!   (`number_ranges`), and Settings › Company (key 7, nameless until set). Tables only; an
+//!   older build must not open a file whose quotes' prints it would let be deleted.
 
 use crate::records::{
     Billing, Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print,
@@ -53,7 +56,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 11;
+pub const SCHEMA_VERSION: u64 = 12;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -304,6 +307,8 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
         8 => metered_v8_to_v9(txn),
         9 => tasks_v9_to_v10(txn),
         10 => work_v10_to_v11(txn),
+        // v11 → v12 adds tables only.
+        11 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),

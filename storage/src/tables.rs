@@ -16,7 +16,9 @@ pub const ACCOUNT_EMAILS: TableDefinition<&str, [u8; 16]> = TableDefinition::new
 /// Sessions by SHA-256 of their token.
 pub const SESSIONS: TableDefinition<[u8; 32], &[u8]> = TableDefinition::new("sessions");
 /// The settings record under key 0, the integrations' settings under key 1, the nightly
-/// backup's schedule under key 2, the SHA-256 of the metrics token under key 3.
+/// backup's schedule under key 2, the SHA-256 of the metrics token under key 3, the alert
+/// settings and standing alerts under keys 4 and 5, the price rule under key 6, the company
+/// under key 7.
 pub const SETTINGS: TableDefinition<u8, &[u8]> = TableDefinition::new("settings");
 
 /// Customers by id.
@@ -126,6 +128,13 @@ pub const METER_READINGS: TableDefinition<([u8; 16], u64), &[u8]> =
 /// Printers' energy meters: printer id → bincode `records::MeterLink`.
 pub const METER_LINKS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("meter_links");
 
+/// Quotes by id (schema 12).
+pub const QUOTES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("quotes");
+
+/// Gapless number ranges: a range's name with its year (`A-2026`) → the last number given in it
+/// (schema 12).
+pub const NUMBER_RANGES: TableDefinition<&str, u32> = TableDefinition::new("number_ranges");
+
 /// Something done to every table of the store, typed: creating them when the store opens, copying
 /// them into a backup, a test's digest of the whole store. [`visit_all`] names each table once.
 pub trait Visit {
@@ -163,6 +172,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
     visit.table(PRINT_SOURCES)?;
     visit.table(SOURCE_PRINTS)?;
     visit.table(METER_READINGS)?;
+    visit.table(NUMBER_RANGES)?;
     for def in [
         ACCOUNTS,
         CUSTOMERS,
@@ -185,6 +195,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
         SPOOLMGR_OPERATIONS,
         PRINTER_LINKS,
         LOG_LINKS,
+        QUOTES,
     ] {
         visit.table(def)?;
     }

@@ -53,6 +53,8 @@ pub enum Code {
     ReportNotAllowed,
     /// 409: a move to PRINTING while a blocking maintenance task is overdue, without override.
     MaintenanceOverdue,
+    /// 409: a quote accepted or declined after its validity date.
+    QuoteExpired,
     /// 422: export above 5,000 rows.
     ExportTooLarge,
     /// 409: the integration is switched off.
@@ -122,6 +124,7 @@ impl Code {
             PrintSeriesDisabled     => (S::CONFLICT, "PRINT_SERIES_DISABLED", "errors.printSeriesDisabled", "Print series are disabled."),
             ReportNotAllowed        => (S::CONFLICT, "REPORT_NOT_ALLOWED", "errors.reportNotAllowed", "Reports exist for DONE prints only."),
             MaintenanceOverdue      => (S::CONFLICT, "MAINTENANCE_OVERDUE", "errors.maintenanceOverdue", "A blocking maintenance task of this printer is overdue."),
+            QuoteExpired            => (S::CONFLICT, "QUOTE_EXPIRED", "errors.quoteExpired", "The quote's validity date has passed."),
             ExportTooLarge          => (S::UNPROCESSABLE_ENTITY, "EXPORT_TOO_LARGE", "errors.exportTooLarge", "The export has more than 5,000 prints; narrow the filters."),
             OperationKeyReused      => (S::CONFLICT, "OPERATION_KEY_REUSED", "errors.operationKeyReused", "That operation key was already used with other content."),
             InvalidState            => (S::CONFLICT, "INVALID_STATE", "errors.invalidState", "The record's state does not allow this action."),
@@ -345,6 +348,7 @@ impl From<actors::Error> for ApiError {
             E::Immutable => ApiError::new(Code::Immutable),
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::InvalidState => ApiError::new(Code::InvalidState),
+            E::QuoteExpired => ApiError::new(Code::QuoteExpired),
             E::Panicked | E::Unexpected(_) => ApiError::new(Code::Internal),
             E::OutcomeConflict => ApiError::new(Code::OutcomeConflict),
             E::StaleRevision => ApiError::new(Code::StaleRevision),
@@ -465,6 +469,7 @@ mod tests {
             (PrintSeriesDisabled, 409, "PRINT_SERIES_DISABLED"),
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),
             (MaintenanceOverdue, 409, "MAINTENANCE_OVERDUE"),
+            (QuoteExpired, 409, "QUOTE_EXPIRED"),
             (ExportTooLarge, 422, "EXPORT_TOO_LARGE"),
             (IntegrationDisabled, 409, "INTEGRATION_DISABLED"),
             (IntegrationConfig, 409, "INTEGRATION_CONFIG"),

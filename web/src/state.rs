@@ -15,7 +15,7 @@ use actors::runtime::reader::Reader;
 use actors::runtime::recorder::Recorder;
 use actors::runtime::spoolmgr::Spoolmgr;
 use actors::runtime::writer::Writers;
-use storage::Store;
+use storage::{Store, Timestamp};
 
 /// What the HTTP side is configured with.
 #[derive(Debug, Clone)]
@@ -83,5 +83,10 @@ impl AppState {
     /// Errors: the query's refusal, or 503 when the store cannot be read.
     pub async fn query<Q: Query>(&self, query: Q) -> Result<Q::Answer, ApiError> {
         Ok(self.reader.query(query).await?)
+    }
+
+    /// Today in the shop's time zone (a quote's validity is a day there).
+    pub fn today(&self) -> jiff::civil::Date {
+        self.index.date_of(Timestamp::now())
     }
 }

@@ -3,10 +3,10 @@
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
 use crate::inventory;
 use crate::txn::Txn;
-use crate::values::{Amount, Country, Email, Locale, Name, Note, VatId, note_text};
+use crate::values::{AddressInput, Amount, Email, Locale, Name, Note, VatId, note_text};
 use crate::{Error, Result};
 use rust_decimal::Decimal;
-use storage::records::{Billing, Customer, PostalAddress};
+use storage::records::{Billing, Customer};
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
@@ -29,19 +29,6 @@ pub struct CustomerInput {
     pub discount_percent: Option<Amount>,
     /// What quotes and invoices need.
     pub billing: BillingInput,
-}
-
-/// A postal address input.
-#[derive(Debug, Clone)]
-pub struct AddressInput {
-    /// Street and number.
-    pub street: Name,
-    /// Postal code.
-    pub postal_code: Name,
-    /// City.
-    pub city: Name,
-    /// ISO 3166-1 alpha-2.
-    pub country: Country,
 }
 
 /// The billing details of a customer input; each optional.
@@ -68,12 +55,7 @@ impl BillingInput {
             return Err(Error::field("paymentTermsDays", "errors.outOfRange"));
         }
         Ok(Billing {
-            address: self.address.as_ref().map(|a| PostalAddress {
-                street: a.street.get().clone(),
-                postal_code: a.postal_code.get().clone(),
-                city: a.city.get().clone(),
-                country: a.country.get().clone(),
-            }),
+            address: self.address.as_ref().map(AddressInput::address),
             vat_id: self.vat_id.as_ref().map(|v| v.get().clone()),
             buyer_reference: self.buyer_reference.as_ref().map(|b| b.get().clone()),
             invoice_email: self.invoice_email.as_ref().map(|e| e.get().clone()),

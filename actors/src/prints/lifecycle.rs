@@ -12,6 +12,7 @@ use super::plan::PrintInput;
 use crate::maintenance::tasks::{self, Override};
 use crate::txn::Txn;
 use crate::{Error, Result, series};
+use rust_decimal::Decimal;
 use storage::records::{Print, PrintStatus};
 use storage::{Id, Timestamp};
 
@@ -127,6 +128,23 @@ pub fn set_paid(txn: &Txn, id: Id, paid: bool, now: Timestamp) -> Result<Print> 
     print.version += 1;
     print.paid = paid;
     print.paid_at = paid.then_some(now);
+    print.updated_at = now;
+    save(txn, Some(&old), &print)?;
+    Ok(print)
+}
+
+/// Sets the sales value a customer agreed to in an accepted quote (`net`, its lines' sum): the
+/// maker's price from then on, the rule's suggestion kept beside it (`overridden`). The sales
+/// value is not part of the frozen cost snapshot, so a print that left DRAFT takes it too.
+/// Errors: [`Error::NotFound`].
+pub fn set_agreed_price(txn: &Txn, id: Id, net: Decimal, now: Timestamp) -> Result<Print> {
+    let old = get(txn, id)?;
+    let mut print = old.clone();
+    print.version += 1;
+    print.sales_value = Some(net);
+    if let Some(price) = print.price.as_mut() {
+        price.overridden = price.suggested != net;
+    }
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
     Ok(print)

@@ -107,8 +107,8 @@ impl Appliance {
     pub fn start(store: Store, settings: &Settings) -> Result<Appliance, StartError> {
         let index = PrintIndex::load_in_background(&store, settings.time_zone.clone());
         let backups = Backups::new(store.clone(), settings.time_zone.clone());
-        scheduler::Scheduler::new(backups.clone()).start();
         let (writers, arbiters) = Writers::start(&store, &index);
+        scheduler::Scheduler::new(backups.clone(), writers.clone()).start();
         let reader = Reader::new(store.clone(), index.clone());
         let peers = PeerHealth::default();
         let defaults = settings.integrations.clone();

@@ -14,6 +14,7 @@ mod link;
 mod maintenance;
 mod meter;
 mod print;
+mod quote;
 mod settings;
 mod spool;
 mod work;
@@ -33,7 +34,8 @@ pub use print::{
     OutcomeStatus, Part, PartElectricity, PriceSnapshot, Print, PrintSource, PrintStatus, Series,
     SeriesStatus, SuccessRate, Unmetered, Usage, UsageGrams,
 };
-pub use settings::{BackupSchedule, PriceBasis, Pricing, Rounding, Settings};
+pub use quote::{Offer, Quote, QuoteLine, QuoteStatus};
+pub use settings::{BackupSchedule, Company, PriceBasis, Pricing, Rounding, Settings};
 pub use spool::{Movement, MovementKind, Spool};
 pub use work::{
     Charge, LabourRate, Per, PostProcessingStep, StepMachine, WorkLine, WorkMinutes, WorkSource,

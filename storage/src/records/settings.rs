@@ -1,5 +1,6 @@
 //! The instance settings: one record.
 
+use super::PostalAddress;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
@@ -107,6 +108,50 @@ impl Default for Pricing {
             vat_percent: Decimal::from(19),
             failure_adjusted: false,
             failure_window: 20,
+        }
+    }
+}
+
+/// The shop as its quotes and invoices name it (Settings › Company), under key 7 of the settings
+/// table; [`Company::default`] (nameless) until first set.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Company {
+    /// Legal name (`Musterdruck GmbH`).
+    pub name: String,
+    /// Postal address with country.
+    pub address: Option<PostalAddress>,
+    /// VAT identification number (USt-IdNr.), upper-case, country prefix first.
+    pub vat_id: Option<String>,
+    /// Tax number (Steuernummer), as the tax office wrote it.
+    pub tax_number: Option<String>,
+    /// IBAN, upper-case without spaces, its checksum verified.
+    pub iban: Option<String>,
+    /// BIC, upper-case.
+    pub bic: Option<String>,
+    /// Contact e-mail.
+    pub email: Option<String>,
+    /// Contact phone, as written.
+    pub phone: Option<String>,
+    /// Days to pay unless a customer has its own, 0 to 365.
+    pub payment_terms_days: u16,
+    /// A small business under § 19 UStG: no VAT charged, the exemption stated.
+    pub small_business: bool,
+}
+
+impl Default for Company {
+    /// No name or address yet, 14 days to pay, VAT charged.
+    fn default() -> Self {
+        Company {
+            name: String::new(),
+            address: None,
+            vat_id: None,
+            tax_number: None,
+            iban: None,
+            bic: None,
+            email: None,
+            phone: None,
+            payment_terms_days: 14,
+            small_business: false,
         }
     }
 }

@@ -1,5 +1,6 @@
 //! `/api/customers`.
 
+use super::address::{Address, AddressInput};
 use super::inventory;
 use super::inventory::{Resource, inventory_routes};
 use crate::error::ApiError;
@@ -7,7 +8,7 @@ use crate::extract::NoFilter;
 use crate::input::Faults;
 use crate::wire::{dec_opt, ts};
 use actors::inventory::customers;
-use actors::values::{Amount, Country, Email, Locale, Name, Note, VatId};
+use actors::values::{Amount, Email, Locale, Name, Note, VatId};
 use deserr::Deserr;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -46,39 +47,6 @@ pub struct Customer {
     pub created_at: String,
     /// Last change, ISO 8601 UTC.
     pub updated_at: String,
-}
-
-/// A postal address.
-#[derive(Debug, Serialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct Address {
-    /// Street and number.
-    pub street: String,
-    /// Postal code.
-    pub postal_code: String,
-    /// City.
-    pub city: String,
-    /// ISO 3166-1 alpha-2 country code.
-    pub country: String,
-}
-
-/// A postal address input: every field required.
-#[derive(Debug, Deserr, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
-#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
-pub struct AddressInput {
-    /// Street and number, 1-200 characters.
-    #[schema(example = "Hauptstraße 1")]
-    pub street: Name,
-    /// Postal code.
-    #[schema(example = "10115")]
-    pub postal_code: Name,
-    /// City.
-    #[schema(example = "Berlin")]
-    pub city: Name,
-    /// ISO 3166-1 alpha-2 country code (an assigned one).
-    #[schema(example = "DE")]
-    pub country: Country,
 }
 
 /// Customer input (create and full replace).
@@ -143,12 +111,7 @@ impl Resource for Customers {
             exclude_from_dashboard: i.exclude_from_dashboard,
             discount_percent: i.discount_percent,
             billing: customers::BillingInput {
-                address: i.address.map(|a| customers::AddressInput {
-                    street: a.street,
-                    postal_code: a.postal_code,
-                    city: a.city,
-                    country: a.country,
-                }),
+                address: i.address.map(Into::into),
                 vat_id: i.vat_id,
                 buyer_reference: i.buyer_reference,
                 invoice_email: i.invoice_email,
@@ -170,12 +133,7 @@ impl Resource for Customers {
             note: c.note,
             exclude_from_dashboard: c.exclude_from_dashboard,
             discount_percent: dec_opt(c.discount_percent),
-            address: c.billing.address.map(|a| Address {
-                street: a.street,
-                postal_code: a.postal_code,
-                city: a.city,
-                country: a.country,
-            }),
+            address: c.billing.address.map(Address::from),
             vat_id: c.billing.vat_id,
             buyer_reference: c.billing.buyer_reference,
             invoice_email: c.billing.invoice_email,

@@ -1,10 +1,12 @@
 //! The `/api` routes, one module per resource. Handlers extract, send one command or run one
 //! read, and map the answer; the rules live in the `actors` crate.
 
+pub mod address;
 pub mod alerts;
 pub mod auth;
 pub mod backup;
 pub mod charges;
+pub mod company;
 pub mod components;
 pub mod customers;
 pub mod dashboard;
@@ -23,6 +25,7 @@ pub mod pricing;
 pub mod printers;
 pub mod printfleet;
 pub mod prints;
+pub mod quotes;
 pub mod search;
 pub mod series;
 pub mod settings;
@@ -73,6 +76,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(auth::configure)
         .with(settings::configure)
         .with(pricing::configure)
+        .with(company::configure)
         .with(metrics::configure)
         .with(alerts::configure)
         .with(integration_settings::configure)
@@ -87,6 +91,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(charges::configure)
         .with(post_processing_steps::configure)
         .with(series::configure)
+        .with(quotes::configure)
         .with(maintenance::configure)
         .with(meters::configure)
         .with(power::configure)
