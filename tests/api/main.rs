@@ -24,6 +24,7 @@ mod outcomes;
 mod pricing;
 mod printfleet;
 mod prints;
+mod quotes;
 mod projection;
 mod rules;
 mod safe_delete;

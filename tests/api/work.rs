@@ -10,7 +10,7 @@ fn id(v: &Value) -> String {
 }
 
 /// A labour rate of 45 per hour and a setup fee of 3.50 per job.
-async fn rate_and_fee(app: &TestApp) -> (String, String) {
+pub(crate) async fn rate_and_fee(app: &TestApp) -> (String, String) {
     let rate = json!({"name": "Nachbearbeitung", "hourlyRate": "45"});
     let rate = app.create("/api/labour-rates", &rate).await;
     let fee = json!({"name": "Grundgebühr", "amount": "3.50", "per": "JOB"});
@@ -19,7 +19,7 @@ async fn rate_and_fee(app: &TestApp) -> (String, String) {
 }
 
 /// The reference draft with 7 minutes of labour per piece and the setup fee.
-fn worked(shop: &Shop, rate: &str, fee: &str) -> Value {
+pub(crate) fn worked(shop: &Shop, rate: &str, fee: &str) -> Value {
     let mut body = draft(shop, "Worked");
     body["work"] = json!([
         {"kind": "LABOUR", "sourceId": rate, "minutes": "7", "per": "PIECE"},
