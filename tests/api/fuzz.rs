@@ -57,6 +57,10 @@ async fn seeded(app: &TestApp) -> Value {
         {"kind": "STEP", "sourceId": id(&step)}
     ]);
     let print = app.done(&body).await;
+    let mut quotable = draft(&shop, "Quoted part");
+    quotable["customerId"] = json!(shop.customer);
+    quotable["salesValue"] = json!("25");
+    let quotable = app.create("/api/prints", &quotable).await;
     let manufacturer = app.manufacturer("Seeded Works").await;
     json!({
         "manufacturerId": manufacturer,
@@ -75,6 +79,7 @@ async fn seeded(app: &TestApp) -> Value {
         "labourRateId": id(&rate),
         "chargeId": id(&charge),
         "stepId": id(&step),
+        "quoteDraftId": id(&quotable),
     })
 }
 

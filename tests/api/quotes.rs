@@ -39,7 +39,10 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
     let shop = shop(&app).await;
     let (rate, fee) = rate_and_fee(&app).await;
     let customer = app
-        .create("/api/customers", &json!({"name": "Verein", "language": "de-DE"}))
+        .create(
+            "/api/customers",
+            &json!({"name": "Verein", "language": "de-DE"}),
+        )
         .await;
     let customer = id(&customer);
     // The reference example with work, 4 pieces: 1.782175 + 4 × 5.25 + 3.50 = 26.282175,
@@ -52,7 +55,9 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
     assert_eq!(print["totalCost"], "26.282175");
     let print_path = format!("/api/prints/{}", id(&print));
 
-    let res = app.post("/api/quotes", &quote(&customer, &[&id(&print)])).await;
+    let res = app
+        .post("/api/quotes", &quote(&customer, &[&id(&print)]))
+        .await;
     assert_eq!(res.status(), 201);
     let draft_quote: Value = res.json().await.unwrap();
     assert_eq!(draft_quote["status"], "DRAFT");
@@ -65,9 +70,24 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
     assert_eq!(
         lines(&draft_quote),
         [
-            ("Worked".to_string(), 4, "1.02".to_string(), "4.08".to_string()),
-            ("Nachbearbeitung".to_string(), 4, "11.99".to_string(), "47.96".to_string()),
-            ("Grundgebühr".to_string(), 1, "7.96".to_string(), "7.96".to_string()),
+            (
+                "Worked".to_string(),
+                4,
+                "1.02".to_string(),
+                "4.08".to_string()
+            ),
+            (
+                "Nachbearbeitung".to_string(),
+                4,
+                "11.99".to_string(),
+                "47.96".to_string()
+            ),
+            (
+                "Grundgebühr".to_string(),
+                1,
+                "7.96".to_string(),
+                "7.96".to_string()
+            ),
         ]
     );
     assert_eq!(draft_quote["offer"]["net"], "60");
@@ -107,7 +127,9 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
     assert_error(res, 409, "INVALID_STATE").await;
     assert_error(app.delete(&path).await, 409, "INVALID_STATE").await;
     // The print is bound by the quote: it goes on no other.
-    let res = app.post("/api/quotes", &quote(&customer, &[&id(&print)])).await;
+    let res = app
+        .post("/api/quotes", &quote(&customer, &[&id(&print)]))
+        .await;
     assert_field_error(res, "printIds[0]", "errors.quoted").await;
 
     let res = app.post(&format!("{path}/accept"), &json!({})).await;
@@ -136,7 +158,9 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
         sent["number"].as_str().unwrap(),
         number.replace("-0001", "-0002")
     );
-    let res = app.post(&format!("{second_path}/decline"), &json!({})).await;
+    let res = app
+        .post(&format!("{second_path}/decline"), &json!({}))
+        .await;
     let declined: Value = res.json().await.unwrap();
     assert_eq!(declined["status"], "DECLINED");
     // A declined quote frees its print for a new one; a DRAFT quote is deleted.
@@ -150,7 +174,9 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
     let list = app.json("/api/quotes?status=DECLINED").await;
     assert_eq!(list["total"], 1);
     assert_eq!(list["items"][0]["id"], second["id"]);
-    let list = app.json(&format!("/api/quotes?customerId={customer}")).await;
+    let list = app
+        .json(&format!("/api/quotes?customerId={customer}"))
+        .await;
     assert_eq!(list["total"], 2);
     let res = app.get("/api/quotes?status=MAYBE").await;
     assert_field_error(res, "status", "errors.invalidValue").await;
@@ -179,15 +205,34 @@ async fn a_quote_refuses_what_it_cannot_offer_at_the_field_at_fault() {
     printing["salesValue"] = json!("10");
     let printing = id(&app.create("/api/prints", &printing).await);
     let res = app
-        .patch(&format!("/api/prints/{printing}"), &json!({"status": "PRINTING"}))
+        .patch(
+            &format!("/api/prints/{printing}"),
+            &json!({"status": "PRINTING"}),
+        )
         .await;
     assert_eq!(res.status(), 200);
 
     let cases = [
-        (quote(&customer, &[&unpriced]), "printIds[0]", "errors.unpriced"),
-        (quote(&customer, &[&theirs]), "printIds[0]", "errors.otherCustomer"),
-        (quote(&customer, &[&printing]), "printIds[0]", "errors.notDraft"),
-        (quote(&customer, &[&priced, &priced]), "printIds[1]", "errors.duplicate"),
+        (
+            quote(&customer, &[&unpriced]),
+            "printIds[0]",
+            "errors.unpriced",
+        ),
+        (
+            quote(&customer, &[&theirs]),
+            "printIds[0]",
+            "errors.otherCustomer",
+        ),
+        (
+            quote(&customer, &[&printing]),
+            "printIds[0]",
+            "errors.notDraft",
+        ),
+        (
+            quote(&customer, &[&priced, &priced]),
+            "printIds[1]",
+            "errors.duplicate",
+        ),
         (
             quote(&customer, &["0190b5a0-0000-7000-8000-000000000000"]),
             "printIds[0]",
@@ -205,11 +250,19 @@ async fn a_quote_refuses_what_it_cannot_offer_at_the_field_at_fault() {
     }
     let mut past = quote(&customer, &[&priced]);
     past["validUntil"] = json!("2020-01-31");
-    assert_field_error(app.post("/api/quotes", &past).await, "validUntil", "errors.inThePast")
-        .await;
+    assert_field_error(
+        app.post("/api/quotes", &past).await,
+        "validUntil",
+        "errors.inThePast",
+    )
+    .await;
     past["validUntil"] = json!("2026-02-30");
-    assert_field_error(app.post("/api/quotes", &past).await, "validUntil", "errors.invalidDate")
-        .await;
+    assert_field_error(
+        app.post("/api/quotes", &past).await,
+        "validUntil",
+        "errors.invalidDate",
+    )
+    .await;
     let many: Vec<String> = (0..101).map(|_| priced.clone()).collect();
     let many: Vec<&str> = many.iter().map(String::as_str).collect();
     assert_field_error(
@@ -218,7 +271,11 @@ async fn a_quote_refuses_what_it_cannot_offer_at_the_field_at_fault() {
         "errors.tooMany",
     )
     .await;
-    assert_eq!(app.json("/api/quotes").await["total"], 0, "nothing half-written");
+    assert_eq!(
+        app.json("/api/quotes").await["total"],
+        0,
+        "nothing half-written"
+    );
 
     let unknown = "/api/quotes/0190b5a0-0000-7000-8000-000000000000";
     assert_error(app.get(unknown).await, 404, "NOT_FOUND").await;
@@ -261,7 +318,11 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
     assert_eq!(app.json("/api/settings/company").await, saved);
 
     for (field, value, key) in [
-        ("iban", json!("DE88370400440532013000"), "errors.invalidIban"),
+        (
+            "iban",
+            json!("DE88370400440532013000"),
+            "errors.invalidIban",
+        ),
         ("bic", json!("COBA"), "errors.invalidBic"),
         ("vatId", json!("123"), "errors.invalidVatId"),
         ("paymentTermsDays", json!(366), "errors.outOfRange"),
@@ -275,7 +336,11 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
     bad["address"]["country"] = json!("XX");
     let res = app.patch("/api/settings/company", &bad).await;
     assert_field_error(res, "address.country", "errors.invalidCountry").await;
-    assert_eq!(app.json("/api/settings/company").await, saved, "nothing half-written");
+    assert_eq!(
+        app.json("/api/settings/company").await,
+        saved,
+        "nothing half-written"
+    );
 
     // § 19 UStG: no VAT on the quote.
     let shop = shop(&app).await;
@@ -284,7 +349,9 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
     body["customerId"] = json!(customer);
     body["salesValue"] = json!("10");
     let print = id(&app.create("/api/prints", &body).await);
-    let quote = app.create("/api/quotes", &quote(&customer, &[&print])).await;
+    let quote = app
+        .create("/api/quotes", &quote(&customer, &[&print]))
+        .await;
     assert_eq!(quote["offer"]["vatPercent"], "0");
     assert_eq!(quote["offer"]["gross"], "10");
     assert_eq!(quote["language"], "en-US", "the shop's default");

@@ -127,6 +127,22 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
                 let printers = "/api/printers/{id}".replace("{id}", &id(&metered));
                 assert_eq!(app.delete(&printers).await.status(), 204);
             }
+            "/api/quotes/{id}" => {
+                let mut offered = draft(&shop, "Offered");
+                offered["customerId"] = json!(shop.customer);
+                offered["salesValue"] = json!("10");
+                let offered = app.create("/api/prints", &offered).await;
+                let quote = json!({"customerId": shop.customer, "printIds": [id(&offered)], "validUntil": "2099-12-31"});
+                let drafted = app.create("/api/quotes", &quote).await;
+                assert_eq!(app.delete(&at(&id(&drafted))).await.status(), 204);
+                // A sent quote keeps its number: it is declined, never deleted.
+                let sent = app.create("/api/quotes", &quote).await;
+                let res = app
+                    .post(&format!("{}/send", at(&id(&sent))), &json!({}))
+                    .await;
+                assert_eq!(res.status(), 200);
+                assert_error(app.delete(&at(&id(&sent))).await, 409, "INVALID_STATE").await;
+            }
             other => panic!("DELETE {other} has no case in the safe-delete walk"),
         }
         walked.push(path);
@@ -145,6 +161,7 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
         "/api/post-processing-steps",
         "/api/prints",
         "/api/maintenance",
+        "/api/quotes",
         "/api/dashboard",
         "/api/settings/alerts",
     ] {

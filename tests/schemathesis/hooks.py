@@ -57,6 +57,11 @@ those, so the checks judge the rest:
 - Spool management stays on: a draft made while it is off has filament lines without spools,
   and completing it once it is back on asks for them (422 errors.spoolRequired on the draft's
   lines), a rule of stored data.
+- A quote offers fresh copies of the seeded priced draft (`quoteDraftId`, the seeded
+  customer's): a print offered once is bound to its quote, and a generated id names no print
+  (422 errors.quoted, errors.notFound, errors.notDraft, errors.unpriced: stored data), and its
+  validity is today or later when the generated day has passed (422 errors.inThePast, a rule of
+  the clock).
 - Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
   seeded printer when it has none: the log needs a printer, a dependency between parameters
   that OpenAPI cannot state.
@@ -263,6 +268,32 @@ UNKNOWN_ID = "00000000-0000-7000-8000-000000000000"
 
 
 @schemathesis.hook
+def fresh_draft():
+    """A new copy of the seeded priced draft, for a quote to offer."""
+    response = requests.post(
+        f"{os.environ['PRINTCOST_FUZZ_BASE']}/api/prints/{SEEDED['quoteDraftId']}/duplicate",
+        headers={
+            "Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"],
+            "Origin": os.environ["PRINTCOST_FUZZ_BASE"],
+        },
+        timeout=10,
+    )
+    response.raise_for_status()
+    return response.json()["id"]
+
+
+def fitted_quote(body):
+    """`body` (a quote) offering fresh drafts, valid from today on."""
+    if isinstance(body.get("printIds"), list):
+        body["printIds"] = [
+            fresh_draft() if isinstance(p, str) and UUID.match(p) else p for p in body["printIds"]
+        ]
+    day = body.get("validUntil")
+    if isinstance(day, str) and re.match(r"^[0-9]{4}-", day) and day <= (datetime.datetime.now(datetime.timezone.utc).date() + datetime.timedelta(days=1)).isoformat():
+        body["validUntil"] = "2099-12-31"
+    return body
+
+
 def before_call(context, case, **kwargs):
     path = case.operation.path
     target = (case.path_parameters or {}).get("id")
@@ -300,6 +331,8 @@ def before_call(context, case, **kwargs):
             body["folder"] = None
         if body.get("kind") == "CORRECTION" and isinstance(body.get("grams"), str):
             body["grams"] = body["grams"].lstrip("-")
+        if path in ("/api/quotes", "/api/quotes/{id}") and case.method.upper() in ("POST", "PATCH"):
+            case.body = fitted_quote(body)
         if path in ("/api/prints/{id}/outcome", "/api/prints/{id}/outcome/correct") and body:
             case.body = fitted_outcome(case, body)
     query = case.query if isinstance(case.query, dict) else None

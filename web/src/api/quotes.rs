@@ -19,6 +19,7 @@ use actors::quotes::{
 use actors::values::{Day, Note};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeSet;
 use storage::Id;
 use storage::records::{self, QuoteStatus};
 use utoipa::{IntoParams, ToSchema};
@@ -38,6 +39,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
 /// Where a quote stands.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+#[schema(as = QuoteState)]
 pub enum State {
     /// Being put together; its lines follow its prints' prices.
     Draft,
@@ -218,7 +220,7 @@ pub struct QuoteInputDto {
     pub customer_id: WireId,
     /// 1 to 100 prints, each a DRAFT of this customer with a sales value, on no other open
     /// quote.
-    #[schema(value_type = Vec<String>, min_items = 1, max_items = 100)]
+    #[schema(value_type = BTreeSet<String>, format = Uuid, min_items = 1, max_items = 100)]
     pub print_ids: Vec<WireId>,
     /// The last day it holds, today or later (`YYYY-MM-DD`).
     #[schema(example = "2026-12-31")]
