@@ -40,6 +40,7 @@ mod ui_decimals;
 mod ui_maintenance;
 mod ui_pages;
 mod ui_peers;
+mod ui_quotes;
 mod ui_settings;
 mod ui_work;
 mod work;

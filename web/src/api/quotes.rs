@@ -9,7 +9,7 @@ use crate::input::{Faults, Refusal};
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
-use crate::wire::{WireId, dec, ts};
+use crate::wire::{WireId, dec, name, ts};
 use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, delete, get, patch, post};
 use actors::quotes::{
@@ -19,7 +19,6 @@ use actors::quotes::{
 use actors::values::{Day, Note};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeSet;
 use storage::Id;
 use storage::records::{self, QuoteStatus};
 use utoipa::{IntoParams, ToSchema};
@@ -75,7 +74,8 @@ impl State {
         State::Expired,
     ];
 
-    fn status(self) -> QuoteStatus {
+    /// The stored state.
+    pub fn status(self) -> QuoteStatus {
         match self {
             State::Draft => QuoteStatus::Draft,
             State::Sent => QuoteStatus::Sent,
@@ -87,9 +87,7 @@ impl State {
 
     /// The state named `text` (`SENT`).
     pub fn parse(text: &str) -> Option<State> {
-        State::ALL
-            .into_iter()
-            .find(|s| crate::wire::name(s) == text)
+        State::ALL.into_iter().find(|s| name(s) == text)
     }
 }
 

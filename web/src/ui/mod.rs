@@ -15,6 +15,7 @@ mod auth;
 mod backup;
 pub mod chart;
 mod choices;
+mod company;
 mod dashboard;
 mod format;
 mod forms;
@@ -33,6 +34,7 @@ mod print_fleet;
 mod print_fleet_form;
 mod printer_fleet;
 mod prints;
+mod quotes;
 mod report;
 mod search;
 mod settings;
@@ -72,6 +74,16 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_METRICS, web::post().to(settings::metrics_token))
         .route(SETTINGS_PRICING, web::get().to(pricing::show))
         .route(SETTINGS_PRICING, web::post().to(pricing::save))
+        .route(SETTINGS_COMPANY, web::get().to(company::show))
+        .route(SETTINGS_COMPANY, web::post().to(company::save))
+        .route(QUOTES, web::get().to(quotes::list))
+        .route(QUOTES, web::post().to(quotes::create))
+        .route(QUOTE_NEW, web::get().to(quotes::new_form))
+        .route(QUOTE, web::get().to(quotes::show))
+        .route(QUOTE_EDIT, web::get().to(quotes::edit_form))
+        .route(QUOTE_EDIT, web::post().to(quotes::update))
+        .route(QUOTE_ACTION, web::post().to(quotes::act))
+        .route(QUOTE_DOCUMENT, web::get().to(quotes::document))
         .route(MAINTENANCE, web::get().to(maintenance::show))
         .route(MAINTENANCE, web::post().to(maintenance::create))
         .route(MAINTENANCE_DONE, web::post().to(maintenance::done))

@@ -31,6 +31,18 @@ pub const PRINT_OUTCOME: &str = "/prints/{id}/outcome";
 pub const PRINT_CORRECTION: &str = "/prints/{id}/outcome/correct";
 /// A DONE print's A4 report.
 pub const REPORT: &str = "/reports/prints/{id}";
+/// Quotes (GET), a new quote (POST).
+pub const QUOTES: &str = "/quotes";
+/// The form of a new quote.
+pub const QUOTE_NEW: &str = "/quotes/new";
+/// A quote's page.
+pub const QUOTE: &str = "/quotes/{id}";
+/// A DRAFT quote's form (GET) and save (POST).
+pub const QUOTE_EDIT: &str = "/quotes/{id}/edit";
+/// A quote command (POST): send, accept, decline, delete.
+pub const QUOTE_ACTION: &str = "/quotes/{id}/actions/{action}";
+/// A quote's A4 document in the customer's language.
+pub const QUOTE_DOCUMENT: &str = "/quotes/{id}/document";
 /// Settings.
 pub const SETTINGS: &str = "/settings";
 /// The account's language (POST).
@@ -57,6 +69,8 @@ pub const ALERT_WEBHOOK_TEST: &str = "/settings/alerts/webhooks/{id}/test";
 pub const ALERT_MQTT_TEST: &str = "/settings/alerts/mqtt/test";
 /// The metrics token (POST).
 pub const SETTINGS_METRICS: &str = "/settings/metrics";
+/// Settings › Company: the shop as its quotes name it.
+pub const SETTINGS_COMPANY: &str = "/settings/company";
 /// Settings › Pricing: the shop's price rule.
 pub const SETTINGS_PRICING: &str = "/settings/pricing";
 /// Feature flags (POST).
@@ -175,6 +189,16 @@ pub fn print(id: Id) -> String {
     with_id(PRINT, id)
 }
 
+/// The page of quote `id`.
+pub fn quote(id: Id) -> String {
+    with_id(QUOTE, id)
+}
+
+/// The A4 document of quote `id`.
+pub fn quote_document(id: Id) -> String {
+    with_id(QUOTE_DOCUMENT, id)
+}
+
 /// The page of series `id`.
 pub fn series(id: Id) -> String {
     with_id(SERIES, id)
@@ -224,8 +248,9 @@ pub fn after_login(next: &str) -> &str {
 
 /// The navigation entry of a page path: the entry whose section the path is in.
 pub fn nav_of(path: &str) -> &'static str {
-    const SECTIONS: [(&str, &str); 16] = [
+    const SECTIONS: [(&str, &str); 17] = [
         (PRINTS, PRINTS),
+        (QUOTES, QUOTES),
         ("/reports", PRINTS),
         (SERIES_LIST, SERIES_LIST),
         (CUSTOMERS, CUSTOMERS),
