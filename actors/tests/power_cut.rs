@@ -29,6 +29,7 @@ use actors::pricing::SetPricing;
 use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{CreateDraft, PrintIndex, PrintInput, RecordOutcome, SetStatus, WorkInput};
+use actors::quotes::{AcceptQuote, CreateQuote, DeclineQuote, QuoteInput, SendQuote};
 use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::BookMovement;
@@ -46,8 +47,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use storage::records::MovementKind;
 use storage::records::{
-    Authority, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Spool,
-    SpoolmgrOperation, WorkSource,
+    Authority, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Quote, QuoteStatus,
+    Spool, SpoolmgrOperation, WorkSource,
 };
 use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
@@ -302,6 +303,10 @@ enum Step {
     Rate(u8),
     /// The price rule on (failure-adjusted) or off.
     Pricing(bool),
+    /// A quote of a print for the templates' customer.
+    Quote(usize),
+    /// A quote moved on: a DRAFT sent, a SENT one accepted (true) or declined (false).
+    Offer(usize, bool),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -322,6 +327,8 @@ fn step() -> impl Strategy<Value = Step> {
         3 => any::<bool>().prop_map(Step::Settle),
         1 => any::<u8>().prop_map(Step::Rate),
         1 => any::<bool>().prop_map(Step::Pricing),
+        2 => any::<usize>().prop_map(Step::Quote),
+        2 => (any::<usize>(), any::<bool>()).prop_map(|(q, a)| Step::Offer(q, a)),
     ]
 }
 
@@ -366,6 +373,8 @@ struct Base {
     spools: [Id; 2],
     /// The labour rate of the templates' work lines.
     rate: Id,
+    /// The templates' customer.
+    customer: Id,
 }
 
 /// A labour rate of `hourly` per hour.
@@ -435,7 +444,12 @@ fn base() -> Base {
             .expect("a one-filament demo print");
         let mut native = PrintInput::from_print(source, None, false);
         native.name = "Cut job".parse().unwrap();
-        native.customer_id = None;
+        let customer = demo
+            .iter()
+            .find_map(|p| p.customer_id)
+            .expect("a demo customer");
+        native.customer_id = Some(customer);
+        native.sales_value = Some("25".parse().unwrap());
         native.work = vec![
             WorkInput {
                 source: WorkSource::Labour(rate.id),
@@ -464,6 +478,7 @@ fn base() -> Base {
             templates: [native, external],
             spools: [native_spool, imported],
             rate: rate.id,
+            customer,
         }
     })
 }
@@ -474,6 +489,7 @@ struct Workload<'a> {
     writers: Writers,
     store: Store,
     prints: Vec<Print>,
+    quotes: Vec<Id>,
 }
 
 impl Workload<'_> {
@@ -640,6 +656,43 @@ impl Workload<'_> {
                 self.writers.send(SetPricing(rule)).await?;
                 true
             }
+            Step::Quote(p) => {
+                let Some((_, print)) = print(*p) else {
+                    return Ok(false);
+                };
+                let input = QuoteInput {
+                    customer_id: self.base.customer,
+                    print_ids: vec![print.id],
+                    valid_until: "2099-12-31".parse().unwrap(),
+                    note: None,
+                };
+                let today = "2026-11-27".parse().unwrap();
+                let quote = self.writers.send(CreateQuote { input, today }).await?;
+                self.quotes.push(quote.quote.id);
+                true
+            }
+            Step::Offer(q, accept) => {
+                let Some(i) = pick(*q, self.quotes.len()) else {
+                    return Ok(false);
+                };
+                let (id, today) = (self.quotes[i], "2026-11-27".parse().unwrap());
+                let status = repo::get::<Quote>(&self.store.begin_read().unwrap(), id)
+                    .unwrap()
+                    .map(|q| q.status);
+                match (status, accept) {
+                    (Some(QuoteStatus::Draft), _) => {
+                        self.writers.send(SendQuote { id, today }).await?;
+                    }
+                    (Some(QuoteStatus::Sent), true) => {
+                        self.writers.send(AcceptQuote { id, today }).await?;
+                    }
+                    (Some(QuoteStatus::Sent), false) => {
+                        self.writers.send(DeclineQuote { id, today }).await?;
+                    }
+                    _ => return Ok(false),
+                }
+                true
+            }
             Step::Rate(hourly) => {
                 let command = ReplaceRecord::<LabourRates> {
                     id: self.base.rate,
@@ -681,6 +734,7 @@ fn case(base: &Base, steps: &[Step], at: u64, how: Cut) -> bool {
             writers,
             store: store.clone(),
             prints: Vec::new(),
+            quotes: Vec::new(),
         };
         for step in steps {
             let answer = work.run(step).await;

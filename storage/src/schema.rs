@@ -713,6 +713,23 @@ pub(crate) mod tests {
         );
     }
 
+    #[test]
+    fn a_v11_file_gains_the_quotes_and_their_number_ranges() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        file_at_version(&path, 11);
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        assert_eq!(stored_version(&txn), SCHEMA_VERSION);
+        assert!(repo::is_empty(&txn, tables::QUOTES).unwrap());
+        assert_eq!(
+            repo::company(&txn).unwrap(),
+            crate::records::Company::default()
+        );
+        let write = store.begin_write().unwrap();
+        assert_eq!(repo::next_number(&write, "A-2026").unwrap(), 1);
+    }
+
     fn v8_print(id: Id) -> legacy::PrintV8 {
         use crate::records::{Costing, OutcomeStatus, PrintStatus};
         let costing = Costing {

@@ -118,18 +118,101 @@ fn customer() -> impl Strategy<Value = Customer> {
         )
 }
 
-fn billing() -> impl Strategy<Value = Billing> {
-    let address =
-        (text(), text(), text(), text()).prop_map(|(street, postal_code, city, country)| {
-            PostalAddress {
-                street,
-                postal_code,
-                city,
-                country,
-            }
-        });
+fn address() -> impl Strategy<Value = PostalAddress> {
+    (text(), text(), text(), text()).prop_map(|(street, postal_code, city, country)| {
+        PostalAddress {
+            street,
+            postal_code,
+            city,
+            country,
+        }
+    })
+}
+
+fn company() -> impl Strategy<Value = Company> {
     (
-        (of(address), of(text()), of(text())),
+        (text(), of(address()), of(text()), of(text()), of(text())),
+        (
+            of(text()),
+            of(text()),
+            of(text()),
+            any::<u16>(),
+            any::<bool>(),
+        ),
+    )
+        .prop_map(
+            |((name, address, vat_id, tax_number, iban), (bic, email, phone, days, small))| {
+                Company {
+                    name,
+                    address,
+                    vat_id,
+                    tax_number,
+                    iban,
+                    bic,
+                    email,
+                    phone,
+                    payment_terms_days: days,
+                    small_business: small,
+                }
+            },
+        )
+}
+
+fn quote() -> impl Strategy<Value = Quote> {
+    let status = prop_oneof![
+        Just(QuoteStatus::Draft),
+        Just(QuoteStatus::Sent),
+        Just(QuoteStatus::Accepted),
+        Just(QuoteStatus::Declined),
+        Just(QuoteStatus::Expired),
+    ];
+    let line = (id(), of(id()), text(), any::<u32>(), decimal(), decimal()).prop_map(
+        |(print_id, work_line_id, description, quantity, unit_price, net)| QuoteLine {
+            print_id,
+            work_line_id,
+            description,
+            quantity,
+            unit_price,
+            net,
+        },
+    );
+    let offer = (vec(line, 0..4), decimal(), decimal(), decimal(), decimal()).prop_map(
+        |(lines, net, vat_percent, vat, gross)| Offer {
+            lines,
+            net,
+            vat_percent,
+            vat,
+            gross,
+        },
+    );
+    (
+        (id(), id(), vec(id(), 0..4), text(), of(text()), status),
+        (of(text()), of(offer), of(at()), of(at()), at(), at()),
+    )
+        .prop_map(
+            |(
+                (id, customer_id, print_ids, valid_until, note, status),
+                (number, offer, sent_at, decided_at, created_at, updated_at),
+            )| Quote {
+                id,
+                customer_id,
+                print_ids,
+                valid_until,
+                note,
+                status,
+                number,
+                offer,
+                sent_at,
+                decided_at,
+                created_at,
+                updated_at,
+            },
+        )
+}
+
+fn billing() -> impl Strategy<Value = Billing> {
+    (
+        (of(address()), of(text()), of(text())),
         (of(text()), of(text()), of(any::<u16>())),
     )
         .prop_map(
@@ -869,10 +952,16 @@ proptest! {
     }
 
     #[test]
-    fn settings_records(s in settings(), i in integrations(), p in pricing()) {
+    fn settings_records(s in settings(), i in integrations(), p in pricing(), c in company()) {
         round_trip(&s);
         round_trip(&i);
         round_trip(&p);
+        round_trip(&c);
+    }
+
+    #[test]
+    fn quotes(q in quote()) {
+        round_trip(&q);
     }
 
     #[test]

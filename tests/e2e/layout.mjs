@@ -152,12 +152,32 @@ try {
     await page.locator("form[action$='/actions/duplicate'] button").click();
     await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?/);
     const twoParts = new URL(page.url()).pathname + "/edit";
+    // The shop's company, and a quote of that copy (a draft of Jane's at 60) sent: the quote's
+    // page and its A4 document are measured by name.
+    await page.goto(base + "/settings/company");
+    for (const [field, value] of [["name", "Musterdruck GmbH"], ["address.street", "Hauptstraße 1"],
+      ["address.postalCode", "10115"], ["address.city", "Berlin"], ["address.country", "DE"],
+      ["iban", "DE89 3704 0044 0532 0130 00"]]) {
+      await page.locator(`input[name='${field}']`).fill(value);
+    }
+    await page.locator("#company button[type=submit]").click();
+    await page.waitForURL("**/settings/company?saved");
+    const copy = twoParts.split("/")[2];
+    const customer = (await (await page.request.get(`${base}/api/prints/${copy}`)).json()).customerId;
+    const quoteForm = `/quotes/new?customerId=${customer}`;
+    await page.goto(base + quoteForm);
+    await page.locator(`input[name='printIds[]'][value='${copy}']`).check();
+    await page.locator("#quote button[type=submit]").click();
+    await page.waitForURL(/\/quotes\/[0-9a-f-]{36}$/);
+    const quote = new URL(page.url()).pathname;
+    await page.locator("form[action$='/actions/send'] button").click();
+    await page.waitForURL(/\/document$/);
 
     const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
       "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",
       "/charges/new", "/post-processing-steps", "/post-processing-steps/new", "/stock",
       "/spools/new", "/stock/spoolmgr", "/maintenance", "/settings", "/settings/integrations",
-      "/settings/backup", "/settings/alerts", "/settings/pricing", "/search?q=Robot"];
+      "/settings/backup", "/settings/alerts", "/settings/pricing", "/settings/company", "/quotes", "/search?q=Robot"];
     for (const locale of ["de-DE", "en-US"]) {
       if (locale === "en-US") {
         await page.goto(base + "/settings");
@@ -166,7 +186,8 @@ try {
         await page.waitForURL("**/settings?saved");
       }
       const extra = [[twoParts, "print-editor-two-parts"], [robot, "print-done-two-parts"],
-        [`/reports${robot}`, "report-two-parts"]];
+        [`/reports${robot}`, "report-two-parts"], [quoteForm, "quote-form"], [quote, "quote-sent"],
+        [`${quote}/document`, "quote-document"]];
       await crawl(page, locale, roots, extra);
       // A refused form, its faults beside every field.
       await page.goto(base + "/printers/new");
