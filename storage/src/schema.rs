@@ -555,7 +555,7 @@ fn metered_v8_to_v9(txn: &WriteTransaction) -> Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::records::{Interval, Mark};
+    use crate::records::{Company, Interval, Mark};
     use crate::{Id, Timestamp};
     use crate::{Store, StoreOptions, repo};
 
@@ -722,10 +722,7 @@ pub(crate) mod tests {
         let txn = store.begin_read().unwrap();
         assert_eq!(stored_version(&txn), SCHEMA_VERSION);
         assert!(repo::is_empty(&txn, tables::QUOTES).unwrap());
-        assert_eq!(
-            repo::company(&txn).unwrap(),
-            crate::records::Company::default()
-        );
+        assert_eq!(repo::company(&txn).unwrap(), Company::default());
         let write = store.begin_write().unwrap();
         assert_eq!(repo::next_number(&write, "A-2026").unwrap(), 1);
     }
