@@ -2,11 +2,11 @@
 //! input, so its rules and field errors (country, VAT id, IBAN check digits) are the API's.
 
 use super::forms::{Faults, Submitted};
-use super::page::{Chrome, Ctx, Page, html, see_other};
+use super::page::{Chrome, Ctx, Page};
 use super::paths;
+use super::settings_form::SettingsForm;
 use crate::api::company::{Company, CompanyInput};
 use crate::input;
-use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::company::{GetCompany, SetCompany};
 use askama::Template;
@@ -20,6 +20,16 @@ struct CompanyPage {
     faults: Faults,
     saved: bool,
 }
+
+const FORM: SettingsForm<CompanyPage> = SettingsForm {
+    path: paths::SETTINGS_COMPANY,
+    page: |chrome, form, faults, saved| CompanyPage {
+        chrome,
+        form,
+        faults,
+        saved,
+    },
+};
 
 /// The text inputs of the form, in the order shown: (field path, message key).
 const TEXTS: [(&str, &str); 11] = [
@@ -63,18 +73,7 @@ pub async fn show(ctx: Ctx) -> Page {
     if stored.small_business {
         form.set("smallBusiness", "on");
     }
-    let saved = ctx.flagged("saved");
-    render(ctx, form, Faults::default(), saved, StatusCode::OK)
-}
-
-fn render(ctx: Ctx, form: Submitted, faults: Faults, saved: bool, status: StatusCode) -> Page {
-    let page = CompanyPage {
-        chrome: ctx.chrome,
-        form,
-        faults,
-        saved,
-    };
-    Ok(html(status, page.render()))
+    FORM.show(ctx, form)
 }
 
 /// `POST /settings/company`: saves the company, or shows the form again with its faults.
@@ -82,17 +81,11 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let mut tree = form.tree(&["paymentTermsDays"]);
     tree["smallBusiness"] = Value::Bool(form.checked("smallBusiness"));
-    let result = match input::parse::<CompanyInput>(tree) {
+    let saved = match input::parse::<CompanyInput>(tree) {
         Ok(company) => ctx.state.send(SetCompany(company.into())).await,
         Err(e) => Err(e),
     };
-    match result {
-        Ok(_) => Ok(see_other(&format!("{}?saved", paths::SETTINGS_COMPANY))),
-        Err(e) => {
-            let status = e.code.status();
-            render(ctx, form, Faults::of(&e), false, status)
-        }
-    }
+    FORM.answer(ctx, form, saved)
 }
 
 impl CompanyPage {

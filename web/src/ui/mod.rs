@@ -38,6 +38,7 @@ mod quotes;
 mod report;
 mod search;
 mod settings;
+mod settings_form;
 mod spoolmgr;
 mod spools;
 

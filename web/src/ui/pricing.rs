@@ -2,12 +2,12 @@
 //! read and written through the API's own input, so its rules and field errors are the API's.
 
 use super::forms::{Faults, Submitted};
-use super::page::{Chrome, Ctx, Page, html, see_other};
+use super::page::{Chrome, Ctx, Page};
 use super::paths;
+use super::settings_form::SettingsForm;
 use crate::api::pricing::{Pricing, PricingInput};
 use crate::input;
 use crate::wire;
-use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::pricing::{GetPricing, SetPricing};
 use askama::Template;
@@ -21,6 +21,16 @@ struct PricingPage {
     faults: Faults,
     saved: bool,
 }
+
+const FORM: SettingsForm<PricingPage> = SettingsForm {
+    path: paths::SETTINGS_PRICING,
+    page: |chrome, form, faults, saved| PricingPage {
+        chrome,
+        form,
+        faults,
+        saved,
+    },
+};
 
 /// `GET /settings/pricing`: the rule as stored (`?saved` after a save).
 pub async fn show(ctx: Ctx) -> Page {
@@ -38,18 +48,7 @@ pub async fn show(ctx: Ctx) -> Page {
         form.set("failureAdjusted", "on");
     }
     form.set("failureWindow", stored.failure_window.to_string());
-    let saved = ctx.flagged("saved");
-    render(ctx, form, Faults::default(), saved, StatusCode::OK)
-}
-
-fn render(ctx: Ctx, form: Submitted, faults: Faults, saved: bool, status: StatusCode) -> Page {
-    let page = PricingPage {
-        chrome: ctx.chrome,
-        form,
-        faults,
-        saved,
-    };
-    Ok(html(status, page.render()))
+    FORM.show(ctx, form)
 }
 
 /// `POST /settings/pricing`: saves the rule, or shows the form again with its faults.
@@ -58,15 +57,9 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
     let mut tree = form.tree(&["failureWindow"]);
     tree["enabled"] = Value::Bool(form.checked("enabled"));
     tree["failureAdjusted"] = Value::Bool(form.checked("failureAdjusted"));
-    let result = match ctx.typed(|| input::parse::<PricingInput>(tree)) {
+    let saved = match ctx.typed(|| input::parse::<PricingInput>(tree)) {
         Ok(rule) => ctx.state.send(SetPricing(rule.into())).await,
         Err(e) => Err(e),
     };
-    match result {
-        Ok(_) => Ok(see_other(&format!("{}?saved", paths::SETTINGS_PRICING))),
-        Err(e) => {
-            let status = e.code.status();
-            render(ctx, form, Faults::of(&e), false, status)
-        }
-    }
+    FORM.answer(ctx, form, saved)
 }
