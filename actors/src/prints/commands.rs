@@ -14,7 +14,7 @@ use crate::inventory::get;
 use crate::maintenance::tasks::Override;
 use crate::txn::Txn;
 use crate::{Error, Result, list, series, settings};
-use storage::records::{Customer, Print, PrintSource, PrintStatus, Series, Settings};
+use storage::records::{Customer, Print, PrintSource, PrintStatus, Quote, Series, Settings};
 use storage::repo::{self, all};
 use storage::{Id, Timestamp};
 
@@ -183,6 +183,8 @@ pub struct Detail {
     pub series: Option<Series>,
     /// The sliced file it was made from.
     pub source: Option<PrintSource>,
+    /// The newest quote that offers it (none before one does).
+    pub quote: Option<Quote>,
 }
 
 fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
@@ -195,7 +197,12 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         .series_id
         .map(|s| series::get(snapshot, s))
         .transpose()?;
+    let quote = repo::all::<Quote>(snapshot)?
+        .into_iter()
+        .filter(|q| q.print_ids.contains(&id))
+        .max_by_key(|q| (q.created_at, q.id));
     Ok(Detail {
+        quote,
         source: repo::source(snapshot, print.id)?,
         print,
         customer,

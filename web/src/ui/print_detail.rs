@@ -16,6 +16,7 @@ use super::print_fleet;
 use crate::api::prints::input::WorkKind;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
 use crate::api::prints::{PrintDto, Status, category_name};
+use crate::api::quotes::State as QuoteState;
 use crate::error::{ApiError, Code};
 use crate::input;
 use actix_web::http::StatusCode;
@@ -180,6 +181,8 @@ struct DetailPage {
     costs: Costs,
     customer: Option<(String, String)>,
     series: Option<(String, String)>,
+    /// The newest quote offering it: (id, its number or "draft", its state), in words.
+    quote: Option<(String, String, String)>,
     parts: Vec<PartRow>,
     usages: Vec<UsageRow>,
     /// Labour and step lines, for their actual minutes.
@@ -567,6 +570,12 @@ impl DetailPage {
                 .is_some_and(|r| r.status == OutcomeStatus::Failed),
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
+            quote: detail.quote.map(|q| {
+                let key = format!("quotes.state.{}", wire(&QuoteState::from(q.status)));
+                let state = t.t(&key);
+                let number = q.number.unwrap_or_else(|| t.t("quotes.draftNumber").into());
+                (q.id.to_string(), number, state.to_string())
+            }),
             fleet: Vec::new(),
             notice: None,
             print,
