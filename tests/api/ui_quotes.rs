@@ -107,6 +107,11 @@ async fn a_quote_is_put_together_sent_and_accepted_in_the_browser() {
         .unwrap()
         .to_string();
     assert!(document.contains(&number), "{document}");
+    let (_, shown) = page(&client, &app, &format!("/quotes/{quote}")).await;
+    assert!(
+        shown.contains(&format!(r#"<a href="/prints/{trophy}">Trophy</a>"#)),
+        "{shown}"
+    );
 
     let res = submit(
         &client,

@@ -253,6 +253,8 @@ struct Document {
     sent: String,
     /// (description, quantity, unit price, net).
     lines: Vec<(String, u32, String, String)>,
+    /// Its prints: (id, name as the lines give it, else "Print n").
+    prints: Vec<(String, String)>,
     /// (net, VAT rate, VAT, gross); none while a print has no price.
     totals: Option<(String, String, String, String)>,
 }
@@ -277,7 +279,25 @@ impl Document {
                 t.money_str(&o.gross),
             )
         });
+        let prints = quote
+            .print_ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| {
+                let item = quote
+                    .offer
+                    .iter()
+                    .flat_map(|o| o.lines.iter())
+                    .find(|l| l.print_id == *id && l.work_line_id.is_none());
+                let name = item.map_or_else(
+                    || format!("{} {}", t.t("quotes.print"), i + 1),
+                    |l| l.description.clone(),
+                );
+                (id.clone(), name)
+            })
+            .collect();
         Document {
+            prints,
             state: t
                 .t(&format!("quotes.state.{}", wire::name(&quote.status)))
                 .into(),
