@@ -271,6 +271,18 @@ async fn a_quote_refuses_what_it_cannot_offer_at_the_field_at_fault() {
         "errors.tooMany",
     )
     .await;
+    // Two prints at the largest sales value: their sum leaves the money range.
+    let mut huge = Vec::new();
+    for name in ["Huge 1", "Huge 2"] {
+        let mut body = draft(&shop, name);
+        body["customerId"] = json!(customer);
+        body["salesValue"] = json!("999999999999999");
+        huge.push(id(&app.create("/api/prints", &body).await));
+    }
+    let res = app
+        .post("/api/quotes", &quote(&customer, &[&huge[0], &huge[1]]))
+        .await;
+    assert_field_error(res, "printIds", "errors.outOfRange").await;
     assert_eq!(
         app.json("/api/quotes").await["total"],
         0,
