@@ -10,6 +10,7 @@
 // `--with-overlap` adds an overlap on purpose (the menu's links pulled onto each other) and
 // measures only the dashboard: the run must then fail, which shows the check can.
 import { launch, setUpInGerman } from "./browser.mjs";
+import { execFileSync } from "node:child_process";
 
 const [base, shots, mode] = process.argv.slice(2);
 const withOverlap = mode === "--with-overlap";
@@ -172,6 +173,20 @@ try {
     const quote = new URL(page.url()).pathname;
     await page.locator("form[action$='/actions/send'] button").click();
     await page.waitForURL(/\/document$/);
+    // Sending opens the A4 quote; printed to PDF it is one page with the number, the shop and
+    // the totals, and no buttons.
+    const number = (await (await page.request.get(`${base}/api${quote}`)).json()).number;
+    await page.emulateMedia({ media: "print" });
+    const pdf = `${shots}/quote.pdf`;
+    await page.pdf({ path: pdf, format: "A4", printBackground: true });
+    await page.emulateMedia({ media: "screen" });
+    const text = execFileSync("pdftotext", ["-layout", pdf, "-"], { encoding: "utf8" });
+    for (const want of [number, "Musterdruck GmbH", "10115 Berlin", "Robot chassis", "71.40"]) {
+      if (!text.includes(want)) failures.push(`the quote's PDF lacks ${want}:\n${text}`);
+    }
+    if (text.includes("Download PDF")) failures.push("the quote's PDF shows its buttons");
+    const info = execFileSync("pdfinfo", [pdf], { encoding: "utf8" });
+    if (!/^Pages:\s+1$/m.test(info)) failures.push(`the quote's PDF is not one page:\n${info}`);
 
     const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
       "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",
