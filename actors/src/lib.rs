@@ -30,6 +30,7 @@ pub mod company;
 pub mod costing;
 pub mod dashboard;
 pub mod demo;
+pub mod einvoice;
 mod error;
 pub mod integrations;
 pub mod inventory;
