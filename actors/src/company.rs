@@ -3,7 +3,7 @@
 
 use crate::command::{Command, Query, SettingsWriter, Snapshot};
 use crate::txn::Txn;
-use crate::values::{AddressInput, Bic, Email, Iban, Name, VatId};
+use crate::values::{AddressInput, Bic, Email, Iban, Locale, Name, Note, VatId, note_text};
 use crate::{Error, Result};
 use storage::records::Company;
 use storage::repo;
@@ -29,6 +29,10 @@ pub struct CompanyInput {
     pub phone: Option<Name>,
     /// Days to pay, 0 to 365.
     pub payment_terms_days: u16,
+    /// The payment terms in words.
+    pub payment_terms_text: Option<Note>,
+    /// The language of quotes and invoices unless the customer has one.
+    pub language: Option<Locale>,
     /// A small business under § 19 UStG.
     pub small_business: bool,
 }
@@ -50,6 +54,8 @@ impl CompanyInput {
             email: self.email.as_ref().map(|e| e.get().clone()),
             phone: text(&self.phone),
             payment_terms_days: self.payment_terms_days,
+            payment_terms_text: note_text(self.payment_terms_text.clone()),
+            language: self.language.as_ref().map(|l| l.get().clone()),
             small_business: self.small_business,
         })
     }

@@ -518,24 +518,122 @@ impl AddressInput {
     }
 }
 
-string_value!(
-    /// A VAT identification number: its country prefix (two letters) and 2 to 12 digits, letters
-    /// or `+*.`, spaces removed and stored upper-case (`DE123456789`). The shapes of each
-    /// country's numbers come with the invoices (issue 47). Errors: `errors.invalidVatId`.
-    VatId(String),
-    schema = wire(Some("^[A-Za-z]{2}[0-9A-Za-z+*.]{2,12}$".into()), None, None),
-    |text| {
-        let id: String = text.split_whitespace().collect::<String>().to_ascii_uppercase();
-        let bytes = id.as_bytes();
-        let valid = (4..=14).contains(&bytes.len())
-            && bytes.iter().take(2).all(u8::is_ascii_uppercase)
-            && bytes
+/// The shapes of VAT identification numbers after their two-letter prefix, per prefix: the EU
+/// member states' as the European Commission's VIES lists them (Greece's prefix is `EL`;
+/// `XI` is Northern Ireland), and the United Kingdom's, Switzerland's (`CHE` and its UID with an
+/// optional `MWST`, `TVA` or `IVA`) and Norway's (`MVA` after the number). In a shape, `9` is a
+/// digit, `A` a letter, `X` a letter or digit, `+` a letter, `+` or `*` (Ireland's second
+/// character); any other character stands for itself.
+const VAT_ID_SHAPES: &[(&str, &[&str])] = &[
+    ("AT", &["U99999999"]),
+    ("BE", &["9999999999"]),
+    ("BG", &["999999999", "9999999999"]),
+    (
+        "CH",
+        &[
+            "E999999999",
+            "E999999999MWST",
+            "E999999999TVA",
+            "E999999999IVA",
+        ],
+    ),
+    ("CY", &["99999999A"]),
+    ("CZ", &["99999999", "999999999", "9999999999"]),
+    ("DE", &["999999999"]),
+    ("DK", &["99999999"]),
+    ("EE", &["999999999"]),
+    ("EL", &["999999999"]),
+    ("ES", &["X9999999X"]),
+    ("FI", &["99999999"]),
+    ("FR", &["XX999999999"]),
+    ("GB", &["999999999", "999999999999", "GD999", "HA999"]),
+    ("HR", &["99999999999"]),
+    ("HU", &["99999999"]),
+    ("IE", &["9999999A", "9999999AA", "9+99999A"]),
+    ("IT", &["99999999999"]),
+    ("LT", &["999999999", "999999999999"]),
+    ("LU", &["99999999"]),
+    ("LV", &["99999999999"]),
+    ("MT", &["99999999"]),
+    ("NL", &["999999999B99"]),
+    ("NO", &["999999999MVA"]),
+    ("PL", &["9999999999"]),
+    ("PT", &["999999999"]),
+    (
+        "RO",
+        &[
+            "99",
+            "999",
+            "9999",
+            "99999",
+            "999999",
+            "9999999",
+            "99999999",
+            "999999999",
+            "9999999999",
+        ],
+    ),
+    ("SE", &["999999999999"]),
+    ("SI", &["99999999"]),
+    ("SK", &["9999999999"]),
+    ("XI", &["999999999", "999999999999", "GD999", "HA999"]),
+];
+
+/// Whether `number` (upper-case) has `shape` ([`VAT_ID_SHAPES`]).
+fn has_shape(number: &str, shape: &str) -> bool {
+    number.len() == shape.len()
+        && number.bytes().zip(shape.bytes()).all(|(c, s)| match s {
+            b'9' => c.is_ascii_digit(),
+            b'A' => c.is_ascii_uppercase(),
+            b'X' => c.is_ascii_uppercase() || c.is_ascii_digit(),
+            b'+' => c.is_ascii_uppercase() || c == b'+' || c == b'*',
+            other => c == other,
+        })
+}
+
+/// The JSON-schema pattern of a VAT id: every prefix with its shapes ([`VAT_ID_SHAPES`]),
+/// letters in either case, so a schema's client sends no number the parser refuses.
+fn vat_id_pattern() -> String {
+    let class = |s: u8| match s {
+        b'9' => "[0-9]".to_string(),
+        b'A' => "[A-Za-z]".to_string(),
+        b'X' => "[0-9A-Za-z]".to_string(),
+        b'+' => "[A-Za-z+*]".to_string(),
+        c => format!("[{}{}]", c as char, c.to_ascii_lowercase() as char),
+    };
+    let each: Vec<String> = VAT_ID_SHAPES
+        .iter()
+        .map(|(prefix, shapes)| {
+            let prefix: String = prefix.bytes().map(class).collect();
+            let shapes: Vec<String> = shapes
                 .iter()
-                .skip(2)
-                .all(|b| b.is_ascii_alphanumeric() || b"+*.".contains(b));
-        match valid {
+                .map(|shape| shape.bytes().map(class).collect())
+                .collect();
+            format!("{prefix}({})", shapes.join("|"))
+        })
+        .collect();
+    format!("^({})$", each.join("|"))
+}
+
+string_value!(
+    /// A VAT identification number: its country prefix and a number of that country's shape
+    /// ([`VAT_ID_SHAPES`]), spaces, dots and hyphens removed and stored upper-case
+    /// (`DE123456789`, `ATU12345678`, `CHE123456789MWST`). Errors: `errors.invalidVatId`.
+    VatId(String),
+    schema = wire(Some(vat_id_pattern()), None, None),
+    |text| {
+        let id: String = text
+            .chars()
+            .filter(|c| !c.is_whitespace() && *c != '.' && *c != '-')
+            .collect::<String>()
+            .to_ascii_uppercase();
+        let known = VAT_ID_SHAPES.iter().any(|(prefix, shapes)| {
+            id.strip_prefix(prefix)
+                .is_some_and(|number| shapes.iter().any(|shape| has_shape(number, shape)))
+        });
+        match known {
             true => Ok(id),
-            false => Err(refuse("errors.invalidVatId", "expected a country prefix and 2 to 12 characters")),
+            false => Err(refuse("errors.invalidVatId", "expected a country prefix and a number of that country's shape")),
         }
     }
 );
@@ -875,6 +973,30 @@ mod tests {
         assert!(Iban::from_str("GB82WEST12345698765432").is_ok());
         assert!(Iban::from_str("DE89").is_err());
         assert!(Bic::from_str("cobadeffxxx").is_ok());
+        for good in [
+            "DE 123 456 789",
+            "atu12345678",
+            "FR0A123456789",
+            "CHE-123.456.789 MWST",
+            "NL123456789B01",
+            "IE1+23456X",
+            "EL123456789",
+            "RO12",
+        ] {
+            assert!(VatId::from_str(good).is_ok(), "{good}");
+        }
+        for bad in [
+            "DE12345678",
+            "AT12345678",
+            "GR123456789",
+            "US123456789",
+            "NL123456789",
+            "D1",
+        ] {
+            assert!(VatId::from_str(bad).is_err(), "{bad}");
+        }
+        let pattern = vat_id_pattern();
+        assert!(pattern.contains("[Dd][Ee]([0-9][0-9]"), "{pattern}");
         assert!(Bic::from_str("COBADEF").is_err());
         assert!(Day::from_str("2026-02-29").is_err());
         assert!(Email::from_str("a@b").is_ok());

@@ -152,6 +152,8 @@ fn company() -> impl Strategy<Value = Company> {
                     email,
                     phone,
                     payment_terms_days: days,
+                    payment_terms_text: terms,
+                    language,
                     small_business: small,
                 }
             },

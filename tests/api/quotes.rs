@@ -320,6 +320,8 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
         "email": "shop@example.com",
         "phone": "+49 30 1234567",
         "paymentTermsDays": 30,
+        "paymentTermsText": "Zahlbar innerhalb von 30 Tagen ohne Abzug.",
+        "language": "de-DE",
         "smallBusiness": true
     });
     let res = app.patch("/api/settings/company", &company).await;
@@ -327,6 +329,11 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
     let saved: Value = res.json().await.unwrap();
     assert_eq!(saved["iban"], "DE89370400440532013000");
     assert_eq!(saved["address"]["country"], "DE");
+    assert_eq!(saved["language"], "de-DE");
+    assert_eq!(
+        saved["paymentTermsText"],
+        "Zahlbar innerhalb von 30 Tagen ohne Abzug."
+    );
     assert_eq!(app.json("/api/settings/company").await, saved);
 
     for (field, value, key) in [
@@ -337,6 +344,8 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
         ),
         ("bic", json!("COBA"), "errors.invalidBic"),
         ("vatId", json!("123"), "errors.invalidVatId"),
+        ("vatId", json!("DE12345678"), "errors.invalidVatId"),
+        ("language", json!("fr-FR"), "errors.unsupportedLocale"),
         ("paymentTermsDays", json!(366), "errors.outOfRange"),
     ] {
         let mut bad = company.clone();
@@ -366,5 +375,5 @@ async fn the_company_is_checked_at_each_field_and_a_small_business_quotes_withou
         .await;
     assert_eq!(quote["offer"]["vatPercent"], "0");
     assert_eq!(quote["offer"]["gross"], "10");
-    assert_eq!(quote["language"], "en-US", "the shop's default");
+    assert_eq!(quote["language"], "de-DE", "the company's language");
 }

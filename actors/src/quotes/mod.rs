@@ -45,7 +45,7 @@ pub struct QuoteInput {
 
 /// A quote as read: the record, its offer (frozen once sent; derived from its prints while
 /// DRAFT, none while one of them has no sales value), its customer and the language it is
-/// written in.
+/// written in (the customer's, else the company's, else the instance's default).
 #[derive(Debug, Clone)]
 pub struct QuoteView {
     /// The record.
@@ -54,7 +54,8 @@ pub struct QuoteView {
     pub offer: Option<Offer>,
     /// Its customer.
     pub customer: Customer,
-    /// `de-DE` or `en-US`: the customer's, else the shop's default.
+    /// `de-DE` or `en-US`: the customer's, else Settings › Company's, else the instance's
+    /// default.
     pub language: String,
     /// The instance currency.
     pub currency: String,
@@ -310,6 +311,7 @@ pub fn view(tx: &impl Tx, quote: Quote) -> Result<QuoteView> {
         .billing
         .language
         .clone()
+        .or(repo::company(tx)?.language)
         .unwrap_or(settings.default_language);
     Ok(QuoteView {
         quote,

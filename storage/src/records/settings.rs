@@ -134,6 +134,11 @@ pub struct Company {
     pub phone: Option<String>,
     /// Days to pay unless a customer has its own, 0 to 365.
     pub payment_terms_days: u16,
+    /// The payment terms in words, printed on quotes and invoices (BT-20).
+    pub payment_terms_text: Option<String>,
+    /// The language quotes and invoices are written in unless the customer has one (`de-DE`,
+    /// `en-US`); none: the instance's default language.
+    pub language: Option<String>,
     /// A small business under § 19 UStG: no VAT charged, the exemption stated.
     pub small_business: bool,
 }
@@ -151,6 +156,8 @@ impl Default for Company {
             email: None,
             phone: None,
             payment_terms_days: 14,
+            payment_terms_text: None,
+            language: None,
             small_business: false,
         }
     }

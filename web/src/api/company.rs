@@ -11,7 +11,7 @@ use crate::state::AppState;
 use actix_web::web::{Data, Json};
 use actix_web::{get, patch};
 use actors::company::{self, GetCompany, SetCompany};
-use actors::values::{Bic, Email, Iban, Name, VatId};
+use actors::values::{Bic, Email, Iban, Locale, Name, Note, VatId};
 use deserr::Deserr;
 use serde::Serialize;
 use storage::records;
@@ -44,6 +44,11 @@ pub struct Company {
     pub phone: Option<String>,
     /// Days to pay unless a customer has its own.
     pub payment_terms_days: u16,
+    /// The payment terms in words.
+    pub payment_terms_text: Option<String>,
+    /// The language of quotes and invoices unless the customer has one; null: the instance's
+    /// default language.
+    pub language: Option<String>,
     /// A small business under § 19 UStG: no VAT on quotes, the exemption stated.
     pub small_business: bool,
 }
@@ -60,6 +65,8 @@ impl From<records::Company> for Company {
             email: c.email,
             phone: c.phone,
             payment_terms_days: c.payment_terms_days,
+            payment_terms_text: c.payment_terms_text,
+            language: c.language,
             small_business: c.small_business,
         }
     }
@@ -76,7 +83,7 @@ pub struct CompanyInput {
     /// Postal address with country.
     #[deserr(default)]
     pub address: Option<AddressInput>,
-    /// VAT identification number: country prefix and 2 to 12 characters.
+    /// VAT identification number: country prefix and a number of that country's shape.
     #[schema(example = "DE123456789")]
     #[deserr(default)]
     pub vat_id: Option<VatId>,
@@ -102,6 +109,12 @@ pub struct CompanyInput {
     #[schema(maximum = 365)]
     #[deserr(default = records::Company::default().payment_terms_days)]
     pub payment_terms_days: u16,
+    /// The payment terms in words (`Zahlbar innerhalb von 14 Tagen ohne Abzug.`).
+    #[deserr(default)]
+    pub payment_terms_text: Option<Note>,
+    /// The language of quotes and invoices unless the customer has one: `de-DE` or `en-US`.
+    #[deserr(default)]
+    pub language: Option<Locale>,
     /// A small business under § 19 UStG (default false).
     #[serde(default)]
     #[deserr(default)]
@@ -120,6 +133,8 @@ impl From<CompanyInput> for company::CompanyInput {
             email: c.email,
             phone: c.phone,
             payment_terms_days: c.payment_terms_days,
+            payment_terms_text: c.payment_terms_text,
+            language: c.language,
             small_business: c.small_business,
         }
     }

@@ -75,7 +75,8 @@ pub struct CustomerInput {
     /// Postal address with country.
     #[deserr(default)]
     pub address: Option<AddressInput>,
-    /// VAT identification number: country prefix and 2 to 12 characters (`DE123456789`).
+    /// VAT identification number: country prefix and a number of that country's shape
+    /// (`DE123456789`, `ATU12345678`).
     #[schema(example = "DE123456789")]
     #[deserr(default)]
     pub vat_id: Option<VatId>,
