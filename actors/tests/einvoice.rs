@@ -186,11 +186,11 @@ fn document(n: u64) -> Document {
         buyer,
         account: (
             "DE89370400440532013000".into(),
-            (n % 2 == 0).then(|| "COBADEFFXXX".into()),
+            n.is_multiple_of(2).then(|| "COBADEFFXXX".into()),
         ),
         lines,
         adjustments,
-        prepaid: if n % 9 == 0 {
+        prepaid: if n.is_multiple_of(9) {
             Decimal::new(1000, 2)
         } else {
             Decimal::ZERO
