@@ -139,9 +139,14 @@ fn company() -> impl Strategy<Value = Company> {
             any::<u16>(),
             any::<bool>(),
         ),
+        (of(text()), of(text())),
     )
         .prop_map(
-            |((name, address, vat_id, tax_number, iban), (bic, email, phone, days, small))| {
+            |(
+                (name, address, vat_id, tax_number, iban),
+                (bic, email, phone, days, small),
+                (terms, language),
+            )| {
                 Company {
                     name,
                     address,
