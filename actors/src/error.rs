@@ -115,6 +115,14 @@ pub enum Error {
         /// Its name.
         task: String,
     },
+    /// A change, delete or second issue of an issued invoice or credit note (409
+    /// `INVOICE_ISSUED`): it is corrected by a credit note only.
+    #[error("the invoice was issued and cannot change")]
+    InvoiceIssued,
+    /// An invoice issued while the company or the customer lacks what it must name (409
+    /// `INVOICE_INCOMPLETE`): the fields, comma-separated.
+    #[error("an invoice needs {0}")]
+    InvoiceIncomplete(String),
     /// A quote accepted or declined after its validity date (409 `QUOTE_EXPIRED`).
     #[error("the quote is no longer valid")]
     QuoteExpired,

@@ -34,6 +34,7 @@ pub mod einvoice;
 mod error;
 pub mod integrations;
 pub mod inventory;
+pub mod invoices;
 pub mod ledger;
 pub mod lines;
 pub mod list;

@@ -18,13 +18,16 @@
 #[path = "support/setup.rs"]
 mod support_setup;
 use actix::Arbiter;
+use actors::company::{CompanyInput, SetCompany};
 use actors::integrations::import::{ImportSpool, RecordSync, preview_hash};
 use actors::integrations::operations::{Claim, ClaimOperation, Sent, SettleOperation};
 use actors::integrations::settings::{Defaults, PeerChange, PeerUrl, UpdateIntegrations};
 use actors::integrations::spoolmgr::{RemoteFilament, RemoteSpool, RemoteVendor};
 use actors::inventory::charges::{ChargeInput, Charges};
 use actors::inventory::commands::{CreateRecord, ReplaceRecord};
+use actors::inventory::customers::{BillingInput, CustomerInput, Customers};
 use actors::inventory::labour_rates::{LabourRateInput, LabourRates};
+use actors::invoices::{CreateInvoice, InvoiceInput, IssueInvoice};
 use actors::pricing::SetPricing;
 use actors::prints;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
@@ -33,6 +36,7 @@ use actors::quotes::{AcceptQuote, CreateQuote, DeclineQuote, QuoteInput, SendQuo
 use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::BookMovement;
+use actors::values::AddressInput;
 use actors::values::Seconds;
 use proptest::prelude::*;
 use redb::{
@@ -47,8 +51,8 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use storage::records::MovementKind;
 use storage::records::{
-    Authority, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Quote, QuoteStatus,
-    Spool, SpoolmgrOperation, WorkSource,
+    Authority, Invoice, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Quote,
+    QuoteStatus, Spool, SpoolmgrOperation, WorkSource,
 };
 use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
@@ -307,6 +311,10 @@ enum Step {
     Quote(usize),
     /// A quote moved on: a DRAFT sent, a SENT one accepted (true) or declined (false).
     Offer(usize, bool),
+    /// A draft invoice of a print for the templates' customer.
+    Bill(usize),
+    /// An invoice issued (numbered and frozen).
+    Issue(usize),
 }
 
 fn step() -> impl Strategy<Value = Step> {
@@ -329,6 +337,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => any::<bool>().prop_map(Step::Pricing),
         2 => any::<usize>().prop_map(Step::Quote),
         2 => (any::<usize>(), any::<bool>()).prop_map(|(q, a)| Step::Offer(q, a)),
+        2 => any::<usize>().prop_map(Step::Bill),
+        2 => any::<usize>().prop_map(Step::Issue),
     ]
 }
 
@@ -444,10 +454,48 @@ fn base() -> Base {
             .expect("a one-filament demo print");
         let mut native = PrintInput::from_print(source, None, false);
         native.name = "Cut job".parse().unwrap();
-        let customer = demo
-            .iter()
-            .find_map(|p| p.customer_id)
-            .expect("a demo customer");
+        // A customer and a company an invoice can name.
+        let billed = CustomerInput {
+            name: "Cut customer".parse().unwrap(),
+            email: Some("cut@example.com".parse().unwrap()),
+            note: None,
+            exclude_from_dashboard: false,
+            discount_percent: None,
+            billing: BillingInput {
+                address: Some(AddressInput {
+                    street: "Hauptstraße 1".parse().unwrap(),
+                    postal_code: "10115".parse().unwrap(),
+                    city: "Berlin".parse().unwrap(),
+                    country: "DE".parse().unwrap(),
+                }),
+                ..BillingInput::default()
+            },
+        };
+        let customer = writers
+            .send(CreateRecord::<Customers> { input: billed })
+            .await
+            .unwrap()
+            .id;
+        let company = CompanyInput {
+            name: "Cut GmbH".parse().unwrap(),
+            address: Some(AddressInput {
+                street: "Ring 2".parse().unwrap(),
+                postal_code: "80331".parse().unwrap(),
+                city: "München".parse().unwrap(),
+                country: "DE".parse().unwrap(),
+            }),
+            vat_id: Some("DE123456789".parse().unwrap()),
+            tax_number: None,
+            iban: Some("DE89370400440532013000".parse().unwrap()),
+            bic: None,
+            email: Some("shop@example.com".parse().unwrap()),
+            phone: None,
+            payment_terms_days: 14,
+            payment_terms_text: None,
+            language: None,
+            small_business: false,
+        };
+        writers.send(SetCompany(company)).await.unwrap();
         native.customer_id = Some(customer);
         native.sales_value = Some("25".parse().unwrap());
         native.work = vec![
@@ -490,6 +538,7 @@ struct Workload<'a> {
     store: Store,
     prints: Vec<Print>,
     quotes: Vec<Id>,
+    invoices: Vec<Id>,
 }
 
 impl Workload<'_> {
@@ -693,6 +742,32 @@ impl Workload<'_> {
                 }
                 true
             }
+            Step::Bill(p) => {
+                let Some((_, print)) = print(*p) else {
+                    return Ok(false);
+                };
+                let input = InvoiceInput {
+                    customer_id: self.base.customer,
+                    print_ids: vec![print.id],
+                    extras: Vec::new(),
+                    allowances: Vec::new(),
+                    note: None,
+                };
+                let invoice = self.writers.send(CreateInvoice(input)).await?;
+                self.invoices.push(invoice.invoice.id);
+                true
+            }
+            Step::Issue(i) => {
+                let Some(i) = pick(*i, self.invoices.len()) else {
+                    return Ok(false);
+                };
+                let command = IssueInvoice {
+                    id: self.invoices[i],
+                    today: "2026-11-27".parse().unwrap(),
+                };
+                self.writers.send(command).await?;
+                true
+            }
             Step::Rate(hourly) => {
                 let command = ReplaceRecord::<LabourRates> {
                     id: self.base.rate,
@@ -712,6 +787,19 @@ fn reopen(image: Vec<u8>, what: &str) -> u64 {
         .unwrap_or_else(|e| panic!("{what}: the store does not open: {e}"));
     PrintIndex::load(&store, jiff::tz::TimeZone::UTC)
         .unwrap_or_else(|e| panic!("{what}: the print projection does not load: {e}"));
+    // Issued invoices are numbered 1 … n, each number once, none skipped.
+    let invoices: Vec<Invoice> = repo::all(&store.begin_read().unwrap()).unwrap();
+    let mut numbers: Vec<u32> = invoices
+        .iter()
+        .filter_map(|i| i.issued.as_ref())
+        .map(|i| i.number.rsplit('-').next().unwrap().parse().unwrap())
+        .collect();
+    numbers.sort_unstable();
+    let expected: Vec<u32> = (1..=numbers.len() as u32).collect();
+    assert_eq!(
+        numbers, expected,
+        "{what}: invoice numbers with a gap or twice"
+    );
     digest(&store)
 }
 
@@ -735,6 +823,7 @@ fn case(base: &Base, steps: &[Step], at: u64, how: Cut) -> bool {
             store: store.clone(),
             prints: Vec::new(),
             quotes: Vec::new(),
+            invoices: Vec::new(),
         };
         for step in steps {
             let answer = work.run(step).await;

@@ -6,9 +6,9 @@
 
 use crate::records::{
     Account, AlertSettings, BackupSchedule, Charge, Company, Component, Customer, Filament,
-    Integrations, LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour, MeterLink,
-    Movement, PostProcessingStep, Pricing, Print, PrintSource, Printer, PrinterLink, Quote, Series,
-    Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    Integrations, Invoice, LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour,
+    MeterLink, Movement, PostProcessingStep, Pricing, Print, PrintSource, Printer, PrinterLink,
+    Quote, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Error, Id, Result, Timestamp, decode, encode};
@@ -139,6 +139,13 @@ record!(Series, SERIES, "series", |s| s
     .into_iter()
     .collect());
 record!(Spool, SPOOLS, "spools", |s| vec![s.filament_id]);
+record!(Invoice, INVOICES, "invoices", |i| i
+    .print_ids
+    .iter()
+    .copied()
+    .chain([i.customer_id])
+    .chain(i.corrects)
+    .collect());
 record!(Quote, QUOTES, "quotes", |q| q
     .print_ids
     .iter()
@@ -330,6 +337,7 @@ pub fn decode_all(tx: &impl Tx) -> Result<u64> {
     each::<LogLink>(tx, &mut count)?;
     each::<SpoolLink>(tx, &mut count)?;
     each::<Quote>(tx, &mut count)?;
+    each::<Invoice>(tx, &mut count)?;
     settings(tx)?;
     integrations(tx)?;
     backup_schedule(tx)?;

@@ -41,9 +41,10 @@
 //!   and `customers`, then rebuilds
 //!   every reference edge from the records (here rather than in step 10, because it decodes
 //!   prints in the newest layout; a file of version 10 has them rebuilt once more).
-//! - 12: quotes (`quotes`) and the gapless number ranges they are numbered from
-//!   (`number_ranges`), and Settings › Company (key 7, nameless until set). Tables only; an
-//!   older build must not open a file whose quotes' prints it would let be deleted.
+//! - 12: quotes (`quotes`), invoices and credit notes (`invoices`) and the gapless number
+//!   ranges both are numbered from (`number_ranges`), and Settings › Company (key 7, nameless
+//!   until set). Tables only; an older build must not open a file whose quotes' and invoices'
+//!   prints it would let be deleted.
 
 use crate::records::{
     Billing, Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print,

@@ -131,6 +131,9 @@ pub const METER_LINKS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("
 /// Quotes by id (schema 12).
 pub const QUOTES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("quotes");
 
+/// Invoices and credit notes by id (schema 12).
+pub const INVOICES: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("invoices");
+
 /// Gapless number ranges: a range's name with its year (`A-2026`) → the last number given in it
 /// (schema 12).
 pub const NUMBER_RANGES: TableDefinition<&str, u32> = TableDefinition::new("number_ranges");
@@ -196,6 +199,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
         PRINTER_LINKS,
         LOG_LINKS,
         QUOTES,
+        INVOICES,
     ] {
         visit.table(def)?;
     }

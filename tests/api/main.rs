@@ -14,6 +14,7 @@ mod fuzz;
 mod health;
 mod integration_settings;
 mod inventory;
+mod invoices;
 mod maintenance;
 mod metered;
 mod meters;

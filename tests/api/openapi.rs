@@ -77,6 +77,13 @@ fn routes() -> Vec<(String, String)> {
         ("post", "/api/quotes/{id}/send"),
         ("post", "/api/quotes/{id}/accept"),
         ("post", "/api/quotes/{id}/decline"),
+        ("get", "/api/invoices"),
+        ("post", "/api/invoices"),
+        ("get", "/api/invoices/{id}"),
+        ("delete", "/api/invoices/{id}"),
+        ("post", "/api/invoices/{id}/issue"),
+        ("post", "/api/invoices/{id}/credit-note"),
+        ("get", "/api/invoices/{id}/xrechnung.xml"),
         ("get", "/api/search"),
         ("get", "/api/version-latest"),
         ("get", "/api/backup"),
@@ -172,6 +179,8 @@ async fn every_route_is_documented_with_its_schemas() {
             "/send",
             "/accept",
             "/decline",
+            "/issue",
+            "/credit-note",
         ];
         if ["post", "patch"].contains(&method.as_str())
             && !bodiless.iter().any(|b| path.ends_with(b))

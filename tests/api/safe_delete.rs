@@ -143,6 +143,22 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
                 assert_eq!(res.status(), 200);
                 assert_error(app.delete(&at(&id(&sent))).await, 409, "INVALID_STATE").await;
             }
+            "/api/invoices/{id}" => {
+                let mut sold = draft(&shop, "Sold");
+                sold["customerId"] = json!(shop.customer);
+                sold["salesValue"] = json!("10");
+                let sold = app.done(&sold).await;
+                let invoice = json!({"customerId": shop.customer, "printIds": [id(&sold)]});
+                let drafted = app.create("/api/invoices", &invoice).await;
+                assert_eq!(app.delete(&at(&id(&drafted))).await.status(), 204);
+                // Its print, billed, cannot go while an invoice names it; it never goes once
+                // issued (that takes the company's details: the invoice tests issue one).
+                app.create("/api/invoices", &invoice).await;
+                let res = app
+                    .delete(&format!("/api/customers/{}", shop.customer))
+                    .await;
+                assert_error(res, 409, "REFERENCED").await;
+            }
             other => panic!("DELETE {other} has no case in the safe-delete walk"),
         }
         walked.push(path);
@@ -162,6 +178,7 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
         "/api/prints",
         "/api/maintenance",
         "/api/quotes",
+        "/api/invoices",
         "/api/dashboard",
         "/api/settings/alerts",
     ] {

@@ -62,6 +62,9 @@ those, so the checks judge the rest:
   (422 errors.quoted, errors.notFound, errors.notDraft, errors.unpriced: stored data), and its
   validity is today or later when the generated day has passed (422 errors.inThePast, a rule of
   the clock).
+- An invoice bills fresh DONE copies of the seeded priced draft (the seeded customer's): a print
+  is billed once, and a generated id names no DONE print (422 errors.invoiced,
+  errors.notFound, errors.notDone, errors.unpriced: stored data).
 - The company's IBAN is a valid one: its check digits (ISO 13616's modulo 97) are no pattern a
   schema can state (422 errors.invalidIban).
 - Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
@@ -119,7 +122,7 @@ def fitted_work(line):
         line.pop("minutes", None)
     elif kind in WORK_KINDS:
         line.pop("count", None)
-    if kind == "LABOUR" and "minutes" not in line:
+    if kind == "LABOUR" and line.get("minutes") is None:
         line["minutes"] = "30"
     for field in ("minutes", "count"):
         if field in line:
@@ -283,6 +286,30 @@ def fresh_draft():
     return response.json()["id"]
 
 
+def fresh_done():
+    """A new DONE copy of the seeded priced draft, for an invoice to bill."""
+    copy = fresh_draft()
+    response = requests.post(
+        f"{os.environ['PRINTCOST_FUZZ_BASE']}/api/prints/{copy}/complete",
+        headers={
+            "Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"],
+            "Origin": os.environ["PRINTCOST_FUZZ_BASE"],
+        },
+        timeout=10,
+    )
+    response.raise_for_status()
+    return copy
+
+
+def fitted_invoice(body):
+    """`body` (an invoice) billing fresh DONE prints."""
+    if isinstance(body.get("printIds"), list):
+        body["printIds"] = [
+            fresh_done() if isinstance(p, str) and UUID.match(p) else p for p in body["printIds"]
+        ]
+    return body
+
+
 def fitted_quote(body):
     """`body` (a quote) offering fresh drafts, valid from today on."""
     if isinstance(body.get("printIds"), list):
@@ -337,6 +364,8 @@ def before_call(context, case, **kwargs):
             body["grams"] = body["grams"].lstrip("-")
         if path in ("/api/quotes", "/api/quotes/{id}") and case.method.upper() in ("POST", "PATCH"):
             case.body = fitted_quote(body)
+        if path == "/api/invoices" and case.method.upper() == "POST":
+            case.body = fitted_invoice(body)
         if path in ("/api/prints/{id}/outcome", "/api/prints/{id}/outcome/correct") and body:
             case.body = fitted_outcome(case, body)
     query = case.query if isinstance(case.query, dict) else None

@@ -55,6 +55,10 @@ pub enum Code {
     MaintenanceOverdue,
     /// 409: a quote accepted or declined after its validity date.
     QuoteExpired,
+    /// 409: a change, delete or second issue of an issued invoice.
+    InvoiceIssued,
+    /// 409: an invoice issued while the company or the customer lacks what it must name.
+    InvoiceIncomplete,
     /// 422: export above 5,000 rows.
     ExportTooLarge,
     /// 409: the integration is switched off.
@@ -125,6 +129,8 @@ impl Code {
             ReportNotAllowed        => (S::CONFLICT, "REPORT_NOT_ALLOWED", "errors.reportNotAllowed", "Reports exist for DONE prints only."),
             MaintenanceOverdue      => (S::CONFLICT, "MAINTENANCE_OVERDUE", "errors.maintenanceOverdue", "A blocking maintenance task of this printer is overdue."),
             QuoteExpired            => (S::CONFLICT, "QUOTE_EXPIRED", "errors.quoteExpired", "The quote's validity date has passed."),
+            InvoiceIssued           => (S::CONFLICT, "INVOICE_ISSUED", "errors.invoiceIssued", "The invoice was issued: correct it with a credit note."),
+            InvoiceIncomplete       => (S::CONFLICT, "INVOICE_INCOMPLETE", "errors.invoiceIncomplete", "The company or the customer lacks what an invoice must name."),
             ExportTooLarge          => (S::UNPROCESSABLE_ENTITY, "EXPORT_TOO_LARGE", "errors.exportTooLarge", "The export has more than 5,000 prints; narrow the filters."),
             OperationKeyReused      => (S::CONFLICT, "OPERATION_KEY_REUSED", "errors.operationKeyReused", "That operation key was already used with other content."),
             InvalidState            => (S::CONFLICT, "INVALID_STATE", "errors.invalidState", "The record's state does not allow this action."),
@@ -349,6 +355,10 @@ impl From<actors::Error> for ApiError {
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::InvalidState => ApiError::new(Code::InvalidState),
             E::QuoteExpired => ApiError::new(Code::QuoteExpired),
+            E::InvoiceIssued => ApiError::new(Code::InvoiceIssued),
+            E::InvoiceIncomplete(missing) => ApiError::new(Code::InvoiceIncomplete).with_message(
+                format!("An invoice needs these before it is issued: {missing}."),
+            ),
             E::Panicked | E::Unexpected(_) => ApiError::new(Code::Internal),
             E::OutcomeConflict => ApiError::new(Code::OutcomeConflict),
             E::StaleRevision => ApiError::new(Code::StaleRevision),
@@ -470,6 +480,8 @@ mod tests {
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),
             (MaintenanceOverdue, 409, "MAINTENANCE_OVERDUE"),
             (QuoteExpired, 409, "QUOTE_EXPIRED"),
+            (InvoiceIssued, 409, "INVOICE_ISSUED"),
+            (InvoiceIncomplete, 409, "INVOICE_INCOMPLETE"),
             (ExportTooLarge, 422, "EXPORT_TOO_LARGE"),
             (IntegrationDisabled, 409, "INTEGRATION_DISABLED"),
             (IntegrationConfig, 409, "INTEGRATION_CONFIG"),

@@ -34,6 +34,7 @@ use utoipa::{Modify, OpenApi};
         (name = "post-processing steps", description = "Named work at a labour rate, optionally on a machine"),
         (name = "prints", description = "Prints with frozen cost snapshots: pricing, lifecycle, export, reports"),
         (name = "series", description = "Print series and their histories"),
+        (name = "invoices", description = "Invoices and credit notes from DONE prints: gapless numbers, frozen when issued, XRechnung 3.0 XML"),
         (name = "quotes", description = "Quotes: drafts offered to a customer, numbered and frozen when sent, accepted, declined or expired"),
         (name = "spools", description = "Filament spools and their stock ledger"),
         (name = "search", description = "Search across prints and inventory"),

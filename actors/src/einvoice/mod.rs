@@ -11,7 +11,7 @@ pub mod totals;
 
 use jiff::civil::Date;
 use rust_decimal::Decimal;
-use storage::records::PostalAddress;
+use storage::records::{PostalAddress, VatCategory};
 
 /// BT-3: what the document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +38,28 @@ pub enum Vat {
 }
 
 impl Vat {
+    /// The VAT of a stored `category` at `rate` (the rate counts for S only).
+    pub fn of(category: VatCategory, rate: Decimal) -> Vat {
+        match category {
+            VatCategory::Standard => Vat::Standard(rate),
+            VatCategory::Zero => Vat::Zero,
+            VatCategory::SmallBusiness => Vat::SmallBusiness,
+            VatCategory::ReverseCharge => Vat::ReverseCharge,
+            VatCategory::Export => Vat::Export,
+        }
+    }
+
+    /// The stored category.
+    pub fn category(self) -> VatCategory {
+        match self {
+            Vat::Standard(_) => VatCategory::Standard,
+            Vat::Zero => VatCategory::Zero,
+            Vat::SmallBusiness => VatCategory::SmallBusiness,
+            Vat::ReverseCharge => VatCategory::ReverseCharge,
+            Vat::Export => VatCategory::Export,
+        }
+    }
+
     /// The category code (UNCL 5305).
     pub fn code(self) -> &'static str {
         match self {

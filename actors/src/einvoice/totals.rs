@@ -9,7 +9,7 @@
 //! - BT-110: the sum of BT-117 (BR-CO-14); BT-112 = BT-109 + BT-110 (BR-CO-15);
 //!   BT-115 = BT-112 − BT-113 (BR-CO-16).
 
-use super::{Document, Line, Vat};
+use super::{Adjustment, Document, Line, Vat};
 use crate::money::{self, Overflow};
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::collections::BTreeMap;
@@ -64,10 +64,20 @@ fn add(a: Decimal, b: Decimal) -> Result<Decimal, Overflow> {
 
 /// The totals of `document`. Errors: [`Overflow`] when an amount leaves the bound.
 pub fn of(document: &Document) -> Result<Totals, Overflow> {
+    sum(&document.lines, &document.adjustments, document.prepaid)
+}
+
+/// The totals of `lines` and `adjustments` with `prepaid` paid already.
+/// Errors: [`Overflow`] when an amount leaves the bound.
+pub fn sum(
+    document_lines: &[Line],
+    adjustments: &[Adjustment],
+    prepaid: Decimal,
+) -> Result<Totals, Overflow> {
     let mut bases: BTreeMap<Vat, Decimal> = BTreeMap::new();
-    let mut lines = Vec::with_capacity(document.lines.len());
+    let mut lines = Vec::with_capacity(document_lines.len());
     let mut line_total = Decimal::ZERO;
-    for line in &document.lines {
+    for line in document_lines {
         let amount = line_amount(line)?;
         line_total = add(line_total, amount)?;
         let basis = bases.entry(line.vat).or_default();
@@ -75,7 +85,7 @@ pub fn of(document: &Document) -> Result<Totals, Overflow> {
         lines.push(amount);
     }
     let (mut allowances, mut charges) = (Decimal::ZERO, Decimal::ZERO);
-    for adjustment in &document.adjustments {
+    for adjustment in adjustments {
         let amount = cents(adjustment.amount);
         let basis = bases.entry(adjustment.vat).or_default();
         match adjustment.charge {
@@ -111,7 +121,7 @@ pub fn of(document: &Document) -> Result<Totals, Overflow> {
         breakdown,
         tax,
         grand_total,
-        due: add(grand_total, -cents(document.prepaid))?,
+        due: add(grand_total, -cents(prepaid))?,
     })
 }
 

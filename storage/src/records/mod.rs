@@ -10,6 +10,7 @@ mod alerts;
 mod fleet;
 mod integrations;
 mod inventory;
+mod invoice;
 mod link;
 mod maintenance;
 mod meter;
@@ -25,6 +26,9 @@ pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{
     Billing, Component, ComponentType, Customer, Filament, Manufacturer, PostalAddress, Printer,
+};
+pub use invoice::{
+    Invoice, InvoiceAdjustment, InvoiceKind, InvoiceLine, InvoiceParty, Issued, VatCategory,
 };
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
 pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};

@@ -14,6 +14,7 @@ pub mod filaments;
 pub mod health;
 pub mod integration_settings;
 pub mod inventory;
+pub mod invoices;
 pub mod labour_rates;
 pub mod maintenance;
 pub mod manufacturers;
@@ -92,6 +93,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(post_processing_steps::configure)
         .with(series::configure)
         .with(quotes::configure)
+        .with(invoices::configure)
         .with(maintenance::configure)
         .with(meters::configure)
         .with(power::configure)

@@ -1,0 +1,319 @@
+//! Invoices over HTTP (issue 47, its first part): a DONE print billed with a shipping line and a
+//! discount, issued with the next number of the year and frozen, its XRechnung XML passing the
+//! official rules (`../shared/einvoice/validate`), a credit note naming it; the VAT the buyer
+//! calls for (reverse charge to a French business, export to Switzerland, § 19 UStG); every
+//! refusal with its status and code.
+
+use crate::support::{Shop, TestApp, assert_error, assert_field_error, draft, shop};
+use serde_json::{Value, json};
+use std::process::Command;
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap().to_string()
+}
+
+fn company(small_business: bool) -> Value {
+    json!({
+        "name": "Musterdruck GmbH",
+        "address": {"street": "Hauptstraße 1", "postalCode": "10115", "city": "Berlin", "country": "DE"},
+        "vatId": "DE123456789",
+        "taxNumber": "30/123/45678",
+        "iban": "DE89370400440532013000",
+        "bic": "COBADEFFXXX",
+        "email": "rechnung@musterdruck.example",
+        "phone": "+49 30 1234567",
+        "paymentTermsDays": 14,
+        "paymentTermsText": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+        "smallBusiness": small_business
+    })
+}
+
+fn customer(name: &str, country: &str, vat_id: Option<&str>) -> Value {
+    json!({"name": name, "email": "einkauf@kunde.example", "vatId": vat_id,
+           "buyerReference": "991-12345-67",
+           "address": {"street": "Rue 1", "postalCode": "75002", "city": "Paris", "country": country}})
+}
+
+/// A DONE print of `customer` sold for `price`.
+async fn done(app: &TestApp, shop: &Shop, customer: &str, price: &str) -> String {
+    let mut body = draft(shop, "Roboter-Chassis");
+    body["customerId"] = json!(customer);
+    body["salesValue"] = json!(price);
+    id(&app.done(&body).await)
+}
+
+/// The judge's verdict on `xml`: (accepted, report).
+fn judged(xml: &str) -> (bool, String) {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("invoice.xml"), xml).unwrap();
+    let out = Command::new("../shared/einvoice/validate")
+        .args(["--profile", "xrechnung"])
+        .arg(dir.path())
+        .output()
+        .expect("the judge ../shared/einvoice/validate runs");
+    let report = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert_ne!(out.status.code(), Some(2), "the judge cannot run: {report}");
+    (out.status.success(), report)
+}
+
+#[actix_web::test]
+async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_note_names_it() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let buyer = app
+        .create(
+            "/api/customers",
+            &customer("Atelier Lumière", "DE", Some("DE987654321")),
+        )
+        .await;
+    let shop = shop(&app).await;
+    let print = done(&app, &shop, &id(&buyer), "60").await;
+    let body = json!({"customerId": id(&buyer), "printIds": [print],
+                      "extras": [{"name": "Versand", "amount": "4.90"}],
+                      "allowances": [{"reason": "Treuerabatt", "amount": "5"}]});
+    let draft = app.create("/api/invoices", &body).await;
+    assert_eq!(draft["status"], "DRAFT");
+    assert_eq!(draft["number"], Value::Null);
+    // 60 + 4.90 − 5 = 59.90 net, 19 % = 11.381 → 11.38, 71.28 gross.
+    assert_eq!(draft["totals"]["lineTotal"], "64.9");
+    assert_eq!(draft["totals"]["taxBasis"], "59.9");
+    assert_eq!(draft["totals"]["tax"], "11.38");
+    assert_eq!(draft["totals"]["grandTotal"], "71.28");
+    assert_eq!(draft["lines"][0]["vatCategory"], "STANDARD");
+    let path = format!("/api/invoices/{}", id(&draft));
+    assert_error(
+        app.get(&format!("{path}/xrechnung.xml")).await,
+        409,
+        "INVALID_STATE",
+    )
+    .await;
+
+    // Without the company's details it cannot be issued, and nothing changes.
+    let res = app.post(&format!("{path}/issue"), &json!({})).await;
+    let refused = assert_error(res, 409, "INVOICE_INCOMPLETE").await;
+    assert!(
+        refused["message"]
+            .as_str()
+            .unwrap()
+            .contains("company.iban"),
+        "{refused}"
+    );
+    assert_eq!(app.json(&path).await["status"], "DRAFT");
+    let res = app.patch("/api/settings/company", &company(false)).await;
+    assert_eq!(res.status(), 200);
+
+    let res = app.post(&format!("{path}/issue"), &json!({})).await;
+    assert_eq!(res.status(), 200);
+    let issued: Value = res.json().await.unwrap();
+    assert_eq!(issued["status"], "ISSUED");
+    let number = issued["number"].as_str().unwrap().to_string();
+    assert!(number.ends_with("-0001") && number.len() == 9, "{number}");
+    assert!(issued["dueOn"].is_string());
+
+    let res = app.get(&format!("{path}/xrechnung.xml")).await;
+    assert_eq!(res.status(), 200);
+    assert!(
+        res.headers()["content-disposition"]
+            .to_str()
+            .unwrap()
+            .contains(&format!("{number}.xml"))
+    );
+    let xml = res.text().await.unwrap();
+    let (accepted, report) = judged(&xml);
+    assert!(accepted, "{report}\n{xml}");
+
+    // Issued is frozen: the company changes, the document does not; no second issue, no delete.
+    let mut renamed = company(false);
+    renamed["name"] = json!("Anders GmbH");
+    assert_eq!(
+        app.patch("/api/settings/company", &renamed).await.status(),
+        200
+    );
+    let again = app
+        .get(&format!("{path}/xrechnung.xml"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(again, xml);
+    let res = app.post(&format!("{path}/issue"), &json!({})).await;
+    assert_error(res, 409, "INVOICE_ISSUED").await;
+    assert_error(app.delete(&path).await, 409, "INVOICE_ISSUED").await;
+    // The print is billed once.
+    let res = app.post("/api/invoices", &body).await;
+    assert_field_error(res, "printIds[0]", "errors.invoiced").await;
+
+    // A credit note cancels it, naming it, with the next number of the range.
+    let res = app.post(&format!("{path}/credit-note"), &json!({})).await;
+    assert_eq!(res.status(), 201);
+    let note: Value = res.json().await.unwrap();
+    assert_eq!(note["kind"], "CREDIT_NOTE");
+    assert_eq!(note["correctsId"], draft["id"]);
+    assert_eq!(note["totals"]["grandTotal"], "71.28");
+    let note_path = format!("/api/invoices/{}", id(&note));
+    let res = app.post(&format!("{note_path}/issue"), &json!({})).await;
+    let note: Value = res.json().await.unwrap();
+    assert_eq!(note["number"], number.replace("-0001", "-0002"));
+    let xml = app
+        .get(&format!("{note_path}/xrechnung.xml"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(xml.contains("<ram:TypeCode>381</ram:TypeCode>"), "{xml}");
+    assert!(xml.contains(&format!(
+        "<ram:IssuerAssignedID>{number}</ram:IssuerAssignedID>"
+    )));
+    let (accepted, report) = judged(&xml);
+    assert!(accepted, "{report}\n{xml}");
+    let res = app
+        .post(&format!("{note_path}/credit-note"), &json!({}))
+        .await;
+    assert_error(res, 409, "INVALID_STATE").await;
+
+    let list = app.json("/api/invoices").await;
+    assert_eq!(list["total"], 2);
+    assert_eq!(list["items"][0]["kind"], "CREDIT_NOTE", "newest first");
+}
+
+#[actix_web::test]
+async fn the_buyer_calls_for_its_vat_and_each_passes_the_official_rules() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    assert_eq!(
+        app.patch("/api/settings/company", &company(false))
+            .await
+            .status(),
+        200
+    );
+    let shop = shop(&app).await;
+    let mut cases = vec![
+        (
+            customer("Atelier Lumière SARL", "FR", Some("FR12345678901")),
+            "REVERSE_CHARGE",
+        ),
+        (customer("Uhrenteile AG", "CH", None), "EXPORT"),
+        (customer("Madame Dupont", "FR", None), "STANDARD"),
+    ];
+    let mut issued = Vec::new();
+    for (body, vat) in cases.drain(..) {
+        let buyer = app.create("/api/customers", &body).await;
+        let print = done(&app, &shop, &id(&buyer), "42.50").await;
+        let invoice = app
+            .create(
+                "/api/invoices",
+                &json!({"customerId": id(&buyer), "printIds": [print]}),
+            )
+            .await;
+        assert_eq!(invoice["lines"][0]["vatCategory"], vat, "{body}");
+        let path = format!("/api/invoices/{}/issue", id(&invoice));
+        assert_eq!(app.post(&path, &json!({})).await.status(), 200);
+        issued.push(id(&invoice));
+    }
+    // § 19 UStG: exempt, stated.
+    assert_eq!(
+        app.patch("/api/settings/company", &company(true))
+            .await
+            .status(),
+        200
+    );
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let print = done(&app, &shop, &id(&buyer), "10").await;
+    let invoice = app
+        .create(
+            "/api/invoices",
+            &json!({"customerId": id(&buyer), "printIds": [print]}),
+        )
+        .await;
+    assert_eq!(invoice["lines"][0]["vatCategory"], "SMALL_BUSINESS");
+    assert_eq!(invoice["totals"]["tax"], "0");
+    let path = format!("/api/invoices/{}/issue", id(&invoice));
+    assert_eq!(app.post(&path, &json!({})).await.status(), 200);
+    issued.push(id(&invoice));
+
+    let dir = tempfile::tempdir().unwrap();
+    for invoice in &issued {
+        let xml = app
+            .get(&format!("/api/invoices/{invoice}/xrechnung.xml"))
+            .await
+            .text()
+            .await
+            .unwrap();
+        std::fs::write(dir.path().join(format!("{invoice}.xml")), xml).unwrap();
+    }
+    let out = Command::new("../shared/einvoice/validate")
+        .args(["--profile", "xrechnung", "--quiet"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    let report = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{report}");
+    assert!(report.contains("4 files: 4 accepted"), "{report}");
+}
+
+#[actix_web::test]
+async fn an_invoice_refuses_what_it_cannot_bill_at_the_field_at_fault() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let buyer = id(&app
+        .create("/api/customers", &customer("A", "DE", None))
+        .await);
+    let other = id(&app
+        .create("/api/customers", &customer("B", "DE", None))
+        .await);
+    let mut body = draft(&shop, "Draft");
+    body["customerId"] = json!(buyer);
+    body["salesValue"] = json!("10");
+    let not_done = id(&app.create("/api/prints", &body).await);
+    body["salesValue"] = Value::Null;
+    let unpriced = id(&app.done(&body).await);
+    let theirs = done(&app, &shop, &other, "10").await;
+    let fine = done(&app, &shop, &buyer, "10").await;
+    let invoice = |prints: &[&str]| json!({"customerId": buyer, "printIds": prints});
+    for (body, path, key) in [
+        (invoice(&[&not_done]), "printIds[0]", "errors.notDone"),
+        (invoice(&[&unpriced]), "printIds[0]", "errors.unpriced"),
+        (invoice(&[&theirs]), "printIds[0]", "errors.otherCustomer"),
+        (invoice(&[&fine, &fine]), "printIds[1]", "errors.duplicate"),
+        (invoice(&[]), "printIds", "errors.tooFew"),
+    ] {
+        assert_field_error(app.post("/api/invoices", &body).await, path, key).await;
+    }
+    let mut many = invoice(&[&fine]);
+    many["extras"] = json!(
+        (0..21)
+            .map(|_| json!({"name": "x", "amount": "1"}))
+            .collect::<Vec<_>>()
+    );
+    assert_field_error(
+        app.post("/api/invoices", &many).await,
+        "extras",
+        "errors.tooMany",
+    )
+    .await;
+    let mut zero = invoice(&[&fine]);
+    zero["extras"] = json!([{"name": "Versand", "amount": "0"}]);
+    assert_field_error(
+        app.post("/api/invoices", &zero).await,
+        "extras[0].amount",
+        "errors.notPositive",
+    )
+    .await;
+    assert_eq!(
+        app.json("/api/invoices").await["total"],
+        0,
+        "nothing half-written"
+    );
+    // A draft is deleted; its print can be billed again.
+    let draft = app.create("/api/invoices", &invoice(&[&fine])).await;
+    let path = format!("/api/invoices/{}", id(&draft));
+    assert_eq!(app.delete(&path).await.status(), 204);
+    assert_error(app.get(&path).await, 404, "NOT_FOUND").await;
+    assert_eq!(
+        app.post("/api/invoices", &invoice(&[&fine])).await.status(),
+        201
+    );
+}

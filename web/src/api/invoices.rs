@@ -1,0 +1,462 @@
+//! `/api/invoices`: invoices and credit notes from DONE prints, numbered from a gapless range and
+//! frozen when issued, and their XRechnung 3.0 XML (issue 47; the rules are `actors::invoices`,
+//! the document `actors::einvoice`).
+
+use super::ListResponse;
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{ListParams, PathId, StrictJson, StrictQuery};
+use crate::input::query::{self, Params};
+use crate::input::{Faults, Refusal};
+use crate::routes;
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::{WireId, dec, ts};
+use actix_web::web::{Data, Json};
+use actix_web::{HttpResponse, delete, get, post};
+use actors::einvoice::totals::Totals;
+use actors::invoices::{
+    CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput, InvoiceView, InvoiceXml,
+    IssueInvoice, ListInvoices, MakeCreditNote,
+};
+use actors::values::{Name, Note, PositiveAmount};
+use actors::{Error as RuleError, FieldError};
+use deserr::Deserr;
+use serde::Serialize;
+use storage::Id;
+use storage::records::{InvoiceKind, VatCategory};
+use utoipa::{IntoParams, ToSchema};
+
+/// Registers the invoice routes.
+pub fn configure(cfg: &mut impl routes::Routes) {
+    cfg.add(list_invoices)
+        .add(create)
+        .add(get_invoice)
+        .add(delete_invoice)
+        .add(issue)
+        .add(credit_note)
+        .add(xrechnung);
+}
+
+/// A VAT category (UNCL 5305) by its name.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Vat {
+    /// S: the standard or a reduced rate.
+    Standard,
+    /// Z: zero rated.
+    Zero,
+    /// E: a small business under § 19 UStG.
+    SmallBusiness,
+    /// AE: reverse charge to a B2B buyer in another EU country.
+    ReverseCharge,
+    /// G: export outside the EU.
+    Export,
+}
+
+impl From<VatCategory> for Vat {
+    fn from(v: VatCategory) -> Self {
+        match v {
+            VatCategory::Standard => Vat::Standard,
+            VatCategory::Zero => Vat::Zero,
+            VatCategory::SmallBusiness => Vat::SmallBusiness,
+            VatCategory::ReverseCharge => Vat::ReverseCharge,
+            VatCategory::Export => Vat::Export,
+        }
+    }
+}
+
+/// One line: `quantity × unitPrice = net`.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceLineDto {
+    /// The print it bills; null for an extra line.
+    pub print_id: Option<String>,
+    /// What is sold.
+    pub name: String,
+    /// How many.
+    pub quantity: String,
+    /// UN/ECE Recommendation 20 unit (`C62`: one).
+    pub unit: String,
+    /// Net price of one.
+    pub unit_price: String,
+    /// Net amount, to the cent.
+    pub net: String,
+    /// Its VAT category.
+    pub vat_category: Vat,
+    /// Its VAT rate, percent.
+    pub vat_rate: String,
+}
+
+/// An allowance (a discount) on the whole document.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AllowanceDto {
+    /// Why.
+    pub reason: String,
+    /// Net amount.
+    pub amount: String,
+    /// Its VAT category.
+    pub vat_category: Vat,
+    /// Its VAT rate, percent.
+    pub vat_rate: String,
+}
+
+/// The VAT of one category and rate.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VatBreakdownDto {
+    /// The category.
+    pub category: Vat,
+    /// The rate, percent.
+    pub rate: String,
+    /// Its lines, less its allowances.
+    pub basis: String,
+    /// `basis × rate / 100`, to the cent.
+    pub amount: String,
+}
+
+/// What the document adds up to (EN 16931 BG-22).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceTotals {
+    /// Sum of the lines (BT-106).
+    pub line_total: String,
+    /// Sum of the allowances (BT-107).
+    pub allowances: String,
+    /// Without VAT (BT-109).
+    pub tax_basis: String,
+    /// Per category and rate.
+    pub vat_breakdown: Vec<VatBreakdownDto>,
+    /// VAT (BT-110).
+    pub tax: String,
+    /// With VAT (BT-112).
+    pub grand_total: String,
+    /// Due (BT-115).
+    pub due: String,
+}
+
+impl From<&Totals> for InvoiceTotals {
+    fn from(t: &Totals) -> Self {
+        InvoiceTotals {
+            line_total: dec(t.line_total),
+            allowances: dec(t.allowances),
+            tax_basis: dec(t.tax_basis),
+            vat_breakdown: t
+                .breakdown
+                .iter()
+                .map(|b| VatBreakdownDto {
+                    category: Vat::from(b.vat.category()),
+                    rate: dec(b.vat.rate()),
+                    basis: dec(b.basis),
+                    amount: dec(b.amount),
+                })
+                .collect(),
+            tax: dec(t.tax),
+            grand_total: dec(t.grand_total),
+            due: dec(t.due),
+        }
+    }
+}
+
+/// INVOICE or CREDIT_NOTE.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum DocumentKind {
+    /// A commercial invoice (380).
+    Invoice,
+    /// A credit note (381) naming the invoice it corrects.
+    CreditNote,
+}
+
+/// An invoice or credit note.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct InvoiceDto {
+    /// Id.
+    pub id: String,
+    /// INVOICE or CREDIT_NOTE.
+    pub kind: DocumentKind,
+    /// DRAFT or ISSUED.
+    pub status: String,
+    /// Its number (`2026-0001`) once issued.
+    pub number: Option<String>,
+    /// The customer billed.
+    pub customer_id: String,
+    /// The customer's name.
+    pub customer_name: String,
+    /// The DONE prints it bills.
+    pub print_ids: Vec<String>,
+    /// The invoice a credit note corrects.
+    pub corrects_id: Option<String>,
+    /// The lines.
+    pub lines: Vec<InvoiceLineDto>,
+    /// The allowances.
+    pub allowances: Vec<AllowanceDto>,
+    /// What it adds up to.
+    pub totals: InvoiceTotals,
+    /// Free text.
+    pub note: Option<String>,
+    /// Issue date (`YYYY-MM-DD`), once issued.
+    pub issued_on: Option<String>,
+    /// Due date (`YYYY-MM-DD`), once issued.
+    pub due_on: Option<String>,
+    /// Hidden from lists.
+    pub archived: bool,
+    /// Creation time.
+    pub created_at: String,
+    /// Last change.
+    pub updated_at: String,
+}
+
+impl From<InvoiceView> for InvoiceDto {
+    fn from(v: InvoiceView) -> Self {
+        let i = v.invoice;
+        let issued = i.issued.as_ref();
+        InvoiceDto {
+            id: i.id.to_string(),
+            kind: match i.kind {
+                InvoiceKind::Invoice => DocumentKind::Invoice,
+                InvoiceKind::CreditNote => DocumentKind::CreditNote,
+            },
+            status: if issued.is_some() { "ISSUED" } else { "DRAFT" }.into(),
+            number: issued.map(|d| d.number.clone()),
+            customer_id: i.customer_id.to_string(),
+            customer_name: v.customer,
+            print_ids: i.print_ids.iter().map(ToString::to_string).collect(),
+            corrects_id: i.corrects.map(|c| c.to_string()),
+            lines: i
+                .lines
+                .iter()
+                .zip(&v.totals.lines)
+                .map(|(l, net)| InvoiceLineDto {
+                    print_id: l.print_id.map(|p| p.to_string()),
+                    name: l.name.clone(),
+                    quantity: dec(l.quantity),
+                    unit: l.unit.clone(),
+                    unit_price: dec(l.unit_price),
+                    net: dec(*net),
+                    vat_category: l.vat.into(),
+                    vat_rate: dec(l.vat_rate),
+                })
+                .collect(),
+            allowances: i
+                .adjustments
+                .iter()
+                .map(|a| AllowanceDto {
+                    reason: a.reason.clone(),
+                    amount: dec(a.amount),
+                    vat_category: a.vat.into(),
+                    vat_rate: dec(a.vat_rate),
+                })
+                .collect(),
+            totals: InvoiceTotals::from(&v.totals),
+            note: i.note.clone(),
+            issued_on: issued.map(|d| d.issued_on.clone()),
+            due_on: issued.map(|d| d.due_on.clone()),
+            archived: i.archived,
+            created_at: ts(i.created_at),
+            updated_at: ts(i.updated_at),
+        }
+    }
+}
+
+/// An extra line: one at `amount`, net.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct ExtraLineInput {
+    /// What it is, 1-200 characters.
+    #[schema(example = "Versand")]
+    pub name: Name,
+    /// Net amount, positive.
+    #[schema(example = "4.90")]
+    pub amount: PositiveAmount,
+}
+
+/// An allowance on the whole invoice.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct AllowanceInput {
+    /// Why, 1-200 characters.
+    #[schema(example = "Treuerabatt")]
+    pub reason: Name,
+    /// Net amount, positive.
+    #[schema(example = "5")]
+    pub amount: PositiveAmount,
+}
+
+/// A new invoice.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct InvoiceInputDto {
+    /// The customer billed.
+    #[schema(value_type = String, format = Uuid)]
+    pub customer_id: WireId,
+    /// 1 to 100 DONE prints of this customer with a sales value, on no other invoice.
+    #[schema(value_type = BTreeSet<String>, format = Uuid, min_items = 1, max_items = 100)]
+    pub print_ids: Vec<WireId>,
+    /// Extra lines (shipping), at most 20.
+    #[schema(max_items = 20)]
+    #[deserr(default)]
+    pub extras: Vec<ExtraLineInput>,
+    /// Allowances (a discount), at most 20.
+    #[schema(max_items = 20)]
+    #[deserr(default)]
+    pub allowances: Vec<AllowanceInput>,
+    /// Free text.
+    #[deserr(default)]
+    pub note: Option<Note>,
+}
+
+impl InvoiceInputDto {
+    /// The rules' input. Errors: `errors.tooMany` at `extras` or `allowances` beyond 20.
+    fn input(self) -> Result<InvoiceInput, ApiError> {
+        let mut faults = Vec::new();
+        for (name, len) in [
+            ("extras", self.extras.len()),
+            ("allowances", self.allowances.len()),
+        ] {
+            if len > 20 {
+                faults.push(FieldError::new(name, "errors.tooMany"));
+            }
+        }
+        if !faults.is_empty() {
+            return Err(RuleError::Validation(faults).into());
+        }
+        Ok(InvoiceInput {
+            customer_id: self.customer_id.0,
+            print_ids: self.print_ids.into_iter().map(|p| p.0).collect(),
+            extras: self
+                .extras
+                .into_iter()
+                .map(|e| ExtraInput {
+                    name: e.name,
+                    amount: e.amount,
+                })
+                .collect(),
+            allowances: self
+                .allowances
+                .into_iter()
+                .map(|a| ExtraInput {
+                    name: a.reason,
+                    amount: a.amount,
+                })
+                .collect(),
+            note: self.note,
+        })
+    }
+}
+
+/// Invoice list filters.
+#[derive(Debug, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
+pub struct InvoiceParams {
+    /// Only this customer's.
+    #[param(value_type = Option<String>, format = Uuid)]
+    #[deserr(default, try_from(&String) = query::id -> Refusal)]
+    pub customer_id: Option<Id>,
+}
+
+impl Params for InvoiceParams {}
+
+/// Lists invoices and credit notes, newest first (search covers number and note).
+#[utoipa::path(tag = "invoices", params(ListParams, InvoiceParams), responses((status = 200, body = ListResponse<InvoiceDto>), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[get("/invoices")]
+pub async fn list_invoices(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    query: StrictQuery<(ListParams, InvoiceParams)>,
+) -> Result<Json<ListResponse<InvoiceDto>>, ApiError> {
+    let (list, params) = query.0;
+    let query = ListInvoices {
+        query: list.into(),
+        customer: params.customer_id,
+    };
+    let page = state.query(query).await?;
+    Ok(Json(ListResponse::of(page, InvoiceDto::from)))
+}
+
+/// Creates a DRAFT invoice from a customer's DONE prints (each print's lines spread from its
+/// sales value as a quote's are), extra lines and allowances, at the VAT the shop and the
+/// customer call for.
+#[utoipa::path(tag = "invoices", request_body = InvoiceInputDto, responses((status = 201, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: an unknown customer; no prints or more than 100; a print unknown, repeated, another customer's, not DONE, without a sales value or on another invoice; more than 20 extras or allowances", body = ErrorBody)), security(("session" = [])))]
+#[post("/invoices")]
+pub async fn create(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<InvoiceInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let invoice = state.send(CreateInvoice(input.0.input()?)).await?;
+    Ok(HttpResponse::Created().json(InvoiceDto::from(invoice)))
+}
+
+/// One invoice or credit note.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), responses((status = 200, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody)), security(("session" = [])))]
+#[get("/invoices/{id}")]
+pub async fn get_invoice(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<Json<InvoiceDto>, ApiError> {
+    Ok(Json(state.query(GetInvoice(id.0)).await?.into()))
+}
+
+/// Deletes a DRAFT (an issued invoice is never deleted).
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVOICE_ISSUED", body = ErrorBody)), security(("session" = [])))]
+#[delete("/invoices/{id}")]
+pub async fn delete_invoice(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    state.send(DeleteInvoice(id.0)).await?;
+    Ok(HttpResponse::NoContent().finish())
+}
+
+/// Issues a DRAFT: the next number of the year's gapless range (`2026-0001`, shared by invoices
+/// and credit notes), the issue and due dates, both parties and the terms frozen with it.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), responses((status = 200, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVOICE_ISSUED: it was; INVOICE_INCOMPLETE: the company or the customer lacks a name, address, e-mail, IBAN, VAT id or tax number (the message names them)", body = ErrorBody)), security(("session" = [])))]
+#[post("/invoices/{id}/issue")]
+pub async fn issue(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<Json<InvoiceDto>, ApiError> {
+    let command = IssueInvoice {
+        id: id.0,
+        today: state.today(),
+    };
+    Ok(Json(state.send(command).await?.into()))
+}
+
+/// Makes a DRAFT credit note (381) cancelling an issued invoice whole, naming it.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "The issued invoice's id")), responses((status = 201, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not an issued invoice", body = ErrorBody)), security(("session" = [])))]
+#[post("/invoices/{id}/credit-note")]
+pub async fn credit_note(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    let note = state.send(MakeCreditNote(id.0)).await?;
+    Ok(HttpResponse::Created().json(InvoiceDto::from(note)))
+}
+
+/// The XRechnung 3.0 XML (UN/CEFACT CII) of an issued invoice or credit note, as a download
+/// named after its number.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), responses((status = 200, description = "XRechnung 3.0 CII", content_type = "application/xml", body = String), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: still a DRAFT", body = ErrorBody)), security(("session" = [])))]
+#[get("/invoices/{id}/xrechnung.xml")]
+pub async fn xrechnung(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    let (number, xml) = state.query(InvoiceXml(id.0)).await?;
+    let file = format!("attachment; filename=\"{number}.xml\"");
+    Ok(HttpResponse::Ok()
+        .content_type("application/xml; charset=utf-8")
+        .insert_header(("Content-Disposition", file))
+        .body(xml))
+}
