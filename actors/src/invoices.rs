@@ -143,6 +143,15 @@ fn lines_of(
     Ok((lines, adjustments))
 }
 
+/// The prints an invoice bills already.
+fn invoiced(tx: &impl Tx) -> Result<Vec<Id>> {
+    Ok(repo::all::<Invoice>(tx)?
+        .into_iter()
+        .filter(|i| i.kind == InvoiceKind::Invoice)
+        .flat_map(|i| i.print_ids)
+        .collect())
+}
+
 /// Checks `input`; answers its customer and prints.
 ///
 /// Errors: [`Error::Validation`]: `customerId` `errors.notFound`; `printIds` `errors.tooFew` or
@@ -160,11 +169,7 @@ fn check(tx: &impl Tx, input: &InvoiceInput) -> Result<(Customer, Vec<Print>)> {
         n if n > MAX_PRINTS => faults.push(FieldError::new("printIds", "errors.tooMany")),
         _ => {}
     }
-    let billed: Vec<Id> = repo::all::<Invoice>(tx)?
-        .into_iter()
-        .filter(|i| i.kind == InvoiceKind::Invoice)
-        .flat_map(|i| i.print_ids)
-        .collect();
+    let billed = invoiced(tx)?;
     let mut found = Vec::new();
     for (i, id) in input.print_ids.iter().enumerate().take(MAX_PRINTS) {
         let fault = match repo::get::<Print>(tx, *id)? {
@@ -592,5 +597,17 @@ impl Query for InvoiceXml {
         let xml = einvoice::cii::xml(&document)
             .map_err(|_| Error::Unexpected("an issued invoice's XML"))?;
         Ok((document.number, xml))
+    }
+}
+
+/// The prints an invoice bills already (a credit note frees none: the print was billed).
+#[derive(Debug, Clone, Copy)]
+pub struct InvoicedPrints;
+
+impl Query for InvoicedPrints {
+    type Answer = Vec<Id>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<Id>> {
+        invoiced(snapshot)
     }
 }

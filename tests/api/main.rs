@@ -38,6 +38,7 @@ mod spools;
 mod support;
 mod ui;
 mod ui_decimals;
+mod ui_invoices;
 mod ui_maintenance;
 mod ui_pages;
 mod ui_peers;

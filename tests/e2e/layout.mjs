@@ -187,12 +187,21 @@ try {
     if (text.includes("Download PDF")) failures.push("the quote's PDF shows its buttons");
     const info = execFileSync("pdfinfo", [pdf], { encoding: "utf8" });
     if (!/^Pages:\s+1$/m.test(info)) failures.push(`the quote's PDF is not one page:\n${info}`);
+    // An invoice of the DONE robot chassis (Jane's, sold for 60): its form and its draft.
+    const robotId = robot.split("/")[2];
+    const invoiceForm = `/invoices/new?customerId=${customer}&printId=${robotId}`;
+    await page.goto(base + invoiceForm);
+    await page.locator("input[name='extras[0].name']").fill("Versand");
+    await page.locator("input[name='extras[0].amount']").fill("4,90");
+    await page.locator("#invoice button[type=submit]").click();
+    await page.waitForURL(/\/invoices\/[0-9a-f-]{36}$/);
+    const invoice = new URL(page.url()).pathname;
 
     const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
       "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",
       "/charges/new", "/post-processing-steps", "/post-processing-steps/new", "/stock",
       "/spools/new", "/stock/spoolmgr", "/maintenance", "/settings", "/settings/integrations",
-      "/settings/backup", "/settings/alerts", "/settings/pricing", "/settings/company", "/quotes", "/search?q=Robot"];
+      "/settings/backup", "/settings/alerts", "/settings/pricing", "/settings/company", "/quotes", "/invoices", "/search?q=Robot"];
     for (const locale of ["de-DE", "en-US"]) {
       if (locale === "en-US") {
         await page.goto(base + "/settings");
@@ -202,7 +211,7 @@ try {
       }
       const extra = [[twoParts, "print-editor-two-parts"], [robot, "print-done-two-parts"],
         [`/reports${robot}`, "report-two-parts"], [quoteForm, "quote-form"], [quote, "quote-sent"],
-        [`${quote}/document`, "quote-document"]];
+        [`${quote}/document`, "quote-document"], [invoiceForm, "invoice-form"], [invoice, "invoice-draft"]];
       await crawl(page, locale, roots, extra);
       // A refused form, its faults beside every field.
       await page.goto(base + "/printers/new");

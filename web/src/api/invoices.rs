@@ -312,7 +312,7 @@ pub struct InvoiceInputDto {
 
 impl InvoiceInputDto {
     /// The rules' input. Errors: `errors.tooMany` at `extras` or `allowances` beyond 20.
-    fn input(self) -> Result<InvoiceInput, ApiError> {
+    pub fn input(self) -> Result<InvoiceInput, ApiError> {
         let mut faults = Vec::new();
         for (name, len) in [
             ("extras", self.extras.len()),

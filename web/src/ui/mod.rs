@@ -23,6 +23,7 @@ mod history;
 pub mod i18n;
 mod integrations;
 mod inventory;
+mod invoices;
 mod maintenance;
 mod meters;
 mod page;
@@ -77,6 +78,11 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_PRICING, web::post().to(pricing::save))
         .route(SETTINGS_COMPANY, web::get().to(company::show))
         .route(SETTINGS_COMPANY, web::post().to(company::save))
+        .route(INVOICES, web::get().to(invoices::list))
+        .route(INVOICES, web::post().to(invoices::create))
+        .route(INVOICE_NEW, web::get().to(invoices::new_form))
+        .route(INVOICE, web::get().to(invoices::show))
+        .route(INVOICE_ACTION, web::post().to(invoices::act))
         .route(QUOTES, web::get().to(quotes::list))
         .route(QUOTES, web::post().to(quotes::create))
         .route(QUOTE_NEW, web::get().to(quotes::new_form))

@@ -31,6 +31,14 @@ pub const PRINT_OUTCOME: &str = "/prints/{id}/outcome";
 pub const PRINT_CORRECTION: &str = "/prints/{id}/outcome/correct";
 /// A DONE print's A4 report.
 pub const REPORT: &str = "/reports/prints/{id}";
+/// Invoices (GET), a new invoice (POST).
+pub const INVOICES: &str = "/invoices";
+/// The form of a new invoice.
+pub const INVOICE_NEW: &str = "/invoices/new";
+/// An invoice's page.
+pub const INVOICE: &str = "/invoices/{id}";
+/// An invoice command (POST): issue, delete, credit-note.
+pub const INVOICE_ACTION: &str = "/invoices/{id}/actions/{action}";
 /// Quotes (GET), a new quote (POST).
 pub const QUOTES: &str = "/quotes";
 /// The form of a new quote.
@@ -189,6 +197,11 @@ pub fn print(id: Id) -> String {
     with_id(PRINT, id)
 }
 
+/// The page of invoice `id`.
+pub fn invoice(id: Id) -> String {
+    with_id(INVOICE, id)
+}
+
 /// The page of quote `id`.
 pub fn quote(id: Id) -> String {
     with_id(QUOTE, id)
@@ -248,9 +261,10 @@ pub fn after_login(next: &str) -> &str {
 
 /// The navigation entry of a page path: the entry whose section the path is in.
 pub fn nav_of(path: &str) -> &'static str {
-    const SECTIONS: [(&str, &str); 17] = [
+    const SECTIONS: [(&str, &str); 18] = [
         (PRINTS, PRINTS),
         (QUOTES, QUOTES),
+        (INVOICES, INVOICES),
         ("/reports", PRINTS),
         (SERIES_LIST, SERIES_LIST),
         (CUSTOMERS, CUSTOMERS),

@@ -1,0 +1,110 @@
+//! Invoices in the browser (issue 47), in German: "Rechnung erstellen" on a DONE print, the
+//! draft made with a shipping line typed with a decimal comma, issuing refused while the company
+//! lacks its details (the page names them) and then issued with its number, the XRechnung
+//! download, and a credit note made from it.
+
+use crate::support::{created_id, draft, location, page, shop, signed_in, submit};
+use serde_json::json;
+
+#[actix_web::test]
+async fn an_invoice_is_made_issued_and_cancelled_in_the_browser() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let customer = app
+        .create(
+            "/api/customers",
+            &json!({"name": "Verein", "email": "kasse@verein.example",
+                    "address": {"street": "Am Markt 3", "postalCode": "80331", "city": "München", "country": "DE"}}),
+        )
+        .await;
+    let customer = customer["id"].as_str().unwrap().to_string();
+    let mut body = draft(&shop, "Pokalsockel");
+    body["customerId"] = json!(customer);
+    body["salesValue"] = json!("20");
+    let print = app.done(&body).await;
+    let print = print["id"].as_str().unwrap().to_string();
+
+    let (_, detail) = page(&client, &app, &format!("/prints/{print}")).await;
+    let link = format!("/invoices/new?customerId={customer}&amp;printId={print}");
+    assert!(detail.contains(&link), "{detail}");
+    let (status, form) = page(&client, &app, &link.replace("&amp;", "&")).await;
+    assert_eq!(status, 200);
+    assert!(
+        form.contains(&format!(r#"name="printIds[]" value="{print}" checked"#)),
+        "{form}"
+    );
+
+    let fields = [
+        ("customerId", customer.as_str()),
+        ("printIds[]", print.as_str()),
+        ("extras[0].name", "Versand"),
+        ("extras[0].amount", "4,90"),
+    ];
+    let res = submit(&client, &app, "/invoices", &fields).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let invoice = created_id(location(&res));
+    let (_, shown) = page(&client, &app, &format!("/invoices/{invoice}")).await;
+    assert!(shown.contains("Entwurf"), "{shown}");
+    // 20 + 4.90 = 24.90 net, 19 %: 4.731 → 4.73, 29.63 gross.
+    assert!(shown.contains("29,63 €"), "{shown}");
+
+    let issue = format!("/invoices/{invoice}/actions/issue");
+    let res = submit(&client, &app, &issue, &[]).await;
+    assert_eq!(res.status().as_u16(), 409);
+    let refused = res.text().await.unwrap();
+    assert!(refused.contains("company.iban"), "{refused}");
+    let company = json!({"name": "Musterdruck GmbH", "iban": "DE89370400440532013000",
+        "vatId": "DE123456789", "email": "rechnung@musterdruck.example",
+        "address": {"street": "Hauptstraße 1", "postalCode": "10115", "city": "Berlin", "country": "DE"}});
+    assert_eq!(
+        app.patch("/api/settings/company", &company).await.status(),
+        200
+    );
+    let res = submit(&client, &app, &issue, &[]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let number = app.json(&format!("/api/invoices/{invoice}")).await["number"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, shown) = page(&client, &app, &format!("/invoices/{invoice}")).await;
+    assert!(shown.contains(&format!("Rechnung {number}")), "{shown}");
+    assert!(
+        shown.contains(&format!("/api/invoices/{invoice}/xrechnung.xml")),
+        "{shown}"
+    );
+    let xml = client
+        .get(app.url(&format!("/api/invoices/{invoice}/xrechnung.xml")))
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(
+        xml.contains(&number),
+        "the browser's session downloads it: {xml}"
+    );
+
+    let res = submit(
+        &client,
+        &app,
+        &format!("/invoices/{invoice}/actions/credit-note"),
+        &[],
+    )
+    .await;
+    assert_eq!(res.status().as_u16(), 303);
+    let note = created_id(location(&res));
+    let (_, shown) = page(&client, &app, &format!("/invoices/{note}")).await;
+    assert!(shown.contains("Gutschrift"), "{shown}");
+    assert!(
+        shown.contains(&format!(r#"href="/invoices/{invoice}""#)),
+        "{shown}"
+    );
+    let (_, list) = page(&client, &app, "/invoices").await;
+    assert!(
+        list.contains(&number) && list.contains("Gutschrift"),
+        "{list}"
+    );
+}
