@@ -9,7 +9,7 @@
 //! it and issued the same way. Its XML is XRechnung 3.0 ([`einvoice::cii`]).
 
 use crate::command::{Command, PrintsWriter, Query, Snapshot};
-use crate::einvoice::{self, Adjustment, Document, Kind, Line, Party, Vat};
+use crate::einvoice::{self, Adjustment, Document, Kind, Line, Vat};
 use crate::list::{ListQuery, Page};
 use crate::money::Overflow;
 use crate::quotes::offer;
@@ -374,14 +374,6 @@ pub fn document(invoice: &Invoice) -> Result<Option<Document>> {
     let Some(issued) = &invoice.issued else {
         return Ok(None);
     };
-    let party = |p: &InvoiceParty| Party {
-        name: p.name.clone(),
-        address: p.address.clone(),
-        vat_id: p.vat_id.clone(),
-        tax_number: p.tax_number.clone(),
-        email: p.email.clone(),
-        phone: p.phone.clone(),
-    };
     let preceding = match &issued.preceding {
         Some((number, on)) => Some((number.clone(), day(on)?)),
         None => None,
@@ -402,8 +394,8 @@ pub fn document(invoice: &Invoice) -> Result<Option<Document>> {
             .unwrap_or_else(|| issued.number.clone()),
         preceding,
         note: invoice.note.clone(),
-        seller: party(&issued.seller),
-        buyer: party(&issued.buyer),
+        seller: issued.seller.clone(),
+        buyer: issued.buyer.clone(),
         account: (issued.iban.clone(), issued.bic.clone()),
         lines,
         adjustments,

@@ -6,12 +6,12 @@
 //! can fail: one line's amount changed is rejected with BR-CO-10.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::einvoice::{Adjustment, Document, Kind, Line, Party, Vat, cii, totals};
+use actors::einvoice::{Adjustment, Document, Kind, Line, Vat, cii, totals};
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use storage::records::PostalAddress;
+use storage::records::{InvoiceParty as Party, PostalAddress};
 
 /// A small deterministic generator (xorshift64*), so a failure names its document.
 struct Seeded(u64);

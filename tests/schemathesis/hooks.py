@@ -272,10 +272,10 @@ def whole_number(value):
 UNKNOWN_ID = "00000000-0000-7000-8000-000000000000"
 
 
-def fresh_draft():
-    """A new copy of the seeded priced draft, for a quote to offer."""
+def post(path):
+    """POSTs to `path` with the fuzzer's session; the print it answers."""
     response = requests.post(
-        f"{os.environ['PRINTCOST_FUZZ_BASE']}/api/prints/{SEEDED['quoteDraftId']}/duplicate",
+        f"{os.environ['PRINTCOST_FUZZ_BASE']}{path}",
         headers={
             "Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"],
             "Origin": os.environ["PRINTCOST_FUZZ_BASE"],
@@ -283,22 +283,17 @@ def fresh_draft():
         timeout=10,
     )
     response.raise_for_status()
-    return response.json()["id"]
+    return response.json()
+
+
+def fresh_draft():
+    """A new copy of the seeded priced draft, for a quote to offer."""
+    return post(f"/api/prints/{SEEDED['quoteDraftId']}/duplicate")["id"]
 
 
 def fresh_done():
     """A new DONE copy of the seeded priced draft, for an invoice to bill."""
-    copy = fresh_draft()
-    response = requests.post(
-        f"{os.environ['PRINTCOST_FUZZ_BASE']}/api/prints/{copy}/complete",
-        headers={
-            "Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"],
-            "Origin": os.environ["PRINTCOST_FUZZ_BASE"],
-        },
-        timeout=10,
-    )
-    response.raise_for_status()
-    return copy
+    return post(f"/api/prints/{fresh_draft()}/complete")["id"]
 
 
 def fitted_invoice(body):

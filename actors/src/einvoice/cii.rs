@@ -4,13 +4,14 @@
 //! prices as exact as they are, dates in format 102 (`YYYYMMDD`).
 
 use super::totals::{self, Totals};
-use super::{Adjustment, Document, Kind, Line, Party, Vat};
+use super::{Adjustment, Document, Kind, Line, Vat};
 use crate::money::Overflow;
 use jiff::civil::Date;
 use quick_xml::Writer;
 use quick_xml::events::BytesText;
 use rust_decimal::Decimal;
 use std::io;
+use storage::records::InvoiceParty;
 
 /// BT-24 of an XRechnung 3.0 invoice.
 pub const XRECHNUNG: &str = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0";
@@ -158,7 +159,7 @@ fn line_item(out: &mut Out, number: usize, line: &Line, net: Decimal) -> io::Res
     Ok(())
 }
 
-fn party(out: &mut Out, name: &str, p: &Party, seller: bool) -> io::Result<()> {
+fn party(out: &mut Out, name: &str, p: &InvoiceParty, seller: bool) -> io::Result<()> {
     out.create_element(name).write_inner_content(|out| {
         // BR-CO-26 asks of a seller without a VAT id another identifier (BT-29): its tax number.
         if let (true, None, Some(tax_number)) = (seller, &p.vat_id, &p.tax_number) {

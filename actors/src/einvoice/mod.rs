@@ -11,7 +11,7 @@ pub mod totals;
 
 use jiff::civil::Date;
 use rust_decimal::Decimal;
-use storage::records::{PostalAddress, VatCategory};
+use storage::records::{InvoiceParty, VatCategory};
 
 /// BT-3: what the document is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -90,23 +90,6 @@ impl Vat {
     }
 }
 
-/// BG-4 / BG-7: the seller or the buyer.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Party {
-    /// BT-27 / BT-44: the legal name.
-    pub name: String,
-    /// BG-5 / BG-8: the postal address.
-    pub address: PostalAddress,
-    /// BT-31 / BT-48: the VAT identifier.
-    pub vat_id: Option<String>,
-    /// BT-32: the seller's tax number (Steuernummer).
-    pub tax_number: Option<String>,
-    /// BT-34 / BT-49: the electronic address, an e-mail (scheme EM).
-    pub email: String,
-    /// BT-42: the seller contact's phone (XRechnung's BR-DE-6).
-    pub phone: Option<String>,
-}
-
 /// BG-25: one invoice line, `quantity × unit_price` to the cent (BT-131).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Line {
@@ -156,10 +139,11 @@ pub struct Document {
     pub preceding: Option<(String, Date)>,
     /// BT-22: a note.
     pub note: Option<String>,
-    /// BG-4.
-    pub seller: Party,
-    /// BG-7.
-    pub buyer: Party,
+    /// BG-4: name (BT-27), address (BG-5), VAT id (BT-31), tax number (BT-32), electronic
+    /// address (BT-34, an e-mail) and the contact's phone (BT-42).
+    pub seller: InvoiceParty,
+    /// BG-7: name (BT-44), address (BG-8), VAT id (BT-48), electronic address (BT-49).
+    pub buyer: InvoiceParty,
     /// BG-16 / BG-17: the seller's IBAN (BT-84) and BIC (BT-86), paid by SEPA credit transfer.
     pub account: (String, Option<String>),
     /// BG-25, at least one.

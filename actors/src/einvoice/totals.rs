@@ -128,15 +128,15 @@ pub fn sum(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::einvoice::{Adjustment, Kind, Party};
-    use storage::records::PostalAddress;
+    use crate::einvoice::{Adjustment, Kind};
+    use storage::records::{InvoiceParty, PostalAddress};
 
     fn d(text: &str) -> Decimal {
         text.parse().unwrap()
     }
 
-    fn party() -> Party {
-        Party {
+    fn party() -> InvoiceParty {
+        InvoiceParty {
             name: "A".into(),
             address: PostalAddress {
                 street: "S 1".into(),

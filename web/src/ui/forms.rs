@@ -94,6 +94,16 @@ impl Submitted {
         input::parse(self.tree(numbers))
     }
 
+    /// As [`Submitted::tree`], with `list` an empty array when no box of it was ticked (the API
+    /// then says the list is too short, not missing).
+    pub fn tree_with_list(&self, numbers: &[&str], list: &str) -> Value {
+        let mut tree = self.tree(numbers);
+        if tree.get(list).is_none() {
+            tree[list] = Value::Array(Vec::new());
+        }
+        tree
+    }
+
     /// The JSON document of [`Submitted::document`] before the API's parser sees it (to show a
     /// refused form again).
     pub fn tree(&self, numbers: &[&str]) -> Value {

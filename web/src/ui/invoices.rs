@@ -5,12 +5,11 @@
 
 use super::Chrome;
 use super::choices;
+use super::customer_prints::{Offered, priced};
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use crate::api::invoices::{InvoiceDto, InvoiceInputDto};
-use crate::api::prints::filters;
-use crate::api::series::history;
 use crate::error::{ApiError, Code};
 use crate::input;
 use crate::wire;
@@ -22,7 +21,6 @@ use actors::invoices::{
     MakeCreditNote,
 };
 use actors::list::ListQuery;
-use actors::prints::Scope;
 use askama::Template;
 use storage::Id;
 
@@ -92,30 +90,19 @@ pub async fn list(ctx: Ctx) -> Page {
     Ok(html(StatusCode::OK, page.render()))
 }
 
-/// A DONE print the form offers.
-struct Billable {
-    id: String,
-    name: String,
-    quantity: u32,
-    price: String,
-}
-
 #[derive(Template)]
 #[template(path = "invoice_form.html")]
 struct FormPage {
     chrome: Chrome,
     customers: Vec<choices::Choice>,
     customer: String,
-    prints: Vec<Billable>,
+    prints: Vec<Offered>,
     form: Submitted,
     faults: Faults,
 }
 
 /// The customer's DONE prints with a sales value that no invoice bills yet.
-async fn billable(ctx: &Ctx, customer: Option<Id>) -> Result<Vec<Billable>, ApiError> {
-    let Some(customer) = customer else {
-        return Ok(Vec::new());
-    };
+async fn billable(ctx: &Ctx, customer: Option<Id>) -> Result<Vec<Offered>, ApiError> {
     let billed: Vec<String> = ctx
         .state
         .query(InvoicedPrints)
@@ -123,23 +110,7 @@ async fn billable(ctx: &Ctx, customer: Option<Id>) -> Result<Vec<Billable>, ApiE
         .iter()
         .map(ToString::to_string)
         .collect();
-    let query = filters::parse_query("status=DONE&pageSize=100")?;
-    let found = history(&ctx.state, query, Scope::Customer(customer)).await?;
-    let t = &ctx.chrome.t;
-    Ok(found
-        .items
-        .into_iter()
-        .filter(|p| !billed.contains(&p.id))
-        .filter_map(|p| {
-            let price = p.sales_value.as_deref().map(|v| t.money_str(v))?;
-            Some(Billable {
-                id: p.id,
-                name: p.name,
-                quantity: p.quantity,
-                price,
-            })
-        })
-        .collect())
+    priced(ctx, customer, "DONE", &billed).await
 }
 
 async fn form_page(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
@@ -174,10 +145,7 @@ pub async fn new_form(ctx: Ctx) -> Page {
 /// `POST /invoices`: creates a DRAFT invoice and shows it, or the form again with its faults.
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let mut tree = form.tree(&[]);
-    if tree.get("printIds").is_none() {
-        tree["printIds"] = serde_json::Value::Array(Vec::new());
-    }
+    let tree = form.tree_with_list(&[], "printIds");
     let made = match ctx.typed(|| input::parse::<InvoiceInputDto>(tree)) {
         Ok(dto) => match dto.input() {
             Ok(input) => ctx.state.send(CreateInvoice(input)).await,

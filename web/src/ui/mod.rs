@@ -16,6 +16,7 @@ mod backup;
 pub mod chart;
 mod choices;
 mod company;
+mod customer_prints;
 mod dashboard;
 mod format;
 mod forms;

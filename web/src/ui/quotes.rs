@@ -5,14 +5,13 @@
 
 use super::Chrome;
 use super::choices;
+use super::customer_prints::{Offered, priced};
 use super::forms::{Faults, Submitted};
 use super::i18n::{Lang, Tr};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use crate::api::company::Company;
-use crate::api::prints::filters;
 use crate::api::quotes::{QuoteDto, QuoteInputDto, State};
-use crate::api::series::history;
 use crate::error::{ApiError, Code};
 use crate::input;
 use crate::wire;
@@ -21,7 +20,6 @@ use actix_web::web::{Bytes, Path};
 use actors::company::GetCompany;
 use actors::inventory::customers::Customers;
 use actors::list::ListQuery;
-use actors::prints::Scope;
 use actors::quotes::{
     AcceptQuote, CreateQuote, DeclineQuote, DeleteQuote, GetQuote, ListQuotes, QuoteFilter,
     QuoteView, ReplaceQuote, SendQuote,
@@ -104,14 +102,6 @@ pub async fn list(ctx: Ctx) -> Page {
     Ok(html(StatusCode::OK, page.render()))
 }
 
-/// A draft the form offers.
-struct Offerable {
-    id: String,
-    name: String,
-    quantity: u32,
-    price: String,
-}
-
 #[derive(Template)]
 #[template(path = "quote_form.html")]
 struct FormPage {
@@ -120,32 +110,9 @@ struct FormPage {
     quote: Option<String>,
     customers: Vec<choices::Choice>,
     customer: String,
-    drafts: Vec<Offerable>,
+    drafts: Vec<Offered>,
     form: Submitted,
     faults: Faults,
-}
-
-/// The customer's DRAFT prints that have a sales value (a quote offers those).
-async fn offerable(ctx: &Ctx, customer: Option<Id>) -> Result<Vec<Offerable>, ApiError> {
-    let Some(customer) = customer else {
-        return Ok(Vec::new());
-    };
-    let query = filters::parse_query("status=DRAFT&pageSize=100")?;
-    let found = history(&ctx.state, query, Scope::Customer(customer)).await?;
-    let t = &ctx.chrome.t;
-    Ok(found
-        .items
-        .into_iter()
-        .filter_map(|p| {
-            let price = p.sales_value.as_deref().map(|v| t.money_str(v))?;
-            Some(Offerable {
-                id: p.id,
-                name: p.name,
-                quantity: p.quantity,
-                price,
-            })
-        })
-        .collect())
 }
 
 async fn form_page(
@@ -157,7 +124,7 @@ async fn form_page(
 ) -> Page {
     let customers = choices::of::<Customers>(&ctx).await?;
     let customer = form.get("customerId").to_string();
-    let drafts = offerable(&ctx, customer.parse().ok())
+    let drafts = priced(&ctx, customer.parse().ok(), "DRAFT", &[])
         .await
         .map_err(|e| ctx.fail(&e))?;
     let page = FormPage {
@@ -198,11 +165,7 @@ pub async fn edit_form(ctx: Ctx) -> Page {
 
 /// The API input of the submitted form.
 fn input_of(form: &Submitted) -> Result<QuoteInputDto, ApiError> {
-    let mut tree = form.tree(&[]);
-    if tree.get("printIds").is_none() {
-        tree["printIds"] = serde_json::Value::Array(Vec::new());
-    }
-    input::parse(tree)
+    input::parse(form.tree_with_list(&[], "printIds"))
 }
 
 /// `POST /quotes` and `POST /quotes/{id}/edit`: saves the quote and shows it, or the form again
