@@ -74,6 +74,17 @@ async fn an_invoice_is_made_issued_and_cancelled_in_the_browser() {
         shown.contains(&format!("/api/invoices/{invoice}/xrechnung.xml")),
         "{shown}"
     );
+    let (_, detail) = page(&client, &app, &format!("/prints/{print}")).await;
+    let named = format!(r#"<a href="/invoices/{invoice}" id="print-invoice">{number}</a>"#);
+    assert!(
+        detail.contains(&named),
+        "the print names its invoice: {detail}"
+    );
+    let (_, report) = page(&client, &app, &format!("/reports/prints/{print}")).await;
+    assert!(
+        report.contains(&format!(r#"<dd id="report-invoice">{number}</dd>"#)),
+        "the A4 report names its invoice: {report}"
+    );
     let xml = client
         .get(app.url(&format!("/api/invoices/{invoice}/xrechnung.xml")))
         .send()

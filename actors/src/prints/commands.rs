@@ -14,7 +14,9 @@ use crate::inventory::get;
 use crate::maintenance::tasks::Override;
 use crate::txn::Txn;
 use crate::{Error, Result, list, series, settings};
-use storage::records::{Customer, Print, PrintSource, PrintStatus, Quote, Series, Settings};
+use storage::records::{
+    Customer, Invoice, InvoiceKind, Print, PrintSource, PrintStatus, Quote, Series, Settings,
+};
 use storage::repo::{self, all};
 use storage::{Id, Timestamp};
 
@@ -185,6 +187,8 @@ pub struct Detail {
     pub source: Option<PrintSource>,
     /// The newest quote that offers it (none before one does).
     pub quote: Option<Quote>,
+    /// The invoice that bills it (none before one does).
+    pub invoice: Option<Invoice>,
 }
 
 fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
@@ -201,7 +205,12 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         .into_iter()
         .filter(|q| q.print_ids.contains(&id))
         .max_by_key(|q| (q.created_at, q.id));
+    let invoice = repo::all::<Invoice>(snapshot)?
+        .into_iter()
+        .filter(|i| i.kind == InvoiceKind::Invoice && i.print_ids.contains(&id))
+        .max_by_key(|i| (i.created_at, i.id));
     Ok(Detail {
+        invoice,
         quote,
         source: repo::source(snapshot, print.id)?,
         print,

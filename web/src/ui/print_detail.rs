@@ -183,6 +183,8 @@ struct DetailPage {
     series: Option<(String, String)>,
     /// The newest quote offering it: (id, its number or "draft", its state), in words.
     quote: Option<(String, String, String)>,
+    /// The invoice billing it: (id, its number or "draft").
+    invoice: Option<(String, String)>,
     parts: Vec<PartRow>,
     usages: Vec<UsageRow>,
     /// Labour and step lines, for their actual minutes.
@@ -570,6 +572,12 @@ impl DetailPage {
                 .is_some_and(|r| r.status == OutcomeStatus::Failed),
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
+            invoice: detail.invoice.map(|i| {
+                let number = i
+                    .issued
+                    .map_or_else(|| t.t("quotes.draftNumber").into(), |d| d.number);
+                (i.id.to_string(), number)
+            }),
             quote: detail.quote.map(|q| {
                 let key = format!("quotes.state.{}", wire(&QuoteState::from(q.status)));
                 let state = t.t(&key);

@@ -379,6 +379,8 @@ pub struct Report {
     pub customer: Option<String>,
     /// Its series' name.
     pub series: Option<String>,
+    /// The number of the invoice that bills it, once issued (null before, or while a draft).
+    pub invoice_number: Option<String>,
     /// Instance currency.
     pub currency: String,
     /// Instance default language, for the report's texts.
@@ -417,6 +419,7 @@ impl From<ReportData> for Report {
             print: PrintDto::from(&data.detail.print),
             customer: data.detail.customer.map(|c| c.name),
             series: data.detail.series.map(|s| s.name),
+            invoice_number: data.detail.invoice.and_then(|i| i.issued).map(|i| i.number),
             currency: data.settings.currency,
             language: data.settings.default_language,
             generated_at: wire::ts(Timestamp::now()),
