@@ -14,13 +14,13 @@ use crate::list::{ListQuery, Page};
 use crate::money::Overflow;
 use crate::quotes::offer;
 use crate::txn::Txn;
-use crate::values::{Name, Note, PositiveAmount, note_text};
-use crate::{Error, FieldError, Result, settings};
+use crate::values::{Day, Name, Note, PositiveAmount, note_text};
+use crate::{Error, FieldError, Result, prints, settings};
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use storage::records::{
     Company, Customer, Invoice, InvoiceAdjustment, InvoiceKind, InvoiceLine, InvoiceParty, Issued,
-    Print, PrintStatus, VatCategory,
+    Payment, PaymentMethod, Print, PrintStatus, VatCategory,
 };
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp};
@@ -213,6 +213,7 @@ pub fn create(txn: &Txn, input: &InvoiceInput, now: Timestamp) -> Result<Invoice
         adjustments,
         note: note_text(input.note.clone()),
         issued: None,
+        payments: Vec::new(),
         archived: false,
         created_at: now,
         updated_at: now,
@@ -236,6 +237,7 @@ pub fn credit_note(txn: &Txn, id: Id, now: Timestamp) -> Result<Invoice> {
         print_ids: Vec::new(),
         corrects: Some(corrected.id),
         issued: None,
+        payments: Vec::new(),
         archived: false,
         created_at: now,
         updated_at: now,
@@ -437,13 +439,111 @@ pub fn totals(invoice: &Invoice) -> Result<einvoice::totals::Totals> {
         .map_err(|_| Error::field("printIds", "errors.outOfRange"))
 }
 
-/// An invoice as read: the record, its totals and its customer's name.
+/// A payment as given.
+#[derive(Debug, Clone)]
+pub struct PaymentInput {
+    /// The day it was paid, today or before.
+    pub paid_on: Day,
+    /// The amount, at most what is still due.
+    pub amount: PositiveAmount,
+    /// How it came.
+    pub method: PaymentMethod,
+    /// Free text.
+    pub note: Option<Note>,
+}
+
+/// Where an invoice's payments stand on a day.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Settlement {
+    /// Not issued yet.
+    Draft,
+    /// Issued, nothing paid, not due yet.
+    Open,
+    /// Part of it paid, not due yet.
+    PartlyPaid,
+    /// Paid in full.
+    Paid,
+    /// Past its due day and not paid in full.
+    Overdue,
+}
+
+/// The sum of `invoice`'s payments.
+pub fn paid(invoice: &Invoice) -> Decimal {
+    invoice.payments.iter().map(|p| p.amount).sum()
+}
+
+/// Where `invoice` (of amount due `due`) stands on `today`.
+pub fn settlement(invoice: &Invoice, due: Decimal, today: Date) -> Settlement {
+    let Some(issued) = &invoice.issued else {
+        return Settlement::Draft;
+    };
+    let paid = paid(invoice);
+    let overdue = issued.due_on.parse::<Date>().is_ok_and(|d| d < today);
+    match (paid >= due, overdue, paid.is_zero()) {
+        (true, _, _) => Settlement::Paid,
+        (false, true, _) => Settlement::Overdue,
+        (false, false, true) => Settlement::Open,
+        (false, false, false) => Settlement::PartlyPaid,
+    }
+}
+
+/// Records a payment of the issued invoice `id` on `today`; once it is paid in full, its prints
+/// are marked paid (the print's paid flag follows its invoice).
+///
+/// Errors: [`Error::NotFound`]; [`Error::InvalidState`] for a draft or a credit note;
+/// [`Error::Validation`]: `paidOn` `errors.inTheFuture`, `amount` `errors.overpaid` (more than
+/// is still due).
+pub fn record_payment(
+    txn: &Txn,
+    id: Id,
+    input: &PaymentInput,
+    today: Date,
+    now: Timestamp,
+) -> Result<Invoice> {
+    let mut invoice = get(txn, id)?;
+    if invoice.issued.is_none() || invoice.kind != InvoiceKind::Invoice {
+        return Err(Error::InvalidState);
+    }
+    let mut faults = Vec::new();
+    if *input.paid_on.get() > today {
+        faults.push(FieldError::new("paidOn", "errors.inTheFuture"));
+    }
+    let due = totals(&invoice)?.due;
+    let amount = einvoice::totals::cents(*input.amount.get());
+    let outstanding = due - paid(&invoice);
+    if amount > outstanding {
+        faults.push(FieldError::new("amount", "errors.overpaid"));
+    }
+    if !faults.is_empty() {
+        return Err(Error::Validation(faults));
+    }
+    invoice.payments.push(Payment {
+        id: Id::new(),
+        paid_on: input.paid_on.get().to_string(),
+        amount,
+        method: input.method,
+        note: note_text(input.note.clone()),
+        recorded_at: now,
+    });
+    invoice.updated_at = now;
+    repo::put(txn, &invoice)?;
+    if amount == outstanding {
+        for print in &invoice.print_ids {
+            prints::set_paid(txn, *print, true, now)?;
+        }
+    }
+    Ok(invoice)
+}
+
+/// An invoice as read: the record, its totals, what is paid and its customer's name.
 #[derive(Debug, Clone)]
 pub struct InvoiceView {
     /// The record.
     pub invoice: Invoice,
     /// Its totals.
     pub totals: einvoice::totals::Totals,
+    /// The sum of its payments.
+    pub paid: Decimal,
     /// Its customer's name.
     pub customer: String,
 }
@@ -454,6 +554,7 @@ pub fn view(tx: &impl Tx, invoice: Invoice) -> Result<InvoiceView> {
         repo::get(tx, invoice.customer_id)?.ok_or(Error::Unexpected("an invoice's customer"))?;
     Ok(InvoiceView {
         totals: totals(&invoice)?,
+        paid: paid(&invoice),
         customer: customer.name,
         invoice,
     })
@@ -533,6 +634,27 @@ impl Command for MakeCreditNote {
     }
 }
 
+/// Records a payment of an issued invoice; replies with it. Errors: as [`record_payment`].
+#[derive(Debug, Clone)]
+pub struct RecordPayment {
+    /// The invoice.
+    pub id: Id,
+    /// The payment.
+    pub input: PaymentInput,
+    /// Today in the shop's time zone.
+    pub today: Date,
+}
+
+impl Command for RecordPayment {
+    type Writer = PrintsWriter;
+    type Reply = InvoiceView;
+
+    fn apply(&mut self, txn: &Txn) -> Result<InvoiceView> {
+        let invoice = record_payment(txn, self.id, &self.input, self.today, Timestamp::now())?;
+        view(txn, invoice)
+    }
+}
+
 /// Deletes a DRAFT. Errors: as [`delete`].
 #[derive(Debug, Clone, Copy)]
 pub struct DeleteInvoice(pub Id);
@@ -601,5 +723,92 @@ impl Query for InvoicedPrints {
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<Id>> {
         invoiced(snapshot)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use storage::records::PostalAddress;
+
+    fn issued(due_on: &str, payments: &[&str]) -> Invoice {
+        let party = InvoiceParty {
+            name: "A".into(),
+            address: PostalAddress {
+                street: "S".into(),
+                postal_code: "1".into(),
+                city: "C".into(),
+                country: "DE".into(),
+            },
+            vat_id: None,
+            tax_number: None,
+            email: "a@example.com".into(),
+            phone: None,
+        };
+        Invoice {
+            id: Id::new(),
+            kind: InvoiceKind::Invoice,
+            customer_id: Id::new(),
+            print_ids: Vec::new(),
+            corrects: None,
+            lines: Vec::new(),
+            adjustments: Vec::new(),
+            note: None,
+            issued: Some(Issued {
+                number: "2026-0001".into(),
+                issued_on: "2026-11-01".into(),
+                due_on: due_on.into(),
+                seller: party.clone(),
+                buyer: party,
+                buyer_reference: String::new(),
+                currency: "EUR".into(),
+                payment_terms: String::new(),
+                iban: String::new(),
+                bic: None,
+                language: "de-DE".into(),
+                preceding: None,
+                at: Timestamp(0),
+            }),
+            payments: payments
+                .iter()
+                .map(|a| Payment {
+                    id: Id::new(),
+                    paid_on: "2026-11-02".into(),
+                    amount: a.parse().unwrap(),
+                    method: PaymentMethod::Transfer,
+                    note: None,
+                    recorded_at: Timestamp(0),
+                })
+                .collect(),
+            archived: false,
+            created_at: Timestamp(0),
+            updated_at: Timestamp(0),
+        }
+    }
+
+    #[test]
+    fn an_invoice_is_overdue_the_day_after_its_due_day_until_paid_in_full() {
+        let due: Decimal = "100".parse().unwrap();
+        let on = |d: &str| d.parse::<Date>().unwrap();
+        let open = issued("2026-11-15", &[]);
+        assert_eq!(settlement(&open, due, on("2026-11-15")), Settlement::Open);
+        assert_eq!(
+            settlement(&open, due, on("2026-11-16")),
+            Settlement::Overdue
+        );
+        let part = issued("2026-11-15", &["30", "20"]);
+        assert_eq!(
+            settlement(&part, due, on("2026-11-10")),
+            Settlement::PartlyPaid
+        );
+        assert_eq!(
+            settlement(&part, due, on("2026-12-01")),
+            Settlement::Overdue
+        );
+        let paid = issued("2026-11-15", &["30", "70"]);
+        assert_eq!(settlement(&paid, due, on("2026-12-01")), Settlement::Paid);
+        let mut draft = open;
+        draft.issued = None;
+        assert_eq!(settlement(&draft, due, on("2026-12-01")), Settlement::Draft);
     }
 }

@@ -143,6 +143,34 @@ async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_
     let res = app.post("/api/invoices", &body).await;
     assert_field_error(res, "printIds[0]", "errors.invoiced").await;
 
+    // Payments: partial ones add up; the print's paid flag follows once it is paid in full.
+    assert_eq!(issued["paymentStatus"], "OPEN");
+    let payments = format!("{path}/payments");
+    let pay = |amount: &str, on: &str| json!({"paidOn": on, "amount": amount, "method": "TRANSFER", "note": "Überweisung"});
+    let res = app.post(&payments, &pay("71.29", "2026-11-01")).await;
+    assert_field_error(res, "amount", "errors.overpaid").await;
+    let res = app.post(&payments, &pay("1", "2099-01-01")).await;
+    assert_field_error(res, "paidOn", "errors.inTheFuture").await;
+    let res = app.post(&payments, &pay("50", "2026-11-01")).await;
+    assert_eq!(res.status(), 201);
+    let partly: Value = res.json().await.unwrap();
+    assert_eq!(partly["paymentStatus"], "PARTLY_PAID");
+    assert_eq!(partly["outstanding"], "21.28");
+    assert_eq!(
+        app.json(&format!("/api/prints/{print}")).await["paid"],
+        false
+    );
+    let res = app.post(&payments, &pay("21.28", "2026-11-01")).await;
+    let paid: Value = res.json().await.unwrap();
+    assert_eq!(paid["paymentStatus"], "PAID");
+    assert_eq!(paid["payments"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        app.json(&format!("/api/prints/{print}")).await["paid"],
+        true
+    );
+    let res = app.post(&payments, &pay("0.01", "2026-11-01")).await;
+    assert_field_error(res, "amount", "errors.overpaid").await;
+
     // A credit note cancels it, naming it, with the next number of the range.
     let res = app.post(&format!("{path}/credit-note"), &json!({})).await;
     assert_eq!(res.status(), 201);

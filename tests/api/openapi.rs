@@ -83,6 +83,7 @@ fn routes() -> Vec<(String, String)> {
         ("delete", "/api/invoices/{id}"),
         ("post", "/api/invoices/{id}/issue"),
         ("post", "/api/invoices/{id}/credit-note"),
+        ("post", "/api/invoices/{id}/payments"),
         ("get", "/api/invoices/{id}/xrechnung.xml"),
         ("get", "/api/search"),
         ("get", "/api/version-latest"),

@@ -98,6 +98,38 @@ async fn an_invoice_is_made_issued_and_cancelled_in_the_browser() {
         "the browser's session downloads it: {xml}"
     );
 
+    // A payment typed with a decimal comma; too much is refused beside its field.
+    let pay = format!("/invoices/{invoice}/actions/payment");
+    let too_much = [
+        ("paidOn", "2026-11-01"),
+        ("amount", "100"),
+        ("method", "TRANSFER"),
+    ];
+    let res = submit(&client, &app, &pay, &too_much).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let refused = res.text().await.unwrap();
+    assert!(refused.contains(r#"id="amount-fault""#), "{refused}");
+    let paid = [
+        ("paidOn", "2026-11-01"),
+        ("amount", "29,63"),
+        ("method", "CASH"),
+    ];
+    let res = submit(&client, &app, &pay, &paid).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (_, shown) = page(&client, &app, &format!("/invoices/{invoice}")).await;
+    assert!(
+        shown.contains("Bezahlt") && shown.contains("Bar"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains(r#"id="payment""#),
+        "nothing left to pay: {shown}"
+    );
+    assert_eq!(
+        app.json(&format!("/api/prints/{print}")).await["paid"],
+        true
+    );
+
     let res = submit(
         &client,
         &app,

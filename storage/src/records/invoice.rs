@@ -118,6 +118,37 @@ pub struct Issued {
     pub at: Timestamp,
 }
 
+/// How a payment came.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum PaymentMethod {
+    /// A bank transfer.
+    Transfer,
+    /// Cash.
+    Cash,
+    /// A card.
+    Card,
+    /// Another way (PayPal, a voucher).
+    Other,
+}
+
+/// A payment received against an issued invoice.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Payment {
+    /// Payment id.
+    pub id: Id,
+    /// The day it was paid, ISO 8601.
+    pub paid_on: String,
+    /// The amount, to the cent.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub amount: Decimal,
+    /// How it came.
+    pub method: PaymentMethod,
+    /// Free text.
+    pub note: Option<String>,
+    /// When it was recorded.
+    pub recorded_at: Timestamp,
+}
+
 /// An invoice or credit note: DRAFT until issued, then frozen.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Invoice {
@@ -139,6 +170,8 @@ pub struct Invoice {
     pub note: Option<String>,
     /// What issuing froze; none while DRAFT.
     pub issued: Option<Issued>,
+    /// Payments received, in the order recorded (an issued invoice's only).
+    pub payments: Vec<Payment>,
     /// Hidden from lists (an issued invoice is never deleted).
     pub archived: bool,
     /// Creation time.

@@ -28,7 +28,8 @@ pub use inventory::{
     Billing, Component, ComponentType, Customer, Filament, Manufacturer, PostalAddress, Printer,
 };
 pub use invoice::{
-    Invoice, InvoiceAdjustment, InvoiceKind, InvoiceLine, InvoiceParty, Issued, VatCategory,
+    Invoice, InvoiceAdjustment, InvoiceKind, InvoiceLine, InvoiceParty, Issued, Payment,
+    PaymentMethod, VatCategory,
 };
 pub use link::{Authority, OperationState, RemoteState, SpoolLink, SpoolmgrOperation};
 pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};

@@ -16,14 +16,16 @@ use actix_web::{HttpResponse, delete, get, post};
 use actors::einvoice::totals::Totals;
 use actors::invoices::{
     CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput, InvoiceView, InvoiceXml,
-    IssueInvoice, ListInvoices, MakeCreditNote,
+    IssueInvoice, ListInvoices, MakeCreditNote, PaymentInput, RecordPayment, Settlement,
+    settlement,
 };
-use actors::values::{Name, Note, PositiveAmount};
+use actors::values::{Day, Name, Note, PositiveAmount};
 use actors::{Error as RuleError, FieldError};
 use deserr::Deserr;
+use jiff::civil::Date;
 use serde::Serialize;
 use storage::Id;
-use storage::records::{InvoiceKind, VatCategory};
+use storage::records::{InvoiceKind, PaymentMethod, VatCategory};
 use utoipa::{IntoParams, ToSchema};
 
 /// Registers the invoice routes.
@@ -34,6 +36,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(delete_invoice)
         .add(issue)
         .add(credit_note)
+        .add(record_payment)
         .add(xrechnung);
 }
 
@@ -158,6 +161,108 @@ impl From<&Totals> for InvoiceTotals {
     }
 }
 
+/// Where an invoice's payments stand today.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum PaymentStatus {
+    /// Not issued yet.
+    Draft,
+    /// Issued, nothing paid, not due yet.
+    Open,
+    /// Part of it paid, not due yet.
+    PartlyPaid,
+    /// Paid in full.
+    Paid,
+    /// Past its due day and not paid in full.
+    Overdue,
+}
+
+impl From<Settlement> for PaymentStatus {
+    fn from(s: Settlement) -> Self {
+        match s {
+            Settlement::Draft => PaymentStatus::Draft,
+            Settlement::Open => PaymentStatus::Open,
+            Settlement::PartlyPaid => PaymentStatus::PartlyPaid,
+            Settlement::Paid => PaymentStatus::Paid,
+            Settlement::Overdue => PaymentStatus::Overdue,
+        }
+    }
+}
+
+/// How a payment came.
+#[derive(Debug, Clone, Copy, Serialize, serde::Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Method {
+    /// A bank transfer.
+    Transfer,
+    /// Cash.
+    Cash,
+    /// A card.
+    Card,
+    /// Another way.
+    Other,
+}
+
+crate::input::deserr_by_name!(Method);
+
+impl From<PaymentMethod> for Method {
+    fn from(m: PaymentMethod) -> Self {
+        match m {
+            PaymentMethod::Transfer => Method::Transfer,
+            PaymentMethod::Cash => Method::Cash,
+            PaymentMethod::Card => Method::Card,
+            PaymentMethod::Other => Method::Other,
+        }
+    }
+}
+
+impl From<Method> for PaymentMethod {
+    fn from(m: Method) -> Self {
+        match m {
+            Method::Transfer => PaymentMethod::Transfer,
+            Method::Cash => PaymentMethod::Cash,
+            Method::Card => PaymentMethod::Card,
+            Method::Other => PaymentMethod::Other,
+        }
+    }
+}
+
+/// A payment received.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PaymentDto {
+    /// Id.
+    pub id: String,
+    /// The day it was paid (`YYYY-MM-DD`).
+    pub paid_on: String,
+    /// The amount.
+    pub amount: String,
+    /// How it came.
+    pub method: Method,
+    /// Free text.
+    pub note: Option<String>,
+    /// When it was recorded.
+    pub recorded_at: String,
+}
+
+/// A payment to record.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct PaymentInputDto {
+    /// The day it was paid, today or before (`YYYY-MM-DD`).
+    #[schema(example = "2026-11-27")]
+    pub paid_on: Day,
+    /// The amount, positive, at most what is still due.
+    #[schema(example = "71.28")]
+    pub amount: PositiveAmount,
+    /// TRANSFER, CASH, CARD or OTHER.
+    pub method: Method,
+    /// Free text.
+    #[deserr(default)]
+    pub note: Option<Note>,
+}
+
 /// INVOICE or CREDIT_NOTE.
 #[derive(Debug, Clone, Copy, Serialize, ToSchema)]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
@@ -200,6 +305,14 @@ pub struct InvoiceDto {
     pub issued_on: Option<String>,
     /// Due date (`YYYY-MM-DD`), once issued.
     pub due_on: Option<String>,
+    /// The sum of the payments.
+    pub paid: String,
+    /// What is still due.
+    pub outstanding: String,
+    /// DRAFT, OPEN, PARTLY_PAID, PAID or OVERDUE (today, in the shop's time zone).
+    pub payment_status: PaymentStatus,
+    /// The payments, in the order recorded.
+    pub payments: Vec<PaymentDto>,
     /// Hidden from lists.
     pub archived: bool,
     /// Creation time.
@@ -208,11 +321,28 @@ pub struct InvoiceDto {
     pub updated_at: String,
 }
 
-impl From<InvoiceView> for InvoiceDto {
-    fn from(v: InvoiceView) -> Self {
+impl InvoiceDto {
+    /// The wire form of `v`, its payment status as of `today`.
+    pub fn of(v: InvoiceView, today: Date) -> Self {
         let i = v.invoice;
         let issued = i.issued.as_ref();
+        let status = settlement(&i, v.totals.due, today);
         InvoiceDto {
+            paid: dec(v.paid),
+            outstanding: dec(v.totals.due - v.paid),
+            payment_status: status.into(),
+            payments: i
+                .payments
+                .iter()
+                .map(|p| PaymentDto {
+                    id: p.id.to_string(),
+                    paid_on: p.paid_on.clone(),
+                    amount: dec(p.amount),
+                    method: p.method.into(),
+                    note: p.note.clone(),
+                    recorded_at: ts(p.recorded_at),
+                })
+                .collect(),
             id: i.id.to_string(),
             kind: match i.kind {
                 InvoiceKind::Invoice => DocumentKind::Invoice,
@@ -376,7 +506,8 @@ pub async fn list_invoices(
         customer: params.customer_id,
     };
     let page = state.query(query).await?;
-    Ok(Json(ListResponse::of(page, InvoiceDto::from)))
+    let today = state.today();
+    Ok(Json(ListResponse::of(page, |v| InvoiceDto::of(v, today))))
 }
 
 /// Creates a DRAFT invoice from a customer's DONE prints (each print's lines spread from its
@@ -390,7 +521,7 @@ pub async fn create(
     input: StrictJson<InvoiceInputDto>,
 ) -> Result<HttpResponse, ApiError> {
     let invoice = state.send(CreateInvoice(input.0.input()?)).await?;
-    Ok(HttpResponse::Created().json(InvoiceDto::from(invoice)))
+    Ok(HttpResponse::Created().json(InvoiceDto::of(invoice, state.today())))
 }
 
 /// One invoice or credit note.
@@ -401,7 +532,8 @@ pub async fn get_invoice(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<Json<InvoiceDto>, ApiError> {
-    Ok(Json(state.query(GetInvoice(id.0)).await?.into()))
+    let invoice = state.query(GetInvoice(id.0)).await?;
+    Ok(Json(InvoiceDto::of(invoice, state.today())))
 }
 
 /// Deletes a DRAFT (an issued invoice is never deleted).
@@ -425,11 +557,9 @@ pub async fn issue(
     _user: CurrentUser,
     id: PathId,
 ) -> Result<Json<InvoiceDto>, ApiError> {
-    let command = IssueInvoice {
-        id: id.0,
-        today: state.today(),
-    };
-    Ok(Json(state.send(command).await?.into()))
+    let today = state.today();
+    let command = IssueInvoice { id: id.0, today };
+    Ok(Json(InvoiceDto::of(state.send(command).await?, today)))
 }
 
 /// Makes a DRAFT credit note (381) cancelling an issued invoice whole, naming it.
@@ -441,7 +571,33 @@ pub async fn credit_note(
     id: PathId,
 ) -> Result<HttpResponse, ApiError> {
     let note = state.send(MakeCreditNote(id.0)).await?;
-    Ok(HttpResponse::Created().json(InvoiceDto::from(note)))
+    Ok(HttpResponse::Created().json(InvoiceDto::of(note, state.today())))
+}
+
+/// Records a payment of an issued invoice (partial payments add up); once it is paid in full,
+/// its prints are marked paid.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), request_body = PaymentInputDto, responses((status = 201, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: a draft or a credit note", body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: a day in the future, more than is still due", body = ErrorBody)), security(("session" = [])))]
+#[post("/invoices/{id}/payments")]
+pub async fn record_payment(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<PaymentInputDto>,
+) -> Result<HttpResponse, ApiError> {
+    let input = input.0;
+    let today = state.today();
+    let command = RecordPayment {
+        id: id.0,
+        input: PaymentInput {
+            paid_on: input.paid_on,
+            amount: input.amount,
+            method: input.method.into(),
+            note: input.note,
+        },
+        today,
+    };
+    let invoice = state.send(command).await?;
+    Ok(HttpResponse::Created().json(InvoiceDto::of(invoice, today)))
 }
 
 /// The XRechnung 3.0 XML (UN/CEFACT CII) of an issued invoice or credit note, as a download

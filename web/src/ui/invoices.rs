@@ -9,7 +9,7 @@ use super::customer_prints::{Offered, priced};
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
-use crate::api::invoices::{InvoiceDto, InvoiceInputDto};
+use crate::api::invoices::{InvoiceDto, InvoiceInputDto, PaymentInputDto};
 use crate::error::{ApiError, Code};
 use crate::input;
 use crate::wire;
@@ -18,7 +18,7 @@ use actix_web::web::{Bytes, Path};
 use actors::inventory::customers::Customers;
 use actors::invoices::{
     CreateInvoice, DeleteInvoice, GetInvoice, InvoicedPrints, IssueInvoice, ListInvoices,
-    MakeCreditNote,
+    MakeCreditNote, PaymentInput, RecordPayment,
 };
 use actors::list::ListQuery;
 use askama::Template;
@@ -62,11 +62,12 @@ pub async fn list(ctx: Ctx) -> Page {
         })
         .await?;
     let t = &ctx.chrome.t;
+    let today = ctx.state.today();
     let rows = page
         .items
         .into_iter()
         .map(|v| {
-            let i = InvoiceDto::from(v);
+            let i = InvoiceDto::of(v, today);
             Row {
                 number: number(&ctx.chrome, &i),
                 kind: t
@@ -178,13 +179,26 @@ struct InvoicePage {
     totals: (String, String, String),
     issued_on: String,
     due_on: String,
+    /// The payment status in words, what is paid and what is still due.
+    payment: (String, String, String),
+    /// (day, amount, method) of each payment, in words.
+    payments: Vec<(String, String, String)>,
+    /// The payment form as typed (after a refusal).
+    form: Submitted,
+    today: String,
     faults: Faults,
     /// Why the last command was refused, in words (INVOICE_INCOMPLETE names the fields).
     refusal: String,
 }
 
 impl InvoicePage {
-    fn of(chrome: Chrome, invoice: InvoiceDto, faults: Faults, refusal: String) -> InvoicePage {
+    fn of(
+        chrome: Chrome,
+        invoice: InvoiceDto,
+        (form, faults): (Submitted, Faults),
+        refusal: String,
+        today: String,
+    ) -> InvoicePage {
         let t = &chrome.t;
         let vat = |category: &str, rate: &str| match category {
             "STANDARD" => format!("{} %", t.number_str(rate, 0)),
@@ -230,6 +244,25 @@ impl InvoicePage {
             kind: t
                 .t(&format!("invoices.kind.{}", wire::name(&invoice.kind)))
                 .into(),
+            payment: (
+                t.t(&format!(
+                    "invoices.status.{}",
+                    wire::name(&invoice.payment_status)
+                ))
+                .into(),
+                t.money_str(&invoice.paid),
+                t.money_str(&invoice.outstanding),
+            ),
+            payments: invoice
+                .payments
+                .iter()
+                .map(|p| {
+                    let key = format!("invoices.method.{}", wire::name(&p.method));
+                    (t.date(&p.paid_on), t.money_str(&p.amount), t.t(&key).into())
+                })
+                .collect(),
+            form,
+            today,
             issued_on: invoice
                 .issued_on
                 .as_deref()
@@ -254,21 +287,51 @@ impl InvoicePage {
     fn is_issued_invoice(&self) -> bool {
         !self.is_draft() && self.invoice.corrects_id.is_none()
     }
+
+    fn takes_payments(&self) -> bool {
+        self.is_issued_invoice() && self.invoice.outstanding != "0"
+    }
 }
 
 /// `GET /invoices/{id}`: an invoice with its lines, VAT and totals and its commands.
 pub async fn show(ctx: Ctx) -> Page {
-    let invoice = InvoiceDto::from(ctx.query(GetInvoice(ctx.id()?)).await?);
-    let page = InvoicePage::of(ctx.chrome, invoice, Faults::default(), String::new());
+    let today = ctx.state.today();
+    let invoice = InvoiceDto::of(ctx.query(GetInvoice(ctx.id()?)).await?, today);
+    let mut form = Submitted::default();
+    form.set("paidOn", today.to_string());
+    form.set("amount", invoice.outstanding.clone());
+    let faults = (form, Faults::default());
+    let page = InvoicePage::of(
+        ctx.chrome,
+        invoice,
+        faults,
+        String::new(),
+        today.to_string(),
+    );
     Ok(html(StatusCode::OK, page.render()))
 }
 
-/// `POST /invoices/{id}/actions/{action}`: issue, delete or credit-note; a refusal shows the
-/// invoice again with its reason.
-pub async fn act(ctx: Ctx, path: Path<(String, String)>) -> Page {
+/// `POST /invoices/{id}/actions/{action}`: issue, delete, credit-note or payment; a refusal
+/// shows the invoice again with its reason (a payment's beside its fields).
+pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
     let id = ctx.id()?;
     let state = &ctx.state;
+    let form = Submitted::parse(&body);
     let done = match path.1.as_str() {
+        "payment" => match ctx.typed(|| input::parse::<PaymentInputDto>(form.tree(&[]))) {
+            Ok(p) => {
+                let today = state.today();
+                let input = PaymentInput {
+                    paid_on: p.paid_on,
+                    amount: p.amount,
+                    method: p.method.into(),
+                    note: p.note,
+                };
+                let command = RecordPayment { id, input, today };
+                state.send(command).await.map(|_| paths::invoice(id))
+            }
+            Err(e) => Err(e),
+        },
         "issue" => {
             let today = state.today();
             state
@@ -290,12 +353,14 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>) -> Page {
         Ok(next) => Ok(see_other(&next)),
         Err(e) => {
             let status = e.code.status();
-            let invoice = InvoiceDto::from(ctx.query(GetInvoice(id)).await?);
+            let today = ctx.state.today();
+            let invoice = InvoiceDto::of(ctx.query(GetInvoice(id)).await?, today);
             let refusal = match e.code {
                 Code::InvoiceIncomplete => e.message.clone(),
                 _ => String::new(),
             };
-            let page = InvoicePage::of(ctx.chrome, invoice, Faults::of(&e), refusal);
+            let faults = (form, Faults::of(&e));
+            let page = InvoicePage::of(ctx.chrome, invoice, faults, refusal, today.to_string());
             Ok(html(status, page.render()))
         }
     }
