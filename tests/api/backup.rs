@@ -2,8 +2,9 @@
 //! `printcost restore` (the real binary) into a fresh directory and the restored service's ledger.
 
 use crate::durability::Service;
+use crate::invoices::{company, customer, done};
 use crate::spools::{balanced_ledger, filament, key, spool};
-use crate::support::{TestApp, assert_error, page, setup_body, signed_in};
+use crate::support::{TestApp, assert_error, page, setup_body, shop, signed_in};
 use serde_json::json;
 use std::collections::HashSet;
 use std::path::Path;
@@ -152,6 +153,68 @@ async fn a_backup_taken_under_load_restores_every_acknowledged_movement() {
     for (spool, id) in &before {
         assert!(held.contains(id), "movement {id} of spool {spool} was lost");
     }
+}
+
+#[actix_web::test]
+async fn a_restored_backup_keeps_its_invoices_and_their_numbering() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    assert_eq!(
+        app.patch("/api/settings/company", &company(false))
+            .await
+            .status(),
+        200
+    );
+    let shop = shop(&app).await;
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let buyer = buyer["id"].as_str().unwrap().to_string();
+    let mut drafts = Vec::new();
+    for _ in 0..2 {
+        let print = done(&app, &shop, &buyer, "10").await;
+        let body = json!({"customerId": buyer, "printIds": [print]});
+        let draft = app.create("/api/invoices", &body).await;
+        drafts.push(draft["id"].as_str().unwrap().to_string());
+    }
+    let first = format!("/api/invoices/{}", drafts[0]);
+    assert_eq!(
+        app.post(&format!("{first}/issue"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    let xml = app
+        .get(&format!("{first}/xrechnung.xml"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let bytes = app.get("/api/backup").await.bytes().await.unwrap();
+
+    let backups = tempfile::tempdir().unwrap();
+    let file = backups.path().join("printcost-backup.redb");
+    std::fs::write(&file, &bytes).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let out = printcost(&["restore", file.to_str().unwrap()], fresh.path());
+    assert!(out.status.success(), "{out:?}");
+    let restored = TestApp::spawn_with(|c| c.data_dir = fresh.path().to_path_buf()).await;
+    restored.login().await;
+    let again = restored
+        .get(&format!("{first}/xrechnung.xml"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(again, xml, "the issued invoice, byte for byte");
+    let second = format!("/api/invoices/{}/issue", drafts[1]);
+    let res = restored.post(&second, &json!({})).await;
+    assert_eq!(res.status(), 200);
+    let issued: serde_json::Value = res.json().await.unwrap();
+    assert!(
+        issued["number"].as_str().unwrap().ends_with("-0002"),
+        "the numbering goes on: {issued}"
+    );
 }
 
 #[actix_web::test]

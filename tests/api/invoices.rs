@@ -12,7 +12,7 @@ fn id(v: &Value) -> String {
     v["id"].as_str().unwrap().to_string()
 }
 
-fn company(small_business: bool) -> Value {
+pub(crate) fn company(small_business: bool) -> Value {
     json!({
         "name": "Musterdruck GmbH",
         "address": {"street": "Hauptstraße 1", "postalCode": "10115", "city": "Berlin", "country": "DE"},
@@ -28,14 +28,14 @@ fn company(small_business: bool) -> Value {
     })
 }
 
-fn customer(name: &str, country: &str, vat_id: Option<&str>) -> Value {
+pub(crate) fn customer(name: &str, country: &str, vat_id: Option<&str>) -> Value {
     json!({"name": name, "email": "einkauf@kunde.example", "vatId": vat_id,
            "buyerReference": "991-12345-67",
            "address": {"street": "Rue 1", "postalCode": "75002", "city": "Paris", "country": country}})
 }
 
 /// A DONE print of `customer` sold for `price`.
-async fn done(app: &TestApp, shop: &Shop, customer: &str, price: &str) -> String {
+pub(crate) async fn done(app: &TestApp, shop: &Shop, customer: &str, price: &str) -> String {
     let mut body = draft(shop, "Roboter-Chassis");
     body["customerId"] = json!(customer);
     body["salesValue"] = json!(price);
@@ -344,4 +344,40 @@ async fn an_invoice_refuses_what_it_cannot_bill_at_the_field_at_fault() {
         app.post("/api/invoices", &invoice(&[&fine])).await.status(),
         201
     );
+}
+
+#[actix_web::test]
+async fn sixteen_invoices_issued_at_once_take_the_numbers_one_to_sixteen_each_once() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    assert_eq!(
+        app.patch("/api/settings/company", &company(false))
+            .await
+            .status(),
+        200
+    );
+    let shop = shop(&app).await;
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let mut drafts = Vec::new();
+    for _ in 0..16 {
+        let print = done(&app, &shop, &id(&buyer), "10").await;
+        let body = json!({"customerId": id(&buyer), "printIds": [print]});
+        drafts.push(id(&app.create("/api/invoices", &body).await));
+    }
+    let issues = drafts.iter().map(|invoice| {
+        let path = format!("/api/invoices/{invoice}/issue");
+        let app = &app;
+        async move {
+            let res = app.post(&path, &json!({})).await;
+            assert_eq!(res.status(), 200);
+            let issued: Value = res.json().await.unwrap();
+            let number = issued["number"].as_str().unwrap().to_string();
+            number.rsplit('-').next().unwrap().parse::<u32>().unwrap()
+        }
+    });
+    let mut numbers = futures_util::future::join_all(issues).await;
+    numbers.sort_unstable();
+    assert_eq!(numbers, (1..=16).collect::<Vec<u32>>());
 }
