@@ -655,6 +655,29 @@ impl Command for RecordPayment {
     }
 }
 
+/// Archives or restores an invoice (an archived one is left out of lists, never deleted);
+/// replies with it. Errors: [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct ArchiveInvoice {
+    /// The invoice.
+    pub id: Id,
+    /// The new archive state.
+    pub archived: bool,
+}
+
+impl Command for ArchiveInvoice {
+    type Writer = PrintsWriter;
+    type Reply = InvoiceView;
+
+    fn apply(&mut self, txn: &Txn) -> Result<InvoiceView> {
+        let mut invoice = get(txn, self.id)?;
+        invoice.archived = self.archived;
+        invoice.updated_at = Timestamp::now();
+        repo::put(txn, &invoice)?;
+        view(txn, invoice)
+    }
+}
+
 /// Deletes a DRAFT. Errors: as [`delete`].
 #[derive(Debug, Clone, Copy)]
 pub struct DeleteInvoice(pub Id);

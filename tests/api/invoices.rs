@@ -202,6 +202,17 @@ async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_
     let list = app.json("/api/invoices").await;
     assert_eq!(list["total"], 2);
     assert_eq!(list["items"][0]["kind"], "CREDIT_NOTE", "newest first");
+    // Archived: out of the list, never gone.
+    let res = app
+        .post(&format!("{path}/archive"), &json!({"archived": true}))
+        .await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(app.json("/api/invoices").await["total"], 1);
+    assert_eq!(
+        app.json("/api/invoices?includeArchived=true").await["total"],
+        2
+    );
+    assert_eq!(app.json(&path).await["archived"], true);
 }
 
 #[actix_web::test]

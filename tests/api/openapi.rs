@@ -84,6 +84,7 @@ fn routes() -> Vec<(String, String)> {
         ("post", "/api/invoices/{id}/issue"),
         ("post", "/api/invoices/{id}/credit-note"),
         ("post", "/api/invoices/{id}/payments"),
+        ("post", "/api/invoices/{id}/archive"),
         ("get", "/api/invoices/{id}/xrechnung.xml"),
         ("get", "/api/search"),
         ("get", "/api/version-latest"),

@@ -5,7 +5,8 @@ use reqwest::header::{CONTENT_TYPE, HeaderMap, HeaderValue, LOCATION, ORIGIN};
 use reqwest::{Client, Response, redirect};
 
 /// A browser that does not follow redirects (so the tests see them), with a cookie jar and a
-/// same-origin `Origin` header.
+/// same-origin `Origin` header; idle connections dropped before the server's keep-alive closes
+/// them (as the API client's).
 pub fn browser(app: &TestApp) -> Client {
     let mut headers = HeaderMap::new();
     headers.insert(ORIGIN, HeaderValue::from_str(&app.origin).unwrap());
@@ -13,6 +14,7 @@ pub fn browser(app: &TestApp) -> Client {
         .cookie_store(true)
         .redirect(redirect::Policy::none())
         .default_headers(headers)
+        .pool_idle_timeout(std::time::Duration::from_secs(2))
         .build()
         .unwrap()
 }

@@ -4,7 +4,7 @@
 
 use super::ListResponse;
 use crate::error::{ApiError, ErrorBody};
-use crate::extract::{ListParams, PathId, StrictJson, StrictQuery};
+use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery};
 use crate::input::query::{self, Params};
 use crate::input::{Faults, Refusal};
 use crate::routes;
@@ -15,9 +15,9 @@ use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, delete, get, post};
 use actors::einvoice::totals::Totals;
 use actors::invoices::{
-    CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput, InvoiceView, InvoiceXml,
-    IssueInvoice, ListInvoices, MakeCreditNote, PaymentInput, RecordPayment, Settlement,
-    settlement,
+    ArchiveInvoice, CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput,
+    InvoiceView, InvoiceXml, IssueInvoice, ListInvoices, MakeCreditNote, PaymentInput,
+    RecordPayment, Settlement, settlement,
 };
 use actors::values::{Day, Name, Note, PositiveAmount};
 use actors::{Error as RuleError, FieldError};
@@ -37,6 +37,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(issue)
         .add(credit_note)
         .add(record_payment)
+        .add(archive)
         .add(xrechnung);
 }
 
@@ -598,6 +599,26 @@ pub async fn record_payment(
     };
     let invoice = state.send(command).await?;
     Ok(HttpResponse::Created().json(InvoiceDto::of(invoice, today)))
+}
+
+/// Archives or restores an invoice or credit note: an archived one is left out of lists
+/// (`includeArchived` shows it), never deleted.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), request_body = ArchiveInput, responses((status = 200, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)), security(("session" = [])))]
+#[post("/invoices/{id}/archive")]
+pub async fn archive(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<ArchiveInput>,
+) -> Result<Json<InvoiceDto>, ApiError> {
+    let command = ArchiveInvoice {
+        id: id.0,
+        archived: input.0.archived,
+    };
+    Ok(Json(InvoiceDto::of(
+        state.send(command).await?,
+        state.today(),
+    )))
 }
 
 /// The XRechnung 3.0 XML (UN/CEFACT CII) of an issued invoice or credit note, as a download
