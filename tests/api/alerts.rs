@@ -7,7 +7,7 @@
 pub(crate) mod device;
 
 use crate::outcomes::outcome;
-use crate::spoolmgr::{action, done_on_spool, import, linked_app_with};
+use crate::spoolmgr::{action, done_on_spool, import};
 use crate::support::http_double::{Reply, json as answer, serve};
 use crate::support::spoolman::{Double, Fault};
 use crate::support::{TestApp, assert_error, assert_field_error, draft, part, shop};
@@ -20,6 +20,84 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
+use storage::records::{
+    Billing, Customer, Invoice, InvoiceKind, InvoiceLine, InvoiceParty, Issued, PostalAddress,
+    VatCategory,
+};
+use storage::{Id, Store, StoreOptions, Timestamp, repo};
+
+/// Writes into `store` an issued invoice of 11.90 (10 at 19 %) due on 2026-10-01, with its
+/// customer; its id.
+fn overdue_invoice(store: &Store) -> String {
+    let address = PostalAddress {
+        street: "Am Markt 3".into(),
+        postal_code: "80331".into(),
+        city: "München".into(),
+        country: "DE".into(),
+    };
+    let customer = Customer {
+        id: Id::new(),
+        name: "Verein".into(),
+        email: None,
+        note: None,
+        exclude_from_dashboard: false,
+        archived: false,
+        created_at: Timestamp(0),
+        updated_at: Timestamp(0),
+        discount_percent: None,
+        billing: Billing::default(),
+    };
+    let party = InvoiceParty {
+        name: "Verein".into(),
+        address,
+        vat_id: None,
+        tax_number: None,
+        email: "kasse@verein.example".into(),
+        phone: None,
+    };
+    let invoice = Invoice {
+        id: Id::new(),
+        kind: InvoiceKind::Invoice,
+        customer_id: customer.id,
+        print_ids: Vec::new(),
+        corrects: None,
+        lines: vec![InvoiceLine {
+            print_id: None,
+            name: "Pokalsockel".into(),
+            quantity: 1.into(),
+            unit: "C62".into(),
+            unit_price: 10.into(),
+            vat: VatCategory::Standard,
+            vat_rate: 19.into(),
+        }],
+        adjustments: Vec::new(),
+        note: None,
+        issued: Some(Issued {
+            number: "2026-0099".into(),
+            issued_on: "2026-09-17".into(),
+            due_on: "2026-10-01".into(),
+            seller: party.clone(),
+            buyer: party,
+            buyer_reference: String::new(),
+            currency: "EUR".into(),
+            payment_terms: String::new(),
+            iban: "DE89370400440532013000".into(),
+            bic: None,
+            language: "en-US".into(),
+            preceding: None,
+            at: Timestamp(0),
+        }),
+        payments: Vec::new(),
+        archived: false,
+        created_at: Timestamp(0),
+        updated_at: Timestamp(0),
+    };
+    let txn = store.begin_write().unwrap();
+    repo::put(&txn, &customer).unwrap();
+    repo::put(&txn, &invoice).unwrap();
+    txn.commit().unwrap();
+    invoice.id.to_string()
+}
 
 /// A request a webhook received: its headers (names lower-case) and body.
 type Received = (BTreeMap<String, String>, String);
@@ -144,13 +222,29 @@ async fn every_alert_kind_starts_once_and_clears_once_over_mqtt_and_a_webhook() 
     let meter = Arc::new(Device::default());
     meter.registers.lock().unwrap().insert(0, 230);
     let server = serve_at(meter.clone(), modbus).await;
-    let mut data_dir = PathBuf::new();
-    let app = linked_app_with(&double.url, |c| {
+    // The store stays in the test's hand too: an invoice due long ago is written into it
+    // directly (no request can issue one in the past).
+    let stored = tempfile::tempdir().unwrap();
+    let store = Store::open(
+        &stored.path().join("printcost.redb"),
+        StoreOptions::default(),
+    )
+    .unwrap();
+    let data_dir = stored.path().to_path_buf();
+    let app = TestApp::spawn_with_store_and(store.clone(), |c| {
         c.bridge = Some(bridge_config(broker, modbus.port(), true));
         c.alerts_interval_secs = 1;
-        data_dir = c.data_dir.clone();
+        c.data_dir = data_dir.clone();
     })
     .await;
+    app.setup().await;
+    let link = json!({"spoolmgr": {"enabled": true, "url": double.url, "authorization": "Bearer peer-secret-9c1e"}});
+    assert_eq!(
+        app.patch("/api/settings/integrations", &link)
+            .await
+            .status(),
+        200
+    );
     let mqtt = listener(broker, &["printcost/#", "homeassistant/#"]).await;
     let (hook_url, hook) = webhook().await;
     let (ntfy_url, ntfy) = webhook().await;
@@ -376,6 +470,18 @@ async fn every_alert_kind_starts_once_and_clears_once_over_mqtt_and_a_webhook() 
     assert_eq!(app.post("/api/backups", &json!({})).await.status(), 201);
     told.expect("BACKUP_FAILED", "CLEARED").await;
 
+    // INVOICE_OVERDUE: an invoice due on 1 October, unpaid; paid in full, it clears.
+    let invoice = overdue_invoice(&store);
+    let started = told.expect("INVOICE_OVERDUE", "STARTED").await;
+    assert_eq!(started["subject"], invoice.as_str());
+    assert_eq!(started["title"], "Invoice overdue: 2026-0099");
+    let payment = json!({"paidOn": "2026-10-02", "amount": "11.90", "method": "TRANSFER"});
+    let res = app
+        .post(&format!("/api/invoices/{invoice}/payments"), &payment)
+        .await;
+    assert_eq!(res.status(), 201);
+    told.expect("INVOICE_OVERDUE", "CLEARED").await;
+
     // Each said exactly once on each channel.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let key = |e: &Value| format!("{} {} {}", e["kind"], e["change"], e["subject"]);
@@ -559,7 +665,7 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
         (&settings["integrationMinutes"], &settings["backupDays"]),
         (&json!(15), &json!(2))
     );
-    assert_eq!(settings["kinds"].as_array().unwrap().len(), 10);
+    assert_eq!(settings["kinds"].as_array().unwrap().len(), 11);
     assert_eq!(settings["mqtt"]["configured"], false);
     assert_eq!(settings["mqtt"]["prefix"], "printcost");
 

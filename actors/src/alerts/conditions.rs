@@ -9,6 +9,7 @@ use crate::bridge::SourceStates;
 use crate::command::{Query, Snapshot};
 use crate::integrations::health::PeerHealth;
 use crate::integrations::settings::{Integration, require_enabled};
+use crate::invoices::{self, Settlement};
 use crate::list::ListQuery;
 use crate::maintenance::tasks::{self, State};
 use crate::prints::Outcome;
@@ -19,8 +20,8 @@ use jiff::ToSpan;
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use storage::records::{
-    AlertSettings, OperationState, Print, PrintStatus, Printer, Settings, SpoolmgrOperation,
-    StandingAlerts,
+    AlertSettings, Invoice, OperationState, Print, PrintStatus, Printer, Settings,
+    SpoolmgrOperation, StandingAlerts,
 };
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp};
@@ -106,6 +107,7 @@ pub fn read(snapshot: &Snapshot<'_>, outside: &Outside, now: Timestamp) -> Resul
     let filaments = stock(snapshot, &instance, &words, &mut found)?;
     let due_printers = maintenance(snapshot, &words, now, &mut found)?;
     failed_prints(snapshot, &words, today, &mut found)?;
+    overdue_invoices(snapshot, &words, today, &mut found)?;
     integrations(snapshot, outside, &settings, &words, now, &mut found)?;
     if let Some(sources) = &outside.sources {
         for (source, online) in sources.snapshot() {
@@ -250,6 +252,32 @@ fn failed_prints(
     Ok(())
 }
 
+/// `INVOICE_OVERDUE`: every issued invoice (not archived, not a credit note) past its due day
+/// on `today` and not paid in full.
+fn overdue_invoices(
+    tx: &impl Tx,
+    words: &Words,
+    today: jiff::civil::Date,
+    found: &mut Vec<Found>,
+) -> Result<()> {
+    for invoice in repo::all::<Invoice>(tx)? {
+        let Some(issued) = invoice.issued.as_ref().filter(|_| !invoice.archived) else {
+            continue;
+        };
+        let due = invoices::totals(&invoice)?.due;
+        if invoices::settlement(&invoice, due, today) != Settlement::Overdue {
+            continue;
+        }
+        let Ok(due_on) = issued.due_on.parse() else {
+            continue;
+        };
+        let outstanding = (due - invoices::paid(&invoice), issued.currency.as_str());
+        let words = words.invoice_overdue(&issued.number, &issued.buyer.name, due_on, outstanding);
+        found.push(alert(Kind::InvoiceOverdue, invoice.id.to_string(), words));
+    }
+    Ok(())
+}
+
 /// `INTEGRATION_FAILING` (an enabled peer without an answer for longer than the settings
 /// allow) and `OPERATION_UNKNOWN`.
 fn integrations(
@@ -331,4 +359,103 @@ fn backups(
         found.push(alert(Kind::BackupStale, String::new(), words));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use storage::records::{
+        InvoiceKind, InvoiceLine, InvoiceParty, Issued, Payment, PaymentMethod, PostalAddress,
+        VatCategory,
+    };
+    use storage::{Store, StoreOptions};
+
+    /// An issued invoice of one line (10 at 19 %: 11.90 due) due on `due_on`, with `paid`.
+    fn invoice(number: &str, due_on: &str, paid: Option<&str>) -> Invoice {
+        let party = InvoiceParty {
+            name: "Verein".into(),
+            address: PostalAddress {
+                street: "S".into(),
+                postal_code: "1".into(),
+                city: "C".into(),
+                country: "DE".into(),
+            },
+            vat_id: None,
+            tax_number: None,
+            email: "a@example.com".into(),
+            phone: None,
+        };
+        Invoice {
+            id: Id::new(),
+            kind: InvoiceKind::Invoice,
+            customer_id: Id::new(),
+            print_ids: Vec::new(),
+            corrects: None,
+            lines: vec![InvoiceLine {
+                print_id: None,
+                name: "Teil".into(),
+                quantity: Decimal::ONE,
+                unit: "C62".into(),
+                unit_price: Decimal::from(10),
+                vat: VatCategory::Standard,
+                vat_rate: Decimal::from(19),
+            }],
+            adjustments: Vec::new(),
+            note: None,
+            issued: Some(Issued {
+                number: number.into(),
+                issued_on: "2026-10-01".into(),
+                due_on: due_on.into(),
+                seller: party.clone(),
+                buyer: party,
+                buyer_reference: String::new(),
+                currency: "EUR".into(),
+                payment_terms: String::new(),
+                iban: String::new(),
+                bic: None,
+                language: "de-DE".into(),
+                preceding: None,
+                at: Timestamp(0),
+            }),
+            payments: paid
+                .map(|a| Payment {
+                    id: Id::new(),
+                    paid_on: "2026-10-02".into(),
+                    amount: a.parse().unwrap(),
+                    method: PaymentMethod::Transfer,
+                    note: None,
+                    recorded_at: Timestamp(0),
+                })
+                .into_iter()
+                .collect(),
+            archived: false,
+            created_at: Timestamp(0),
+            updated_at: Timestamp(0),
+        }
+    }
+
+    #[test]
+    fn an_invoice_past_its_due_day_and_not_paid_in_full_is_overdue() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        let late = invoice("2026-0001", "2026-11-01", Some("5"));
+        let txn = store.begin_write().unwrap();
+        repo::put(&txn, &late).unwrap();
+        repo::put(&txn, &invoice("2026-0002", "2026-11-01", Some("11.90"))).unwrap();
+        repo::put(&txn, &invoice("2026-0003", "2026-11-27", None)).unwrap();
+        let mut archived = invoice("2026-0004", "2026-11-01", None);
+        archived.archived = true;
+        repo::put(&txn, &archived).unwrap();
+        let mut found = Vec::new();
+        let today = jiff::civil::date(2026, 11, 27);
+        overdue_invoices(&txn, &Words::of("de-DE"), today, &mut found).unwrap();
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].kind, Kind::InvoiceOverdue);
+        assert_eq!(found[0].subject, late.id.to_string());
+        assert_eq!(found[0].title, "Rechnung überfällig: 2026-0001");
+        assert_eq!(
+            found[0].message,
+            "2026-0001 an Verein war am 01.11.2026 fällig; 6,90 EUR sind noch offen."
+        );
+    }
 }

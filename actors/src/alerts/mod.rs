@@ -54,11 +54,14 @@ pub enum Kind {
     BackupStale,
     /// The last nightly backup failed.
     BackupFailed,
+    /// An issued invoice is past its due day and not paid in full (nor archived). Subject: the
+    /// invoice.
+    InvoiceOverdue,
 }
 
 impl Kind {
     /// Every kind, in the order the settings page lists them.
-    pub const ALL: [Kind; 10] = [
+    pub const ALL: [Kind; 11] = [
         Kind::LowStock,
         Kind::SpoolEmpty,
         Kind::MaintenanceDue,
@@ -69,6 +72,7 @@ impl Kind {
         Kind::SourceOffline,
         Kind::BackupStale,
         Kind::BackupFailed,
+        Kind::InvoiceOverdue,
     ];
 
     /// The wire code.
@@ -84,6 +88,7 @@ impl Kind {
             Kind::SourceOffline => "SOURCE_OFFLINE",
             Kind::BackupStale => "BACKUP_STALE",
             Kind::BackupFailed => "BACKUP_FAILED",
+            Kind::InvoiceOverdue => "INVOICE_OVERDUE",
         }
     }
 
@@ -114,6 +119,7 @@ impl Kind {
                 &["printcost", "electric_plug"]
             }
             Kind::BackupStale | Kind::BackupFailed => &["printcost", "floppy_disk"],
+            Kind::InvoiceOverdue => &["printcost", "money_with_wings"],
         }
     }
 }

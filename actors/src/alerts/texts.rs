@@ -121,6 +121,38 @@ impl Words {
         )
     }
 
+    /// `INVOICE_OVERDUE`: invoice `number` to `buyer`, due on `due`, `outstanding` (in
+    /// `currency`) still open.
+    pub fn invoice_overdue(
+        &self,
+        number: &str,
+        buyer: &str,
+        due: jiff::civil::Date,
+        (outstanding, currency): (Decimal, &str),
+    ) -> (String, String) {
+        let mark = if self.german {
+            DecimalMark::Comma
+        } else {
+            DecimalMark::Point
+        };
+        let amount = mark.grouped(&format!("{:.2}", outstanding.round_dp(2)));
+        let due = self.date(due);
+        (
+            self.pick(
+                format!("Invoice overdue: {number}"),
+                format!("Rechnung überfällig: {number}"),
+            ),
+            self.pick(
+                format!(
+                    "{number} to {buyer} was due on {due}; {amount} {currency} are still open."
+                ),
+                format!(
+                    "{number} an {buyer} war am {due} fällig; {amount} {currency} sind noch offen."
+                ),
+            ),
+        )
+    }
+
     /// `INTEGRATION_FAILING` of the peer shown as `peer` (Spoolman, Bambuddy).
     pub fn integration_failing(&self, peer: &str, since: &str) -> (String, String) {
         (
