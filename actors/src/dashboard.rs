@@ -7,6 +7,7 @@
 
 use crate::Result;
 use crate::command;
+use crate::invoices::{self, Settlement};
 use crate::money;
 use crate::prints::PrintIndex;
 use crate::prints::PrinterElectricity;
@@ -18,7 +19,7 @@ use jiff::civil::Date;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashSet};
 use storage::Id;
-use storage::records::{CostCategory, Customer, Printer};
+use storage::records::{CostCategory, Customer, Invoice, InvoiceKind, Printer};
 use storage::repo::{self, Tx};
 
 /// The period a dashboard covers.
@@ -68,6 +69,41 @@ pub struct OutcomeMetrics {
     pub variance: Decimal,
 }
 
+/// What customers owe today on issued invoices (whatever the period).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Receivables {
+    /// Invoices not paid in full.
+    pub open: u64,
+    /// What they still owe.
+    pub open_amount: Decimal,
+    /// Of those, the ones past their due day.
+    pub overdue: u64,
+    /// What those still owe.
+    pub overdue_amount: Decimal,
+}
+
+/// What the issued invoices (not archived, not credit notes) still owe on `today`.
+pub fn receivables(tx: &impl Tx, today: Date) -> Result<Receivables> {
+    let mut owed = Receivables::default();
+    for invoice in repo::all::<Invoice>(tx)? {
+        if invoice.archived || invoice.kind != InvoiceKind::Invoice || invoice.issued.is_none() {
+            continue;
+        }
+        let due = invoices::totals(&invoice)?.due;
+        let outstanding = due - invoices::paid(&invoice);
+        if outstanding <= Decimal::ZERO {
+            continue;
+        }
+        owed.open += 1;
+        owed.open_amount += outstanding;
+        if invoices::settlement(&invoice, due, today) == Settlement::Overdue {
+            owed.overdue += 1;
+            owed.overdue_amount += outstanding;
+        }
+    }
+    Ok(owed)
+}
+
 /// The dashboard.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Dashboard {
@@ -86,6 +122,8 @@ pub struct Dashboard {
     /// Planned against actual electricity by printer over the period's recorded outcomes,
     /// ordered by printer name: (printer, its name, the figures).
     pub electricity: Vec<(Id, String, PrinterElectricity)>,
+    /// What customers owe today on issued invoices.
+    pub receivables: Receivables,
 }
 
 /// Computes the dashboard for `period`, with today taken in the instance time zone, from the
@@ -153,6 +191,7 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
             variance: total.variance,
         },
         electricity,
+        receivables: receivables(tx, today)?,
     })
 }
 

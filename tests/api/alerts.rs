@@ -474,12 +474,22 @@ async fn every_alert_kind_starts_once_and_clears_once_over_mqtt_and_a_webhook() 
     let started = told.expect("INVOICE_OVERDUE", "STARTED").await;
     assert_eq!(started["subject"], invoice.as_str());
     assert_eq!(started["title"], "Invoice overdue: 2026-0099");
+    let owed = app.json("/api/dashboard").await["receivables"].clone();
+    assert_eq!(
+        owed,
+        json!({"open": 1, "openAmount": "11.9", "overdue": 1, "overdueAmount": "11.9"})
+    );
     let payment = json!({"paidOn": "2026-10-02", "amount": "11.90", "method": "TRANSFER"});
     let res = app
         .post(&format!("/api/invoices/{invoice}/payments"), &payment)
         .await;
     assert_eq!(res.status(), 201);
     told.expect("INVOICE_OVERDUE", "CLEARED").await;
+    let owed = app.json("/api/dashboard").await["receivables"].clone();
+    assert_eq!(
+        owed,
+        json!({"open": 0, "openAmount": "0", "overdue": 0, "overdueAmount": "0"})
+    );
 
     // Each said exactly once on each channel.
     tokio::time::sleep(Duration::from_millis(1500)).await;

@@ -155,6 +155,12 @@ async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_
     assert_eq!(res.status(), 201);
     let partly: Value = res.json().await.unwrap();
     assert_eq!(partly["paymentStatus"], "PARTLY_PAID");
+    let owed = app.json("/api/dashboard").await["receivables"].clone();
+    assert_eq!(
+        (&owed["open"], &owed["openAmount"]),
+        (&json!(1), &json!("21.28"))
+    );
+    assert_eq!(owed["overdue"], 0, "due in 14 days");
     assert_eq!(partly["outstanding"], "21.28");
     assert_eq!(
         app.json(&format!("/api/prints/{print}")).await["paid"],

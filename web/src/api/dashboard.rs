@@ -149,6 +149,22 @@ pub struct DashboardDto {
     pub outcomes: Outcomes,
     /// Planned against actual electricity by printer, over recorded outcomes, by name.
     pub electricity: Vec<PrinterElectricityDto>,
+    /// What customers owe today on issued invoices, whatever the period.
+    pub receivables: ReceivablesDto,
+}
+
+/// Issued invoices not paid in full, and of those the overdue ones.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct ReceivablesDto {
+    /// Invoices not paid in full.
+    pub open: u64,
+    /// What they still owe.
+    pub open_amount: String,
+    /// Of those, past their due day.
+    pub overdue: u64,
+    /// What those still owe.
+    pub overdue_amount: String,
 }
 
 /// KPIs, cost series, categories, drafts and outcome metrics over a completion period; customers
@@ -226,6 +242,12 @@ impl DashboardDto {
                     actual_cost: dec(e.actual_cost),
                 })
                 .collect(),
+            receivables: ReceivablesDto {
+                open: board.receivables.open,
+                open_amount: dec(board.receivables.open_amount),
+                overdue: board.receivables.overdue,
+                overdue_amount: dec(board.receivables.overdue_amount),
+            },
         }
     }
 }
