@@ -194,7 +194,8 @@ fn check(tx: &impl Tx, input: &InvoiceInput) -> Result<(Customer, Vec<Print>)> {
     }
 }
 
-/// Creates a DRAFT invoice. Errors: as [`check`]; `errors.outOfRange` beyond the money bound.
+/// Creates a DRAFT invoice. Errors: as [`check`]; `errors.outOfRange` at `extras` (or at
+/// `printIds` without extras) when its totals leave the money bound.
 pub fn create(txn: &Txn, input: &InvoiceInput, now: Timestamp) -> Result<Invoice> {
     let (customer, prints) = check(txn, input)?;
     let vat = vat_for(
@@ -218,6 +219,10 @@ pub fn create(txn: &Txn, input: &InvoiceInput, now: Timestamp) -> Result<Invoice
         created_at: now,
         updated_at: now,
     };
+    // Beyond the money bound with extra lines, they are what to lower.
+    if totals(&invoice).is_err() && !input.extras.is_empty() {
+        return Err(Error::field("extras", "errors.outOfRange"));
+    }
     totals(&invoice)?;
     repo::put(txn, &invoice)?;
     Ok(invoice)

@@ -339,6 +339,14 @@ async fn an_invoice_refuses_what_it_cannot_bill_at_the_field_at_fault() {
         "errors.tooMany",
     )
     .await;
+    let mut huge = invoice(&[&fine]);
+    huge["extras"] = json!([{"name": "a", "amount": "999999999999999"}, {"name": "b", "amount": "999999999999999"}]);
+    assert_field_error(
+        app.post("/api/invoices", &huge).await,
+        "extras",
+        "errors.outOfRange",
+    )
+    .await;
     let mut zero = invoice(&[&fine]);
     zero["extras"] = json!([{"name": "Versand", "amount": "0"}]);
     assert_field_error(

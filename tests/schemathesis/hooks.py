@@ -64,7 +64,9 @@ those, so the checks judge the rest:
   the clock).
 - An invoice bills fresh DONE copies of the seeded priced draft (the seeded customer's): a print
   is billed once, and a generated id names no DONE print (422 errors.invoiced,
-  errors.notFound, errors.notDone, errors.unpriced: stored data).
+  errors.notFound, errors.notDone, errors.unpriced: stored data); its extra lines and
+  allowances are at most 1000 each (their sum could leave the money range: 422
+  errors.outOfRange at `extras`).
 - The company's IBAN is a valid one: its check digits (ISO 13616's modulo 97) are no pattern a
   schema can state (422 errors.invalidIban).
 - Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
@@ -297,11 +299,17 @@ def fresh_done():
 
 
 def fitted_invoice(body):
-    """`body` (an invoice) billing fresh DONE prints."""
+    """`body` (an invoice) billing fresh DONE prints, its extras and allowances at most 1000
+    each: ten lines near the largest amount leave the money range together (422
+    errors.outOfRange at `extras`), a sum no schema can bound."""
     if isinstance(body.get("printIds"), list):
         body["printIds"] = [
             fresh_done() if isinstance(p, str) and UUID.match(p) else p for p in body["printIds"]
         ]
+    for name in ("extras", "allowances"):
+        for line in body.get(name) or []:
+            if isinstance(line, dict) and "amount" in line:
+                line["amount"] = bounded(line["amount"])
     return body
 
 
