@@ -220,10 +220,12 @@ pub fn create(txn: &Txn, input: &InvoiceInput, now: Timestamp) -> Result<Invoice
         updated_at: now,
     };
     // Beyond the money bound with extra lines, they are what to lower.
-    if totals(&invoice).is_err() && !input.extras.is_empty() {
-        return Err(Error::field("extras", "errors.outOfRange"));
+    if let Err(e) = totals(&invoice) {
+        return Err(match input.extras.is_empty() {
+            true => e,
+            false => Error::field("extras", "errors.outOfRange"),
+        });
     }
-    totals(&invoice)?;
     repo::put(txn, &invoice)?;
     Ok(invoice)
 }
