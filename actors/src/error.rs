@@ -126,6 +126,11 @@ pub enum Error {
     /// A quote accepted or declined after its validity date (409 `QUOTE_EXPIRED`).
     #[error("the quote is no longer valid")]
     QuoteExpired,
+    /// A DRAFT quote sent when what it holds no longer makes an offer (409 `QUOTE_OUTDATED`):
+    /// its fields at fault, as [`Error::Validation`] names them (a print since gone from DRAFT
+    /// or without a sales value, a validity date now past). Nothing in the request is at fault.
+    #[error("the quote must be changed before it is sent")]
+    QuoteOutdated(Vec<FieldError>),
     /// The store cannot be read or written (503 `DATABASE_UNAVAILABLE`).
     #[error(transparent)]
     Storage(#[from] storage::Error),

@@ -301,6 +301,26 @@ async fn a_quote_refuses_what_it_cannot_offer_at_the_field_at_fault() {
         .post(&format!("/api/quotes/{}/accept", id(&open)), &json!({}))
         .await;
     assert_error(res, 409, "INVALID_STATE").await;
+    // A draft quote whose print started meanwhile is not sent: the quote is at fault, not the
+    // request (which has no body), so 409 naming the quote's field.
+    let res = app
+        .patch(
+            &format!("/api/prints/{priced}"),
+            &json!({"status": "PRINTING"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let res = app
+        .post(&format!("/api/quotes/{}/send", id(&open)), &json!({}))
+        .await;
+    let body = assert_error(res, 409, "QUOTE_OUTDATED").await;
+    assert_eq!(
+        body["data"]["fieldErrors"],
+        json!([{"path": "printIds[0]", "messageKey": "errors.notDraft"}])
+    );
+    let unsent = app.json(&format!("/api/quotes/{}", id(&open))).await;
+    assert_eq!(unsent["status"], "DRAFT");
+    assert_eq!(unsent["number"], Value::Null);
 }
 
 #[actix_web::test]

@@ -55,6 +55,8 @@ pub enum Code {
     MaintenanceOverdue,
     /// 409: a quote accepted or declined after its validity date.
     QuoteExpired,
+    /// 409: a DRAFT quote sent whose prints or validity date no longer make an offer.
+    QuoteOutdated,
     /// 409: a change, delete or second issue of an issued invoice.
     InvoiceIssued,
     /// 409: an invoice issued while the company or the customer lacks what it must name.
@@ -129,6 +131,7 @@ impl Code {
             ReportNotAllowed        => (S::CONFLICT, "REPORT_NOT_ALLOWED", "errors.reportNotAllowed", "Reports exist for DONE prints only."),
             MaintenanceOverdue      => (S::CONFLICT, "MAINTENANCE_OVERDUE", "errors.maintenanceOverdue", "A blocking maintenance task of this printer is overdue."),
             QuoteExpired            => (S::CONFLICT, "QUOTE_EXPIRED", "errors.quoteExpired", "The quote's validity date has passed."),
+            QuoteOutdated           => (S::CONFLICT, "QUOTE_OUTDATED", "errors.quoteOutdated", "The quote no longer holds: change it, then send it."),
             InvoiceIssued           => (S::CONFLICT, "INVOICE_ISSUED", "errors.invoiceIssued", "The invoice was issued: correct it with a credit note."),
             InvoiceIncomplete       => (S::CONFLICT, "INVOICE_INCOMPLETE", "errors.invoiceIncomplete", "The company or the customer lacks what an invoice must name."),
             ExportTooLarge          => (S::UNPROCESSABLE_ENTITY, "EXPORT_TOO_LARGE", "errors.exportTooLarge", "The export has more than 5,000 prints; narrow the filters."),
@@ -355,6 +358,10 @@ impl From<actors::Error> for ApiError {
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::InvalidState => ApiError::new(Code::InvalidState),
             E::QuoteExpired => ApiError::new(Code::QuoteExpired),
+            E::QuoteOutdated(fields) => ApiError {
+                field_errors: fields,
+                ..ApiError::new(Code::QuoteOutdated)
+            },
             E::InvoiceIssued => ApiError::new(Code::InvoiceIssued),
             E::InvoiceIncomplete(missing) => ApiError::new(Code::InvoiceIncomplete).with_message(
                 format!("An invoice needs these before it is issued: {missing}."),
@@ -480,6 +487,7 @@ mod tests {
             (ReportNotAllowed, 409, "REPORT_NOT_ALLOWED"),
             (MaintenanceOverdue, 409, "MAINTENANCE_OVERDUE"),
             (QuoteExpired, 409, "QUOTE_EXPIRED"),
+            (QuoteOutdated, 409, "QUOTE_OUTDATED"),
             (InvoiceIssued, 409, "INVOICE_ISSUED"),
             (InvoiceIncomplete, 409, "INVOICE_INCOMPLETE"),
             (ExportTooLarge, 422, "EXPORT_TOO_LARGE"),

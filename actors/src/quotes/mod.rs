@@ -210,8 +210,8 @@ pub fn delete(txn: &Txn, id: Id) -> Result<()> {
 }
 
 /// Sends a DRAFT quote: numbers it from `today`'s year and freezes its offer.
-/// Errors: as [`draft`]; [`Error::Validation`] as [`check`] (a print since gone from DRAFT or
-/// without a sales value, a validity date now past).
+/// Errors: as [`draft`]; [`Error::QuoteOutdated`] with the faults [`check`] finds (a print
+/// since gone from DRAFT or without a sales value, a validity date now past).
 pub fn send(txn: &Txn, id: Id, today: Date, now: Timestamp) -> Result<Quote> {
     let mut quote = draft(txn, id)?;
     let input = QuoteInput {
@@ -220,7 +220,10 @@ pub fn send(txn: &Txn, id: Id, today: Date, now: Timestamp) -> Result<Quote> {
         valid_until: Day::trusted(parse_day(&quote.valid_until)?),
         note: None,
     };
-    let prints = check(txn, &input, Some(id), today)?;
+    let prints = check(txn, &input, Some(id), today).map_err(|e| match e {
+        Error::Validation(faults) => Error::QuoteOutdated(faults),
+        other => other,
+    })?;
     let offer = offer_of(txn, &prints)?.ok_or(Error::Unexpected("a checked quote's offer"))?;
     let range = format!("{RANGE}-{:04}", today.year());
     let number = repo::next_number(txn, &range)?;

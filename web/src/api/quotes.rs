@@ -339,7 +339,7 @@ pub async fn delete_quote(
 
 /// Sends a DRAFT quote: gives it the next number of its year (`A-2026-0001`, gapless) and
 /// freezes its lines and totals.
-#[utoipa::path(tag = "quotes", params(("id" = String, Path, description = "Quote id")), responses((status = 200, body = QuoteDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not a DRAFT", body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: a print no longer a DRAFT or without a sales value, or the validity date passed", body = ErrorBody)), security(("session" = [])))]
+#[utoipa::path(tag = "quotes", params(("id" = String, Path, description = "Quote id")), responses((status = 200, body = QuoteDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not a DRAFT; QUOTE_OUTDATED: a print no longer a DRAFT or without a sales value, or the validity date passed (fieldErrors name them)", body = ErrorBody)), security(("session" = [])))]
 #[post("/quotes/{id}/send")]
 pub async fn send(
     state: Data<AppState>,
