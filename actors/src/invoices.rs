@@ -9,6 +9,7 @@
 //! it and issued the same way. Its XML is XRechnung 3.0 ([`einvoice::cii`]).
 
 use crate::command::{Command, PrintsWriter, Query, Snapshot};
+use crate::einvoice::cii::Guideline;
 use crate::einvoice::{self, Adjustment, Document, Kind, Line, Vat};
 use crate::list::{ListQuery, Page};
 use crate::money::Overflow;
@@ -738,9 +739,49 @@ impl Query for InvoiceXml {
     fn run(self, snapshot: &Snapshot<'_>) -> Result<(String, String)> {
         let invoice = get(snapshot, self.0)?;
         let document = document(&invoice)?.ok_or(Error::InvalidState)?;
-        let xml = einvoice::cii::xml(&document)
+        let xml = einvoice::cii::xml(&document, Guideline::XRechnung)
             .map_err(|_| Error::Unexpected("an issued invoice's XML"))?;
         Ok((document.number, xml))
+    }
+}
+
+/// An issued invoice or credit note as its PDF shows it.
+#[derive(Debug, Clone)]
+pub struct PrintedDocument {
+    /// Its EN 16931 content.
+    pub document: Document,
+    /// Its totals.
+    pub totals: einvoice::totals::Totals,
+    /// The language it is written in (`de-DE`, `en-US`).
+    pub language: String,
+    /// When it was issued.
+    pub at: Timestamp,
+    /// Its CII XML as the Factur-X EN 16931 profile names it (BT-24 `urn:cen.eu:en16931:2017`),
+    /// to embed in the PDF; otherwise the same values as the XRechnung.
+    pub xml: String,
+}
+
+/// An issued invoice or credit note as its PDF shows it. Errors: [`Error::NotFound`];
+/// [`Error::InvalidState`] while a DRAFT.
+#[derive(Debug, Clone, Copy)]
+pub struct InvoicePdf(pub Id);
+
+impl Query for InvoicePdf {
+    type Answer = PrintedDocument;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<PrintedDocument> {
+        let invoice = get(snapshot, self.0)?;
+        let (Some(document), Some(issued)) = (document(&invoice)?, invoice.issued.as_ref()) else {
+            return Err(Error::InvalidState);
+        };
+        let unexpected = |_| Error::Unexpected("an issued invoice's XML");
+        Ok(PrintedDocument {
+            totals: einvoice::totals::of(&document).map_err(unexpected)?,
+            xml: einvoice::cii::xml(&document, Guideline::En16931).map_err(unexpected)?,
+            language: issued.language.clone(),
+            at: issued.at,
+            document,
+        })
     }
 }
 

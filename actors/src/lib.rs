@@ -43,6 +43,7 @@ pub mod meters;
 pub mod metrics;
 pub mod money;
 pub mod passwords;
+pub mod pdf;
 pub mod pricing;
 pub mod prints;
 pub mod quotes;

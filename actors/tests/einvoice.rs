@@ -6,6 +6,7 @@
 //! can fail: one line's amount changed is rejected with BR-CO-10.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+use actors::einvoice::cii::Guideline;
 use actors::einvoice::{Adjustment, Document, Kind, Line, Vat, cii, totals};
 use jiff::civil::Date;
 use rust_decimal::Decimal;
@@ -236,7 +237,7 @@ fn a_seeded_mix_of_invoices_and_credit_notes_passes_the_official_rules() {
         for line in &document.lines {
             kinds.insert(line.vat.code());
         }
-        let xml = cii::xml(&document).unwrap();
+        let xml = cii::xml(&document, Guideline::XRechnung).unwrap();
         std::fs::write(dir.path().join(format!("{}.xml", document.number)), xml).unwrap();
     }
     assert_eq!(kinds.len(), 5, "every VAT category of the mix: {kinds:?}");
@@ -252,7 +253,7 @@ fn a_seeded_mix_of_invoices_and_credit_notes_passes_the_official_rules() {
 fn the_judge_rejects_a_line_amount_changed_with_br_co_10() {
     let dir = tempfile::tempdir().unwrap();
     let document = document(2);
-    let xml = cii::xml(&document).unwrap();
+    let xml = cii::xml(&document, Guideline::XRechnung).unwrap();
     let totals = totals::of(&document).unwrap();
     let first = format!(
         "<ram:LineTotalAmount>{:.2}</ram:LineTotalAmount>",

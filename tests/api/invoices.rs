@@ -24,6 +24,7 @@ pub(crate) fn company(small_business: bool) -> Value {
         "phone": "+49 30 1234567",
         "paymentTermsDays": 14,
         "paymentTermsText": "Zahlbar innerhalb von 14 Tagen ohne Abzug.",
+        "language": "de-DE",
         "smallBusiness": small_business
     })
 }
@@ -42,18 +43,59 @@ pub(crate) async fn done(app: &TestApp, shop: &Shop, customer: &str, price: &str
     id(&app.done(&body).await)
 }
 
-/// The judge's verdict on `xml`: (accepted, report).
-fn judged(xml: &str) -> (bool, String) {
+/// The judge's verdict on `files` (name, content) under `profile`, in one call: (accepted,
+/// report).
+fn judge_all(files: &[(String, Vec<u8>)], profile: &str) -> (bool, String) {
     let dir = tempfile::tempdir().unwrap();
-    std::fs::write(dir.path().join("invoice.xml"), xml).unwrap();
+    for (name, content) in files {
+        std::fs::write(dir.path().join(name), content).unwrap();
+    }
     let out = Command::new("../shared/einvoice/validate")
-        .args(["--profile", "xrechnung"])
+        .args(["--profile", profile])
         .arg(dir.path())
         .output()
         .expect("the judge ../shared/einvoice/validate runs");
     let report = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_ne!(out.status.code(), Some(2), "the judge cannot run: {report}");
     (out.status.success(), report)
+}
+
+/// The judge's verdict on `xml` as XRechnung: (accepted, report).
+fn judged(xml: &str) -> (bool, String) {
+    judge_all(&[("invoice.xml".into(), xml.into())], "xrechnung")
+}
+
+/// The text of `pdf`, page by page as laid out (poppler's pdftotext).
+fn pdf_text(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("invoice.pdf");
+    std::fs::write(&file, pdf).unwrap();
+    let out = Command::new("pdftotext")
+        .args(["-layout"])
+        .arg(&file)
+        .arg("-")
+        .output()
+        .expect("pdftotext runs");
+    assert!(out.status.success());
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// The file `factur-x.xml` embedded in `pdf` (qpdf).
+fn embedded_xml(pdf: &[u8]) -> String {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("invoice.pdf");
+    std::fs::write(&file, pdf).unwrap();
+    let out = Command::new("qpdf")
+        .arg("--show-attachment=factur-x.xml")
+        .arg(&file)
+        .output()
+        .expect("qpdf runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[actix_web::test]
@@ -81,12 +123,14 @@ async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_
     assert_eq!(draft["totals"]["grandTotal"], "71.28");
     assert_eq!(draft["lines"][0]["vatCategory"], "STANDARD");
     let path = format!("/api/invoices/{}", id(&draft));
-    assert_error(
-        app.get(&format!("{path}/xrechnung.xml")).await,
-        409,
-        "INVALID_STATE",
-    )
-    .await;
+    for document in ["xrechnung.xml", "pdf"] {
+        assert_error(
+            app.get(&format!("{path}/{document}")).await,
+            409,
+            "INVALID_STATE",
+        )
+        .await;
+    }
 
     // Without the company's details it cannot be issued, and nothing changes.
     let res = app.post(&format!("{path}/issue"), &json!({})).await;
@@ -121,6 +165,38 @@ async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_
     let xml = res.text().await.unwrap();
     let (accepted, report) = judged(&xml);
     assert!(accepted, "{report}\n{xml}");
+
+    // The ZUGFeRD PDF: the invoice in German with the same XML inside, but for its guideline.
+    let res = app.get(&format!("{path}/pdf")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    let pdf = res.bytes().await.unwrap().to_vec();
+    let (accepted, report) = judge_all(&[("invoice.pdf".into(), pdf.clone())], "en16931");
+    assert!(accepted, "{report}");
+    assert!(report.contains("pdfaid:part=3"), "{report}");
+    assert!(report.contains("AFRelationship=/Alternative"), "{report}");
+    assert!(report.contains("fx:ConformanceLevel=EN 16931"), "{report}");
+    assert_eq!(
+        embedded_xml(&pdf),
+        xml.replace(
+            "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0",
+            "urn:cen.eu:en16931:2017"
+        )
+    );
+    let text = pdf_text(&pdf);
+    for expected in [
+        format!("Rechnung {number}"),
+        "Atelier Lumière".to_string(),
+        "Treuerabatt".to_string(),
+        "USt. 19 % auf 59,90 €".to_string(),
+        "71,28 €".to_string(),
+        "Seite 1 von 1".to_string(),
+    ] {
+        assert!(text.contains(&expected), "{expected} in\n{text}");
+    }
+    // The same invoice gives the same bytes.
+    let again = app.get(&format!("{path}/pdf")).await.bytes().await.unwrap();
+    assert_eq!(again.to_vec(), pdf);
 
     // Issued is frozen: the company changes, the document does not; no second issue, no delete.
     let mut renamed = company(false);
@@ -278,24 +354,41 @@ async fn the_buyer_calls_for_its_vat_and_each_passes_the_official_rules() {
     assert_eq!(app.post(&path, &json!({})).await.status(), 200);
     issued.push(id(&invoice));
 
-    let dir = tempfile::tempdir().unwrap();
+    let (mut xmls, mut pdfs) = (Vec::new(), Vec::new());
     for invoice in &issued {
-        let xml = app
-            .get(&format!("/api/invoices/{invoice}/xrechnung.xml"))
-            .await
-            .text()
-            .await
-            .unwrap();
-        std::fs::write(dir.path().join(format!("{invoice}.xml")), xml).unwrap();
+        let path = format!("/api/invoices/{invoice}");
+        let xml = app.get(&format!("{path}/xrechnung.xml")).await;
+        xmls.push((
+            format!("{invoice}.xml"),
+            xml.bytes().await.unwrap().to_vec(),
+        ));
+        let pdf = app.get(&format!("{path}/pdf")).await;
+        pdfs.push((
+            format!("{invoice}.pdf"),
+            pdf.bytes().await.unwrap().to_vec(),
+        ));
     }
-    let out = Command::new("../shared/einvoice/validate")
-        .args(["--profile", "xrechnung", "--quiet"])
-        .arg(dir.path())
-        .output()
-        .unwrap();
-    let report = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "{report}");
-    assert!(report.contains("4 files: 4 accepted"), "{report}");
+    let (accepted, report) = judge_all(&xmls, "xrechnung");
+    assert!(
+        accepted && report.contains("4 files: 4 accepted"),
+        "{report}"
+    );
+    let (accepted, report) = judge_all(&pdfs, "en16931");
+    assert!(
+        accepted && report.contains("4 files: 4 accepted"),
+        "{report}"
+    );
+    // Each PDF states why it charges no VAT.
+    let notes = [
+        "Reverse Charge",
+        "Ausfuhrlieferung",
+        "19 %",
+        "§ 19 UStG wird keine Umsatzsteuer",
+    ];
+    for ((_, pdf), note) in pdfs.iter().zip(notes) {
+        let text = pdf_text(pdf);
+        assert!(text.contains(note), "{note} in\n{text}");
+    }
 }
 
 #[actix_web::test]

@@ -24,6 +24,7 @@ pub mod release;
 pub mod routes;
 pub mod session;
 pub mod sessions;
+pub mod sheets;
 pub mod state;
 pub mod throttle;
 pub mod ui;

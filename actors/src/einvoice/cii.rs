@@ -1,5 +1,5 @@
-//! A [`Document`] as UN/CEFACT Cross Industry Invoice D16B XML, XRechnung 3.0 (BT-24
-//! `urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0`), elements in the
+//! A [`Document`] as UN/CEFACT Cross Industry Invoice D16B XML, as XRechnung 3.0 or as the
+//! Factur-X / ZUGFeRD EN 16931 profile names it in BT-24 ([`Guideline`]), elements in the
 //! order the CII schema's sequences fix. Amounts are written with two decimals, quantities and
 //! prices as exact as they are, dates in format 102 (`YYYYMMDD`).
 
@@ -13,20 +13,40 @@ use rust_decimal::Decimal;
 use std::io;
 use storage::records::InvoiceParty;
 
-/// BT-24 of an XRechnung 3.0 invoice.
-pub const XRECHNUNG: &str = "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0";
+/// The specification an invoice claims to follow (BT-24); the XML is the same otherwise.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Guideline {
+    /// XRechnung 3.0 (KoSIT): the stand-alone XML a German public buyer takes.
+    XRechnung,
+    /// EN 16931 itself: the Factur-X 1.07 / ZUGFeRD 2.3 profile "EN 16931" (`COMFORT`), the
+    /// XML inside the PDF.
+    En16931,
+}
+
+impl Guideline {
+    /// Its BT-24 identifier.
+    pub fn id(self) -> &'static str {
+        match self {
+            Guideline::XRechnung => {
+                "urn:cen.eu:en16931:2017#compliant#urn:xeinkauf.de:kosit:xrechnung_3.0"
+            }
+            Guideline::En16931 => "urn:cen.eu:en16931:2017",
+        }
+    }
+}
 
 /// BT-23: the business process (Peppol billing, as XRechnung's examples name it).
 const PROCESS: &str = "urn:fdc:peppol.eu:2017:poacc:billing:01:1.0";
 
 type Out = Writer<Vec<u8>>;
 
-/// The XML of `document`. Errors: [`Overflow`] when its totals leave the money bound.
-pub fn xml(document: &Document) -> Result<String, Overflow> {
+/// The XML of `document` under `guideline`. Errors: [`Overflow`] when its totals leave the
+/// money bound.
+pub fn xml(document: &Document, guideline: Guideline) -> Result<String, Overflow> {
     let totals = totals::of(document)?;
     let mut out = Writer::new_with_indent(Vec::new(), b' ', 1);
     // Writing into memory cannot fail, and every text written is a Rust string (UTF-8).
-    write(&mut out, document, &totals).map_err(|_| Overflow)?;
+    write(&mut out, document, &totals, guideline).map_err(|_| Overflow)?;
     let body = String::from_utf8_lossy(&out.into_inner()).into_owned();
     Ok(format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n{body}\n"
@@ -57,7 +77,7 @@ fn day(out: &mut Out, name: &str, date: Date) -> io::Result<()> {
     Ok(())
 }
 
-fn write(out: &mut Out, d: &Document, totals: &Totals) -> io::Result<()> {
+fn write(out: &mut Out, d: &Document, totals: &Totals, guideline: Guideline) -> io::Result<()> {
     out.create_element("rsm:CrossIndustryInvoice")
         .with_attributes([
             ("xmlns:rsm", "urn:un:unece:uncefact:data:standard:CrossIndustryInvoice:100"),
@@ -70,7 +90,7 @@ fn write(out: &mut Out, d: &Document, totals: &Totals) -> io::Result<()> {
                 .write_inner_content(|out| {
                     for (name, id) in [
                         ("ram:BusinessProcessSpecifiedDocumentContextParameter", PROCESS),
-                        ("ram:GuidelineSpecifiedDocumentContextParameter", XRECHNUNG),
+                        ("ram:GuidelineSpecifiedDocumentContextParameter", guideline.id()),
                     ] {
                         out.create_element(name)
                             .write_inner_content(|out| text(out, "ram:ID", id))?;

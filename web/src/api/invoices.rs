@@ -3,19 +3,20 @@
 //! the document `actors::einvoice`).
 
 use super::ListResponse;
-use crate::error::{ApiError, ErrorBody};
+use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery};
 use crate::input::query::{self, Params};
 use crate::input::{Faults, Refusal};
 use crate::routes;
 use crate::session::CurrentUser;
+use crate::sheets::invoice_pdf;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, ts};
-use actix_web::web::{Data, Json};
+use actix_web::web::{Data, Json, block};
 use actix_web::{HttpResponse, delete, get, post};
 use actors::einvoice::totals::Totals;
 use actors::invoices::{
-    ArchiveInvoice, CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput,
+    ArchiveInvoice, CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput, InvoicePdf,
     InvoiceView, InvoiceXml, IssueInvoice, ListInvoices, MakeCreditNote, PaymentInput,
     RecordPayment, Settlement, settlement,
 };
@@ -38,7 +39,8 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(credit_note)
         .add(record_payment)
         .add(archive)
-        .add(xrechnung);
+        .add(xrechnung)
+        .add(pdf);
 }
 
 /// A VAT category (UNCL 5305) by its name.
@@ -636,4 +638,32 @@ pub async fn xrechnung(
         .content_type("application/xml; charset=utf-8")
         .insert_header(("Content-Disposition", file))
         .body(xml))
+}
+
+/// The ZUGFeRD 2.3 / Factur-X 1.07 PDF (PDF/A-3b, profile EN 16931) of an issued invoice or
+/// credit note: the invoice in its language with its CII XML embedded as `factur-x.xml`
+/// (BT-24 `urn:cen.eu:en16931:2017`, otherwise the values of the XRechnung), as a download
+/// named after its number.
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "Invoice id")), responses((status = 200, description = "ZUGFeRD / Factur-X PDF/A-3", content_type = "application/pdf", body = Vec<u8>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: still a DRAFT", body = ErrorBody)), security(("session" = [])))]
+#[get("/invoices/{id}/pdf")]
+pub async fn pdf(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    let printed = state.query(InvoicePdf(id.0)).await?;
+    let zone = state.index.time_zone().clone();
+    let number = printed.document.number.clone();
+    let pdf = block(move || invoice_pdf(&printed, zone))
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?
+        .map_err(|e| {
+            tracing::error!(error = %e, "an invoice's PDF");
+            ApiError::new(Code::Internal)
+        })?;
+    let file = format!("attachment; filename=\"{number}.pdf\"");
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header(("Content-Disposition", file))
+        .body(pdf))
 }

@@ -1,0 +1,251 @@
+//! The words of the appliance's PDF documents: an issued invoice or credit note as a
+//! [`Sheet`] in its own language (de-DE or en-US, fixed when it was issued), its money in its
+//! currency, then drawn as a ZUGFeRD 2.3 / Factur-X 1.07 PDF/A-3 with its CII XML embedded
+//! (`actors::pdf`). The layout is `actors::pdf::layout`'s; the words are the locale
+//! catalogue's (`invoices.pdf.*`).
+
+use crate::api::invoices::Vat as VatName;
+use crate::ui::i18n::{Lang, Tr};
+use crate::wire;
+use actors::einvoice::totals::Totals;
+use actors::einvoice::{Document, Kind, Vat};
+use actors::invoices::PrintedDocument;
+use actors::pdf::{Align, Attachment, Column, PdfError, Sheet, Table, render};
+use jiff::tz::TimeZone;
+use storage::records::InvoiceParty;
+
+/// The Factur-X profile of the embedded XML (its BT-24 is EN 16931's own identifier).
+const CONFORMANCE: &str = "EN 16931";
+
+/// `text` with each `{name}` of `values` filled in.
+fn fill(text: &str, values: &[(&str, &str)]) -> String {
+    values.iter().fold(text.to_string(), |text, (name, value)| {
+        text.replace(&format!("{{{name}}}"), value)
+    })
+}
+
+/// A party's address lines: street, postal code and city, country code.
+fn address(party: &InvoiceParty) -> [String; 3] {
+    let a = &party.address;
+    [
+        a.street.clone(),
+        format!("{} {}", a.postal_code, a.city),
+        a.country.clone(),
+    ]
+}
+
+/// The wire name of `vat`'s category (`REVERSE_CHARGE`), as the catalogue's keys end.
+fn category(vat: Vat) -> String {
+    wire::name(&VatName::from(vat.category()))
+}
+
+/// A VAT category and rate in words (`19 %`, `reverse charge`).
+fn vat(t: &Tr, vat: Vat) -> String {
+    match vat {
+        Vat::Standard(rate) => format!("{} %", t.exact(rate)),
+        other => t
+            .t(&format!("invoices.vat.{}", category(other)))
+            .to_string(),
+    }
+}
+
+fn table(t: &Tr, d: &Document, totals: &Totals) -> Table {
+    let column = |key: &str, share: f32, align| Column {
+        heading: t.t(key).into(),
+        share,
+        align,
+    };
+    Table {
+        columns: vec![
+            column("invoices.pdf.position", 0.55, Align::Left),
+            column("quotes.description", 4.2, Align::Left),
+            column("quotes.quantity", 0.9, Align::Right),
+            column("quotes.unitPrice", 1.4, Align::Right),
+            column("quotes.vat", 1.0, Align::Right),
+            column("quotes.net", 1.45, Align::Right),
+        ],
+        rows: d
+            .lines
+            .iter()
+            .zip(&totals.lines)
+            .enumerate()
+            .map(|(i, (line, net))| {
+                let unit = match line.unit {
+                    "HUR" => format!(" {}", t.t("invoices.pdf.hours")),
+                    _ => String::new(),
+                };
+                vec![
+                    (i + 1).to_string(),
+                    line.name.clone(),
+                    format!("{}{unit}", t.exact(line.quantity)),
+                    t.money(line.unit_price),
+                    vat(t, line.vat),
+                    t.money(net),
+                ]
+            })
+            .collect(),
+    }
+}
+
+fn totals(t: &Tr, d: &Document, totals: &Totals) -> Vec<(String, String, bool)> {
+    let mut rows = vec![(
+        t.t("invoices.pdf.lineTotal").into(),
+        t.money(totals.line_total),
+        false,
+    )];
+    for a in &d.adjustments {
+        let (key, amount) = match a.charge {
+            true => ("invoices.pdf.charge", t.money(a.amount)),
+            false => ("invoices.pdf.allowance", t.money(-a.amount)),
+        };
+        let label = format!("{}: {} ({})", t.t(key), a.reason, vat(t, a.vat));
+        rows.push((label, amount, false));
+    }
+    if !d.adjustments.is_empty() {
+        let basis = t.money(totals.tax_basis);
+        rows.push((t.t("invoices.pdf.taxBasis").into(), basis, false));
+    }
+    for b in &totals.breakdown {
+        let label = fill(
+            t.t("invoices.pdf.vatOf"),
+            &[("rate", &vat(t, b.vat)), ("basis", &t.money(b.basis))],
+        );
+        rows.push((label, t.money(b.amount), false));
+    }
+    rows.push((
+        t.t("invoices.pdf.grandTotal").into(),
+        t.money(totals.grand_total),
+        true,
+    ));
+    rows
+}
+
+/// The exemption notes (one per category without VAT), the credit note's reference, the
+/// payment request and terms, and the invoice's own note.
+fn notes(t: &Tr, d: &Document, totals: &Totals) -> Vec<String> {
+    let mut notes = Vec::new();
+    let mut said = Vec::new();
+    for b in &totals.breakdown {
+        let category = category(b.vat);
+        if b.vat.exemption().is_some() && !said.contains(&category) {
+            notes.push(t.t(&format!("invoices.pdf.note.{category}")).to_string());
+            said.push(category);
+        }
+    }
+    if let Some((number, on)) = &d.preceding {
+        let on = t.date(&on.to_string());
+        notes.push(fill(
+            t.t("invoices.pdf.corrects"),
+            &[("number", number), ("date", &on)],
+        ));
+    }
+    let amount = t.money(totals.due);
+    match d.kind {
+        Kind::Invoice => {
+            let due = d.due_on.map(|d| t.date(&d.to_string())).unwrap_or_default();
+            notes.push(fill(
+                t.t("invoices.pdf.transfer"),
+                &[
+                    ("amount", &amount),
+                    ("due", &due),
+                    ("iban", &d.account.0),
+                    ("number", &d.number),
+                ],
+            ));
+        }
+        Kind::CreditNote => notes.push(fill(t.t("invoices.pdf.refund"), &[("amount", &amount)])),
+    }
+    notes.extend(d.payment_terms.clone());
+    notes.extend(d.note.clone());
+    notes
+}
+
+fn facts(t: &Tr, d: &Document) -> Vec<(String, String)> {
+    let mut facts = vec![
+        (t.t("invoices.pdf.number").to_string(), d.number.clone()),
+        (
+            t.t("invoices.issuedOn").to_string(),
+            t.date(&d.issued_on.to_string()),
+        ),
+    ];
+    if let (Kind::Invoice, Some(due)) = (d.kind, d.due_on) {
+        facts.push((t.t("invoices.dueOn").into(), t.date(&due.to_string())));
+    }
+    if d.buyer_reference != d.number {
+        let reference = d.buyer_reference.clone();
+        facts.push((t.t("invoices.pdf.buyerReference").into(), reference));
+    }
+    if let Some(vat_id) = &d.buyer.vat_id {
+        facts.push((t.t("invoices.pdf.buyerVatId").into(), vat_id.clone()));
+    }
+    facts
+}
+
+fn footer(t: &Tr, d: &Document) -> Vec<String> {
+    let seller = &d.seller;
+    let [street, city, country] = address(seller);
+    let join = |parts: Vec<String>| {
+        parts
+            .into_iter()
+            .filter(|p| !p.is_empty())
+            .collect::<Vec<_>>()
+            .join(" · ")
+    };
+    let mut tax = Vec::new();
+    if let Some(vat_id) = &seller.vat_id {
+        tax.push(format!("{} {vat_id}", t.t("field.vatId")));
+    }
+    if let Some(number) = &seller.tax_number {
+        tax.push(format!("{} {number}", t.t("company.taxNumber")));
+    }
+    let (iban, bic) = &d.account;
+    let bank = match bic {
+        Some(bic) => format!("IBAN {iban} · BIC {bic}"),
+        None => format!("IBAN {iban}"),
+    };
+    vec![
+        join(vec![seller.name.clone(), street, city, country]),
+        join(vec![
+            seller.email.clone(),
+            seller.phone.clone().unwrap_or_default(),
+        ]),
+        join(vec![bank, join(tax)]),
+    ]
+}
+
+/// The sheet of `printed` in its language, times in `zone`.
+pub fn invoice_sheet(printed: &PrintedDocument, zone: TimeZone) -> Sheet {
+    let d = &printed.document;
+    let t = Tr::new(Lang::of(&printed.language), &d.currency, zone);
+    let kind = match d.kind {
+        Kind::Invoice => "INVOICE",
+        Kind::CreditNote => "CREDIT_NOTE",
+    };
+    let [street, city, country] = address(&d.seller);
+    let mut buyer = vec![d.buyer.name.clone()];
+    buyer.extend(address(&d.buyer));
+    Sheet {
+        language: printed.language.clone(),
+        title: format!("{} {}", t.t(&format!("invoices.kind.{kind}")), d.number),
+        seller: vec![d.seller.name.clone(), street.clone(), city.clone(), country],
+        sender: format!("{} · {street} · {city}", d.seller.name),
+        buyer,
+        facts: facts(&t, d),
+        table: table(&t, d, &printed.totals),
+        totals: totals(&t, d, &printed.totals),
+        notes: notes(&t, d, &printed.totals),
+        footer: footer(&t, d),
+        page_label: t.t("invoices.pdf.page").into(),
+        created: jiff::Timestamp::from_second(printed.at.0).unwrap_or_default(),
+    }
+}
+
+/// The ZUGFeRD / Factur-X PDF of `printed`: its sheet with its XML embedded.
+/// Errors: [`PdfError`] (a bug, never the invoice's content).
+pub fn invoice_pdf(printed: &PrintedDocument, zone: TimeZone) -> Result<Vec<u8>, PdfError> {
+    let attachment = Attachment {
+        xml: printed.xml.clone().into_bytes(),
+        conformance: CONFORMANCE,
+    };
+    render(&invoice_sheet(printed, zone), Some(&attachment))
+}
