@@ -231,19 +231,147 @@ pub fn create(txn: &Txn, input: &InvoiceInput, now: Timestamp) -> Result<Invoice
     Ok(invoice)
 }
 
-/// A DRAFT credit note cancelling the issued invoice `id` whole: its lines and allowances,
-/// naming it. Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless `id` is an issued
-/// invoice.
-pub fn credit_note(txn: &Txn, id: Id, now: Timestamp) -> Result<Invoice> {
+/// The most lines a partial credit note names.
+pub const MAX_CREDITED: usize = 200;
+
+/// One line of a partial credit note: which line of the invoice (0-based) and how much of it.
+#[derive(Debug, Clone)]
+pub struct CreditLineInput {
+    /// The invoice's line, 0-based.
+    pub line: usize,
+    /// How many of it are credited, at most what no other credit note credits yet.
+    pub quantity: PositiveAmount,
+}
+
+/// What a credit note credits: `None` whatever of the invoice no other credit note credits yet
+/// (its lines and its allowances and charges); else these lines only.
+#[derive(Debug, Clone, Default)]
+pub struct CreditNoteInput {
+    /// The lines credited; `None` for the whole rest.
+    pub lines: Option<Vec<CreditLineInput>>,
+}
+
+/// Whether `a` and `b` are the same line but for its quantity.
+fn same_line(a: &InvoiceLine, b: &InvoiceLine) -> bool {
+    a.print_id == b.print_id
+        && a.name == b.name
+        && a.unit == b.unit
+        && a.unit_price == b.unit_price
+        && a.vat == b.vat
+        && a.vat_rate == b.vat_rate
+}
+
+/// What of `invoice` no credit note (DRAFT or issued) credits yet: each line's quantity left,
+/// and the allowances and charges left. A credit note's line takes from the first lines it
+/// matches ([`same_line`]), so two equal lines are told apart.
+fn uncredited(tx: &impl Tx, invoice: &Invoice) -> Result<(Vec<Decimal>, Vec<InvoiceAdjustment>)> {
+    let mut left: Vec<Decimal> = invoice.lines.iter().map(|l| l.quantity).collect();
+    let mut adjustments = invoice.adjustments.clone();
+    let notes = repo::all::<Invoice>(tx)?
+        .into_iter()
+        .filter(|n| n.corrects == Some(invoice.id));
+    for note in notes {
+        for credited in &note.lines {
+            let mut quantity = credited.quantity;
+            for (line, rest) in invoice.lines.iter().zip(left.iter_mut()) {
+                if quantity > Decimal::ZERO && same_line(line, credited) {
+                    let take = quantity.min(*rest);
+                    *rest -= take;
+                    quantity -= take;
+                }
+            }
+        }
+        for a in &note.adjustments {
+            if let Some(i) = adjustments.iter().position(|b| b == a) {
+                adjustments.remove(i);
+            }
+        }
+    }
+    Ok((left, adjustments))
+}
+
+/// The lines `input` credits of `invoice`, `left` of each not credited yet.
+/// Errors: [`Error::Validation`]: `lines` `errors.tooFew` or `errors.tooMany` (above
+/// [`MAX_CREDITED`]); `lines[i].line` `errors.notFound`
+/// (no such line) or `errors.duplicate`; `lines[i].quantity` `errors.overCredited` (more than
+/// is left of it).
+fn credited_lines(
+    invoice: &Invoice,
+    input: &[CreditLineInput],
+    left: &[Decimal],
+) -> Result<Vec<InvoiceLine>> {
+    let mut faults = Vec::new();
+    match input.len() {
+        0 => faults.push(FieldError::new("lines", "errors.tooFew")),
+        n if n > MAX_CREDITED => faults.push(FieldError::new("lines", "errors.tooMany")),
+        _ => {}
+    }
+    let mut lines = Vec::new();
+    for (i, credit) in input.iter().enumerate().take(MAX_CREDITED) {
+        let fault = match invoice.lines.get(credit.line) {
+            _ if input[..i].iter().any(|c| c.line == credit.line) => {
+                Some(("line", "errors.duplicate"))
+            }
+            None => Some(("line", "errors.notFound")),
+            Some(_) if *credit.quantity.get() > left[credit.line] => {
+                Some(("quantity", "errors.overCredited"))
+            }
+            Some(line) => {
+                lines.push(InvoiceLine {
+                    quantity: *credit.quantity.get(),
+                    ..line.clone()
+                });
+                None
+            }
+        };
+        if let Some((field, key)) = fault {
+            faults.push(FieldError::new(format!("lines[{i}].{field}"), key));
+        }
+    }
+    match faults.is_empty() {
+        true => Ok(lines),
+        false => Err(Error::Validation(faults)),
+    }
+}
+
+/// A DRAFT credit note (381) of the issued invoice `id`, naming it: of what no other credit
+/// note credits yet, the whole rest (`input.lines` `None`: lines, allowances and charges) or
+/// the lines `input` names, each at its quantity.
+///
+/// Errors: [`Error::NotFound`]; [`Error::InvalidState`] unless `id` is an issued invoice with
+/// something left to credit; as [`credited_lines`].
+pub fn credit_note(txn: &Txn, id: Id, input: &CreditNoteInput, now: Timestamp) -> Result<Invoice> {
     let corrected = get(txn, id)?;
     if corrected.kind != InvoiceKind::Invoice || corrected.issued.is_none() {
         return Err(Error::InvalidState);
     }
+    let (left, adjustments) = uncredited(txn, &corrected)?;
+    let (lines, adjustments) = match &input.lines {
+        Some(credits) => (credited_lines(&corrected, credits, &left)?, Vec::new()),
+        None => {
+            let lines: Vec<InvoiceLine> = corrected
+                .lines
+                .iter()
+                .zip(&left)
+                .filter(|(_, rest)| **rest > Decimal::ZERO)
+                .map(|(line, rest)| InvoiceLine {
+                    quantity: *rest,
+                    ..line.clone()
+                })
+                .collect();
+            if lines.is_empty() {
+                return Err(Error::InvalidState);
+            }
+            (lines, adjustments)
+        }
+    };
     let note = Invoice {
         id: Id::new(),
         kind: InvoiceKind::CreditNote,
         print_ids: Vec::new(),
         corrects: Some(corrected.id),
+        lines,
+        adjustments,
         issued: None,
         payments: Vec::new(),
         archived: false,
@@ -627,17 +755,22 @@ impl Command for IssueInvoice {
     }
 }
 
-/// Makes a DRAFT credit note cancelling an issued invoice; replies with it.
+/// Makes a DRAFT credit note of an issued invoice, whole or in part; replies with it.
 /// Errors: as [`credit_note`].
-#[derive(Debug, Clone, Copy)]
-pub struct MakeCreditNote(pub Id);
+#[derive(Debug, Clone)]
+pub struct MakeCreditNote {
+    /// The issued invoice.
+    pub id: Id,
+    /// What it credits.
+    pub input: CreditNoteInput,
+}
 
 impl Command for MakeCreditNote {
     type Writer = PrintsWriter;
     type Reply = InvoiceView;
 
     fn apply(&mut self, txn: &Txn) -> Result<InvoiceView> {
-        let note = credit_note(txn, self.0, Timestamp::now())?;
+        let note = credit_note(txn, self.id, &self.input, Timestamp::now())?;
         view(txn, note)
     }
 }

@@ -499,3 +499,102 @@ async fn sixteen_invoices_issued_at_once_take_the_numbers_one_to_sixteen_each_on
     numbers.sort_unstable();
     assert_eq!(numbers, (1..=16).collect::<Vec<u32>>());
 }
+
+#[actix_web::test]
+async fn a_partial_credit_note_credits_what_is_left_of_a_line_and_the_rest_goes_whole() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let res = app.patch("/api/settings/company", &company(false)).await;
+    assert_eq!(res.status(), 200);
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let shop = shop(&app).await;
+    let print = done(&app, &shop, &id(&buyer), "60").await;
+    let body = json!({"customerId": id(&buyer), "printIds": [print],
+                      "extras": [{"name": "Versand", "amount": "4.90"}],
+                      "allowances": [{"reason": "Treuerabatt", "amount": "5"}]});
+    let invoice = app.create("/api/invoices", &body).await;
+    let path = format!("/api/invoices/{}", id(&invoice));
+    assert_eq!(
+        app.post(&format!("{path}/issue"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    let credit = format!("{path}/credit-note");
+
+    // Only the shipping is credited: 4.90 + 19 % = 5.83.
+    let res = app
+        .post(&credit, &json!({"lines": [{"line": 1, "quantity": "1"}]}))
+        .await;
+    assert_eq!(res.status(), 201);
+    let shipping: Value = res.json().await.unwrap();
+    assert_eq!(shipping["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(shipping["lines"][0]["name"], "Versand");
+    assert_eq!(shipping["allowances"], json!([]));
+    assert_eq!(shipping["totals"]["grandTotal"], "5.83");
+    // What is credited is credited once; the line must exist and be named once.
+    for (lines, path, key) in [
+        (
+            json!([{"line": 1, "quantity": "1"}]),
+            "lines[0].quantity",
+            "errors.overCredited",
+        ),
+        (
+            json!([{"line": 7, "quantity": "1"}]),
+            "lines[0].line",
+            "errors.notFound",
+        ),
+        (
+            json!([{"line": 0, "quantity": "0.5"}, {"line": 0, "quantity": "0.5"}]),
+            "lines[1].line",
+            "errors.duplicate",
+        ),
+        (json!([]), "lines", "errors.tooFew"),
+        (
+            json!([{"line": 0, "quantity": "0"}]),
+            "lines[0].quantity",
+            "errors.notPositive",
+        ),
+    ] {
+        let res = app.post(&credit, &json!({ "lines": lines })).await;
+        assert_field_error(res, path, key).await;
+    }
+    // The rest, whole: the print's line and the allowance.
+    let res = app.post(&credit, &json!({})).await;
+    assert_eq!(res.status(), 201);
+    let rest: Value = res.json().await.unwrap();
+    assert_eq!(rest["lines"].as_array().unwrap().len(), 1);
+    assert_eq!(rest["allowances"][0]["reason"], "Treuerabatt");
+    // 60 − 5 = 55 net, 10.45 VAT: the two notes add up to the invoice (65.45 + 5.83 = 71.28).
+    assert_eq!(rest["totals"]["grandTotal"], "65.45");
+    assert_error(app.post(&credit, &json!({})).await, 409, "INVALID_STATE").await;
+
+    // Both pass the official rules, as XML and as PDF.
+    let (mut xmls, mut pdfs) = (Vec::new(), Vec::new());
+    for note in [&shipping, &rest] {
+        let note_path = format!("/api/invoices/{}", id(note));
+        let res = app.post(&format!("{note_path}/issue"), &json!({})).await;
+        assert_eq!(res.status(), 200);
+        let xml = app.get(&format!("{note_path}/xrechnung.xml")).await;
+        xmls.push((
+            format!("{}.xml", id(note)),
+            xml.bytes().await.unwrap().to_vec(),
+        ));
+        let pdf = app.get(&format!("{note_path}/pdf")).await;
+        pdfs.push((
+            format!("{}.pdf", id(note)),
+            pdf.bytes().await.unwrap().to_vec(),
+        ));
+    }
+    let (accepted, report) = judge_all(&xmls, "xrechnung");
+    assert!(accepted, "{report}");
+    let (accepted, report) = judge_all(&pdfs, "en16931");
+    assert!(accepted, "{report}");
+    let text = pdf_text(&pdfs[0].1);
+    assert!(
+        text.contains("Gutschrift") && text.contains("korrigiert die Rechnung"),
+        "{text}"
+    );
+}

@@ -4,9 +4,8 @@
 //! (`actors::pdf`). The layout is `actors::pdf::layout`'s; the words are the locale
 //! catalogue's (`invoices.pdf.*`).
 
-use crate::api::invoices::Vat as VatName;
 use crate::ui::i18n::{Lang, Tr};
-use crate::wire;
+use crate::wire::{self, Vat as VatName};
 use actors::einvoice::totals::Totals;
 use actors::einvoice::{Document, Kind, Vat};
 use actors::invoices::PrintedDocument;

@@ -5,7 +5,9 @@ use actors::values::rfc3339;
 use actors::{money, values};
 use rust_decimal::Decimal;
 use serde::Serialize;
+use storage::records::VatCategory;
 use storage::{Id, Timestamp};
+use utoipa::ToSchema;
 
 /// A decimal as its canonical string: normalised, no exponent, `"0"` for zero.
 pub fn dec(value: Decimal) -> String {
@@ -130,4 +132,32 @@ pub fn name<T: serde::Serialize>(value: &T) -> String {
         .ok()
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default()
+}
+
+/// A VAT category (UNCL 5305) by its name.
+#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum Vat {
+    /// S: the standard or a reduced rate.
+    Standard,
+    /// Z: zero rated.
+    Zero,
+    /// E: a small business under § 19 UStG.
+    SmallBusiness,
+    /// AE: reverse charge to a B2B buyer in another EU country.
+    ReverseCharge,
+    /// G: export outside the EU.
+    Export,
+}
+
+impl From<VatCategory> for Vat {
+    fn from(v: VatCategory) -> Self {
+        match v {
+            VatCategory::Standard => Vat::Standard,
+            VatCategory::Zero => Vat::Zero,
+            VatCategory::SmallBusiness => Vat::SmallBusiness,
+            VatCategory::ReverseCharge => Vat::ReverseCharge,
+            VatCategory::Export => Vat::Export,
+        }
+    }
 }

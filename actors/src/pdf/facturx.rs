@@ -3,7 +3,7 @@
 //! PDF/A extension schema (ISO 19005-3, 6.6.2.3; Factur-X 1.07 specification, section 6.2.2),
 //! written into the metadata stream krilla made.
 
-use super::{Attachment, PdfError};
+use super::sheet::{Attachment, PdfError};
 
 /// The embedded invoice's file name, as Factur-X and ZUGFeRD 2.x fix it.
 pub const FILE_NAME: &str = "factur-x.xml";

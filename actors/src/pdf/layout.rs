@@ -4,7 +4,7 @@
 //! [`super::render`], which knows how many pages there are.
 
 use super::fonts::Face;
-use super::{Align, Sheet};
+use super::sheet::{Align, Sheet};
 
 /// A4 in points (210 × 297 mm).
 pub const PAGE: (f32, f32) = (595.28, 841.89);

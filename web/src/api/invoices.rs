@@ -11,14 +11,14 @@ use crate::routes;
 use crate::session::CurrentUser;
 use crate::sheets::invoice_pdf;
 use crate::state::AppState;
-use crate::wire::{WireId, dec, ts};
+use crate::wire::{Vat, WireId, dec, ts};
 use actix_web::web::{Data, Json, block};
 use actix_web::{HttpResponse, delete, get, post};
 use actors::einvoice::totals::Totals;
 use actors::invoices::{
-    ArchiveInvoice, CreateInvoice, DeleteInvoice, ExtraInput, GetInvoice, InvoiceInput, InvoicePdf,
-    InvoiceView, InvoiceXml, IssueInvoice, ListInvoices, MakeCreditNote, PaymentInput,
-    RecordPayment, Settlement, settlement,
+    ArchiveInvoice, CreateInvoice, CreditLineInput, CreditNoteInput, DeleteInvoice, ExtraInput,
+    GetInvoice, InvoiceInput, InvoicePdf, InvoiceView, InvoiceXml, IssueInvoice, ListInvoices,
+    MakeCreditNote, PaymentInput, RecordPayment, Settlement, settlement,
 };
 use actors::values::{Day, Name, Note, PositiveAmount};
 use actors::{Error as RuleError, FieldError};
@@ -26,7 +26,7 @@ use deserr::Deserr;
 use jiff::civil::Date;
 use serde::Serialize;
 use storage::Id;
-use storage::records::{InvoiceKind, PaymentMethod, VatCategory};
+use storage::records::{InvoiceKind, PaymentMethod};
 use utoipa::{IntoParams, ToSchema};
 
 /// Registers the invoice routes.
@@ -41,34 +41,6 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(archive)
         .add(xrechnung)
         .add(pdf);
-}
-
-/// A VAT category (UNCL 5305) by its name.
-#[derive(Debug, Clone, Copy, Serialize, ToSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Vat {
-    /// S: the standard or a reduced rate.
-    Standard,
-    /// Z: zero rated.
-    Zero,
-    /// E: a small business under § 19 UStG.
-    SmallBusiness,
-    /// AE: reverse charge to a B2B buyer in another EU country.
-    ReverseCharge,
-    /// G: export outside the EU.
-    Export,
-}
-
-impl From<VatCategory> for Vat {
-    fn from(v: VatCategory) -> Self {
-        match v {
-            VatCategory::Standard => Vat::Standard,
-            VatCategory::Zero => Vat::Zero,
-            VatCategory::SmallBusiness => Vat::SmallBusiness,
-            VatCategory::ReverseCharge => Vat::ReverseCharge,
-            VatCategory::Export => Vat::Export,
-        }
-    }
 }
 
 /// One line: `quantity × unitPrice = net`.
@@ -419,6 +391,47 @@ pub struct AllowanceInput {
     pub amount: PositiveAmount,
 }
 
+/// A line of a partial credit note.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct CreditLineDto {
+    /// The invoice's line, 0-based (its place in `lines`).
+    #[schema(minimum = 0, maximum = 10000)]
+    pub line: usize,
+    /// How many of it, positive, at most what no other credit note credits yet.
+    #[schema(example = "1")]
+    pub quantity: PositiveAmount,
+}
+
+/// What a credit note credits.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct CreditNoteInputDto {
+    /// The lines credited, 1 to 200; absent: the whole rest of the invoice.
+    #[schema(min_items = 1, max_items = 200)]
+    #[deserr(default)]
+    pub lines: Option<Vec<CreditLineDto>>,
+}
+
+impl CreditNoteInputDto {
+    /// The rules' input.
+    pub fn input(self) -> CreditNoteInput {
+        CreditNoteInput {
+            lines: self.lines.map(|lines| {
+                lines
+                    .into_iter()
+                    .map(|l| CreditLineInput {
+                        line: l.line,
+                        quantity: l.quantity,
+                    })
+                    .collect()
+            }),
+        }
+    }
+}
+
 /// A new invoice.
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -565,15 +578,22 @@ pub async fn issue(
     Ok(Json(InvoiceDto::of(state.send(command).await?, today)))
 }
 
-/// Makes a DRAFT credit note (381) cancelling an issued invoice whole, naming it.
-#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "The issued invoice's id")), responses((status = 201, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not an issued invoice", body = ErrorBody)), security(("session" = [])))]
+/// Makes a DRAFT credit note (381) of an issued invoice, naming it: `{}` credits whatever no
+/// other credit note credits yet (lines, allowances, charges: a cancellation), `lines` only
+/// those lines at those quantities (a partial credit note).
+#[utoipa::path(tag = "invoices", params(("id" = String, Path, description = "The issued invoice's id")), request_body = CreditNoteInputDto, responses((status = 201, body = InvoiceDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not an issued invoice, or nothing left to credit", body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: lines[i].line notFound or duplicate, lines[i].quantity overCredited", body = ErrorBody)), security(("session" = [])))]
 #[post("/invoices/{id}/credit-note")]
 pub async fn credit_note(
     state: Data<AppState>,
     _user: CurrentUser,
     id: PathId,
+    input: StrictJson<CreditNoteInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let note = state.send(MakeCreditNote(id.0)).await?;
+    let command = MakeCreditNote {
+        id: id.0,
+        input: input.0.input(),
+    };
+    let note = state.send(command).await?;
     Ok(HttpResponse::Created().json(InvoiceDto::of(note, state.today())))
 }
 

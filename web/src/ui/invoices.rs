@@ -17,8 +17,8 @@ use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::inventory::customers::Customers;
 use actors::invoices::{
-    CreateInvoice, DeleteInvoice, GetInvoice, InvoicedPrints, IssueInvoice, ListInvoices,
-    MakeCreditNote, PaymentInput, RecordPayment,
+    CreateInvoice, CreditNoteInput, DeleteInvoice, GetInvoice, InvoicedPrints, IssueInvoice,
+    ListInvoices, MakeCreditNote, PaymentInput, RecordPayment,
 };
 use actors::list::ListQuery;
 use askama::Template;
@@ -344,7 +344,10 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
             .await
             .map(|()| paths::INVOICES.to_string()),
         "credit-note" => state
-            .send(MakeCreditNote(id))
+            .send(MakeCreditNote {
+                id,
+                input: CreditNoteInput::default(),
+            })
             .await
             .map(|note| paths::invoice(note.invoice.id)),
         _ => Err(ApiError::new(Code::NotFound)),
