@@ -16,7 +16,7 @@ use crate::money::Overflow;
 use crate::quotes::offer;
 use crate::txn::Txn;
 use crate::values::{Day, Name, Note, PositiveAmount, note_text};
-use crate::{Error, FieldError, Result, prints, settings};
+use crate::{Error, FieldError, Result, numbering, prints, settings};
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use storage::records::{
@@ -440,7 +440,7 @@ fn buyer(customer: &Customer, missing: &mut Vec<&'static str>) -> Option<Invoice
     })
 }
 
-/// Issues the DRAFT `id` on `today`: the next number of the year's range, due after the
+/// Issues the DRAFT `id` on `today`: the next number of its range ([`numbering::next`]), due after the
 /// customer's (else the company's) payment terms, both parties and the terms frozen.
 ///
 /// Errors: [`Error::NotFound`]; [`Error::InvoiceIssued`] when it was; [`Error::InvoiceIncomplete`]
@@ -474,10 +474,9 @@ pub fn issue(txn: &Txn, id: Id, today: Date, now: Timestamp) -> Result<Invoice> 
         Some(corrected) => get(txn, corrected)?.issued.map(|i| (i.number, i.issued_on)),
         None => None,
     };
-    let range = format!("R-{:04}", today.year());
-    let number = repo::next_number(txn, &range)?;
+    let number = numbering::next(txn, invoice.kind, today.year())?;
     invoice.issued = Some(Issued {
-        number: format!("{:04}-{number:04}", today.year()),
+        number,
         issued_on: today.to_string(),
         due_on: due_on.to_string(),
         buyer_reference: customer.billing.buyer_reference.clone().unwrap_or_default(),

@@ -42,6 +42,7 @@ pub mod maintenance;
 pub mod meters;
 pub mod metrics;
 pub mod money;
+pub mod numbering;
 pub mod passwords;
 pub mod pdf;
 pub mod pricing;

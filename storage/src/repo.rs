@@ -7,8 +7,9 @@
 use crate::records::{
     Account, AlertSettings, BackupSchedule, Charge, Company, Component, Customer, Filament,
     Integrations, Invoice, LabourRate, LogLink, MaintenanceTask, Manufacturer, MeterHour,
-    MeterLink, Movement, PostProcessingStep, Pricing, Print, PrintSource, Printer, PrinterLink,
-    Quote, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation, StandingAlerts, Wear,
+    MeterLink, Movement, Numbering, PostProcessingStep, Pricing, Print, PrintSource, Printer,
+    PrinterLink, Quote, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
+    StandingAlerts, Wear,
 };
 use crate::tables;
 use crate::{Error, Id, Result, Timestamp, decode, encode};
@@ -686,6 +687,16 @@ pub fn company(tx: &impl Tx) -> Result<Company> {
 /// Stores Settings › Company.
 pub fn put_company(tx: &WriteTransaction, company: &Company) -> Result<()> {
     put_setting(tx, 7, company)
+}
+
+/// How invoices and credit notes are numbered ([`Numbering::default`] until set).
+pub fn numbering(tx: &impl Tx) -> Result<Numbering> {
+    setting(tx, 8)
+}
+
+/// Stores how invoices and credit notes are numbered.
+pub fn put_numbering(tx: &WriteTransaction, numbering: &Numbering) -> Result<()> {
+    put_setting(tx, 8, numbering)
 }
 
 /// Takes the next number of the gapless range `range` (`A-2026`): 1 for a new range, then one

@@ -598,3 +598,103 @@ async fn a_partial_credit_note_credits_what_is_left_of_a_line_and_the_rest_goes_
         "{text}"
     );
 }
+
+#[actix_web::test]
+async fn numbers_follow_the_shops_patterns_and_a_number_is_never_given_twice() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let res = app.patch("/api/settings/company", &company(false)).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(
+        app.json("/api/settings/numbering").await,
+        json!({"invoices": {"pattern": "{YYYY}-{NNNN}", "yearly": true}, "creditNotes": null})
+    );
+    for (body, path, key) in [
+        (
+            json!({"invoices": {"pattern": "RE-{YYYY}", "yearly": true}}),
+            "invoices.pattern",
+            "errors.invalidPattern",
+        ),
+        (
+            json!({"invoices": {"pattern": "RE-{NNNN}", "yearly": true}}),
+            "invoices.pattern",
+            "errors.patternYear",
+        ),
+        (
+            json!({"invoices": {"pattern": "RE-{NNNN}", "yearly": false},
+                   "creditNotes": {"pattern": "RE-{NNNN}", "yearly": false}}),
+            "creditNotes.pattern",
+            "errors.duplicate",
+        ),
+    ] {
+        let res = app.patch("/api/settings/numbering", &body).await;
+        assert_field_error(res, path, key).await;
+    }
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let shop = shop(&app).await;
+    let mut drafts = Vec::new();
+    for price in ["10", "20", "30"] {
+        let print = done(&app, &shop, &id(&buyer), price).await;
+        let body = json!({"customerId": id(&buyer), "printIds": [print]});
+        drafts.push(format!(
+            "/api/invoices/{}",
+            id(&app.create("/api/invoices", &body).await)
+        ));
+    }
+    let issue = |path: String| {
+        let app = &app;
+        async move { app.post(&format!("{path}/issue"), &json!({})).await }
+    };
+    let first: Value = issue(drafts[0].clone()).await.json().await.unwrap();
+    let number = first["number"].as_str().unwrap().to_string();
+    let year = &number[..4];
+    assert_eq!(number, format!("{year}-0001"));
+
+    // The same pattern counted without years would give 0001 again: refused, nothing taken.
+    let continuous = json!({"invoices": {"pattern": "{YYYY}-{NNNN}", "yearly": false}});
+    let res = app.patch("/api/settings/numbering", &continuous).await;
+    assert_eq!(res.status(), 200);
+    let body = assert_error(issue(drafts[1].clone()).await, 409, "DUPLICATE").await;
+    assert_eq!(body["data"]["fieldErrors"][0]["path"], "invoices.pattern");
+    assert_eq!(
+        body["data"]["fieldErrors"][0]["messageKey"],
+        "errors.numberTaken"
+    );
+    assert_eq!(app.json(&drafts[1]).await["status"], "DRAFT");
+
+    // The shop's own patterns: invoices RE-YY and five digits, credit notes their own range.
+    let own = json!({"invoices": {"pattern": "RE-{YY}{NNNNN}", "yearly": true},
+                     "creditNotes": {"pattern": "GS-{YYYY}-{NNN}", "yearly": true}});
+    let res = app.patch("/api/settings/numbering", &own).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(app.json("/api/settings/numbering").await, own);
+    // The yearly invoice counter goes on where it stood (1 taken), under the new pattern.
+    let second: Value = issue(drafts[1].clone()).await.json().await.unwrap();
+    assert_eq!(second["number"], format!("RE-{}00002", &year[2..]));
+    let note = app
+        .post(&format!("{}/credit-note", drafts[0]), &json!({}))
+        .await;
+    assert_eq!(note.status(), 201);
+    let note: Value = note.json().await.unwrap();
+    let issued: Value = issue(format!("/api/invoices/{}", id(&note)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(issued["number"], format!("GS-{year}-001"));
+    let third: Value = issue(drafts[2].clone()).await.json().await.unwrap();
+    assert_eq!(third["number"], format!("RE-{}00003", &year[2..]));
+    let xml = app
+        .get(&format!("{}/xrechnung.xml", drafts[2]))
+        .await
+        .text()
+        .await
+        .unwrap();
+    let (accepted, report) = judged(&xml);
+    assert!(
+        accepted && xml.contains(&format!("RE-{}00003", &year[2..])),
+        "{report}"
+    );
+}

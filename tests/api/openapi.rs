@@ -40,6 +40,8 @@ fn routes() -> Vec<(String, String)> {
         ("patch", "/api/settings/pricing"),
         ("get", "/api/settings/company"),
         ("patch", "/api/settings/company"),
+        ("get", "/api/settings/numbering"),
+        ("patch", "/api/settings/numbering"),
         ("patch", "/api/settings/features"),
         ("get", "/api/settings/integrations"),
         ("patch", "/api/settings/integrations"),

@@ -40,7 +40,9 @@ pub use print::{
     SeriesStatus, SuccessRate, Unmetered, Usage, UsageGrams,
 };
 pub use quote::{Offer, Quote, QuoteLine, QuoteStatus};
-pub use settings::{BackupSchedule, Company, PriceBasis, Pricing, Rounding, Settings};
+pub use settings::{
+    BackupSchedule, Company, NumberRange, Numbering, PriceBasis, Pricing, Rounding, Settings,
+};
 pub use spool::{Movement, MovementKind, Spool};
 pub use work::{
     Charge, LabourRate, Per, PostProcessingStep, StepMachine, WorkLine, WorkMinutes, WorkSource,

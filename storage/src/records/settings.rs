@@ -162,3 +162,36 @@ impl Default for Company {
         }
     }
 }
+
+/// One gapless number range's format: `pattern` with `{YYYY}` or `{YY}` for the year and one run
+/// of `N` in braces for the counter, zero-padded to as many digits (`{YYYY}-{NNNN}` gives
+/// `2026-0001`); `yearly` restarts the counter at 1 each year.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NumberRange {
+    /// The pattern (`RE-{YY}{NNNNN}`).
+    pub pattern: String,
+    /// Whether the counter restarts each year.
+    pub yearly: bool,
+}
+
+/// How issued invoices and credit notes are numbered (key 8 of the settings table):
+/// `{YYYY}-{NNNN}` restarting each year, credit notes in the invoices' range, until set.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Numbering {
+    /// The invoices' range.
+    pub invoices: NumberRange,
+    /// The credit notes' own range; `None`: they take the invoices' numbers.
+    pub credit_notes: Option<NumberRange>,
+}
+
+impl Default for Numbering {
+    fn default() -> Self {
+        Numbering {
+            invoices: NumberRange {
+                pattern: "{YYYY}-{NNNN}".into(),
+                yearly: true,
+            },
+            credit_notes: None,
+        }
+    }
+}

@@ -20,6 +20,7 @@ pub mod maintenance;
 pub mod manufacturers;
 pub mod meters;
 pub mod metrics;
+pub mod numbering;
 pub mod post_processing_steps;
 pub mod power;
 pub mod pricing;
@@ -78,6 +79,7 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .with(settings::configure)
         .with(pricing::configure)
         .with(company::configure)
+        .with(numbering::configure)
         .with(metrics::configure)
         .with(alerts::configure)
         .with(integration_settings::configure)
