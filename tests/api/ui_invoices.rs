@@ -151,3 +151,38 @@ async fn an_invoice_is_made_issued_and_cancelled_in_the_browser() {
         "{list}"
     );
 }
+
+#[actix_web::test]
+async fn the_number_patterns_are_set_in_the_browser_with_their_faults_beside_them() {
+    let (app, client) = signed_in().await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (status, form) = page(&client, &app, "/settings/numbering").await;
+    assert_eq!(status, 200);
+    assert!(form.contains(r#"value="{YYYY}-{NNNN}""#), "{form}");
+
+    let mut fields = vec![
+        ("invoices.pattern", "RE-{NNNNN}"),
+        ("invoices.yearly", "on"),
+        ("creditNotes.own", "on"),
+        ("creditNotes.pattern", "GS-{YYYY}-{NNN}"),
+        ("creditNotes.yearly", "on"),
+    ];
+    let res = submit(&client, &app, "/settings/numbering", &fields).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(body.contains(r#"id="invoices.pattern-fault""#), "{body}");
+    assert!(body.contains("muss das Jahr enthalten"), "{body}");
+    assert!(
+        body.contains(r#"value="RE-{NNNNN}""#),
+        "the form keeps what was typed"
+    );
+    fields[0] = ("invoices.pattern", "RE-{YY}{NNNNN}");
+    let res = submit(&client, &app, "/settings/numbering", &fields).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    assert_eq!(
+        app.json("/api/settings/numbering").await,
+        json!({"invoices": {"pattern": "RE-{YY}{NNNNN}", "yearly": true},
+               "creditNotes": {"pattern": "GS-{YYYY}-{NNN}", "yearly": true}})
+    );
+}

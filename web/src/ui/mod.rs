@@ -27,6 +27,7 @@ mod inventory;
 mod invoices;
 mod maintenance;
 mod meters;
+mod numbering;
 mod page;
 mod peer_state;
 mod pricing;
@@ -79,6 +80,8 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_PRICING, web::post().to(pricing::save))
         .route(SETTINGS_COMPANY, web::get().to(company::show))
         .route(SETTINGS_COMPANY, web::post().to(company::save))
+        .route(SETTINGS_NUMBERING, web::get().to(numbering::show))
+        .route(SETTINGS_NUMBERING, web::post().to(numbering::save))
         .route(INVOICES, web::get().to(invoices::list))
         .route(INVOICES, web::post().to(invoices::create))
         .route(INVOICE_NEW, web::get().to(invoices::new_form))

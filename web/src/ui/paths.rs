@@ -79,6 +79,8 @@ pub const ALERT_MQTT_TEST: &str = "/settings/alerts/mqtt/test";
 pub const SETTINGS_METRICS: &str = "/settings/metrics";
 /// Settings › Company: the shop as its quotes name it.
 pub const SETTINGS_COMPANY: &str = "/settings/company";
+/// Settings › Numbers.
+pub const SETTINGS_NUMBERING: &str = "/settings/numbering";
 /// Settings › Pricing: the shop's price rule.
 pub const SETTINGS_PRICING: &str = "/settings/pricing";
 /// Feature flags (POST).
