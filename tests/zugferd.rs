@@ -26,7 +26,12 @@ fn printed(n: u64) -> PrintedDocument {
     PrintedDocument {
         totals: totals::of(&document).unwrap(),
         xml: cii::xml(&document, Guideline::En16931).unwrap(),
-        language: if n.is_multiple_of(2) { "de-DE" } else { "en-US" }.into(),
+        language: if n.is_multiple_of(2) {
+            "de-DE"
+        } else {
+            "en-US"
+        }
+        .into(),
         at: Timestamp(1_795_000_000 + n as i64),
         document,
     }

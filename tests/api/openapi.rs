@@ -89,6 +89,7 @@ fn routes() -> Vec<(String, String)> {
         ("post", "/api/invoices/{id}/archive"),
         ("get", "/api/invoices/{id}/xrechnung.xml"),
         ("get", "/api/invoices/{id}/pdf"),
+        ("get", "/api/quotes/{id}/pdf"),
         ("get", "/api/search"),
         ("get", "/api/version-latest"),
         ("get", "/api/backup"),

@@ -96,6 +96,7 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
     assert_eq!(draft_quote["offer"]["gross"], "71.4");
     let path = format!("/api/quotes/{}", id(&draft_quote));
 
+    assert_error(app.get(&format!("{path}/pdf")).await, 409, "INVALID_STATE").await;
     let res = app.post(&format!("{path}/send"), &json!({})).await;
     assert_eq!(res.status(), 200);
     let sent: Value = res.json().await.unwrap();
@@ -106,6 +107,29 @@ async fn a_quote_is_numbered_and_frozen_when_sent_and_its_acceptance_prices_its_
         "{number}"
     );
     assert!(sent["sentAt"].is_string());
+    // The sent quote as a PDF/A-3 in the customer's language, its lines and totals in it.
+    let res = app.get(&format!("{path}/pdf")).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(res.headers()["content-type"], "application/pdf");
+    let pdf = res.bytes().await.unwrap().to_vec();
+    assert!(String::from_utf8_lossy(&pdf).contains("<pdfaid:part>3</pdfaid:part>"));
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("quote.pdf"), &pdf).unwrap();
+    let text = std::process::Command::new("pdftotext")
+        .args(["-layout", "quote.pdf", "-"])
+        .current_dir(dir.path())
+        .output()
+        .expect("pdftotext runs");
+    let text = String::from_utf8_lossy(&text.stdout);
+    for expected in [
+        format!("Angebot {number}"),
+        "Nachbearbeitung".into(),
+        "11,99 €".into(),
+        "71,40 €".into(),
+        "Seite 1 von 1".into(),
+    ] {
+        assert!(text.contains(&expected), "{expected} in\n{text}");
+    }
 
     // The draft is repriced after the quote went out: a dearer labour rate, another sales
     // value. The quote keeps what it offered.

@@ -1,8 +1,9 @@
 //! The words of the appliance's PDF documents: an issued invoice or credit note as a
 //! [`Sheet`] in its own language (de-DE or en-US, fixed when it was issued), its money in its
 //! currency, then drawn as a ZUGFeRD 2.3 / Factur-X 1.07 PDF/A-3 with its CII XML embedded
-//! (`actors::pdf`). The layout is `actors::pdf::layout`'s; the words are the locale
-//! catalogue's (`invoices.pdf.*`).
+//! (`actors::pdf`); a sent quote the same way, as a PDF/A-3 of its own. The layout is
+//! `actors::pdf::layout`'s; the words are the locale catalogue's (`invoices.pdf.*`,
+//! `quotes.*`).
 
 use crate::ui::i18n::{Lang, Tr};
 use crate::wire::{self, Vat as VatName};
@@ -10,8 +11,9 @@ use actors::einvoice::totals::Totals;
 use actors::einvoice::{Document, Kind, Vat};
 use actors::invoices::PrintedDocument;
 use actors::pdf::{Align, Attachment, Column, PdfError, Sheet, Table, render};
+use actors::quotes::QuoteView;
 use jiff::tz::TimeZone;
-use storage::records::InvoiceParty;
+use storage::records::{Company, PostalAddress};
 
 /// The Factur-X profile of the embedded XML (its BT-24 is EN 16931's own identifier).
 const CONFORMANCE: &str = "EN 16931";
@@ -23,9 +25,8 @@ fn fill(text: &str, values: &[(&str, &str)]) -> String {
     })
 }
 
-/// A party's address lines: street, postal code and city, country code.
-fn address(party: &InvoiceParty) -> [String; 3] {
-    let a = &party.address;
+/// An address's lines: street, postal code and city, country code.
+fn address(a: &PostalAddress) -> [String; 3] {
     [
         a.street.clone(),
         format!("{} {}", a.postal_code, a.city),
@@ -180,36 +181,88 @@ fn facts(t: &Tr, d: &Document) -> Vec<(String, String)> {
     facts
 }
 
-fn footer(t: &Tr, d: &Document) -> Vec<String> {
-    let seller = &d.seller;
-    let [street, city, country] = address(seller);
-    let join = |parts: Vec<String>| {
-        parts
-            .into_iter()
-            .filter(|p| !p.is_empty())
-            .collect::<Vec<_>>()
-            .join(" · ")
-    };
-    let mut tax = Vec::new();
-    if let Some(vat_id) = &seller.vat_id {
-        tax.push(format!("{} {vat_id}", t.t("field.vatId")));
+/// The seller as a document's head and foot name it.
+struct Seller<'a> {
+    name: &'a str,
+    address: Option<&'a PostalAddress>,
+    email: Option<&'a str>,
+    phone: Option<&'a str>,
+    vat_id: Option<&'a str>,
+    tax_number: Option<&'a str>,
+    iban: Option<&'a str>,
+    bic: Option<&'a str>,
+}
+
+impl<'a> Seller<'a> {
+    /// The seller an issued invoice froze.
+    fn of_document(d: &'a Document) -> Seller<'a> {
+        let s = &d.seller;
+        Seller {
+            name: &s.name,
+            address: Some(&s.address),
+            email: Some(&s.email),
+            phone: s.phone.as_deref(),
+            vat_id: s.vat_id.as_deref(),
+            tax_number: s.tax_number.as_deref(),
+            iban: Some(&d.account.0),
+            bic: d.account.1.as_deref(),
+        }
     }
-    if let Some(number) = &seller.tax_number {
-        tax.push(format!("{} {number}", t.t("company.taxNumber")));
+
+    /// The seller as Settings › Company names it now.
+    fn of_company(c: &'a Company) -> Seller<'a> {
+        Seller {
+            name: &c.name,
+            address: c.address.as_ref(),
+            email: c.email.as_deref(),
+            phone: c.phone.as_deref(),
+            vat_id: c.vat_id.as_deref(),
+            tax_number: c.tax_number.as_deref(),
+            iban: c.iban.as_deref(),
+            bic: c.bic.as_deref(),
+        }
     }
-    let (iban, bic) = &d.account;
-    let bank = match bic {
-        Some(bic) => format!("IBAN {iban} · BIC {bic}"),
-        None => format!("IBAN {iban}"),
-    };
-    vec![
-        join(vec![seller.name.clone(), street, city, country]),
-        join(vec![
-            seller.email.clone(),
-            seller.phone.clone().unwrap_or_default(),
-        ]),
-        join(vec![bank, join(tax)]),
-    ]
+
+    /// The head: the name, then the address lines.
+    fn head(&self) -> Vec<String> {
+        let mut lines = vec![self.name.to_string()];
+        lines.extend(self.address.map(address).into_iter().flatten());
+        lines
+    }
+
+    /// The one-line return address over the buyer's.
+    fn sender(&self) -> String {
+        match self.address.map(address) {
+            Some([street, city, _]) => format!("{} · {street} · {city}", self.name),
+            None => self.name.to_string(),
+        }
+    }
+
+    /// The foot of every page: address, contacts, bank and tax numbers.
+    fn footer(&self, t: &Tr) -> Vec<String> {
+        let join = |parts: Vec<String>| {
+            parts
+                .into_iter()
+                .filter(|p| !p.is_empty())
+                .collect::<Vec<_>>()
+                .join(" · ")
+        };
+        let mut first = vec![self.name.to_string()];
+        first.extend(self.address.map(address).into_iter().flatten());
+        let owned = |v: Option<&str>| v.unwrap_or_default().to_string();
+        let labelled =
+            |label: &str, v: Option<&str>| v.map(|v| format!("{label} {v}")).unwrap_or_default();
+        vec![
+            join(first),
+            join(vec![owned(self.email), owned(self.phone)]),
+            join(vec![
+                labelled("IBAN", self.iban),
+                labelled("BIC", self.bic),
+                labelled(t.t("field.vatId"), self.vat_id),
+                labelled(t.t("company.taxNumber"), self.tax_number),
+            ]),
+        ]
+    }
 }
 
 /// The sheet of `printed` in its language, times in `zone`.
@@ -220,20 +273,20 @@ pub fn invoice_sheet(printed: &PrintedDocument, zone: TimeZone) -> Sheet {
         Kind::Invoice => "INVOICE",
         Kind::CreditNote => "CREDIT_NOTE",
     };
-    let [street, city, country] = address(&d.seller);
+    let seller = Seller::of_document(d);
     let mut buyer = vec![d.buyer.name.clone()];
-    buyer.extend(address(&d.buyer));
+    buyer.extend(address(&d.buyer.address));
     Sheet {
         language: printed.language.clone(),
         title: format!("{} {}", t.t(&format!("invoices.kind.{kind}")), d.number),
-        seller: vec![d.seller.name.clone(), street.clone(), city.clone(), country],
-        sender: format!("{} · {street} · {city}", d.seller.name),
+        seller: seller.head(),
+        sender: seller.sender(),
         buyer,
         facts: facts(&t, d),
         table: table(&t, d, &printed.totals),
         totals: totals(&t, d, &printed.totals),
         notes: notes(&t, d, &printed.totals),
-        footer: footer(&t, d),
+        footer: seller.footer(&t),
         page_label: t.t("invoices.pdf.page").into(),
         created: jiff::Timestamp::from_second(printed.at.0).unwrap_or_default(),
     }
@@ -247,4 +300,91 @@ pub fn invoice_pdf(printed: &PrintedDocument, zone: TimeZone) -> Result<Vec<u8>,
         conformance: CONFORMANCE,
     };
     render(&invoice_sheet(printed, zone), Some(&attachment))
+}
+
+/// The sheet of the sent quote `view` in its language (the customer's, else the company's),
+/// the seller as Settings › Company names it, times in `zone`. `None` for a DRAFT (no number,
+/// no frozen offer).
+pub fn quote_sheet(view: &QuoteView, company: &Company, zone: TimeZone) -> Option<Sheet> {
+    let quote = &view.quote;
+    let (number, offer, sent) = (
+        quote.number.as_ref()?,
+        quote.offer.as_ref()?,
+        quote.sent_at?,
+    );
+    let t = Tr::new(Lang::of(&view.language), &view.currency, zone);
+    let seller = Seller::of_company(company);
+    let mut buyer = vec![view.customer.name.clone()];
+    buyer.extend(view.customer.billing.address.iter().flat_map(address));
+    let sent_at = jiff::Timestamp::from_second(sent.0).unwrap_or_default();
+    let mut facts = vec![
+        (t.t("quotes.number").to_string(), number.clone()),
+        (t.t("quotes.date").to_string(), t.date(&sent_at.to_string())),
+        (
+            t.t("quotes.validUntil").to_string(),
+            t.date(&quote.valid_until),
+        ),
+    ];
+    if let Some(vat_id) = &view.customer.billing.vat_id {
+        facts.push((t.t("invoices.pdf.buyerVatId").into(), vat_id.clone()));
+    }
+    let column = |key: &str, share: f32, align| Column {
+        heading: t.t(key).into(),
+        share,
+        align,
+    };
+    let vat = format!("{} %", t.exact(offer.vat_percent));
+    let mut notes = Vec::new();
+    if company.small_business {
+        notes.push(t.t("quotes.smallBusiness").to_string());
+    }
+    notes.extend(quote.note.clone());
+    notes.push(t.t("quotes.closing").to_string());
+    Some(Sheet {
+        language: view.language.clone(),
+        title: format!("{} {number}", t.t("quotes.title")),
+        seller: seller.head(),
+        sender: seller.sender(),
+        buyer,
+        facts,
+        table: Table {
+            columns: vec![
+                column("invoices.pdf.position", 0.55, Align::Left),
+                column("quotes.description", 5.0, Align::Left),
+                column("quotes.quantity", 0.9, Align::Right),
+                column("quotes.unitPrice", 1.4, Align::Right),
+                column("quotes.net", 1.45, Align::Right),
+            ],
+            rows: offer
+                .lines
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    vec![
+                        (i + 1).to_string(),
+                        l.description.clone(),
+                        l.quantity.to_string(),
+                        t.money(l.unit_price),
+                        t.money(l.net),
+                    ]
+                })
+                .collect(),
+        },
+        totals: vec![
+            (t.t("quotes.totalNet").into(), t.money(offer.net), false),
+            (
+                fill(
+                    t.t("invoices.pdf.vatOf"),
+                    &[("rate", &vat), ("basis", &t.money(offer.net))],
+                ),
+                t.money(offer.vat),
+                false,
+            ),
+            (t.t("quotes.gross").into(), t.money(offer.gross), true),
+        ],
+        notes,
+        footer: seller.footer(&t),
+        page_label: t.t("invoices.pdf.page").into(),
+        created: sent_at,
+    })
 }

@@ -2,16 +2,19 @@
 //! declined or expired (issue 46; the rules are `actors::quotes`).
 
 use super::ListResponse;
-use crate::error::{ApiError, ErrorBody};
+use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{ListParams, PathId, StrictJson, StrictQuery};
 use crate::input::query::{self, Params};
 use crate::input::{Faults, Refusal};
 use crate::routes;
 use crate::session::CurrentUser;
+use crate::sheets::quote_sheet;
 use crate::state::AppState;
 use crate::wire::{WireId, dec, name, ts};
-use actix_web::web::{Data, Json};
+use actix_web::web::{Data, Json, block};
 use actix_web::{HttpResponse, delete, get, patch, post};
+use actors::company::GetCompany;
+use actors::pdf::render;
 use actors::quotes::{
     AcceptQuote, CreateQuote, DeclineQuote, DeleteQuote, GetQuote, ListQuotes, QuoteFilter,
     QuoteInput, QuoteView, ReplaceQuote, SendQuote,
@@ -32,7 +35,8 @@ pub fn configure(cfg: &mut impl routes::Routes) {
         .add(delete_quote)
         .add(send)
         .add(accept)
-        .add(decline);
+        .add(decline)
+        .add(pdf);
 }
 
 /// Where a quote stands.
@@ -381,4 +385,33 @@ pub async fn decline(
         today: state.today(),
     };
     Ok(Json(state.send(command).await?.into()))
+}
+
+/// The PDF/A-3b of a sent quote (and of one accepted, declined or expired since): the quote in
+/// the customer's language with the shop's details as Settings › Company names them, as a
+/// download named after its number.
+#[utoipa::path(tag = "quotes", params(("id" = String, Path, description = "Quote id")), responses((status = 200, description = "PDF/A-3", content_type = "application/pdf", body = Vec<u8>), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: still a DRAFT", body = ErrorBody)), security(("session" = [])))]
+#[get("/quotes/{id}/pdf")]
+pub async fn pdf(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+) -> Result<HttpResponse, ApiError> {
+    let view = state.query(GetQuote(id.0)).await?;
+    let company = state.query(GetCompany).await?;
+    let zone = state.index.time_zone().clone();
+    let sheet = quote_sheet(&view, &company, zone).ok_or(ApiError::new(Code::InvalidState))?;
+    let number = view.quote.number.unwrap_or_default();
+    let pdf = block(move || render(&sheet, None))
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?
+        .map_err(|e| {
+            tracing::error!(error = %e, "a quote's PDF");
+            ApiError::new(Code::Internal)
+        })?;
+    let file = format!("attachment; filename=\"{number}.pdf\"");
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header(("Content-Disposition", file))
+        .body(pdf))
 }
