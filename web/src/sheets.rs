@@ -5,8 +5,11 @@
 //! `actors::pdf::layout`'s; the words are the locale catalogue's (`invoices.pdf.*`,
 //! `quotes.*`).
 
+use crate::error::{ApiError, Code};
 use crate::ui::i18n::{Lang, Tr};
 use crate::wire::{self, Vat as VatName};
+use actix_web::HttpResponse;
+use actix_web::web::block;
 use actors::einvoice::totals::Totals;
 use actors::einvoice::{Document, Kind, Vat};
 use actors::invoices::PrintedDocument;
@@ -49,21 +52,34 @@ fn vat(t: &Tr, vat: Vat) -> String {
     }
 }
 
-fn table(t: &Tr, d: &Document, totals: &Totals) -> Table {
+/// The table's columns: item, description, quantity, unit price, the VAT of each line when
+/// `vat` (an invoice's lines may differ; a quote has one rate), net amount.
+fn columns(t: &Tr, vat: bool) -> Vec<Column> {
     let column = |key: &str, share: f32, align| Column {
         heading: t.t(key).into(),
         share,
         align,
     };
+    let mut columns = vec![
+        column("invoices.pdf.position", 0.55, Align::Left),
+        column(
+            "quotes.description",
+            if vat { 4.2 } else { 5.2 },
+            Align::Left,
+        ),
+        column("quotes.quantity", 0.9, Align::Right),
+        column("quotes.unitPrice", 1.4, Align::Right),
+        column("quotes.net", 1.45, Align::Right),
+    ];
+    if vat {
+        columns.insert(4, column("quotes.vat", 1.0, Align::Right));
+    }
+    columns
+}
+
+fn table(t: &Tr, d: &Document, totals: &Totals) -> Table {
     Table {
-        columns: vec![
-            column("invoices.pdf.position", 0.55, Align::Left),
-            column("quotes.description", 4.2, Align::Left),
-            column("quotes.quantity", 0.9, Align::Right),
-            column("quotes.unitPrice", 1.4, Align::Right),
-            column("quotes.vat", 1.0, Align::Right),
-            column("quotes.net", 1.45, Align::Right),
-        ],
+        columns: columns(t, true),
         rows: d
             .lines
             .iter()
@@ -292,6 +308,28 @@ pub fn invoice_sheet(printed: &PrintedDocument, zone: TimeZone) -> Sheet {
     }
 }
 
+/// `make`'s PDF, made on the blocking pool, as a download named `{number}.pdf`.
+/// Errors: 500 `INTERNAL` when it cannot be made (logged: a bug, never the caller's input).
+pub async fn download<F>(number: &str, make: F) -> Result<HttpResponse, ApiError>
+where
+    F: FnOnce() -> Result<Vec<u8>, PdfError> + Send + 'static,
+{
+    let pdf = block(make)
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?
+        .map_err(|e| {
+            tracing::error!(error = %e, number, "a PDF");
+            ApiError::new(Code::Internal)
+        })?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/pdf")
+        .insert_header((
+            "Content-Disposition",
+            format!("attachment; filename=\"{number}.pdf\""),
+        ))
+        .body(pdf))
+}
+
 /// The ZUGFeRD / Factur-X PDF of `printed`: its sheet with its XML embedded.
 /// Errors: [`PdfError`] (a bug, never the invoice's content).
 pub fn invoice_pdf(printed: &PrintedDocument, zone: TimeZone) -> Result<Vec<u8>, PdfError> {
@@ -328,11 +366,6 @@ pub fn quote_sheet(view: &QuoteView, company: &Company, zone: TimeZone) -> Optio
     if let Some(vat_id) = &view.customer.billing.vat_id {
         facts.push((t.t("invoices.pdf.buyerVatId").into(), vat_id.clone()));
     }
-    let column = |key: &str, share: f32, align| Column {
-        heading: t.t(key).into(),
-        share,
-        align,
-    };
     let vat = format!("{} %", t.exact(offer.vat_percent));
     let mut notes = Vec::new();
     if company.small_business {
@@ -348,13 +381,7 @@ pub fn quote_sheet(view: &QuoteView, company: &Company, zone: TimeZone) -> Optio
         buyer,
         facts,
         table: Table {
-            columns: vec![
-                column("invoices.pdf.position", 0.55, Align::Left),
-                column("quotes.description", 5.0, Align::Left),
-                column("quotes.quantity", 0.9, Align::Right),
-                column("quotes.unitPrice", 1.4, Align::Right),
-                column("quotes.net", 1.45, Align::Right),
-            ],
+            columns: columns(&t, false),
             rows: offer
                 .lines
                 .iter()

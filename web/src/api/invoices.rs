@@ -3,16 +3,16 @@
 //! the document `actors::einvoice`).
 
 use super::ListResponse;
-use crate::error::{ApiError, Code, ErrorBody};
+use crate::error::{ApiError, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, PathId, StrictJson, StrictQuery};
 use crate::input::query::{self, Params};
 use crate::input::{Faults, Refusal};
 use crate::routes;
 use crate::session::CurrentUser;
-use crate::sheets::invoice_pdf;
+use crate::sheets::{download, invoice_pdf};
 use crate::state::AppState;
 use crate::wire::{Vat, WireId, dec, ts};
-use actix_web::web::{Data, Json, block};
+use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, delete, get, post};
 use actors::einvoice::totals::Totals;
 use actors::invoices::{
@@ -674,16 +674,5 @@ pub async fn pdf(
     let printed = state.query(InvoicePdf(id.0)).await?;
     let zone = state.index.time_zone().clone();
     let number = printed.document.number.clone();
-    let pdf = block(move || invoice_pdf(&printed, zone))
-        .await
-        .map_err(|_| ApiError::new(Code::Internal))?
-        .map_err(|e| {
-            tracing::error!(error = %e, "an invoice's PDF");
-            ApiError::new(Code::Internal)
-        })?;
-    let file = format!("attachment; filename=\"{number}.pdf\"");
-    Ok(HttpResponse::Ok()
-        .content_type("application/pdf")
-        .insert_header(("Content-Disposition", file))
-        .body(pdf))
+    download(&number, move || invoice_pdf(&printed, zone)).await
 }

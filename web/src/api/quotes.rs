@@ -8,10 +8,10 @@ use crate::input::query::{self, Params};
 use crate::input::{Faults, Refusal};
 use crate::routes;
 use crate::session::CurrentUser;
-use crate::sheets::quote_sheet;
+use crate::sheets::{download, quote_sheet};
 use crate::state::AppState;
 use crate::wire::{WireId, dec, name, ts};
-use actix_web::web::{Data, Json, block};
+use actix_web::web::{Data, Json};
 use actix_web::{HttpResponse, delete, get, patch, post};
 use actors::company::GetCompany;
 use actors::pdf::render;
@@ -402,16 +402,5 @@ pub async fn pdf(
     let zone = state.index.time_zone().clone();
     let sheet = quote_sheet(&view, &company, zone).ok_or(ApiError::new(Code::InvalidState))?;
     let number = view.quote.number.unwrap_or_default();
-    let pdf = block(move || render(&sheet, None))
-        .await
-        .map_err(|_| ApiError::new(Code::Internal))?
-        .map_err(|e| {
-            tracing::error!(error = %e, "a quote's PDF");
-            ApiError::new(Code::Internal)
-        })?;
-    let file = format!("attachment; filename=\"{number}.pdf\"");
-    Ok(HttpResponse::Ok()
-        .content_type("application/pdf")
-        .insert_header(("Content-Disposition", file))
-        .body(pdf))
+    download(&number, move || render(&sheet, None)).await
 }
