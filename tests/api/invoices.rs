@@ -43,6 +43,18 @@ pub(crate) async fn done(app: &TestApp, shop: &Shop, customer: &str, price: &str
     id(&app.done(&body).await)
 }
 
+/// A DRAFT invoice to the customer `buyer` (created) of a DONE print sold for 60, with
+/// shipping at 4.90 and an allowance of 5.
+async fn shipped(app: &TestApp, buyer: &Value) -> Value {
+    let buyer = app.create("/api/customers", buyer).await;
+    let shop = shop(app).await;
+    let print = done(app, &shop, &id(&buyer), "60").await;
+    let body = json!({"customerId": id(&buyer), "printIds": [print],
+                      "extras": [{"name": "Versand", "amount": "4.90"}],
+                      "allowances": [{"reason": "Treuerabatt", "amount": "5"}]});
+    app.create("/api/invoices", &body).await
+}
+
 /// The judge's verdict on `files` (name, content) under `profile`, in one call: (accepted,
 /// report).
 fn judge_all(files: &[(String, Vec<u8>)], profile: &str) -> (bool, String) {
@@ -102,18 +114,10 @@ fn embedded_xml(pdf: &[u8]) -> String {
 async fn an_invoice_is_issued_frozen_and_passes_the_official_rules_and_a_credit_note_names_it() {
     let app = TestApp::spawn().await;
     app.setup().await;
-    let buyer = app
-        .create(
-            "/api/customers",
-            &customer("Atelier Lumière", "DE", Some("DE987654321")),
-        )
-        .await;
-    let shop = shop(&app).await;
-    let print = done(&app, &shop, &id(&buyer), "60").await;
-    let body = json!({"customerId": id(&buyer), "printIds": [print],
-                      "extras": [{"name": "Versand", "amount": "4.90"}],
-                      "allowances": [{"reason": "Treuerabatt", "amount": "5"}]});
-    let draft = app.create("/api/invoices", &body).await;
+    let buyer = customer("Atelier Lumière", "DE", Some("DE987654321"));
+    let draft = shipped(&app, &buyer).await;
+    let print = draft["printIds"][0].as_str().unwrap().to_string();
+    let body = json!({"customerId": draft["customerId"], "printIds": [print]});
     assert_eq!(draft["status"], "DRAFT");
     assert_eq!(draft["number"], Value::Null);
     // 60 + 4.90 − 5 = 59.90 net, 19 % = 11.381 → 11.38, 71.28 gross.
@@ -506,15 +510,7 @@ async fn a_partial_credit_note_credits_what_is_left_of_a_line_and_the_rest_goes_
     app.setup().await;
     let res = app.patch("/api/settings/company", &company(false)).await;
     assert_eq!(res.status(), 200);
-    let buyer = app
-        .create("/api/customers", &customer("Verein", "DE", None))
-        .await;
-    let shop = shop(&app).await;
-    let print = done(&app, &shop, &id(&buyer), "60").await;
-    let body = json!({"customerId": id(&buyer), "printIds": [print],
-                      "extras": [{"name": "Versand", "amount": "4.90"}],
-                      "allowances": [{"reason": "Treuerabatt", "amount": "5"}]});
-    let invoice = app.create("/api/invoices", &body).await;
+    let invoice = shipped(&app, &customer("Verein", "DE", None)).await;
     let path = format!("/api/invoices/{}", id(&invoice));
     assert_eq!(
         app.post(&format!("{path}/issue"), &json!({}))
