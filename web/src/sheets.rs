@@ -42,13 +42,22 @@ fn category(vat: Vat) -> String {
     wire::name(&VatName::from(vat.category()))
 }
 
-/// A VAT category and rate in words (`19 %`, `reverse charge`).
+/// A VAT rate as a table cell shows it (`19 %`, `0 %`); why a category charges none is said
+/// in the breakdown and the notes.
 fn vat(t: &Tr, vat: Vat) -> String {
-    match vat {
-        Vat::Standard(rate) => format!("{} %", t.exact(rate)),
-        other => t
-            .t(&format!("invoices.vat.{}", category(other)))
-            .to_string(),
+    format!("{} %", t.exact(vat.rate()))
+}
+
+/// A VAT category and rate in words for the breakdown: the rate, and for a category without
+/// VAT its name (`0 % (reverse charge)`).
+fn vat_words(t: &Tr, v: Vat) -> String {
+    match v {
+        Vat::Standard(_) => vat(t, v),
+        other => format!(
+            "{} ({})",
+            vat(t, other),
+            t.t(&format!("invoices.vat.{}", category(other)))
+        ),
     }
 }
 
@@ -124,7 +133,7 @@ fn totals(t: &Tr, d: &Document, totals: &Totals) -> Vec<(String, String, bool)> 
     for b in &totals.breakdown {
         let label = fill(
             t.t("invoices.pdf.vatOf"),
-            &[("rate", &vat(t, b.vat)), ("basis", &t.money(b.basis))],
+            &[("rate", &vat_words(t, b.vat)), ("basis", &t.money(b.basis))],
         );
         rows.push((label, t.money(b.amount), false));
     }
@@ -133,6 +142,14 @@ fn totals(t: &Tr, d: &Document, totals: &Totals) -> Vec<(String, String, bool)> 
         t.money(totals.grand_total),
         true,
     ));
+    if !d.prepaid.is_zero() {
+        rows.push((
+            t.t("invoices.pdf.prepaid").into(),
+            t.money(-d.prepaid),
+            false,
+        ));
+        rows.push((t.t("invoices.pdf.due").into(), t.money(totals.due), true));
+    }
     rows
 }
 
