@@ -694,3 +694,71 @@ async fn numbers_follow_the_shops_patterns_and_a_number_is_never_given_twice() {
         "{report}"
     );
 }
+
+#[actix_web::test]
+async fn a_quote_accepted_after_its_print_was_billed_changes_no_issued_figure() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let res = app.patch("/api/settings/company", &company(false)).await;
+    assert_eq!(res.status(), 200);
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Pokal");
+    body["customerId"] = buyer["id"].clone();
+    body["salesValue"] = json!("60");
+    let print = id(&app.create("/api/prints", &body).await);
+    let quote = app
+        .create(
+            "/api/quotes",
+            &json!({"customerId": buyer["id"], "printIds": [print], "validUntil": "2099-12-31"}),
+        )
+        .await;
+    let quote = format!("/api/quotes/{}", id(&quote));
+    assert_eq!(
+        app.post(&format!("{quote}/send"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    // The print is made and billed before the customer answers.
+    let res = app
+        .post(&format!("/api/prints/{print}/complete"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let invoice = app
+        .create(
+            "/api/invoices",
+            &json!({"customerId": buyer["id"], "printIds": [print]}),
+        )
+        .await;
+    let invoice = format!("/api/invoices/{}", id(&invoice));
+    assert_eq!(
+        app.post(&format!("{invoice}/issue"), &json!({}))
+            .await
+            .status(),
+        200
+    );
+    let xml = app
+        .get(&format!("{invoice}/xrechnung.xml"))
+        .await
+        .text()
+        .await
+        .unwrap();
+
+    let res = app.post(&format!("{quote}/accept"), &json!({})).await;
+    assert_error(res, 409, "INVOICE_ISSUED").await;
+    assert_eq!(app.json(&quote).await["status"], "SENT");
+    assert_eq!(
+        app.json(&format!("/api/prints/{print}")).await["salesValue"],
+        "60"
+    );
+    let again = app
+        .get(&format!("{invoice}/xrechnung.xml"))
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(again, xml);
+}

@@ -20,7 +20,7 @@ use crate::txn::Txn;
 use crate::values::{Day, Note, note_text};
 use crate::{Error, FieldError, Result, prints, settings};
 use jiff::civil::Date;
-use storage::records::{Customer, Offer, Print, PrintStatus, Quote, QuoteStatus};
+use storage::records::{Customer, Invoice, Offer, Print, PrintStatus, Quote, QuoteStatus};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp};
 
@@ -255,9 +255,16 @@ fn sent(tx: &impl Tx, id: Id, today: Date) -> Result<Quote> {
 }
 
 /// Accepts a SENT quote: each of its prints takes its lines' sum as its sales value.
-/// Errors: as [`sent`].
+/// Errors: as [`sent`]; [`Error::InvoiceIssued`] when one of its prints is on an issued
+/// invoice (the figures an issued invoice carries never change).
 pub fn accept(txn: &Txn, id: Id, today: Date, now: Timestamp) -> Result<Quote> {
     let mut quote = sent(txn, id, today)?;
+    let billed = repo::all::<Invoice>(txn)?
+        .into_iter()
+        .any(|i| i.issued.is_some() && i.print_ids.iter().any(|p| quote.print_ids.contains(p)));
+    if billed {
+        return Err(Error::InvoiceIssued);
+    }
     let offer = quote
         .offer
         .clone()

@@ -358,7 +358,7 @@ pub async fn send(
 }
 
 /// Accepts a SENT quote: each of its prints takes the sum of its lines as its sales value.
-#[utoipa::path(tag = "quotes", params(("id" = String, Path, description = "Quote id")), responses((status = 200, body = QuoteDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not SENT; QUOTE_EXPIRED: its validity date passed", body = ErrorBody)), security(("session" = [])))]
+#[utoipa::path(tag = "quotes", params(("id" = String, Path, description = "Quote id")), responses((status = 200, body = QuoteDto), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, description = "INVALID_STATE: not SENT; QUOTE_EXPIRED: its validity date passed; INVOICE_ISSUED: a print of it is on an issued invoice", body = ErrorBody)), security(("session" = [])))]
 #[post("/quotes/{id}/accept")]
 pub async fn accept(
     state: Data<AppState>,
