@@ -1,7 +1,9 @@
-//! The real binary as a child process: acknowledged writes survive SIGKILL, SIGTERM shuts down
-//! cleanly, and `printcost reset-password` works on the box.
+//! The real binary as a child process: acknowledged writes survive SIGKILL, invoices issued at
+//! once while the service is killed keep their numbers gapless, SIGTERM shuts down cleanly, and
+//! `printcost reset-password` works on the box.
 
-use crate::support::{EMAIL, PASSWORD, setup_body};
+use crate::invoices::{company, customer, done};
+use crate::support::{EMAIL, PASSWORD, TestApp, setup_body, shop};
 use reqwest::Client;
 use reqwest::header::{HeaderMap, HeaderValue, ORIGIN};
 use serde_json::{Value, json};
@@ -228,6 +230,121 @@ async fn acknowledged_writes_survive_sigkill() {
         .await
         .unwrap();
     assert_eq!(stored, settings);
+    service.kill_9();
+}
+
+/// The issued numbers of the service at `app` (sorted), and each one's invoice id.
+async fn issued(app: &TestApp) -> Vec<(String, String)> {
+    let list = app.json("/api/invoices?pageSize=100").await;
+    let mut issued: Vec<(String, String)> = list["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|i| i["status"] == "ISSUED")
+        .map(|i| {
+            let number = i["number"].as_str().unwrap().to_string();
+            (number, i["id"].as_str().unwrap().to_string())
+        })
+        .collect();
+    issued.sort();
+    issued
+}
+
+/// Whether `numbers` (sorted) are `YYYY-0001` … `YYYY-000n`.
+fn gapless(numbers: &[&str]) -> bool {
+    numbers
+        .iter()
+        .enumerate()
+        .all(|(i, n)| n.ends_with(&format!("-{:04}", i + 1)))
+}
+
+#[actix_web::test]
+async fn invoices_issued_at_once_while_the_service_is_killed_keep_their_numbers_gapless() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let app = TestApp::attach(&service.base);
+    app.setup().await;
+    let res = app.patch("/api/settings/company", &company(false)).await;
+    assert_eq!(res.status(), 200);
+    let buyer = app
+        .create("/api/customers", &customer("Verein", "DE", None))
+        .await;
+    let buyer = buyer["id"].as_str().unwrap().to_string();
+    let shop = shop(&app).await;
+    let mut drafts = Vec::new();
+    for _ in 0..24 {
+        let print = done(&app, &shop, &buyer, "12.50").await;
+        let invoice = app
+            .create(
+                "/api/invoices",
+                &json!({"customerId": buyer, "printIds": [print]}),
+            )
+            .await;
+        drafts.push(invoice["id"].as_str().unwrap().to_string());
+    }
+    // 16 issues at once; the service is killed a moment after they start (a different moment
+    // each run: the clock's nanoseconds).
+    let delay = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos()
+        % 25;
+    let issues = drafts[..16].iter().map(|id| {
+        let request = app
+            .client
+            .post(app.url(&format!("/api/invoices/{id}/issue")));
+        async move {
+            match request.json(&json!({})).send().await {
+                Ok(res) if res.status() == 200 => {
+                    let issued: Value = res.json().await.ok()?;
+                    Some((
+                        issued["number"].as_str()?.to_string(),
+                        issued["id"].as_str()?.to_string(),
+                    ))
+                }
+                _ => None,
+            }
+        }
+    });
+    let killer = async move {
+        tokio::time::sleep(Duration::from_millis(u64::from(delay))).await;
+        service.kill_9();
+    };
+    let (acknowledged, ()) =
+        futures_util::future::join(futures_util::future::join_all(issues), killer).await;
+    let acknowledged: Vec<(String, String)> = acknowledged.into_iter().flatten().collect();
+    eprintln!(
+        "{} of 16 issues acknowledged, the service killed after {delay} ms",
+        acknowledged.len()
+    );
+
+    let service = Service::start(dir.path());
+    let app = TestApp::attach(&service.base);
+    app.login().await;
+    let after = issued(&app).await;
+    let numbers: Vec<&str> = after.iter().map(|(n, _)| n.as_str()).collect();
+    assert!(gapless(&numbers), "{numbers:?} (killed after {delay} ms)");
+    for pair in &acknowledged {
+        assert!(
+            after.contains(pair),
+            "acknowledged {pair:?} lost: {after:?}"
+        );
+    }
+    // The rest are issued after the restart: the numbers go on, still gapless.
+    for id in &drafts {
+        let res = app
+            .post(&format!("/api/invoices/{id}/issue"), &json!({}))
+            .await;
+        assert!(
+            [200, 409].contains(&res.status().as_u16()),
+            "{}",
+            res.status()
+        );
+    }
+    let after = issued(&app).await;
+    let numbers: Vec<&str> = after.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(numbers.len(), 24);
+    assert!(gapless(&numbers), "{numbers:?}");
     service.kill_9();
 }
 

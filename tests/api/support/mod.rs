@@ -85,6 +85,17 @@ impl TestApp {
         }
     }
 
+    /// The helpers of a test app for a service running elsewhere at `base` (the real binary as
+    /// a child process), with its own client (log in with [`TestApp::login`]).
+    pub fn attach(base: &str) -> TestApp {
+        TestApp {
+            client: api_client(base),
+            base: base.to_string(),
+            origin: base.to_string(),
+            _dir: tempfile::tempdir().unwrap(),
+        }
+    }
+
     /// A fresh browser: own cookie jar, same-origin `Origin` on every request.
     pub fn browser(&self) -> Client {
         api_client(&self.origin)
