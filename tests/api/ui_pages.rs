@@ -356,6 +356,30 @@ async fn outcome_forms_record_retry_correct_once_and_report() {
     assert_ne!(retry, id);
     let copy = app.json(&format!("/api/prints/{retry}")).await;
     assert_eq!(copy["retriedFromId"], json!(id));
+    // The retry is made without a price (the spec); its page offers the failed print's in one
+    // click, once.
+    assert!(copy["salesValue"].is_null());
+    let retry_page = format!("/prints/{retry}");
+    let (_, shown) = page(&client, &app, &retry_page).await;
+    assert!(
+        shown.contains(r#"id="retry-price""#) && shown.contains("20.00"),
+        "{shown}"
+    );
+    let take = format!("{retry_page}/actions/retryPrice");
+    let res = submit(&client, &app, &take, &[]).await;
+    assert_eq!(
+        location(&res),
+        format!("{retry_page}?did=retryPrice&from={retry}")
+    );
+    assert_eq!(
+        app.json(&format!("/api/prints/{retry}")).await["salesValue"],
+        "20"
+    );
+    let (_, shown) = page(&client, &app, location(&res)).await;
+    assert!(!shown.contains(r#"id="retry-price""#), "{shown}");
+    assert!(shown.contains("takes the failed print"), "{shown}");
+    let res = submit(&client, &app, &take, &[]).await;
+    assert_eq!(res.status().as_u16(), 409, "nothing left to take");
 
     let mut correction = outcome("SUCCESS", "");
     correction.push(("correctionNote", "Accepted after all".into()));

@@ -14,6 +14,7 @@ use crate::inventory::get;
 use crate::maintenance::tasks::Override;
 use crate::txn::Txn;
 use crate::{Error, Result, list, series, settings};
+use rust_decimal::Decimal;
 use storage::records::{
     Customer, Invoice, InvoiceKind, Print, PrintSource, PrintStatus, Quote, Series, Settings,
 };
@@ -72,6 +73,14 @@ print_command!(
         status: PrintStatus, /// Who moves it to PRINTING past an overdue blocking task, and why.
         maintenance_override: Option<Override> },
     |this, txn, now| lifecycle::set_status(txn, this.id, this.status, this.maintenance_override.as_ref(), now)
+);
+
+print_command!(
+    /// Gives a DRAFT retry the failed print's sales value. Errors: as
+    /// [`lifecycle::take_retry_price`].
+    TakeRetryPrice { /// The retry.
+        id: Id },
+    |this, txn, now| lifecycle::take_retry_price(txn, this.id, now)
 );
 
 print_command!(
@@ -179,6 +188,9 @@ impl Query for Calculate {
 pub struct Detail {
     /// The print.
     pub print: Print,
+    /// The sales value a DRAFT retry without one may take from the failed print it retries
+    /// (`lifecycle::retry_price`).
+    pub retry_price: Option<Decimal>,
     /// Its customer.
     pub customer: Option<Customer>,
     /// Its series.
@@ -210,6 +222,7 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         .filter(|i| i.kind == InvoiceKind::Invoice && i.print_ids.contains(&id))
         .max_by_key(|i| (i.created_at, i.id));
     Ok(Detail {
+        retry_price: lifecycle::retry_price(snapshot, &print)?,
         invoice,
         quote,
         source: repo::source(snapshot, print.id)?,

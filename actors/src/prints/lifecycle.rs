@@ -14,6 +14,7 @@ use crate::txn::Txn;
 use crate::{Error, Result, series};
 use rust_decimal::Decimal;
 use storage::records::{Print, PrintStatus};
+use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
 /// The statuses `print` may move to now, the forward ones first (the next step first), then the
@@ -148,6 +149,25 @@ pub fn set_agreed_price(txn: &Txn, id: Id, net: Decimal, now: Timestamp) -> Resu
     print.updated_at = now;
     save(txn, Some(&old), &print)?;
     Ok(print)
+}
+
+/// The sales value the DRAFT retry `print` may take from the failed print it retries: that
+/// print's, while the retry has none (a retry is made without one, spec "Retry"; the failed print
+/// earned nothing, so its price is the customer's for the retry). Errors: [`Error::NotFound`].
+pub fn retry_price(tx: &impl Tx, print: &Print) -> Result<Option<Decimal>> {
+    match (print.status, print.retried_from_id, print.sales_value) {
+        (PrintStatus::Draft, Some(failed), None) => Ok(get(tx, failed)?.sales_value),
+        _ => Ok(None),
+    }
+}
+
+/// Gives the DRAFT retry `id` the failed print's sales value ([`retry_price`]), as a price the
+/// customer agreed to. Errors: [`Error::NotFound`]; [`Error::InvalidState`] when there is none
+/// to take (not a DRAFT retry, one priced already, or a failed print without a sales value).
+pub fn take_retry_price(txn: &Txn, id: Id, now: Timestamp) -> Result<Print> {
+    let print = get(txn, id)?;
+    let price = retry_price(txn, &print)?.ok_or(Error::InvalidState)?;
+    set_agreed_price(txn, id, price, now)
 }
 
 /// Sets the archive state. Errors: [`Error::NotFound`].

@@ -24,7 +24,7 @@ use actix_web::web::{Bytes, Path};
 use actors::prints::board;
 use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
-    RecordOutcome, Retry, SetPaid, SetStatus, is_backward, moves,
+    RecordOutcome, Retry, SetPaid, SetStatus, TakeRetryPrice, is_backward, moves,
 };
 use askama::Template;
 use deserr::Deserr;
@@ -210,6 +210,8 @@ struct DetailPage {
     fleet: Vec<print_fleet::FleetPart>,
     /// What the last command did, in words naming the print(s).
     notice: Option<String>,
+    /// The failed print's sales value a DRAFT retry without one may take, formatted.
+    retry_price: Option<String>,
 }
 
 impl DetailPage {
@@ -570,6 +572,7 @@ impl DetailPage {
                 .as_ref()
                 .and_then(|o| o.current())
                 .is_some_and(|r| r.status == OutcomeStatus::Failed),
+            retry_price: detail.retry_price.map(|p| t.money(p)),
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
             invoice: detail.invoice.map(|i| {
@@ -604,7 +607,8 @@ pub(super) async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) 
 
 /// Sends the print command named by the `{action}` of the form's path: `status` (field
 /// `status`), `paid` and `archive` (field `value`: `true`/`false`), `complete`, `duplicate`,
-/// `repeat`, `retry`. Replies with the print it answers (the new copy for a copy).
+/// `repeat`, `retry`, `retryPrice` (a DRAFT retry takes the failed print's sales value).
+/// Replies with the print it answers (the new copy for a copy).
 async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Print, ApiError> {
     let flag = form.get("value") == "true";
     let state = &ctx.state;
@@ -631,6 +635,7 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
             state.send(CopyPrint { id, kind }).await
         }
         "retry" => state.send(Retry { id }).await,
+        "retryPrice" => state.send(TakeRetryPrice { id }).await,
         _ => Err(ApiError::new(Code::NotFound)),
     }?;
     Ok(print)
@@ -676,6 +681,7 @@ async fn notice(ctx: &Ctx, print: &Print) -> Option<String> {
     Some(match did.as_str() {
         "status" => format!("{} {}.", said("notice.movedTo"), status()),
         "complete" => format!("{} {}.", said("notice.completed"), status()),
+        "retryPrice" => said("notice.retryPrice"),
         "paid" if print.paid => said("notice.paid"),
         "paid" => said("notice.unpaid"),
         "archive" if print.archived => said("notice.archived"),
