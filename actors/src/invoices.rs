@@ -930,13 +930,15 @@ impl Query for InvoicedPrints {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use storage::records::PostalAddress;
 
-    fn issued(due_on: &str, payments: &[&str]) -> Invoice {
+    /// An issued invoice `number` of one line (10 at 19 %: 11.90 due), due on `due_on`, with
+    /// `payments` (amounts) recorded.
+    pub(crate) fn issued(number: &str, due_on: &str, payments: &[&str]) -> Invoice {
         let party = InvoiceParty {
-            name: "A".into(),
+            name: "Verein".into(),
             address: PostalAddress {
                 street: "S".into(),
                 postal_code: "1".into(),
@@ -954,12 +956,20 @@ mod tests {
             customer_id: Id::new(),
             print_ids: Vec::new(),
             corrects: None,
-            lines: Vec::new(),
+            lines: vec![InvoiceLine {
+                print_id: None,
+                name: "Teil".into(),
+                quantity: Decimal::ONE,
+                unit: "C62".into(),
+                unit_price: Decimal::from(10),
+                vat: VatCategory::Standard,
+                vat_rate: Decimal::from(19),
+            }],
             adjustments: Vec::new(),
             note: None,
             issued: Some(Issued {
-                number: "2026-0001".into(),
-                issued_on: "2026-11-01".into(),
+                number: number.into(),
+                issued_on: "2026-10-01".into(),
                 due_on: due_on.into(),
                 seller: party.clone(),
                 buyer: party,
@@ -976,7 +986,7 @@ mod tests {
                 .iter()
                 .map(|a| Payment {
                     id: Id::new(),
-                    paid_on: "2026-11-02".into(),
+                    paid_on: "2026-10-02".into(),
                     amount: a.parse().unwrap(),
                     method: PaymentMethod::Transfer,
                     note: None,
@@ -993,13 +1003,13 @@ mod tests {
     fn an_invoice_is_overdue_the_day_after_its_due_day_until_paid_in_full() {
         let due: Decimal = "100".parse().unwrap();
         let on = |d: &str| d.parse::<Date>().unwrap();
-        let open = issued("2026-11-15", &[]);
+        let open = issued("2026-0001", "2026-11-15", &[]);
         assert_eq!(settlement(&open, due, on("2026-11-15")), Settlement::Open);
         assert_eq!(
             settlement(&open, due, on("2026-11-16")),
             Settlement::Overdue
         );
-        let part = issued("2026-11-15", &["30", "20"]);
+        let part = issued("2026-0001", "2026-11-15", &["30", "20"]);
         assert_eq!(
             settlement(&part, due, on("2026-11-10")),
             Settlement::PartlyPaid
@@ -1008,7 +1018,7 @@ mod tests {
             settlement(&part, due, on("2026-12-01")),
             Settlement::Overdue
         );
-        let paid = issued("2026-11-15", &["30", "70"]);
+        let paid = issued("2026-0001", "2026-11-15", &["30", "70"]);
         assert_eq!(settlement(&paid, due, on("2026-12-01")), Settlement::Paid);
         let mut draft = open;
         draft.issued = None;

@@ -364,74 +364,12 @@ fn backups(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use storage::records::{
-        InvoiceKind, InvoiceLine, InvoiceParty, Issued, Payment, PaymentMethod, PostalAddress,
-        VatCategory,
-    };
+    use crate::invoices::tests::issued;
     use storage::{Store, StoreOptions};
 
-    /// An issued invoice of one line (10 at 19 %: 11.90 due) due on `due_on`, with `paid`.
+    /// An issued invoice of one line (11.90 due) due on `due_on`, with `paid`.
     fn invoice(number: &str, due_on: &str, paid: Option<&str>) -> Invoice {
-        let party = InvoiceParty {
-            name: "Verein".into(),
-            address: PostalAddress {
-                street: "S".into(),
-                postal_code: "1".into(),
-                city: "C".into(),
-                country: "DE".into(),
-            },
-            vat_id: None,
-            tax_number: None,
-            email: "a@example.com".into(),
-            phone: None,
-        };
-        Invoice {
-            id: Id::new(),
-            kind: InvoiceKind::Invoice,
-            customer_id: Id::new(),
-            print_ids: Vec::new(),
-            corrects: None,
-            lines: vec![InvoiceLine {
-                print_id: None,
-                name: "Teil".into(),
-                quantity: Decimal::ONE,
-                unit: "C62".into(),
-                unit_price: Decimal::from(10),
-                vat: VatCategory::Standard,
-                vat_rate: Decimal::from(19),
-            }],
-            adjustments: Vec::new(),
-            note: None,
-            issued: Some(Issued {
-                number: number.into(),
-                issued_on: "2026-10-01".into(),
-                due_on: due_on.into(),
-                seller: party.clone(),
-                buyer: party,
-                buyer_reference: String::new(),
-                currency: "EUR".into(),
-                payment_terms: String::new(),
-                iban: String::new(),
-                bic: None,
-                language: "de-DE".into(),
-                preceding: None,
-                at: Timestamp(0),
-            }),
-            payments: paid
-                .map(|a| Payment {
-                    id: Id::new(),
-                    paid_on: "2026-10-02".into(),
-                    amount: a.parse().unwrap(),
-                    method: PaymentMethod::Transfer,
-                    note: None,
-                    recorded_at: Timestamp(0),
-                })
-                .into_iter()
-                .collect(),
-            archived: false,
-            created_at: Timestamp(0),
-            updated_at: Timestamp(0),
-        }
+        issued(number, due_on, paid.as_slice())
     }
 
     #[test]
