@@ -299,6 +299,71 @@ async fn an_overdue_blocking_task_refuses_printing_until_overridden_with_a_reaso
     assert_eq!(res.status(), 200);
 }
 
+/// Every route that takes a DRAFT past PRINTING without stopping there holds at the gate as the
+/// move to PRINTING does: the status move and PATCH to PRINTED, SHIPPED or DONE, and the complete
+/// action (which carries no override); the status move with a reason passes and records it.
+#[actix_web::test]
+async fn the_gate_holds_on_every_route_that_skips_printing_and_the_override_passes_it() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let plate = task(
+        &app,
+        &shop,
+        None,
+        json!({"unit": "HOURS", "count": 1}),
+        true,
+    )
+    .await;
+    let first = drafted(&app, &shop, 3600).await;
+    recorded(&app, &first, "SUCCESS", 3600).await;
+    assert_eq!(reread(&app, &plate).await["state"], "OVERDUE");
+
+    let next = drafted(&app, &shop, 600).await;
+    let id = next["id"].as_str().unwrap();
+    for to in ["PRINTED", "SHIPPED", "DONE"] {
+        let body = json!({"status": to});
+        let patched = app.patch(&format!("/api/prints/{id}"), &body).await;
+        assert_error(patched, 409, "MAINTENANCE_OVERDUE").await;
+        let moved = app.post(&format!("/api/prints/{id}/status"), &body).await;
+        assert_error(moved, 409, "MAINTENANCE_OVERDUE").await;
+    }
+    let completed = app
+        .post(&format!("/api/prints/{id}/complete"), &json!({}))
+        .await;
+    assert_error(completed, 409, "MAINTENANCE_OVERDUE").await;
+    let still: Value = app
+        .get(&format!("/api/prints/{id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(still["status"], "DRAFT", "nothing moved: {still}");
+    assert!(
+        reread(&app, &plate).await["overrides"]
+            .as_array()
+            .unwrap()
+            .is_empty()
+    );
+
+    let body = json!({"status": "DONE", "maintenanceOverride": "Printed on the spare plate"});
+    let res = app.post(&format!("/api/prints/{id}/status"), &body).await;
+    assert_eq!(res.status(), 200);
+    let done: Value = res.json().await.unwrap();
+    assert_eq!(done["status"], "DONE");
+    assert!(done["printingStartedAt"].is_null(), "no run times: {done}");
+    let overridden = reread(&app, &plate).await;
+    assert_eq!(overridden["overrides"][0]["printId"], id);
+    assert_eq!(
+        overridden["overrides"][0]["reason"],
+        "Printed on the spare plate"
+    );
+    // Moves that neither reach nor pass PRINTING are not held.
+    let back = json!({"status": "SHIPPED"});
+    let res = app.post(&format!("/api/prints/{id}/status"), &back).await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+}
+
 #[actix_web::test]
 async fn a_task_is_changed_and_archived_and_an_archived_one_is_not_done() {
     let app = TestApp::spawn().await;

@@ -134,3 +134,95 @@ async fn a_components_page_shows_its_wear_and_replaces_it() {
         "an archived part is not replaced again"
     );
 }
+
+/// The maintenance gate on a print's page, in German: an overdue blocking task names itself
+/// beside the override's reason field; "Als fertig markieren" on a DRAFT asks first (it skips
+/// PRINTING) and is then held at the gate; the refusal shows the form with the move preselected
+/// and an empty reason marked; a reason moves the print and is recorded on the task.
+#[actix_web::test]
+async fn a_blocked_print_offers_the_override_on_its_page_and_on_the_refusal() {
+    let (app, client) = signed_in().await;
+    let german = client
+        .patch(app.url("/api/auth/preferences"))
+        .json(&json!({"locale": "de-DE"}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(german.status(), 200);
+    let shop = shop(&app).await;
+    let body = json!({"printerId": shop.printer, "name": "Düse reinigen", "every": {"unit": "PRINTS", "count": 1}, "blocking": true});
+    let task = app.create("/api/maintenance", &body).await;
+    let mut first = draft(&shop, "Halter");
+    first["parts"] = json!([part(&shop, 600, "5")]);
+    let done = app.done(&first).await;
+    let first_id = done["id"].as_str().unwrap();
+    let recorded = app
+        .post(
+            &format!("/api/prints/{first_id}/outcome"),
+            &outcome(&done, "SUCCESS", 600, "5"),
+        )
+        .await;
+    assert_eq!(recorded.status(), 200);
+
+    let next = app.create("/api/prints", &draft(&shop, "Halter 2")).await;
+    let id = next["id"].as_str().unwrap();
+    let (_, body) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(body.contains(r#"id="maintenance-override""#), "{body}");
+    assert!(body.contains(r#"id="blocking-task">Düse reinigen</a>"#));
+    assert!(body.contains("Grund, trotzdem zu drucken"));
+
+    let complete = submit(
+        &client,
+        &app,
+        &format!("/prints/{id}/actions/complete"),
+        &[],
+    )
+    .await;
+    assert_eq!(
+        location(&complete),
+        format!("/prints/{id}?confirmMove=DONE")
+    );
+    let (_, asked) = page(&client, &app, location(&complete)).await;
+    assert!(
+        asked.contains("Drucken überspringen") && asked.contains("Wirklich weiter auf Fertig?"),
+        "{asked}"
+    );
+    let status = format!("/prints/{id}/actions/status");
+    let yes = [("status", "DONE"), ("confirmed", "yes")];
+    let refused = submit(&client, &app, &status, &yes).await;
+    assert_eq!(refused.status().as_u16(), 409);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains(r#"<option value="DONE" selected>"#), "{body}");
+    assert!(body.contains("Wartungsaufgabe dieses Druckers ist überfällig"));
+
+    let blank = [
+        ("status", "DONE"),
+        ("confirmed", "yes"),
+        ("maintenanceOverride", " "),
+    ];
+    let refused = submit(&client, &app, &status, &blank).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains(r#"<span class="fault">"#), "{body}");
+    let stored = app.json(&format!("/api/prints/{id}")).await;
+    assert_eq!(stored["status"], "DRAFT");
+
+    let reason = "Kunde wartet, Düse per Sicht geprüft";
+    let given = [
+        ("status", "DONE"),
+        ("confirmed", "yes"),
+        ("maintenanceOverride", reason),
+    ];
+    let moved = submit(&client, &app, &status, &given).await;
+    assert_eq!(moved.status().as_u16(), 303);
+    let stored = app.json(&format!("/api/prints/{id}")).await;
+    assert_eq!(stored["status"], "DONE");
+    let task_id = task["id"].as_str().unwrap();
+    let task = app.json(&format!("/api/maintenance/{task_id}")).await;
+    assert_eq!(task["overrides"][0]["reason"], reason);
+    let (_, body) = page(&client, &app, location(&moved)).await;
+    assert!(
+        !body.contains(r#"id="maintenance-override""#),
+        "a DONE print is not held"
+    );
+}

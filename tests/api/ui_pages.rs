@@ -264,6 +264,13 @@ async fn detail_commands_move_the_status_and_set_paid() {
     let res = submit(&client, &app, &act("status"), &[("status", "DRAFT")]).await;
     assert_eq!(res.status().as_u16(), 422, "no move back to DRAFT offered");
     let res = submit(&client, &app, &act("status"), &[("status", "DONE")]).await;
+    assert_eq!(
+        location(&res),
+        format!("/prints/{id}?confirmMove=DONE"),
+        "a skip asks"
+    );
+    let yes = [("status", "DONE"), ("confirmed", "yes")];
+    let res = submit(&client, &app, &act("status"), &yes).await;
     assert_eq!(location(&res), format!("/prints/{id}?did=status&from={id}"));
     let (_, moved) = page(&client, &app, location(&res)).await;
     assert!(

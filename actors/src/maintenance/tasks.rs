@@ -299,9 +299,40 @@ pub struct Override {
     pub reason: String,
 }
 
-/// Refuses moving `print` to PRINTING while a blocking task of one of its printers (or of a
-/// component its parts use) is overdue, unless `overridden`; an override is recorded on every
-/// such task. Errors: [`Error::MaintenanceOverdue`] naming the first overdue task;
+/// The blocking tasks that keep `print` from PRINTING at `now`: those of its printers (and of
+/// the components its parts use) that are overdue and not archived, in store order.
+/// Errors: the store fails.
+pub fn overdue_blocking(
+    tx: &impl Tx,
+    print: &Print,
+    now: Timestamp,
+) -> Result<Vec<MaintenanceTask>> {
+    let mut subjects: Vec<Id> = Vec::new();
+    for part in &print.parts {
+        subjects.push(part.printer_id);
+        subjects.push(part.build_plate_id);
+        subjects.extend(part.hotends.iter().map(|h| h.component_id));
+        subjects.extend(part.other_component_ids.iter().copied());
+    }
+    let mut candidates = Vec::new();
+    repo::for_each::<MaintenanceTask>(tx, |t| {
+        if t.blocking && !t.archived && subjects.contains(&subject(&t)) {
+            candidates.push(t);
+        }
+    })?;
+    let mut blocking = Vec::new();
+    for task in candidates {
+        let wear = repo::wear(tx, subject(&task))?;
+        if standing(&task, &wear, now).2 == State::Overdue {
+            blocking.push(task);
+        }
+    }
+    Ok(blocking)
+}
+
+/// Refuses taking `print` to PRINTING (or past it) while a blocking task is overdue
+/// ([`overdue_blocking`]), unless `overridden`; an override is recorded on every such task.
+/// Errors: [`Error::MaintenanceOverdue`] naming the first overdue task;
 /// [`Error::Validation`] at `maintenanceOverride` for an empty or too long reason (over 200
 /// characters).
 pub fn check_blocking(
@@ -310,26 +341,7 @@ pub fn check_blocking(
     overridden: Option<&Override>,
     now: Timestamp,
 ) -> Result<()> {
-    let mut subjects: Vec<Id> = Vec::new();
-    for part in &print.parts {
-        subjects.push(part.printer_id);
-        subjects.push(part.build_plate_id);
-        subjects.extend(part.hotends.iter().map(|h| h.component_id));
-        subjects.extend(part.other_component_ids.iter().copied());
-    }
-    let mut overdue = Vec::new();
-    repo::for_each::<MaintenanceTask>(txn, |t| {
-        if t.blocking && !t.archived && subjects.contains(&subject(&t)) {
-            overdue.push(t);
-        }
-    })?;
-    let mut blocking = Vec::new();
-    for task in overdue {
-        let wear = repo::wear(txn, subject(&task))?;
-        if standing(&task, &wear, now).2 == State::Overdue {
-            blocking.push(task);
-        }
-    }
+    let blocking = overdue_blocking(txn, print, now)?;
     let Some(first) = blocking.first() else {
         return Ok(());
     };

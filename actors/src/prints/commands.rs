@@ -11,12 +11,13 @@ use crate::command::PrintsWriter;
 use crate::command::{Command, Query, Snapshot};
 use crate::inventory::ListQuery;
 use crate::inventory::get;
-use crate::maintenance::tasks::Override;
+use crate::maintenance::tasks::{self, Override};
 use crate::txn::Txn;
 use crate::{Error, Result, list, series, settings};
 use rust_decimal::Decimal;
 use storage::records::{
-    Customer, Invoice, InvoiceKind, Print, PrintSource, PrintStatus, Quote, Series, Settings,
+    Customer, Invoice, InvoiceKind, MaintenanceTask, Print, PrintSource, PrintStatus, Quote,
+    Series, Settings,
 };
 use storage::repo::{self, all};
 use storage::{Id, Timestamp};
@@ -70,7 +71,7 @@ print_command!(
     /// Errors: [`Error::NotFound`]; [`Error::Immutable`] back to DRAFT; [`Error::Validation`].
     SetStatus { /// The print.
         id: Id, /// The new status.
-        status: PrintStatus, /// Who moves it to PRINTING past an overdue blocking task, and why.
+        status: PrintStatus, /// Who moves it to (or past) PRINTING despite an overdue blocking task, and why.
         maintenance_override: Option<Override> },
     |this, txn, now| lifecycle::set_status(txn, this.id, this.status, this.maintenance_override.as_ref(), now)
 );
@@ -201,6 +202,9 @@ pub struct Detail {
     pub quote: Option<Quote>,
     /// The invoice that bills it (none before one does).
     pub invoice: Option<Invoice>,
+    /// The first overdue blocking maintenance task that holds a move it may make
+    /// ([`lifecycle::passes_gate`]) now: the page offers the override's reason beside it.
+    pub blocking: Option<MaintenanceTask>,
 }
 
 fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
@@ -221,7 +225,18 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         .into_iter()
         .filter(|i| i.kind == InvoiceKind::Invoice && i.print_ids.contains(&id))
         .max_by_key(|i| (i.created_at, i.id));
+    let gated = lifecycle::moves(&print)
+        .into_iter()
+        .any(|to| lifecycle::passes_gate(print.status, to));
+    let blocking = if gated {
+        tasks::overdue_blocking(snapshot, &print, Timestamp::now())?
+            .into_iter()
+            .next()
+    } else {
+        None
+    };
     Ok(Detail {
+        blocking,
         retry_price: lifecycle::retry_price(snapshot, &print)?,
         invoice,
         quote,

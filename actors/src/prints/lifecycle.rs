@@ -60,12 +60,27 @@ pub fn is_backward(from: PrintStatus, to: PrintStatus) -> bool {
     rank(to) < rank(from)
 }
 
+/// Whether a move from `from` to `to` passes PRINTING without stopping there (DRAFT → DONE):
+/// the maintenance gate holds as for PRINTING, no run times are taken (the outcome form asks
+/// for them), and the UI asks before it.
+pub fn skips_printing(from: PrintStatus, to: PrintStatus) -> bool {
+    from == PrintStatus::Draft && rank(to) > rank(PrintStatus::Printing)
+}
+
+/// Whether a move from `from` to `to` reaches or passes PRINTING: the moves the maintenance
+/// gate holds ([`tasks::check_blocking`]). Every move out of DRAFT does.
+pub fn passes_gate(from: PrintStatus, to: PrintStatus) -> bool {
+    to == PrintStatus::Printing || skips_printing(from, to)
+}
+
 /// Moves print `id` to `status` ([`moves`]; the status it has is answered as done).
 /// Errors: [`Error::NotFound`]; [`Error::Immutable`] for a finalized print sent back to DRAFT;
 /// [`Error::InvalidState`] for a print with an outcome sent away from DONE;
 /// [`Error::Validation`] when a draft can no longer be priced (its inventory is gone);
-/// moving to PRINTING, [`Error::MaintenanceOverdue`] while a blocking task of its printers or
-/// components is overdue and `overridden` is none ([`tasks::check_blocking`]).
+/// moving to PRINTING or past it from DRAFT ([`passes_gate`]), [`Error::MaintenanceOverdue`]
+/// while a blocking task of its printers or components is overdue and `overridden` is none
+/// ([`tasks::check_blocking`]; the gate is ours, not the spec's: a print that skips PRINTING
+/// is made all the same, so the gate holds for it too).
 pub fn set_status(
     txn: &Txn,
     id: Id,
@@ -84,7 +99,7 @@ pub fn set_status(
             Error::InvalidState
         });
     }
-    if status == PrintStatus::Printing {
+    if passes_gate(old.status, status) {
         tasks::check_blocking(txn, &old, overridden, now)?;
     }
     let mut print = if old.status == PrintStatus::Draft {
@@ -112,7 +127,9 @@ pub fn set_status(
     Ok(print)
 }
 
-/// `POST /api/prints/:id/complete`: moves the print to DONE (from any status).
+/// `POST /api/prints/:id/complete`: moves the print to DONE (from any status). It carries no
+/// override: a DRAFT whose printer has an overdue blocking task is refused
+/// ([`Error::MaintenanceOverdue`]) and goes through the status move with a reason.
 /// Errors: as [`set_status`].
 pub fn complete(txn: &Txn, id: Id, now: Timestamp) -> Result<Print> {
     set_status(txn, id, PrintStatus::Done, None, now)
@@ -195,5 +212,9 @@ mod tests {
         assert_eq!(order(Done), [Shipped, Printed, Printing]);
         assert!(is_backward(Done, Printed) && is_backward(Shipped, Printing));
         assert!(!is_backward(Printing, Shipped) && !is_backward(Done, Done));
+        assert!(skips_printing(Draft, Done) && skips_printing(Draft, Printed));
+        assert!(!skips_printing(Draft, Printing) && !skips_printing(Printed, Done));
+        assert!(passes_gate(Draft, Printing) && passes_gate(Draft, Shipped));
+        assert!(passes_gate(Printed, Printing) && !passes_gate(Printing, Done));
     }
 }

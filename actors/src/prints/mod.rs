@@ -35,7 +35,8 @@ pub use index::PrintIndex;
 #[cfg(test)]
 pub(crate) use index::tests::print as test_print;
 pub use lifecycle::{
-    complete, is_backward, moves, set_agreed_price, set_archived, set_paid, set_status,
+    complete, is_backward, moves, passes_gate, set_agreed_price, set_archived, set_paid,
+    set_status, skips_printing,
 };
 pub use plan::{
     FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, MAX_WORK_LINES, PartInput, PrintInput,

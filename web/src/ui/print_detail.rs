@@ -21,10 +21,12 @@ use crate::error::{ApiError, Code};
 use crate::input;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
+use actors::maintenance::tasks::Override;
 use actors::prints::board;
 use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
-    RecordOutcome, Retry, SetPaid, SetStatus, TakeRetryPrice, is_backward, moves,
+    RecordOutcome, Retry, SetPaid, SetStatus, TakeRetryPrice, is_backward, moves, passes_gate,
+    skips_printing,
 };
 use askama::Template;
 use deserr::Deserr;
@@ -190,8 +192,12 @@ struct DetailPage {
     /// Labour and step lines, for their actual minutes.
     work_minutes: Vec<WorkMinutesRow>,
     moves: Vec<(String, String)>,
-    /// A backward move asked for and not yet confirmed: its status (wire) and label.
-    confirm_move: Option<(String, String)>,
+    /// A move that asks first (back in the flow, or past PRINTING from DRAFT) and is not yet
+    /// confirmed: its status (wire), its label and the question's locale key.
+    confirm_move: Option<(String, String, &'static str)>,
+    /// The overdue blocking maintenance task that holds a move the print may make: (its name,
+    /// the moves it holds as (wire, label), the move asked for (wire), the reason entered).
+    blocking: Option<Blocking>,
     outcome_status: String,
     revisions: Vec<RevisionRow>,
     /// `record`, `correct` or `""`: which outcome form the print takes.
@@ -212,6 +218,19 @@ struct DetailPage {
     notice: Option<String>,
     /// The failed print's sales value a DRAFT retry without one may take, formatted.
     retry_price: Option<String>,
+}
+
+/// The maintenance gate on a print's page: the overdue task, the moves it holds and the
+/// override's reason field ([`actors::maintenance::tasks::check_blocking`]).
+struct Blocking {
+    /// The task's name.
+    task: String,
+    /// The moves it holds, (wire, label), the next step first.
+    moves: Vec<(String, String)>,
+    /// The move asked for (wire): preselected.
+    asked: String,
+    /// The reason as entered (a refused one is shown again).
+    reason: String,
 }
 
 impl DetailPage {
@@ -456,9 +475,40 @@ fn outcome_form(t: &Tr, print: &PrintDto) -> Submitted {
     form
 }
 
+/// A status move asked for on the page: the status and the override's reason as entered.
+#[derive(Debug, Clone, Default)]
+struct Asked {
+    status: Option<PrintStatus>,
+    reason: String,
+}
+
+impl Asked {
+    /// The move a command form asks for: `status`'s field, DONE for `complete`.
+    fn of(action: &str, form: &Submitted) -> Asked {
+        let status = match action {
+            "status" => status_of(form.get("status")),
+            "complete" => Some(PrintStatus::Done),
+            _ => None,
+        };
+        let reason = form.get("maintenanceOverride").to_string();
+        Asked { status, reason }
+    }
+}
+
 /// The print's page: its detail, with `form` (the refused values, else the current outcome) and
 /// `faults`, answered with `status`.
 async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: StatusCode) -> Page {
+    render_move(ctx, form, faults, status, Asked::default()).await
+}
+
+/// [`render`], with the status move `asked` for (refused or to confirm).
+async fn render_move(
+    ctx: Ctx,
+    form: Option<Submitted>,
+    faults: Faults,
+    status: StatusCode,
+    asked: Asked,
+) -> Page {
     let detail = ctx.query(PrintDetail(ctx.id()?)).await?;
     let print = PrintDto::from(&detail.print);
     let fleet = print_fleet::parts(&ctx, &print, form_kind(&print) == "record").await;
@@ -467,17 +517,42 @@ async fn render(ctx: Ctx, form: Option<Submitted>, faults: Faults, status: Statu
         print_fleet::prefill(&mut prefilled, &print, &fleet);
         Some(prefilled)
     });
-    let asked = ctx.param("confirmMove");
-    let confirm_move = status_of(&asked)
-        .filter(|s| is_backward(detail.print.status, *s) && moves(&detail.print).contains(s))
-        .map(|_| {
-            let label = ctx.chrome.t.t(&format!("status.{asked}")).to_string();
-            (asked.clone(), label)
+    let t = &ctx.chrome.t;
+    let current = detail.print.status;
+    let confirm = ctx.param("confirmMove");
+    let confirm_move = status_of(&confirm)
+        .filter(|s| moves(&detail.print).contains(s))
+        .and_then(|s| question(current, s))
+        .map(|key| {
+            (
+                confirm.clone(),
+                t.t(&format!("status.{confirm}")).to_string(),
+                key,
+            )
         });
+    // A DRAFT's every move is held; a later print's only way back to PRINTING is, and the
+    // form shows once that move is asked for.
+    let held = current == PrintStatus::Draft
+        || asked.status.is_some_and(|s| passes_gate(current, s));
+    let blocking = detail.blocking.as_ref().filter(|_| held).map(|task| {
+        let moves: Vec<(String, String)> = moves(&detail.print)
+            .into_iter()
+            .filter(|s| passes_gate(current, *s))
+            .map(|s| labelled(t, s))
+            .collect();
+        let asked_status = asked.status.or_else(|| status_of(&confirm));
+        Blocking {
+            task: task.name.clone(),
+            asked: asked_status.map_or_else(String::new, |s| labelled(t, s).0),
+            moves,
+            reason: asked.reason.clone(),
+        }
+    });
     let notice = notice(&ctx, &detail.print).await;
     let mut page = DetailPage::of(ctx.chrome.clone(), detail, form, faults);
     page.fleet = fleet;
     page.confirm_move = confirm_move;
+    page.blocking = blocking;
     page.notice = notice;
     Ok(html(status, page.render()))
 }
@@ -489,6 +564,26 @@ fn form_kind(print: &PrintDto) -> &'static str {
         (Some(_), _, false) => "correct",
         (None, "DONE", false) => "record",
         _ => "",
+    }
+}
+
+/// A status as (wire name, label in the page's language).
+fn labelled(t: &Tr, status: PrintStatus) -> (String, String) {
+    let name = wire(&Status::from(status));
+    let label = t.t(&format!("status.{name}")).to_string();
+    (name, label)
+}
+
+/// The question a move from `from` to `to` asks before it is made, as a locale key: back in the
+/// flow ([`is_backward`]), or past PRINTING from DRAFT ([`skips_printing`]: no run times are
+/// taken); none for the others.
+fn question(from: PrintStatus, to: PrintStatus) -> Option<&'static str> {
+    if is_backward(from, to) {
+        Some("detail.confirmBack")
+    } else if skips_printing(from, to) {
+        Some("detail.confirmSkip")
+    } else {
+        None
     }
 }
 
@@ -539,13 +634,10 @@ impl DetailPage {
             work_minutes: work_minutes_rows(t, &print, &form),
             moves: moves(&detail.print)
                 .into_iter()
-                .map(|s| wire(&Status::from(s)))
-                .map(|m| {
-                    let label = t.t(&format!("status.{m}")).to_string();
-                    (m, label)
-                })
+                .map(|s| labelled(t, s))
                 .collect(),
             confirm_move: None,
+            blocking: None,
             outcome_status: outcome
                 .map(|o| t.t(&format!("outcome.{}", wire(&o.status))).to_string())
                 .unwrap_or_default(),
@@ -605,9 +697,16 @@ pub(super) async fn refuse(ctx: Ctx, error: &ApiError, form: Option<Submitted>) 
     render(ctx, form, Faults::of(error), error.code.status()).await
 }
 
+/// Shows the print again with the faults of a refused status move `asked` for (the maintenance
+/// gate's override form takes its status and reason).
+async fn refuse_move(ctx: Ctx, error: &ApiError, asked: Asked) -> Page {
+    render_move(ctx, None, Faults::of(error), error.code.status(), asked).await
+}
+
 /// Sends the print command named by the `{action}` of the form's path: `status` (field
-/// `status`), `paid` and `archive` (field `value`: `true`/`false`), `complete`, `duplicate`,
-/// `repeat`, `retry`, `retryPrice` (a DRAFT retry takes the failed print's sales value).
+/// `status`, with the maintenance override's reason in `maintenanceOverride` when given),
+/// `paid` and `archive` (field `value`: `true`/`false`), `complete`, `duplicate`, `repeat`,
+/// `retry`, `retryPrice` (a DRAFT retry takes the failed print's sales value).
 /// Replies with the print it answers (the new copy for a copy).
 async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Print, ApiError> {
     let flag = form.get("value") == "true";
@@ -616,10 +715,14 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
         "status" => {
             let status = status_of(form.get("status"))
                 .ok_or_else(|| ApiError::field("status", "errors.invalidValue"))?;
+            let reason = form.get("maintenanceOverride");
             let command = SetStatus {
                 id,
                 status,
-                maintenance_override: None,
+                maintenance_override: form.checked("maintenanceOverride").then(|| Override {
+                    by: ctx.user.account.id,
+                    reason: reason.to_string(),
+                }),
             };
             state.send(command).await
         }
@@ -646,14 +749,16 @@ async fn command(ctx: &Ctx, id: Id, action: &str, form: &Submitted) -> Result<Pr
 pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    // A move back in the flow is confirmed first (the page asks, with a form that says yes).
-    if path.1 == "status"
-        && form.get("confirmed") != "yes"
-        && let Some(to) = status_of(form.get("status"))
+    let asked = Asked::of(&path.1, &form);
+    // A move back in the flow or past PRINTING is confirmed first (the page asks, with a form
+    // that says yes).
+    if form.get("confirmed") != "yes"
+        && let Some(to) = asked.status
     {
         let current = ctx.query(PrintDetail(id)).await?.print.status;
-        if is_backward(current, to) {
-            let asked = format!("{}?confirmMove={}", paths::print(id), form.get("status"));
+        if question(current, to).is_some() {
+            let wire = labelled(&ctx.chrome.t, to).0;
+            let asked = format!("{}?confirmMove={wire}", paths::print(id));
             return Ok(see_other(&asked));
         }
     }
@@ -664,7 +769,7 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
                     .unwrap_or_default();
             Ok(see_other(&format!("{}?{did}", paths::print(print.id))))
         }
-        Err(e) => refuse(ctx, &e, None).await,
+        Err(e) => refuse_move(ctx, &e, asked).await,
     }
 }
 

@@ -177,8 +177,8 @@ impl StatusInput {
 pub struct StatusMove {
     /// The new status; never back to DRAFT once left.
     pub status: Status,
-    /// Why the print goes to PRINTING although a blocking maintenance task of its printer or
-    /// components is overdue (1–200 characters; recorded on the task). Without it such a move
+    /// Why the print goes to PRINTING (or past it from DRAFT) although a blocking maintenance
+    /// task of its printer or components is overdue (1–200 characters; recorded on the task). Without it such a move
     /// is refused with 409 `MAINTENANCE_OVERDUE`.
     #[deserr(default)]
     pub maintenance_override: Option<Name>,
@@ -195,7 +195,7 @@ pub struct StatusMove {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "IMMUTABLE back to DRAFT; INVALID_STATE away from DONE with an outcome; MAINTENANCE_OVERDUE to PRINTING while a blocking task is overdue (the message names it) and no override is given", body = ErrorBody),
+        (status = 409, description = "IMMUTABLE back to DRAFT; INVALID_STATE away from DONE with an outcome; MAINTENANCE_OVERDUE to PRINTING, or past it from DRAFT, while a blocking task is overdue (the message names it) and no override is given", body = ErrorBody),
         (status = 422, body = ErrorBody),
     ),
     security(("session" = []))
@@ -290,7 +290,7 @@ impl Deserr<Faults> for PrintPatch {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, body = ErrorBody),
-        (status = 409, description = "IMMUTABLE: edit of a finalized print, or back to DRAFT; MAINTENANCE_OVERDUE: to PRINTING while a blocking maintenance task is overdue (pass it with `POST /api/prints/{id}/status`)", body = ErrorBody),
+        (status = 409, description = "IMMUTABLE: edit of a finalized print, or back to DRAFT; MAINTENANCE_OVERDUE: to PRINTING, or past it from DRAFT, while a blocking maintenance task is overdue (pass it with `POST /api/prints/{id}/status`)", body = ErrorBody),
         (status = 422, body = ErrorBody),
     ),
     security(("session" = []))
@@ -328,6 +328,7 @@ macro_rules! action {
                 (status = 401, body = ErrorBody),
                 (status = 403, body = ErrorBody),
                 (status = 404, body = ErrorBody),
+                (status = 409, description = "The print's state refuses it: INVALID_STATE (a retry of a print that did not fail, a complete away from an outcome's DONE), MAINTENANCE_OVERDUE (a complete of a DRAFT held by an overdue blocking task: it carries no override, the status move does)", body = ErrorBody),
                 (status = 422, description = "Its inventory can no longer be priced", body = ErrorBody),
             ),
             security(("session" = []))
