@@ -9,17 +9,18 @@ use crate::Result;
 use crate::command;
 use crate::invoices::{self, Settlement};
 use crate::money;
-use crate::prints::PrintIndex;
 use crate::prints::PrinterElectricity;
 pub use crate::prints::board::Kpis;
 use crate::prints::board::{CATEGORIES, Figures};
+use crate::prints::query::PrintFilter;
+use crate::prints::{Outcome, PrintIndex};
 use crate::settings;
 use jiff::ToSpan;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashSet};
 use storage::Id;
-use storage::records::{CostCategory, Customer, Invoice, InvoiceKind, Printer};
+use storage::records::{CostCategory, Customer, Invoice, InvoiceKind, PrintStatus, Printer};
 use storage::repo::{self, Tx};
 
 /// The period a dashboard covers.
@@ -124,6 +125,9 @@ pub struct Dashboard {
     pub electricity: Vec<(Id, String, PrinterElectricity)>,
     /// What customers owe today on issued invoices.
     pub receivables: Receivables,
+    /// DONE prints (not archived, whatever the period) still waiting for their outcome: their
+    /// realized revenue and margin stay 0 until it is recorded.
+    pub waiting_outcome: usize,
 }
 
 /// Computes the dashboard for `period`, with today taken in the instance time zone, from the
@@ -192,7 +196,18 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
         },
         electricity,
         receivables: receivables(tx, today)?,
+        waiting_outcome: index.page(&waiting_outcome(), 0, 0)?.1,
     })
+}
+
+/// The DONE prints without an outcome, archived ones left out (the prints list's
+/// `?status=DONE&outcome=PENDING`).
+fn waiting_outcome() -> PrintFilter {
+    PrintFilter {
+        statuses: vec![PrintStatus::Done],
+        outcomes: vec![Outcome::Pending],
+        ..PrintFilter::default()
+    }
 }
 
 /// The customers the dashboard leaves out (`Some(id)`, as the board keys them).

@@ -863,3 +863,73 @@ async fn a_printers_meter_is_linked_and_unlinked_on_its_page() {
         Value::Null
     );
 }
+
+/// "Done, with this outcome" at PRINTED (and the hint at PRINTING): one form moves the print to
+/// DONE and records its outcome, each by its own rule; a refused outcome leaves it PRINTED. A
+/// DONE print without an outcome says its realized figures wait, and the dashboard counts it.
+#[actix_web::test]
+async fn the_outcome_is_taken_from_printed_and_the_dashboard_counts_what_waits() {
+    let (app, client, shop, id) = bracket().await;
+    let status = |to: &'static str| json!({"status": to});
+    let path = format!("/api/prints/{id}");
+    assert_eq!(app.patch(&path, &status("PRINTING")).await.status(), 200);
+    let (_, printing) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(printing.contains(r#"id="outcome-soon""#), "{printing}");
+    assert!(!printing.contains(r#"id="outcome-form""#));
+    assert_eq!(app.patch(&path, &status("PRINTED")).await.status(), 200);
+    let (_, printed) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(
+        printed.contains(r#"name="finish" value="yes""#),
+        "{printed}"
+    );
+    assert!(printed.contains("Done, with this outcome"));
+
+    let print = app.json(&path).await;
+    let usage = print["usages"][0]["id"].as_str().unwrap();
+    let form = |grams: &'static str| {
+        vec![
+            ("finish", "yes"),
+            ("status", "SUCCESS"),
+            ("durationMinutes", "90"),
+            ("filaments[0].usageId", usage),
+            ("filaments[0].usedGrams", grams),
+        ]
+    };
+    let outcome = format!("/prints/{id}/outcome");
+    let refused = submit(&client, &app, &outcome, &form("-3")).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let kept = app.json(&path).await;
+    assert_eq!(kept["status"], "PRINTED", "nothing half-written: {kept}");
+    assert!(kept["outcome"].is_null());
+
+    let done = submit(&client, &app, &outcome, &form("41.5")).await;
+    assert_eq!(done.status().as_u16(), 303);
+    assert_eq!(location(&done), format!("/prints/{id}?did=finished"));
+    let stored = app.json(&path).await;
+    assert_eq!(stored["status"], "DONE");
+    assert_eq!(stored["outcome"]["status"], "SUCCESS");
+    assert_eq!(stored["outcome"]["filaments"][0]["usedGrams"], "41.5");
+    let (_, shown) = page(&client, &app, location(&done)).await;
+    assert!(
+        shown.contains("Done, with its outcome recorded."),
+        "{shown}"
+    );
+    assert!(!shown.contains(r#"id="outcome-waits""#));
+
+    // Another one moved to DONE without an outcome: its page and the dashboard say it waits.
+    let other = app.done(&draft(&shop, "Hook")).await;
+    let other_id = other["id"].as_str().unwrap();
+    let (_, waits) = page(&client, &app, &format!("/prints/{other_id}")).await;
+    assert!(waits.contains(r#"id="outcome-waits""#), "{waits}");
+    let (_, board) = page(&client, &app, "/dashboard").await;
+    let card = board.split(r#"id="waiting-outcome""#).nth(1).unwrap();
+    assert!(
+        card.contains("Finished prints waiting for their outcome: 1</a>"),
+        "{card}"
+    );
+    let (_, listed) = page(&client, &app, "/prints?status=DONE&outcome=PENDING").await;
+    assert!(
+        listed.contains("Hook") && !listed.contains(">Bracket<"),
+        "{listed}"
+    );
+}

@@ -134,6 +134,28 @@ print_command!(
 );
 
 print_command!(
+    /// Moves a PRINTED or SHIPPED print to DONE and records its outcome, in one transaction:
+    /// "done, with this outcome" while the part is on the scale. Each step keeps its own rule
+    /// (the move as [`lifecycle::set_status`], the outcome as [`outcome::record`], which the spec
+    /// takes on DONE prints only); a refused outcome leaves the print where it was.
+    /// Errors: [`Error::InvalidState`] from any other status; those of both steps.
+    FinishWithOutcome { /// The print.
+        id: Id, /// What happened.
+        input: OutcomeInput },
+    |this, txn, now| finish(txn, this.id, &this.input, now)
+);
+
+/// [`FinishWithOutcome`].
+fn finish(txn: &Txn, id: Id, input: &OutcomeInput, now: Timestamp) -> Result<Print> {
+    let print = draft::get(txn, id)?;
+    if !matches!(print.status, PrintStatus::Printed | PrintStatus::Shipped) {
+        return Err(Error::InvalidState);
+    }
+    lifecycle::set_status(txn, id, PrintStatus::Done, None, now)?;
+    outcome::record(txn, id, input, now)
+}
+
+print_command!(
     /// Appends a corrected revision and books only the consumption deltas.
     /// Errors: as [`outcome::correct`].
     CorrectOutcome { /// The print.

@@ -22,9 +22,9 @@ mod summary;
 
 pub use commands::{
     ArchivePrint, Calculate, Complete, CopyPrint, CorrectOutcome, CreateDraft, Detail, Export,
-    ExportData, GetPrint, History, ListPrints, MAX_EXPORT, NextRun, PrintDetail, PrintPage,
-    PrintsFromFile, RecordOutcome, ReplaceDraft, Report, ReportData, Retry, Scope, SetPaid,
-    SetStatus, SourceOf, TakeRetryPrice,
+    ExportData, FinishWithOutcome, GetPrint, History, ListPrints, MAX_EXPORT, NextRun, PrintDetail,
+    PrintPage, PrintsFromFile, RecordOutcome, ReplaceDraft, Report, ReportData, Retry, Scope,
+    SetPaid, SetStatus, SourceOf, TakeRetryPrice,
 };
 pub use draft::{CopyKind, calculate, copy, create, get, replace};
 pub use entry::{IndexEntry, Outcome};

@@ -24,9 +24,9 @@ use actix_web::web::{Bytes, Path};
 use actors::maintenance::tasks::Override;
 use actors::prints::board;
 use actors::prints::{
-    ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, PrintDetail,
-    RecordOutcome, Retry, SetPaid, SetStatus, TakeRetryPrice, is_backward, moves, passes_gate,
-    skips_printing,
+    ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, Detail, FinishWithOutcome,
+    PrintDetail, RecordOutcome, Retry, SetPaid, SetStatus, TakeRetryPrice, is_backward, moves,
+    passes_gate, skips_printing,
 };
 use askama::Template;
 use deserr::Deserr;
@@ -511,7 +511,8 @@ async fn render_move(
 ) -> Page {
     let detail = ctx.query(PrintDetail(ctx.id()?)).await?;
     let print = PrintDto::from(&detail.print);
-    let fleet = print_fleet::parts(&ctx, &print, form_kind(&print) == "record").await;
+    let recording = matches!(form_kind(&print), "record" | "finish");
+    let fleet = print_fleet::parts(&ctx, &print, recording).await;
     let form = form.or_else(|| {
         let mut prefilled = outcome_form(&ctx.chrome.t, &print);
         print_fleet::prefill(&mut prefilled, &print, &fleet);
@@ -532,8 +533,8 @@ async fn render_move(
         });
     // A DRAFT's every move is held; a later print's only way back to PRINTING is, and the
     // form shows once that move is asked for.
-    let held = current == PrintStatus::Draft
-        || asked.status.is_some_and(|s| passes_gate(current, s));
+    let held =
+        current == PrintStatus::Draft || asked.status.is_some_and(|s| passes_gate(current, s));
     let blocking = detail.blocking.as_ref().filter(|_| held).map(|task| {
         let moves: Vec<(String, String)> = moves(&detail.print)
             .into_iter()
@@ -557,12 +558,16 @@ async fn render_move(
     Ok(html(status, page.render()))
 }
 
-/// Which outcome form the page shows: `record`, `correct` or none (`""`; archived or not DONE).
+/// Which outcome form the page shows: `record` (DONE), `finish` (PRINTED or SHIPPED: done,
+/// with this outcome), `correct` (recorded), `soon` (PRINTING: a hint that it comes once
+/// printed) or none (`""`; archived or DRAFT).
 fn form_kind(print: &PrintDto) -> &'static str {
     match (&print.outcome, wire(&print.status).as_str(), print.archived) {
         (_, _, true) => "",
         (Some(_), _, false) => "correct",
         (None, "DONE", false) => "record",
+        (None, "PRINTED" | "SHIPPED", false) => "finish",
+        (None, "PRINTING", false) => "soon",
         _ => "",
     }
 }
@@ -787,6 +792,7 @@ async fn notice(ctx: &Ctx, print: &Print) -> Option<String> {
         "status" => format!("{} {}.", said("notice.movedTo"), status()),
         "complete" => format!("{} {}.", said("notice.completed"), status()),
         "retryPrice" => said("notice.retryPrice"),
+        "recorded" | "finished" | "corrected" => said(&format!("notice.{did}")),
         "paid" if print.paid => said("notice.paid"),
         "paid" => said("notice.unpaid"),
         "archive" if print.archived => said("notice.archived"),
@@ -849,11 +855,19 @@ pub(super) fn outcome_tree(t: &Tr, form: &Submitted) -> serde_json::Value {
     tree
 }
 
-/// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools).
+/// `POST /prints/{id}/outcome`: records the outcome (and books the consumption on the spools);
+/// with `finish=yes` (the form of a PRINTED or SHIPPED print), moves it to DONE first, in the
+/// same write ([`FinishWithOutcome`]).
 pub async fn record(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
-    let form = Submitted::parse(&body);
+    let mut form = Submitted::parse(&body);
+    let finish = form.get("finish") == "yes";
+    form.0.retain(|(name, _)| name != "finish");
     let result = match ctx.typed(|| outcome_input::<OutcomeInputDto>(&ctx.chrome.t, &form)) {
+        Ok(input) if finish => {
+            let input = input.into();
+            ctx.state.send(FinishWithOutcome { id, input }).await
+        }
         Ok(input) => {
             let input = input.into();
             ctx.state.send(RecordOutcome { id, input }).await
@@ -861,7 +875,10 @@ pub async fn record(ctx: Ctx, body: Bytes) -> Page {
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => Ok(see_other(&paths::print(id))),
+        Ok(_) => {
+            let did = if finish { "finished" } else { "recorded" };
+            Ok(see_other(&format!("{}?did={did}", paths::print(id))))
+        }
         Err(e) => refuse(ctx, &e, Some(form)).await,
     }
 }
@@ -878,7 +895,7 @@ pub async fn correct(ctx: Ctx, body: Bytes) -> Page {
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => Ok(see_other(&paths::print(id))),
+        Ok(_) => Ok(see_other(&format!("{}?did=corrected", paths::print(id)))),
         Err(e) => refuse(ctx, &e, Some(form)).await,
     }
 }
