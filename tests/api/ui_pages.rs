@@ -296,8 +296,14 @@ async fn detail_commands_move_the_status_and_set_paid() {
 #[actix_web::test]
 async fn the_editor_refuses_a_finalized_print() {
     let (app, client, shop, id) = done_bracket().await;
-    // A finalized print's draft data cannot change: the editor says so, the print stays.
+    // A finalized print has no editor: its page says why (and offers no dead move form).
     let edit = format!("/prints/{id}/edit");
+    let opened = client.get(app.url(&edit)).send().await.unwrap();
+    assert_eq!(opened.status().as_u16(), 303);
+    assert_eq!(location(&opened), format!("/prints/{id}?did=frozen"));
+    let (_, said) = page(&client, &app, location(&opened)).await;
+    assert!(said.contains("This print has left draft"), "{said}");
+    // A form sent all the same is refused, the print stays.
     let renamed = [
         ("name", "Renamed"),
         ("parts[0].printerId", shop.printer.as_str()),
@@ -915,6 +921,10 @@ async fn the_outcome_is_taken_from_printed_and_the_dashboard_counts_what_waits()
         "{shown}"
     );
     assert!(!shown.contains(r#"id="outcome-waits""#));
+    assert!(
+        !shown.contains(r#"id="move-status""#),
+        "a recorded print has nowhere to move: no dead control"
+    );
 
     // Another one moved to DONE without an outcome: its page and the dashboard say it waits.
     let other = app.done(&draft(&shop, "Hook")).await;

@@ -18,7 +18,7 @@ use super::paths;
 use super::print_detail;
 use crate::api::prints::input::WorkKind;
 use crate::api::prints::sliced::{self, SlicedPreviewDto};
-use crate::api::prints::{PrintDto, PrintInputDto};
+use crate::api::prints::{PrintDto, PrintInputDto, Status};
 use crate::error::{ApiError, Rendered};
 use crate::input;
 use actix_multipart::Multipart;
@@ -545,8 +545,14 @@ async fn stored(ctx: &Ctx) -> Result<PrintDto, Rendered> {
 /// `GET /prints/{id}/edit`: the draft's data in the editor, with what saving it would refuse
 /// beside its field (a copy's line whose filament has no active spool left, a record archived
 /// since): the draft is priced as a save would, nothing is stored.
+///
+/// A print that has left DRAFT has no editor (its data is frozen): the page answers 303 to the
+/// print, which says so.
 pub async fn edit_form(ctx: Ctx) -> Page {
     let print = stored(&ctx).await?;
+    if !matches!(print.status, Status::Draft) {
+        return Ok(see_other(&format!("{}?did=frozen", paths::print(ctx.id()?))));
+    }
     let tree = document_of(&print);
     let priced = match ctx.typed(|| input::parse::<PrintInputDto>(tree.clone())) {
         Ok(draft) => match draft.into_input() {
