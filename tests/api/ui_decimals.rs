@@ -136,3 +136,44 @@ async fn an_error_page_speaks_german_and_names_the_field_in_words() {
         "never the API's English: {body}"
     );
 }
+
+/// A slicer's 3 h 31 min 25 s (12,685 s) reads `3:31` on the print's page (the seconds dropped,
+/// as the slicer says it) and `211,42` minutes in the editor and the outcome form (not
+/// `211,4166…`), and saving the form as shown keeps the 12,685 s.
+#[actix_web::test]
+async fn a_slicers_print_time_reads_as_hours_and_minutes_and_short_minutes() {
+    let (app, client) = signed_in().await;
+    in_german(&app, &client).await;
+    let shop = shop(&app).await;
+    let mut body = crate::support::draft(&shop, "Halter");
+    body["parts"] = json!([crate::support::part(&shop, 12_685, "41")]);
+    let id = app.create("/api/prints", &body).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let (_, editor) = page(&client, &app, &format!("/prints/{id}/edit")).await;
+    assert!(editor.contains(r#"value="211,42""#), "{editor}");
+    assert!(!editor.contains("211,4166"));
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(detail.contains("<strong>3:31"), "{detail}");
+
+    let done = app
+        .post(&format!("/api/prints/{id}/complete"), &json!({}))
+        .await;
+    assert_eq!(done.status(), 200);
+    let (_, form) = page(&client, &app, &format!("/prints/{id}")).await;
+    let field = form.split(r#"name="durationMinutes""#).nth(1).unwrap();
+    assert!(field.contains(r#"value="211,42""#), "{field}");
+    let print = app.json(&format!("/api/prints/{id}")).await;
+    let usage = print["usages"][0]["id"].as_str().unwrap();
+    let as_shown = [
+        ("status", "SUCCESS"),
+        ("durationMinutes", "211,42"),
+        ("filaments[0].usageId", usage),
+        ("filaments[0].usedGrams", "41"),
+    ];
+    let saved = submit(&client, &app, &format!("/prints/{id}/outcome"), &as_shown).await;
+    assert_eq!(saved.status().as_u16(), 303);
+    let stored = app.json(&format!("/api/prints/{id}")).await;
+    assert_eq!(stored["outcome"]["durationSeconds"], 12_685);
+}

@@ -551,7 +551,10 @@ async fn stored(ctx: &Ctx) -> Result<PrintDto, Rendered> {
 pub async fn edit_form(ctx: Ctx) -> Page {
     let print = stored(&ctx).await?;
     if !matches!(print.status, Status::Draft) {
-        return Ok(see_other(&format!("{}?did=frozen", paths::print(ctx.id()?))));
+        return Ok(see_other(&format!(
+            "{}?did=frozen",
+            paths::print(ctx.id()?)
+        )));
     }
     let tree = document_of(&print);
     let priced = match ctx.typed(|| input::parse::<PrintInputDto>(tree.clone())) {
