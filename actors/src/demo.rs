@@ -93,6 +93,7 @@ fn filament(txn: &Txn, maker: Id, spec: [&str; 5], now: Timestamp) -> Result<Id>
         net_weight_grams: v(grams)?,
         minimum_stock_grams: Some(v("500")?),
         note: None,
+        opening_spool: true,
     };
     Ok(Filaments::create(txn, &input, now)?.filament.id)
 }

@@ -654,3 +654,27 @@ async fn a_customer_carries_its_billing_details_each_checked_at_its_field() {
         assert_field_error(res, path, key).await;
     }
 }
+
+/// A filament created with `openingSpool: false` gets no catalog spool (its first roll is
+/// received as a spool, and counts once); without the field it gets one, as before it was asked.
+#[actix_web::test]
+async fn a_filament_asked_for_no_opening_spool_counts_its_first_roll_once() {
+    let (app, prusa, _) = galaxy_black().await;
+    let mut body = filament(&prusa, "Jet Black");
+    body["openingSpool"] = json!(false);
+    let jet = app.create("/api/filaments", &body).await;
+    let id = jet["id"].as_str().unwrap();
+    let path = format!("/api/filaments/{id}/stock");
+    assert_eq!(
+        app.json(&path).await["activeTotalGrams"],
+        "0",
+        "no phantom spool"
+    );
+    let roll = json!({"code": "JET-1", "filamentId": id, "purchasePrice": "8.50", "initialNetWeightGrams": "338"});
+    app.create("/api/spools", &roll).await;
+    assert_eq!(
+        app.json(&path).await["activeTotalGrams"],
+        "338",
+        "the one real roll, once"
+    );
+}

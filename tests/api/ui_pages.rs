@@ -943,3 +943,59 @@ async fn the_outcome_is_taken_from_printed_and_the_dashboard_counts_what_waits()
         "{listed}"
     );
 }
+
+/// A new filament's form asks whether a spool is on hand (unticked: no phantom catalog spool);
+/// its page offers to receive a spool, whose form is prefilled from the filament's catalog; the
+/// one roll booked counts once on the stock page.
+#[actix_web::test]
+async fn a_new_filament_asks_for_its_spool_and_the_first_roll_counts_once() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let (_, form) = page(&client, &app, "/filaments/new").await;
+    assert!(
+        form.contains(r#"<input type="checkbox" name="openingSpool">"#),
+        "asked, unticked: {form}"
+    );
+    let created = submit(
+        &client,
+        &app,
+        "/filaments",
+        &[
+            ("manufacturerId", shop.maker.as_str()),
+            ("material", "PETG"),
+            ("colorName", "Teal"),
+            ("colorHex", "#008080"),
+            ("purchasePrice", "24.90"),
+            ("netWeightGrams", "1000"),
+        ],
+    )
+    .await;
+    assert_eq!(created.status().as_u16(), 303);
+    let id = created_id(location(&created)).to_string();
+    let stock = format!("/api/filaments/{id}/stock");
+    assert_eq!(app.json(&stock).await["activeTotalGrams"], "0");
+    let (_, saved) = page(&client, &app, location(&created)).await;
+    let receive = format!("/spools/new?filamentId={id}");
+    assert!(
+        saved.contains(&format!(r#"href="{receive}" id="receive-spool""#)),
+        "{saved}"
+    );
+    let (_, spool_form) = page(&client, &app, &receive).await;
+    assert!(spool_form.contains(r#"name="purchasePrice""#));
+    assert!(spool_form.contains(r#"value="24.9""#), "{spool_form}");
+    assert!(spool_form.contains(r#"value="1000""#), "{spool_form}");
+    let booked = submit(
+        &client,
+        &app,
+        "/spools",
+        &[
+            ("filamentId", id.as_str()),
+            ("code", "TEAL-1"),
+            ("purchasePrice", "24.90"),
+            ("initialNetWeightGrams", "338"),
+        ],
+    )
+    .await;
+    assert_eq!(booked.status().as_u16(), 303);
+    assert_eq!(app.json(&stock).await["activeTotalGrams"], "338");
+}

@@ -34,6 +34,11 @@ pub struct FilamentInput {
     pub minimum_stock_grams: Option<Amount>,
     /// Free text.
     pub note: Option<Note>,
+    /// At creation while spool management is on: whether a full catalog spool of it is on hand
+    /// and is booked as its opening spool. Ours (the spec opens spools only when the feature is
+    /// switched on): a filament whose first roll is booked as a spool asks for none, so that roll
+    /// is not counted twice. Ignored on replace and while spool management is off.
+    pub opening_spool: bool,
 }
 
 /// A filament with its manufacturer's name and derived display name.
@@ -113,8 +118,8 @@ impl Kind for Filaments {
             updated_at: now,
         };
         let view = write(txn, filament, input, now)?;
-        // Spool management on keeps every active filament stocked (docs/api-contract.md).
-        if settings::get(txn)?.spool_management_enabled {
+        // A catalog spool on hand is booked when asked (docs/api-contract.md).
+        if input.opening_spool && settings::get(txn)?.spool_management_enabled {
             ledger::stock_filament(txn, &view.filament, now)?;
         }
         Ok(view)

@@ -82,6 +82,13 @@ pub struct FilamentInput {
     /// Free text.
     #[deserr(default)]
     pub note: Option<Note>,
+    /// Taken at creation while spool management is on: `true` (the default, as before it was
+    /// asked) books a full catalog spool (purchase price, net weight) as its opening spool;
+    /// `false` books none, for a filament whose first roll is received as a spool
+    /// (`POST /api/spools`), so that roll is not counted twice. Ignored on replace.
+    #[deserr(default)]
+    #[schema(default = true)]
+    pub opening_spool: Option<bool>,
 }
 
 /// The stock of a filament.
@@ -138,6 +145,7 @@ impl Resource for Filaments {
             net_weight_grams: i.net_weight_grams,
             minimum_stock_grams: i.minimum_stock_grams,
             note: i.note,
+            opening_spool: i.opening_spool.unwrap_or(true),
         })
     }
 

@@ -302,6 +302,8 @@ impl Screen for filaments::Filaments {
             false,
         ),
         NOTE,
+        // Asked at creation while spool management is on (unticked: no phantom stock).
+        Input("openingSpool", "field.openingSpool", Control::Check, false),
     ];
     const RECORD: fn(filaments::Filament) -> Record = filament_record;
 }

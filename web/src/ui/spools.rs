@@ -16,6 +16,7 @@ use crate::api::{ListResponse, filaments};
 use crate::error;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
+use actors::inventory::commands::GetRecord;
 use actors::inventory::filaments::Filaments;
 use actors::stock::StockOverview;
 use actors::stock::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
@@ -126,9 +127,24 @@ async fn render_form(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCo
 }
 
 /// `GET /spools/new` (`?filamentId=` preselects the filament).
+///
+/// With `?filamentId=`, the form is prefilled from that filament's catalog: its purchase price
+/// and net weight (a roll as bought; the owner changes what differs).
 pub async fn new_form(ctx: Ctx) -> Page {
     let mut form = Submitted::default();
-    form.set("filamentId", ctx.param("filamentId"));
+    let chosen = ctx.param("filamentId");
+    if let Ok(id) = chosen.parse::<Id>()
+        && let Ok(view) = ctx.state.query(GetRecord::<Filaments>::new(id)).await
+    {
+        let filament = view.filament;
+        form.set(
+            "purchasePrice",
+            filament.purchase_price.normalize().to_string(),
+        );
+        let grams = filament.net_weight_grams.normalize().to_string();
+        form.set("initialNetWeightGrams", grams);
+    }
+    form.set("filamentId", chosen);
     render_form(ctx, form, Faults::default(), StatusCode::OK).await
 }
 
