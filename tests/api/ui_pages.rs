@@ -999,3 +999,36 @@ async fn a_new_filament_asks_for_its_spool_and_the_first_roll_counts_once() {
     assert_eq!(booked.status().as_u16(), 303);
     assert_eq!(app.json(&stock).await["activeTotalGrams"], "338");
 }
+
+/// The empty printer form is refused with every fault in the first round, the manufacturer
+/// among them (it is required, and a shop with two makers preselects none).
+#[actix_web::test]
+async fn the_empty_printer_form_flags_every_field_the_manufacturer_too_at_once() {
+    let (app, client) = signed_in().await;
+    prusa(&app, &client).await;
+    app.manufacturer("Bambu Lab").await;
+    let empty = [
+        ("name", ""),
+        ("manufacturerId", ""),
+        ("model", ""),
+        ("purchasePrice", ""),
+        ("expectedLifetimeHours", ""),
+        ("averagePowerWatts", ""),
+        ("note", ""),
+    ];
+    let res = submit(&client, &app, "/printers", &empty).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    for field in [
+        "name",
+        "manufacturerId",
+        "purchasePrice",
+        "expectedLifetimeHours",
+        "averagePowerWatts",
+    ] {
+        assert!(
+            body.contains(&format!(r#"id="{field}-fault""#)),
+            "{field}: {body}"
+        );
+    }
+}

@@ -219,7 +219,7 @@ try {
       await page.waitForURL(/\/printers$/);
       // Every fault in the first round: the server's, not the browser's one at a time.
       const faults = await page.locator("[aria-invalid=true]").evaluateAll((fields) => fields.map((f) => f.name));
-      if (faults.join() !== "name,purchasePrice,expectedLifetimeHours,averagePowerWatts") {
+      if (faults.join() !== "name,manufacturerId,purchasePrice,expectedLifetimeHours,averagePowerWatts") {
         failures.push(`${locale} the empty printer form marked ${faults.join()}`);
       }
       await check(page, "/printers/new (refused)", locale, "printer-form-refused");

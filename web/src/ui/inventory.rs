@@ -25,6 +25,7 @@ use crate::wire;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
 use actors::inventory::commands::{GetRecord, ListRecords};
+use actors::FieldError;
 use actors::inventory::{Kind, ListQuery};
 use actors::maintenance::{GetWear, ReplaceComponent, SubjectWear};
 use askama::Template;
@@ -970,12 +971,32 @@ pub async fn replace(ctx: Ctx, body: Bytes) -> Page {
     Ok(see_other(&path))
 }
 
+/// The API input of `form`. A refused form names every fault in one round: a required field
+/// left empty is marked `errors.required` beside the parser's faults even where the API checks
+/// it only after parsing (a printer's manufacturer, which may come as an id or a name).
+///
+/// Errors: the API's `VALIDATION_FAILED` with field errors.
+fn form_input<R: Screen>(form: &Submitted) -> Result<R::Input, ApiError>
+where
+    <R::Kind as Kind>::Filter: Default,
+{
+    parse::<R::Input>(api_body::<R>(form)).map_err(|mut e| {
+        for &Input(name, _, control, required) in R::INPUTS {
+            let empty = !matches!(control, Control::Check) && form.get(name).trim().is_empty();
+            if required && empty && !e.field_errors.iter().any(|f| f.path == name) {
+                e.field_errors.push(FieldError::new(name, "errors.required"));
+            }
+        }
+        e
+    })
+}
+
 async fn create<R: Screen>(ctx: Ctx, body: Bytes) -> Page
 where
     <R::Kind as Kind>::Filter: Default,
 {
     let form = Submitted::parse(&body);
-    let input = ctx.typed(|| parse::<R::Input>(api_body::<R>(&form)));
+    let input = ctx.typed(|| form_input::<R>(&form));
     let result = match input {
         Ok(input) => api::add::<R>(&ctx.state, input).await,
         Err(e) => Err(e),
@@ -995,7 +1016,7 @@ where
 {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
-    let input = ctx.typed(|| parse::<R::Input>(api_body::<R>(&form)));
+    let input = ctx.typed(|| form_input::<R>(&form));
     let result = match input {
         Ok(input) => api::replace::<R>(&ctx.state, id, input).await.map(|_| ()),
         Err(e) => Err(e),
