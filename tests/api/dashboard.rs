@@ -171,3 +171,53 @@ async fn the_dashboard_page_shows_realized_revenue_and_margin_beside_the_sales_v
         "the demo's failed print marks its cost apart"
     );
 }
+
+/// A 45 € order that failed and its retry, which took the price and succeeded: the dashboard's
+/// sales value and the customer's history count the order once (45, not 90); the failed print
+/// keeps its own sales value.
+#[actix_web::test]
+async fn a_failed_order_and_its_retry_count_their_price_once() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = crate::support::shop(&app).await;
+    let mut body = crate::support::draft(&shop, "Bracket");
+    body["salesValue"] = json!("45");
+    body["customerId"] = json!(shop.customer);
+    let failed = app.done(&body).await;
+    let id = failed["id"].as_str().unwrap();
+    let done = app.json(&format!("/api/prints/{id}")).await;
+    let outcome = crate::outcomes::outcome(&done, "FAILED", 600, "10");
+    let res = app
+        .post(&format!("/api/prints/{id}/outcome"), &outcome)
+        .await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let retry: Value = app
+        .post(&format!("/api/prints/{id}/retry"), &json!({}))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let retry_id = retry["id"].as_str().unwrap();
+    // The retry is made without a price (the spec); the owner gives it the order's.
+    assert!(retry["salesValue"].is_null());
+    let res = app.patch(&format!("/api/prints/{retry_id}"), &body).await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    let res = app
+        .post(&format!("/api/prints/{retry_id}/complete"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 200);
+
+    let board = app.json("/api/dashboard?period=30d").await;
+    assert_eq!(board["kpis"]["salesValue"], "45", "{board}");
+    let customer = &shop.customer;
+    let history = app
+        .json(&format!("/api/customers/{customer}/history"))
+        .await;
+    assert_eq!(history["totals"]["salesValue"], "45", "{history}");
+    assert_eq!(history["totals"]["prints"], 2);
+    assert_eq!(
+        app.json(&format!("/api/prints/{id}")).await["salesValue"],
+        "45",
+        "the failed print keeps its own"
+    );
+}

@@ -120,7 +120,8 @@ pub struct Kpis {
     /// Actual cost of those with an outcome.
     #[serde(with = "decimal_parts")]
     pub actual_cost: Decimal,
-    /// Sales values given.
+    /// Sales values given, failed prints left out (they earned nothing; a retry carries the
+    /// order's price).
     #[serde(with = "decimal_parts")]
     pub sales_value: Decimal,
     /// Realized revenue (SUCCESS: the sales value; FAILED: 0).
@@ -230,7 +231,12 @@ impl Figures {
                 units: u64::from(print.quantity),
                 planned_cost: print.costing.total,
                 actual_cost: current.map(|r| r.actual.total).unwrap_or_default(),
-                sales_value: print.sales_value.unwrap_or_default(),
+                // A failed print earned nothing: its sales value is the retry's to earn, and
+                // counting both would count one order twice.
+                sales_value: match current.map(|r| r.status) {
+                    Some(OutcomeStatus::Failed) => Decimal::ZERO,
+                    _ => print.sales_value.unwrap_or_default(),
+                },
                 realized_revenue: realized.revenue.unwrap_or_default(),
                 realized_margin: realized.margin.unwrap_or_default(),
                 failed_cost: realized.failed_cost.unwrap_or_default(),

@@ -285,9 +285,9 @@ pub struct Totals {
     pub units: u64,
     /// Sum of planned totals.
     pub total_cost: Decimal,
-    /// Sum of sales values, where given.
+    /// Sum of sales values, where given, failed prints left out.
     pub sales_value: Decimal,
-    /// Sum of `salesValue - totalCost` over prints with a sales value.
+    /// Sum of `salesValue - totalCost` over those prints.
     pub planned_margin: Decimal,
 }
 
@@ -297,7 +297,9 @@ impl Totals {
         self.units += u64::from(e.quantity);
         let total_cost = e.total_cost.or_zero();
         self.total_cost += total_cost;
-        if let Some(s) = e.sales_value.decimal() {
+        // A failed print earned nothing (its retry carries the order's price).
+        let failed = Outcome::of(e) == Some(Outcome::Failed);
+        if let Some(s) = e.sales_value.decimal().filter(|_| !failed) {
             self.sales_value += s;
             self.planned_margin += s - total_cost;
         }

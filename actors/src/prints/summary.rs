@@ -27,8 +27,9 @@ use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
 /// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]). 3: the
 /// `wear` table ([`crate::maintenance::wear`]) is rebuilt with them. 4: figures carry the
 /// electricity by printer ([`figures::electricity_by_printer`]). 5: the work categories
-/// ([`figures::CATEGORIES`] grew from 6 to 10).
-pub const FORMAT: u64 = 5;
+/// ([`figures::CATEGORIES`] grew from 6 to 10). 6: a failed print's sales value is left out of
+/// the figures' sales value.
+pub const FORMAT: u64 = 6;
 
 /// META's key for the format of complete summaries.
 const META_KEY: &str = "print_summaries";

@@ -170,9 +170,10 @@ pub struct HistoryTotals {
     pub units: u64,
     /// Sum of planned totals.
     pub total_cost: String,
-    /// Sum of sales values given.
+    /// Sum of sales values given, failed prints left out (they earned nothing; a retry carries
+    /// the order's price).
     pub sales_value: String,
-    /// Sum of planned margins of prints with a sales value.
+    /// Sum of planned margins of those prints.
     pub planned_margin: String,
 }
 

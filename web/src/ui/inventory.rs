@@ -24,8 +24,8 @@ use crate::input::parse;
 use crate::wire;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
-use actors::inventory::commands::{GetRecord, ListRecords};
 use actors::FieldError;
+use actors::inventory::commands::{GetRecord, ListRecords};
 use actors::inventory::{Kind, ListQuery};
 use actors::maintenance::{GetWear, ReplaceComponent, SubjectWear};
 use askama::Template;
@@ -984,7 +984,8 @@ where
         for &Input(name, _, control, required) in R::INPUTS {
             let empty = !matches!(control, Control::Check) && form.get(name).trim().is_empty();
             if required && empty && !e.field_errors.iter().any(|f| f.path == name) {
-                e.field_errors.push(FieldError::new(name, "errors.required"));
+                e.field_errors
+                    .push(FieldError::new(name, "errors.required"));
             }
         }
         e
