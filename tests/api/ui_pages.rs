@@ -862,6 +862,30 @@ async fn a_printers_meter_is_linked_and_unlinked_on_its_page() {
     let wild = [("kind", "MQTT"), ("topic", "tele/#"), ("unit", "KWH")];
     let refused = submit(&client, &app, &meter, &wild).await;
     assert_eq!(refused.status().as_u16(), 422);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains(r#"id="meter-topic-fault""#), "{body}");
+    assert!(
+        body.contains(r#"value="tele/#""#),
+        "the form keeps what was typed"
+    );
+    // A bridge point without its point: the printer's page again, the field marked, not an
+    // error page.
+    let no_point = [
+        ("kind", "BRIDGE_POINT"),
+        ("source", "sdm120"),
+        ("unit", "KWH"),
+    ];
+    let refused = submit(&client, &app, &meter, &no_point).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let body = refused.text().await.unwrap();
+    assert!(body.contains(r#"id="meter-point-fault""#), "{body}");
+    assert!(body.contains(r#"id="meter-refused""#));
+    assert!(body.contains(r#"<option value="BRIDGE_POINT" selected>"#));
+    assert!(body.contains(r#"value="sdm120""#));
+    assert!(
+        body.contains(r#"href="/printers" id="cancel""#) && body.contains(r#"id="meter""#),
+        "the printer's page"
+    );
     let unlink = submit(&client, &app, &meter, &[("unlink", "1")]).await;
     assert_eq!(unlink.status().as_u16(), 303);
     assert_eq!(

@@ -884,6 +884,21 @@ async fn render_form<R: Screen>(
 where
     <R::Kind as Kind>::Filter: Default,
 {
+    render_page::<R>(ctx, record, (form, faults), saved, status, None).await
+}
+
+/// [`render_form`], with a printer's refused meter link (its form and faults) in the meter card.
+async fn render_page<R: Screen>(
+    ctx: Ctx,
+    record: Option<(String, String, bool)>,
+    (form, faults): (Submitted, Faults),
+    saved: bool,
+    status: StatusCode,
+    meter_refusal: Option<(Submitted, Faults)>,
+) -> Page
+where
+    <R::Kind as Kind>::Filter: Default,
+{
     let choices = ctx.query(LoadChoices(ctx.chrome.t.clone())).await?;
     let wear = match (&record, R::PATH) {
         (Some(_), paths::PRINTERS | paths::COMPONENTS) => {
@@ -892,7 +907,9 @@ where
         _ => None,
     };
     let meter = match (&record, R::PATH) {
-        (Some(_), paths::PRINTERS) => Some(meters::card(&ctx, ctx.id()?).await?),
+        (Some(_), paths::PRINTERS) => {
+            Some(meters::card(&ctx, ctx.id()?).await?.refused(meter_refusal))
+        }
         _ => None,
     };
     let page = FormPage {
@@ -1044,6 +1061,37 @@ where
         status,
     )
     .await
+}
+
+/// `POST /printers/{id}/meter`: links the meter the form names (`unlink=1` unlinks it) and
+/// goes back to the printer's page; a refused link shows the page again with the typed values
+/// and each fault beside its field in the meter card.
+pub async fn save_meter(ctx: Ctx, body: Bytes) -> Page {
+    let printer = ctx.id()?;
+    let form = Submitted::parse(&body);
+    match meters::link(&ctx, printer, &form).await {
+        Ok(()) => {
+            let page = paths::PRINTER.replace("{id}", &printer.to_string());
+            Ok(see_other(&format!("{page}?saved")))
+        }
+        Err(error) => {
+            let record = load::<printers::Printers>(&ctx, printer).await?;
+            let shown = prefill(Some(&record));
+            let refusal = Some((form, Faults::of(&error)));
+            let status = error.code.status();
+            let faults = Faults::default();
+            let identity = Some(identity(&record));
+            render_page::<printers::Printers>(
+                ctx,
+                identity,
+                (shown, faults),
+                false,
+                status,
+                refusal,
+            )
+            .await
+        }
+    }
 }
 
 async fn archive<R: Screen>(ctx: Ctx, body: Bytes) -> Page

@@ -2,7 +2,7 @@
 //! it was read, its last kept one, and the form that links, changes or unlinks it
 //! (`POST /printers/{id}/meter`, the API's `PUT`/`DELETE /api/printers/{id}/meter` rules).
 
-use super::forms::Submitted;
+use super::forms::{Faults, Submitted};
 use super::i18n::Tr;
 use super::page::{Ctx, Page, see_other};
 use super::paths;
@@ -29,9 +29,25 @@ pub struct MeterCard {
     pub read_on: String,
     /// The printer's power learned from its metered runs.
     pub power: PrinterPower,
+    /// A refused link's faults, beside its fields (the form keeps what was typed).
+    pub faults: Faults,
 }
 
 impl MeterCard {
+    /// The card showing the refused link `form` with `faults` (`None`: as stored).
+    pub fn refused(mut self, refusal: Option<(Submitted, Faults)>) -> MeterCard {
+        if let Some((form, faults)) = refusal {
+            self.form = form;
+            self.faults = faults;
+        }
+        self
+    }
+
+    /// The message key of the fault at link field `name`, or `""`.
+    pub fn fault(&self, name: &str) -> &str {
+        self.faults.at(name)
+    }
+
     /// A share as a whole percentage in the page's locale (`0.0354` → `4 %`).
     pub fn percent(&self, t: &Tr, share: &Decimal) -> String {
         format!("{} %", t.number(*share * Decimal::ONE_HUNDRED, 0))
@@ -85,14 +101,15 @@ pub async fn card(ctx: &Ctx, printer: Id) -> Result<MeterCard, Rendered> {
         meter,
         form,
         power,
+        faults: Faults::default(),
     })
 }
 
-/// `POST /printers/{id}/meter`: links the meter the form names (`unlink=1` unlinks it); back
-/// to the printer's page, or the error page naming the fields at fault.
-pub async fn save(ctx: Ctx, body: Bytes) -> Page {
-    let printer = ctx.id()?;
-    let form = Submitted::parse(&body);
+/// Links the meter `form` names to `printer` (`unlink=1` unlinks it), by the API's rules
+/// (`PUT`/`DELETE /api/printers/{id}/meter`), and reloads the meters.
+///
+/// Errors: the API's refusal, with the link's fields at fault.
+pub async fn link(ctx: &Ctx, printer: Id, form: &Submitted) -> Result<(), ApiError> {
     let link = if form.get("unlink") == "1" {
         None
     } else {
@@ -101,18 +118,13 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
             .0
             .retain(|(name, value)| name != "unlink" && !value.trim().is_empty());
         let input = ctx.typed(|| fields.document::<MeterLinkInput>(&[]));
-        let link = input.and_then(|input| input.checked(ctx.state.bridge.as_ref()));
-        Some(link.map_err(|e| ctx.fail(&e))?)
+        Some(input.and_then(|input| input.checked(ctx.state.bridge.as_ref()))?)
     };
-    ctx.state
-        .send(LinkMeter { printer, link })
-        .await
-        .map_err(|e| ctx.fail(&e))?;
+    ctx.state.send(LinkMeter { printer, link }).await?;
     if let Some(meters) = &ctx.state.meters {
         meters.reload();
     }
-    let page = paths::PRINTER.replace("{id}", &printer.to_string());
-    Ok(see_other(&format!("{page}?saved")))
+    Ok(())
 }
 
 /// `POST /printers/{id}/power`: makes the form's `watts` (a learned figure the page showed) the

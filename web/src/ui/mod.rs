@@ -112,7 +112,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))
         .route(PRINTER_FLEET, web::post().to(printer_fleet::act))
-        .route(PRINTER_METER, web::post().to(meters::save))
+        .route(PRINTER_METER, web::post().to(inventory::save_meter))
         .route(PRINTER_POWER, web::post().to(meters::adopt))
         .route(PRINT_FLEET, web::post().to(print_fleet_form::act))
         .route(SPOOLMGR, web::get().to(spoolmgr::show))
