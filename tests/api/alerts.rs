@@ -739,7 +739,7 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
     let tested = json_of(app.post(&format!("{path}/test"), &json!({})).await).await;
     assert_eq!(
         tested,
-        json!({"delivered": true, "status": 200, "error": null})
+        json!({"delivered": true, "status": 200, "error": null, "reason": null})
     );
     let (headers, body) = received.lock().unwrap()[0].clone();
     assert_eq!(headers["authorization"], "Bearer t0ken");
@@ -777,7 +777,7 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
     .await;
     assert_eq!(
         tested,
-        json!({"delivered": false, "status": null, "error": "answered 500"})
+        json!({"delivered": false, "status": 500, "error": "answered 500", "reason": "ANSWERED"})
     );
 
     let mqtt = json_of(app.post("/api/settings/alerts/mqtt/test", &json!({})).await).await;
@@ -786,6 +786,7 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
         mqtt["error"],
         "MQTT is not configured (printcost --bridge-config)"
     );
+    assert_eq!(mqtt["reason"], "MQTT_NOT_CONFIGURED");
 
     assert_eq!(app.delete(&path).await.status(), 204);
     assert_error(app.delete(&path).await, 404, "NOT_FOUND").await;
@@ -799,4 +800,29 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
     .await;
     let anonymous = reqwest::get(app.url("/api/settings/alerts")).await.unwrap();
     assert_eq!(anonymous.status(), 401);
+}
+
+/// The alerts page in German words a failed webhook test in German (no English "no
+/// connection"), and the MQTT channel that is not set up names no command-line flag.
+#[actix_web::test]
+async fn the_alerts_page_words_a_failed_test_in_the_owners_language() {
+    let (app, client) = crate::support::signed_in().await;
+    let german = [("locale", "de-DE")];
+    let res = crate::support::submit(&client, &app, "/settings/language", &german).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let closed = free_address();
+    let body = json!({"name": "Werkstatt", "url": format!("http://{closed}/t"), "form": "JSON"});
+    let webhook = app.create("/api/settings/alerts/webhooks", &body).await;
+    let id = webhook["id"].as_str().unwrap();
+    let path = format!("/settings/alerts/webhooks/{id}/test");
+    let tested = crate::support::submit(&client, &app, &path, &[]).await;
+    let page = tested.text().await.unwrap();
+    let said = page.split(r#"id="test-result""#).nth(1).unwrap();
+    let said = said.split("</p>").next().unwrap();
+    assert!(said.contains("keine Verbindung"), "{said}");
+    assert!(!said.contains("no connection"), "{said}");
+    assert!(
+        !page.contains("--bridge-config"),
+        "no command-line flag for the owner"
+    );
 }

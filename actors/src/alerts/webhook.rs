@@ -57,16 +57,70 @@ pub fn takes(webhook: &Webhook, kind: &str) -> bool {
     kind == TEST || webhook.kinds.is_empty() || webhook.kinds.iter().any(|k| k == kind)
 }
 
+/// What went wrong with one attempt, in terms a page can word in its language ([`Why::key`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why {
+    /// The URL makes no request (`BAD_URL`).
+    BadUrl,
+    /// No answer within 5 s (`NO_ANSWER`).
+    NoAnswer,
+    /// No connection was made: refused, no route, no such host (`NO_CONNECTION`).
+    NoConnection,
+    /// It answered with this status, not a 2xx (`ANSWERED`).
+    Answered(u16),
+}
+
+impl Why {
+    /// The stable key: `BAD_URL`, `NO_ANSWER`, `NO_CONNECTION` or `ANSWERED`.
+    pub fn key(self) -> &'static str {
+        match self {
+            Why::BadUrl => "BAD_URL",
+            Why::NoAnswer => "NO_ANSWER",
+            Why::NoConnection => "NO_CONNECTION",
+            Why::Answered(_) => "ANSWERED",
+        }
+    }
+
+    /// The status it answered with, if it did.
+    pub fn status(self) -> Option<u16> {
+        match self {
+            Why::Answered(code) => Some(code),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for Why {
+    /// In English, for the log and the API's `error`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Why::BadUrl => f.write_str("the request cannot be built from this URL"),
+            Why::NoAnswer => f.write_str("no answer within 5 s"),
+            Why::NoConnection => f.write_str("no connection"),
+            Why::Answered(code) => write!(f, "answered {code}"),
+        }
+    }
+}
+
 /// Why one attempt did not deliver.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum Failure {
     /// Worth another attempt: no answer, or a 408, 429 or 5xx.
     #[error("{0}")]
-    Transient(String),
+    Transient(Why),
     /// Another attempt would fare no better: any other status, or a request that cannot be
     /// built.
     #[error("{0}")]
-    Refused(String),
+    Refused(Why),
+}
+
+impl Failure {
+    /// What went wrong.
+    pub fn why(&self) -> Why {
+        match self {
+            Failure::Transient(why) | Failure::Refused(why) => *why,
+        }
+    }
 }
 
 /// Posts `event` to `webhook` once. Answers the status of a 2xx.
@@ -90,11 +144,11 @@ pub async fn send_once(client: &Client, webhook: &Webhook, event: &Event) -> Res
     };
     let response = request.send().await.map_err(|e| {
         if e.is_builder() {
-            Failure::Refused("the request cannot be built from this URL".into())
+            Failure::Refused(Why::BadUrl)
         } else if e.is_timeout() {
-            Failure::Transient("no answer within 5 s".into())
+            Failure::Transient(Why::NoAnswer)
         } else {
-            Failure::Transient("no connection".into())
+            Failure::Transient(Why::NoConnection)
         }
     })?;
     let status = response.status();
@@ -104,9 +158,9 @@ pub async fn send_once(client: &Client, webhook: &Webhook, event: &Event) -> Res
             || status == StatusCode::TOO_MANY_REQUESTS
             || status.is_server_error() =>
         {
-            Err(Failure::Transient(format!("answered {}", status.as_u16())))
+            Err(Failure::Transient(Why::Answered(status.as_u16())))
         }
-        code => Err(Failure::Refused(format!("answered {code}"))),
+        code => Err(Failure::Refused(Why::Answered(code))),
     }
 }
 

@@ -237,8 +237,13 @@ pub struct TestResult {
     pub delivered: bool,
     /// The webhook's status, when it answered.
     pub status: Option<u16>,
-    /// Why not, when it was not delivered.
+    /// Why not, when it was not delivered, in English.
     pub error: Option<String>,
+    /// Why not, as a stable key a page words in its language: `NO_CONNECTION`, `NO_ANSWER`,
+    /// `ANSWERED` (with `status`), `BAD_URL` (webhooks); `MQTT_NOT_CONFIGURED`,
+    /// `MQTT_DISCONNECTED` (MQTT).
+    #[schema(value_type = Option<String>, example = "NO_CONNECTION")]
+    pub reason: Option<&'static str>,
 }
 
 /// The alerts standing now, by kind and subject.
@@ -396,11 +401,13 @@ pub async fn test_webhook_of(state: &AppState, id: storage::Id) -> Result<TestRe
             delivered: true,
             status: Some(status),
             error: None,
+            reason: None,
         },
         Err(failure) => TestResult {
             delivered: false,
-            status: None,
+            status: failure.why().status(),
             error: Some(failure.to_string()),
+            reason: Some(failure.why().key()),
         },
     })
 }
@@ -423,13 +430,21 @@ pub async fn test_mqtt(
 pub async fn test_mqtt_of(state: &AppState) -> Result<TestResult, ApiError> {
     let language = state.query(GetSettings).await?.default_language;
     let delivered = state.alerts.test_mqtt(&language).await;
-    let error = (!delivered).then(|| match state.alerts.mqtt {
-        None => "MQTT is not configured (printcost --bridge-config)".to_string(),
-        Some(_) => "the MQTT broker is not connected".to_string(),
-    });
+    let (error, reason) = match (delivered, &state.alerts.mqtt) {
+        (true, _) => (None, None),
+        (false, None) => (
+            Some("MQTT is not configured (printcost --bridge-config)"),
+            Some("MQTT_NOT_CONFIGURED"),
+        ),
+        (false, Some(_)) => (
+            Some("the MQTT broker is not connected"),
+            Some("MQTT_DISCONNECTED"),
+        ),
+    };
     Ok(TestResult {
         delivered,
         status: None,
-        error,
+        error: error.map(str::to_string),
+        reason,
     })
 }

@@ -308,6 +308,39 @@ mod tests {
         );
     }
 
+    /// The German catalogue addresses the owner as *Sie* throughout: no *du*, *dein*, *dir*,
+    /// and no informal imperative of the verbs its instructions use (exportieren, slicen,
+    /// speichern, wählen, prüfen, geben).
+    #[test]
+    fn the_german_catalogue_says_sie() {
+        let informal = [
+            "du",
+            "Du",
+            "dein",
+            "deine",
+            "deinen",
+            "dir",
+            "dich",
+            "Exportiere",
+            "exportiere",
+            "Speichere",
+            "speichere",
+            "Wähle",
+            "wähle",
+            "Prüfe",
+            "prüfe",
+            "Gib",
+            "gib",
+        ];
+        for (key, text) in DE_DE.iter() {
+            let words = text.split(|c: char| !c.is_alphanumeric());
+            for word in words {
+                assert!(!informal.contains(&word), "{key}: {word} in {text}");
+            }
+            assert!(!text.contains("Slice es"), "{key}: {text}");
+        }
+    }
+
     #[test]
     fn numbers_money_and_dates_follow_the_locale() {
         let en = Tr::new(Lang::EnUs, "EUR", TimeZone::UTC);
