@@ -84,8 +84,8 @@ try {
   await page.getByLabel("Purchase price").fill("24.99");
   await page.getByLabel(/Net weight/).fill("1000");
   await page.getByRole("button", { name: "Save" }).click();
-  await page.waitForURL(/\/spools\/[0-9a-f-]{36}$/);
-  const spoolUrl = page.url();
+  await page.waitForURL(/\/spools\/[0-9a-f-]{36}\?received$/);
+  const spoolUrl = page.url().split("?")[0];
   await page.goto(base + "/stock");
   assert.ok(await page.locator("#low-stock").isVisible(), "low-stock warning");
 
@@ -133,13 +133,16 @@ try {
   assert.equal(await total.getAttribute("data-value"), expected, "live total equals /api/prints/calculate");
   await page.screenshot({ path: `${shots}/print-editor.png`, fullPage: true });
   await page.getByRole("button", { name: "Save draft" }).click();
-  await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/);
-  const printUrl = page.url();
+  await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?did=drafted$/);
+  const printUrl = page.url().split("?")[0];
+  const onPrint = (url) => url.href.split("?")[0] === printUrl;
   assert.equal(await page.locator("#print-status").innerText(), "Draft");
 
   // DONE, then a FAILED outcome.
   await page.getByLabel("Move to").selectOption({ label: "Done" });
   await page.getByRole("button", { name: "Move", exact: true }).click();
+  // A draft that skips PRINTING asks first.
+  await page.locator("#confirm-move-yes").click();
   await page.waitForLoadState();
   assert.equal(await page.locator("#print-status").innerText(), "Done");
   const outcome = page.locator("#outcome-form");
@@ -150,13 +153,13 @@ try {
   assert.match(await page.locator("#failureReason-fault").innerText(), /Required/);
   await page.locator("#outcome-form").getByLabel(/Failure reason/).fill("Warped corner");
   await page.locator("#outcome-form").getByRole("button", { name: "Record outcome" }).click();
-  await page.waitForURL(printUrl);
+  await page.waitForURL(`${printUrl}?did=recorded`);
   assert.equal(await page.locator("#outcome-status").innerText(), "Failed");
   await page.screenshot({ path: `${shots}/print-detail.png`, fullPage: true });
 
   // Retry: a new draft linked to the failed print.
   await page.getByRole("button", { name: "Retry this print" }).click();
-  await page.waitForURL((url) => url.href !== printUrl && /\/prints\/[0-9a-f-]{36}$/.test(url.pathname));
+  await page.waitForURL((url) => !onPrint(url) && /\/prints\/[0-9a-f-]{36}$/.test(url.pathname));
   assert.equal(await page.locator("#print-status").innerText(), "Draft");
   await page.getByRole("link", { name: "Retry of" }).click();
   await page.waitForURL(printUrl);
@@ -168,7 +171,7 @@ try {
   await correction.getByLabel(/Failure reason/).fill("");
   await correction.getByLabel(/Why is it corrected/).fill("Customer accepted the part");
   await correction.getByRole("button", { name: "Correct outcome" }).click();
-  await page.waitForURL(printUrl);
+  await page.waitForURL(`${printUrl}?did=corrected`);
   assert.equal(await page.locator("#outcome-status").innerText(), "Success");
   assert.equal(await page.locator("#revisions tbody tr").count(), 2);
 

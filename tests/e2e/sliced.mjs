@@ -43,7 +43,7 @@ try {
   }, before);
   await page.screenshot({ path: `${shots}/editor-comma-de.png`, fullPage: true });
   await page.getByRole("button", { name: "Entwurf speichern" }).click();
-  await page.waitForURL(/\/prints\/[0-9a-f-]{36}$/);
+  await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?did=drafted$/);
   const body = await page.locator("main").innerText();
   assert.match(body, /12,5/, "the grams typed with the comma on the draft");
   assert.match(await page.locator("#print-source").innerText(), /Erstellt aus prusa-two-filaments\.gcode \(PrusaSlicer 2\.5\.0/);

@@ -792,7 +792,9 @@ async fn notice(ctx: &Ctx, print: &Print) -> Option<String> {
         "status" => format!("{} {}.", said("notice.movedTo"), status()),
         "complete" => format!("{} {}.", said("notice.completed"), status()),
         "retryPrice" => said("notice.retryPrice"),
-        "recorded" | "finished" | "corrected" | "frozen" => said(&format!("notice.{did}")),
+        "recorded" | "finished" | "corrected" | "frozen" | "drafted" | "draftSaved" => {
+            said(&format!("notice.{did}"))
+        }
         "paid" if print.paid => said("notice.paid"),
         "paid" => said("notice.unpaid"),
         "archive" if print.archived => said("notice.archived"),

@@ -528,7 +528,10 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
         Err(e) => Err(e),
     };
     match result {
-        Ok(print) => Ok(see_other(&paths::print(print.id))),
+        Ok(print) => Ok(see_other(&format!(
+            "{}?did=drafted",
+            paths::print(print.id)
+        ))),
         Err(e) => refuse(ctx, None, &form, &e).await,
     }
 }
@@ -586,7 +589,7 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
         Err(e) => Err(e),
     };
     match result {
-        Ok(_) => Ok(see_other(&paths::print(id))),
+        Ok(_) => Ok(see_other(&format!("{}?did=draftSaved", paths::print(id)))),
         Err(e) => {
             let print = stored(&ctx).await?;
             refuse(ctx, Some(&print), &form, &e).await

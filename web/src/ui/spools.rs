@@ -156,7 +156,10 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
         Err(e) => Err(e),
     };
     match result {
-        Ok(view) => Ok(see_other(&paths::spool(view.spool.id))),
+        Ok(view) => Ok(see_other(&format!(
+            "{}?received",
+            paths::spool(view.spool.id)
+        ))),
         Err(e) => {
             let status = e.code.status();
             render_form(ctx, form, Faults::of(&e), status).await
@@ -322,7 +325,8 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
 }
 
 /// What the spool page's `?booked`, `?synced`, `?unlinked` or `?saved` says.
-const DONE: [(&str, &str); 4] = [
+const DONE: [(&str, &str); 5] = [
+    ("received", "spool.received"),
     ("booked", "spool.booked"),
     ("synced", "spoolmgr.synced"),
     ("unlinked", "spoolmgr.unlinked"),
