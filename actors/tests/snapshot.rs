@@ -80,6 +80,7 @@ proptest! {
             net_weight_grams: "1000".parse().unwrap(),
             minimum_stock_grams: None,
             note: None,
+            opening_spool: true,
         };
         let filament = Filaments::create(&txn, &filament_input(30), now).unwrap().filament.id;
         let input = PrintInput {

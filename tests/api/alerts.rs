@@ -10,7 +10,9 @@ use crate::outcomes::outcome;
 use crate::spoolmgr::{action, done_on_spool, import};
 use crate::support::http_double::{Reply, json as answer, serve};
 use crate::support::spoolman::{Double, Fault};
-use crate::support::{TestApp, assert_error, assert_field_error, draft, part, shop};
+use crate::support::{
+    TestApp, assert_error, assert_field_error, draft, part, shop, signed_in, submit,
+};
 use actors::alerts::Kind;
 use actors::bridge::config::{self, BridgeConfig};
 use device::{Device, free_address, serve_at};
@@ -806,16 +808,16 @@ async fn alert_settings_validate_keep_tokens_write_only_and_send_tests() {
 /// connection"), and the MQTT channel that is not set up names no command-line flag.
 #[actix_web::test]
 async fn the_alerts_page_words_a_failed_test_in_the_owners_language() {
-    let (app, client) = crate::support::signed_in().await;
+    let (app, client) = signed_in().await;
     let german = [("locale", "de-DE")];
-    let res = crate::support::submit(&client, &app, "/settings/language", &german).await;
+    let res = submit(&client, &app, "/settings/language", &german).await;
     assert_eq!(res.status().as_u16(), 303);
     let closed = free_address();
     let body = json!({"name": "Werkstatt", "url": format!("http://{closed}/t"), "form": "JSON"});
     let webhook = app.create("/api/settings/alerts/webhooks", &body).await;
     let id = webhook["id"].as_str().unwrap();
     let path = format!("/settings/alerts/webhooks/{id}/test");
-    let tested = crate::support::submit(&client, &app, &path, &[]).await;
+    let tested = submit(&client, &app, &path, &[]).await;
     let page = tested.text().await.unwrap();
     let said = page.split(r#"id="test-result""#).nth(1).unwrap();
     let said = said.split("</p>").next().unwrap();

@@ -1,6 +1,7 @@
 //! The dashboard over the demo shop.
 
-use crate::support::{TestApp, assert_field_error, logged_in, page, setup_body};
+use crate::outcomes::outcome;
+use crate::support::{TestApp, assert_field_error, draft, logged_in, page, setup_body, shop};
 use serde_json::{Value, json};
 
 /// A box set up with the demo shop.
@@ -179,14 +180,14 @@ async fn the_dashboard_page_shows_realized_revenue_and_margin_beside_the_sales_v
 async fn a_failed_order_and_its_retry_count_their_price_once() {
     let app = TestApp::spawn().await;
     app.setup().await;
-    let shop = crate::support::shop(&app).await;
-    let mut body = crate::support::draft(&shop, "Bracket");
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Bracket");
     body["salesValue"] = json!("45");
     body["customerId"] = json!(shop.customer);
     let failed = app.done(&body).await;
     let id = failed["id"].as_str().unwrap();
     let done = app.json(&format!("/api/prints/{id}")).await;
-    let outcome = crate::outcomes::outcome(&done, "FAILED", 600, "10");
+    let outcome = outcome(&done, "FAILED", 600, "10");
     let res = app
         .post(&format!("/api/prints/{id}/outcome"), &outcome)
         .await;

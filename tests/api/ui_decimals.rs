@@ -4,7 +4,7 @@
 //! itself takes the canonical point only.
 
 use crate::support::{
-    TestApp, assert_field_error, created_id, location, page, shop, signed_in, submit,
+    TestApp, assert_field_error, created_id, draft, location, page, part, shop, signed_in, submit,
 };
 use reqwest::Client;
 use serde_json::json;
@@ -145,8 +145,8 @@ async fn a_slicers_print_time_reads_as_hours_and_minutes_and_short_minutes() {
     let (app, client) = signed_in().await;
     in_german(&app, &client).await;
     let shop = shop(&app).await;
-    let mut body = crate::support::draft(&shop, "Halter");
-    body["parts"] = json!([crate::support::part(&shop, 12_685, "41")]);
+    let mut body = draft(&shop, "Halter");
+    body["parts"] = json!([part(&shop, 12_685, "41")]);
     let id = app.create("/api/prints", &body).await["id"]
         .as_str()
         .unwrap()
