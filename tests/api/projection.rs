@@ -3,7 +3,7 @@
 
 use crate::support;
 use crate::support::{EMAIL, PASSWORD, TestApp, setup_body};
-use crate::support::{browser, location, submit};
+use crate::support::{browser, created_id, location, submit};
 use crate::support::{draft, shop};
 use serde_json::{Value, json};
 
@@ -195,11 +195,12 @@ async fn the_ui_and_demo_data_keep_the_list_current() {
     ];
     let res = submit(&client, &app, "/prints", &form).await;
     assert_eq!(res.status().as_u16(), 303);
-    let id = location(&res).rsplit('/').next().unwrap().to_string();
+    let id = created_id(location(&res));
     assert_listed(&app, &id).await;
 
     let path = format!("/prints/{id}/actions/status");
-    let res = submit(&client, &app, &path, &[("status", "SHIPPED")]).await;
+    let shipped = [("status", "SHIPPED"), ("confirmed", "yes")];
+    let res = submit(&client, &app, &path, &shipped).await;
     assert_eq!(res.status().as_u16(), 303);
     assert_listed(&app, &id).await;
     let path = format!("/prints/{id}/actions/archive");

@@ -3,8 +3,10 @@
 //! is refused beside its field in words; in English a comma is refused the same way. The API
 //! itself takes the canonical point only.
 
+use crate::outcomes::outcome;
 use crate::support::{
-    TestApp, assert_field_error, created_id, draft, location, page, part, shop, signed_in, submit,
+    TestApp, assert_field_error, created_id, draft, location, logged_in, page, part, shop,
+    signed_in, submit,
 };
 use reqwest::Client;
 use serde_json::json;
@@ -176,4 +178,90 @@ async fn a_slicers_print_time_reads_as_hours_and_minutes_and_short_minutes() {
     assert_eq!(saved.status().as_u16(), 303);
     let stored = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(stored["outcome"]["durationSeconds"], 12_685);
+}
+
+/// The prints list's export reads as a German spreadsheet: `;` between cells, German headers and
+/// outcome words, the completion on the shop's clock, h:mm, money in cents with the decimal
+/// comma, no JSON; the machine-readable export beside it keeps its form.
+#[actix_web::test]
+async fn the_spreadsheet_export_speaks_the_owners_language() {
+    let berlin = jiff::tz::TimeZone::get("Europe/Berlin").unwrap();
+    let zone = berlin.clone();
+    let app = TestApp::spawn_with(|config| config.time_zone = zone).await;
+    app.setup().await;
+    let client = logged_in(&app).await;
+    in_german(&app, &client).await;
+    let shop = shop(&app).await;
+    let mut body = draft(&shop, "Halter");
+    body["parts"] = json!([part(&shop, 12_685, "41")]);
+    body["salesValue"] = json!("45");
+    body["customerId"] = json!(shop.customer);
+    let done = app.done(&body).await;
+    let id = done["id"].as_str().unwrap();
+    let print = app.json(&format!("/api/prints/{id}")).await;
+    let recorded = app
+        .post(
+            &format!("/api/prints/{id}/outcome"),
+            &outcome(&print, "SUCCESS", 12_685, "41"),
+        )
+        .await;
+    assert_eq!(recorded.status(), 200);
+    let print = app.json(&format!("/api/prints/{id}")).await;
+
+    let (_, list) = page(&client, &app, "/prints").await;
+    assert!(
+        list.contains(r#"href="/prints/export.csv?" download id="export-sheet""#),
+        "{list}"
+    );
+    assert!(list.contains(r#"id="export-machine""#));
+    let res = client
+        .get(app.url("/prints/export.csv?status=DONE"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status().as_u16(), 200);
+    let disposition = res.headers()["content-disposition"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert!(disposition.contains("drucke-"), "{disposition}");
+    let sheet = res.text().await.unwrap();
+    let mut lines = sheet.trim_start_matches('\u{feff}').lines();
+    let header = lines.next().unwrap();
+    assert!(
+        header.starts_with(r#""Name";"Kunde";"Drucker""#),
+        "{header}"
+    );
+    assert!(header.contains(r#""Druckzeit (h:mm)""#));
+    let row = lines.next().unwrap();
+    let cents = |text: &str| {
+        let value: rust_decimal::Decimal = text.parse().unwrap();
+        format!("{:.2}", value.round_dp(2)).replace('.', ",")
+    };
+    let completed = print["completedAt"]
+        .as_str()
+        .unwrap()
+        .parse::<jiff::Timestamp>()
+        .unwrap()
+        .to_zoned(berlin)
+        .strftime("%d.%m.%Y %H:%M")
+        .to_string();
+    for cell in [
+        "Halter".to_string(),
+        "Jane Doe".to_string(),
+        completed,
+        "3:31".to_string(),
+        cents(print["totalCost"].as_str().unwrap()),
+        "Erfolg".to_string(),
+        cents(print["actualCost"].as_str().unwrap()),
+        "45,00".to_string(),
+    ] {
+        assert!(row.contains(&format!(r#""{cell}""#)), "{cell} in {row}");
+    }
+    assert!(!row.contains('{'), "no JSON: {row}");
+    let machine = app.get("/api/prints/export").await.text().await.unwrap();
+    assert!(
+        machine.contains("duration_seconds"),
+        "the machine's form stays"
+    );
 }

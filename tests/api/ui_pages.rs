@@ -1056,3 +1056,36 @@ async fn the_empty_printer_form_flags_every_field_the_manufacturer_too_at_once()
         );
     }
 }
+
+/// Two prints PRINTING on one printer: each page names the other (one was likely left behind);
+/// a spool that holds more than its net weight after a receipt says so.
+#[actix_web::test]
+async fn a_second_print_on_a_busy_printer_and_an_overfull_spool_are_said() {
+    let (app, client, shop, first) = bracket().await;
+    let printing = json!({"status": "PRINTING"});
+    let res = app.patch(&format!("/api/prints/{first}"), &printing).await;
+    assert_eq!(res.status(), 200);
+    let (_, alone) = page(&client, &app, &format!("/prints/{first}")).await;
+    assert!(!alone.contains(r#"id="also-printing""#), "{alone}");
+    let second = app.create("/api/prints", &draft(&shop, "Hook")).await;
+    let second = second["id"].as_str().unwrap();
+    let res = app.patch(&format!("/api/prints/{second}"), &printing).await;
+    assert_eq!(res.status(), 200);
+    let (_, busy) = page(&client, &app, &format!("/prints/{second}")).await;
+    let said = busy.split(r#"id="also-printing""#).nth(1).unwrap();
+    assert!(
+        said.contains(&format!(r#"<a href="/prints/{first}">Bracket</a>"#)),
+        "{said}"
+    );
+
+    let spool = json!({"code": "FULL-1", "filamentId": shop.filament, "purchasePrice": "20", "initialNetWeightGrams": "1000"});
+    let spool = app.create("/api/spools", &spool).await;
+    let id = spool["id"].as_str().unwrap();
+    let (_, fresh) = page(&client, &app, &format!("/spools/{id}")).await;
+    assert!(!fresh.contains(r#"id="over-net-weight""#));
+    let receipt = [("kind", "RECEIPT"), ("grams", "250")];
+    let booked = submit(&client, &app, &format!("/spools/{id}/movements"), &receipt).await;
+    assert_eq!(booked.status().as_u16(), 303);
+    let (_, over) = page(&client, &app, location(&booked)).await;
+    assert!(over.contains(r#"id="over-net-weight""#), "{over}");
+}

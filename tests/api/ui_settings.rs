@@ -136,4 +136,12 @@ async fn times_are_shown_on_the_shops_clock_not_in_utc() {
         .to_string();
     assert_eq!(shown, local, "{stamp} on the shop's clock");
     assert!(!body.contains(" UTC<"), "{body}");
+    // Every page says which clock that is, and the backup list that its file names are UTC's.
+    assert!(
+        body.contains(r#"id="time-zone">Times are shown in Pacific/Kiritimati</footer>"#),
+        "{body}"
+    );
+    assert!(body.contains("named by UTC time, Z"));
+    let (_, dashboard) = page(&client, &app, "/dashboard").await;
+    assert!(dashboard.contains("Times are shown in Pacific/Kiritimati"));
 }

@@ -1,8 +1,10 @@
 // Every page holds its layout on a phone, a tablet and a laptop: each page the UI links to
 // (found by following links from the menu, one of each kind, plus a two-part draft's editor and
 // a refused form; Spoolman switched on at an address nothing answers) is measured in German and in English at 390, 768 and 1280 px wide. A page
-// fails when it scrolls sideways or when two interactive elements (links, buttons, fields)
-// overlap; the boxes are Chromium's, clipped by any scrolling container they sit in.
+// fails when it scrolls sideways, when two interactive elements (links, buttons, fields)
+// overlap (the boxes are Chromium's, clipped by any scrolling container they sit in), when a
+// select shows only part of its chosen option's text, or when a phone's header is higher than
+// 120 px.
 // Screenshots of the German pages at each width go to the screenshot folder.
 //
 //   node layout.mjs BASE_URL SCREENSHOT_DIR [--with-overlap]
@@ -51,6 +53,24 @@ function measure() {
       const box = clip(element, rect);
       if (box.right - box.left > 1 && box.bottom - box.top > 1) boxes.push({ element, box });
     }
+  }
+  // A select whose chosen option's text does not fit it (a filament read as its maker only).
+  const canvas = document.createElement("canvas").getContext("2d");
+  for (const select of document.querySelectorAll("select:not([multiple])")) {
+    if (!select.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) continue;
+    const option = select.selectedOptions[0];
+    if (!option || option.value === "") continue;
+    const style = getComputedStyle(select);
+    canvas.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = canvas.measureText(option.text.trim()).width;
+    const arrow = 20;
+    const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight) - arrow;
+    if (text > room + 1) found.push(`${label(select)} shows part of its choice "${option.text.trim().slice(0, 40)}" (${Math.round(text)} px in ${Math.round(room)})`);
+  }
+  // A phone's header leaves the page room (at most ~120 px of 844).
+  const header = document.querySelector("header.top");
+  if (header && doc.clientWidth < 700 && header.getBoundingClientRect().height > 120) {
+    found.push(`the header is ${Math.round(header.getBoundingClientRect().height)} px high`);
   }
   for (let i = 0; i < boxes.length; i++) {
     for (let j = i + 1; j < boxes.length; j++) {

@@ -69,6 +69,9 @@ those, so the checks judge the rest:
   errors.outOfRange at `extras`).
 - The company's IBAN is a valid one: its check digits (ISO 13616's modulo 97) are no pattern a
   schema can state (422 errors.invalidIban).
+- A webhook's URL whose host is all numbers and dots is given a host name: URL parsers read it
+  as an IPv4 address, and `2.251.229.09` (a leading zero is octal) is none (422
+  errors.invalidUrl), a rule of the WHATWG URL standard no `format: uri` states.
 - Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
   seeded printer when it has none: the log needs a printer, a dependency between parameters
   that OpenAPI cannot state.
@@ -263,6 +266,21 @@ def archived_manufacturer(name):
         page += 1
 
 
+def numeric_host_named(url):
+    """`url` with a host whose last label is all digits and dots (`2.251.229.09`) named
+    `ntfy.lan`: URL parsers read such a host as an IPv4 address, and one with a leading zero
+    (`09`, an octal number with a 9) or more than four parts is no address (422
+    errors.invalidUrl), a rule of the WHATWG URL standard that a `format: uri` cannot state."""
+    match = re.match(r"^(https?://)([^/:?#]*)(.*)$", url, re.IGNORECASE)
+    if match is None:
+        return url
+    scheme, host, rest = match.groups()
+    last = host.rstrip(".").split(".")[-1] if host else ""
+    if re.fullmatch(r"[0-9]+|0[xX][0-9a-fA-F]*", last):
+        return scheme + "ntfy.lan" + rest
+    return url
+
+
 def whole_number(value):
     """`value` as an int when it is a JSON integer (`142` or `142.0`, both valid for an integer
     schema), else 0."""
@@ -353,6 +371,8 @@ def before_call(context, case, **kwargs):
             body["vatPercent"] = "19"
         if path == "/api/settings/company" and isinstance(body.get("iban"), str):
             body["iban"] = "DE89370400440532013000"
+        if path.startswith("/api/settings/alerts/webhooks") and isinstance(body.get("url"), str):
+            body["url"] = numeric_host_named(body["url"])
         if path.startswith("/api/customers") and "discountPercent" in body:
             body["discountPercent"] = "10"
         if path == "/api/settings/integrations":

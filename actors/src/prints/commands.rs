@@ -227,6 +227,36 @@ pub struct Detail {
     /// The first overdue blocking maintenance task that holds a move it may make
     /// ([`lifecycle::passes_gate`]) now: the page offers the override's reason beside it.
     pub blocking: Option<MaintenanceTask>,
+    /// While it is PRINTING, the other prints PRINTING on one of its printers (id, name), oldest
+    /// first: two prints on one printer at once is most likely one left behind.
+    pub also_printing: Vec<(Id, String)>,
+}
+
+/// The other prints PRINTING on a printer of `print` while it is PRINTING (id, name), from the
+/// projection (no scan of the prints). Errors: the store or the projection fails.
+fn also_printing(snapshot: &Snapshot<'_>, print: &Print) -> Result<Vec<(Id, String)>> {
+    if print.status != PrintStatus::Printing {
+        return Ok(Vec::new());
+    }
+    let mut printers: Vec<Id> = print.parts.iter().map(|p| p.printer_id).collect();
+    printers.sort();
+    printers.dedup();
+    let mut others: Vec<Id> = Vec::new();
+    for printer in printers {
+        let filter = PrintFilter {
+            statuses: vec![PrintStatus::Printing],
+            printer_id: Some(printer),
+            ..PrintFilter::default()
+        };
+        others.extend(snapshot.index.ids(&filter)?);
+    }
+    others.retain(|other| *other != print.id);
+    others.sort();
+    others.dedup();
+    others
+        .into_iter()
+        .map(|other| Ok((other, draft::get(snapshot, other)?.name)))
+        .collect()
 }
 
 fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
@@ -258,6 +288,7 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         None
     };
     Ok(Detail {
+        also_printing: also_printing(snapshot, &print)?,
         blocking,
         retry_price: lifecycle::retry_price(snapshot, &print)?,
         invoice,

@@ -13,7 +13,7 @@
 
 use actors::values::DecimalMark;
 use jiff::civil::Date;
-use jiff::tz::TimeZone;
+use jiff::tz::{Offset, TimeZone};
 use jiff::{Timestamp, Zoned};
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Borrow;
@@ -126,6 +126,35 @@ pub struct Tr {
 }
 
 impl Tr {
+    /// A timestamp (RFC 3339) on the shop's clock in a form a spreadsheet of this language reads
+    /// as a date and time: `28.11.2026 14:05` (German), `2026-11-28 14:05` (English); the text
+    /// as it is when it is not one.
+    pub fn sheet_datetime(&self, value: &str) -> String {
+        let Some(at) = self.local(value) else {
+            return value.to_string();
+        };
+        match self.lang {
+            Lang::DeDe => at.strftime("%d.%m.%Y %H:%M").to_string(),
+            Lang::EnUs => at.strftime("%Y-%m-%d %H:%M").to_string(),
+        }
+    }
+
+    /// The shop's time zone by its IANA name (`Europe/Berlin`), else its offset (`UTC`, a
+    /// fixed `+01:00`): what every page says its times are in.
+    pub fn zone_name(&self) -> String {
+        self.zone.iana_name().map_or_else(
+            || {
+                let offset = self.zone.to_offset(Timestamp::now());
+                if offset == Offset::UTC {
+                    "UTC".to_string()
+                } else {
+                    offset.to_string()
+                }
+            },
+            str::to_string,
+        )
+    }
+
     /// A translator for `lang` showing money in `currency` and times in `zone`.
     pub fn new(lang: Lang, currency: &str, zone: TimeZone) -> Tr {
         Tr {

@@ -35,6 +35,7 @@ mod print_detail;
 mod print_editor;
 mod print_fleet;
 mod print_fleet_form;
+mod print_sheet;
 mod printer_fleet;
 mod prints;
 mod quotes;
@@ -64,6 +65,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(PRINTS, web::get().to(prints::list))
         .route(PRINTS, web::post().to(print_editor::create))
         .route(PRINT_NEW, web::get().to(print_editor::new_form))
+        .route(PRINTS_SHEET, web::get().to(print_sheet::export))
         .route(PRINT_SLICED, web::post().to(print_editor::from_sliced))
         .route(PRINT, web::get().to(print_detail::show))
         .route(PRINT_EDIT, web::get().to(print_editor::edit_form))

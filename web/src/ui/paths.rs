@@ -17,6 +17,8 @@ pub const DASHBOARD: &str = "/dashboard";
 pub const PRINTS: &str = "/prints";
 /// The editor of a new draft.
 pub const PRINT_NEW: &str = "/prints/new";
+/// The prints list's DONE prints as a spreadsheet in the owner's language (CSV).
+pub const PRINTS_SHEET: &str = "/prints/export.csv";
 /// A sliced file made into a draft (POST, multipart).
 pub const PRINT_SLICED: &str = "/prints/sliced";
 /// A print's page.

@@ -218,6 +218,8 @@ struct DetailPage {
     notice: Option<String>,
     /// The failed print's sales value a DRAFT retry without one may take, formatted.
     retry_price: Option<String>,
+    /// The other prints PRINTING on one of its printers (id, name).
+    also_printing: Vec<(String, String)>,
 }
 
 /// The maintenance gate on a print's page: the overdue task, the moves it holds and the
@@ -670,6 +672,11 @@ impl DetailPage {
                 .and_then(|o| o.current())
                 .is_some_and(|r| r.status == OutcomeStatus::Failed),
             retry_price: detail.retry_price.map(|p| t.money(p)),
+            also_printing: detail
+                .also_printing
+                .iter()
+                .map(|(id, name)| (id.to_string(), name.clone()))
+                .collect(),
             customer: detail.customer.map(|c| (c.id.to_string(), c.name)),
             series: detail.series.map(|s| (s.id.to_string(), s.name)),
             invoice: detail.invoice.map(|i| {

@@ -21,6 +21,7 @@ use actors::inventory::filaments::Filaments;
 use actors::stock::StockOverview;
 use actors::stock::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
 use askama::Template;
+use rust_decimal::Decimal;
 use storage::Id;
 
 /// A filament's stock line.
@@ -212,6 +213,21 @@ struct LinkRow {
     error: String,
     /// The spool manager owns its stock: no native booking here.
     external: bool,
+}
+
+impl SpoolPage {
+    /// Whether the spool holds more than its net weight when bought: a receipt worth a second
+    /// look (a roll weighed with its reel, a digit too many), said beside the figures.
+    fn over_net_weight(&self) -> bool {
+        let grams = |text: &str| text.parse::<Decimal>().ok();
+        match (
+            grams(&self.spool.remaining_grams),
+            grams(&self.spool.initial_net_weight_grams),
+        ) {
+            (Some(remaining), Some(initial)) => remaining > initial,
+            _ => false,
+        }
+    }
 }
 
 fn link_row(t: &i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {

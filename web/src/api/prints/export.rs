@@ -86,7 +86,7 @@ crate::input::deserr_by_name!(Separator);
 
 impl Separator {
     /// The delimiter byte.
-    fn byte(self) -> u8 {
+    pub fn byte(self) -> u8 {
         match self {
             Separator::Comma => b',',
             Separator::Semicolon => b';',
@@ -119,7 +119,7 @@ impl Params for CsvParams {}
 const BOM: &[u8] = b"\xEF\xBB\xBF";
 
 /// A text cell, guarded against formula injection.
-fn text(value: &str) -> String {
+pub fn text(value: &str) -> String {
     if value.starts_with(['=', '+', '-', '@']) {
         format!("'{value}")
     } else {
@@ -136,7 +136,9 @@ struct PartCell {
     total_cost: String,
 }
 
-fn label(print: &Print, part: Id, category: CostCategory) -> String {
+/// The label of `part`'s cost line of `category` (its printer's name, its build plate's), as
+/// frozen in the print's costing; empty without one.
+pub fn label(print: &Print, part: Id, category: CostCategory) -> String {
     let line = print
         .costing
         .lines
@@ -258,15 +260,20 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
     ]
 }
 
-/// Writes `rows` as CSV separated by `separator`, after the byte-order mark.
-fn csv(rows: &[Vec<String>], separator: Separator) -> Result<Vec<u8>, ApiError> {
+/// Writes `header` and `rows` as CSV separated by `separator`, after the byte-order mark (every
+/// cell quoted, CRLF). Errors: 500 when the writer fails.
+pub fn write(
+    header: &[&str],
+    rows: &[Vec<String>],
+    separator: Separator,
+) -> Result<Vec<u8>, ApiError> {
     let mut writer = csv::WriterBuilder::new()
         .terminator(csv::Terminator::CRLF)
         .quote_style(csv::QuoteStyle::Always)
         .delimiter(separator.byte())
         .from_writer(BOM.to_vec());
     let internal = |_| ApiError::new(Code::Internal);
-    writer.write_record(COLUMNS).map_err(internal)?;
+    writer.write_record(header).map_err(internal)?;
     for row in rows {
         writer.write_record(row).map_err(internal)?;
     }
@@ -307,5 +314,5 @@ pub async fn export(
         .content_type("text/csv; charset=utf-8")
         .insert_header(("Cache-Control", "no-store"))
         .insert_header(("Content-Disposition", file))
-        .body(csv(&rows, separator)?))
+        .body(write(&COLUMNS, &rows, separator)?))
 }

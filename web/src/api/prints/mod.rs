@@ -2,7 +2,7 @@
 //! complete, duplicate, repeat, CSV export and report data.
 
 mod dto;
-mod export;
+pub mod export;
 pub mod filters;
 pub mod input;
 pub mod outcome_dto;
