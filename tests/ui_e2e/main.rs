@@ -157,6 +157,18 @@ fn a_draft_from_a_sliced_file_in_german() {
     scenario_with("sliced", &[gcode.to_str().unwrap()]);
 }
 
+/// The owner's whole day in German on Berlin time at 1280 and 390 px (`shop_day.mjs`): a new
+/// filament and its first spool, a draft from a sliced file, PRINTING, done with its outcome
+/// from PRINTED, paid, the spreadsheet export, a failed order's retry taking its price, a
+/// maintenance block passed with a reason; the figures against the API; page load times printed.
+#[test]
+fn a_shops_whole_day_in_german_on_a_laptop_and_a_phone() {
+    let gcode = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("actors/tests/fixtures/sliced/prusa-two-filaments.gcode");
+    let service = Service::start_with(&["--time-zone", "Europe/Berlin"]);
+    scenario_on(service, "shop_day", &[gcode.to_str().unwrap()]);
+}
+
 #[test]
 fn maintenance_due_on_the_dashboard_and_a_nightly_backup_in_german() {
     scenario("maintenance");

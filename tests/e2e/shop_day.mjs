@@ -1,0 +1,177 @@
+// A German shop owner's whole day, in a real browser on Berlin time, at 1280 px and again on a
+// phone (390 px): a new filament and its first spool (no phantom stock), a draft from a sliced
+// file with its price, a blocking maintenance task, PRINTING and PRINTED, "done, with this
+// outcome" from PRINTED, paid, the spreadsheet export; then a second order that fails, its retry
+// taking the failed print's price in one click, held by the overdue task and passed with a
+// reason. Every figure the pages show (cost, price, realized revenue and margin, stock) is
+// checked against the API. The pages' load times are measured (navigation timing: request to
+// last byte, and navigation start to DOMContentLoaded; median and the slowest) and printed.
+// Fails on any console error.
+//
+//   node shop_day.mjs BASE_URL SCREENSHOT_DIR GCODE_FILE
+import { launch, setUpInGerman, watchedPage } from "./browser.mjs";
+import { strict as assert } from "node:assert";
+
+const [base, shots, gcode] = process.argv.slice(2);
+const browser = await launch();
+const problems = [];
+const timings = [];
+// Money as the German pages write it: `1.234,56 €`.
+const euro = (value) => new Intl.NumberFormat("de-DE", { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+  .format(Number(value)) + " €";
+try {
+  const page = await watchedPage(browser, problems, { timezoneId: "Europe/Berlin" });
+  page.on("load", async () => {
+    const entry = await page.evaluate(() => {
+      const [nav] = performance.getEntriesByType("navigation");
+      return nav ? [nav.responseEnd - nav.requestStart, nav.domContentLoadedEventEnd - nav.startTime] : null;
+    }).catch(() => null);
+    if (entry !== null) timings.push(entry);
+  });
+  const api = async (method, path, body) => page.evaluate(async ([method, path, body]) => {
+    const res = await fetch(path, {
+      method, headers: { "Content-Type": "application/json" },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: res.status, body: await res.text() };
+  }, [method, path, body]);
+  const json = async (path) => JSON.parse((await api("GET", path)).body);
+  await setUpInGerman(page, base);
+  await api("PATCH", "/api/settings/features", { spoolManagementEnabled: true });
+
+  // Morning: a new filament, asked whether a spool is on hand (no: the real roll is booked).
+  const maker = (await json("/api/manufacturers?pageSize=1")).items[0];
+  await page.goto(base + "/filaments/new");
+  assert.equal(await page.locator("input[name=openingSpool]").isChecked(), false, "asked, unticked");
+  await page.locator("#manufacturerId").selectOption(maker.id);
+  await page.locator("#material").fill("PETG");
+  await page.locator("#colorName").fill("Tagesgrün");
+  await page.locator("#purchasePrice").fill("24,90");
+  await page.locator("#netWeightGrams").fill("1000");
+  await page.locator("main form.card.form button[type=submit]").click();
+  await page.waitForURL(/\/filaments\/[0-9a-f-]{36}\?saved$/);
+  const filamentId = new URL(page.url()).pathname.split("/").pop();
+  assert.equal((await json(`/api/filaments/${filamentId}/stock`)).activeTotalGrams, "0", "no phantom spool");
+  await page.locator("#receive-spool").click();
+  assert.equal(await page.locator("input[name=initialNetWeightGrams]").inputValue(), "1000", "prefilled from the catalog");
+  await page.locator("input[name=initialNetWeightGrams]").fill("338");
+  await page.locator("form[action='/spools'] button[type=submit]").click();
+  await page.waitForURL(/\/spools\/[0-9a-f-]{36}\?received$/);
+  await page.goto(base + "/stock");
+  const stockRow = page.locator("tr", { hasText: "Tagesgrün" }).first();
+  assert.match(await stockRow.innerText(), /338 g/, "the one roll, once");
+  assert.equal((await json(`/api/filaments/${filamentId}/stock`)).activeTotalGrams, "338");
+
+  // A draft from the sliced file, priced at 45 €.
+  await page.goto(base + "/prints");
+  await page.getByLabel(/Aus einer geslicten Datei/).setInputFiles(gcode);
+  await page.getByRole("button", { name: "Datei lesen" }).click();
+  await page.waitForURL("**/prints/sliced");
+  await page.evaluate(() => {
+    for (const select of document.querySelectorAll("#print-editor select[required]")) {
+      if (!select.value && select.options.length > 1) select.value = select.options[1].value;
+    }
+  });
+  await page.locator("#print-editor input[name=salesValue]").fill("45");
+  await page.getByRole("button", { name: "Entwurf speichern" }).click();
+  await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?did=drafted$/);
+  const printUrl = page.url().split("?")[0];
+  const printId = printUrl.split("/").pop();
+  let print = await json(`/api/prints/${printId}`);
+  assert.equal(await page.locator("#planned-total").innerText(), euro(print.totalCost), "cost as the API has it");
+  assert.match(await page.locator("#notice").innerText(), /Entwurf angelegt/);
+  await page.screenshot({ path: `${shots}/draft-de.png`, fullPage: true });
+
+  // A blocking task on its printer: every print (overdue once this one has run).
+  const printerId = print.parts[0].printerId;
+  const task = JSON.parse((await api("POST", "/api/maintenance",
+    { printerId, name: "Druckbett reinigen", every: { unit: "PRINTS", count: 1 }, blocking: true })).body);
+
+  // PRINTING, PRINTED, then done with its outcome in one form.
+  const move = async (label) => {
+    await page.getByLabel("Verschieben nach").selectOption({ label });
+    await page.getByRole("button", { name: "Verschieben", exact: true }).click();
+    await page.waitForURL(`${printUrl}?did=status&from=${printId}`);
+  };
+  await move("Im Druck");
+  assert.match(await page.locator("#outcome-soon").innerText(), /sobald der Druck gedruckt ist/);
+  await move("Gedruckt");
+  const finish = page.locator("#outcome-form");
+  assert.match(await finish.innerText(), /Fertig, mit diesem Ergebnis/);
+  await finish.getByRole("button", { name: "Fertig, mit diesem Ergebnis" }).click();
+  await page.waitForURL(`${printUrl}?did=finished`);
+  print = await json(`/api/prints/${printId}`);
+  assert.equal(print.status, "DONE");
+  assert.equal(print.outcome.status, "SUCCESS");
+  const financials = await page.locator(".charts").innerText();
+  assert.ok(financials.includes(euro(print.financials.realizedRevenue)), `realized revenue ${print.financials.realizedRevenue} in ${financials}`);
+  assert.ok(financials.includes(euro(print.financials.realizedMargin)), `realized margin ${print.financials.realizedMargin} in ${financials}`);
+  await page.getByRole("button", { name: "Als bezahlt markieren" }).click();
+  await page.waitForURL(`${printUrl}?did=paid&from=${printId}`);
+  assert.equal((await json(`/api/prints/${printId}`)).paid, true);
+  await page.screenshot({ path: `${shots}/done-paid-de.png`, fullPage: true });
+
+  // The day's spreadsheet: German words, h:mm, cents.
+  const sheet = await page.request.get(`${base}/prints/export.csv?status=DONE&search=${encodeURIComponent(print.name)}`);
+  assert.equal(sheet.status(), 200);
+  const text = await sheet.text();
+  assert.match(text.split("\r\n")[0], /"Name";"Kunde";"Drucker"/);
+  assert.ok(text.includes(`"${euro(print.totalCost).replace(" €", "").replace(/\./g, "")}"`), `the planned cost in cents: ${text}`);
+  assert.ok(text.includes('"Erfolg"'), "the outcome in words");
+
+  // Afternoon: a second order of the same part fails; its retry takes the price in one click.
+  const copy = JSON.parse((await api("POST", `/api/prints/${printId}/duplicate`, {})).body);
+  const copyUrl = `${base}/prints/${copy.id}`;
+  await page.goto(copyUrl);
+  // The task is overdue now: the draft's page says so and offers the reason field.
+  assert.match(await page.locator("#blocking-task").innerText(), /Druckbett reinigen/);
+  await page.locator("#override-reason").fill("Bett per Sicht geprüft, Kunde wartet");
+  await page.locator("#maintenance-override select[name=status]").selectOption("PRINTED");
+  await page.locator("#override-move").click();
+  await page.waitForURL(`${copyUrl}?did=status&from=${copy.id}`);
+  assert.equal((await json(`/api/maintenance/${task.id}`)).overrides[0].reason, "Bett per Sicht geprüft, Kunde wartet");
+  const failed = page.locator("#outcome-form");
+  await failed.locator("select[name=status]").selectOption("FAILED");
+  await failed.getByLabel(/Fehlergrund/).fill("Ecke hat sich gelöst");
+  await failed.getByRole("button", { name: "Fertig, mit diesem Ergebnis" }).click();
+  await page.waitForURL(`${copyUrl}?did=finished`);
+  await page.getByRole("button", { name: "Diesen Druck erneut versuchen" }).click();
+  await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?did=retry/);
+  const retryUrl = page.url().split("?")[0];
+  const retryId = retryUrl.split("/").pop();
+  assert.equal((await json(`/api/prints/${retryId}`)).salesValue, null, "a retry is made without a price");
+  await page.locator("#retry-price").click();
+  await page.waitForURL(`${retryUrl}?did=retryPrice&from=${retryId}`);
+  assert.equal((await json(`/api/prints/${retryId}`)).salesValue, "45");
+
+  // The dashboard counts the order once (the failed print earned nothing).
+  await page.goto(base + "/dashboard?period=30d");
+  const board = await json("/api/dashboard?period=30d");
+  assert.match(await page.locator("#kpi-sales-value").innerText(), new RegExp(euro(board.kpis.salesValue).replace(/[.€]/g, "\\$&")));
+  await page.screenshot({ path: `${shots}/dashboard-de.png`, fullPage: true });
+
+  // On a phone: the same pages hold, the header is short, cost and date are in view.
+  await page.setViewportSize({ width: 390, height: 844 });
+  for (const path of [printUrl.replace(base, ""), "/prints", "/dashboard", `/prints/${retryId}/edit`]) {
+    await page.goto(base + path);
+    const [scroll, client, header] = await page.evaluate(() => [document.documentElement.scrollWidth,
+      document.documentElement.clientWidth, document.querySelector("header.top").getBoundingClientRect().height]);
+    assert.ok(scroll <= client + 1, `${path} scrolls sideways at 390 px`);
+    assert.ok(header <= 120, `${path}: the header is ${header} px high`);
+    await page.screenshot({ path: `${shots}/phone-${path.replace(/[^a-z0-9]+/gi, "-")}.png`, fullPage: true });
+  }
+  const costCell = page.locator(".print-rows tbody tr").first().locator("td").nth(5);
+  await page.goto(base + "/prints");
+  assert.ok(await costCell.isVisible(), "the cost column is in view on a phone");
+
+  assert.deepEqual(problems, [], "no console errors");
+  const median = (values) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)];
+  const answered = timings.map((t) => t[0]);
+  const ready = timings.map((t) => t[1]);
+  console.log(`page loads: ${timings.length}; answered (request to last byte) median ${median(answered).toFixed(1)} ms, ` +
+    `slowest ${Math.max(...answered).toFixed(1)} ms; ready (navigation to DOMContentLoaded) median ${median(ready).toFixed(1)} ms, ` +
+    `slowest ${Math.max(...ready).toFixed(1)} ms`);
+  console.log(`ok: screenshots in ${shots}`);
+} finally {
+  await browser.close();
+}
