@@ -678,3 +678,38 @@ async fn a_filament_asked_for_no_opening_spool_counts_its_first_roll_once() {
         "the one real roll, once"
     );
 }
+
+/// Archiving a filament archives its untouched spools with it (its catalog spool, a roll never
+/// opened): an archived filament leaves no phantom stock. A spool with movements keeps its real
+/// grams until it is archived itself; restoring the filament restores none.
+#[actix_web::test]
+async fn an_archived_filament_takes_its_untouched_spools_with_it() {
+    let (app, _, black) = galaxy_black().await;
+    let id = black["id"].as_str().unwrap();
+    let path = format!("/api/spools?filamentId={id}&includeArchived=true&pageSize=100");
+    let opening = app.json(&path).await["items"].as_array().unwrap().clone();
+    assert_eq!(opening.len(), 1, "the catalog spool it was made with");
+    let used = json!({"code": "USED-1", "filamentId": id, "purchasePrice": "20", "initialNetWeightGrams": "1000"});
+    let used = app.create("/api/spools", &used).await;
+    let used_id = used["id"].as_str().unwrap();
+    let movement = json!({"kind": "CORRECTION", "grams": "-100", "note": "Weighed"});
+    let res = app
+        .post(&format!("/api/spools/{used_id}/movements"), &movement)
+        .await;
+    assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
+
+    let res = app
+        .patch(&format!("/api/filaments/{id}"), &json!({"archived": true}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let after = app.json(&path).await["items"].as_array().unwrap().clone();
+    let archived = |code: &str| {
+        after
+            .iter()
+            .find(|s| s["code"] == code)
+            .map(|s| s["archived"].clone())
+            .unwrap()
+    };
+    assert_eq!(archived(opening[0]["code"].as_str().unwrap()), true);
+    assert_eq!(archived("USED-1"), false, "real grams stay in stock");
+}

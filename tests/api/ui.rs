@@ -136,8 +136,8 @@ async fn the_language_switch_localizes_words_numbers_and_money() {
     assert!(german.contains("Gesamtkosten"), "{german}");
     assert!(german.contains("Fertig"));
     assert!(
-        german.contains("/api/prints/export?status=DONE&amp;separator=SEMICOLON"),
-        "German spreadsheets get semicolons: {german}"
+        german.contains(r#"href="/prints/export.csv?status=DONE" download id="export-sheet""#),
+        "German spreadsheets get the owner's export (semicolons, German words): {german}"
     );
     let (_, board) = page(&client, &app, "/dashboard?period=all").await;
     assert!(board.contains("Fertige Drucke"));

@@ -1,18 +1,22 @@
 // A German shop owner's whole day, in a real browser on Berlin time, at 1280 px and again on a
 // phone (390 px): a new filament and its first spool (no phantom stock), a draft from a sliced
-// file with its price, a blocking maintenance task, PRINTING and PRINTED, "done, with this
-// outcome" from PRINTED, paid, the spreadsheet export; then a second order that fails, its retry
+// file with its price, a blocking maintenance task, the printer's plug linked as its meter,
+// PRINTING and PRINTED (the run metered), "done, with this outcome" from PRINTED, paid, the
+// spreadsheet export; then a second order that fails, its retry
 // taking the failed print's price in one click, held by the overdue task and passed with a
 // reason. Every figure the pages show (cost, price, realized revenue and margin, stock) is
 // checked against the API. The pages' load times are measured (navigation timing: request to
 // last byte, and navigation start to DOMContentLoaded; median and the slowest) and printed.
 // Fails on any console error.
 //
-//   node shop_day.mjs BASE_URL SCREENSHOT_DIR GCODE_FILE
+//   node shop_day.mjs BASE_URL SCREENSHOT_DIR GCODE_FILE PLUG_TOPIC
+//
+// PLUG_TOPIC: where the test publishes the plug's energy total (`ENERGY.Total`, kWh) on the
+// service's embedded broker.
 import { launch, setUpInGerman, watchedPage } from "./browser.mjs";
 import { strict as assert } from "node:assert";
 
-const [base, shots, gcode] = process.argv.slice(2);
+const [base, shots, gcode, plugTopic] = process.argv.slice(2);
 const browser = await launch();
 const problems = [];
 const timings = [];
@@ -87,7 +91,25 @@ try {
   const task = JSON.parse((await api("POST", "/api/maintenance",
     { printerId, name: "Druckbett reinigen", every: { unit: "PRINTS", count: 1 }, blocking: true })).body);
 
-  // PRINTING, PRINTED, then done with its outcome in one form.
+  // The printer's plug is its meter: linked on the printer's page, read live.
+  await page.goto(`${base}/printers/${printerId}`);
+  await page.locator("#meter-kind").selectOption("MQTT");
+  await page.locator("#meter-topic").fill(plugTopic);
+  await page.locator("#meter-path").fill("ENERGY.Total");
+  await page.locator("#meter-unit").selectOption("KWH");
+  await page.locator("#meter-form button.primary").click();
+  await page.waitForURL(`${base}/printers/${printerId}?saved`);
+  const readLive = async () => {
+    for (let i = 0; i < 50; i++) {
+      if ((await json(`/api/printers/${printerId}/meter`)).live) return;
+      await page.waitForTimeout(200);
+    }
+    assert.fail("the plug is never read");
+  };
+  await readLive();
+  await page.goto(printUrl);
+
+  // PRINTING, PRINTED (the run between them metered), then done with its outcome in one form.
   const move = async (label) => {
     await page.getByLabel("Verschieben nach").selectOption({ label });
     await page.getByRole("button", { name: "Verschieben", exact: true }).click();
@@ -95,6 +117,7 @@ try {
   };
   await move("Im Druck");
   assert.match(await page.locator("#outcome-soon").innerText(), /sobald der Druck gedruckt ist/);
+  await page.waitForTimeout(1500);
   await move("Gedruckt");
   const finish = page.locator("#outcome-form");
   assert.match(await finish.innerText(), /Fertig, mit diesem Ergebnis/);
@@ -103,6 +126,8 @@ try {
   print = await json(`/api/prints/${printId}`);
   assert.equal(print.status, "DONE");
   assert.equal(print.outcome.status, "SUCCESS");
+  assert.deepEqual(print.outcome.electricity.map((e) => e.source), ["METERED"], "the run metered by the plug");
+  assert.match(await page.locator("td.electricity").first().innerText(), /kWh · gemessen/);
   const financials = await page.locator(".charts").innerText();
   assert.ok(financials.includes(euro(print.financials.realizedRevenue)), `realized revenue ${print.financials.realizedRevenue} in ${financials}`);
   assert.ok(financials.includes(euro(print.financials.realizedMargin)), `realized margin ${print.financials.realizedMargin} in ${financials}`);
@@ -160,6 +185,13 @@ try {
     assert.ok(header <= 120, `${path}: the header is ${header} px high`);
     await page.screenshot({ path: `${shots}/phone-${path.replace(/[^a-z0-9]+/gi, "-")}.png`, fullPage: true });
   }
+  // Typing grams in the editor on a phone, the live total stays in view.
+  await page.goto(`${base}/prints/${retryId}/edit`);
+  const grams = page.locator('#print-editor input[data-name="parts[#].filaments[#].usedGrams"]').first();
+  await grams.scrollIntoViewIfNeeded();
+  await grams.fill("5");
+  const total = await page.locator("#preview-total").boundingBox();
+  assert.ok(total && total.y >= 0 && total.y + total.height <= 844, `the live total in view: ${JSON.stringify(total)}`);
   const costCell = page.locator(".print-rows tbody tr").first().locator("td").nth(5);
   await page.goto(base + "/prints");
   assert.ok(await costCell.isVisible(), "the cost column is in view on a phone");

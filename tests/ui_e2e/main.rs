@@ -161,12 +161,71 @@ fn a_draft_from_a_sliced_file_in_german() {
 /// filament and its first spool, a draft from a sliced file, PRINTING, done with its outcome
 /// from PRINTED, paid, the spreadsheet export, a failed order's retry taking its price, a
 /// maintenance block passed with a reason; the figures against the API; page load times printed.
+///
+/// The printer's plug is a Tasmota-style meter on the embedded broker: this test publishes its
+/// energy total (`tele/plug-shop/SENSOR`, `ENERGY.Total`, 0.002 kWh more every 200 ms) for as
+/// long as the scenario runs, so the run PRINTING → PRINTED is metered.
 #[test]
 fn a_shops_whole_day_in_german_on_a_laptop_and_a_phone() {
+    use rumqttc::{AsyncClient, MqttOptions, QoS};
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
     let gcode = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("actors/tests/fixtures/sliced/prusa-two-filaments.gcode");
-    let service = Service::start_with(&["--time-zone", "Europe/Berlin"]);
-    scenario_on(service, "shop_day", &[gcode.to_str().unwrap()]);
+    let broker = TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = tempfile::Builder::new().suffix(".yml").tempfile().unwrap();
+    let yaml = format!(
+        "broker:\n  enabled: true\n  listen: 127.0.0.1:{broker}\nmqtt:\n  host: 127.0.0.1\n  port: {broker}\n  base_topic: werkstatt\n  client_id: printcost-shop-day\nsources: []\n"
+    );
+    std::fs::write(config.path(), yaml).unwrap();
+    let service = Service::start_with(&[
+        "--time-zone",
+        "Europe/Berlin",
+        "--bridge-config",
+        config.path().to_str().unwrap(),
+    ]);
+    let running = Arc::new(AtomicBool::new(true));
+    let publishing = running.clone();
+    let plug = std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        runtime.block_on(async move {
+            let (client, mut events) =
+                AsyncClient::new(MqttOptions::new("plug-shop", "127.0.0.1", broker), 16);
+            tokio::spawn(async move {
+                loop {
+                    if events.poll().await.is_err() {
+                        tokio::time::sleep(Duration::from_millis(200)).await;
+                    }
+                }
+            });
+            let mut total = 1_000_000u64;
+            while publishing.load(Ordering::Relaxed) {
+                total += 2;
+                let kwh = format!("{}.{:03}", total / 1000, total % 1000);
+                let message = format!(r#"{{"ENERGY":{{"Total":{kwh}}}}}"#);
+                let topic = "tele/plug-shop/SENSOR";
+                let _ = client
+                    .publish(topic, QoS::AtLeastOnce, false, message)
+                    .await;
+                tokio::time::sleep(Duration::from_millis(200)).await;
+            }
+        });
+    });
+    scenario_on(
+        service,
+        "shop_day",
+        &[gcode.to_str().unwrap(), "tele/plug-shop/SENSOR"],
+    );
+    running.store(false, Ordering::Relaxed);
+    plug.join().unwrap();
 }
 
 #[test]

@@ -13,6 +13,19 @@ use storage::{Id, Timestamp};
 
 impl InventoryRecord for Filament {
     archivable!(Filament);
+
+    /// Archives its untouched spools (nothing used or corrected since their opening receipt:
+    /// the catalog spool it was given when made, a roll never opened) with it, so an archived
+    /// filament leaves no stock behind; a spool with movements keeps its real grams in stock
+    /// until it is archived itself. Restoring the filament restores none of them.
+    fn archive_with(&self, txn: &Txn, now: Timestamp) -> Result<()> {
+        for spool in ledger::active_spools(txn, self.id)? {
+            if spool.remaining_grams == spool.initial_net_weight_grams {
+                ledger::set_archived(txn, spool.id, true, now)?;
+            }
+        }
+        Ok(())
+    }
 }
 
 /// The editable fields of a filament.

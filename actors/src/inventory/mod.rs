@@ -59,6 +59,10 @@ pub trait InventoryRecord: Record + Clone {
     fn forget(&self, _txn: &Txn) -> Result<()> {
         Ok(())
     }
+    /// What archiving the record takes with it, in the same transaction (nothing by default).
+    fn archive_with(&self, _txn: &Txn, _now: Timestamp) -> Result<()> {
+        Ok(())
+    }
 }
 
 /// Stores `new` (its reference edges follow it: [`repo::put`]).
@@ -80,8 +84,12 @@ pub fn set_archived<R: InventoryRecord>(
     now: Timestamp,
 ) -> Result<R> {
     let mut record: R = get(txn, id)?;
+    let archiving = archived && !record.archived();
     record.set_archived(archived, now);
     repo::put(txn, &record)?;
+    if archiving {
+        record.archive_with(txn, now)?;
+    }
     Ok(record)
 }
 

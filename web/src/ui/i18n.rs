@@ -283,11 +283,12 @@ impl Tr {
         }
     }
 
-    /// A timestamp (RFC 3339) as a `datetime-local` field's value in the shop's time zone
-    /// (`2026-11-20T11:00`); empty when it is not one.
+    /// A timestamp (RFC 3339) as a `datetime-local` field's value in the shop's time zone, to
+    /// the second (`2026-11-20T11:00:07`): a run's start and end sent back as shown stay the
+    /// times the meter was read at, not the minute before; empty when it is not one.
     pub fn field_datetime(&self, value: &str) -> String {
         self.local(value)
-            .map(|at| at.strftime("%Y-%m-%dT%H:%M").to_string())
+            .map(|at| at.strftime("%Y-%m-%dT%H:%M:%S").to_string())
             .unwrap_or_default()
     }
 
