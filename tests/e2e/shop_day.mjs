@@ -66,7 +66,19 @@ try {
   assert.match(await stockRow.innerText(), /338 g/, "the one roll, once");
   assert.equal((await json(`/api/filaments/${filamentId}/stock`)).activeTotalGrams, "338");
 
-  // A draft from the sliced file, priced at 45 €.
+  // The shop's company and a customer with billing details, for the invoice at the end.
+  const company = await api("PATCH", "/api/settings/company", {
+    name: "Musterdruck GmbH", email: "rechnung@musterdruck.example", iban: "DE89370400440532013000",
+    vatId: "DE123456789", address: { street: "Hauptstraße 1", postalCode: "10115", city: "Berlin", country: "DE" },
+  });
+  assert.equal(company.status, 200, company.body);
+  const customer = JSON.parse((await api("POST", "/api/customers", {
+    name: "Erika Muster", email: "erika@example.com",
+    address: { street: "Lindenweg 2", postalCode: "80331", city: "München", country: "DE" },
+  })).body);
+  assert.ok(customer.id, JSON.stringify(customer));
+
+  // A draft from the sliced file, for Erika, priced at 45 €.
   await page.goto(base + "/prints");
   await page.getByLabel(/Aus einer geslicten Datei/).setInputFiles(gcode);
   await page.getByRole("button", { name: "Datei lesen" }).click();
@@ -76,6 +88,7 @@ try {
       if (!select.value && select.options.length > 1) select.value = select.options[1].value;
     }
   });
+  await page.locator("#print-editor select[name=customerId]").selectOption(customer.id);
   await page.locator("#print-editor input[name=salesValue]").fill("45");
   await page.getByRole("button", { name: "Entwurf speichern" }).click();
   await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?did=drafted$/);
@@ -143,6 +156,20 @@ try {
   assert.match(text.split("\r\n")[0], /"Name";"Kunde";"Drucker"/);
   assert.ok(text.includes(`"${euro(print.totalCost).replace(" €", "").replace(/\./g, "")}"`), `the planned cost in cents: ${text}`);
   assert.ok(text.includes('"Erfolg"'), "the outcome in words");
+
+  // Its invoice, issued, and its ZUGFeRD PDF.
+  await page.locator("#invoice-link").click();
+  await page.locator("#invoice button[type=submit]").click();
+  await page.waitForURL(/\/invoices\/[0-9a-f-]{36}$/);
+  const invoiceUrl = page.url();
+  await Promise.all([page.waitForEvent("load"), page.locator("form[action$='/actions/issue'] button").click()]);
+  const invoiceId = invoiceUrl.split("/").pop();
+  const invoice = await json(`/api/invoices/${invoiceId}`);
+  assert.ok(invoice.number, `issued: ${JSON.stringify(invoice)}`);
+  const pdf = await page.request.get(`${base}/api/invoices/${invoiceId}/pdf`);
+  assert.equal(pdf.status(), 200);
+  assert.equal(pdf.headers()["content-type"], "application/pdf");
+  assert.equal((await pdf.body()).subarray(0, 5).toString(), "%PDF-");
 
   // Afternoon: a second order of the same part fails; its retry takes the price in one click.
   const copy = JSON.parse((await api("POST", `/api/prints/${printId}/duplicate`, {})).body);
