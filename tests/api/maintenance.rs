@@ -228,22 +228,23 @@ async fn each_interval_kind_falls_due_and_done_restarts_it() {
     assert_eq!(fields(unknown).await, ["componentId", "every", "printerId"]);
 }
 
+/// A blocking task every hour of `component` (else the printer), made overdue by one recorded
+/// hour-long run.
+async fn overdue_blocking(app: &TestApp, shop: &Shop, component: Option<&str>) -> Value {
+    let every = json!({"unit": "HOURS", "count": 1});
+    let blocking = task(app, shop, component, every, true).await;
+    let first = drafted(app, shop, 3600).await;
+    recorded(app, &first, "SUCCESS", 3600).await;
+    assert_eq!(reread(app, &blocking).await["state"], "OVERDUE");
+    blocking
+}
+
 #[actix_web::test]
 async fn an_overdue_blocking_task_refuses_printing_until_overridden_with_a_reason() {
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
-    let nozzle = task(
-        &app,
-        &shop,
-        Some(&shop.hotend),
-        json!({"unit": "HOURS", "count": 1}),
-        true,
-    )
-    .await;
-    let first = drafted(&app, &shop, 3600).await;
-    recorded(&app, &first, "SUCCESS", 3600).await;
-    assert_eq!(reread(&app, &nozzle).await["state"], "OVERDUE");
+    let nozzle = overdue_blocking(&app, &shop, Some(&shop.hotend)).await;
 
     let next = drafted(&app, &shop, 600).await;
     let id = next["id"].as_str().unwrap();
@@ -307,17 +308,7 @@ async fn the_gate_holds_on_every_route_that_skips_printing_and_the_override_pass
     let app = TestApp::spawn().await;
     app.setup().await;
     let shop = shop(&app).await;
-    let plate = task(
-        &app,
-        &shop,
-        None,
-        json!({"unit": "HOURS", "count": 1}),
-        true,
-    )
-    .await;
-    let first = drafted(&app, &shop, 3600).await;
-    recorded(&app, &first, "SUCCESS", 3600).await;
-    assert_eq!(reread(&app, &plate).await["state"], "OVERDUE");
+    let plate = overdue_blocking(&app, &shop, None).await;
 
     let next = drafted(&app, &shop, 600).await;
     let id = next["id"].as_str().unwrap();
@@ -332,12 +323,7 @@ async fn the_gate_holds_on_every_route_that_skips_printing_and_the_override_pass
         .post(&format!("/api/prints/{id}/complete"), &json!({}))
         .await;
     assert_error(completed, 409, "MAINTENANCE_OVERDUE").await;
-    let still: Value = app
-        .get(&format!("/api/prints/{id}"))
-        .await
-        .json()
-        .await
-        .unwrap();
+    let still = app.json(&format!("/api/prints/{id}")).await;
     assert_eq!(still["status"], "DRAFT", "nothing moved: {still}");
     assert!(
         reread(&app, &plate).await["overrides"]
