@@ -6,7 +6,7 @@ use jiff::civil::Date;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use storage::Id;
-use storage::records::PrintStatus;
+use storage::records::{OutcomeStatus, PrintStatus};
 
 /// What lists filter and total on, for one print, in 64 bytes (a million prints hold 64 MB):
 /// its lower-case name in the names' arena of [`Refs`], what many prints share (customer,
@@ -250,13 +250,29 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Parses `PENDING`, `SUCCESS` or `FAILED`.
+    /// Every outcome a filter names, in the order pages offer them.
+    pub const ALL: [Outcome; 3] = [Outcome::Pending, Outcome::Success, Outcome::Failed];
+
+    /// The outcome's name on the wire and in the catalogue's keys (`outcome.PENDING`): the one
+    /// place these names are spelled.
+    pub fn name(self) -> &'static str {
+        match self {
+            Outcome::Pending => "PENDING",
+            Outcome::Success => "SUCCESS",
+            Outcome::Failed => "FAILED",
+        }
+    }
+
+    /// Parses a [`Outcome::name`].
     pub fn parse(text: &str) -> Option<Outcome> {
-        match text {
-            "PENDING" => Some(Outcome::Pending),
-            "SUCCESS" => Some(Outcome::Success),
-            "FAILED" => Some(Outcome::Failed),
-            _ => None,
+        Outcome::ALL.into_iter().find(|o| o.name() == text)
+    }
+
+    /// The outcome of a recorded revision's `status`.
+    pub fn recorded(status: OutcomeStatus) -> Outcome {
+        match status {
+            OutcomeStatus::Success => Outcome::Success,
+            OutcomeStatus::Failed => Outcome::Failed,
         }
     }
 

@@ -16,10 +16,10 @@ use crate::api::prints::filters;
 use crate::error::ApiError;
 use crate::wire::ts;
 use actix_web::HttpResponse;
-use actors::prints::{self, Export, ExportData};
+use actors::prints::{self, Export, ExportData, Outcome};
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::collections::HashMap;
-use storage::records::{CostCategory, OutcomeStatus, Print};
+use storage::records::{CostCategory, Print};
 use storage::{Id, Timestamp};
 
 /// The columns' label keys, in order.
@@ -81,11 +81,8 @@ fn row(t: &Tr, print: &Print, names: &ExportData) -> Vec<String> {
         .collect();
     spools.dedup();
     let current = print.outcome.as_ref().and_then(|o| o.current());
-    let outcome = match current.map(|r| r.status) {
-        None => "outcome.PENDING",
-        Some(OutcomeStatus::Success) => "outcome.SUCCESS",
-        Some(OutcomeStatus::Failed) => "outcome.FAILED",
-    };
+    let outcome = current.map_or(Outcome::Pending, |r| Outcome::recorded(r.status));
+    let outcome = format!("outcome.{}", outcome.name());
     let realized = prints::realized(print);
     let seconds = current.map_or_else(
         || {
@@ -110,7 +107,7 @@ fn row(t: &Tr, print: &Print, names: &ExportData) -> Vec<String> {
         print.quantity.to_string(),
         clock(seconds),
         cents(lang, print.costing.total),
-        t.t(outcome).to_string(),
+        t.t(&outcome).to_string(),
         money(realized.actual_cost),
         money(print.sales_value),
         money(realized.revenue),

@@ -38,6 +38,8 @@ struct PrintsPage {
     fault: Option<&'static str>,
     /// Every status's wire name, in lifecycle order.
     statuses: Vec<String>,
+    /// The outcomes the filter offers, by wire name.
+    outcomes: Vec<&'static str>,
 }
 
 impl PrintsPage {
@@ -137,6 +139,7 @@ pub async fn list(ctx: Ctx) -> Page {
         base_query,
         fault,
         statuses: Status::names(),
+        outcomes: filters::outcome_names(),
     };
     Ok(html(status, page.render()))
 }

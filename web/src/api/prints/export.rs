@@ -25,13 +25,13 @@ use crate::wire::{dec, dec_opt, name, ts};
 use actix_web::web::Data;
 use actix_web::{HttpResponse, get};
 use actors::costing;
-use actors::prints::{self, Export, ExportData};
+use actors::prints::{self, Export, ExportData, Outcome};
 use deserr::Deserr;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use storage::Id;
-use storage::records::{CostCategory, OutcomeStatus, Print};
+use storage::records::{CostCategory, Print};
 use utoipa::{IntoParams, ToSchema};
 
 /// The columns, in order.
@@ -217,10 +217,8 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
         decimal(dec(print.costing.total)),
         decimal(dec(print.costing.cost_per_unit)),
         current
-            .map_or("PENDING", |r| match r.status {
-                OutcomeStatus::Success => "SUCCESS",
-                OutcomeStatus::Failed => "FAILED",
-            })
+            .map_or(Outcome::Pending, |r| Outcome::recorded(r.status))
+            .name()
             .to_string(),
         current.map(|r| ts(r.recorded_at)).unwrap_or_default(),
         current
