@@ -1,6 +1,7 @@
 //! The rules of the print-cost appliance and the actors that apply them.
 //!
-//! Two floors. The rules: validated domain values ([`values`]), money arithmetic ([`money`]) and
+//! Two floors. The rules: validated domain values ([`values`]), the words in both languages
+//! ([`words`], the one message catalogue), money arithmetic ([`money`]) and
 //! the cost formula ([`costing`]), accounts and sessions ([`accounts`]), settings and feature
 //! flags ([`settings`]), the inventory ([`inventory`]), prints, their outcomes and the print
 //! projection ([`prints`]), series ([`series`]), the spool ledger and stock ([`ledger`],
@@ -58,5 +59,6 @@ pub mod sliced;
 pub mod stock;
 pub mod txn;
 pub mod values;
+pub mod words;
 
 pub use error::{Error, FieldError, Result};

@@ -1,75 +1,61 @@
-//! The words of every alert, in the instance's default language (`de-DE`, else English).
-//! Numbers and dates in them follow the language (`1.234,5 g`, `27.11.2026`).
+//! The words of every alert, in the instance's default language (`de-DE`, else English), taken
+//! from the one message catalogue ([`crate::words`], keys `alert.*`). Numbers and dates in them
+//! follow the language (`1.234,5 g`, `27.11.2026`).
 
-use crate::values::DecimalMark;
+use crate::words::Lang;
 use rust_decimal::Decimal;
 use storage::records::Interval;
 
 /// The alerts' words in one language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Words {
-    german: bool,
+    lang: Lang,
 }
 
 impl Words {
     /// The words of the language `tag` (`de-DE` or any other for English).
     pub fn of(tag: &str) -> Words {
         Words {
-            german: tag.starts_with("de"),
+            lang: Lang::of(tag),
         }
     }
 
-    fn pick(&self, english: String, german: String) -> String {
-        if self.german { german } else { english }
+    /// The title and the message under `key` (`alert.<key>.title`, `alert.<key>.message`).
+    fn pair(&self, key: &str, values: &[(&str, &str)]) -> (String, String) {
+        (
+            self.lang.fill(&format!("alert.{key}.title"), values),
+            self.lang.fill(&format!("alert.{key}.message"), values),
+        )
     }
 
     /// `value` at most one decimal, grouped by thousands as the language writes it
     /// (`1.234,5` in German, `1,234.5` in English).
     pub fn number(&self, value: Decimal) -> String {
-        let mark = if self.german {
-            DecimalMark::Comma
-        } else {
-            DecimalMark::Point
-        };
-        mark.grouped(&value.round_dp(1).normalize().to_string())
+        self.lang
+            .decimal_mark()
+            .grouped(&value.round_dp(1).normalize().to_string())
     }
 
     /// `date` as the language writes it.
     pub fn date(&self, date: jiff::civil::Date) -> String {
-        if self.german {
-            date.strftime("%d.%m.%Y").to_string()
-        } else {
-            date.to_string()
+        match self.lang {
+            Lang::DeDe => date.strftime("%d.%m.%Y").to_string(),
+            Lang::EnUs => date.to_string(),
         }
     }
 
     /// `LOW_STOCK`.
     pub fn low_stock(&self, filament: &str, left: Decimal, minimum: Decimal) -> (String, String) {
         let (left, minimum) = (self.number(left), self.number(minimum));
-        (
-            self.pick(
-                format!("Low stock: {filament}"),
-                format!("Bestand niedrig: {filament}"),
-            ),
-            self.pick(
-                format!("{left} g left, below the threshold of {minimum} g."),
-                format!("Noch {left} g, unter dem Mindestbestand von {minimum} g."),
-            ),
+        self.pair(
+            "lowStock",
+            &[("filament", filament), ("left", &left), ("minimum", &minimum)],
         )
     }
 
     /// `SPOOL_EMPTY`.
     pub fn spool_empty(&self, code: &str, filament: &str) -> (String, String) {
-        (
-            self.pick(
-                format!("Spool empty: {code}"),
-                format!("Spule leer: {code}"),
-            ),
-            self.pick(
-                format!("Spool {code} ({filament}) has no filament left."),
-                format!("Auf der Spule {code} ({filament}) ist kein Filament mehr."),
-            ),
-        )
+        self.pair("spoolEmpty", &[("code", code), ("filament", filament)])
     }
 
     /// `MAINTENANCE_DUE` (`overdue` false) or `MAINTENANCE_OVERDUE`.
@@ -81,23 +67,28 @@ impl Words {
         used: Decimal,
         every: Interval,
     ) -> (String, String) {
-        let (length, unit_en, unit_de) = match every {
-            Interval::Hours(n) => (n, "h", "h"),
-            Interval::Prints(n) => (n, "prints", "Drucke"),
-            Interval::Days(n) => (n, "days", "Tage"),
+        let (length, unit) = match every {
+            Interval::Hours(n) => (n, "alert.unit.hours"),
+            Interval::Prints(n) => (n, "alert.unit.prints"),
+            Interval::Days(n) => (n, "alert.unit.days"),
         };
-        let used = self.number(used);
-        let title = match (overdue, self.german) {
-            (false, false) => format!("Maintenance due: {task}"),
-            (false, true) => format!("Wartung fällig: {task}"),
-            (true, false) => format!("Maintenance overdue: {task}"),
-            (true, true) => format!("Wartung überfällig: {task}"),
+        let (used, length) = (self.number(used), length.to_string());
+        let values = [
+            ("task", task),
+            ("subject", subject),
+            ("used", used.as_str()),
+            ("length", length.as_str()),
+            ("unit", self.lang.text(unit)),
+        ];
+        let title = if overdue {
+            "alert.maintenanceOverdue.title"
+        } else {
+            "alert.maintenanceDue.title"
         };
-        let message = self.pick(
-            format!("{task} on {subject}: {used} of {length} {unit_en} used."),
-            format!("{task} an {subject}: {used} von {length} {unit_de} verbraucht."),
-        );
-        (title, message)
+        (
+            self.lang.fill(title, &values),
+            self.lang.fill("alert.maintenance.message", &values),
+        )
     }
 
     /// `PRINT_FAILED`.
@@ -109,15 +100,9 @@ impl Words {
     ) -> (String, String) {
         let day = self.date(day);
         let because = reason.map_or_else(String::new, |r| format!(" {r}"));
-        (
-            self.pick(
-                format!("Print failed: {print}"),
-                format!("Druck fehlgeschlagen: {print}"),
-            ),
-            self.pick(
-                format!("{print} failed on {day}.{because}"),
-                format!("{print} ist am {day} fehlgeschlagen.{because}"),
-            ),
+        self.pair(
+            "printFailed",
+            &[("print", print), ("day", &day), ("because", &because)],
         )
     }
 
@@ -130,114 +115,66 @@ impl Words {
         due: jiff::civil::Date,
         (outstanding, currency): (Decimal, &str),
     ) -> (String, String) {
-        let mark = if self.german {
-            DecimalMark::Comma
-        } else {
-            DecimalMark::Point
-        };
-        let amount = mark.grouped(&format!("{:.2}", outstanding.round_dp(2)));
+        let amount = self
+            .lang
+            .decimal_mark()
+            .grouped(&format!("{:.2}", outstanding.round_dp(2)));
         let due = self.date(due);
-        (
-            self.pick(
-                format!("Invoice overdue: {number}"),
-                format!("Rechnung überfällig: {number}"),
-            ),
-            self.pick(
-                format!(
-                    "{number} to {buyer} was due on {due}; {amount} {currency} are still open."
-                ),
-                format!(
-                    "{number} an {buyer} war am {due} fällig; {amount} {currency} sind noch offen."
-                ),
-            ),
+        self.pair(
+            "invoiceOverdue",
+            &[
+                ("number", number),
+                ("buyer", buyer),
+                ("due", &due),
+                ("amount", &amount),
+                ("currency", currency),
+            ],
         )
     }
 
     /// `INTEGRATION_FAILING` of the peer shown as `peer` (Spoolman, Bambuddy).
     pub fn integration_failing(&self, peer: &str, since: &str) -> (String, String) {
-        (
-            self.pick(
-                format!("{peer} does not answer"),
-                format!("{peer} antwortet nicht"),
-            ),
-            self.pick(
-                format!("No answer from {peer} since {since}."),
-                format!("Keine Antwort von {peer} seit {since}."),
-            ),
-        )
+        self.pair("integrationFailing", &[("peer", peer), ("since", since)])
     }
 
     /// `OPERATION_UNKNOWN`.
     pub fn operation_unknown(&self, grams: Decimal, remote_spool: u64) -> (String, String) {
-        let grams = self.number(grams);
-        (
-            self.pick(
-                "Spoolman booking unknown".to_string(),
-                "Spoolman-Buchung ungewiss".to_string(),
-            ),
-            self.pick(
-                format!(
-                    "Whether Spoolman booked {grams} g on its spool {remote_spool} is unknown: check the spool there, then confirm or resend the operation."
-                ),
-                format!(
-                    "Ob Spoolman {grams} g auf seiner Spule {remote_spool} gebucht hat, ist ungewiss: dort prüfen, dann die Buchung bestätigen oder erneut senden."
-                ),
-            ),
+        let (grams, remote_spool) = (self.number(grams), remote_spool.to_string());
+        self.pair(
+            "operationUnknown",
+            &[("grams", &grams), ("remoteSpool", &remote_spool)],
         )
     }
 
     /// `SOURCE_OFFLINE`.
     pub fn source_offline(&self, source: &str) -> (String, String) {
-        (
-            self.pick(
-                format!("Modbus source offline: {source}"),
-                format!("Modbus-Quelle offline: {source}"),
-            ),
-            self.pick(
-                format!("The source {source} does not answer its polls."),
-                format!("Die Quelle {source} antwortet nicht auf Abfragen."),
-            ),
-        )
+        self.pair("sourceOffline", &[("source", source)])
     }
 
     /// `BACKUP_STALE`: the newest backup's day, or none.
     pub fn backup_stale(&self, newest: Option<jiff::civil::Date>, days: u16) -> (String, String) {
+        let days = days.to_string();
         let message = match newest {
-            Some(day) => {
-                let day = self.date(day);
-                self.pick(
-                    format!("The newest backup is from {day}, more than {days} days ago."),
-                    format!("Die neueste Sicherung ist vom {day}, älter als {days} Tage."),
-                )
-            }
-            None => self.pick(
-                format!("No backup was written in the last {days} days."),
-                format!("In den letzten {days} Tagen wurde keine Sicherung geschrieben."),
+            Some(day) => self.lang.fill(
+                "alert.backupStale.message",
+                &[("day", &self.date(day)), ("days", &days)],
             ),
+            None => self.lang.fill("alert.backupStale.none", &[("days", &days)]),
         };
-        (
-            self.pick("Backup too old".into(), "Sicherung zu alt".into()),
-            message,
-        )
+        (self.lang.text("alert.backupStale.title").to_string(), message)
     }
 
     /// `BACKUP_FAILED`.
     pub fn backup_failed(&self, error: &str) -> (String, String) {
         (
-            self.pick("Backup failed".into(), "Sicherung fehlgeschlagen".into()),
+            self.lang.text("alert.backupFailed.title").to_string(),
             error.to_string(),
         )
     }
 
     /// The test message.
     pub fn test(&self) -> (String, String) {
-        (
-            self.pick("printcost test alert".into(), "printcost-Testalarm".into()),
-            self.pick(
-                "printcost reaches this channel.".into(),
-                "printcost erreicht diesen Kanal.".into(),
-            ),
-        )
+        self.pair("test", &[])
     }
 }
 
@@ -264,5 +201,46 @@ mod tests {
         assert_eq!(Words::of("en-US").date(day), "2026-11-27");
         let (_, message) = Words::of("en-US").low_stock("PLA", Decimal::new(5, 1), 1.into());
         assert_eq!(message, "0.5 g left, below the threshold of 1 g.");
+    }
+
+    /// Every alert's words come out of the catalogue whole in both languages: no key shown in
+    /// place of a missing text, no placeholder left unfilled.
+    #[test]
+    fn every_alert_is_worded_from_the_catalogue_in_both_languages() {
+        let day = jiff::civil::date(2026, 11, 27);
+        for tag in ["en-US", "de-DE"] {
+            let w = Words::of(tag);
+            let all = [
+                w.low_stock("PLA", 1.into(), 2.into()),
+                w.spool_empty("S-1", "PLA"),
+                w.maintenance(false, "Nozzle", "MK4", 1.into(), Interval::Hours(5)),
+                w.maintenance(true, "Belt", "MK4", 1.into(), Interval::Prints(5)),
+                w.maintenance(true, "Clean", "MK4", 1.into(), Interval::Days(5)),
+                w.print_failed("P-1", day, Some("warped")),
+                w.invoice_overdue("R-1", "ACME", day, (Decimal::new(1050, 2), "EUR")),
+                w.integration_failing("Spoolman", "10:00"),
+                w.operation_unknown(12.into(), 7),
+                w.source_offline("plug"),
+                w.backup_stale(Some(day), 3),
+                w.backup_stale(None, 3),
+                w.backup_failed("disk full"),
+                w.test(),
+            ];
+            for (title, message) in all {
+                for text in [&title, &message] {
+                    assert!(!text.contains("alert.") && !text.contains('{'), "{tag}: {text}");
+                    assert!(!text.is_empty(), "{tag}: {title}");
+                }
+            }
+        }
+        let (title, message) = Words::of("en-US").maintenance(
+            true,
+            "Belt",
+            "MK4",
+            Decimal::new(55, 1),
+            Interval::Prints(5),
+        );
+        assert_eq!(title, "Maintenance overdue: Belt");
+        assert_eq!(message, "Belt on MK4: 5.5 of 5 prints used.");
     }
 }

@@ -65,7 +65,7 @@ pub async fn setup_form(state: Data<AppState>, req: HttpRequest) -> HttpResponse
     }
     let mut form = Submitted::default();
     for (name, value) in [
-        ("locale", i18n::Lang::preferred(&req).tag()),
+        ("locale", i18n::preferred(&req).tag()),
         ("currency", "EUR"),
         ("electricityPrice", "0.30"),
     ] {

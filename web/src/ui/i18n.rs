@@ -1,116 +1,38 @@
-//! Localization of the browser UI: message catalogs and the formatting of numbers, money and
-//! dates for `en-US` and `de-DE` (the locales the API accepts).
-//!
-//! Catalogs are `web/locales/<locale>.txt`, one `key = text` per line (`#` starts a comment),
-//! embedded in the binary and parsed once. Both catalogs hold the same keys (a test checks);
-//! a key missing at run time renders as the key itself, so a gap shows instead of breaking a
-//! page.
+//! Localization of the browser UI: the formatting of numbers, money and dates for `en-US` and
+//! `de-DE` (the locales the API accepts). The words come from the one message catalogue,
+//! [`actors::words`].
 //!
 //! Numbers follow CLDR's symbols: `1,234.5` in en-US, `1.234,5` in de-DE. Money is rounded half
 //! away from zero to 2 places for display only (stored values stay exact), with the currency
 //! symbol before the amount in en-US (`€1,234.50`) and after it in de-DE (`1.234,50 €`); codes
 //! without a common symbol are written out (`CHF 1,234.50`).
 
-use actors::values::DecimalMark;
 use jiff::civil::Date;
 use jiff::tz::{Offset, TimeZone};
 use jiff::{Timestamp, Zoned};
 use rust_decimal::{Decimal, RoundingStrategy};
 use std::borrow::Borrow;
-use std::collections::HashMap;
-use std::sync::LazyLock;
 
-/// A UI locale.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Lang {
-    /// English (United States), the fallback.
-    EnUs,
-    /// German (Germany).
-    DeDe,
-}
+pub use actors::words::Lang;
 
-impl Lang {
-    /// The locale for a stored locale tag; anything unknown is en-US.
-    pub fn of(tag: &str) -> Lang {
-        match tag {
-            "de-DE" => Lang::DeDe,
-            _ => Lang::EnUs,
-        }
-    }
-
-    /// The language of those the UI speaks that the request's `Accept-Language` ranks first
-    /// (`de-AT;q=0.9, en;q=0.8` is German); English without one.
-    pub fn preferred(req: &actix_web::HttpRequest) -> Lang {
-        use actix_web::http::header::{AcceptLanguage, Header, Preference};
-        let ranked = AcceptLanguage::parse(req)
-            .map(|h| h.ranked())
-            .unwrap_or_default();
-        ranked
-            .iter()
-            .find_map(|preference| match preference {
-                Preference::Specific(tag) => match tag.primary_language() {
-                    "de" => Some(Lang::DeDe),
-                    "en" => Some(Lang::EnUs),
-                    _ => None,
-                },
-                Preference::Any => Some(Lang::EnUs),
-            })
-            .unwrap_or(Lang::EnUs)
-    }
-
-    /// The decimal mark its people type in forms.
-    pub fn decimal_mark(self) -> DecimalMark {
-        match self {
-            Lang::EnUs => DecimalMark::Point,
-            Lang::DeDe => DecimalMark::Comma,
-        }
-    }
-
-    /// `value` as a form shows it to be typed over: a canonical decimal (`77.14`) with the
-    /// language's mark (`77,14` in German; never grouped, so it reads back as it is); any
-    /// other text (a value as the person typed it) as it is.
-    pub fn typed(self, value: &str) -> String {
-        let unsigned = value.strip_prefix('-').unwrap_or(value);
-        let canonical = unsigned.split_once('.').is_some_and(|(whole, fraction)| {
-            [whole, fraction]
-                .iter()
-                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
-        });
-        match self {
-            Lang::DeDe if canonical => value.replacen('.', ",", 1),
-            _ => value.to_string(),
-        }
-    }
-
-    /// The BCP 47 tag, for `<html lang>` and forms.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Lang::EnUs => "en-US",
-            Lang::DeDe => "de-DE",
-        }
-    }
-
-    fn catalog(self) -> &'static HashMap<&'static str, &'static str> {
-        match self {
-            Lang::EnUs => &EN_US,
-            Lang::DeDe => &DE_DE,
-        }
-    }
-}
-
-static EN_US: LazyLock<HashMap<&'static str, &'static str>> =
-    LazyLock::new(|| parse(include_str!("../../locales/en-US.txt")));
-static DE_DE: LazyLock<HashMap<&'static str, &'static str>> =
-    LazyLock::new(|| parse(include_str!("../../locales/de-DE.txt")));
-
-/// `key = text` lines; blank lines and `#` comments skipped.
-fn parse(text: &'static str) -> HashMap<&'static str, &'static str> {
-    text.lines()
-        .map(str::trim)
-        .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        .filter_map(|l| l.split_once(" = "))
-        .map(|(k, v)| (k.trim(), v.trim()))
-        .collect()
+/// The language of those the UI speaks that the request's `Accept-Language` ranks first
+/// (`de-AT;q=0.9, en;q=0.8` is German); English without one.
+pub fn preferred(req: &actix_web::HttpRequest) -> Lang {
+    use actix_web::http::header::{AcceptLanguage, Header, Preference};
+    let ranked = AcceptLanguage::parse(req)
+        .map(|h| h.ranked())
+        .unwrap_or_default();
+    ranked
+        .iter()
+        .find_map(|preference| match preference {
+            Preference::Specific(tag) => match tag.primary_language() {
+                "de" => Some(Lang::DeDe),
+                "en" => Some(Lang::EnUs),
+                _ => None,
+            },
+            Preference::Any => Some(Lang::EnUs),
+        })
+        .unwrap_or(Lang::EnUs)
 }
 
 /// Messages and formats of one locale, the instance currency and the shop's time zone;
@@ -164,9 +86,25 @@ impl Tr {
         }
     }
 
-    /// The message for `key`, or `key` itself when the catalog lacks it.
+    /// The message for `key`, or `key` itself when the catalogue lacks it.
     pub fn t<'a>(&self, key: &'a str) -> &'a str {
-        self.lang.catalog().get(key).copied().unwrap_or(key)
+        self.lang.text(key)
+    }
+
+    /// `value` as a form shows it to be typed over: a canonical decimal (`77.14`) with the
+    /// language's mark (`77,14` in German; never grouped, so it reads back as it is); any
+    /// other text (a value as the person typed it) as it is.
+    pub fn typed(&self, value: &str) -> String {
+        let unsigned = value.strip_prefix('-').unwrap_or(value);
+        let canonical = unsigned.split_once('.').is_some_and(|(whole, fraction)| {
+            [whole, fraction]
+                .iter()
+                .all(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+        });
+        match self.lang {
+            Lang::DeDe if canonical => value.replacen('.', ",", 1),
+            _ => value.to_string(),
+        }
     }
 
     /// `value` with `places` decimals (half away from zero) and grouped thousands.
@@ -310,65 +248,25 @@ impl Tr {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use actors::values::DecimalMark;
 
     #[test]
     fn forms_show_canonical_decimals_with_the_languages_mark_and_typed_text_as_it_is() {
-        assert_eq!(Lang::DeDe.typed("77.14"), "77,14");
-        assert_eq!(Lang::DeDe.typed("-2.5"), "-2,5");
-        assert_eq!(Lang::DeDe.typed("1000"), "1000");
-        assert_eq!(Lang::DeDe.typed("1.299,50"), "1.299,50", "as typed");
-        assert_eq!(Lang::DeDe.typed("12,5"), "12,5");
-        assert_eq!(Lang::EnUs.typed("77.14"), "77.14");
+        let (de, en) = (
+            Tr::new(Lang::DeDe, "EUR", TimeZone::UTC),
+            Tr::new(Lang::EnUs, "EUR", TimeZone::UTC),
+        );
+        assert_eq!(de.typed("77.14"), "77,14");
+        assert_eq!(de.typed("-2.5"), "-2,5");
+        assert_eq!(de.typed("1000"), "1000");
+        assert_eq!(de.typed("1.299,50"), "1.299,50", "as typed");
+        assert_eq!(de.typed("12,5"), "12,5");
+        assert_eq!(en.typed("77.14"), "77.14");
         assert_eq!(Lang::DeDe.decimal_mark(), DecimalMark::Comma);
     }
-    use std::collections::BTreeSet;
 
     fn d(s: &str) -> Decimal {
         s.parse().unwrap()
-    }
-
-    #[test]
-    fn both_catalogs_hold_the_same_keys() {
-        let en: BTreeSet<_> = EN_US.keys().collect();
-        let de: BTreeSet<_> = DE_DE.keys().collect();
-        assert!(!en.is_empty());
-        assert_eq!(
-            en.symmetric_difference(&de).collect::<Vec<_>>(),
-            Vec::<&&&str>::new()
-        );
-    }
-
-    /// The German catalogue addresses the owner as *Sie* throughout: no *du*, *dein*, *dir*,
-    /// and no informal imperative of the verbs its instructions use (exportieren, slicen,
-    /// speichern, wählen, prüfen, geben).
-    #[test]
-    fn the_german_catalogue_says_sie() {
-        let informal = [
-            "du",
-            "Du",
-            "dein",
-            "deine",
-            "deinen",
-            "dir",
-            "dich",
-            "Exportiere",
-            "exportiere",
-            "Speichere",
-            "speichere",
-            "Wähle",
-            "wähle",
-            "Prüfe",
-            "prüfe",
-            "Gib",
-            "gib",
-        ];
-        for (key, text) in DE_DE.iter() {
-            let words = text.split(|c: char| !c.is_alphanumeric());
-            for word in words {
-                assert!(!informal.contains(&word), "{key}: {word} in {text}");
-            }
-            assert!(!text.contains("Slice es"), "{key}: {text}");
-        }
     }
 
     #[test]

@@ -50,10 +50,8 @@ impl PeerState {
     /// The state of peer `name` (integration `key`) at `url` as `found`, in `t`'s language.
     pub fn of(t: &Tr, key: &'static str, name: &str, url: &str, found: Found<'_>) -> PeerState {
         let fill = |message_key: &str, version: &str| {
-            t.t(message_key)
-                .replace("{peer}", name)
-                .replace("{url}", url)
-                .replace("{version}", version)
+            let values = [("peer", name), ("url", url), ("version", version)];
+            t.lang.fill(message_key, &values)
         };
         let (cause, next) = match found {
             Found::Answered(version) => {
