@@ -12,7 +12,7 @@
 //! a history scope, the minimum length of a search).
 
 use crate::Result;
-use crate::prints::PrintIndex;
+use crate::projection::PrintIndex;
 use crate::txn::Txn;
 use storage::ReadTransaction;
 use storage::repo::Tx;

@@ -10,10 +10,10 @@ use crate::command;
 use crate::invoices::{self, Settlement};
 use crate::money;
 use crate::prints::PrinterElectricity;
-pub use crate::prints::board::Kpis;
-use crate::prints::board::{CATEGORIES, Figures};
-use crate::prints::query::PrintFilter;
 use crate::prints::{Outcome, PrintIndex};
+pub use crate::projection::board::Kpis;
+use crate::projection::board::{CATEGORIES, Figures};
+use crate::projection::query::PrintFilter;
 use crate::settings;
 use jiff::ToSpan;
 use jiff::civil::Date;
@@ -131,7 +131,7 @@ pub struct Dashboard {
 }
 
 /// Computes the dashboard for `period`, with today taken in the instance time zone, from the
-/// projection's aggregates ([`crate::prints::board`]): a sum over the days of the period, never
+/// projection's aggregates ([`crate::projection::board`]): a sum over the days of the period, never
 /// a pass over its prints.
 pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) -> Result<Dashboard> {
     let excluded = excluded_customers(tx)?;

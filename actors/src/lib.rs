@@ -48,6 +48,7 @@ pub mod passwords;
 pub mod pdf;
 pub mod pricing;
 pub mod prints;
+pub mod projection;
 pub mod quotes;
 pub mod runtime;
 pub mod scrape;

@@ -9,7 +9,7 @@ use crate::inventory::manufacturers::Manufacturers;
 use crate::inventory::printers::Printers;
 use crate::inventory::{Kind, ListQuery};
 use crate::prints;
-use crate::prints::query::PrintFilter;
+use crate::projection::query::PrintFilter;
 use crate::stock::{self, SpoolFilter};
 use crate::{Error, Result};
 use storage::Id;

@@ -3,7 +3,7 @@
 //!
 //! Every print written through [`crate::prints`] is noted here ([`Txn::print_changed`]); after
 //! the commit, the writer that committed applies the log to the print list projection
-//! ([`crate::prints::PrintIndex`]). So the projection follows every path that changes a print
+//! ([`crate::projection::PrintIndex`]). So the projection follows every path that changes a print
 //! (API, UI, demo data, an outcome booked through another aggregate), and nobody has to
 //! remember it. A refused or failed transaction's log is dropped with it.
 

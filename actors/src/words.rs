@@ -47,7 +47,7 @@ impl Lang {
     }
 
     /// The message for `key`, or `key` itself when the catalogue lacks it.
-    pub fn text<'a>(self, key: &'a str) -> &'a str {
+    pub fn text(self, key: &str) -> &str {
         self.catalogue().get(key).copied().unwrap_or(key)
     }
 

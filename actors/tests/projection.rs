@@ -4,13 +4,13 @@
 
 #[path = "support/setup.rs"]
 mod support_setup;
-use actors::maintenance::wear;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::query::{Outcome, PrintFilter};
 use actors::prints::{
     ArchivePrint, Complete, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, NextRun, PrintIndex,
     PrintInput, RecordOutcome, ReplaceDraft, Retry, SetPaid, SetStatus,
 };
+use actors::projection::wear;
 use actors::runtime::writer::Writers;
 use actors::series::{CreateSeries, SeriesInput};
 use actors::setup::RunSetup;

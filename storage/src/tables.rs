@@ -113,7 +113,7 @@ pub const PRINT_SUMMARIES: TableDefinition<[u8; 16], &[u8]> =
     TableDefinition::new("print_summaries");
 
 /// What each printer and component has run, derived from the prints with each print write:
-/// subject id → bincode `Wear` (the actors' `maintenance::wear`); filled with the print
+/// subject id → bincode `Wear` (the actors' `projection::wear`); filled with the print
 /// summaries when those are rebuilt.
 pub const WEAR: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("wear");
 /// Maintenance tasks by id.

@@ -13,7 +13,7 @@ use crate::invoices::{self, Settlement};
 use crate::list::ListQuery;
 use crate::maintenance::tasks::{self, State};
 use crate::prints::Outcome;
-use crate::prints::query::PrintFilter;
+use crate::projection::query::PrintFilter;
 use crate::stock::{self, SpoolFilter};
 use crate::{Result, dashboard};
 use jiff::ToSpan;

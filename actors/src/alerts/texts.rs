@@ -49,7 +49,11 @@ impl Words {
         let (left, minimum) = (self.number(left), self.number(minimum));
         self.pair(
             "lowStock",
-            &[("filament", filament), ("left", &left), ("minimum", &minimum)],
+            &[
+                ("filament", filament),
+                ("left", &left),
+                ("minimum", &minimum),
+            ],
         )
     }
 
@@ -161,7 +165,10 @@ impl Words {
             ),
             None => self.lang.fill("alert.backupStale.none", &[("days", &days)]),
         };
-        (self.lang.text("alert.backupStale.title").to_string(), message)
+        (
+            self.lang.text("alert.backupStale.title").to_string(),
+            message,
+        )
     }
 
     /// `BACKUP_FAILED`.
@@ -228,7 +235,10 @@ mod tests {
             ];
             for (title, message) in all {
                 for text in [&title, &message] {
-                    assert!(!text.contains("alert.") && !text.contains('{'), "{tag}: {text}");
+                    assert!(
+                        !text.contains("alert.") && !text.contains('{'),
+                        "{tag}: {text}"
+                    );
                     assert!(!text.is_empty(), "{tag}: {title}");
                 }
             }

@@ -1,8 +1,7 @@
-//! Wear and maintenance: what each printer and component has run ([`wear`], kept with the
-//! prints), and the tasks due on them ([`tasks`]).
+//! Maintenance: the tasks due on each printer and component ([`tasks`]), by what it has run
+//! (the wear, derived with the prints in the projection: [`crate::projection::wear`]).
 
 pub mod tasks;
-pub mod wear;
 
 use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};

@@ -3,8 +3,7 @@
 //! copying drafts.
 
 use super::plan::{self, PrintInput, SpoolRule};
-use super::summary;
-use crate::maintenance::wear;
+use crate::projection;
 use crate::txn::Txn;
 use crate::values;
 use crate::{Error, Result, settings};
@@ -83,10 +82,9 @@ fn priced_as(
 
 /// Stores `print` (its reference edges follow it: [`repo::put`]) with its summary and wear,
 /// and logs the change for the projection.
-pub(super) fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
+pub(crate) fn save(txn: &Txn, old: Option<&Print>, print: &Print) -> Result<()> {
     repo::put(txn, print)?;
-    summary::put(txn, print)?;
-    wear::apply(txn, old, print)?;
+    projection::keep(txn, old, print)?;
     txn.print_changed(old, print);
     Ok(())
 }

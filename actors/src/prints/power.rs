@@ -12,7 +12,7 @@ use crate::command::Command;
 use crate::command::InventoryWriter;
 use crate::command::{Query, Snapshot};
 use crate::inventory::printers::{self, PrinterView};
-use crate::prints::query::PrintFilter;
+use crate::projection::query::PrintFilter;
 use crate::txn::Txn;
 use crate::values::Watts;
 use crate::{Result, inventory};

@@ -32,7 +32,7 @@ use crate::backup::nightly::Backups;
 use crate::bridge::{self, BridgeConfig, DEFAULT_DISCOVERY_PREFIX, RunError, Running};
 use crate::integrations::health::PeerHealth;
 use crate::integrations::settings::Defaults;
-use crate::prints::PrintIndex;
+use crate::projection::PrintIndex;
 use actix::{Actor, Arbiter};
 use printfleet::Printfleet;
 use reader::Reader;

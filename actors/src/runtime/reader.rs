@@ -3,7 +3,7 @@
 //! projection beside it, on the blocking pool (never on the async executor).
 
 use crate::command::{Query, Snapshot};
-use crate::prints::PrintIndex;
+use crate::projection::PrintIndex;
 use crate::{Error, Result};
 use std::sync::Arc;
 use storage::Store;

@@ -31,7 +31,7 @@ use crate::command::{
     SettingsWriter,
 };
 use crate::metrics::metrics;
-use crate::prints::PrintIndex;
+use crate::projection::PrintIndex;
 use crate::txn::Txn;
 use crate::{Error, Result};
 use actix::prelude::*;

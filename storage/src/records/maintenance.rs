@@ -5,7 +5,7 @@ use crate::{Id, Timestamp};
 use serde::{Deserialize, Serialize};
 
 /// What one printer or component has run: derived from the prints in the same transaction as
-/// each print write (the actors' `maintenance::wear`), by subject id.
+/// each print write (the actors' `projection::wear`), by subject id.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Wear {
     /// Seconds of runs with an outcome (their current revision's actual part durations; failed

@@ -13,7 +13,7 @@
 use super::entry::Outcome;
 use super::figures::{self, Figures};
 use crate::Result;
-use crate::maintenance::wear;
+use crate::projection::wear;
 use redb::{ReadableTable, ReadableTableMetadata};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -25,7 +25,7 @@ use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
 /// The layout and derivation of [`Summary`]; raise it whenever either changes, and every
 /// store's summaries are rebuilt on its next start. 2: amounts with more than
 /// [`crate::money::SCALE`] decimal places are out of range ([`crate::money::bounded`]). 3: the
-/// `wear` table ([`crate::maintenance::wear`]) is rebuilt with them. 4: figures carry the
+/// `wear` table ([`crate::projection::wear`]) is rebuilt with them. 4: figures carry the
 /// electricity by printer ([`figures::electricity_by_printer`]). 5: the work categories
 /// ([`figures::CATEGORIES`] grew from 6 to 10). 6: a failed print's sales value is left out of
 /// the figures' sales value.

@@ -457,6 +457,7 @@ fn unavailable(reason: &str) -> crate::Error {
 pub(crate) mod tests {
     use super::*;
     use crate::command;
+    use crate::prints::test_save;
     use crate::runtime::writer;
     use crate::txn;
     use rust_decimal::Decimal;
@@ -753,7 +754,7 @@ pub(crate) mod tests {
         let txn = txn::Txn::new(store.begin_write().unwrap());
         prints
             .iter()
-            .for_each(|p| super::super::draft::save(&txn, None, p).unwrap());
+            .for_each(|p| test_save(&txn, None, p).unwrap());
         txn.commit().unwrap();
     }
 
@@ -842,7 +843,7 @@ pub(crate) mod tests {
 
     #[test]
     fn a_list_on_the_kind_alone_is_the_full_scan_s_without_one() {
-        use super::super::query::{Condition, Outcome, Set, Where};
+        use crate::projection::query::{Condition, Outcome, Set, Where};
         let index = index();
         let mut prints = varied();
         prints.iter().for_each(|p| index.upsert(None, p));
