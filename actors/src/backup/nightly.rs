@@ -5,12 +5,14 @@
 //!
 //! [`Backups`] is the handle the scheduler (`crate::runtime::scheduler`) and the routes share: it runs one
 //! backup at a time and remembers the last run's result, which Settings › Backup shows (a
-//! failure stays there, and in the log, until a run succeeds).
+//! failure stays there, and in the log, until a run succeeds). It reads nothing of the store but
+//! the copy itself (a snapshot by nature): the schedule it runs by is read through the one read
+//! path ([`ReadPlan`]) and handed to it.
 
 use super::rotation;
 use super::stamp;
-use crate::command::Command;
 use crate::command::SettingsWriter;
+use crate::command::{Command, Query, Snapshot};
 use crate::error::FieldError;
 use crate::txn::Txn;
 use crate::{Error, Result};
@@ -104,6 +106,30 @@ pub struct LastRun {
     pub result: std::result::Result<String, String>,
 }
 
+/// What the nightly backup is decided by: its schedule and whether setup has run.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Plan {
+    /// The schedule as saved.
+    pub schedule: BackupSchedule,
+    /// Whether setup has run (no backup of an empty box).
+    pub set_up: bool,
+}
+
+/// Reads the [`Plan`]. Errors: the store cannot be read.
+#[derive(Debug, Clone, Copy)]
+pub struct ReadPlan;
+
+impl Query for ReadPlan {
+    type Answer = Plan;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Plan> {
+        Ok(Plan {
+            schedule: repo::backup_schedule(snapshot)?,
+            set_up: repo::settings(snapshot)?.is_some(),
+        })
+    }
+}
+
 /// Why a run wrote no backup: the text names the folder and the cause.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
@@ -134,11 +160,6 @@ impl Backups {
         }
     }
 
-    /// The schedule. Errors: the store cannot be read.
-    pub fn schedule(&self) -> Result<BackupSchedule> {
-        Ok(repo::backup_schedule(&self.store.begin_read()?)?)
-    }
-
     /// The folder `schedule`'s backups go to.
     pub fn folder(&self, schedule: &BackupSchedule) -> PathBuf {
         schedule
@@ -152,15 +173,19 @@ impl Backups {
         self.last.lock().unwrap_or_else(|p| p.into_inner()).clone()
     }
 
-    /// Writes a backup taken `now` to the schedule's folder (created if missing), checks it and
-    /// rotates the folder; records the result as the last run. Blocking: the copy reads the
-    /// whole store.
+    /// Writes a backup taken `now` to `schedule`'s folder (created if missing), checks it and
+    /// rotates the folder by the schedule; records the result as the last run. Blocking: the
+    /// copy reads the whole store.
     ///
     /// Errors: [`RunError`] naming the folder and the cause (the folder cannot be made or
     /// written, the store cannot be read, the check failed).
-    pub fn run(&self, now: Timestamp) -> std::result::Result<Run, RunError> {
+    pub fn run(
+        &self,
+        now: Timestamp,
+        schedule: &BackupSchedule,
+    ) -> std::result::Result<Run, RunError> {
         let _one_at_a_time = self.running.lock().unwrap_or_else(|p| p.into_inner());
-        let run = self.write(now);
+        let run = self.write(now, schedule);
         let result = match &run {
             Ok(run) => Ok(run.file.name.clone()),
             Err(e) => Err(e.to_string()),
@@ -169,11 +194,12 @@ impl Backups {
         run
     }
 
-    fn write(&self, now: Timestamp) -> std::result::Result<Run, RunError> {
-        let schedule = self
-            .schedule()
-            .map_err(|e| RunError(format!("the schedule cannot be read: {e}")))?;
-        let folder = self.folder(&schedule);
+    fn write(
+        &self,
+        now: Timestamp,
+        schedule: &BackupSchedule,
+    ) -> std::result::Result<Run, RunError> {
+        let folder = self.folder(schedule);
         let fail = |what: &str, e: &dyn std::fmt::Display| {
             RunError(format!("{what} {}: {e}", folder.display()))
         };
@@ -216,26 +242,23 @@ impl Backups {
         })
     }
 
-    /// Whether the nightly backup is due at `now`, given the day of the last nightly run
-    /// (`last_day`): the schedule is on, setup has run, today's minute has come and no nightly
-    /// run happened today. Errors: the store cannot be read.
-    pub fn due(&self, now: Timestamp, last_day: Option<Date>) -> Result<bool> {
-        let txn = self.store.begin_read()?;
-        let schedule = repo::backup_schedule(&txn)?;
-        let set_up = repo::settings(&txn)?.is_some();
+    /// Whether the nightly backup is due at `now` by `plan`, given the day of the last nightly
+    /// run (`last_day`): the schedule is on, setup has run, today's minute has come and no
+    /// nightly run happened today.
+    pub fn due(&self, now: Timestamp, last_day: Option<Date>, plan: &Plan) -> bool {
         let (today, time) = self.local(now);
-        Ok(schedule.enabled
-            && set_up
-            && time >= time_of(schedule.minute_of_day)
-            && last_day != Some(today))
+        plan.schedule.enabled
+            && plan.set_up
+            && time >= time_of(plan.schedule.minute_of_day)
+            && last_day != Some(today)
     }
 
     /// The day the last nightly run counts for, at start: the newest backup's day; with none,
     /// today once today's minute has passed (a new box has its first backup the next night,
     /// not at once). A box that was off at the minute catches up at start.
-    pub fn first_last_day(&self, now: Timestamp) -> Option<Date> {
-        let schedule = self.schedule().unwrap_or_default();
-        let newest = list(&self.folder(&schedule))
+    /// `schedule` is the one saved (the default when it cannot be read).
+    pub fn first_last_day(&self, now: Timestamp, schedule: &BackupSchedule) -> Option<Date> {
+        let newest = list(&self.folder(schedule))
             .ok()
             .and_then(|files| files.first().map(|f| f.taken_at));
         let (today, time) = self.local(now);
@@ -371,6 +394,7 @@ impl Command for SetSchedule {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::projection::PrintIndex;
     use storage::StoreOptions;
     use storage::records::Settings;
 
@@ -407,7 +431,12 @@ mod tests {
         std::fs::write(folder.join("notes.txt"), b"mine").unwrap();
         std::fs::write(folder.join("printcost.redb"), b"not a backup").unwrap();
         for night in 0..60 {
-            let run = backups.run(Timestamp(FIRST_NIGHT + night * DAY)).unwrap();
+            let run = backups
+                .run(
+                    Timestamp(FIRST_NIGHT + night * DAY),
+                    &BackupSchedule::default(),
+                )
+                .unwrap();
             assert!(folder.join(&run.file.name).is_file());
         }
         let kept: Vec<String> = list(&folder)
@@ -448,14 +477,20 @@ mod tests {
         let backups = Backups::new(store.clone(), TimeZone::UTC);
         let at_three = Timestamp(FIRST_NIGHT);
         let before = Timestamp(FIRST_NIGHT - 60);
-        assert!(!backups.due(at_three, None).unwrap(), "not before setup");
+        assert!(
+            !backups.due(at_three, None, &plan(&store)),
+            "not before setup"
+        );
         set_up(&store);
-        assert!(!backups.due(before, None).unwrap());
-        assert!(backups.due(at_three, None).unwrap());
+        assert!(!backups.due(before, None, &plan(&store)));
+        assert!(backups.due(at_three, None, &plan(&store)));
         let (today, _) = backups.local(at_three);
-        assert!(!backups.due(at_three, Some(today)).unwrap(), "once a day");
+        assert!(
+            !backups.due(at_three, Some(today), &plan(&store)),
+            "once a day"
+        );
         let yesterday = today.yesterday().unwrap();
-        assert!(backups.due(at_three, Some(yesterday)).unwrap());
+        assert!(backups.due(at_three, Some(yesterday), &plan(&store)));
         let txn = store.begin_write().unwrap();
         let off = BackupSchedule {
             enabled: false,
@@ -463,7 +498,19 @@ mod tests {
         };
         repo::put_backup_schedule(&txn, &off).unwrap();
         txn.commit().unwrap();
-        assert!(!backups.due(at_three, None).unwrap(), "switched off");
+        assert!(!backups.due(at_three, None, &plan(&store)), "switched off");
+    }
+
+    /// The plan as the one read path reads it.
+    fn plan(store: &Store) -> Plan {
+        let index = PrintIndex::load(store, TimeZone::UTC).unwrap();
+        let txn = store.begin_read().unwrap();
+        ReadPlan
+            .run(&Snapshot {
+                txn: &txn,
+                index: &index,
+            })
+            .unwrap()
     }
 
     #[test]
@@ -471,12 +518,21 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let backups = Backups::new(store_in(dir.path()), TimeZone::UTC);
         let (today, _) = backups.local(Timestamp(FIRST_NIGHT));
-        assert_eq!(backups.first_last_day(Timestamp(FIRST_NIGHT - 60)), None);
-        assert_eq!(backups.first_last_day(Timestamp(FIRST_NIGHT)), Some(today));
-        backups.run(Timestamp(FIRST_NIGHT - 3 * DAY)).unwrap();
+        let schedule = BackupSchedule::default();
+        assert_eq!(
+            backups.first_last_day(Timestamp(FIRST_NIGHT - 60), &schedule),
+            None
+        );
+        assert_eq!(
+            backups.first_last_day(Timestamp(FIRST_NIGHT), &schedule),
+            Some(today)
+        );
+        backups
+            .run(Timestamp(FIRST_NIGHT - 3 * DAY), &schedule)
+            .unwrap();
         let three_days_ago = today.checked_sub(jiff::ToSpan::days(3)).unwrap();
         assert_eq!(
-            backups.first_last_day(Timestamp(FIRST_NIGHT)),
+            backups.first_last_day(Timestamp(FIRST_NIGHT), &schedule),
             Some(three_days_ago),
             "due at once: its day is not today"
         );

@@ -108,8 +108,8 @@ impl Appliance {
         let index = PrintIndex::load_in_background(&store, settings.time_zone.clone());
         let backups = Backups::new(store.clone(), settings.time_zone.clone());
         let (writers, arbiters) = Writers::start(&store, &index);
-        scheduler::Scheduler::new(backups.clone(), writers.clone()).start();
         let reader = Reader::new(store.clone(), index.clone());
+        scheduler::Scheduler::new(backups.clone(), reader.clone(), writers.clone()).start();
         let peers = PeerHealth::default();
         let defaults = settings.integrations.clone();
         let spoolmgr = Spoolmgr::new(reader.clone(), writers.clone(), defaults.clone())

@@ -1,32 +1,38 @@
 //! The scheduler: the actor that runs the timed jobs, the nightly backup
 //! ([`crate::backup::nightly`]) and the quotes' expiry ([`crate::quotes::ExpireQuotes`]).
 
+use super::reader::Reader;
 use super::writer::Writers;
-use crate::backup::nightly::Backups;
+use crate::backup::nightly::{Backups, ReadPlan};
 use crate::quotes::ExpireQuotes;
 use actix::{Actor, ActorFutureExt, AsyncContext, Context, WrapFuture};
 use jiff::civil::Date;
 use std::time::Duration;
 use storage::Timestamp;
+use storage::records::BackupSchedule;
 
 /// How often the scheduler looks at the clock.
 const TICK: Duration = Duration::from_secs(30);
 
-/// The actor that runs the timed jobs: it looks at the clock every 30 s, runs [`Backups::run`]
-/// on the blocking pool when one is due (never two at once), and expires the quotes whose
-/// validity has passed on start and whenever the day turns (in the shop's time zone).
+/// The actor that runs the timed jobs: it looks at the clock every 30 s, reads the backup's
+/// plan through the one read path ([`ReadPlan`]), runs [`Backups::run`] on the blocking pool
+/// when one is due (never two at once), and expires the quotes whose validity has passed on
+/// start and whenever the day turns (in the shop's time zone).
 pub struct Scheduler {
     backups: Backups,
+    reader: Reader,
     writers: Writers,
     last_day: Option<Date>,
     expired_on: Option<Date>,
 }
 
 impl Scheduler {
-    /// The scheduler of `backups` and of the quotes `writers` write.
-    pub fn new(backups: Backups, writers: Writers) -> Scheduler {
+    /// The scheduler of `backups` (its plan read by `reader`) and of the quotes `writers`
+    /// write.
+    pub fn new(backups: Backups, reader: Reader, writers: Writers) -> Scheduler {
         Scheduler {
             backups,
+            reader,
             writers,
             last_day: None,
             expired_on: None,
@@ -57,29 +63,40 @@ impl Scheduler {
     fn tick(&mut self, ctx: &mut Context<Self>) {
         let now = Timestamp::now();
         self.expire_quotes(ctx, self.backups.date_of(now));
-        match self.backups.due(now, self.last_day) {
-            Ok(false) => {}
-            Err(e) => tracing::warn!(error = %e, "the backup schedule cannot be read"),
-            Ok(true) => {
-                self.last_day = Some(self.backups.date_of(now));
-                let backups = self.backups.clone();
-                ctx.wait(
-                    async move { tokio::task::spawn_blocking(move || backups.run(now)).await }
-                        .into_actor(self)
-                        .map(|ran, _, _| match ran {
-                            Ok(Ok(run)) => tracing::info!(
-                                file = %run.file.name,
-                                bytes = run.file.bytes,
-                                entries = run.entries,
-                                removed = run.removed.len(),
-                                "nightly backup written and checked"
-                            ),
-                            Ok(Err(e)) => tracing::error!(error = %e, "nightly backup failed"),
-                            Err(e) => tracing::error!(error = %e, "nightly backup panicked"),
-                        }),
-                );
-            }
-        }
+        let reader = self.reader.clone();
+        ctx.wait(
+            async move { reader.query(ReadPlan).await }
+                .into_actor(self)
+                .map(move |plan, scheduler, ctx| match plan {
+                    Err(e) => tracing::warn!(error = %e, "the backup schedule cannot be read"),
+                    Ok(plan) if scheduler.backups.due(now, scheduler.last_day, &plan) => {
+                        scheduler.last_day = Some(scheduler.backups.date_of(now));
+                        scheduler.back_up(ctx, now, plan.schedule);
+                    }
+                    Ok(_) => {}
+                }),
+        );
+    }
+
+    /// Runs the nightly backup taken `now` by `schedule` on the blocking pool; the scheduler
+    /// waits for it.
+    fn back_up(&mut self, ctx: &mut Context<Self>, now: Timestamp, schedule: BackupSchedule) {
+        let backups = self.backups.clone();
+        ctx.wait(
+            async move { tokio::task::spawn_blocking(move || backups.run(now, &schedule)).await }
+                .into_actor(self)
+                .map(|ran, _, _| match ran {
+                    Ok(Ok(run)) => tracing::info!(
+                        file = %run.file.name,
+                        bytes = run.file.bytes,
+                        entries = run.entries,
+                        removed = run.removed.len(),
+                        "nightly backup written and checked"
+                    ),
+                    Ok(Err(e)) => tracing::error!(error = %e, "nightly backup failed"),
+                    Err(e) => tracing::error!(error = %e, "nightly backup panicked"),
+                }),
+        );
     }
 }
 
@@ -87,7 +104,17 @@ impl Actor for Scheduler {
     type Context = Context<Self>;
 
     fn started(&mut self, ctx: &mut Context<Self>) {
-        self.last_day = self.backups.first_last_day(Timestamp::now());
+        let reader = self.reader.clone();
+        ctx.wait(
+            async move { reader.query(ReadPlan).await }
+                .into_actor(self)
+                .map(|plan, scheduler, _| {
+                    let schedule = plan.map(|p| p.schedule).unwrap_or_default();
+                    scheduler.last_day = scheduler
+                        .backups
+                        .first_last_day(Timestamp::now(), &schedule);
+                }),
+        );
         self.expire_quotes(ctx, self.backups.date_of(Timestamp::now()));
         ctx.run_interval(TICK, Self::tick);
     }

@@ -11,7 +11,7 @@ use crate::wire;
 use actix_web::body::SizedStream;
 use actix_web::web::{self, Bytes, Data, Json};
 use actix_web::{HttpRequest, HttpResponse, get, post, put};
-use actors::backup::nightly::{self, BackupFile, ScheduleInput, SetSchedule};
+use actors::backup::nightly::{self, BackupFile, ReadPlan, ScheduleInput, SetSchedule};
 use actors::backup::{RecordBackup, TakeBackup, stamp};
 use deserr::Deserr;
 use serde::Serialize;
@@ -218,10 +218,7 @@ pub async fn get_backups(
     state: Data<AppState>,
     _user: CurrentUser,
 ) -> Result<Json<Backups>, ApiError> {
-    let backups = state.backups.clone();
-    let schedule = web::block(move || backups.schedule())
-        .await
-        .map_err(|_| ApiError::new(Code::Internal))??;
+    let schedule = state.query(ReadPlan).await?.schedule;
     let last_run = state.backups.last_run().map(|r| LastRunBody {
         at: wire::ts(r.at),
         ok: r.result.is_ok(),
@@ -292,8 +289,9 @@ pub async fn post_backup(
     state: Data<AppState>,
     _user: CurrentUser,
 ) -> Result<HttpResponse, ApiError> {
+    let schedule = state.query(ReadPlan).await?.schedule;
     let backups = state.backups.clone();
-    let run = web::block(move || backups.run(Timestamp::now()))
+    let run = web::block(move || backups.run(Timestamp::now(), &schedule))
         .await
         .map_err(|_| ApiError::new(Code::Internal))?
         .map_err(|e| {
@@ -330,13 +328,10 @@ pub async fn download(
     if nightly::taken_at(&name).is_none() {
         return Err(ApiError::new(Code::NotFound));
     }
-    let backups = state.backups.clone();
-    let file = web::block(move || {
-        let folder = backups.folder(&backups.schedule()?);
-        Ok::<_, actors::Error>(File::open(folder.join(&name)).ok().map(|f| (f, name)))
-    })
-    .await
-    .map_err(|_| ApiError::new(Code::Internal))??;
+    let folder = state.backups.folder(&state.query(ReadPlan).await?.schedule);
+    let file = web::block(move || File::open(folder.join(&name)).ok().map(|f| (f, name)))
+        .await
+        .map_err(|_| ApiError::new(Code::Internal))?;
     let Some((file, name)) = file else {
         return Err(ApiError::new(Code::NotFound));
     };

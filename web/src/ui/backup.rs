@@ -12,7 +12,7 @@ use crate::wire;
 use actix_web::http::StatusCode;
 use actix_web::web::{self, Bytes};
 use actors::backup::LastBackup;
-use actors::backup::nightly::{self, BackupFile, LastRun};
+use actors::backup::nightly::{self, BackupFile, LastRun, ReadPlan};
 use askama::Template;
 use storage::Timestamp;
 
@@ -54,7 +54,7 @@ impl BackupPage {
 
 /// Renders the backup page.
 pub async fn show(ctx: Ctx) -> Page {
-    let schedule = blocking(&ctx, |b| b.schedule().map_err(ApiError::from)).await?;
+    let schedule = ctx.query(ReadPlan).await?.schedule;
     let mut form = Submitted::default();
     form.set("time", nightly::format_time(schedule.minute_of_day));
     form.set("folder", schedule.folder.unwrap_or_default());
@@ -84,7 +84,8 @@ pub async fn save(ctx: Ctx, body: Bytes) -> Page {
 
 /// Writes a backup to the folder now; the page shows the run's result.
 pub async fn now(ctx: Ctx) -> Page {
-    let _ = blocking(&ctx, |b| Ok(b.run(Timestamp::now()))).await?;
+    let schedule = ctx.query(ReadPlan).await?.schedule;
+    let _ = blocking(&ctx, move |b| Ok(b.run(Timestamp::now(), &schedule))).await?;
     Ok(see_other(paths::SETTINGS_BACKUP))
 }
 
@@ -109,8 +110,9 @@ async fn render(
     status: StatusCode,
 ) -> Page {
     let last = ctx.query(LastBackup).await?.map(wire::ts);
-    let (folder, files) = blocking(&ctx, |b| {
-        let folder = b.folder(&b.schedule()?);
+    let schedule = ctx.query(ReadPlan).await?.schedule;
+    let (folder, files) = blocking(&ctx, move |b| {
+        let folder = b.folder(&schedule);
         let files = nightly::list(&folder).unwrap_or_default();
         Ok((std::path::absolute(&folder).unwrap_or(folder), files))
     })
