@@ -949,6 +949,13 @@ async fn the_outcome_is_taken_from_printed_and_the_dashboard_counts_what_waits()
         !shown.contains(r#"id="move-status""#),
         "a recorded print has nowhere to move: no dead control"
     );
+    // From any status but PRINTED and SHIPPED the form is refused whole (409 INVALID_STATE):
+    // this one is DONE already, and its outcome stays as recorded.
+    let again = submit(&client, &app, &outcome, &form("40")).await;
+    assert_eq!(again.status().as_u16(), 409);
+    let unchanged = app.json(&path).await;
+    assert_eq!(unchanged["outcome"]["filaments"][0]["usedGrams"], "41.5");
+    assert_eq!(unchanged["status"], "DONE");
 
     // Another one moved to DONE without an outcome: its page and the dashboard say it waits.
     let other = app.done(&draft(&shop, "Hook")).await;

@@ -11,16 +11,15 @@
 use super::format::clock;
 use super::i18n::{Lang, Tr};
 use super::page::{Ctx, Page};
-use crate::api::prints::export::{self, Separator, label};
+use crate::api::prints::export::{self, Named, Separator};
 use crate::api::prints::filters;
 use crate::error::ApiError;
 use crate::wire::ts;
 use actix_web::HttpResponse;
 use actors::prints::{self, Export, ExportData, Outcome};
 use rust_decimal::{Decimal, RoundingStrategy};
-use std::collections::HashMap;
-use storage::records::{CostCategory, Print};
-use storage::{Id, Timestamp};
+use storage::Timestamp;
+use storage::records::Print;
 
 /// The columns' label keys, in order.
 const COLUMNS: [&str; 15] = [
@@ -64,22 +63,7 @@ fn cents(lang: Lang, value: Decimal) -> String {
 fn row(t: &Tr, print: &Print, names: &ExportData) -> Vec<String> {
     let lang = t.lang;
     let money = |value: Option<Decimal>| value.map(|v| cents(lang, v)).unwrap_or_default();
-    let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
-        id.and_then(|i| map.get(&i).cloned()).unwrap_or_default()
-    };
-    let mut printers: Vec<String> = print
-        .parts
-        .iter()
-        .map(|p| label(print, p.id, CostCategory::Printer))
-        .collect();
-    printers.dedup();
-    let mut spools: Vec<&str> = print
-        .parts
-        .iter()
-        .flat_map(|p| p.usages.iter())
-        .filter_map(|u| u.spool_code.as_deref())
-        .collect();
-    spools.dedup();
+    let named = Named::of(print, names);
     let current = print.outcome.as_ref().and_then(|o| o.current());
     let outcome = current.map_or(Outcome::Pending, |r| Outcome::recorded(r.status));
     let outcome = format!("outcome.{}", outcome.name());
@@ -97,9 +81,9 @@ fn row(t: &Tr, print: &Print, names: &ExportData) -> Vec<String> {
     );
     vec![
         export::text(&print.name),
-        export::text(&name_of(&names.customers, print.customer_id)),
-        export::text(&printers.join(", ")),
-        export::text(&name_of(&names.series, print.series_id)),
+        export::text(&named.customer),
+        export::text(&named.printers.join(", ")),
+        export::text(&named.series),
         print
             .completed_at
             .map(|at| t.sheet_datetime(&ts(at)))
@@ -117,7 +101,7 @@ fn row(t: &Tr, print: &Print, names: &ExportData) -> Vec<String> {
                 .and_then(|r| r.failure_reason.as_deref())
                 .unwrap_or_default(),
         ),
-        export::text(&spools.join(", ")),
+        export::text(&named.spools.join(", ")),
     ]
 }
 

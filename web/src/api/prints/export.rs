@@ -147,6 +147,48 @@ pub fn label(print: &Print, part: Id, category: CostCategory) -> String {
     line.map(|l| l.label.clone()).unwrap_or_default()
 }
 
+/// What a row of either export (this one, the UI's spreadsheet) names of a print: its customer's
+/// and series' names (empty without one), its printers' labels and its spools' codes, in part
+/// order, a repeat of the one before left out.
+pub struct Named<'a> {
+    /// The customer's name.
+    pub customer: String,
+    /// The series' name.
+    pub series: String,
+    /// The printers' labels, as frozen in the costing.
+    pub printers: Vec<String>,
+    /// The spools' codes.
+    pub spools: Vec<&'a str>,
+}
+
+impl<'a> Named<'a> {
+    /// What `print` names, looked up in `names`.
+    pub fn of(print: &'a Print, names: &ExportData) -> Named<'a> {
+        let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
+            id.and_then(|i| map.get(&i).cloned()).unwrap_or_default()
+        };
+        let mut printers: Vec<String> = print
+            .parts
+            .iter()
+            .map(|p| label(print, p.id, CostCategory::Printer))
+            .collect();
+        printers.dedup();
+        let mut spools: Vec<&str> = print
+            .parts
+            .iter()
+            .flat_map(|p| p.usages.iter())
+            .filter_map(|u| u.spool_code.as_deref())
+            .collect();
+        spools.dedup();
+        Named {
+            customer: name_of(&names.customers, print.customer_id),
+            series: name_of(&names.series, print.series_id),
+            printers,
+            spools,
+        }
+    }
+}
+
 fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
     let decimal = |text: String| separator.decimal(text);
     let currency = &names.currency;
@@ -168,13 +210,7 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
         .collect();
     let current = print.outcome.as_ref().and_then(|o| o.current());
     let realized = prints::realized(print);
-    let mut spool_codes: Vec<&str> = print
-        .parts
-        .iter()
-        .flat_map(|p| p.usages.iter())
-        .filter_map(|u| u.spool_code.as_deref())
-        .collect();
-    spool_codes.dedup();
+    let named = Named::of(print, names);
     let planned_kwh: Decimal = print
         .costing
         .lines
@@ -192,19 +228,14 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
         .collect();
     sources.sort_unstable();
     sources.dedup();
-    let mut printers: Vec<&str> = parts.iter().map(|p| p.printer.as_str()).collect();
-    printers.dedup();
     let price = PriceDto::of(print);
     let price = price.as_ref();
-    let name_of = |map: &HashMap<Id, String>, id: Option<Id>| {
-        id.and_then(|i| map.get(&i).cloned()).unwrap_or_default()
-    };
     vec![
         print.id.to_string(),
         text(&print.name),
-        text(&name_of(&names.customers, print.customer_id)),
-        text(&printers.join("; ")),
-        text(&name_of(&names.series, print.series_id)),
+        text(&named.customer),
+        text(&named.printers.join("; ")),
+        text(&named.series),
         print.completed_at.map(ts).unwrap_or_default(),
         print
             .archived_at
@@ -231,7 +262,7 @@ fn row(print: &Print, names: &ExportData, separator: Separator) -> Vec<String> {
                 .and_then(|r| r.failure_reason.as_deref())
                 .unwrap_or_default(),
         ),
-        text(&spool_codes.join("; ")),
+        text(&named.spools.join("; ")),
         decimal(dec_opt(print.sales_value).unwrap_or_default()),
         decimal(dec_opt(prints::planned_margin(print)).unwrap_or_default()),
         decimal(dec_opt(realized.revenue).unwrap_or_default()),
