@@ -16,8 +16,10 @@
 # With DATA=DIR it runs on that data directory as it is instead of seeding a fresh one (a
 # million prints take over a minute to seed; DIR must hold prints seeded so, and a build older
 # than the directory's schema refuses it).
-# Needs curl and wrk. Everything listens on 127.0.0.1 only and stops at the end.
+# Installs curl and wrk when missing (scripts/debian-packages). Everything listens on 127.0.0.1 only and stops at the end.
 set -euo pipefail
+source "$(cd "$(dirname "$0")" && pwd)/../../scripts/debian-packages"
+ensure_debian_packages wrk curl
 N="${1:-100000}"
 PORT="${PORT:-18182}"
 B="http://127.0.0.1:$PORT"
