@@ -13,7 +13,7 @@ use actors::prints::{self, PrintInput};
 use actors::setup;
 use actors::txn;
 use actors::values::Seconds;
-use storage::records::{Customer, Print, PrintStatus};
+use storage::records::{Customer, Print, PrintStatus, Role};
 use storage::{Store, StoreOptions, Timestamp, repo};
 
 fn main() {
@@ -38,6 +38,7 @@ pub fn seed(dir: &std::path::Path, count: usize) {
             password_hash: passwords::hash_password(&"benchmark password".parse().unwrap())
                 .unwrap(),
             locale: "en-US".parse().unwrap(),
+            role: Role::Owner,
         },
         currency: "EUR".parse().unwrap(),
         electricity_price: "0.32".parse().unwrap(),

@@ -12,7 +12,7 @@ use crate::txn::Txn;
 use crate::values::{Email, Locale};
 use crate::{Error, Result};
 use sha2::{Digest, Sha256};
-use storage::records::{Account, Session};
+use storage::records::{Account, Role, Session};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, tables};
 
@@ -45,14 +45,18 @@ pub fn find_by_email(tx: &impl Tx, email: &str) -> Result<Option<Account>> {
     }
 }
 
-/// The account of a live session: `None` when the token is unknown or expired at `now`.
+/// The account of a live session: `None` when the token is unknown or expired at `now`, or its
+/// account is disabled.
 pub fn session_account(
     tx: &impl Tx,
     token_hash: [u8; 32],
     now: Timestamp,
 ) -> Result<Option<Account>> {
     match repo::session(tx, token_hash)? {
-        Some(session) if session.expires_at > now => Ok(repo::get(tx, session.account_id)?),
+        Some(session) if session.expires_at > now => {
+            let account: Option<Account> = repo::get(tx, session.account_id)?;
+            Ok(account.filter(|a| !a.disabled))
+        }
         _ => Ok(None),
     }
 }
@@ -73,10 +77,18 @@ pub struct NewAccount {
     pub password_hash: String,
     /// Preferred locale.
     pub locale: Locale,
+    /// What it may do; the first account is an owner whatever this says.
+    pub role: Role,
 }
 
-/// Creates an account. Errors: [`Error::Duplicate`] on `email` when taken.
+/// Creates an account, enabled; the first one is an owner. Errors: [`Error::Duplicate`] on
+/// `email` when taken.
 pub fn create(txn: &Txn, input: &NewAccount, now: Timestamp) -> Result<Account> {
+    let role = if initialized(txn)? {
+        input.role
+    } else {
+        Role::Owner
+    };
     let key = email_key(input.email.get());
     if repo::index_get(txn, tables::ACCOUNT_EMAILS, &key)?.is_some() {
         return Err(Error::Duplicate(crate::FieldError::new(
@@ -90,6 +102,8 @@ pub fn create(txn: &Txn, input: &NewAccount, now: Timestamp) -> Result<Account> 
         display_name: input.display_name.clone(),
         password_hash: input.password_hash.clone(),
         locale: input.locale.get().clone(),
+        role,
+        disabled: false,
         created_at: now,
         updated_at: now,
     };
@@ -259,6 +273,99 @@ impl Command for ResetPassword {
     fn apply(&mut self, txn: &Txn) -> Result<Account> {
         let account = find_by_email(txn, &self.email)?.ok_or(Error::NotFound)?;
         set_password(txn, account.id, &self.password_hash, None, Timestamp::now())
+    }
+}
+
+/// Adds an account (an owner's action): [`create`] with the role it is given.
+/// Errors: [`Error::Duplicate`] on `email` when taken.
+#[derive(Debug, Clone)]
+pub struct CreateAccount(pub NewAccount);
+
+impl Command for CreateAccount {
+    type Writer = SettingsWriter;
+    type Reply = Account;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Account> {
+        create(txn, &self.0, Timestamp::now())
+    }
+}
+
+/// What an owner changes of an account; each `None` stays as it is.
+#[derive(Debug, Clone, Default)]
+pub struct AccountChange {
+    /// Name shown in the UI.
+    pub display_name: Option<String>,
+    /// What it may do.
+    pub role: Option<Role>,
+    /// Whether it can log in.
+    pub disabled: Option<bool>,
+}
+
+/// Changes an account: its name, role or whether it is disabled (accounts are never deleted:
+/// the record of who did what names them). Disabling ends its sessions.
+/// Errors: [`Error::NotFound`]; [`Error::LastOwner`] when it would leave no enabled owner.
+#[derive(Debug, Clone)]
+pub struct ChangeAccount {
+    /// The account.
+    pub id: Id,
+    /// The change.
+    pub change: AccountChange,
+}
+
+impl Command for ChangeAccount {
+    type Writer = SettingsWriter;
+    type Reply = Account;
+
+    fn apply(&mut self, txn: &Txn) -> Result<Account> {
+        change(txn, self.id, &self.change, Timestamp::now())
+    }
+}
+
+/// Whether `account` holds the shop's ownership: an owner, enabled.
+fn owns(account: &Account) -> bool {
+    account.role == Role::Owner && !account.disabled
+}
+
+/// See [`ChangeAccount`].
+pub fn change(txn: &Txn, id: Id, change: &AccountChange, now: Timestamp) -> Result<Account> {
+    let before: Account = repo::get(txn, id)?.ok_or(Error::NotFound)?;
+    let mut account = before.clone();
+    if let Some(name) = &change.display_name {
+        account.display_name = name.clone();
+    }
+    if let Some(role) = change.role {
+        account.role = role;
+    }
+    if let Some(disabled) = change.disabled {
+        account.disabled = disabled;
+    }
+    if owns(&before) && !owns(&account) {
+        let owners = repo::all::<Account>(txn)?.iter().filter(|a| owns(a)).count();
+        if owners <= 1 {
+            return Err(Error::LastOwner);
+        }
+    }
+    if account.disabled {
+        repo::remove_sessions_where(txn, |s| s.account_id == id)?;
+    }
+    if account != before {
+        account.updated_at = now;
+        repo::put(txn, &account)?;
+    }
+    Ok(account)
+}
+
+/// Every account, oldest first.
+#[derive(Debug, Clone, Copy)]
+pub struct ListAccounts;
+
+impl Query for ListAccounts {
+    type Answer = Vec<Account>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<Account>> {
+        let mut accounts = repo::all::<Account>(snapshot)?;
+        accounts.sort_by_key(|a| (a.created_at, a.id));
+        Ok(accounts)
     }
 }
 

@@ -61,6 +61,10 @@ pub enum Error {
     /// not DONE or is archived, a retry of a print that did not fail.
     #[error("the print's state does not allow this")]
     InvalidState,
+    /// The change would leave no enabled owner: the last owner cannot be disabled or demoted
+    /// (409 `LAST_OWNER`).
+    #[error("the shop's last owner cannot be disabled or demoted")]
+    LastOwner,
     /// A different outcome for a print that has one (409 `OUTCOME_CONFLICT`).
     #[error("the print already has a different outcome")]
     OutcomeConflict,

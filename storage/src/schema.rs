@@ -45,10 +45,13 @@
 //!   ranges both are numbered from (`number_ranges`), and Settings › Company (key 7, nameless
 //!   until set). Tables only; an older build must not open a file whose quotes' and invoices'
 //!   prints it would let be deleted.
+//! - 13: roles. Accounts gained their role and whether they are disabled: every existing
+//!   account becomes an owner (each could do everything before; an owner may demote the
+//!   others) and stays enabled. Rewrites `accounts`.
 
 use crate::records::{
-    Billing, Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision, Print,
-    PrintLog, Printer,
+    Account, Billing, Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision,
+    Print, PrintLog, Printer, Role,
 };
 use crate::repo;
 use crate::repo::Tx;
@@ -57,7 +60,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 12;
+pub const SCHEMA_VERSION: u64 = 13;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -67,6 +70,19 @@ pub mod legacy {
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
     use serde::{Deserialize, Serialize};
+
+    /// An account as schema versions 1 to 12 stored it (no role; none disabled).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct AccountV12 {
+        pub id: Id,
+        pub email: String,
+        pub display_name: String,
+        pub password_hash: String,
+        pub locale: String,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
 
     /// A customer as schema versions 2 to 10 stored it (no discount).
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -310,9 +326,29 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
         10 => work_v10_to_v11(txn),
         // v11 → v12 adds tables only.
         11 => Ok(()),
+        12 => roles_v12_to_v13(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
+    }
+}
+
+/// v12 → v13: every account becomes an owner, enabled.
+fn roles_v12_to_v13(txn: &WriteTransaction) -> Result<()> {
+    rewrite(txn, (tables::ACCOUNTS, "accounts"), account_v13)
+}
+
+fn account_v13(old: legacy::AccountV12) -> Account {
+    Account {
+        id: old.id,
+        email: old.email,
+        display_name: old.display_name,
+        password_hash: old.password_hash,
+        locale: old.locale,
+        role: Role::Owner,
+        disabled: false,
+        created_at: old.created_at,
+        updated_at: old.updated_at,
     }
 }
 
@@ -726,6 +762,47 @@ pub(crate) mod tests {
         assert_eq!(repo::company(&txn).unwrap(), Company::default());
         let write = store.begin_write().unwrap();
         assert_eq!(repo::next_number(&write, "A-2026").unwrap(), 1);
+    }
+
+    /// Every account of a file from before roles becomes an owner, enabled, and keeps the rest.
+    #[test]
+    fn a_v12_files_accounts_become_owners() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        file_at_version(&path, 12);
+        let old = |email: &str| legacy::AccountV12 {
+            id: Id::new(),
+            email: email.into(),
+            display_name: "Old".into(),
+            password_hash: "$argon2id$v=19$m=19456,t=2,p=1$x$y".into(),
+            locale: "de-DE".into(),
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_100),
+        };
+        let accounts = [old("a@example.com"), old("b@example.com")];
+        {
+            let db = redb::Database::create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            let mut table = txn.open_table(tables::ACCOUNTS).unwrap();
+            for account in &accounts {
+                let bytes = encode("accounts", account).unwrap();
+                table.insert(account.id.bytes(), bytes.as_slice()).unwrap();
+            }
+            drop(table);
+            txn.commit().unwrap();
+        }
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        assert_eq!(stored_version(&txn), SCHEMA_VERSION);
+        for old in accounts {
+            let account: Account = repo::get(&txn, old.id).unwrap().unwrap();
+            assert_eq!(account.role, Role::Owner);
+            assert!(!account.disabled);
+            assert_eq!(
+                (account.email, account.locale, account.updated_at),
+                (old.email, old.locale, old.updated_at)
+            );
+        }
     }
 
     fn v8_print(id: Id) -> legacy::PrintV8 {

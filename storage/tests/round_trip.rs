@@ -30,17 +30,27 @@ fn text() -> impl Strategy<Value = String> {
 }
 
 fn account() -> impl Strategy<Value = Account> {
-    (id(), text(), text(), text(), text(), at(), at()).prop_map(
-        |(id, email, display_name, password_hash, locale, created_at, updated_at)| Account {
-            id,
-            email,
-            display_name,
-            password_hash,
-            locale,
-            created_at,
-            updated_at,
-        },
+    let role = prop_oneof![Just(Role::Viewer), Just(Role::Staff), Just(Role::Owner)];
+    (
+        (id(), text(), text(), text(), text()),
+        (role, any::<bool>(), at(), at()),
     )
+        .prop_map(
+            |(
+                (id, email, display_name, password_hash, locale),
+                (role, disabled, created_at, updated_at),
+            )| Account {
+                id,
+                email,
+                display_name,
+                password_hash,
+                locale,
+                role,
+                disabled,
+                created_at,
+                updated_at,
+            },
+        )
 }
 
 fn session() -> impl Strategy<Value = Session> {

@@ -11,7 +11,7 @@ use actors::txn;
 use actors::values::Seconds;
 use serde_json::{Value, json};
 use storage::records;
-use storage::records::PrintStatus;
+use storage::records::{PrintStatus, Role};
 use storage::repo::all;
 use storage::{Store, StoreOptions, Timestamp};
 
@@ -276,6 +276,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
             email: support::EMAIL.parse().unwrap(),
             password_hash: passwords::hash_password(&PASSWORD.parse().unwrap()).unwrap(),
             locale: "en-US".parse().unwrap(),
+            role: Role::Owner,
         },
         currency: "EUR".parse().unwrap(),
         electricity_price: "0.32".parse().unwrap(),

@@ -21,6 +21,8 @@ pub enum Code {
     InvalidCredentials,
     /// 403: a write without an Origin matching the instance.
     ForbiddenOrigin,
+    /// 403: the account's role is below the one the route needs (`crate::roles`).
+    Forbidden,
     /// 404: unknown id or route.
     NotFound,
     /// 422: malformed JSON, wrong types, unknown fields, out-of-range values.
@@ -43,6 +45,8 @@ pub enum Code {
     OperationKeyReused,
     /// 409: an action the record's state forbids.
     InvalidState,
+    /// 409: the change would leave the shop without an enabled owner.
+    LastOwner,
     /// 409: a different outcome for a print that has one.
     OutcomeConflict,
     /// 409: `expectedRevision` is not current.
@@ -118,6 +122,7 @@ impl Code {
             Unauthenticated         => (S::UNAUTHORIZED, "UNAUTHENTICATED", "errors.unauthenticated", "Log in to continue."),
             InvalidCredentials      => (S::UNAUTHORIZED, "INVALID_CREDENTIALS", "errors.invalidCredentials", "Invalid email or password."),
             ForbiddenOrigin         => (S::FORBIDDEN, "FORBIDDEN_ORIGIN", "errors.forbiddenOrigin", "The request's Origin does not match this instance."),
+            Forbidden               => (S::FORBIDDEN, "FORBIDDEN", "errors.forbidden", "Your account's role does not allow this."),
             NotFound                => (S::NOT_FOUND, "NOT_FOUND", "errors.notFound", "Not found."),
             ValidationFailed        => (S::UNPROCESSABLE_ENTITY, "VALIDATION_FAILED", "errors.validationFailed", "The request is invalid."),
             RateLimited             => (S::TOO_MANY_REQUESTS, "RATE_LIMITED", "errors.rateLimited", "Too many failed logins; try again later."),
@@ -137,6 +142,7 @@ impl Code {
             ExportTooLarge          => (S::UNPROCESSABLE_ENTITY, "EXPORT_TOO_LARGE", "errors.exportTooLarge", "The export has more than 5,000 prints; narrow the filters."),
             OperationKeyReused      => (S::CONFLICT, "OPERATION_KEY_REUSED", "errors.operationKeyReused", "That operation key was already used with other content."),
             InvalidState            => (S::CONFLICT, "INVALID_STATE", "errors.invalidState", "The record's state does not allow this action."),
+            LastOwner               => (S::CONFLICT, "LAST_OWNER", "errors.lastOwner", "The shop's last owner cannot be disabled or demoted."),
             OutcomeConflict         => (S::CONFLICT, "OUTCOME_CONFLICT", "errors.outcomeConflict", "The print already has a different outcome; correct it instead."),
             StaleRevision           => (S::CONFLICT, "STALE_REVISION", "errors.staleRevision", "The outcome was corrected meanwhile; reload and try again."),
             IntegrationDisabled     => (S::CONFLICT, "INTEGRATION_DISABLED", "errors.integrationDisabled", "The integration is disabled."),
@@ -357,6 +363,7 @@ impl From<actors::Error> for ApiError {
             E::Immutable => ApiError::new(Code::Immutable),
             E::OperationKeyReused => ApiError::new(Code::OperationKeyReused),
             E::InvalidState => ApiError::new(Code::InvalidState),
+            E::LastOwner => ApiError::new(Code::LastOwner),
             E::QuoteExpired => ApiError::new(Code::QuoteExpired),
             E::QuoteOutdated(fields) => ApiError {
                 field_errors: fields,
@@ -470,10 +477,12 @@ mod tests {
             (Unauthenticated, 401, "UNAUTHENTICATED"),
             (InvalidCredentials, 401, "INVALID_CREDENTIALS"),
             (ForbiddenOrigin, 403, "FORBIDDEN_ORIGIN"),
+            (Forbidden, 403, "FORBIDDEN"),
             (NotFound, 404, "NOT_FOUND"),
             (ValidationFailed, 422, "VALIDATION_FAILED"),
             (RateLimited, 429, "RATE_LIMITED"),
             (SetupCompleted, 409, "SETUP_COMPLETED"),
+            (LastOwner, 409, "LAST_OWNER"),
             (Referenced, 409, "REFERENCED"),
             (Duplicate, 409, "DUPLICATE"),
             (CurrencyLocked, 409, "CURRENCY_LOCKED"),

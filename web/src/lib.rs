@@ -21,6 +21,7 @@ pub mod input;
 pub mod middleware;
 pub mod openapi;
 pub mod release;
+pub mod roles;
 pub mod routes;
 pub mod session;
 pub mod sessions;
@@ -101,6 +102,7 @@ pub fn app(
     >,
 > {
     let api = web::scope("/api")
+        .wrap(from_fn(roles::api_guard))
         .app_data(doc)
         .route("/openapi.json", web::get().to(openapi_json))
         .configure(api::configure);

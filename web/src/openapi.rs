@@ -8,6 +8,7 @@ use crate::api::prints::input;
 use crate::api::prints::outcome_dto;
 use crate::api::search;
 use crate::body_forms::Alternative;
+use crate::roles::{self, Role};
 use crate::session;
 use serde_json::{Value, json};
 use utoipa::openapi::security::{ApiKey, ApiKeyValue, Http, HttpAuthScheme, SecurityScheme};
@@ -79,12 +80,57 @@ pub fn finish(document: &mut Value) {
     one_of_groups(schemas, "LogImportData", &printfleet::FINGERPRINTS);
     outcome_dto::document_statuses(schemas);
     filters::document_where(document);
+    document_roles(document);
     let q = &mut document["paths"]["/api/search"]["get"]["parameters"];
     if let Some(q) = q
         .as_array_mut()
         .and_then(|p| p.iter_mut().find(|p| p["name"] == "q"))
     {
         q["schema"]["pattern"] = json!(search::q_pattern());
+    }
+}
+
+/// States each operation's role ([`roles::API_ROLES`]) as the scope of its `session` security
+/// requirement (OpenAPI 3.1: an API key scheme's scopes are role names), and the 403
+/// `FORBIDDEN` that an account below it gets.
+fn document_roles(document: &mut Value) {
+    let Some(paths) = document["paths"].as_object_mut() else {
+        return;
+    };
+    for (path, item) in paths.iter_mut() {
+        let Some(item) = item.as_object_mut() else {
+            continue;
+        };
+        for (method, operation) in item.iter_mut() {
+            let Some(role) = roles::API_ROLES.get(method, path) else {
+                continue;
+            };
+            let Some(security) = operation["security"].as_array_mut() else {
+                continue;
+            };
+            let mut session = false;
+            for requirement in security.iter_mut() {
+                if requirement.get("session").is_some() {
+                    requirement["session"] = json!([roles::name(role)]);
+                    session = true;
+                }
+            }
+            if !session || role == Role::Viewer {
+                continue;
+            }
+            let forbidden = &mut operation["responses"]["403"];
+            let told = forbidden["description"].as_str().unwrap_or_default().to_string();
+            if !told.contains("FORBIDDEN:") {
+                let role_text = format!("FORBIDDEN: the account's role is below {}", roles::name(role));
+                forbidden["description"] = json!(if told.is_empty() {
+                    role_text
+                } else {
+                    format!("{told}; {role_text}")
+                });
+                forbidden["content"]["application/json"]["schema"] =
+                    json!({"$ref": "#/components/schemas/ErrorBody"});
+            }
+        }
     }
 }
 

@@ -5,6 +5,7 @@
 //! module registers its handlers through [`Routes`]: utoipa's `ServiceConfig` once at start-up
 //! (for `/api/openapi.json`), plain actix `ServiceConfig` in the workers.
 
+use crate::roles::Access;
 use actix_web::dev::HttpServiceFactory;
 use utoipa_actix_web::OpenApiFactory;
 
@@ -15,6 +16,14 @@ pub trait Routes {
 
     /// Registers a group of handlers.
     fn with(&mut self, group: impl FnOnce(&mut Self)) -> &mut Self {
+        group(self);
+        self
+    }
+
+    /// Registers a group of handlers that need `access` ([`crate::roles`]: the role table
+    /// records it; the workers and the OpenAPI document's registration need not).
+    fn access(&mut self, access: Access, group: impl FnOnce(&mut Self)) -> &mut Self {
+        let _ = access;
         group(self);
         self
     }

@@ -2,6 +2,7 @@
 
 use actors::accounts::NewAccount;
 use actors::setup::Setup;
+use storage::records::Role;
 
 /// Setup of an account named `name` (`<name>@example.com`, never logged in) with the demo data,
 /// in EUR at 0.32 per kWh.
@@ -14,6 +15,7 @@ pub fn demo_setup(name: &str) -> Setup {
                 .unwrap(),
             password_hash: "not a hash: these tests never log in".into(),
             locale: "en-US".parse().unwrap(),
+            role: Role::Owner,
         },
         currency: "EUR".parse().unwrap(),
         electricity_price: "0.32".parse().unwrap(),

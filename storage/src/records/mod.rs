@@ -20,7 +20,7 @@ mod settings;
 mod spool;
 mod work;
 
-pub use account::{Account, Session};
+pub use account::{Account, Role, Session};
 pub use alerts::{AlertSettings, StandingAlert, StandingAlerts, Webhook, WebhookForm};
 pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};

@@ -17,7 +17,8 @@ use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
 use deserr::Deserr;
 use serde::Serialize;
-use storage::records::Account;
+use super::accounts::RoleName;
+use storage::records::{Account, Role};
 use utoipa::ToSchema;
 
 /// Registers the auth routes.
@@ -43,6 +44,8 @@ pub struct User {
     pub display_name: String,
     /// Preferred locale, `en-US` or `de-DE`.
     pub locale: String,
+    /// What the account may do.
+    pub role: RoleName,
 }
 
 impl From<Account> for User {
@@ -52,6 +55,7 @@ impl From<Account> for User {
             email: a.email,
             display_name: a.display_name,
             locale: a.locale,
+            role: a.role.into(),
         }
     }
 }
@@ -145,7 +149,7 @@ fn ok_with_session(
         })
 }
 
-async fn hash(password: Password) -> Result<String, ApiError> {
+pub(crate) async fn hash(password: Password) -> Result<String, ApiError> {
     Ok(passwords::hash(password).await?)
 }
 
@@ -197,6 +201,7 @@ pub async fn run_setup(state: &AppState, input: SetupInput) -> Result<(String, A
             email: input.email,
             password_hash: hash(input.password).await?,
             locale: input.locale,
+            role: Role::Owner,
         },
         currency: input.currency,
         electricity_price: input.electricity_price,
@@ -270,7 +275,9 @@ pub async fn run_login(
     let account = state.query(FindByEmail(email.clone())).await?;
     let stored = account.as_ref().map(|a| a.password_hash.clone());
     let matches = passwords::verify(stored, password).await?;
-    let Some(account) = account.filter(|_| matches) else {
+    // A disabled account is refused as a wrong password is: the answer tells nobody that the
+    // email has an account.
+    let Some(account) = account.filter(|a| matches && !a.disabled) else {
         state.throttle.failed(&email, &address);
         return Err(ApiError::new(Code::InvalidCredentials));
     };

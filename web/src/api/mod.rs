@@ -1,6 +1,7 @@
 //! The `/api` routes, one module per resource. Handlers extract, send one command or run one
 //! read, and map the answer; the rules live in the `actors` crate.
 
+pub mod accounts;
 pub mod address;
 pub mod alerts;
 pub mod auth;
@@ -35,6 +36,7 @@ pub mod spoolmgr;
 pub mod spools;
 pub mod version;
 
+use crate::roles::Access;
 use crate::routes;
 use actors::inventory::Page;
 use serde::Serialize;
@@ -68,39 +70,56 @@ impl<T> ListResponse<T> {
     }
 }
 
-/// Registers every `/api` route (the caller mounts this under `/api`).
+/// Registers every `/api` route (the caller mounts this under `/api`), each group with who may
+/// read and who may write it ([`Access`], checked by [`crate::roles::api_guard`]).
 pub fn configure(cfg: &mut impl routes::Routes) {
     // Routes are matched in registration order, each dynamic one by a regex: the hottest routes
     // (ledger movements, print pages) come first.
-    cfg.with(spools::configure)
-        .with(prints::configure)
-        .add(health::health)
-        .with(auth::configure)
-        .with(settings::configure)
-        .with(pricing::configure)
-        .with(company::configure)
-        .with(numbering::configure)
-        .with(metrics::configure)
-        .with(alerts::configure)
-        .with(integration_settings::configure)
-        .with(spoolmgr::configure)
-        .with(printfleet::configure)
-        .with(customers::configure)
-        .with(manufacturers::configure)
-        .with(printers::configure)
-        .with(components::configure)
-        .with(filaments::configure)
-        .with(labour_rates::configure)
-        .with(charges::configure)
-        .with(post_processing_steps::configure)
-        .with(series::configure)
-        .with(quotes::configure)
-        .with(invoices::configure)
-        .with(maintenance::configure)
-        .with(meters::configure)
-        .with(power::configure)
-        .add(search::search)
-        .add(dashboard::get_dashboard)
-        .add(version::version_latest)
-        .with(backup::configure);
+    cfg.access(Access::SHOP, |cfg| {
+        cfg.with(spools::configure).with(prints::configure);
+    })
+    .access(Access::ANYONE, |cfg| {
+        cfg.add(health::health).with(auth::configure);
+    })
+    .access(Access::MANAGED, |cfg| {
+        cfg.with(settings::configure)
+            .with(pricing::configure)
+            .with(company::configure)
+            .with(numbering::configure);
+    })
+    .access(Access::OWNER, |cfg| {
+        cfg.with(metrics::configure)
+            .with(alerts::configure)
+            .with(integration_settings::configure);
+    })
+    .access(Access::SHOP, |cfg| {
+        cfg.with(spoolmgr::configure)
+            .with(printfleet::configure)
+            .with(customers::configure)
+            .with(manufacturers::configure)
+            .with(printers::configure)
+            .with(components::configure)
+            .with(filaments::configure);
+    })
+    .access(Access::MANAGED, |cfg| {
+        cfg.with(labour_rates::configure)
+            .with(charges::configure)
+            .with(post_processing_steps::configure);
+    })
+    .access(Access::SHOP, |cfg| {
+        cfg.with(series::configure)
+            .with(quotes::configure)
+            .with(invoices::configure)
+            .with(maintenance::configure)
+            .with(meters::configure)
+            .with(power::configure);
+    })
+    .access(Access::ANYONE, |cfg| {
+        cfg.add(search::search)
+            .add(dashboard::get_dashboard)
+            .add(version::version_latest);
+    })
+    .access(Access::OWNER, |cfg| {
+        cfg.with(backup::configure).with(accounts::configure);
+    });
 }

@@ -12,6 +12,7 @@ use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
 use super::meters::{self, MeterCard};
 use super::page::{Ctx, Page, back_to_form_page, html, see_other};
+use crate::roles::{Role, at_least, staff};
 use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::maintenance::Replacement;
@@ -602,33 +603,41 @@ fn filament_record(f: filaments::Filament) -> Record {
 
 /// Registers the pages of every inventory resource.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    routes::<customers::Customers>(cfg);
-    routes::<manufacturers::Manufacturers>(cfg);
-    routes::<printers::Printers>(cfg);
-    routes::<components::Components>(cfg);
-    routes::<filaments::Filaments>(cfg);
-    routes::<labour_rates::LabourRates>(cfg);
-    routes::<charges::Charges>(cfg);
-    routes::<steps::Steps>(cfg);
-    cfg.route(paths::COMPONENT_REPLACE, web::post().to(replace))
+    // Who may change them, as the API's groups say (`api::configure`): the shop's records are
+    // staff's, the prices of work (rates, charges, steps) the owner's.
+    routes::<customers::Customers>(cfg, Role::Staff);
+    routes::<manufacturers::Manufacturers>(cfg, Role::Staff);
+    routes::<printers::Printers>(cfg, Role::Staff);
+    routes::<components::Components>(cfg, Role::Staff);
+    routes::<filaments::Filaments>(cfg, Role::Staff);
+    routes::<labour_rates::LabourRates>(cfg, Role::Owner);
+    routes::<charges::Charges>(cfg, Role::Owner);
+    routes::<steps::Steps>(cfg, Role::Owner);
+    cfg.route(paths::COMPONENT_REPLACE, staff(web::post().to(replace)))
         .route(
             paths::COMPONENT_REPLACE,
             web::get().to(|req| back_to_form_page(req, paths::COMPONENT)),
         );
 }
 
-fn routes<R: Screen>(cfg: &mut web::ServiceConfig)
+fn routes<R: Screen>(cfg: &mut web::ServiceConfig, writes: Role)
 where
     <R::Kind as Kind>::Filter: Default,
 {
     let item = format!("{}/{{id}}", R::PATH);
     cfg.route(R::PATH, web::get().to(list::<R>))
         .route(&format!("{}/new", R::PATH), web::get().to(new_form::<R>))
-        .route(R::PATH, web::post().to(create::<R>))
+        .route(R::PATH, at_least(writes, web::post().to(create::<R>)))
         .route(&item, web::get().to(edit_form::<R>))
-        .route(&item, web::post().to(save::<R>))
-        .route(&format!("{item}/archive"), web::post().to(archive::<R>))
-        .route(&format!("{item}/delete"), web::post().to(delete::<R>));
+        .route(&item, at_least(writes, web::post().to(save::<R>)))
+        .route(
+            &format!("{item}/archive"),
+            at_least(writes, web::post().to(archive::<R>)),
+        )
+        .route(
+            &format!("{item}/delete"),
+            at_least(writes, web::post().to(delete::<R>)),
+        );
     // A GET of a form's POST-only address opens the record's page.
     for form in ["archive", "delete"] {
         let page = item.clone();

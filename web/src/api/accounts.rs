@@ -1,0 +1,212 @@
+//! `/api/accounts`: the shop's accounts and their roles (Settings › Accounts), an owner's to
+//! manage. Accounts are never deleted: the record of who did what names them; they are
+//! disabled.
+
+use super::auth::hash;
+use crate::error::{ApiError, ErrorBody};
+use crate::extract::{PathId, StrictJson};
+use crate::input::Faults;
+use crate::routes;
+use crate::session::CurrentUser;
+use crate::state::AppState;
+use crate::wire::ts;
+use actix_web::web::{Data, Json};
+use actix_web::{HttpResponse, get, patch, post};
+use actors::accounts::{AccountChange, ChangeAccount, CreateAccount, ListAccounts, NewAccount};
+use actors::values::{Email, Locale, Name, Password};
+use deserr::Deserr;
+use serde::{Deserialize, Serialize};
+use storage::records::{self, Role};
+use utoipa::ToSchema;
+
+/// Registers the accounts' routes.
+pub fn configure(cfg: &mut impl routes::Routes) {
+    cfg.add(list).add(create).add(change);
+}
+
+/// What an account may do: `VIEWER` reads; `STAFF` runs the shop (inventory, prints, outcomes,
+/// spools, maintenance, series, quotes, invoices); `OWNER` also manages accounts, settings,
+/// pricing, the company, alerts, integrations, metrics and backups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RoleName {
+    /// Manages the shop.
+    Owner,
+    /// Runs the shop.
+    Staff,
+    /// Reads.
+    Viewer,
+}
+
+crate::input::deserr_by_name!(RoleName);
+
+impl From<Role> for RoleName {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Owner => RoleName::Owner,
+            Role::Staff => RoleName::Staff,
+            Role::Viewer => RoleName::Viewer,
+        }
+    }
+}
+
+impl From<RoleName> for Role {
+    fn from(role: RoleName) -> Self {
+        match role {
+            RoleName::Owner => Role::Owner,
+            RoleName::Staff => Role::Staff,
+            RoleName::Viewer => Role::Viewer,
+        }
+    }
+}
+
+/// An account.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Account {
+    /// Id (UUID).
+    pub id: String,
+    /// Login email.
+    pub email: String,
+    /// Name shown in the UI.
+    pub display_name: String,
+    /// Preferred locale.
+    pub locale: String,
+    /// What it may do.
+    pub role: RoleName,
+    /// A disabled account cannot log in.
+    pub disabled: bool,
+    /// Creation time, ISO 8601 UTC.
+    pub created_at: String,
+    /// Last change, ISO 8601 UTC.
+    pub updated_at: String,
+}
+
+impl From<records::Account> for Account {
+    fn from(a: records::Account) -> Self {
+        Account {
+            id: a.id.to_string(),
+            email: a.email,
+            display_name: a.display_name,
+            locale: a.locale,
+            role: a.role.into(),
+            disabled: a.disabled,
+            created_at: ts(a.created_at),
+            updated_at: ts(a.updated_at),
+        }
+    }
+}
+
+/// A new account.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct AccountInput {
+    /// Name shown in the UI.
+    #[schema(example = "Grace")]
+    pub display_name: Name,
+    /// Login email (unique, case-insensitive).
+    #[schema(example = "grace@example.com")]
+    pub email: Email,
+    /// At least 12 characters; the person changes it on Settings.
+    #[schema(min_length = 12)]
+    pub password: Password,
+    /// `en-US` or `de-DE`.
+    #[schema(example = "de-DE")]
+    pub locale: Locale,
+    /// What it may do.
+    pub role: RoleName,
+}
+
+/// A change to an account; each field left out stays as it is.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct AccountPatch {
+    /// Name shown in the UI.
+    #[deserr(default)]
+    pub display_name: Option<Name>,
+    /// What it may do.
+    #[deserr(default)]
+    pub role: Option<RoleName>,
+    /// Whether it can log in (disabling ends its sessions).
+    #[deserr(default)]
+    pub disabled: Option<bool>,
+}
+
+/// Every account, oldest first.
+#[utoipa::path(tag = "settings", responses((status = 200, body = Vec<Account>), (status = 401, body = ErrorBody)), security(("session" = [])))]
+#[get("/accounts")]
+pub async fn list(state: Data<AppState>, _user: CurrentUser) -> Result<Json<Vec<Account>>, ApiError> {
+    let accounts = state.query(ListAccounts).await?;
+    Ok(Json(accounts.into_iter().map(Into::into).collect()))
+}
+
+/// Adds an account with its role.
+#[utoipa::path(
+    tag = "settings",
+    request_body = AccountInput,
+    responses(
+        (status = 201, body = Account),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 409, description = "DUPLICATE: the email has an account", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[post("/accounts")]
+pub async fn create(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    input: StrictJson<AccountInput>,
+) -> Result<HttpResponse, ApiError> {
+    let input = input.0;
+    let account = NewAccount {
+        display_name: input.display_name.into_inner(),
+        email: input.email,
+        password_hash: hash(input.password).await?,
+        locale: input.locale,
+        role: input.role.into(),
+    };
+    let created = state.send(CreateAccount(account)).await?;
+    Ok(HttpResponse::Created().json(Account::from(created)))
+}
+
+/// Changes an account's name, role or whether it is disabled. The last enabled owner cannot
+/// be demoted or disabled.
+#[utoipa::path(
+    tag = "settings",
+    params(("id" = String, Path, description = "Account id")),
+    request_body = AccountPatch,
+    responses(
+        (status = 200, body = Account),
+        (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody),
+        (status = 409, description = "LAST_OWNER: it would leave no enabled owner", body = ErrorBody),
+        (status = 422, body = ErrorBody),
+    ),
+    security(("session" = []))
+)]
+#[patch("/accounts/{id}")]
+pub async fn change(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    input: StrictJson<AccountPatch>,
+) -> Result<Json<Account>, ApiError> {
+    let patch = input.0;
+    let command = ChangeAccount {
+        id: id.0,
+        change: AccountChange {
+            display_name: patch.display_name.map(Name::into_inner),
+            role: patch.role.map(Into::into),
+            disabled: patch.disabled,
+        },
+    };
+    let account = state.send(command).await?;
+    // Cached sessions carry the account as it was: read them again.
+    state.sessions.clear();
+    Ok(Json(account.into()))
+}
