@@ -27,6 +27,7 @@ mod printfleet;
 mod prints;
 mod projection;
 mod quotes;
+mod roles;
 mod rules;
 mod safe_delete;
 mod series;

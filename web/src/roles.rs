@@ -7,69 +7,27 @@
 //!   document states it as the scope of the operation's `session` security requirement
 //!   (`"security": [{"session": ["STAFF"]}]`, OpenAPI 3.1's role names);
 //! - a form of the UI that changes something, and a page only owners see, is registered with
-//!   its role (`ui::configure`: [`staff`], [`owner`], [`at_least`]) and refused as the error
-//!   page; every other page is any signed-in account's.
+//!   its role (`ui::configure`, through `ui::guard`) and refused as the error page; every other
+//!   page is any signed-in account's.
 //!
 //! A request without a session passes on to the handler, which answers 401 (the API) or sends
 //! the browser to the login page (the UI): the guard only refuses an account whose role is below
 //! the route's, with 403 `FORBIDDEN`.
 
+use crate::api;
 use crate::error::{ApiError, Code};
-use crate::routes::Routes;
+use crate::routes::{Access, Routes};
 use crate::session::CurrentUser;
-use crate::ui::page::Ctx;
 use actix_web::body::{BoxBody, MessageBody};
 use actix_web::dev::{HttpServiceFactory, ServiceRequest, ServiceResponse};
-use actix_web::middleware::{Next, from_fn};
-use actix_web::{Error, FromRequest, Route};
+use actix_web::middleware::Next;
+use actix_web::{Error, FromRequest};
 use std::collections::HashMap;
 use std::sync::LazyLock;
 use utoipa::openapi::path::HttpMethod;
 use utoipa_actix_web::OpenApiFactory;
 
 pub use storage::records::Role;
-
-/// What a route group needs: the role that may read (GET) and the role that may change anything
-/// (every other method).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Access {
-    /// Who may read.
-    pub reads: Role,
-    /// Who may write.
-    pub writes: Role,
-}
-
-impl Access {
-    /// Everyone signed in reads; staff write: running the shop.
-    pub const SHOP: Access = Access {
-        reads: Role::Viewer,
-        writes: Role::Staff,
-    };
-    /// Everyone signed in reads; owners write: managing the shop.
-    pub const MANAGED: Access = Access {
-        reads: Role::Viewer,
-        writes: Role::Owner,
-    };
-    /// Owners only, reads included (accounts, backups, integrations' and alerts' settings).
-    pub const OWNER: Access = Access {
-        reads: Role::Owner,
-        writes: Role::Owner,
-    };
-    /// Every account, for what each does for itself (its session, password, language) and the
-    /// routes that need none.
-    pub const ANYONE: Access = Access {
-        reads: Role::Viewer,
-        writes: Role::Viewer,
-    };
-
-    /// The role a request of `method` needs.
-    pub fn role(self, method: &HttpMethod) -> Role {
-        match method {
-            HttpMethod::Get | HttpMethod::Head | HttpMethod::Options => self.reads,
-            _ => self.writes,
-        }
-    }
-}
 
 /// The name of a role in the OpenAPI document and the API (`OWNER`, `STAFF`, `VIEWER`).
 pub fn name(role: Role) -> &'static str {
@@ -92,7 +50,7 @@ pub struct RoleTable {
 /// The table of this build's API, built on first use.
 pub static API_ROLES: LazyLock<RoleTable> = LazyLock::new(|| {
     let mut table = RoleTable::default();
-    crate::api::configure(&mut table);
+    api::configure(&mut table);
     table
 });
 
@@ -116,14 +74,14 @@ impl Routes for RoleTable {
     fn add<F: HttpServiceFactory + OpenApiFactory + 'static>(&mut self, handler: F) -> &mut Self {
         for (path, item) in handler.paths().paths {
             let path = format!("/api{path}");
-            for (method, _) in operations(&item) {
-                let key = format!("{} {path}", method_name(&method));
+            for method in methods(&item) {
+                let name = method_name(&method).to_string();
                 match self.access {
                     Some(access) => {
-                        self.roles
-                            .insert((method_name(&method).to_string(), path.clone()), access.role(&method));
+                        let role = access.role(&method);
+                        self.roles.insert((name, path.clone()), role);
                     }
-                    None => self.unguarded.push(key),
+                    None => self.unguarded.push(format!("{name} {path}")),
                 }
             }
         }
@@ -138,8 +96,8 @@ impl Routes for RoleTable {
     }
 }
 
-/// The operations of a path item with their methods.
-fn operations(item: &utoipa::openapi::PathItem) -> Vec<(HttpMethod, ())> {
+/// The methods of a path item's operations.
+fn methods(item: &utoipa::openapi::PathItem) -> Vec<HttpMethod> {
     [
         (HttpMethod::Get, &item.get),
         (HttpMethod::Put, &item.put),
@@ -151,7 +109,7 @@ fn operations(item: &utoipa::openapi::PathItem) -> Vec<(HttpMethod, ())> {
     ]
     .into_iter()
     .filter(|(_, operation)| operation.is_some())
-    .map(|(method, _)| (method, ()))
+    .map(|(method, _)| method)
     .collect()
 }
 
@@ -170,7 +128,7 @@ fn method_name(method: &HttpMethod) -> &'static str {
 
 /// Whether the request's account (when it has a session) holds `needed`.
 /// Errors: 403 `FORBIDDEN` when its role is below; 503 when the session cannot be read.
-async fn holds(req: &ServiceRequest, needed: Role) -> Result<(), ApiError> {
+pub(crate) async fn holds(req: &ServiceRequest, needed: Role) -> Result<(), ApiError> {
     match CurrentUser::extract(req.request()).await {
         Ok(user) if user.account.role < needed => Err(ApiError::new(Code::Forbidden)),
         Ok(_) => Ok(()),
@@ -187,33 +145,30 @@ pub async fn api_guard(
     let needed = req
         .match_pattern()
         .and_then(|pattern| API_ROLES.get(req.method().as_str(), &pattern));
-    if let Some(needed) = needed {
-        if let Err(e) = holds(&req, needed).await {
-            return Ok(req.error_response(e));
-        }
+    if let Some(needed) = needed
+        && let Err(e) = holds(&req, needed).await
+    {
+        return Ok(req.error_response(e));
     }
     Ok(next.call(req).await?.map_into_boxed_body())
 }
 
-/// `route` for accounts of `role` and above; a lower one gets the 403 page.
-pub fn at_least(role: Role, route: Route) -> Route {
-    route.wrap(from_fn(
-        move |req: ServiceRequest, next: Next<BoxBody>| async move {
-            if let Err(e) = holds(&req, role).await {
-                let ctx = Ctx::extract(req.request()).await?;
-                return Err(ctx.fail(&e).into());
-            }
-            next.call(req).await
-        },
-    ))
-}
+#[cfg(test)]
+mod tests {
+    use super::*;
 
-/// A form that runs the shop: staff and owners.
-pub fn staff(route: Route) -> Route {
-    at_least(Role::Staff, route)
-}
-
-/// A page or form that manages the shop: owners only.
-pub fn owner(route: Route) -> Route {
-    at_least(Role::Owner, route)
+    /// Every operation of the API is registered in a group that names its access, and the
+    /// groups give what the issue asks: viewers read the shop, staff run it, owners manage it.
+    #[test]
+    fn every_operation_has_a_role() {
+        assert_eq!(API_ROLES.unguarded(), &[] as &[String]);
+        let role = |method: &str, path: &str| API_ROLES.get(method, path);
+        assert_eq!(role("GET", "/api/prints"), Some(Role::Viewer));
+        assert_eq!(role("POST", "/api/prints"), Some(Role::Staff));
+        assert_eq!(role("PATCH", "/api/settings/pricing"), Some(Role::Owner));
+        assert_eq!(role("GET", "/api/backups"), Some(Role::Owner));
+        assert_eq!(role("POST", "/api/accounts"), Some(Role::Owner));
+        assert_eq!(role("PATCH", "/api/auth/password"), Some(Role::Viewer));
+        assert_eq!(role("GET", "/api/no-such-route"), None);
+    }
 }

@@ -5,9 +5,52 @@
 //! module registers its handlers through [`Routes`]: utoipa's `ServiceConfig` once at start-up
 //! (for `/api/openapi.json`), plain actix `ServiceConfig` in the workers.
 
-use crate::roles::Access;
+use storage::records::Role;
+use utoipa::openapi::path::HttpMethod;
 use actix_web::dev::HttpServiceFactory;
 use utoipa_actix_web::OpenApiFactory;
+
+/// What a route group needs: the role that may read (GET) and the role that may change anything
+/// (every other method).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Access {
+    /// Who may read.
+    pub reads: Role,
+    /// Who may write.
+    pub writes: Role,
+}
+
+impl Access {
+    /// Everyone signed in reads; staff write: running the shop.
+    pub const SHOP: Access = Access {
+        reads: Role::Viewer,
+        writes: Role::Staff,
+    };
+    /// Everyone signed in reads; owners write: managing the shop.
+    pub const MANAGED: Access = Access {
+        reads: Role::Viewer,
+        writes: Role::Owner,
+    };
+    /// Owners only, reads included (accounts, backups, integrations' and alerts' settings).
+    pub const OWNER: Access = Access {
+        reads: Role::Owner,
+        writes: Role::Owner,
+    };
+    /// Every account, for what each does for itself (its session, password, language) and the
+    /// routes that need none.
+    pub const ANYONE: Access = Access {
+        reads: Role::Viewer,
+        writes: Role::Viewer,
+    };
+
+    /// The role a request of `method` needs.
+    pub fn role(self, method: &HttpMethod) -> Role {
+        match method {
+            HttpMethod::Get | HttpMethod::Head | HttpMethod::Options => self.reads,
+            _ => self.writes,
+        }
+    }
+}
 
 /// Somewhere handlers are registered.
 pub trait Routes {
@@ -20,8 +63,8 @@ pub trait Routes {
         self
     }
 
-    /// Registers a group of handlers that need `access` ([`crate::roles`]: the role table
-    /// records it; the workers and the OpenAPI document's registration need not).
+    /// Registers a group of handlers that need `access` ([`crate::roles`]' table records it;
+    /// the workers and the OpenAPI document's registration need not).
     fn access(&mut self, access: Access, group: impl FnOnce(&mut Self)) -> &mut Self {
         let _ = access;
         group(self);

@@ -36,8 +36,8 @@ pub mod spoolmgr;
 pub mod spools;
 pub mod version;
 
-use crate::roles::Access;
 use crate::routes;
+use crate::routes::Access;
 use actors::inventory::Page;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -71,7 +71,7 @@ impl<T> ListResponse<T> {
 }
 
 /// Registers every `/api` route (the caller mounts this under `/api`), each group with who may
-/// read and who may write it ([`Access`], checked by [`crate::roles::api_guard`]).
+/// read and who may write it ([`Access`], checked by `crate::roles::api_guard`).
 pub fn configure(cfg: &mut impl routes::Routes) {
     // Routes are matched in registration order, each dynamic one by a regex: the hottest routes
     // (ledger movements, print pages) come first.

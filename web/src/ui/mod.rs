@@ -28,6 +28,7 @@ mod invoices;
 mod maintenance;
 mod meters;
 mod numbering;
+mod guard;
 mod page;
 mod peer_state;
 mod pricing;
@@ -48,7 +49,7 @@ mod spools;
 
 pub use page::{Chrome, not_found};
 
-use crate::roles::{owner, staff};
+use guard::{owner, staff};
 use actix_web::web;
 
 pub mod paths;
