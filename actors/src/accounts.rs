@@ -340,7 +340,10 @@ pub fn change(txn: &Txn, id: Id, change: &AccountChange, now: Timestamp) -> Resu
         account.disabled = disabled;
     }
     if owns(&before) && !owns(&account) {
-        let owners = repo::all::<Account>(txn)?.iter().filter(|a| owns(a)).count();
+        let owners = repo::all::<Account>(txn)?
+            .iter()
+            .filter(|a| owns(a))
+            .count();
         if owners <= 1 {
             return Err(Error::LastOwner);
         }

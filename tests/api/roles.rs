@@ -71,7 +71,11 @@ async fn every_operation_answers_each_role_as_the_document_declares() {
                 continue;
             };
             let declared = session.as_array().unwrap();
-            assert_eq!(declared.len(), 1, "{method} {path} names one role: {session}");
+            assert_eq!(
+                declared.len(),
+                1,
+                "{method} {path} names one role: {session}"
+            );
             let needed = ROLES
                 .iter()
                 .position(|r| declared[0] == *r)
@@ -92,7 +96,10 @@ async fn every_operation_answers_each_role_as_the_document_declares() {
                 let body: Value = serde_json::from_str(&text).unwrap_or(Value::String(text));
                 if rank < needed {
                     assert_eq!(status, 403, "{role} on {method} {path}: {body}");
-                    assert_eq!(body["data"]["code"], "FORBIDDEN", "{role} on {method} {path}");
+                    assert_eq!(
+                        body["data"]["code"], "FORBIDDEN",
+                        "{role} on {method} {path}"
+                    );
                 } else {
                     assert!(
                         body["data"]["code"] != "FORBIDDEN" && status != 401,
@@ -129,8 +136,10 @@ async fn owners_manage_accounts_and_the_last_owner_stays() {
 
     let denied = staff_client
         .post(app.url("/api/accounts"))
-        .json(&json!({"displayName": "X", "email": "x@example.com", "password": PASSWORD,
-                      "locale": "en-US", "role": "OWNER"}))
+        .json(
+            &json!({"displayName": "X", "email": "x@example.com", "password": PASSWORD,
+                      "locale": "en-US", "role": "OWNER"}),
+        )
         .send()
         .await
         .unwrap();
@@ -147,7 +156,11 @@ async fn owners_manage_accounts_and_the_last_owner_stays() {
     let promoted = app.patch(&staff_path, &json!({"role": "OWNER"})).await;
     assert_eq!(promoted.status(), 200);
     let now_owner = staff_client.get(app.url("/api/accounts")).send();
-    assert_eq!(now_owner.await.unwrap().status(), 200, "the new role holds at once");
+    assert_eq!(
+        now_owner.await.unwrap().status(),
+        200,
+        "the new role holds at once"
+    );
 
     let off = app.patch(&staff_path, &json!({"disabled": true})).await;
     let off: Value = off.json().await.unwrap();
@@ -184,11 +197,19 @@ async fn the_pages_and_forms_hold_the_roles() {
     let (_, staff) = member(&app, "STAFF").await;
     let page = |client: &Client, path: &str| client.get(app.url(path)).send();
     assert_eq!(page(&viewer, "/prints").await.unwrap().status(), 200);
+    let settings = page(&viewer, "/settings").await.unwrap().text().await.unwrap();
+    assert!(settings.contains(r#"action="/settings/language""#), "its own language");
+    for owners in [r#"href="/settings/backup""#, r#"action="/settings""#] {
+        assert!(!settings.contains(owners), "no {owners} for a viewer");
+    }
     let owners = page(&viewer, "/settings/backup").await.unwrap();
     let status = owners.status();
     let text = owners.text().await.unwrap();
     assert_eq!(status, 403, "{text}");
-    assert!(text.contains("Die Rolle Ihres Kontos erlaubt das nicht"), "{text}");
+    assert!(
+        text.contains("Die Rolle Ihres Kontos erlaubt das nicht"),
+        "{text}"
+    );
     let form = [("name", "Widerrechtlich")];
     let refused = submit(&viewer, &app, "/customers", &form).await;
     let status = refused.status();

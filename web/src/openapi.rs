@@ -119,9 +119,15 @@ fn document_roles(document: &mut Value) {
                 continue;
             }
             let forbidden = &mut operation["responses"]["403"];
-            let told = forbidden["description"].as_str().unwrap_or_default().to_string();
+            let told = forbidden["description"]
+                .as_str()
+                .unwrap_or_default()
+                .to_string();
             if !told.contains("FORBIDDEN:") {
-                let role_text = format!("FORBIDDEN: the account's role is below {}", roles::name(role));
+                let role_text = format!(
+                    "FORBIDDEN: the account's role is below {}",
+                    roles::name(role)
+                );
                 forbidden["description"] = json!(if told.is_empty() {
                     role_text
                 } else {

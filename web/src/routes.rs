@@ -5,9 +5,9 @@
 //! module registers its handlers through [`Routes`]: utoipa's `ServiceConfig` once at start-up
 //! (for `/api/openapi.json`), plain actix `ServiceConfig` in the workers.
 
+use actix_web::dev::HttpServiceFactory;
 use storage::records::Role;
 use utoipa::openapi::path::HttpMethod;
-use actix_web::dev::HttpServiceFactory;
 use utoipa_actix_web::OpenApiFactory;
 
 /// What a route group needs: the role that may read (GET) and the role that may change anything

@@ -137,7 +137,10 @@ pub struct AccountPatch {
 /// Every account, oldest first.
 #[utoipa::path(tag = "settings", responses((status = 200, body = Vec<Account>), (status = 401, body = ErrorBody)), security(("session" = [])))]
 #[get("/accounts")]
-pub async fn list(state: Data<AppState>, _user: CurrentUser) -> Result<Json<Vec<Account>>, ApiError> {
+pub async fn list(
+    state: Data<AppState>,
+    _user: CurrentUser,
+) -> Result<Json<Vec<Account>>, ApiError> {
     let accounts = state.query(ListAccounts).await?;
     Ok(Json(accounts.into_iter().map(Into::into).collect()))
 }

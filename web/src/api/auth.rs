@@ -1,5 +1,6 @@
 //! Setup, login, session, logout, preferences and password change (`/api/auth/...`).
 
+use super::accounts::RoleName;
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::StrictJson;
 use crate::input::Faults;
@@ -17,7 +18,6 @@ use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
 use deserr::Deserr;
 use serde::Serialize;
-use super::accounts::RoleName;
 use storage::records::{Account, Role};
 use utoipa::ToSchema;
 

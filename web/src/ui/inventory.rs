@@ -10,10 +10,9 @@
 use super::Chrome;
 use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
+use super::guard::{at_least, staff};
 use super::meters::{self, MeterCard};
 use super::page::{Ctx, Page, back_to_form_page, html, see_other};
-use super::guard::{at_least, staff};
-use storage::records::Role;
 use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::maintenance::Replacement;
@@ -33,6 +32,7 @@ use actors::maintenance::{GetWear, ReplaceComponent, SubjectWear};
 use askama::Template;
 use serde_json::Value;
 use storage::Id;
+use storage::records::Role;
 
 /// How a value is shown in a list cell.
 #[derive(Debug, Clone, Copy)]

@@ -20,6 +20,7 @@ mod customer_prints;
 mod dashboard;
 mod format;
 mod forms;
+mod guard;
 mod history;
 pub mod i18n;
 mod integrations;
@@ -28,7 +29,6 @@ mod invoices;
 mod maintenance;
 mod meters;
 mod numbering;
-mod guard;
 mod page;
 mod peer_state;
 mod pricing;
@@ -49,8 +49,8 @@ mod spools;
 
 pub use page::{Chrome, not_found};
 
-use guard::{owner, staff};
 use actix_web::web;
+use guard::{owner, staff};
 
 pub mod paths;
 
@@ -68,18 +68,27 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(PRINTS, staff(web::post().to(print_editor::create)))
         .route(PRINT_NEW, web::get().to(print_editor::new_form))
         .route(PRINTS_SHEET, web::get().to(print_sheet::export))
-        .route(PRINT_SLICED, staff(web::post().to(print_editor::from_sliced)))
+        .route(
+            PRINT_SLICED,
+            staff(web::post().to(print_editor::from_sliced)),
+        )
         .route(PRINT, web::get().to(print_detail::show))
         .route(PRINT_EDIT, web::get().to(print_editor::edit_form))
         .route(PRINT_EDIT, staff(web::post().to(print_editor::save)))
         .route(PRINT_ACTION, staff(web::post().to(print_detail::act)))
         .route(PRINT_OUTCOME, staff(web::post().to(print_detail::record)))
-        .route(PRINT_CORRECTION, staff(web::post().to(print_detail::correct)))
+        .route(
+            PRINT_CORRECTION,
+            staff(web::post().to(print_detail::correct)),
+        )
         .route(SETTINGS, web::get().to(settings::show))
         .route(SETTINGS, owner(web::post().to(settings::save_settings)))
         .route(SETTINGS_LANGUAGE, web::post().to(settings::language))
         .route(SETTINGS_FEATURES, owner(web::post().to(settings::features)))
-        .route(SETTINGS_METRICS, owner(web::post().to(settings::metrics_token)))
+        .route(
+            SETTINGS_METRICS,
+            owner(web::post().to(settings::metrics_token)),
+        )
         .route(SETTINGS_PRICING, web::get().to(pricing::show))
         .route(SETTINGS_PRICING, owner(web::post().to(pricing::save)))
         .route(SETTINGS_COMPANY, web::get().to(company::show))
@@ -102,7 +111,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(MAINTENANCE, web::get().to(maintenance::show))
         .route(MAINTENANCE, staff(web::post().to(maintenance::create)))
         .route(MAINTENANCE_DONE, staff(web::post().to(maintenance::done)))
-        .route(SETTINGS_INTEGRATIONS, owner(web::get().to(integrations::show)))
+        .route(
+            SETTINGS_INTEGRATIONS,
+            owner(web::get().to(integrations::show)),
+        )
         .route(SETTINGS_BACKUP, owner(web::get().to(backup::show)))
         .route(SETTINGS_BACKUP, owner(web::post().to(backup::save)))
         .route(SETTINGS_BACKUP_NOW, owner(web::post().to(backup::now)))
@@ -110,9 +122,15 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_ALERTS, owner(web::post().to(alerts::save)))
         .route(ALERT_WEBHOOKS, owner(web::post().to(alerts::add)))
         .route(ALERT_WEBHOOK_DELETE, owner(web::post().to(alerts::remove)))
-        .route(ALERT_WEBHOOK_TEST, owner(web::post().to(alerts::test_webhook)))
+        .route(
+            ALERT_WEBHOOK_TEST,
+            owner(web::post().to(alerts::test_webhook)),
+        )
         .route(ALERT_MQTT_TEST, owner(web::post().to(alerts::test_mqtt)))
-        .route(SETTINGS_INTEGRATIONS, owner(web::post().to(integrations::save)))
+        .route(
+            SETTINGS_INTEGRATIONS,
+            owner(web::post().to(integrations::save)),
+        )
         .route(STOCK, web::get().to(spools::stock))
         .route(PRINTER_FLEET, web::get().to(printer_fleet::show))
         .route(PRINTER_FLEET, staff(web::post().to(printer_fleet::act)))

@@ -18,6 +18,7 @@ use actors::stock::LowStock;
 use actors::values::typed_with;
 use askama::Template;
 use futures_util::future::LocalBoxFuture;
+use storage::records::Role;
 
 /// The frame of a page: header, navigation, footer.
 #[derive(Debug, Clone)]
@@ -34,6 +35,8 @@ pub struct Chrome {
     pub series: bool,
     /// Filaments below their threshold (the stock entry's badge), for a signed-in user.
     pub low_stock: usize,
+    /// The signed-in user's role: what the page offers ([`crate::roles`]).
+    pub role: Option<Role>,
 }
 
 impl Chrome {
@@ -61,7 +64,13 @@ impl Chrome {
             nav,
             spools,
             series,
+            role: user.map(|u| u.account.role),
         }
+    }
+
+    /// Whether the signed-in user may manage the shop (owner's settings and forms).
+    pub fn owner(&self) -> bool {
+        self.role == Some(Role::Owner)
     }
 
     /// `aria-current="page"` when `path` is the current entry.
