@@ -105,7 +105,7 @@ fn document_roles(document: &mut Value) {
             let Some(role) = roles::API_ROLES.get(method, path) else {
                 continue;
             };
-            let Some(security) = operation["security"].as_array_mut() else {
+            let Some(security) = operation.get_mut("security").and_then(Value::as_array_mut) else {
                 continue;
             };
             let mut session = false;
