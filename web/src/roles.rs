@@ -1,5 +1,5 @@
 //! Who may do what (issue 48). Every route names what it needs where it is registered, and
-//! [`require`] checks it in one place, before the handler runs:
+//! one guard checks it in one place, before the handler runs:
 //!
 //! - an API route group is registered with its [`Access`] (`api::configure`: who reads, who
 //!   writes); [`RoleTable`] collects each operation's role from those registrations once, the

@@ -2,7 +2,7 @@
 //! manage. Accounts are never deleted: the record of who did what names them; they are
 //! disabled.
 
-use super::auth::hash;
+use super::auth::{RoleName, hash};
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::{PathId, StrictJson};
 use crate::input::Faults;
@@ -15,49 +15,13 @@ use actix_web::{HttpResponse, get, patch, post};
 use actors::accounts::{AccountChange, ChangeAccount, CreateAccount, ListAccounts, NewAccount};
 use actors::values::{Email, Locale, Name, Password};
 use deserr::Deserr;
-use serde::{Deserialize, Serialize};
-use storage::records::{self, Role};
+use serde::Serialize;
+use storage::records;
 use utoipa::ToSchema;
 
 /// Registers the accounts' routes.
 pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(list).add(create).add(change);
-}
-
-/// What an account may do: `VIEWER` reads; `STAFF` runs the shop (inventory, prints, outcomes,
-/// spools, maintenance, series, quotes, invoices); `OWNER` also manages accounts, settings,
-/// pricing, the company, alerts, integrations, metrics and backups.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum RoleName {
-    /// Manages the shop.
-    Owner,
-    /// Runs the shop.
-    Staff,
-    /// Reads.
-    Viewer,
-}
-
-crate::input::deserr_by_name!(RoleName);
-
-impl From<Role> for RoleName {
-    fn from(role: Role) -> Self {
-        match role {
-            Role::Owner => RoleName::Owner,
-            Role::Staff => RoleName::Staff,
-            Role::Viewer => RoleName::Viewer,
-        }
-    }
-}
-
-impl From<RoleName> for Role {
-    fn from(role: RoleName) -> Self {
-        match role {
-            RoleName::Owner => Role::Owner,
-            RoleName::Staff => Role::Staff,
-            RoleName::Viewer => Role::Viewer,
-        }
-    }
 }
 
 /// An account.

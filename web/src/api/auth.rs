@@ -1,6 +1,5 @@
 //! Setup, login, session, logout, preferences and password change (`/api/auth/...`).
 
-use super::accounts::RoleName;
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::StrictJson;
 use crate::input::Faults;
@@ -17,7 +16,7 @@ use actors::passwords;
 use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
 use deserr::Deserr;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use storage::records::{Account, Role};
 use utoipa::ToSchema;
 
@@ -56,6 +55,42 @@ impl From<Account> for User {
             display_name: a.display_name,
             locale: a.locale,
             role: a.role.into(),
+        }
+    }
+}
+
+/// What an account may do: `VIEWER` reads; `STAFF` runs the shop (inventory, prints, outcomes,
+/// spools, maintenance, series, quotes, invoices); `OWNER` also manages accounts, settings,
+/// pricing, the company, alerts, integrations, metrics and backups.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum RoleName {
+    /// Manages the shop.
+    Owner,
+    /// Runs the shop.
+    Staff,
+    /// Reads.
+    Viewer,
+}
+
+crate::input::deserr_by_name!(RoleName);
+
+impl From<Role> for RoleName {
+    fn from(role: Role) -> Self {
+        match role {
+            Role::Owner => RoleName::Owner,
+            Role::Staff => RoleName::Staff,
+            Role::Viewer => RoleName::Viewer,
+        }
+    }
+}
+
+impl From<RoleName> for Role {
+    fn from(role: RoleName) -> Self {
+        match role {
+            RoleName::Owner => Role::Owner,
+            RoleName::Staff => Role::Staff,
+            RoleName::Viewer => Role::Viewer,
         }
     }
 }
