@@ -1,11 +1,12 @@
 //! The HTTP side of the print-cost appliance.
 //!
 //! Middleware order, outermost first: HEAD served as GET, security headers, request id and error
-//! bodies, Origin guard.
+//! bodies, Origin guard; on `/api`, the role guard ([`roles::api_guard`]).
 //!
 //! Owns: actix-web routes under `/api` (one module per resource in [`api`]), request and
 //! response DTOs (serde and deserr + utoipa), strict input parsing ([`input`], [`extract`]), the session cookie and
-//! the authenticated-user extractor ([`session`]), Origin checks, security headers and request
+//! the authenticated-user extractor ([`session`]), who may do what ([`roles`]: each route's
+//! role, declared with its registration, checked in one place), Origin checks, security headers and request
 //! ids ([`middleware`]), the one table from error code to HTTP status ([`error`]), and the
 //! OpenAPI 3.1 document with its vendored, offline API reference at `/api-reference`.
 //!
