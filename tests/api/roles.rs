@@ -1,7 +1,7 @@
 //! Roles (issue 48): owners manage, staff run the shop, viewers read. The walk over every
 //! operation of the OpenAPI document checks each one's answer against the role it declares.
 
-use crate::support::{PASSWORD, TestApp, assert_error, submit};
+use crate::support::{PASSWORD, TestApp, assert_error, location, page, signed_in, submit};
 use reqwest::{Client, Method};
 use serde_json::{Value, json};
 
@@ -236,4 +236,61 @@ async fn the_pages_and_forms_hold_the_roles() {
     assert_eq!(customers["total"], 1, "{customers}");
     let settings = submit(&staff, &app, "/settings/pricing", &[("percent", "50")]).await;
     assert_eq!(settings.status(), 403);
+}
+
+/// Settings › Accounts: the owner adds a staff account through the form, sees it listed with
+/// its role, cannot demote the last owner (the page says why, nothing changes), disables the
+/// staff account; staff cannot open the page.
+#[actix_web::test]
+async fn the_owner_manages_accounts_on_their_page() {
+    let (app, owner) = signed_in().await;
+    let (_, listed) = page(&owner, &app, "/settings").await;
+    assert!(
+        listed.contains(r#"href="/settings/accounts""#),
+        "linked for owners"
+    );
+    let form = [
+        ("displayName", "Grace"),
+        ("email", "grace@example.com"),
+        ("password", PASSWORD),
+        ("locale", "de-DE"),
+        ("role", "STAFF"),
+    ];
+    let short = submit(&owner, &app, "/settings/accounts", &[("password", "short")]).await;
+    assert_eq!(short.status().as_u16(), 422, "the API's field errors");
+    let added = submit(&owner, &app, "/settings/accounts", &form).await;
+    assert_eq!(added.status().as_u16(), 303);
+    assert_eq!(location(&added), "/settings/accounts?added");
+    let (status, shown) = page(&owner, &app, location(&added)).await;
+    assert_eq!(status, 200);
+    assert!(shown.contains("Account added.") && shown.contains("grace@example.com"));
+    let accounts = app.json("/api/accounts").await;
+    let (ada, grace) = (&accounts[0], &accounts[1]);
+    assert_eq!(grace["role"], "STAFF");
+
+    let own = format!("/settings/accounts/{}", ada["id"].as_str().unwrap());
+    let refused = submit(&owner, &app, &own, &[("role", "VIEWER")]).await;
+    assert_eq!(refused.status().as_u16(), 409);
+    let text = refused.text().await.unwrap();
+    assert!(text.contains("The shop needs an owner"), "{text}");
+    assert_eq!(app.json("/api/accounts").await[0]["role"], "OWNER");
+
+    let theirs = format!("/settings/accounts/{}", grace["id"].as_str().unwrap());
+    let off = submit(
+        &owner,
+        &app,
+        &theirs,
+        &[("role", "STAFF"), ("disabled", "on")],
+    )
+    .await;
+    assert_eq!(location(&off), "/settings/accounts?saved");
+    assert_eq!(app.json("/api/accounts").await[1]["disabled"], true);
+
+    let (_, staff) = member(&app, "STAFF").await;
+    let denied = staff
+        .get(app.url("/settings/accounts"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(denied.status(), 403);
 }

@@ -221,7 +221,7 @@ try {
       "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",
       "/charges/new", "/post-processing-steps", "/post-processing-steps/new", "/stock",
       "/spools/new", "/stock/spoolmgr", "/maintenance", "/settings", "/settings/integrations",
-      "/settings/backup", "/settings/alerts", "/settings/pricing", "/settings/company", "/settings/numbering", "/quotes", "/invoices", "/search?q=Robot"];
+      "/settings/backup", "/settings/alerts", "/settings/pricing", "/settings/company", "/settings/numbering", "/settings/accounts", "/quotes", "/invoices", "/search?q=Robot"];
     for (const locale of ["de-DE", "en-US"]) {
       if (locale === "en-US") {
         await page.goto(base + "/settings");

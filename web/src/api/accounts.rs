@@ -16,7 +16,7 @@ use actors::accounts::{AccountChange, ChangeAccount, CreateAccount, ListAccounts
 use actors::values::{Email, Locale, Name, Password};
 use deserr::Deserr;
 use serde::Serialize;
-use storage::records;
+use storage::{Id, records};
 use utoipa::ToSchema;
 
 /// Registers the accounts' routes.
@@ -98,6 +98,39 @@ pub struct AccountPatch {
     pub disabled: Option<bool>,
 }
 
+/// Adds the account `input` describes (its password hashed off the executor), for the API and
+/// Settings › Accounts. Errors: 409 `DUPLICATE` on `email`; storage errors.
+pub async fn add(state: &AppState, input: AccountInput) -> Result<records::Account, ApiError> {
+    let account = NewAccount {
+        display_name: input.display_name.into_inner(),
+        email: input.email,
+        password_hash: hash(input.password).await?,
+        locale: input.locale,
+        role: input.role.into(),
+    };
+    state.send(CreateAccount(account)).await
+}
+
+/// Applies `patch` to account `id`, for the API and Settings › Accounts; the cached sessions are
+/// read again (they carry the account as it was). Errors: 404; 409 `LAST_OWNER`.
+pub async fn apply(
+    state: &AppState,
+    id: Id,
+    patch: AccountPatch,
+) -> Result<records::Account, ApiError> {
+    let command = ChangeAccount {
+        id,
+        change: AccountChange {
+            display_name: patch.display_name.map(Name::into_inner),
+            role: patch.role.map(Into::into),
+            disabled: patch.disabled,
+        },
+    };
+    let account = state.send(command).await?;
+    state.sessions.clear();
+    Ok(account)
+}
+
 /// Every account, oldest first.
 #[utoipa::path(tag = "settings", responses((status = 200, body = Vec<Account>), (status = 401, body = ErrorBody)), security(("session" = [])))]
 #[get("/accounts")]
@@ -128,15 +161,7 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<AccountInput>,
 ) -> Result<HttpResponse, ApiError> {
-    let input = input.0;
-    let account = NewAccount {
-        display_name: input.display_name.into_inner(),
-        email: input.email,
-        password_hash: hash(input.password).await?,
-        locale: input.locale,
-        role: input.role.into(),
-    };
-    let created = state.send(CreateAccount(account)).await?;
+    let created = add(&state, input.0).await?;
     Ok(HttpResponse::Created().json(Account::from(created)))
 }
 
@@ -163,17 +188,5 @@ pub async fn change(
     id: PathId,
     input: StrictJson<AccountPatch>,
 ) -> Result<Json<Account>, ApiError> {
-    let patch = input.0;
-    let command = ChangeAccount {
-        id: id.0,
-        change: AccountChange {
-            display_name: patch.display_name.map(Name::into_inner),
-            role: patch.role.map(Into::into),
-            disabled: patch.disabled,
-        },
-    };
-    let account = state.send(command).await?;
-    // Cached sessions carry the account as it was: read them again.
-    state.sessions.clear();
-    Ok(Json(account.into()))
+    Ok(Json(apply(&state, id.0, input.0).await?.into()))
 }

@@ -9,6 +9,7 @@
 //!
 //! Every route string of the UI is in [`paths`].
 
+mod accounts;
 mod alerts;
 pub mod assets;
 mod auth;
@@ -95,6 +96,9 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_COMPANY, owner(web::post().to(company::save)))
         .route(SETTINGS_NUMBERING, web::get().to(numbering::show))
         .route(SETTINGS_NUMBERING, owner(web::post().to(numbering::save)))
+        .route(SETTINGS_ACCOUNTS, owner(web::get().to(accounts::show)))
+        .route(SETTINGS_ACCOUNTS, owner(web::post().to(accounts::create)))
+        .route(SETTINGS_ACCOUNT, owner(web::post().to(accounts::change)))
         .route(INVOICES, web::get().to(invoices::list))
         .route(INVOICES, staff(web::post().to(invoices::create)))
         .route(INVOICE_NEW, web::get().to(invoices::new_form))

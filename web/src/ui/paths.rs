@@ -83,6 +83,10 @@ pub const SETTINGS_METRICS: &str = "/settings/metrics";
 pub const SETTINGS_COMPANY: &str = "/settings/company";
 /// Settings › Numbers.
 pub const SETTINGS_NUMBERING: &str = "/settings/numbering";
+/// Settings › Accounts: the accounts and their roles (an owner's).
+pub const SETTINGS_ACCOUNTS: &str = "/settings/accounts";
+/// One account's role and state (POST).
+pub const SETTINGS_ACCOUNT: &str = "/settings/accounts/{id}";
 /// Settings › Pricing: the shop's price rule.
 pub const SETTINGS_PRICING: &str = "/settings/pricing";
 /// Feature flags (POST).
@@ -165,7 +169,7 @@ pub const INVENTORY: [&str; 8] = [
 /// Each POST-only form address with the page its form is on, where a GET of it goes
 /// (`page::back_to_form_page`); the inventory's archive and delete forms are beside
 /// their routes.
-pub const FORM_PAGES: [(&str, &str); 23] = [
+pub const FORM_PAGES: [(&str, &str); 24] = [
     (LOGOUT, HOME),
     (PRINT_SLICED, PRINTS),
     (PRINT_ACTION, PRINT),
@@ -176,6 +180,7 @@ pub const FORM_PAGES: [(&str, &str); 23] = [
     (SETTINGS_FEATURES, SETTINGS),
     (SETTINGS_METRICS, SETTINGS),
     (SETTINGS_BACKUP_NOW, SETTINGS_BACKUP),
+    (SETTINGS_ACCOUNT, SETTINGS_ACCOUNTS),
     (MAINTENANCE_DONE, MAINTENANCE),
     (ALERT_WEBHOOKS, SETTINGS_ALERTS),
     (ALERT_WEBHOOK_DELETE, SETTINGS_ALERTS),
