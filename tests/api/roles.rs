@@ -1,7 +1,10 @@
 //! Roles (issue 48): owners manage, staff run the shop, viewers read. The walk over every
 //! operation of the OpenAPI document checks each one's answer against the role it declares.
 
-use crate::support::{PASSWORD, TestApp, assert_error, location, page, signed_in, submit};
+use crate::durability::Service;
+use crate::support::{
+    PASSWORD, TestApp, assert_error, location, page, setup_body, signed_in, submit,
+};
 use reqwest::{Client, Method};
 use serde_json::{Value, json};
 
@@ -293,4 +296,43 @@ async fn the_owner_manages_accounts_on_their_page() {
         .await
         .unwrap();
     assert_eq!(denied.status(), 403);
+}
+
+/// Each request's log line names the account of its session (the real binary's log).
+#[actix_web::test]
+async fn the_log_names_the_account_of_each_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let setup = service.client.post(service.url("/api/auth/setup"));
+    let created: Value = setup
+        .json(&setup_body())
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = created["user"]["id"].as_str().unwrap().to_string();
+    let missing = service.url("/api/prints/0190f5a0-0000-7000-8000-000000000000");
+    assert_eq!(
+        service.client.get(missing).send().await.unwrap().status(),
+        404
+    );
+    let named = format!("account={id}");
+    for _ in 0..50 {
+        if service
+            .log
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|l| l.contains(&named) && l.contains("404"))
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!(
+        "no line names {named}:\n{}",
+        service.log.lock().unwrap().join("\n")
+    );
 }

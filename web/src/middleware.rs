@@ -29,6 +29,11 @@ pub async fn head_as_get(
 /// Response header carrying the request id (also in every error body and log line).
 pub const REQUEST_ID: &str = "x-request-id";
 
+/// The account of the request's session, stored in its extensions by the session's extractor
+/// (`session::CurrentUser`), so each request's log line names who made it.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionAccount(pub storage::Id);
+
 /// The request's id, stored in its extensions by [`request_id`].
 #[derive(Debug, Clone)]
 pub struct RequestId(pub String);
@@ -73,12 +78,18 @@ pub async fn request_id(
     let elapsed = started.elapsed().as_secs_f64();
     count(&response, &method, status, elapsed);
     let ms = elapsed * 1000.0;
+    // The session's account, when the request had one (`session::CurrentUser` leaves it).
+    let account = response
+        .request()
+        .extensions()
+        .get::<SessionAccount>()
+        .map_or_else(String::new, |a| a.0.to_string());
     if status >= 500 {
-        tracing::error!(request_id = %id, %method, %path, status, ms, "request");
+        tracing::error!(request_id = %id, %method, %path, status, ms, %account, "request");
     } else if status >= 400 {
-        tracing::info!(request_id = %id, %method, %path, status, ms, "request");
+        tracing::info!(request_id = %id, %method, %path, status, ms, %account, "request");
     } else {
-        tracing::debug!(request_id = %id, %method, %path, status, ms, "request");
+        tracing::debug!(request_id = %id, %method, %path, status, ms, %account, "request");
     }
     Ok(response)
 }

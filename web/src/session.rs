@@ -5,11 +5,12 @@
 //! only knows the token's SHA-256 (see `actors::accounts`).
 
 use crate::error::{ApiError, Code};
+use crate::middleware::SessionAccount;
 use crate::state;
 use crate::state::AppState;
 use actix_web::cookie::{Cookie, SameSite, time::Duration};
 use actix_web::dev::Payload;
-use actix_web::{FromRequest, HttpRequest, web};
+use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use actors::accounts;
 use futures_util::future::LocalBoxFuture;
 use storage::Timestamp;
@@ -53,29 +54,42 @@ impl FromRequest for CurrentUser {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let state = req.app_data::<web::Data<AppState>>().cloned();
         let token = req.cookie(SESSION_COOKIE).map(|c| c.value().to_string());
+        let req = req.clone();
         Box::pin(async move {
-            let (Some(state), Some(token)) = (state, token) else {
-                return Err(ApiError::new(Code::Unauthenticated));
-            };
-            let token_hash = accounts::token_hash(&token);
-            let now = Timestamp::now();
-            if let Some(account) = state.sessions.get(&token_hash, now) {
-                return Ok(CurrentUser {
-                    account,
-                    token_hash,
-                });
-            }
-            let found = state
-                .query(accounts::LiveSession { token_hash, now })
-                .await?;
-            let (session, account) = found.ok_or_else(|| ApiError::new(Code::Unauthenticated))?;
-            state
-                .sessions
-                .put(token_hash, account.clone(), session.expires_at);
-            Ok(CurrentUser {
+            let user = Self::resolve(state, token).await?;
+            req.extensions_mut().insert(SessionAccount(user.account.id));
+            Ok(user)
+        })
+    }
+}
+
+impl CurrentUser {
+    /// The live session of `token` and its account.
+    async fn resolve(
+        state: Option<web::Data<AppState>>,
+        token: Option<String>,
+    ) -> Result<CurrentUser, ApiError> {
+        let (Some(state), Some(token)) = (state, token) else {
+            return Err(ApiError::new(Code::Unauthenticated));
+        };
+        let token_hash = accounts::token_hash(&token);
+        let now = Timestamp::now();
+        if let Some(account) = state.sessions.get(&token_hash, now) {
+            return Ok(CurrentUser {
                 account,
                 token_hash,
-            })
+            });
+        }
+        let found = state
+            .query(accounts::LiveSession { token_hash, now })
+            .await?;
+        let (session, account) = found.ok_or_else(|| ApiError::new(Code::Unauthenticated))?;
+        state
+            .sessions
+            .put(token_hash, account.clone(), session.expires_at);
+        Ok(CurrentUser {
+            account,
+            token_hash,
         })
     }
 }
