@@ -62,7 +62,9 @@ async fn seeded(app: &TestApp) -> Value {
     quotable["salesValue"] = json!("25");
     let quotable = app.create("/api/prints", &quotable).await;
     let manufacturer = app.manufacturer("Seeded Works").await;
+    let account = app.json("/api/auth/session").await["user"]["id"].clone();
     json!({
+        "accountId": account,
         "manufacturerId": manufacturer,
         "customerId": shop.customer,
         "printerId": shop.printer,

@@ -39,7 +39,8 @@ those, so the checks judge the rest:
   so an archived one's name is refused (422 errors.archived), a rule of stored data.
 - The seeded records stay as seeded: an edit, archive, replacement or delete aimed at one goes
   to an unknown id instead (404), or the records every body refers to would change type, be
-  archived or be gone (422 errors.wrongComponentType, errors.archived, errors.notFound).
+  archived or be gone; so does a change of the fuzzer's own account (`accountId`): disabled
+  or demoted, its session would end or lose its role (422 errors.wrongComponentType, errors.archived, errors.notFound).
 - The integrations stay off: their peers do not run here, and what a peer holds (its printers,
   spools and logs) is stored data no schema can name (422 errors.notFound on `remoteId`), or an
   unreachable peer (502). Their routes answer 409 INTEGRATION_DISABLED; the peers themselves
