@@ -53,7 +53,7 @@ impl Channels {
     /// Posts a test alert to `webhook` once, in the words of `language`; answers its status.
     /// Errors: [`Failure`].
     pub async fn test_webhook(&self, webhook: &Webhook, language: &str) -> Result<u16, Failure> {
-        webhook::send_once(&self.http, webhook, &test_event(language)).await
+        webhook::send_test(&self.http, webhook, &test_event(language)).await
     }
 
     /// Publishes a test alert on the MQTT events topic. Answers false when MQTT is not

@@ -123,12 +123,27 @@ impl Failure {
     }
 }
 
-/// Posts `event` to `webhook` once. Answers the status of a 2xx.
+/// Posts `event` to `webhook` once, in its turn among the attempts in flight
+/// ([`MAX_IN_FLIGHT`]). Answers the status of a 2xx.
 ///
 /// Errors: [`Failure`].
 pub async fn send_once(client: &Client, webhook: &Webhook, event: &Event) -> Result<u16, Failure> {
     // The semaphore is never closed, so a permit always comes.
     let _permit = client.in_flight.acquire().await;
+    post(client, webhook, event).await
+}
+
+/// Posts a test to `webhook` at once, beside the queued deliveries: a person waits for its
+/// answer (at most the 5 s timeout), and behind eight hanging deliveries it would wait their
+/// turns too. One test per request of a signed-in owner, so it stays bounded.
+///
+/// Errors: [`Failure`].
+pub async fn send_test(client: &Client, webhook: &Webhook, event: &Event) -> Result<u16, Failure> {
+    post(client, webhook, event).await
+}
+
+/// One attempt. Errors: [`Failure`].
+async fn post(client: &Client, webhook: &Webhook, event: &Event) -> Result<u16, Failure> {
     let mut request = client.http.post(&webhook.url);
     if let Some(token) = &webhook.token {
         request = request.bearer_auth(token);
