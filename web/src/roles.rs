@@ -145,7 +145,8 @@ pub async fn api_guard(
     let needed = req
         .match_pattern()
         .and_then(|pattern| API_ROLES.get(req.method().as_str(), &pattern));
-    if let Some(needed) = needed
+    // Every account holds VIEWER: only a higher role needs the session read here.
+    if let Some(needed) = needed.filter(|&role| role > Role::Viewer)
         && let Err(e) = holds(&req, needed).await
     {
         return Ok(req.error_response(e));

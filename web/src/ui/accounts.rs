@@ -8,6 +8,7 @@ use super::paths;
 use crate::api::accounts::{AccountInput, AccountPatch, add, apply};
 use crate::error::ApiError;
 use crate::input;
+use crate::roles;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::accounts::ListAccounts;
@@ -35,12 +36,9 @@ struct AccountsPage {
 }
 
 impl AccountsPage {
+    /// The role's name as the forms send it (`OWNER`, …): [`roles::name`].
     fn role_name(role: &Role) -> &'static str {
-        match role {
-            Role::Owner => "OWNER",
-            Role::Staff => "STAFF",
-            Role::Viewer => "VIEWER",
-        }
+        roles::name(*role)
     }
 
     fn roles(&self) -> [&'static str; 3] {
