@@ -62,7 +62,7 @@ fn reset_password(config: &Config, email: &str) -> Result<(), String> {
         email: email.to_string(),
         password_hash: passwords::hash_password(&password).map_err(|e| e.to_string())?,
     };
-    let account = writer::apply_offline(&store, reset).map_err(|e| match e {
+    let account = writer::apply_offline(&store, &config.time_zone, reset).map_err(|e| match e {
         actors::Error::NotFound => format!("no account has the email {email}"),
         e => e.to_string(),
     })?;

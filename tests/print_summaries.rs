@@ -20,7 +20,7 @@ fn a_summary_that_does_not_decode_fails_the_projection() {
         session_hash: [7; 32],
         session_ttl_seconds: 60,
     };
-    apply_offline(&store, setup).unwrap();
+    apply_offline(&store, &jiff::tz::TimeZone::UTC, setup).unwrap();
     // The first load makes the summaries complete; the store holds demo prints.
     let loaded = PrintIndex::load(&store, jiff::tz::TimeZone::UTC).unwrap();
     assert!(loaded.count().unwrap() > 0);

@@ -1,5 +1,6 @@
-//! The write transaction a command runs in: redb's [`WriteTransaction`] plus the log of derived
-//! state it changes.
+//! The write transaction a command runs in: the store's [`WriteTxn`] (which notes every change
+//! of a record) plus the log of derived state it changes, and the journal entry each command
+//! appends ([`Txn::journal`]).
 //!
 //! Every print written through [`crate::prints`] is noted here ([`Txn::print_changed`]); after
 //! the commit, the writer that committed applies the log to the print list projection
@@ -7,10 +8,12 @@
 //! (API, UI, demo data, an outcome booked through another aggregate), and nobody has to
 //! remember it. A refused or failed transaction's log is dropped with it.
 
+use jiff::tz::TimeZone;
 use redb::{Key, Table, TableDefinition, Value};
 use std::cell::RefCell;
 use std::ops::Deref;
-use storage::WriteTransaction;
+use storage::WriteTxn;
+use storage::journal::{self, Draft, Who};
 use storage::ledger::LedgerTables;
 use storage::records::Print;
 use storage::repo::Tx;
@@ -23,13 +26,13 @@ pub type ChangedPrints = Vec<(Option<Print>, Print)>;
 /// redb's transaction (it dereferences to one); rule functions that change derived state note
 /// it here.
 pub struct Txn {
-    inner: WriteTransaction,
+    inner: WriteTxn,
     prints: RefCell<ChangedPrints>,
 }
 
 impl Txn {
     /// Wraps a fresh write transaction with an empty change log.
-    pub fn new(inner: WriteTransaction) -> Txn {
+    pub fn new(inner: WriteTxn) -> Txn {
         Txn {
             inner,
             prints: RefCell::new(Vec::new()),
@@ -54,6 +57,27 @@ impl Txn {
         self.prints.borrow_mut().push((old.cloned(), print.clone()));
     }
 
+    /// Appends the journal entry of the command just applied: `who` ran `command` (its name), and
+    /// the records its writes touched since the entry before ([`WriteTxn::take_changes`]). A
+    /// command that changed nothing appends nothing. In this transaction, so the entry is
+    /// committed exactly when the command is.
+    ///
+    /// Errors: the store fails.
+    pub fn journal(&self, who: &Who, command: &str, time_zone: &TimeZone) -> storage::Result<()> {
+        let records = self.inner.take_changes();
+        journal::append(
+            &self.inner,
+            Draft {
+                at: jiff::Timestamp::now(),
+                time_zone: time_zone.clone(),
+                who: who.clone(),
+                command: command.to_string(),
+                records,
+            },
+        )?;
+        Ok(())
+    }
+
     /// Commits durably (the data and redb's header synced before it returns) and returns the
     /// prints this transaction changed (each as it was and as it is), in write order.
     ///
@@ -65,14 +89,14 @@ impl Txn {
 
     /// Discards every write of this transaction and its change log.
     pub fn abort(self) {
-        let _ = self.inner.abort();
+        self.inner.abort();
     }
 }
 
 impl Deref for Txn {
-    type Target = WriteTransaction;
+    type Target = WriteTxn;
 
-    fn deref(&self) -> &WriteTransaction {
+    fn deref(&self) -> &WriteTxn {
         &self.inner
     }
 }
@@ -84,6 +108,6 @@ impl Tx for Txn {
         &self,
         def: TableDefinition<K, V>,
     ) -> storage::Result<Table<'_, K, V>> {
-        self.inner.table(def)
+        Tx::table(&self.inner, def)
     }
 }

@@ -6,9 +6,35 @@ use std::str::FromStr;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 /// A record id: a UUID v7 (time-ordered), stored as a 16-byte key so that key order is creation
-/// order. On the wire it is the hyphenated lower-case UUID text.
-#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+/// order. On the wire it is the hyphenated lower-case UUID text. Its serde form is the 16 bytes
+/// for a binary format (bincode: the stored records) and the UUID text for a human-readable one
+/// (JSON: the journal).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Id([u8; 16]);
+
+impl Serialize for Id {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        if s.is_human_readable() {
+            s.collect_str(self)
+        } else {
+            s.serialize_newtype_struct("Id", &self.0)
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Id {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(rename = "Id")]
+        struct Bytes([u8; 16]);
+        if d.is_human_readable() {
+            let text = String::deserialize(d)?;
+            text.parse().map_err(serde::de::Error::custom)
+        } else {
+            Bytes::deserialize(d).map(|b| Id(b.0))
+        }
+    }
+}
 
 impl Id {
     /// A new time-ordered id (UUID v7).

@@ -8,11 +8,12 @@
 
 use crate::records::{Movement, Spool};
 use crate::repo::Tx;
-use crate::{Id, Result, decode, encode, tables};
-use redb::{ReadableTable, ReadableTableMetadata, Table, WriteTransaction};
+use crate::{Id, Result, WriteTxn, decode, encode, tables};
+use redb::{ReadableTable, ReadableTableMetadata, Table};
 
 /// The ledger's four tables, open in one write transaction.
 pub struct LedgerTables<'t> {
+    txn: &'t WriteTxn,
     spools: Table<'t, [u8; 16], &'static [u8]>,
     movements: Table<'t, [u8; 16], &'static [u8]>,
     by_spool: Table<'t, ([u8; 16], [u8; 16]), ()>,
@@ -21,8 +22,9 @@ pub struct LedgerTables<'t> {
 
 impl<'t> LedgerTables<'t> {
     /// Opens the tables in `txn`. Errors: a table is already open in `txn`, or the store fails.
-    pub fn open(txn: &'t WriteTransaction) -> Result<Self> {
+    pub fn open(txn: &'t WriteTxn) -> Result<Self> {
         Ok(LedgerTables {
+            txn,
             spools: txn.open_table(tables::SPOOLS)?,
             movements: txn.open_table(tables::MOVEMENTS)?,
             by_spool: txn.open_table(tables::SPOOL_MOVEMENTS)?,
@@ -39,7 +41,11 @@ impl<'t> LedgerTables<'t> {
     /// Stores `spool` (its remaining grams included).
     pub fn put_spool(&mut self, spool: &Spool) -> Result<()> {
         let bytes = encode("spools", spool)?;
-        self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
+        let old = self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
+        if self.txn.is_recording() {
+            let old = old.map(|v| decode::<Spool>("spools", v.value())).transpose()?;
+            self.txn.note("spools", spool.id, old.as_ref(), Some(spool));
+        }
         Ok(())
     }
 
@@ -63,6 +69,7 @@ impl<'t> LedgerTables<'t> {
         if let Some(key) = movement.operation_key {
             self.keys.insert(key.bytes(), movement.id.bytes())?;
         }
+        self.txn.note("movements", movement.id, None, Some(movement));
         Ok(())
     }
 }

@@ -16,12 +16,14 @@ pub mod backup;
 mod codec;
 mod error;
 mod ids;
+pub mod journal;
 pub mod ledger;
 mod old_journal;
 pub mod records;
 pub mod repo;
 mod schema;
 mod store;
+mod write;
 pub mod tables;
 
 pub use backend::SharedBackend;
@@ -30,6 +32,7 @@ pub use error::{Error, Result};
 pub use ids::{Id, Timestamp};
 pub use schema::{SCHEMA_VERSION, legacy};
 pub use store::{Store, StoreOptions};
+pub use write::{SECRET_FIELDS, WriteTxn};
 
 /// redb transaction types, re-exported so that callers name one crate.
 pub use redb::{ReadTransaction, WriteTransaction};

@@ -14,7 +14,7 @@
 
 use crate::ledger::LedgerTables;
 use crate::records::{Movement, Spool};
-use crate::{Error, Result, SCHEMA_VERSION, decode, tables};
+use crate::{Error, Result, SCHEMA_VERSION, WriteTxn, decode, tables};
 use serde::{Deserialize, Serialize};
 use std::io::ErrorKind;
 use std::path::{Path, PathBuf};
@@ -89,7 +89,7 @@ pub(crate) fn apply(db: &redb::Database, db_path: &Path) -> Result<()> {
         )));
     }
     if let Some(last) = pending.last() {
-        let txn = db.begin_write()?;
+        let txn = WriteTxn::plain(db.begin_write()?);
         {
             let mut ledger = LedgerTables::open(&txn)?;
             for change in pending.iter().flat_map(|r| &r.changes) {

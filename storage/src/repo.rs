@@ -11,8 +11,8 @@ use crate::records::{
     PrinterLink, Quote, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
     StandingAlerts, Wear,
 };
-use crate::tables;
-use crate::{Error, Id, Result, Timestamp, decode, encode};
+use crate::{journal, tables, write};
+use crate::{Error, Id, Result, Timestamp, WriteTxn, decode, encode};
 use redb::{
     Key, ReadOnlyTable, ReadTransaction, ReadableMultimapTable, ReadableTable,
     ReadableTableMetadata, Table, TableDefinition, Value, WriteTransaction,
@@ -250,15 +250,19 @@ pub fn newest_first<R: Record>(
 
 /// Inserts or replaces `record`, and keeps its reference edges in step with
 /// [`Record::references`] (the replaced record's edges give way to the new one's).
-pub fn put<R: Record>(tx: &WriteTransaction, record: &R) -> Result<()> {
+pub fn put<R: Record>(tx: &WriteTxn, record: &R) -> Result<()> {
     let bytes = encode(R::NAME, record)?;
     let old_refs = {
         let mut table = tx.open_table(R::TABLE)?;
         let old = table.insert(record.id().bytes(), bytes.as_slice())?;
-        match old {
-            Some(old) if R::REFERS => decode::<R>(R::NAME, old.value())?.references(),
-            _ => Vec::new(),
-        }
+        let old = match old {
+            Some(old) if R::REFERS || tx.is_recording() => {
+                Some(decode::<R>(R::NAME, old.value())?)
+            }
+            _ => None,
+        };
+        tx.note(R::NAME, record.id(), old.as_ref(), Some(record));
+        old.map(|o| o.references()).unwrap_or_default()
     };
     if R::REFERS {
         let new_refs = record.references();
@@ -270,14 +274,18 @@ pub fn put<R: Record>(tx: &WriteTransaction, record: &R) -> Result<()> {
 }
 
 /// Removes the record with `id` and its reference edges; true when it existed.
-pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
+pub fn remove<R: Record>(tx: &WriteTxn, id: Id) -> Result<bool> {
     let old_refs = {
         let mut table = tx.open_table(R::TABLE)?;
-        let old = table.remove(id.bytes())?;
-        match old {
-            None => return Ok(false),
-            Some(old) if R::REFERS => decode::<R>(R::NAME, old.value())?.references(),
-            Some(_) => Vec::new(),
+        let Some(old) = table.remove(id.bytes())? else {
+            return Ok(false);
+        };
+        if R::REFERS || tx.is_recording() {
+            let old = decode::<R>(R::NAME, old.value())?;
+            tx.note(R::NAME, id, Some(&old), None);
+            old.references()
+        } else {
+            Vec::new()
         }
     };
     set_references(tx, id, &old_refs, &[])?;
@@ -287,10 +295,10 @@ pub fn remove<R: Record>(tx: &WriteTransaction, id: Id) -> Result<bool> {
 /// Rebuilds every reference edge from the records themselves ([`Record::references`]): what a
 /// migration runs once when edges were missing (maintenance tasks' before schema 10). Every
 /// kind declared with references in `record!` above is named here (a new one joins the list).
-pub fn rebuild_references(tx: &WriteTransaction) -> Result<()> {
+pub fn rebuild_references(tx: &WriteTxn) -> Result<()> {
     tx.delete_multimap_table(tables::REFERENCES)?;
     tx.open_multimap_table(tables::REFERENCES)?;
-    fn edges<R: Record>(tx: &WriteTransaction) -> Result<()> {
+    fn edges<R: Record>(tx: &WriteTxn) -> Result<()> {
         let mut pairs = Vec::new();
         for_each::<R>(tx, |r| pairs.push((r.id(), r.references())))?;
         for (id, refs) in pairs {
@@ -402,7 +410,7 @@ pub fn index_get(
 
 /// Points unique index `def` at `id` under `key`.
 pub fn index_put(
-    tx: &WriteTransaction,
+    tx: &WriteTxn,
     def: TableDefinition<&str, [u8; 16]>,
     key: &str,
     id: Id,
@@ -413,7 +421,7 @@ pub fn index_put(
 
 /// Removes `key` from unique index `def`.
 pub fn index_remove(
-    tx: &WriteTransaction,
+    tx: &WriteTxn,
     def: TableDefinition<&str, [u8; 16]>,
     key: &str,
 ) -> Result<()> {
@@ -435,7 +443,7 @@ pub fn remote_get(
 
 /// Maps `remote` to `local` in remote-id table `def`.
 pub fn remote_put(
-    tx: &WriteTransaction,
+    tx: &WriteTxn,
     def: TableDefinition<u64, [u8; 16]>,
     remote: u64,
     local: Id,
@@ -446,7 +454,7 @@ pub fn remote_put(
 
 /// Removes `remote` from remote-id table `def`.
 pub fn remote_remove(
-    tx: &WriteTransaction,
+    tx: &WriteTxn,
     def: TableDefinition<u64, [u8; 16]>,
     remote: u64,
 ) -> Result<()> {
@@ -467,7 +475,7 @@ pub fn newest<R: Record>(tx: &impl Tx, limit: usize) -> Result<Vec<R>> {
 
 /// Replaces the outgoing reference edges of `referrer`: it stops referring to `old` and refers to
 /// `new` (either may overlap). Edges make [`is_referenced`] an index lookup.
-pub fn set_references(tx: &WriteTransaction, referrer: Id, old: &[Id], new: &[Id]) -> Result<()> {
+pub fn set_references(tx: &WriteTxn, referrer: Id, old: &[Id], new: &[Id]) -> Result<()> {
     let mut table = tx.open_multimap_table(tables::REFERENCES)?;
     for target in old {
         table.remove(target.bytes(), referrer.bytes())?;
@@ -481,7 +489,7 @@ pub fn set_references(tx: &WriteTransaction, referrer: Id, old: &[Id], new: &[Id
 /// True when any record refers to `target` (a delete must then be refused): a record whose
 /// [`Record::references`] name it, or a link stored under its id (a printer's energy meter, its
 /// printer-fleet link, a spool's spool-manager link), which must be undone first.
-pub fn is_referenced(tx: &WriteTransaction, target: Id) -> Result<bool> {
+pub fn is_referenced(tx: &WriteTxn, target: Id) -> Result<bool> {
     let table = tx.open_multimap_table(tables::REFERENCES)?;
     let mut values = table.get(target.bytes())?;
     if values.next().transpose()?.is_some() {
@@ -504,7 +512,7 @@ const LINKS_BY_SUBJECT: [TableDefinition<'static, [u8; 16], &'static [u8]>; 3] =
 ];
 
 /// The records that refer to `target` (prints of a series, of a customer, …), in id order.
-pub fn referrers(tx: &WriteTransaction, target: Id) -> Result<Vec<Id>> {
+pub fn referrers(tx: &WriteTxn, target: Id) -> Result<Vec<Id>> {
     let table = tx.open_multimap_table(tables::REFERENCES)?;
     let mut ids = Vec::new();
     for value in table.get(target.bytes())? {
@@ -521,11 +529,8 @@ pub fn settings(tx: &impl Tx) -> Result<Option<Settings>> {
 }
 
 /// Stores the settings record.
-pub fn put_settings(tx: &WriteTransaction, settings: &Settings) -> Result<()> {
-    let bytes = encode("settings", settings)?;
-    tx.open_table(tables::SETTINGS)?
-        .insert(0, bytes.as_slice())?;
-    Ok(())
+pub fn put_settings(tx: &WriteTxn, settings: &Settings) -> Result<()> {
+    put_setting(tx, 0, settings)
 }
 
 /// The print as the call that made revision `revision` of its outcome answered it, if kept.
@@ -538,7 +543,7 @@ pub fn answer(tx: &impl Tx, print_id: Id, revision: u32) -> Result<Option<Print>
 }
 
 /// Keeps `print` as the answer of the call that made revision `revision` of its outcome.
-pub fn put_answer(tx: &WriteTransaction, print_id: Id, revision: u32, print: &Print) -> Result<()> {
+pub fn put_answer(tx: &WriteTxn, print_id: Id, revision: u32, print: &Print) -> Result<()> {
     let bytes = encode("print_answers", print)?;
     tx.open_table(tables::PRINT_ANSWERS)?
         .insert((print_id.bytes(), revision), bytes.as_slice())?;
@@ -546,7 +551,7 @@ pub fn put_answer(tx: &WriteTransaction, print_id: Id, revision: u32, print: &Pr
 }
 
 /// Keeps `source` as the sliced file print `print_id` was made from, indexed by its hash.
-pub fn put_source(tx: &WriteTransaction, print_id: Id, source: &PrintSource) -> Result<()> {
+pub fn put_source(tx: &WriteTxn, print_id: Id, source: &PrintSource) -> Result<()> {
     let bytes = encode("print_sources", source)?;
     tx.open_table(tables::PRINT_SOURCES)?
         .insert(print_id.bytes(), bytes.as_slice())?;
@@ -584,9 +589,13 @@ pub fn last_backup(tx: &impl Tx) -> Result<Option<Timestamp>> {
 }
 
 /// Records when the service handed out a backup.
-pub fn set_last_backup(tx: &WriteTransaction, at: Timestamp) -> Result<()> {
-    tx.open_table(tables::META)?
-        .insert(LAST_BACKUP_KEY, at.0.max(0) as u64)?;
+pub fn set_last_backup(tx: &WriteTxn, at: Timestamp) -> Result<()> {
+    let old = tx
+        .open_table(tables::META)?
+        .insert(LAST_BACKUP_KEY, at.0.max(0) as u64)?
+        .map(|v| v.value());
+    let named = |at: u64| serde_json::json!({ "last_backup_at": at });
+    tx.note("backups", LAST_BACKUP_KEY, old.map(named).as_ref(), Some(&named(at.0.max(0) as u64)));
     Ok(())
 }
 
@@ -604,10 +613,15 @@ fn setting<T: DeserializeOwned + Default>(tx: &impl Tx, key: u8) -> Result<T> {
 }
 
 /// Stores `value` in the settings table under `key`.
-fn put_setting<T: Serialize>(tx: &WriteTransaction, key: u8, value: &T) -> Result<()> {
+fn put_setting<T: Serialize + DeserializeOwned>(tx: &WriteTxn, key: u8, value: &T) -> Result<()> {
     let bytes = encode("settings", value)?;
+    let old = write::old_setting(tx, key)?
+        .map(|b| decode::<T>("settings", &b))
+        .transpose()?;
     tx.open_table(tables::SETTINGS)?
         .insert(key, bytes.as_slice())?;
+    let name = write::setting_name(key);
+    tx.note(name, name, old.as_ref(), Some(value));
     Ok(())
 }
 
@@ -623,7 +637,7 @@ pub const INTEGRATIONS_KEY: u8 = 1;
 pub const ALERT_SETTINGS_KEY: u8 = 4;
 
 /// Stores the integrations' settings.
-pub fn put_integrations(tx: &WriteTransaction, integrations: &Integrations) -> Result<()> {
+pub fn put_integrations(tx: &WriteTxn, integrations: &Integrations) -> Result<()> {
     put_setting(tx, INTEGRATIONS_KEY, integrations)
 }
 
@@ -634,7 +648,7 @@ pub fn backup_schedule(tx: &impl Tx) -> Result<BackupSchedule> {
 }
 
 /// Stores the nightly backup's schedule.
-pub fn put_backup_schedule(tx: &WriteTransaction, schedule: &BackupSchedule) -> Result<()> {
+pub fn put_backup_schedule(tx: &WriteTxn, schedule: &BackupSchedule) -> Result<()> {
     put_setting(tx, 2, schedule)
 }
 
@@ -645,8 +659,19 @@ pub fn metrics_token_hash(tx: &impl Tx) -> Result<Option<[u8; 32]>> {
 }
 
 /// Stores (or with `None` removes) the metrics token's SHA-256.
-pub fn put_metrics_token_hash(tx: &WriteTransaction, hash: Option<[u8; 32]>) -> Result<()> {
-    put_setting(tx, 3, &hash)
+pub fn put_metrics_token_hash(tx: &WriteTxn, hash: Option<[u8; 32]>) -> Result<()> {
+    let old = write::old_setting(tx, 3)?
+        .map(|b| decode::<Option<[u8; 32]>>("settings", &b))
+        .transpose()?;
+    tx.open_table(tables::SETTINGS)?
+        .insert(3, encode("settings", &hash)?.as_slice())?;
+    // Under the secret's own name, so the journal says only that it changed.
+    let named = |h: Option<[u8; 32]>| serde_json::json!({ "metrics_token": h.is_some() });
+    let (before, after) = (named(old.flatten()), named(hash));
+    if old.flatten() != hash {
+        tx.note_changed("metrics_token", "metrics_token", &before, &after);
+    }
+    Ok(())
 }
 
 /// Settings › Alerts ([`AlertSettings::default`] before any change), under key 4.
@@ -655,7 +680,7 @@ pub fn alert_settings(tx: &impl Tx) -> Result<AlertSettings> {
 }
 
 /// Stores Settings › Alerts.
-pub fn put_alert_settings(tx: &WriteTransaction, settings: &AlertSettings) -> Result<()> {
+pub fn put_alert_settings(tx: &WriteTxn, settings: &AlertSettings) -> Result<()> {
     put_setting(tx, ALERT_SETTINGS_KEY, settings)
 }
 
@@ -665,7 +690,7 @@ pub fn standing_alerts(tx: &impl Tx) -> Result<StandingAlerts> {
 }
 
 /// Stores the alerts standing now.
-pub fn put_standing_alerts(tx: &WriteTransaction, alerts: &StandingAlerts) -> Result<()> {
+pub fn put_standing_alerts(tx: &WriteTxn, alerts: &StandingAlerts) -> Result<()> {
     put_setting(tx, 5, alerts)
 }
 
@@ -675,7 +700,7 @@ pub fn pricing(tx: &impl Tx) -> Result<Pricing> {
 }
 
 /// Stores Settings › Pricing.
-pub fn put_pricing(tx: &WriteTransaction, pricing: &Pricing) -> Result<()> {
+pub fn put_pricing(tx: &WriteTxn, pricing: &Pricing) -> Result<()> {
     put_setting(tx, 6, pricing)
 }
 
@@ -685,7 +710,7 @@ pub fn company(tx: &impl Tx) -> Result<Company> {
 }
 
 /// Stores Settings › Company.
-pub fn put_company(tx: &WriteTransaction, company: &Company) -> Result<()> {
+pub fn put_company(tx: &WriteTxn, company: &Company) -> Result<()> {
     put_setting(tx, 7, company)
 }
 
@@ -695,20 +720,23 @@ pub fn numbering(tx: &impl Tx) -> Result<Numbering> {
 }
 
 /// Stores how invoices and credit notes are numbered.
-pub fn put_numbering(tx: &WriteTransaction, numbering: &Numbering) -> Result<()> {
+pub fn put_numbering(tx: &WriteTxn, numbering: &Numbering) -> Result<()> {
     put_setting(tx, 8, numbering)
 }
 
 /// Takes the next number of the gapless range `range` (`A-2026`): 1 for a new range, then one
 /// more than the last taken. In the caller's transaction, so a number is taken exactly when the
 /// record that carries it is written. Errors: the range is exhausted (`u32::MAX` taken).
-pub fn next_number(tx: &WriteTransaction, range: &str) -> Result<u32> {
+pub fn next_number(tx: &WriteTxn, range: &str) -> Result<u32> {
     let mut table = tx.open_table(tables::NUMBER_RANGES)?;
     let last = table.get(range)?.map_or(0, |v| v.value());
     let next = last
         .checked_add(1)
         .ok_or_else(|| Error::Database(format!("the number range {range} is exhausted")))?;
     table.insert(range, next)?;
+    let taken = |n: u32| serde_json::json!({ "last": n });
+    let before = (last > 0).then(|| taken(last));
+    tx.note("number_ranges", range, before.as_ref(), Some(&taken(next)));
     Ok(next)
 }
 
@@ -723,7 +751,7 @@ pub fn wear(tx: &impl Tx, subject: Id) -> Result<Wear> {
 }
 
 /// Stores what `subject` has run (a zero wear removes its row).
-pub fn put_wear(tx: &WriteTransaction, subject: Id, wear: &Wear) -> Result<()> {
+pub fn put_wear(tx: &WriteTxn, subject: Id, wear: &Wear) -> Result<()> {
     let mut table = tx.open_table(tables::WEAR)?;
     if *wear == Wear::default() {
         table.remove(subject.bytes())?;
@@ -741,24 +769,34 @@ pub fn session(tx: &impl Tx, token_hash: [u8; 32]) -> Result<Option<Session>> {
 }
 
 /// Stores `session` under `token_hash`.
-pub fn put_session(tx: &WriteTransaction, token_hash: [u8; 32], session: &Session) -> Result<()> {
+pub fn put_session(tx: &WriteTxn, token_hash: [u8; 32], session: &Session) -> Result<()> {
     let bytes = encode("sessions", session)?;
-    tx.open_table(tables::SESSIONS)?
-        .insert(token_hash, bytes.as_slice())?;
+    let old = tx
+        .open_table(tables::SESSIONS)?
+        .insert(token_hash, bytes.as_slice())?
+        .map(|v| decode::<Session>("sessions", v.value()))
+        .transpose()?;
+    tx.note("sessions", session_handle(token_hash), old.as_ref(), Some(session));
     Ok(())
+}
+
+/// How the journal and Settings › Accounts name a session: the first 8 bytes of its token's
+/// SHA-256 in hex (the token cannot be recovered from them).
+pub fn session_handle(token_hash: [u8; 32]) -> String {
+    journal::hex(&token_hash[..8])
 }
 
 /// Removes the sessions for which `doomed` is true; returns how many went.
 pub fn remove_sessions_where(
-    tx: &WriteTransaction,
+    tx: &WriteTxn,
     mut doomed: impl FnMut(&Session) -> bool,
 ) -> Result<usize> {
     let mut table = tx.open_table(tables::SESSIONS)?;
     let mut failed = None;
-    let mut removed = 0;
-    table.retain(|_, v| match decode::<Session>("sessions", v) {
+    let mut removed = Vec::new();
+    table.retain(|key, v| match decode::<Session>("sessions", v) {
         Ok(s) if doomed(&s) => {
-            removed += 1;
+            removed.push((key, s));
             false
         }
         Ok(_) => true,
@@ -769,7 +807,12 @@ pub fn remove_sessions_where(
     })?;
     match failed {
         Some(e) => Err(e),
-        None => Ok(removed),
+        None => {
+            for (key, session) in &removed {
+                tx.note("sessions", session_handle(*key), Some(session), None);
+            }
+            Ok(removed.len())
+        }
     }
 }
 
@@ -787,14 +830,30 @@ pub fn meter_hour(tx: &impl Tx, meter: Id, hour: u64) -> Result<MeterHour> {
 /// Stores `readings` as `meter`'s `hour`.
 /// Errors: a counter beyond the row's range ([`crate::records::OutOfRange`]) as a codec error.
 pub fn put_meter_hour(
-    tx: &WriteTransaction,
+    tx: &WriteTxn,
     meter: Id,
     hour: u64,
     readings: &MeterHour,
 ) -> Result<()> {
     let bytes = readings.encode().map_err(|_| out_of_range())?;
-    tx.open_table(tables::METER_READINGS)?
-        .insert((meter.bytes(), hour), bytes.as_slice())?;
+    let old = tx
+        .open_table(tables::METER_READINGS)?
+        .insert((meter.bytes(), hour), bytes.as_slice())?
+        .map(|v| meter_row(v.value()))
+        .transpose()?;
+    if tx.is_recording() {
+        // The hour's count and its last reading, not the whole hour again each minute.
+        let summary = |h: &MeterHour| {
+            let last = h.readings.last();
+            serde_json::json!({
+                "readings": h.readings.len(),
+                "last_second": last.map(|r| r.second),
+                "last_kwh": last.map(|r| r.kwh.to_string()),
+            })
+        };
+        let id = format!("{meter}/{hour}");
+        tx.note("meter_readings", id, old.as_ref().map(summary).as_ref(), Some(&summary(readings)));
+    }
     Ok(())
 }
 
@@ -866,16 +925,16 @@ pub fn meter_link(tx: &impl Tx, printer: Id) -> Result<Option<MeterLink>> {
 }
 
 /// Links `printer` to `link` (none: unlinks it; its readings stay).
-pub fn put_meter_link(tx: &WriteTransaction, printer: Id, link: Option<&MeterLink>) -> Result<()> {
+pub fn put_meter_link(tx: &WriteTxn, printer: Id, link: Option<&MeterLink>) -> Result<()> {
     let mut table = tx.open_table(tables::METER_LINKS)?;
-    match link {
-        Some(link) => {
-            table.insert(printer.bytes(), encode("meter_links", link)?.as_slice())?;
-        }
-        None => {
-            table.remove(printer.bytes())?;
-        }
-    }
+    let old = match link {
+        Some(link) => table.insert(printer.bytes(), encode("meter_links", link)?.as_slice())?,
+        None => table.remove(printer.bytes())?,
+    };
+    let old = old
+        .map(|v| decode::<MeterLink>("meter_links", v.value()))
+        .transpose()?;
+    tx.note("meter_links", printer, old.as_ref(), link);
     Ok(())
 }
 

@@ -55,12 +55,12 @@ use crate::records::{
 };
 use crate::repo;
 use crate::repo::Tx;
-use crate::{Error, Result, decode, encode, tables};
+use crate::{Error, Result, WriteTxn, decode, encode, tables};
 use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 13;
+pub const SCHEMA_VERSION: u64 = 14;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -266,7 +266,7 @@ pub(crate) fn prepare(db: &redb::Database) -> Result<()> {
         }
         Some(v) => {
             for from in v..SCHEMA_VERSION {
-                let txn = db.begin_write()?;
+                let txn = WriteTxn::plain(db.begin_write()?);
                 migrate_step(&txn, from)?;
                 set_version(&txn, from + 1)?;
                 txn.commit()?;
@@ -314,7 +314,7 @@ impl tables::Visit for Create<'_> {
     }
 }
 
-fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
+fn migrate_step(txn: &WriteTxn, from: u64) -> Result<()> {
     match from {
         1 => customers_v1_to_v2(txn),
         // v2 → v3 up to v7 → v8 add tables only; `create_tables` makes them after the steps
@@ -327,6 +327,8 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
         // v11 → v12 adds tables only.
         11 => Ok(()),
         12 => roles_v12_to_v13(txn),
+        // v13 → v14 adds the journal's tables only: it begins empty, with the first change.
+        13 => Ok(()),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
@@ -334,7 +336,7 @@ fn migrate_step(txn: &WriteTransaction, from: u64) -> Result<()> {
 }
 
 /// v12 → v13: every account becomes an owner, enabled.
-fn roles_v12_to_v13(txn: &WriteTransaction) -> Result<()> {
+fn roles_v12_to_v13(txn: &WriteTxn) -> Result<()> {
     rewrite(txn, (tables::ACCOUNTS, "accounts"), account_v13)
 }
 
@@ -354,7 +356,7 @@ fn account_v13(old: legacy::AccountV12) -> Account {
 
 /// v9 → v10: tasks of a deleted printer or component go (their edges, which tasks did not have
 /// yet, come with step 11's rebuild).
-fn tasks_v9_to_v10(txn: &WriteTransaction) -> Result<()> {
+fn tasks_v9_to_v10(txn: &WriteTxn) -> Result<()> {
     let mut dangling = Vec::new();
     repo::for_each::<MaintenanceTask>(txn, |t| dangling.push(t))?;
     let mut gone = Vec::new();
@@ -448,7 +450,7 @@ fn customer_v11(old: legacy::CustomerV10) -> Customer {
 /// v10 → v11: prints (and the answers kept of them) gain work lines and a price suggestion and
 /// their revisions work minutes, customers a discount; then every reference edge is made again
 /// from the records.
-fn work_v10_to_v11(txn: &WriteTransaction) -> Result<()> {
+fn work_v10_to_v11(txn: &WriteTxn) -> Result<()> {
     rewrite(txn, (tables::PRINTS, "prints"), print_v11)?;
     rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v11)?;
     rewrite(txn, (tables::CUSTOMERS, "customers"), customer_v11)?;
@@ -456,7 +458,7 @@ fn work_v10_to_v11(txn: &WriteTransaction) -> Result<()> {
 }
 
 /// v1 → v2: every customer gets `exclude_from_dashboard = false`.
-fn customers_v1_to_v2(txn: &WriteTransaction) -> Result<()> {
+fn customers_v1_to_v2(txn: &WriteTxn) -> Result<()> {
     let mut table = txn.open_table(tables::CUSTOMERS)?;
     let mut upgraded = Vec::new();
     for entry in table.iter()? {
@@ -583,7 +585,7 @@ where
 
 /// v8 → v9: prints (and the answers kept of them) gain their PRINTING times and their outcome
 /// revisions each part's electricity; log links' entries gain `energy_kwh`.
-fn metered_v8_to_v9(txn: &WriteTransaction) -> Result<()> {
+fn metered_v8_to_v9(txn: &WriteTxn) -> Result<()> {
     rewrite(txn, (tables::PRINTS, "prints"), print_v9)?;
     rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v9)?;
     rewrite(txn, (tables::LOG_LINKS, "log_links"), log_link_v9)

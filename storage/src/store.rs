@@ -2,7 +2,7 @@
 
 use crate::repo::Tx;
 use crate::tables;
-use crate::{Result, SharedBackend, old_journal, schema};
+use crate::{Result, SharedBackend, WriteTxn, old_journal, schema};
 use redb::backends::FileBackend;
 use redb::{Durability, ReadTransaction, ReadableDatabase, StorageBackend, WriteTransaction};
 use std::fs::OpenOptions;
@@ -100,9 +100,19 @@ impl Store {
     }
 
     /// A write transaction, durable when committed: its commit returns once the data and redb's
-    /// header are synced (`Durability::Immediate`). Only the writer actors call this; redb lets
-    /// one write transaction run at a time.
-    pub fn begin_write(&self) -> Result<WriteTransaction> {
+    /// header are synced (`Durability::Immediate`). It notes nothing for the journal: the writer
+    /// actors take [`Store::begin_recorded`]; redb lets one write transaction run at a time.
+    pub fn begin_write(&self) -> Result<WriteTxn> {
+        Ok(WriteTxn::plain(self.durable()?))
+    }
+
+    /// [`Store::begin_write`], noting every change of a record for the journal
+    /// ([`WriteTxn::take_changes`]).
+    pub fn begin_recorded(&self) -> Result<WriteTxn> {
+        Ok(WriteTxn::recording(self.durable()?))
+    }
+
+    fn durable(&self) -> Result<WriteTransaction> {
         let mut txn = self.db.begin_write()?;
         txn.set_durability(Durability::Immediate)?;
         Ok(txn)

@@ -20,7 +20,7 @@ use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{MAX_SCALE, Reading, Unmetered};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp};
+use storage::{Id, Timestamp, WriteTxn};
 
 /// Seconds between two kept readings of a meter (one a minute).
 pub const KEEP_EVERY: i64 = 60;
@@ -120,7 +120,7 @@ pub fn last_kept(tx: &impl Tx, meter: Id) -> Result<Option<Sample>> {
 ///
 /// Errors: a reading before the epoch or beyond the counter's range (`VALIDATION_FAILED` at
 /// `kwh`); the store cannot be written.
-pub fn keep(txn: &redb::WriteTransaction, meter: Id, sample: Sample) -> Result<()> {
+pub fn keep(txn: &WriteTxn, meter: Id, sample: Sample) -> Result<()> {
     let beyond = || crate::Error::field("kwh", "errors.outOfRange");
     let hour = hour_of(sample.at).ok_or_else(beyond)?;
     let second = u16::try_from(sample.at.0.rem_euclid(3600)).map_err(|_| beyond())?;

@@ -181,7 +181,7 @@ impl PrintIndex {
         let started = std::time::Instant::now();
         let txn = store.begin_write()?;
         summary::rebuild(&txn, |id, s| self.add(&mut state, id, s))?;
-        txn.commit().map_err(storage::Error::from)?;
+        txn.commit()?;
         tracing::info!(
             prints = state.entries.len(),
             ms = started.elapsed().as_millis() as u64,

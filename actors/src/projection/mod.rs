@@ -29,14 +29,14 @@ pub use index::PrintIndex;
 pub(crate) use index::tests::print as test_print;
 
 use crate::Result;
-use storage::WriteTransaction;
+use storage::WriteTxn;
 use storage::records::Print;
 
 /// Keeps the stored derived state of `print` in step with its write, in the same transaction:
 /// its summary (replacing the earlier one) and the wear it adds ([`wear::apply`]); `old` is the
 /// print as it was before the write (none when it is new).
 /// Errors: the store fails.
-pub fn keep(txn: &WriteTransaction, old: Option<&Print>, print: &Print) -> Result<()> {
+pub fn keep(txn: &WriteTxn, old: Option<&Print>, print: &Print) -> Result<()> {
     summary::put(txn, print)?;
     wear::apply(txn, old, print)
 }

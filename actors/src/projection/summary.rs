@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use std::ops::ControlFlow;
 use storage::records::{CostCategory, OutcomeStatus, Print, PrintStatus};
 use storage::repo::{self, Tx};
-use storage::{Id, Timestamp, WriteTransaction, decimal_parts, tables};
+use storage::{Id, Timestamp, WriteTxn, decimal_parts, tables};
 
 /// The layout and derivation of [`Summary`]; raise it whenever either changes, and every
 /// store's summaries are rebuilt on its next start. 2: amounts with more than
@@ -121,7 +121,7 @@ impl Summary {
 
 /// Stores the summary of `print`, replacing its earlier one; called wherever a print is stored.
 /// Errors: the store fails.
-pub fn put(txn: &WriteTransaction, print: &Print) -> Result<()> {
+pub fn put(txn: &WriteTxn, print: &Print) -> Result<()> {
     let bytes = storage::encode_compact(TABLE, &Summary::of(print))?;
     txn.open_table(tables::PRINT_SUMMARIES)
         .map_err(storage::Error::from)?
@@ -166,7 +166,7 @@ pub fn for_each(tx: &impl Tx, mut visit: impl FnMut(Id, Summary) -> ControlFlow<
 /// Writes every print's summary anew in `txn` (what was there is dropped), and every subject's
 /// wear ([`wear::Rebuild`]), and marks them complete, calling `visit` with each in id order.
 /// Errors: the store fails, or a print does not decode.
-pub fn rebuild(txn: &WriteTransaction, mut visit: impl FnMut(Id, Summary)) -> Result<()> {
+pub fn rebuild(txn: &WriteTxn, mut visit: impl FnMut(Id, Summary)) -> Result<()> {
     let mut wear = wear::Rebuild::default();
     txn.delete_table(tables::PRINT_SUMMARIES)
         .map_err(storage::Error::from)?;

@@ -11,7 +11,7 @@ use crate::Result;
 use std::collections::HashMap;
 use storage::records::{Part, Print, PrintStatus, Wear};
 use storage::repo;
-use storage::{Id, WriteTransaction, tables};
+use storage::{Id, WriteTxn, tables};
 
 /// What `print` adds to each subject's wear.
 pub fn contributions(print: &Print) -> Vec<(Id, Wear)> {
@@ -89,7 +89,7 @@ fn less(a: &Wear, b: &Wear) -> Wear {
 
 /// Moves `old`'s contributions out of the stored wear and `new`'s in (a print write, in its
 /// transaction). Errors: the store fails.
-pub fn apply(txn: &WriteTransaction, old: Option<&Print>, new: &Print) -> Result<()> {
+pub fn apply(txn: &WriteTxn, old: Option<&Print>, new: &Print) -> Result<()> {
     let mut changes: Vec<(Id, Wear, Wear)> = Vec::new();
     for (subject, wear) in old.map(contributions).unwrap_or_default() {
         changes.push((subject, Wear::default(), wear));
@@ -125,7 +125,7 @@ impl Rebuild {
     }
 
     /// Replaces the `wear` table with the sums. Errors: the store fails.
-    pub fn write(self, txn: &WriteTransaction) -> Result<()> {
+    pub fn write(self, txn: &WriteTxn) -> Result<()> {
         txn.delete_table(tables::WEAR)
             .map_err(storage::Error::from)?;
         // Made again at once: readers expect every table to exist, an empty one included.

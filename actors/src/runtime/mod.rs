@@ -4,8 +4,9 @@
 //! functions, commands and queries over a transaction; nothing below this floor starts a
 //! thread, holds a timer or keeps a connection. Here:
 //!
-//! - [`writer`]: the writer actors, one per aggregate, the only code that commits; after each
-//!   commit they tell their subscribers what changed ([`writer::Subscriber`]);
+//! - [`writer`]: the writer actors, one per aggregate, the only code that commits; each command
+//!   appends its journal entry in its transaction, on behalf of whoever is [`acting`]; after
+//!   each commit they tell their subscribers what changed ([`writer::Subscriber`]);
 //! - [`reader`]: the one read path, every query in a fresh snapshot on the blocking pool;
 //! - [`spoolmgr`] and [`printfleet`]: the integrations' remote work (Spoolman, Bambuddy),
 //!   between a read and the command that records what the peer said, and [`timer`], which runs
@@ -17,6 +18,7 @@
 //! [`Appliance::start`] starts them all, in one place, over an open store; `docs/architecture.md`
 //! ("What runs") says what each reads, which writer it sends to and how it stops.
 
+pub mod acting;
 pub mod alerts;
 pub mod printfleet;
 pub mod reader;

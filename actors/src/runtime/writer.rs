@@ -31,6 +31,7 @@ use crate::command::{
     SettingsWriter,
 };
 use crate::metrics::metrics;
+use crate::runtime::acting;
 use crate::projection::PrintIndex;
 use crate::txn::Txn;
 use crate::{Error, Result};
@@ -40,7 +41,9 @@ use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
+use jiff::tz::TimeZone;
 use storage::Store;
+use storage::journal::Who;
 use storage::records::Print;
 use tokio::sync::oneshot;
 
@@ -74,11 +77,17 @@ impl Subscriber for Projection {
 /// The subscribers of the writers' commits, in the order they are told; shared by every writer,
 /// so one added later hears every writer.
 #[derive(Clone)]
-struct Subscribers(Arc<RwLock<Vec<Arc<dyn Subscriber>>>>);
+struct Subscribers(Arc<RwLock<Vec<Arc<dyn Subscriber>>>>, Arc<PrintIndex>);
 
 impl Subscribers {
     fn of(index: Arc<PrintIndex>) -> Subscribers {
-        Subscribers(Arc::new(RwLock::new(vec![Arc::new(Projection(index))])))
+        let projection: Arc<dyn Subscriber> = Arc::new(Projection(index.clone()));
+        Subscribers(Arc::new(RwLock::new(vec![projection])), index)
+    }
+
+    /// The shop's time zone (the projection's), for the journal's entries.
+    fn time_zone(&self) -> TimeZone {
+        self.1.time_zone().clone()
     }
 
     /// Tells each subscriber `changes`; a panicking one is logged and the others are told.
@@ -94,8 +103,9 @@ impl Subscribers {
 
 /// A command queued in a batch, type-erased so that one writer serves commands of any reply type.
 trait PendingCommand: Send {
-    /// Runs the command in `txn`, keeping its reply until the commit.
-    fn apply(&mut self, txn: &Txn) -> Result<()>;
+    /// Runs the command in `txn` and appends its journal entry, keeping its reply until the
+    /// commit.
+    fn apply(&mut self, txn: &Txn, time_zone: &TimeZone) -> Result<()>;
     /// Sends the kept reply (after a successful commit).
     fn complete(self: Box<Self>);
     /// Sends `error` instead.
@@ -104,13 +114,17 @@ trait PendingCommand: Send {
 
 struct Pending<C: Command> {
     command: C,
+    /// Who sent it ([`acting::current`] when it was sent).
+    who: Who,
     reply: Option<C::Reply>,
     sender: oneshot::Sender<Result<C::Reply>>,
 }
 
 impl<C: Command> PendingCommand for Pending<C> {
-    fn apply(&mut self, txn: &Txn) -> Result<()> {
-        self.reply = Some(self.command.apply(txn)?);
+    fn apply(&mut self, txn: &Txn, time_zone: &TimeZone) -> Result<()> {
+        let reply = self.command.apply(txn)?;
+        txn.journal(&self.who, &command_name::<C>(), time_zone)?;
+        self.reply = Some(reply);
         Ok(())
     }
 
@@ -122,6 +136,27 @@ impl<C: Command> PendingCommand for Pending<C> {
     fn fail(self: Box<Self>, error: Error) {
         let _ = self.sender.send(Err(error));
     }
+}
+
+/// A command's name for the journal: its type's name without module paths
+/// (`BookMovement`, `CreateRecord<Customer>`).
+pub fn command_name<C>() -> String {
+    let full = std::any::type_name::<C>();
+    let mut name = String::with_capacity(full.len());
+    let mut segment = String::new();
+    for c in full.chars() {
+        match c {
+            ':' => segment.clear(),
+            '<' | '>' | ',' | ' ' => {
+                name.push_str(&segment);
+                segment.clear();
+                name.push(c);
+            }
+            c => segment.push(c),
+        }
+    }
+    name.push_str(&segment);
+    name
 }
 
 /// Counters of one writer, for benchmarks and logs.
@@ -205,9 +240,10 @@ impl Writer {
         self.stats
             .commands
             .fetch_add(batch.len() as u64, Ordering::Relaxed);
+        let time_zone = self.subscribers.time_zone();
         loop {
             let started = std::time::Instant::now();
-            let txn = match self.store.begin_write() {
+            let txn = match self.store.begin_recorded() {
                 Ok(txn) => Txn::new(txn),
                 Err(e) => return fail_all(batch, &Error::Storage(e)),
             };
@@ -215,7 +251,7 @@ impl Writer {
             for (index, command) in batch.iter_mut().enumerate() {
                 // A panicking command (a bug) is contained: it is refused like an invalid one, its
                 // writes are discarded with the transaction, and the writer goes on.
-                let applied = catch_unwind(AssertUnwindSafe(|| command.apply(&txn)))
+                let applied = catch_unwind(AssertUnwindSafe(|| command.apply(&txn, &time_zone)))
                     .unwrap_or_else(|_| {
                         tracing::error!(writer = self.name, "a command panicked; it was refused");
                         Err(Error::Panicked)
@@ -286,12 +322,21 @@ impl Drop for Queued {
 
 /// Applies `command` alone and commits it durably, without a writer: for the command-line tools
 /// that run on the box while the service is stopped (so no writer and no print projection are
-/// running; the projection is loaded from the store when the service starts).
+/// running; the projection is loaded from the store when the service starts). Its journal entry
+/// names the command line (`{"system": "cli"}`) and the shop's time in `time_zone`.
 ///
 /// Errors: the command's own error (nothing is committed); [`Error::Storage`].
-pub fn apply_offline<C: Command>(store: &Store, mut command: C) -> Result<C::Reply> {
-    let txn = Txn::new(store.begin_write()?);
-    match command.apply(&txn) {
+pub fn apply_offline<C: Command>(
+    store: &Store,
+    time_zone: &TimeZone,
+    mut command: C,
+) -> Result<C::Reply> {
+    let txn = Txn::new(store.begin_recorded()?);
+    let applied = command.apply(&txn).and_then(|reply| {
+        txn.journal(&acting::system("cli"), &command_name::<C>(), time_zone)?;
+        Ok(reply)
+    });
+    match applied {
         Ok(reply) => {
             txn.commit()?;
             Ok(reply)
@@ -381,6 +426,7 @@ impl<W: 'static> WriterHandle<W> {
         let (sender, receiver) = oneshot::channel();
         let pending = Pending {
             command,
+            who: acting::current(),
             reply: None,
             sender,
         };

@@ -1,0 +1,435 @@
+//! The journal: an append-only, hash-chained record of every committed change.
+//!
+//! Every command that changes the shop appends one [`Entry`] in the same write transaction as
+//! its change (so an entry exists exactly when its command committed): when (UTC and the shop's
+//! time), who ([`Who`]: an account, or a part of the appliance acting on its own), what (the
+//! command's name) and the records it touched with the fields that changed before and after
+//! ([`Touched`], made by [`crate::WriteTxn::take_changes`]; secrets only say "changed").
+//!
+//! Layout: `JOURNAL` maps the entry's sequence number (1, 2, …, no gaps) to the entry's SHA-256
+//! (32 bytes) followed by its canonical encoding: compact JSON (RFC 8259) of [`Entry`], its
+//! members in the order declared below, no white space. An entry holds the hash of the one before
+//! it (`prev`; 64 zeros for the first), and `JOURNAL_HEAD` the last entry's number and hash, so
+//! [`verify`] finds an entry whose bytes changed (its hash), a broken link, a missing entry (a
+//! gap, or a tail shorter than the head) and an unreadable one, and names the first. Entries are
+//! never changed or removed: this module has no function that would. `JOURNAL_BY_RECORD` and
+//! `JOURNAL_BY_ACCOUNT` index the entries by touched record id and by acting account.
+//!
+//! An auditor checks an export without this code: SHA-256 of each entry's `canonical` text is
+//! its `hash`, and equals the next entry's `prev` (docs/journal.md).
+
+use crate::repo::Tx;
+use crate::{Error, Id, Result, WriteTxn, tables};
+use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
+use serde::{Deserialize, Serialize};
+use serde_json::Value as Json;
+use sha2::{Digest, Sha256};
+
+/// Who made a change.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Who {
+    /// A signed-in account (`{"account": "<uuid>"}`).
+    Account(Id),
+    /// A part of the appliance acting on its own (`{"system": "spoolman"}`): a background round
+    /// (`spoolman`, `bambuddy`), the backup `scheduler`, the `meters` recorder, the `alerts`
+    /// engine, a command-line tool (`cli`), or a request without a session (`web`: setup, login).
+    System(String),
+}
+
+/// How a touched record changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Change {
+    /// It did not exist before.
+    Created,
+    /// It existed and exists, with other values.
+    Changed,
+    /// It existed and is gone.
+    Deleted,
+}
+
+/// A field that changed: its path in the record's stored form (`parts.0.grams`), its value before
+/// and after (absent: the field did not exist or was empty), or only that it changed (a secret).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldChange {
+    /// The field's path: names of members, and indexes of lists of unchanged length, joined by
+    /// dots.
+    pub path: String,
+    /// The value before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Json>,
+    /// The value after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Json>,
+    /// True for a secret: neither value is kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
+}
+
+impl FieldChange {
+    /// A field that changed from `before` to `after` (a JSON `null` is kept as absent).
+    pub(crate) fn plain(path: &str, before: &Json, after: &Json) -> FieldChange {
+        let kept = |v: &Json| (!v.is_null()).then(|| v.clone());
+        FieldChange {
+            path: path.to_string(),
+            before: kept(before),
+            after: kept(after),
+            secret: false,
+        }
+    }
+
+    /// A secret field that changed.
+    pub(crate) fn secret(path: String) -> FieldChange {
+        FieldChange {
+            path,
+            before: None,
+            after: None,
+            secret: true,
+        }
+    }
+}
+
+/// A record a command touched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Touched {
+    /// Its kind: the table it lives in (`spools`, `movements`, `prints`, `settings`, …).
+    pub kind: String,
+    /// Its id (a UUID, or the name of a single row such as `pricing`).
+    pub id: String,
+    /// How it changed.
+    pub change: Change,
+    /// The fields that changed.
+    pub fields: Vec<FieldChange>,
+}
+
+/// One entry of the journal, as encoded and hashed (member order is the canonical order).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Entry {
+    /// Its number: 1 for the first, then one more than the one before.
+    pub seq: u64,
+    /// The SHA-256 of the entry before it, in lower-case hex (64 zeros for the first).
+    pub prev: String,
+    /// When its command committed, UTC, RFC 3339 with milliseconds (`2026-11-28T12:00:00.000Z`).
+    pub at: String,
+    /// The same moment in the shop's time zone, RFC 3339 with its offset.
+    pub local: String,
+    /// Who made the change.
+    pub who: Who,
+    /// The command's name (`BookMovement`, `CreateRecord<Customer>`).
+    pub command: String,
+    /// The records it touched.
+    pub records: Vec<Touched>,
+}
+
+/// An entry as read back: the entry, its hash, and its canonical encoding.
+#[derive(Debug, Clone)]
+pub struct Stored {
+    /// The entry.
+    pub entry: Entry,
+    /// Its SHA-256 as stored, lower-case hex.
+    pub hash: String,
+    /// Its canonical encoding, the bytes the hash is taken over.
+    pub canonical: String,
+}
+
+/// What a new entry says beyond what the chain gives it.
+#[derive(Debug, Clone)]
+pub struct Draft {
+    /// When, UTC.
+    pub at: jiff::Timestamp,
+    /// The shop's time zone.
+    pub time_zone: jiff::tz::TimeZone,
+    /// Who.
+    pub who: Who,
+    /// The command's name.
+    pub command: String,
+    /// The records it touched (none: nothing is appended).
+    pub records: Vec<Touched>,
+}
+
+/// The hash before the first entry.
+pub const GENESIS: [u8; 32] = [0; 32];
+const HEAD_KEY: &str = "head";
+
+/// Lower-case hex of `bytes`.
+pub fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
+        let _ = write!(s, "{b:02x}");
+        s
+    })
+}
+
+/// The last entry's number and hash (`(0, GENESIS)` while the journal is empty).
+pub fn head(tx: &impl Tx) -> Result<(u64, [u8; 32])> {
+    let table = tx.table(tables::JOURNAL_HEAD)?;
+    let found = table.get(HEAD_KEY)?;
+    Ok(found.map_or((0, GENESIS), |v| v.value()))
+}
+
+/// Appends `draft` as the next entry, in `tx`; returns its number (`None`: it touched nothing,
+/// and nothing is appended).
+///
+/// Errors: the store fails; the journal holds `u64::MAX` entries.
+pub fn append(tx: &WriteTxn, draft: Draft) -> Result<Option<u64>> {
+    if draft.records.is_empty() {
+        return Ok(None);
+    }
+    let (last, prev) = head(tx)?;
+    let seq = last
+        .checked_add(1)
+        .ok_or_else(|| Error::Database("the journal is full".into()))?;
+    let entry = Entry {
+        seq,
+        prev: hex(&prev),
+        at: format!("{}", draft.at.strftime("%Y-%m-%dT%H:%M:%S%.3fZ")),
+        local: draft
+            .at
+            .to_zoned(draft.time_zone)
+            .strftime("%Y-%m-%dT%H:%M:%S%.3f%:z")
+            .to_string(),
+        who: draft.who,
+        command: draft.command,
+        records: draft.records,
+    };
+    let canonical = serde_json::to_vec(&entry)
+        .map_err(|e| Error::Database(format!("a journal entry: {e}")))?;
+    let hash: [u8; 32] = Sha256::digest(&canonical).into();
+    let mut value = Vec::with_capacity(32 + canonical.len());
+    value.extend_from_slice(&hash);
+    value.extend_from_slice(&canonical);
+    tx.open_table(tables::JOURNAL)?
+        .insert(seq, value.as_slice())?;
+    tx.open_table(tables::JOURNAL_HEAD)?
+        .insert(HEAD_KEY, (seq, hash))?;
+    let mut by_record = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
+    for touched in &entry.records {
+        by_record.insert(touched.id.as_str(), seq)?;
+    }
+    if let Who::Account(account) = entry.who {
+        tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?
+            .insert(account.bytes(), seq)?;
+    }
+    Ok(Some(seq))
+}
+
+/// Splits a stored value into its hash and canonical bytes; `None` when it is too short.
+fn split(value: &[u8]) -> Option<([u8; 32], &[u8])> {
+    let hash = value.get(..32)?.try_into().ok()?;
+    Some((hash, &value[32..]))
+}
+
+/// Reads the stored value of entry `seq`. Errors: it is unreadable ([`Error::Codec`]).
+fn read(seq: u64, value: &[u8]) -> Result<Stored> {
+    let unreadable = || Error::Codec {
+        table: "journal",
+        message: format!("entry {seq} cannot be read"),
+    };
+    let (hash, canonical) = split(value).ok_or_else(unreadable)?;
+    let entry: Entry = serde_json::from_slice(canonical).map_err(|_| unreadable())?;
+    let canonical = String::from_utf8(canonical.to_vec()).map_err(|_| unreadable())?;
+    Ok(Stored {
+        entry,
+        hash: hex(&hash),
+        canonical,
+    })
+}
+
+/// Which entries a page holds.
+#[derive(Debug, Clone, Default)]
+pub struct Filter {
+    /// Only entries that touched this record id.
+    pub record: Option<String>,
+    /// Only entries made by this account.
+    pub account: Option<Id>,
+    /// Only entries that touched a record of this kind.
+    pub kind: Option<String>,
+    /// Only entries at or after this moment.
+    pub since: Option<jiff::Timestamp>,
+    /// Only entries before this moment.
+    pub until: Option<jiff::Timestamp>,
+}
+
+impl Filter {
+    fn admits(&self, entry: &Entry) -> bool {
+        let at = entry.at.parse::<jiff::Timestamp>().ok();
+        self.kind
+            .as_ref()
+            .is_none_or(|k| entry.records.iter().any(|r| &r.kind == k))
+            && self
+                .record
+                .as_ref()
+                .is_none_or(|id| entry.records.iter().any(|r| &r.id == id))
+            && self
+                .account
+                .is_none_or(|a| entry.who == Who::Account(a))
+            && self.since.is_none_or(|s| at.is_some_and(|at| at >= s))
+            && self.until.is_none_or(|u| at.is_some_and(|at| at < u))
+    }
+
+    /// True when no entry older than `entry` can be admitted (the time window is behind).
+    fn passed(&self, entry: &Entry) -> bool {
+        let at = entry.at.parse::<jiff::Timestamp>().ok();
+        self.since.is_some_and(|s| at.is_some_and(|at| at < s))
+    }
+}
+
+/// The entries `filter` admits, newest first, numbered below `before` (all: `None`), at most
+/// `limit`; and the number to ask the next page for (`None`: this was the last).
+///
+/// Errors: an entry cannot be read ([`Error::Codec`]), or the store fails.
+pub fn page(
+    tx: &ReadTransaction,
+    filter: &Filter,
+    before: Option<u64>,
+    limit: usize,
+) -> Result<(Vec<Stored>, Option<u64>)> {
+    let journal = tx.open_table(tables::JOURNAL)?;
+    let below = before.unwrap_or(u64::MAX);
+    // Candidates newest first: the index of a record or an account, or the whole journal.
+    let candidates: Box<dyn Iterator<Item = Result<u64>>> = if let Some(id) = &filter.record {
+        let index = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
+        let seqs: Vec<u64> = index
+            .get(id.as_str())?
+            .map(|s| s.map(|s| s.value()))
+            .collect::<std::result::Result<_, _>>()?;
+        Box::new(seqs.into_iter().rev().map(Ok))
+    } else if let Some(account) = filter.account {
+        let index = tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?;
+        let seqs: Vec<u64> = index
+            .get(account.bytes())?
+            .map(|s| s.map(|s| s.value()))
+            .collect::<std::result::Result<_, _>>()?;
+        Box::new(seqs.into_iter().rev().map(Ok))
+    } else {
+        Box::new(
+            journal
+                .range(..below)?
+                .rev()
+                .map(|row| Ok(row?.0.value())),
+        )
+    };
+    let mut out = Vec::new();
+    for seq in candidates {
+        let seq = seq?;
+        if seq >= below {
+            continue;
+        }
+        let Some(value) = journal.get(seq)? else {
+            continue;
+        };
+        let stored = read(seq, value.value())?;
+        if filter.passed(&stored.entry) {
+            return Ok((out, None));
+        }
+        if filter.admits(&stored.entry) {
+            if out.len() == limit {
+                return Ok((out, Some(seq + 1)));
+            }
+            out.push(stored);
+        }
+    }
+    Ok((out, None))
+}
+
+/// The entries at or after `since` and before `until`, oldest first (an export).
+///
+/// Errors: as [`page`].
+pub fn range(
+    tx: &impl Tx,
+    since: Option<jiff::Timestamp>,
+    until: Option<jiff::Timestamp>,
+) -> Result<Vec<Stored>> {
+    let filter = Filter {
+        since,
+        until,
+        ..Filter::default()
+    };
+    let journal = tx.table(tables::JOURNAL)?;
+    let mut out = Vec::new();
+    for row in journal.iter()? {
+        let (seq, value) = row?;
+        let stored = read(seq.value(), value.value())?;
+        if filter.admits(&stored.entry) {
+            out.push(stored);
+        }
+    }
+    Ok(out)
+}
+
+/// How many entries the journal holds.
+pub fn count(tx: &impl Tx) -> Result<u64> {
+    Ok(tx.table(tables::JOURNAL)?.len()?)
+}
+
+/// What [`verify`] found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    /// Every entry is whole and linked; the last one's number and hash (hex).
+    Intact {
+        /// How many entries.
+        entries: u64,
+        /// The head's hash, lower-case hex.
+        head: String,
+    },
+    /// The first broken entry and what is wrong with it.
+    Broken {
+        /// Its number.
+        seq: u64,
+        /// What is wrong, in English.
+        reason: String,
+    },
+}
+
+/// Checks the whole chain, oldest first: each entry readable and numbered in turn, its bytes
+/// hashing to its stored hash, its `prev` the hash of the entry before it, and the last one the
+/// head. Names the first entry that is not.
+///
+/// Errors: the store fails.
+pub fn verify(tx: &impl Tx) -> Result<Verdict> {
+    let journal = tx.table(tables::JOURNAL)?;
+    let broken = |seq: u64, reason: String| Ok(Verdict::Broken { seq, reason });
+    let mut expected = 1;
+    let mut prev = GENESIS;
+    for row in journal.iter()? {
+        let (key, value) = row?;
+        let seq = key.value();
+        if seq != expected {
+            return broken(expected, format!("entry {expected} is missing"));
+        }
+        let Some((stored, canonical)) = split(value.value()) else {
+            return broken(seq, format!("entry {seq} cannot be read"));
+        };
+        let hash: [u8; 32] = Sha256::digest(canonical).into();
+        if hash != stored {
+            return broken(seq, format!("entry {seq} was changed (its hash does not match its bytes)"));
+        }
+        let Ok(entry) = serde_json::from_slice::<Entry>(canonical) else {
+            return broken(seq, format!("entry {seq} cannot be read"));
+        };
+        if entry.seq != seq {
+            return broken(seq, format!("entry {seq} carries the number {}", entry.seq));
+        }
+        if entry.prev != hex(&prev) {
+            return broken(seq, format!("entry {seq} does not link to entry {}", seq - 1));
+        }
+        prev = hash;
+        expected += 1;
+    }
+    let (head_seq, head_hash) = head(tx)?;
+    let last = expected - 1;
+    if head_seq > last {
+        return broken(last + 1, format!("entry {} is missing (the journal ends at {last}, its head names {head_seq})", last + 1));
+    }
+    if head_seq != last || head_hash != prev {
+        return broken(last, format!("entry {last} is not the head the journal names"));
+    }
+    Ok(Verdict::Intact {
+        entries: last,
+        head: hex(&prev),
+    })
+}
