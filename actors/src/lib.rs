@@ -36,6 +36,7 @@ mod error;
 pub mod integrations;
 pub mod inventory;
 pub mod invoices;
+pub mod journal;
 pub mod ledger;
 pub mod lines;
 pub mod list;

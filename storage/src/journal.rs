@@ -196,8 +196,8 @@ pub fn append(tx: &WriteTxn, draft: Draft) -> Result<Option<u64>> {
         command: draft.command,
         records: draft.records,
     };
-    let canonical = serde_json::to_vec(&entry)
-        .map_err(|e| Error::Database(format!("a journal entry: {e}")))?;
+    let canonical =
+        serde_json::to_vec(&entry).map_err(|e| Error::Database(format!("a journal entry: {e}")))?;
     let hash: [u8; 32] = Sha256::digest(&canonical).into();
     let mut value = Vec::with_capacity(32 + canonical.len());
     value.extend_from_slice(&hash);
@@ -255,6 +255,14 @@ pub struct Filter {
 }
 
 impl Filter {
+    fn is_empty(&self) -> bool {
+        self.record.is_none()
+            && self.account.is_none()
+            && self.kind.is_none()
+            && self.since.is_none()
+            && self.until.is_none()
+    }
+
     fn admits(&self, entry: &Entry) -> bool {
         let at = entry.at.parse::<jiff::Timestamp>().ok();
         self.kind
@@ -264,9 +272,7 @@ impl Filter {
                 .record
                 .as_ref()
                 .is_none_or(|id| entry.records.iter().any(|r| &r.id == id))
-            && self
-                .account
-                .is_none_or(|a| entry.who == Who::Account(a))
+            && self.account.is_none_or(|a| entry.who == Who::Account(a))
             && self.since.is_none_or(|s| at.is_some_and(|at| at >= s))
             && self.until.is_none_or(|u| at.is_some_and(|at| at < u))
     }
@@ -278,62 +284,70 @@ impl Filter {
     }
 }
 
-/// The entries `filter` admits, newest first, numbered below `before` (all: `None`), at most
-/// `limit`; and the number to ask the next page for (`None`: this was the last).
+/// The entries `filter` admits, newest first: `take` of them after skipping `skip`, and how many
+/// it admits in all.
 ///
 /// Errors: an entry cannot be read ([`Error::Codec`]), or the store fails.
 pub fn page(
     tx: &ReadTransaction,
     filter: &Filter,
-    before: Option<u64>,
-    limit: usize,
-) -> Result<(Vec<Stored>, Option<u64>)> {
+    skip: usize,
+    take: usize,
+) -> Result<(Vec<Stored>, u64)> {
     let journal = tx.open_table(tables::JOURNAL)?;
-    let below = before.unwrap_or(u64::MAX);
-    // Candidates newest first: the index of a record or an account, or the whole journal.
-    let candidates: Box<dyn Iterator<Item = Result<u64>>> = if let Some(id) = &filter.record {
-        let index = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
-        let seqs: Vec<u64> = index
-            .get(id.as_str())?
-            .map(|s| s.map(|s| s.value()))
-            .collect::<std::result::Result<_, _>>()?;
-        Box::new(seqs.into_iter().rev().map(Ok))
+    if filter.is_empty() {
+        // Every entry: the page alone is read, the total is the table's length.
+        let mut out = Vec::with_capacity(take.min(100));
+        for row in journal.iter()?.rev().skip(skip).take(take) {
+            let (seq, value) = row?;
+            out.push(read(seq.value(), value.value())?);
+        }
+        return Ok((out, journal.len()?));
+    }
+    // Candidates newest first: the index of a record or of an account, or the whole journal.
+    let indexed = |seqs: redb::MultimapValue<'static, u64>| -> Result<Vec<u64>> {
+        let mut out = Vec::new();
+        for seq in seqs {
+            out.push(seq?.value());
+        }
+        out.reverse();
+        Ok(out)
+    };
+    let candidates: Vec<u64> = if let Some(id) = &filter.record {
+        indexed(
+            tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?
+                .get(id.as_str())?,
+        )?
     } else if let Some(account) = filter.account {
-        let index = tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?;
-        let seqs: Vec<u64> = index
-            .get(account.bytes())?
-            .map(|s| s.map(|s| s.value()))
-            .collect::<std::result::Result<_, _>>()?;
-        Box::new(seqs.into_iter().rev().map(Ok))
+        indexed(
+            tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?
+                .get(account.bytes())?,
+        )?
     } else {
-        Box::new(
-            journal
-                .range(..below)?
-                .rev()
-                .map(|row| Ok(row?.0.value())),
-        )
+        let mut all = Vec::with_capacity(journal.len()? as usize);
+        for row in journal.iter()?.rev() {
+            all.push(row?.0.value());
+        }
+        all
     };
     let mut out = Vec::new();
+    let mut total = 0;
     for seq in candidates {
-        let seq = seq?;
-        if seq >= below {
-            continue;
-        }
         let Some(value) = journal.get(seq)? else {
             continue;
         };
         let stored = read(seq, value.value())?;
         if filter.passed(&stored.entry) {
-            return Ok((out, None));
+            break;
         }
         if filter.admits(&stored.entry) {
-            if out.len() == limit {
-                return Ok((out, Some(seq + 1)));
+            if total >= skip as u64 && out.len() < take {
+                out.push(stored);
             }
-            out.push(stored);
+            total += 1;
         }
     }
-    Ok((out, None))
+    Ok((out, total))
 }
 
 /// The entries at or after `since` and before `until`, oldest first (an export).
@@ -406,7 +420,10 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
         };
         let hash: [u8; 32] = Sha256::digest(canonical).into();
         if hash != stored {
-            return broken(seq, format!("entry {seq} was changed (its hash does not match its bytes)"));
+            return broken(
+                seq,
+                format!("entry {seq} was changed (its hash does not match its bytes)"),
+            );
         }
         let Ok(entry) = serde_json::from_slice::<Entry>(canonical) else {
             return broken(seq, format!("entry {seq} cannot be read"));
@@ -415,7 +432,10 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
             return broken(seq, format!("entry {seq} carries the number {}", entry.seq));
         }
         if entry.prev != hex(&prev) {
-            return broken(seq, format!("entry {seq} does not link to entry {}", seq - 1));
+            return broken(
+                seq,
+                format!("entry {seq} does not link to entry {}", seq - 1),
+            );
         }
         prev = hash;
         expected += 1;
@@ -423,10 +443,19 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
     let (head_seq, head_hash) = head(tx)?;
     let last = expected - 1;
     if head_seq > last {
-        return broken(last + 1, format!("entry {} is missing (the journal ends at {last}, its head names {head_seq})", last + 1));
+        return broken(
+            last + 1,
+            format!(
+                "entry {} is missing (the journal ends at {last}, its head names {head_seq})",
+                last + 1
+            ),
+        );
     }
     if head_seq != last || head_hash != prev {
-        return broken(last, format!("entry {last} is not the head the journal names"));
+        return broken(
+            last,
+            format!("entry {last} is not the head the journal names"),
+        );
     }
     Ok(Verdict::Intact {
         entries: last,

@@ -43,7 +43,9 @@ impl<'t> LedgerTables<'t> {
         let bytes = encode("spools", spool)?;
         let old = self.spools.insert(spool.id.bytes(), bytes.as_slice())?;
         if self.txn.is_recording() {
-            let old = old.map(|v| decode::<Spool>("spools", v.value())).transpose()?;
+            let old = old
+                .map(|v| decode::<Spool>("spools", v.value()))
+                .transpose()?;
             self.txn.note("spools", spool.id, old.as_ref(), Some(spool));
         }
         Ok(())
@@ -69,7 +71,8 @@ impl<'t> LedgerTables<'t> {
         if let Some(key) = movement.operation_key {
             self.keys.insert(key.bytes(), movement.id.bytes())?;
         }
-        self.txn.note("movements", movement.id, None, Some(movement));
+        self.txn
+            .note("movements", movement.id, None, Some(movement));
         Ok(())
     }
 }

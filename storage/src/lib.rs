@@ -23,8 +23,8 @@ pub mod records;
 pub mod repo;
 mod schema;
 mod store;
-mod write;
 pub mod tables;
+mod write;
 
 pub use backend::SharedBackend;
 pub use codec::{decimal_parts, decode, decode_compact, encode, encode_compact};

@@ -11,8 +11,8 @@ use crate::records::{
     PrinterLink, Quote, Series, Session, Settings, Spool, SpoolLink, SpoolmgrOperation,
     StandingAlerts, Wear,
 };
-use crate::{journal, tables, write};
 use crate::{Error, Id, Result, Timestamp, WriteTxn, decode, encode};
+use crate::{journal, tables, write};
 use redb::{
     Key, ReadOnlyTable, ReadTransaction, ReadableMultimapTable, ReadableTable,
     ReadableTableMetadata, Table, TableDefinition, Value, WriteTransaction,
@@ -256,9 +256,7 @@ pub fn put<R: Record>(tx: &WriteTxn, record: &R) -> Result<()> {
         let mut table = tx.open_table(R::TABLE)?;
         let old = table.insert(record.id().bytes(), bytes.as_slice())?;
         let old = match old {
-            Some(old) if R::REFERS || tx.is_recording() => {
-                Some(decode::<R>(R::NAME, old.value())?)
-            }
+            Some(old) if R::REFERS || tx.is_recording() => Some(decode::<R>(R::NAME, old.value())?),
             _ => None,
         };
         tx.note(R::NAME, record.id(), old.as_ref(), Some(record));
@@ -420,11 +418,7 @@ pub fn index_put(
 }
 
 /// Removes `key` from unique index `def`.
-pub fn index_remove(
-    tx: &WriteTxn,
-    def: TableDefinition<&str, [u8; 16]>,
-    key: &str,
-) -> Result<()> {
+pub fn index_remove(tx: &WriteTxn, def: TableDefinition<&str, [u8; 16]>, key: &str) -> Result<()> {
     tx.open_table(def)?.remove(key)?;
     Ok(())
 }
@@ -595,7 +589,12 @@ pub fn set_last_backup(tx: &WriteTxn, at: Timestamp) -> Result<()> {
         .insert(LAST_BACKUP_KEY, at.0.max(0) as u64)?
         .map(|v| v.value());
     let named = |at: u64| serde_json::json!({ "last_backup_at": at });
-    tx.note("backups", LAST_BACKUP_KEY, old.map(named).as_ref(), Some(&named(at.0.max(0) as u64)));
+    tx.note(
+        "backups",
+        LAST_BACKUP_KEY,
+        old.map(named).as_ref(),
+        Some(&named(at.0.max(0) as u64)),
+    );
     Ok(())
 }
 
@@ -776,7 +775,12 @@ pub fn put_session(tx: &WriteTxn, token_hash: [u8; 32], session: &Session) -> Re
         .insert(token_hash, bytes.as_slice())?
         .map(|v| decode::<Session>("sessions", v.value()))
         .transpose()?;
-    tx.note("sessions", session_handle(token_hash), old.as_ref(), Some(session));
+    tx.note(
+        "sessions",
+        session_handle(token_hash),
+        old.as_ref(),
+        Some(session),
+    );
     Ok(())
 }
 
@@ -829,12 +833,7 @@ pub fn meter_hour(tx: &impl Tx, meter: Id, hour: u64) -> Result<MeterHour> {
 
 /// Stores `readings` as `meter`'s `hour`.
 /// Errors: a counter beyond the row's range ([`crate::records::OutOfRange`]) as a codec error.
-pub fn put_meter_hour(
-    tx: &WriteTxn,
-    meter: Id,
-    hour: u64,
-    readings: &MeterHour,
-) -> Result<()> {
+pub fn put_meter_hour(tx: &WriteTxn, meter: Id, hour: u64, readings: &MeterHour) -> Result<()> {
     let bytes = readings.encode().map_err(|_| out_of_range())?;
     let old = tx
         .open_table(tables::METER_READINGS)?
@@ -852,7 +851,12 @@ pub fn put_meter_hour(
             })
         };
         let id = format!("{meter}/{hour}");
-        tx.note("meter_readings", id, old.as_ref().map(summary).as_ref(), Some(&summary(readings)));
+        tx.note(
+            "meter_readings",
+            id,
+            old.as_ref().map(summary).as_ref(),
+            Some(&summary(readings)),
+        );
     }
     Ok(())
 }

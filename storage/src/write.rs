@@ -204,7 +204,32 @@ fn diff(path: &str, before: &Json, after: &Json, out: &mut Vec<FieldChange>) {
                 diff(&join(&index.to_string()), b, a, out);
             }
         }
-        _ => out.push(FieldChange::plain(path, before, after)),
+        _ => out.push(FieldChange::plain(
+            path,
+            &scrubbed(before),
+            &scrubbed(after),
+        )),
+    }
+}
+
+/// `value` with every secret inside it (at any depth) replaced by `"(secret)"`: a list or object
+/// shown whole (a webhook added to the list) must not carry its token.
+fn scrubbed(value: &Json) -> Json {
+    match value {
+        Json::Object(map) => Json::Object(
+            map.iter()
+                .map(|(key, v)| {
+                    let v = if SECRET_FIELDS.contains(&key.as_str()) && !v.is_null() {
+                        Json::String("(secret)".into())
+                    } else {
+                        scrubbed(v)
+                    };
+                    (key.clone(), v)
+                })
+                .collect(),
+        ),
+        Json::Array(items) => Json::Array(items.iter().map(scrubbed).collect()),
+        other => other.clone(),
     }
 }
 
@@ -258,6 +283,20 @@ mod tests {
         assert!(changed[2].secret && changed[2].before.is_none() && changed[2].after.is_none());
         let text = serde_json::to_string(&changed).unwrap();
         assert!(!text.contains("s1") && !text.contains("s2"), "{text}");
+    }
+
+    #[test]
+    fn a_list_shown_whole_carries_no_secret_of_its_items() {
+        let before = json!({"webhooks": []});
+        let after = json!({"webhooks": [{"url": "http://a", "token": "s3", "headers": {"credential": "s4"}}]});
+        let changed = fields(&before, &after);
+        assert_eq!(changed.len(), 1);
+        let text = serde_json::to_string(&changed).unwrap();
+        assert!(!text.contains("s3") && !text.contains("s4"), "{text}");
+        assert!(
+            text.contains("http://a") && text.contains("(secret)"),
+            "{text}"
+        );
     }
 
     #[test]

@@ -15,6 +15,7 @@ mod health;
 mod integration_settings;
 mod inventory;
 mod invoices;
+mod journal;
 mod maintenance;
 mod metered;
 mod meters;

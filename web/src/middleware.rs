@@ -11,6 +11,7 @@ use actix_web::http::{Method, StatusCode};
 use actix_web::middleware::{DefaultHeaders, Next};
 use actix_web::{Error, HttpMessage, web};
 use actors::metrics::metrics;
+use actors::runtime::acting;
 use std::time::Instant;
 
 /// Routes a `HEAD` request as the `GET` of the same path (RFC 9110, 9.3.2: the same status and
@@ -50,7 +51,8 @@ pub async fn request_id(
     let method = req.method().clone();
     let path = req.path().to_string();
 
-    let mut response = match next.call(req).await {
+    // Every request acts as "web" until its session names an account (`session::CurrentUser`).
+    let mut response = match acting::acting_as(acting::system("web"), next.call(req)).await {
         Ok(res) => match res
             .response()
             .error()

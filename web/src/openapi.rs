@@ -43,6 +43,7 @@ use utoipa::{Modify, OpenApi};
         (name = "maintenance", description = "Wear of printers and components, maintenance tasks"),
         (name = "meters", description = "Printers' energy meters: the link, live and kept readings"),
         (name = "alerts", description = "Alerts standing now, their thresholds, MQTT channel and webhooks"),
+        (name = "journal", description = "The hash-chained record of every change: who changed what, when, before and after; its export"),
     ),
     modifiers(&SessionCookie)
 )]

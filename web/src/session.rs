@@ -12,8 +12,10 @@ use actix_web::cookie::{Cookie, SameSite, time::Duration};
 use actix_web::dev::Payload;
 use actix_web::{FromRequest, HttpMessage, HttpRequest, web};
 use actors::accounts;
+use actors::runtime::acting;
 use futures_util::future::LocalBoxFuture;
 use storage::Timestamp;
+use storage::journal::Who;
 use storage::records::Account;
 
 /// Name of the session cookie (spec, Authentication 1).
@@ -58,6 +60,8 @@ impl FromRequest for CurrentUser {
         Box::pin(async move {
             let user = Self::resolve(state, token).await?;
             req.extensions_mut().insert(SessionAccount(user.account.id));
+            // The journal names the session's account as the author of what it sends.
+            acting::act_as(Who::Account(user.account.id));
             Ok(user)
         })
     }

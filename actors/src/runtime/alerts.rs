@@ -8,6 +8,7 @@
 //! On MQTT it also keeps printcost's levels ([`crate::alerts::mqtt`]) published, only when they
 //! change, and their Home Assistant discovery announced.
 
+use super::acting::{acting_as, system};
 use super::reader::Reader;
 use super::writer::Writers;
 use crate::alerts::channels::{Channels, MqttTarget, settle};
@@ -69,11 +70,11 @@ impl Engine {
                 }
             };
             let work = reading.map(|r| engine.apply(r, now));
-            async move {
+            acting_as(system("alerts"), async move {
                 if let Some(work) = work {
                     work.await;
                 }
-            }
+            })
             .into_actor(engine)
         }));
     }

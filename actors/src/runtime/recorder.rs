@@ -10,6 +10,7 @@
 //! or changed later is subscribed when [`Recorder::reload`] is called; messages of a topic no
 //! meter is linked to any more are ignored.
 
+use super::acting::{acting_as, system};
 use super::reader::Reader;
 use super::writer::{Committed, Subscriber, Writers};
 use crate::bridge::{BridgeConfig, Incoming, MqttLink};
@@ -68,7 +69,7 @@ impl Recorder {
             bridge.clone(),
         );
         let (marks, marked) = (recorder.marks.clone(), recorder.marked.clone());
-        tokio::spawn(async move {
+        tokio::spawn(acting_as(system("meters"), async move {
             let mut keeper = Keeper::default();
             let mut routes = Routes::new();
             let mut client: Option<(MqttLink, Receiver<Incoming>)> = None;
@@ -117,7 +118,7 @@ impl Recorder {
                     tracing::warn!(error = %e, "meter readings not stored");
                 }
             }
-        });
+        }));
         recorder
     }
 

@@ -1,6 +1,7 @@
 //! The scheduler: the actor that runs the timed jobs, the nightly backup
 //! ([`crate::backup::nightly`]) and the quotes' expiry ([`crate::quotes::ExpireQuotes`]).
 
+use super::acting::{acting_as, system};
 use super::reader::Reader;
 use super::writer::Writers;
 use crate::backup::nightly::{Backups, ReadPlan};
@@ -47,16 +48,18 @@ impl Scheduler {
         self.expired_on = Some(today);
         let writers = self.writers.clone();
         ctx.spawn(
-            async move { writers.send(ExpireQuotes { today }).await }
-                .into_actor(self)
-                .map(|sent, scheduler, _| match sent {
-                    Ok(0) => {}
-                    Ok(n) => tracing::info!(quotes = n, "quotes past their validity expired"),
-                    Err(e) => {
-                        scheduler.expired_on = None;
-                        tracing::warn!(error = %e, "quotes not expired");
-                    }
-                }),
+            acting_as(system("scheduler"), async move {
+                writers.send(ExpireQuotes { today }).await
+            })
+            .into_actor(self)
+            .map(|sent, scheduler, _| match sent {
+                Ok(0) => {}
+                Ok(n) => tracing::info!(quotes = n, "quotes past their validity expired"),
+                Err(e) => {
+                    scheduler.expired_on = None;
+                    tracing::warn!(error = %e, "quotes not expired");
+                }
+            }),
         );
     }
 

@@ -1,6 +1,7 @@
 //! The integrations' background actor: the spool manager's and the printer fleet's rounds on
 //! one timer (`--spoolmgr-interval`, 60 s by default).
 
+use super::acting::{acting_as, system};
 use super::printfleet::Printfleet;
 use super::spoolmgr::Spoolmgr;
 use crate::integrations::operations::RecoverSending;
@@ -31,8 +32,8 @@ impl Timer {
             let (spoolmgr, printfleet) = (timer.spoolmgr.clone(), timer.printfleet.clone());
             ctx.wait(
                 async move {
-                    spoolmgr.round().await;
-                    printfleet.round().await;
+                    acting_as(system("spoolman"), spoolmgr.round()).await;
+                    acting_as(system("bambuddy"), printfleet.round()).await;
                 }
                 .into_actor(timer)
                 .map(|(), timer, ctx| timer.schedule(ctx)),
@@ -48,7 +49,8 @@ impl Actor for Timer {
         let writers = self.spoolmgr.writers();
         ctx.wait(
             async move {
-                match writers.send(RecoverSending).await {
+                let recover = writers.send(RecoverSending);
+                match acting_as(system("spoolman"), recover).await {
                     Ok(0) => {}
                     Ok(n) => tracing::warn!(
                         operations = n,

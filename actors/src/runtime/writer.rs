@@ -31,17 +31,17 @@ use crate::command::{
     SettingsWriter,
 };
 use crate::metrics::metrics;
-use crate::runtime::acting;
 use crate::projection::PrintIndex;
+use crate::runtime::acting;
 use crate::txn::Txn;
 use crate::{Error, Result};
 use actix::prelude::*;
+use jiff::tz::TimeZone;
 use prometheus::IntGauge;
 use std::marker::PhantomData;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, RwLock};
-use jiff::tz::TimeZone;
 use storage::Store;
 use storage::journal::Who;
 use storage::records::Print;

@@ -13,10 +13,12 @@ use actors::accounts::{
     self, CloseSession, FindByEmail, NewAccount, OpenSession, SetLocale, SetPassword,
 };
 use actors::passwords;
+use actors::runtime::acting;
 use actors::setup::{Initialized, RunSetup, Setup};
 use actors::values::{Amount, Currency, Email, Locale, Name, Password};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
+use storage::journal::Who;
 use storage::records::{Account, Role};
 use utoipa::ToSchema;
 
@@ -318,6 +320,8 @@ pub async fn run_login(
     };
     state.throttle.succeeded(&email, &address);
     let (token, token_hash) = accounts::new_session_token()?;
+    // The password is checked: the session is the account's own act.
+    acting::act_as(Who::Account(account.id));
     state
         .send(OpenSession {
             account_id: account.id,

@@ -16,6 +16,7 @@ pub mod health;
 pub mod integration_settings;
 pub mod inventory;
 pub mod invoices;
+pub mod journal;
 pub mod labour_rates;
 pub mod maintenance;
 pub mod manufacturers;
@@ -112,7 +113,8 @@ pub fn configure(cfg: &mut impl routes::Routes) {
             .with(invoices::configure)
             .with(maintenance::configure)
             .with(meters::configure)
-            .with(power::configure);
+            .with(power::configure)
+            .with(journal::configure);
     })
     .access(Access::ANYONE, |cfg| {
         cfg.add(search::search)
@@ -120,6 +122,8 @@ pub fn configure(cfg: &mut impl routes::Routes) {
             .add(version::version_latest);
     })
     .access(Access::OWNER, |cfg| {
-        cfg.with(backup::configure).with(accounts::configure);
+        cfg.with(backup::configure)
+            .with(accounts::configure)
+            .with(journal::configure_export);
     });
 }

@@ -36,6 +36,13 @@ pub fn date(text: &str) -> Result<Option<jiff::civil::Date>, Refusal> {
         .map_err(|_| Refusal("errors.invalidDate"))
 }
 
+/// An instant, RFC 3339 with an offset (`2026-11-28T12:00:00Z`). Errors: `errors.invalidDate`.
+pub fn instant(text: &str) -> Result<Option<jiff::Timestamp>, Refusal> {
+    text.parse()
+        .map(Some)
+        .map_err(|_| Refusal("errors.invalidDate"))
+}
+
 /// A whole number in `MIN..=MAX`. Errors: `errors.invalidType`, `errors.outOfRange`.
 pub fn number<const MIN: u32, const MAX: u32>(text: &str) -> Result<Option<u32>, Refusal> {
     let n: u64 = text.parse().map_err(|_| Refusal("errors.invalidType"))?;

@@ -1,0 +1,203 @@
+//! The journal (issue 48): every committed command appends one entry, naming who made the
+//! change and the fields it changed; secrets only "changed"; the chain's hashes link; the
+//! export hands an auditor the entries with their canonical text and the head.
+
+use crate::spools::{filament, spool};
+use crate::support::{PASSWORD, TestApp, assert_field_error};
+use serde_json::{Value, json};
+use sha2::{Digest, Sha256};
+
+fn sha256_hex(text: &str) -> String {
+    Sha256::digest(text.as_bytes())
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
+async fn owner_id(app: &TestApp) -> String {
+    let session: Value = app.get("/api/auth/session").await.json().await.unwrap();
+    session["user"]["id"].as_str().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn each_change_names_its_author_its_command_and_the_fields_before_and_after() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let owner = owner_id(&app).await;
+    let customer = app
+        .create("/api/customers", &json!({"name": "Jane Doe"}))
+        .await;
+    let id = customer["id"].as_str().unwrap();
+    let res = app
+        .patch(
+            &format!("/api/customers/{id}"),
+            &json!({"name": "Jane Roe"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+
+    let page = app.json(&format!("/api/journal?record={id}")).await;
+    assert_eq!(page["total"], 2, "{page}");
+    let (changed, created) = (&page["items"][0], &page["items"][1]);
+    assert!(
+        changed["seq"].as_u64() > created["seq"].as_u64(),
+        "newest first"
+    );
+    assert_eq!(changed["who"], json!({"account": owner}));
+    assert_eq!(changed["command"], "ReplaceRecord<Customers>");
+    let touched = &changed["records"][0];
+    assert_eq!(
+        (touched["kind"].as_str(), touched["change"].as_str()),
+        (Some("customers"), Some("CHANGED"))
+    );
+    let name = touched["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "name")
+        .expect("the name's change");
+    assert_eq!(
+        (&name["before"], &name["after"]),
+        (&json!("Jane Doe"), &json!("Jane Roe"))
+    );
+    assert_eq!(created["records"][0]["change"], "CREATED");
+    assert_eq!(created["command"], "CreateRecord<Customers>");
+    assert!(changed["at"].as_str().unwrap().ends_with('Z'));
+    assert!(!changed["local"].as_str().unwrap().is_empty());
+
+    // A movement names its spool's change and itself; filtered by kind and by account.
+    let filament = filament(&app).await;
+    let spool = spool(&app, &filament, "J-01", "20", "1000").await;
+    let spool_id = spool["id"].as_str().unwrap();
+    let res = app
+        .post(
+            &format!("/api/spools/{spool_id}/movements"),
+            &json!({"kind": "CORRECTION", "grams": "-300", "note": "weighed"}),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let moved = app.json("/api/journal?kind=movements&pageSize=1").await;
+    let entry = &moved["items"][0];
+    assert_eq!(entry["command"], "BookMovement");
+    assert_eq!(entry["who"]["account"], owner.as_str());
+    let kinds: Vec<&str> = entry["records"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["kind"].as_str().unwrap())
+        .collect();
+    assert!(
+        kinds.contains(&"spools") && kinds.contains(&"movements"),
+        "{kinds:?}"
+    );
+    let mine = app
+        .json(&format!("/api/journal?account={owner}&pageSize=100"))
+        .await;
+    let all = app.json("/api/journal?pageSize=100").await;
+    let total = all["total"].as_u64().unwrap();
+    assert_eq!(
+        mine["total"].as_u64(),
+        Some(total - 1),
+        "every change but the setup is the owner's"
+    );
+    let first = &all["items"][total as usize - 1];
+    assert_eq!(
+        (&first["seq"], &first["command"]),
+        (&json!(1), &json!("RunSetup"))
+    );
+    assert_eq!(
+        first["who"],
+        json!({"system": "web"}),
+        "setup runs before any session"
+    );
+}
+
+#[actix_web::test]
+async fn a_secret_is_only_said_to_have_changed() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let hook = app
+        .create(
+            "/api/settings/alerts/webhooks",
+            &json!({"name": "ntfy", "url": "http://ntfy.lan/shop", "form": "NTFY", "kinds": ["LOW_STOCK"], "token": "tk_journal-secret"}),
+        )
+        .await;
+    assert!(hook["id"].is_string());
+    let res = app
+        .patch(
+            "/api/auth/password",
+            &json!({"currentPassword": PASSWORD, "newPassword": "another long password"}),
+        )
+        .await;
+    assert!(res.status().is_success(), "{}", res.status());
+    let text = app.get("/api/journal/export").await.text().await.unwrap();
+    assert!(
+        !text.contains("tk_journal-secret"),
+        "the token is in the journal"
+    );
+    assert!(
+        !text.contains("$argon2"),
+        "a password hash is in the journal"
+    );
+    let all = app.json("/api/journal?kind=accounts").await;
+    let secret = all["items"][0]["records"][0]["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "password_hash")
+        .cloned()
+        .expect("the password's change");
+    assert_eq!(secret, json!({"path": "password_hash", "secret": true}));
+}
+
+#[actix_web::test]
+async fn the_export_links_every_entry_to_the_one_before_and_names_the_head() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    for name in ["A", "B", "C"] {
+        app.create("/api/customers", &json!({"name": name})).await;
+    }
+    let export: Value = app.json("/api/journal/export").await;
+    let entries = export["entries"].as_array().unwrap();
+    assert!(entries.len() >= 4, "setup and three customers");
+    let mut prev = "0".repeat(64);
+    for (n, entry) in entries.iter().enumerate() {
+        assert_eq!(entry["seq"], n as u64 + 1);
+        assert_eq!(entry["prev"], prev.as_str(), "entry {} links", n + 1);
+        let canonical = entry["canonical"].as_str().unwrap();
+        assert_eq!(entry["hash"], sha256_hex(canonical).as_str());
+        prev = sha256_hex(canonical);
+    }
+    assert_eq!(export["head"], json!({"seq": entries.len(), "hash": prev}));
+
+    let csv = app.get("/api/journal/export?format=csv").await;
+    assert_eq!(csv.status(), 200);
+    let head = csv.headers()["x-journal-head"]
+        .to_str()
+        .unwrap()
+        .to_string();
+    assert_eq!(head, format!("{} {prev}", entries.len()));
+    let body = csv.text().await.unwrap();
+    assert_eq!(
+        body.lines().count(),
+        entries.len() + 1,
+        "a header and a row each"
+    );
+
+    // A range: only the entries of it.
+    let none = app
+        .json("/api/journal/export?until=2000-01-01T00:00:00Z")
+        .await;
+    assert_eq!(none["entries"], json!([]));
+    assert_eq!(
+        none["head"]["seq"],
+        entries.len(),
+        "the head is the journal's"
+    );
+    assert_field_error(
+        app.get("/api/journal?since=yesterday").await,
+        "since",
+        "errors.invalidDate",
+    )
+    .await;
+}
