@@ -119,12 +119,32 @@ pub enum Command {
         /// The backup to restore.
         file: PathBuf,
     },
+    /// The record of every change (Settings › Journal).
+    Journal {
+        /// What to do with it.
+        #[command(subcommand)]
+        command: JournalCommand,
+    },
     /// Write the manual pages of `printcost`, its commands and `modbus-mqtt-bridge` into DIR
     /// (packaging).
     #[command(hide = true)]
     ManualPages {
         /// The folder.
         dir: PathBuf,
+    },
+}
+
+/// `printcost journal …`.
+#[derive(Debug, Clone, clap::Subcommand)]
+pub enum JournalCommand {
+    /// Check the journal's hash chain, service stopped or running: every entry whole, numbered in
+    /// turn and linked to the one before, the last one the head. Names the first broken entry
+    /// and exits 1 when there is one. While the service runs, it is asked (through the data
+    /// folder's `control.json`).
+    Verify {
+        /// Check this database file (a backup, a copy) instead of the data folder's.
+        #[arg(long)]
+        file: Option<PathBuf>,
     },
 }
 

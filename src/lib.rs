@@ -9,15 +9,18 @@
 //! system arbiter.
 
 pub mod cli;
+pub mod control;
 
 use ::web::release::LatestVersion;
 use ::web::state::{AppState, WebConfig};
 use actix_web::HttpServer;
 use actix_web::dev::Server;
 use actix_web::web::Data;
+use actors::accounts::new_session_token;
 use actors::bridge::{self, BridgeConfig, Running};
 use actors::integrations::settings;
 use actors::runtime::{self, Appliance};
+use control::Control;
 use std::net::{SocketAddr, TcpListener};
 use std::path::PathBuf;
 use std::time::Duration;
@@ -116,6 +119,9 @@ pub enum StartError {
     /// The appliance's actors could not start (the bridge, the webhooks' client).
     #[error("{0}")]
     Appliance(#[from] runtime::StartError),
+    /// No control token could be drawn (the random source failed).
+    #[error("no control token: {0}")]
+    Control(String),
     /// The listen address could not be bound.
     #[error("cannot listen on {address}: {source}")]
     Listen {
@@ -150,6 +156,8 @@ pub struct Application {
     address: SocketAddr,
     arbiters: Vec<actix::Arbiter>,
     bridge: Option<Running>,
+    /// Where the control file was written (removed at stop).
+    data_dir: PathBuf,
 }
 
 impl Application {
@@ -178,6 +186,8 @@ impl Application {
             appliance.bridge.take(),
             std::mem::take(&mut appliance.arbiters),
         );
+        let (control_token, control_hash) =
+            new_session_token().map_err(|e| StartError::Control(e.to_string()))?;
         let secure_cookies = config
             .public_origins
             .iter()
@@ -200,6 +210,7 @@ impl Application {
                 session_ttl_seconds: i64::from(config.session_ttl_hours) * 3600,
                 secure_cookies,
                 integrations: config.integrations.clone(),
+                control_token_hash: Some(control_hash),
             },
             throttle: Default::default(),
             sessions: Default::default(),
@@ -213,6 +224,14 @@ impl Application {
             source,
         };
         let address = listener.local_addr().map_err(listen_error)?;
+        let control = Control {
+            url: control::local_url(address),
+            token: control_token,
+        };
+        if let Err(e) = control::write(&config.data_dir, &control) {
+            // Only `printcost journal verify` beside a running service needs it.
+            tracing::warn!(dir = %config.data_dir.display(), error = %e, "no control file");
+        }
         let doc = Data::new(::web::OpenApiJson::default());
         let server = HttpServer::new(move || ::web::app(state.clone(), doc.clone()))
             .workers(config.workers.max(1))
@@ -226,6 +245,7 @@ impl Application {
             address,
             arbiters,
             bridge,
+            data_dir: config.data_dir.clone(),
         })
     }
 
@@ -246,6 +266,7 @@ impl Application {
     pub async fn run_until_stopped(self) -> std::io::Result<()> {
         let served = self.server.await;
         runtime::stop(self.bridge.as_ref(), self.arbiters).await;
+        control::remove(&self.data_dir);
         tracing::info!("stopped; database closed");
         served
     }

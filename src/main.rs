@@ -6,13 +6,15 @@ use actors::passwords;
 use actors::runtime::writer;
 use actors::values;
 use clap::Parser;
-use printcost::cli::{Cli, Command, write_manual_pages};
+use printcost::cli::{Cli, Command, JournalCommand, write_manual_pages};
+use printcost::control;
 use printcost::{Application, Config, open_store};
 use std::io::BufRead;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::str::FromStr;
 use storage::backup as store_backup;
+use storage::journal::{self, Verdict};
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
@@ -22,6 +24,9 @@ fn main() -> ExitCode {
         Some(Command::ResetPassword { email }) => reset_password(&cli.config(), email),
         Some(Command::Backup { file }) => backup(&cli.config(), file),
         Some(Command::Restore { file }) => restore(&cli.config(), file),
+        Some(Command::Journal {
+            command: JournalCommand::Verify { file },
+        }) => verify_journal(&cli.config(), file.as_deref()),
         Some(Command::ManualPages { dir }) => manual_pages(dir),
     };
     match result {
@@ -105,4 +110,70 @@ fn restore(config: &Config, file: &std::path::Path) -> Result<(), String> {
         );
     }
     Ok(())
+}
+
+/// `printcost journal verify`: the file itself when no service holds it, else the running
+/// service (its control file names where and with which token). Exit 1 on a broken chain.
+fn verify_journal(config: &Config, file: Option<&std::path::Path>) -> Result<(), String> {
+    let path = file.map_or_else(
+        || config.data_dir.join(printcost::DATABASE_FILE),
+        PathBuf::from,
+    );
+    let verdict = match journal::verify_file(&path) {
+        Ok(Some(verdict)) => verdict,
+        Ok(None) if file.is_none() => ask_the_service(config)?,
+        Ok(None) => return Err(format!("{} is open in a running service", path.display())),
+        Err(e) => {
+            // A file whose writer was killed needs redb's repair, which opening it does.
+            tracing::debug!(error = %e, "read-only open refused; opening the store");
+            let store = storage::Store::open(&path, config.store_options())
+                .map_err(|e| format!("cannot open {}: {e}", path.display()))?;
+            let txn = store.begin_read().map_err(|e| e.to_string())?;
+            journal::verify(&txn).map_err(|e| e.to_string())?
+        }
+    };
+    match verdict {
+        Verdict::Intact { entries, head } => {
+            println!("The journal is intact: {entries} entries, head {head}.");
+            Ok(())
+        }
+        Verdict::Broken { seq, reason } => {
+            Err(format!("the journal is broken at entry {seq}: {reason}"))
+        }
+    }
+}
+
+/// Asks the running service to check its journal (`GET /api/journal/verify`).
+fn ask_the_service(config: &Config) -> Result<Verdict, String> {
+    let control = control::read(&config.data_dir).map_err(|e| {
+        format!(
+            "the database is in use, and {} cannot be read ({e}): run this as the service's user",
+            control::path(&config.data_dir).display()
+        )
+    })?;
+    let url = format!("{}/api/journal/verify", control.url);
+    let answer: serde_json::Value = actix_web::rt::System::new()
+        .block_on(async {
+            let response = reqwest::Client::new()
+                .get(&url)
+                .bearer_auth(&control.token)
+                .send()
+                .await?
+                .error_for_status()?;
+            response.json().await
+        })
+        .map_err(|e| format!("the running service did not answer {url}: {e}"))?;
+    let number = |key: &str| answer[key].as_u64().unwrap_or(0);
+    let text = |key: &str| answer[key].as_str().unwrap_or_default().to_string();
+    Ok(if answer["intact"] == true {
+        Verdict::Intact {
+            entries: number("entries"),
+            head: text("head"),
+        }
+    } else {
+        Verdict::Broken {
+            seq: number("brokenSeq"),
+            reason: text("reason"),
+        }
+    })
 }

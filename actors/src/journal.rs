@@ -7,6 +7,7 @@
 use crate::Result;
 use crate::command::{Query, Snapshot};
 use crate::list::Page;
+use storage::hex;
 use storage::journal::{self, Filter, Stored, Verdict};
 
 /// A page of the journal, newest first: `page` (one-based) of `page_size` entries that `filter`
@@ -67,7 +68,7 @@ impl Query for JournalExport {
         Ok(Export {
             entries,
             head_seq,
-            head_hash: journal::hex(&head_hash),
+            head_hash: hex(&head_hash),
         })
     }
 }

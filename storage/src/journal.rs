@@ -19,10 +19,10 @@
 //! its `hash`, and equals the next entry's `prev` (docs/journal.md).
 
 use crate::repo::Tx;
-use crate::{Error, Id, Result, WriteTxn, tables};
+pub use crate::write::{Change, FieldChange, Touched};
+use crate::{Error, Id, Result, WriteTxn, hex, tables};
 use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
 use serde::{Deserialize, Serialize};
-use serde_json::Value as Json;
 use sha2::{Digest, Sha256};
 
 /// Who made a change.
@@ -35,74 +35,6 @@ pub enum Who {
     /// (`spoolman`, `bambuddy`), the backup `scheduler`, the `meters` recorder, the `alerts`
     /// engine, a command-line tool (`cli`), or a request without a session (`web`: setup, login).
     System(String),
-}
-
-/// How a touched record changed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub enum Change {
-    /// It did not exist before.
-    Created,
-    /// It existed and exists, with other values.
-    Changed,
-    /// It existed and is gone.
-    Deleted,
-}
-
-/// A field that changed: its path in the record's stored form (`parts.0.grams`), its value before
-/// and after (absent: the field did not exist or was empty), or only that it changed (a secret).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct FieldChange {
-    /// The field's path: names of members, and indexes of lists of unchanged length, joined by
-    /// dots.
-    pub path: String,
-    /// The value before.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub before: Option<Json>,
-    /// The value after.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub after: Option<Json>,
-    /// True for a secret: neither value is kept.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub secret: bool,
-}
-
-impl FieldChange {
-    /// A field that changed from `before` to `after` (a JSON `null` is kept as absent).
-    pub(crate) fn plain(path: &str, before: &Json, after: &Json) -> FieldChange {
-        let kept = |v: &Json| (!v.is_null()).then(|| v.clone());
-        FieldChange {
-            path: path.to_string(),
-            before: kept(before),
-            after: kept(after),
-            secret: false,
-        }
-    }
-
-    /// A secret field that changed.
-    pub(crate) fn secret(path: String) -> FieldChange {
-        FieldChange {
-            path,
-            before: None,
-            after: None,
-            secret: true,
-        }
-    }
-}
-
-/// A record a command touched.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub struct Touched {
-    /// Its kind: the table it lives in (`spools`, `movements`, `prints`, `settings`, …).
-    pub kind: String,
-    /// Its id (a UUID, or the name of a single row such as `pricing`).
-    pub id: String,
-    /// How it changed.
-    pub change: Change,
-    /// The fields that changed.
-    pub fields: Vec<FieldChange>,
 }
 
 /// One entry of the journal, as encoded and hashed (member order is the canonical order).
@@ -154,15 +86,6 @@ pub struct Draft {
 /// The hash before the first entry.
 pub const GENESIS: [u8; 32] = [0; 32];
 const HEAD_KEY: &str = "head";
-
-/// Lower-case hex of `bytes`.
-pub fn hex(bytes: &[u8]) -> String {
-    use std::fmt::Write;
-    bytes.iter().fold(String::with_capacity(64), |mut s, b| {
-        let _ = write!(s, "{b:02x}");
-        s
-    })
-}
 
 /// The last entry's number and hash (`(0, GENESIS)` while the journal is empty).
 pub fn head(tx: &impl Tx) -> Result<(u64, [u8; 32])> {
@@ -461,4 +384,128 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
         entries: last,
         head: hex(&prev),
     })
+}
+
+/// Checks the chain of the database file at `path` without writing to it ([`verify`]); `None`
+/// when another process (a running service) holds the file. A file written by a build before
+/// the journal (schema 13 or older) has an empty, intact journal.
+///
+/// Errors: the file cannot be read as a database (a file whose last writer was killed is
+/// refused as needing repair: open it as a store first, which repairs it).
+pub fn verify_file(path: &std::path::Path) -> Result<Option<Verdict>> {
+    let db = match redb::ReadOnlyDatabase::open(path) {
+        Ok(db) => db,
+        Err(redb::DatabaseError::DatabaseAlreadyOpen) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let txn = redb::ReadableDatabase::begin_read(&db)?;
+    match txn.open_table(tables::JOURNAL) {
+        Err(redb::TableError::TableDoesNotExist(_)) => {
+            return Ok(Some(Verdict::Intact {
+                entries: 0,
+                head: hex(&GENESIS),
+            }));
+        }
+        Err(e) => return Err(e.into()),
+        Ok(_) => {}
+    }
+    verify(&txn).map(Some)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Store, StoreOptions};
+
+    fn draft(n: usize) -> Draft {
+        Draft {
+            at: jiff::Timestamp::from_second(1_800_000_000 + n as i64).unwrap(),
+            time_zone: jiff::tz::TimeZone::UTC,
+            who: Who::System("test".into()),
+            command: format!("Command{n}"),
+            records: vec![Touched {
+                kind: "customers".into(),
+                id: format!("c{n}"),
+                change: Change::Created,
+                fields: Vec::new(),
+            }],
+        }
+    }
+
+    /// A store with `n` entries.
+    fn journal_of(n: usize) -> (tempfile::TempDir, Store) {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::open(&dir.path().join("db.redb"), StoreOptions::default()).unwrap();
+        for k in 1..=n {
+            let txn = store.begin_write().unwrap();
+            assert_eq!(append(&txn, draft(k)).unwrap(), Some(k as u64));
+            txn.commit().unwrap();
+        }
+        (dir, store)
+    }
+
+    fn verdict(store: &Store) -> Verdict {
+        verify(&store.begin_read().unwrap()).unwrap()
+    }
+
+    fn remove_entry(store: &Store, seq: u64) {
+        let txn = store.begin_write().unwrap();
+        txn.open_table(tables::JOURNAL)
+            .unwrap()
+            .remove(seq)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+
+    #[test]
+    fn an_intact_chain_names_its_head_and_an_entry_that_touched_nothing_is_not_appended() {
+        let (_dir, store) = journal_of(3);
+        let (seq, hash) = head(&store.begin_read().unwrap()).unwrap();
+        assert_eq!(
+            verdict(&store),
+            Verdict::Intact {
+                entries: 3,
+                head: hex(&hash)
+            }
+        );
+        assert_eq!(seq, 3);
+        let txn = store.begin_write().unwrap();
+        let mut empty = draft(4);
+        empty.records.clear();
+        assert_eq!(append(&txn, empty).unwrap(), None);
+    }
+
+    #[test]
+    fn a_missing_entry_in_the_middle_or_at_the_end_is_named() {
+        let (_dir, store) = journal_of(4);
+        remove_entry(&store, 2);
+        assert!(
+            matches!(verdict(&store), Verdict::Broken { seq: 2, reason } if reason.contains("missing"))
+        );
+        let (_dir, store) = journal_of(4);
+        remove_entry(&store, 4);
+        assert!(
+            matches!(verdict(&store), Verdict::Broken { seq: 4, reason } if reason.contains("missing"))
+        );
+    }
+
+    #[test]
+    fn an_entry_rewritten_with_a_fresh_hash_breaks_the_next_ones_link() {
+        let (_dir, store) = journal_of(3);
+        let txn = store.begin_write().unwrap();
+        {
+            let mut table = txn.open_table(tables::JOURNAL).unwrap();
+            let value = table.get(2).unwrap().unwrap().value().to_vec();
+            let text = String::from_utf8(value[32..].to_vec())
+                .unwrap()
+                .replace("Command2", "Command9");
+            let hash: [u8; 32] = Sha256::digest(text.as_bytes()).into();
+            let forged = [hash.as_slice(), text.as_bytes()].concat();
+            table.insert(2, forged.as_slice()).unwrap();
+        }
+        txn.commit().unwrap();
+        assert!(
+            matches!(verdict(&store), Verdict::Broken { seq: 3, reason } if reason.contains("does not link"))
+        );
+    }
 }

@@ -27,7 +27,7 @@ pub mod tables;
 mod write;
 
 pub use backend::SharedBackend;
-pub use codec::{decimal_parts, decode, decode_compact, encode, encode_compact};
+pub use codec::{decimal_parts, decode, decode_compact, encode, encode_compact, hex};
 pub use error::{Error, Result};
 pub use ids::{Id, Timestamp};
 pub use schema::{SCHEMA_VERSION, legacy};

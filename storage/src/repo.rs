@@ -12,7 +12,7 @@ use crate::records::{
     StandingAlerts, Wear,
 };
 use crate::{Error, Id, Result, Timestamp, WriteTxn, decode, encode};
-use crate::{journal, tables, write};
+use crate::{hex, tables, write};
 use redb::{
     Key, ReadOnlyTable, ReadTransaction, ReadableMultimapTable, ReadableTable,
     ReadableTableMetadata, Table, TableDefinition, Value, WriteTransaction,
@@ -43,6 +43,17 @@ impl Tx for ReadTransaction {
         &self,
         def: TableDefinition<K, V>,
     ) -> Result<ReadOnlyTable<K, V>> {
+        Ok(self.open_table(def)?)
+    }
+}
+
+impl Tx for WriteTxn {
+    type Table<'a, K: Key + 'static, V: Value + 'static> = Table<'a, K, V>;
+
+    fn table<K: Key + 'static, V: Value + 'static>(
+        &self,
+        def: TableDefinition<K, V>,
+    ) -> Result<Table<'_, K, V>> {
         Ok(self.open_table(def)?)
     }
 }
@@ -787,7 +798,7 @@ pub fn put_session(tx: &WriteTxn, token_hash: [u8; 32], session: &Session) -> Re
 /// How the journal and Settings › Accounts name a session: the first 8 bytes of its token's
 /// SHA-256 in hex (the token cannot be recovered from them).
 pub fn session_handle(token_hash: [u8; 32]) -> String {
-    journal::hex(&token_hash[..8])
+    hex(&token_hash[..8])
 }
 
 /// Removes the sessions for which `doomed` is true; returns how many went.

@@ -11,10 +11,9 @@
 //!
 //! Migrations and tools write through [`WriteTxn::plain`], which notes nothing.
 
-use crate::journal::{Change, FieldChange, Touched};
-use crate::repo::Tx;
 use crate::{Result, tables};
-use redb::{Key, ReadableTable, Table, TableDefinition, Value, WriteTransaction};
+use redb::{ReadableTable, WriteTransaction};
+use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value as Json;
 use std::cell::RefCell;
@@ -123,15 +122,72 @@ impl Deref for WriteTxn {
     }
 }
 
-impl Tx for WriteTxn {
-    type Table<'a, K: Key + 'static, V: Value + 'static> = Table<'a, K, V>;
+/// How a touched record changed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Change {
+    /// It did not exist before.
+    Created,
+    /// It existed and exists, with other values.
+    Changed,
+    /// It existed and is gone.
+    Deleted,
+}
 
-    fn table<K: Key + 'static, V: Value + 'static>(
-        &self,
-        def: TableDefinition<K, V>,
-    ) -> Result<Table<'_, K, V>> {
-        Ok(self.inner.open_table(def)?)
+/// A field that changed: its path in the record's stored form (`parts.0.grams`), its value before
+/// and after (absent: the field did not exist or was empty), or only that it changed (a secret).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldChange {
+    /// The field's path: names of members, and indexes of lists of unchanged length, joined by
+    /// dots.
+    pub path: String,
+    /// The value before.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub before: Option<Json>,
+    /// The value after.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<Json>,
+    /// True for a secret: neither value is kept.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub secret: bool,
+}
+
+impl FieldChange {
+    /// A field that changed from `before` to `after` (a JSON `null` is kept as absent).
+    pub(crate) fn plain(path: &str, before: &Json, after: &Json) -> FieldChange {
+        let kept = |v: &Json| (!v.is_null()).then(|| v.clone());
+        FieldChange {
+            path: path.to_string(),
+            before: kept(before),
+            after: kept(after),
+            secret: false,
+        }
     }
+
+    /// A secret field that changed.
+    pub(crate) fn secret(path: String) -> FieldChange {
+        FieldChange {
+            path,
+            before: None,
+            after: None,
+            secret: true,
+        }
+    }
+}
+
+/// A record a command touched.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Touched {
+    /// Its kind: the table it lives in (`spools`, `movements`, `prints`, `settings`, …).
+    pub kind: String,
+    /// Its id (a UUID, or the name of a single row such as `pricing`).
+    pub id: String,
+    /// How it changed.
+    pub change: Change,
+    /// The fields that changed.
+    pub fields: Vec<FieldChange>,
 }
 
 /// Field names whose values the journal never holds, only that they changed: an account's

@@ -102,7 +102,7 @@ impl Service {
         assert!(!self.child.wait().unwrap().success());
     }
 
-    fn terminate(mut self) -> std::process::ExitStatus {
+    pub fn terminate(mut self) -> std::process::ExitStatus {
         let pid = self.child.id().to_string();
         assert!(
             Command::new("kill")

@@ -2,10 +2,13 @@
 //! change and the fields it changed; secrets only "changed"; the chain's hashes link; the
 //! export hands an auditor the entries with their canonical text and the head.
 
+use crate::durability::Service;
 use crate::spools::{filament, spool};
-use crate::support::{PASSWORD, TestApp, assert_field_error};
+use crate::support::{PASSWORD, TestApp, assert_field_error, setup_body};
+use redb::ReadableTable;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
+use storage::tables;
 
 fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes())
@@ -200,4 +203,89 @@ async fn the_export_links_every_entry_to_the_one_before_and_names_the_head() {
         "errors.invalidDate",
     )
     .await;
+}
+
+fn printcost(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_printcost"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+/// Flips one byte of entry `seq`'s canonical text in the database file `path`, as an editor of
+/// the file would, leaving the stored hash as it was.
+fn flip_a_byte(path: &std::path::Path, seq: u64) {
+    let db = redb::Database::open(path).unwrap();
+    let txn = db.begin_write().unwrap();
+    {
+        let mut table = txn.open_table(tables::JOURNAL).unwrap();
+        let mut value = table.get(seq).unwrap().unwrap().value().to_vec();
+        let at = 32 + value[32..].iter().position(|&b| b == b'Z').unwrap();
+        value[at] = b'Y';
+        table.insert(seq, value.as_slice()).unwrap();
+    }
+    txn.commit().unwrap();
+}
+
+/// `printcost journal verify` checks the chain of a running service (through its control file)
+/// and of a stopped one's file, and names the first entry whose bytes changed in a copy.
+#[actix_web::test]
+async fn verify_checks_a_running_service_and_names_the_entry_a_flipped_byte_broke() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().to_str().unwrap();
+    let service = Service::start(dir.path());
+    let res = service
+        .client
+        .post(service.url("/api/auth/setup"))
+        .json(&setup_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    for name in ["A", "B", "C"] {
+        let res = service
+            .client
+            .post(service.url("/api/customers"))
+            .json(&json!({"name": name}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+    }
+    let running = printcost(&["journal", "verify", "--data-dir", data]);
+    let said = String::from_utf8_lossy(&running.stdout);
+    assert!(
+        running.status.success(),
+        "{said} {}",
+        String::from_utf8_lossy(&running.stderr)
+    );
+    assert!(said.contains("intact: 4 entries"), "{said}");
+    // Without the control file's token the service does not answer.
+    let anonymous = reqwest::get(service.url("/api/journal/verify"))
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), 401);
+    assert!(service.terminate().success());
+    assert!(
+        !dir.path().join("control.json").exists(),
+        "the control file goes with the service"
+    );
+
+    let stopped = printcost(&["journal", "verify", "--data-dir", data]);
+    assert!(stopped.status.success());
+    assert!(String::from_utf8_lossy(&stopped.stdout).contains("intact: 4 entries"));
+
+    let copy = dir.path().join("copy.redb");
+    std::fs::copy(dir.path().join("printcost.redb"), &copy).unwrap();
+    flip_a_byte(&copy, 3);
+    let broken = printcost(&["journal", "verify", "--file", copy.to_str().unwrap()]);
+    assert_eq!(broken.status.code(), Some(1));
+    let said = String::from_utf8_lossy(&broken.stderr);
+    assert!(
+        said.contains("broken at entry 3: entry 3 was changed"),
+        "{said}"
+    );
+    // The original is untouched.
+    let original = printcost(&["journal", "verify", "--data-dir", data]);
+    assert!(original.status.success());
 }

@@ -31,6 +31,10 @@ pub struct WebConfig {
     pub secure_cookies: bool,
     /// The environment's defaults of the integrations' URLs and credentials.
     pub integrations: settings::Defaults,
+    /// SHA-256 of this run's control token: what `printcost journal verify` on the box presents
+    /// (`Authorization: Bearer`) while the service holds the store; it reads the token from the
+    /// data folder's `control.json`, which only the service's user can read. `None`: no token.
+    pub control_token_hash: Option<[u8; 32]>,
 }
 
 /// Everything handlers share, behind `web::Data` (one `Arc` for all workers).

@@ -11,13 +11,15 @@ use crate::input::query::{self, Params};
 use crate::routes;
 use crate::session::CurrentUser;
 use crate::state::AppState;
+use actix_web::http::header::AUTHORIZATION;
 use actix_web::web::{Data, Json};
-use actix_web::{HttpResponse, get};
-use actors::journal::{JournalExport, JournalPage};
+use actix_web::{FromRequest, HttpRequest, HttpResponse, get};
+use actors::accounts::token_hash;
+use actors::journal::{JournalExport, JournalPage, VerifyJournal};
 use deserr::Deserr;
 use serde::Serialize;
 use storage::Id;
-use storage::journal::{Change, Filter, Stored, Who};
+use storage::journal::{Change, Filter, Stored, Verdict, Who};
 use utoipa::{IntoParams, ToSchema};
 
 /// Registers the journal's page (every role reads it).
@@ -25,9 +27,9 @@ pub fn configure(cfg: &mut impl routes::Routes) {
     cfg.add(list);
 }
 
-/// Registers the journal's export (owners).
+/// Registers the journal's export and check (owners).
 pub fn configure_export(cfg: &mut impl routes::Routes) {
-    cfg.add(export);
+    cfg.add(export).add(verify);
 }
 
 /// Who made a change: exactly one of the two members.
@@ -373,4 +375,73 @@ fn csv_row(stored: Stored) -> Vec<String> {
         entry.hash,
         text(&canonical),
     ]
+}
+
+/// What the chain's check found.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct VerdictDto {
+    /// True when every entry is whole and linked, and the last one is the head.
+    pub intact: bool,
+    /// How many entries were checked (all of them when intact).
+    pub entries: u64,
+    /// The head's hash (hex), when intact.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub head: Option<String>,
+    /// The first broken entry's number, when not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub broken_seq: Option<u64>,
+    /// What is wrong with it (English), when not.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+impl From<Verdict> for VerdictDto {
+    fn from(verdict: Verdict) -> Self {
+        match verdict {
+            Verdict::Intact { entries, head } => VerdictDto {
+                intact: true,
+                entries,
+                head: Some(head),
+                broken_seq: None,
+                reason: None,
+            },
+            Verdict::Broken { seq, reason } => VerdictDto {
+                intact: false,
+                entries: seq.saturating_sub(1),
+                head: None,
+                broken_seq: Some(seq),
+                reason: Some(reason),
+            },
+        }
+    }
+}
+
+/// True when the request presents this run's control token (`Authorization: Bearer`).
+fn presents_control_token(state: &AppState, request: &HttpRequest) -> bool {
+    let presented = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.strip_prefix("Bearer "));
+    matches!(
+        (presented, state.config.control_token_hash),
+        (Some(token), Some(hash)) if token_hash(token) == hash
+    )
+}
+
+/// Checks the whole chain (`printcost journal verify` asks this while the service runs): every
+/// entry whole, numbered in turn and linked to the one before, the last one the head; names the
+/// first broken entry. An owner's session, or the control token of `control.json` in the data
+/// folder.
+#[utoipa::path(tag = "journal", responses((status = 200, body = VerdictDto), (status = 401, body = ErrorBody)), security(("session" = []), ("controlToken" = [])))]
+#[get("/journal/verify")]
+pub async fn verify(
+    state: Data<AppState>,
+    request: HttpRequest,
+) -> Result<Json<VerdictDto>, ApiError> {
+    if !presents_control_token(&state, &request) {
+        CurrentUser::extract(&request).await?;
+    }
+    Ok(Json(state.query(VerifyJournal).await?.into()))
 }
