@@ -99,6 +99,18 @@ fn restore(config: &Config, file: &std::path::Path) -> Result<(), String> {
     let label = backup::stamp(storage::Timestamp::now());
     let restored = store_backup::restore(file, &target, &label)
         .map_err(|e| format!("{} was not restored, nothing changed: {e}", file.display()))?;
+    let store =
+        open_store(config).map_err(|e| format!("cannot open the restored database: {e}"))?;
+    let name = file
+        .file_name()
+        .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
+    let record = backup::RecordRestore {
+        at: storage::Timestamp::now(),
+        file: name,
+    };
+    writer::apply_offline(&store, &config.time_zone, record)
+        .map_err(|e| format!("the restore was not recorded in the journal: {e}"))?;
+    drop(store);
     println!("Restored {} as {}.", file.display(), target.display());
     if let Some(kept) = restored.kept {
         println!("The previous database is kept as {}.", kept.display());

@@ -611,6 +611,22 @@ pub fn set_last_backup(tx: &WriteTxn, at: Timestamp) -> Result<()> {
 
 const LAST_BACKUP_KEY: &str = "last_backup_at";
 
+/// Records that the store was restored at `at` from the backup named `file` (`meta` key
+/// `last_restore_at`): the journal's entry of a restore, the first in the restored file.
+pub fn set_last_restore(tx: &WriteTxn, at: Timestamp, file: &str) -> Result<()> {
+    let at = at.0.max(0) as u64;
+    let old = tx
+        .open_table(tables::META)?
+        .insert(LAST_RESTORE_KEY, at)?
+        .map(|v| v.value());
+    let before = old.map(|old| serde_json::json!({ "restored_at": old }));
+    let after = serde_json::json!({ "restored_at": at, "file": file });
+    tx.note("restores", LAST_RESTORE_KEY, before.as_ref(), Some(&after));
+    Ok(())
+}
+
+const LAST_RESTORE_KEY: &str = "last_restore_at";
+
 /// The value stored in the settings table under `key`, or `T::default()` before the first
 /// change.
 fn setting<T: DeserializeOwned + Default>(tx: &impl Tx, key: u8) -> Result<T> {

@@ -8,7 +8,8 @@ use crate::support::{PASSWORD, TestApp, assert_field_error, setup_body};
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
-use storage::tables;
+use storage::journal::{self, Filter, Stored, Who};
+use storage::{Store, StoreOptions, tables};
 
 fn sha256_hex(text: &str) -> String {
     Sha256::digest(text.as_bytes())
@@ -288,4 +289,94 @@ async fn verify_checks_a_running_service_and_names_the_entry_a_flipped_byte_brok
     // The original is untouched.
     let original = printcost(&["journal", "verify", "--data-dir", data]);
     assert!(original.status.success());
+}
+
+async fn customers(service: &Service, names: &[&str]) {
+    for name in names {
+        let res = service
+            .client
+            .post(service.url("/api/customers"))
+            .json(&json!({"name": name}))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+    }
+}
+
+/// The newest entry of the data folder's journal, and how many there are (service stopped).
+fn newest(dir: &std::path::Path) -> (Stored, u64) {
+    let store = Store::open(&dir.join("printcost.redb"), StoreOptions::default()).unwrap();
+    let txn = store.begin_read().unwrap();
+    let (mut page, total) = journal::page(&txn, &Filter::default(), 0, 1).unwrap();
+    (page.remove(0), total)
+}
+
+/// A backup carries the journal with its chain; a restore keeps it and is itself its newest
+/// entry, made by the command line and naming the file.
+#[actix_web::test]
+async fn a_restore_keeps_the_chain_of_its_backup_and_is_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir_all(&data).unwrap();
+    let data_arg = data.to_str().unwrap();
+    let service = Service::start(&data);
+    let res = service
+        .client
+        .post(service.url("/api/auth/setup"))
+        .json(&setup_body())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(res.status(), 201);
+    customers(&service, &["A", "B"]).await;
+    assert!(service.terminate().success());
+    let (backed_up, in_backup) = newest(&data);
+    let file = dir.path().join("shop.redb");
+    let backup = printcost(&["backup", file.to_str().unwrap(), "--data-dir", data_arg]);
+    assert!(
+        backup.status.success(),
+        "{}",
+        String::from_utf8_lossy(&backup.stderr)
+    );
+
+    let service = Service::start(&data);
+    assert_eq!(service.login(PASSWORD).await, 200);
+    customers(&service, &["C"]).await;
+    assert!(service.terminate().success());
+    let restore = printcost(&["restore", file.to_str().unwrap(), "--data-dir", data_arg]);
+    assert!(
+        restore.status.success(),
+        "{}",
+        String::from_utf8_lossy(&restore.stderr)
+    );
+
+    let verified = printcost(&["journal", "verify", "--data-dir", data_arg]);
+    let said = String::from_utf8_lossy(&verified.stdout);
+    assert!(verified.status.success(), "{said}");
+    assert!(
+        said.contains(&format!("intact: {} entries", in_backup + 1)),
+        "{said}"
+    );
+    let (restored, total) = newest(&data);
+    assert_eq!(
+        total,
+        in_backup + 1,
+        "the entries after the backup went with the file they were in"
+    );
+    assert_eq!(
+        restored.entry.prev, backed_up.hash,
+        "the restore follows the backup's head"
+    );
+    assert_eq!(restored.entry.command, "RecordRestore");
+    assert_eq!(restored.entry.who, Who::System("cli".into()));
+    let touched = &restored.entry.records[0];
+    assert_eq!(touched.kind, "restores");
+    assert!(
+        touched
+            .fields
+            .iter()
+            .any(|f| f.path == "file" && f.after == Some(json!("shop.redb"))),
+        "{touched:?}"
+    );
 }

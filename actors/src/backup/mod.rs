@@ -31,6 +31,26 @@ impl Command for RecordBackup {
     }
 }
 
+/// Records that the store was just restored from the backup `file` (its name): run by
+/// `printcost restore` on the restored file, so the journal says when and from what.
+#[derive(Debug, Clone)]
+pub struct RecordRestore {
+    /// When.
+    pub at: Timestamp,
+    /// The backup's file name.
+    pub file: String,
+}
+
+impl Command for RecordRestore {
+    type Writer = SettingsWriter;
+    type Reply = ();
+
+    fn apply(&mut self, txn: &Txn) -> Result<()> {
+        repo::set_last_restore(txn, self.at, &self.file)?;
+        Ok(())
+    }
+}
+
 /// A backup of the snapshot the query runs in, as an unnamed temporary file in `dir` (the store's
 /// directory), rewound ([`storage::backup::to_temp_file`]). Writers go on while it is copied.
 #[derive(Debug, Clone)]
