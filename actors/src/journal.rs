@@ -2,13 +2,17 @@
 //!
 //! Entries are appended by the writers, one per committed command (`runtime::writer`,
 //! [`crate::txn::Txn::journal`]); their layout, hashing and check live in `storage::journal`.
-//! Here are the queries the HTTP side and the command line run through the one read path.
+//! Here are the queries the HTTP side and the command line run through the one read path, and
+//! those of the pages that show a record's history and who made each movement of a spool.
 
 use crate::Result;
 use crate::command::{Query, Snapshot};
 use crate::list::Page;
-use storage::hex;
-use storage::journal::{self, Filter, Stored, Verdict};
+use std::collections::HashMap;
+use storage::journal::{self, Filter, Stored, Verdict, Who};
+use storage::records::Account;
+use storage::repo;
+use storage::{Id, hex};
 
 /// A page of the journal, newest first: `page` (one-based) of `page_size` entries that `filter`
 /// admits.
@@ -82,5 +86,93 @@ impl Query for VerifyJournal {
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<Verdict> {
         Ok(journal::verify(snapshot.txn)?)
+    }
+}
+
+/// A record's history as its page shows it: its newest entries (at most `limit`), with the
+/// display names of the accounts that made them.
+#[derive(Debug, Clone)]
+pub struct RecordHistory {
+    /// The record's id as the journal names it.
+    pub id: String,
+    /// At most this many entries.
+    pub limit: u32,
+}
+
+/// Entries with the names of the accounts they name.
+#[derive(Debug, Clone, Default)]
+pub struct Authored {
+    /// The entries, newest first.
+    pub entries: Vec<Stored>,
+    /// Each account's display name (accounts are never deleted: every id has one).
+    pub names: HashMap<Id, String>,
+}
+
+impl Authored {
+    /// How `who` is shown: the account's display name, or `None` for the appliance acting on
+    /// its own (the caller words the system's name).
+    pub fn name_of(&self, who: &Who) -> Option<&str> {
+        match who {
+            Who::Account(id) => self.names.get(id).map(String::as_str),
+            Who::System(_) => None,
+        }
+    }
+}
+
+fn account_names(snapshot: &Snapshot<'_>) -> Result<HashMap<Id, String>> {
+    let mut names = HashMap::new();
+    repo::for_each::<Account>(snapshot, |a| {
+        names.insert(a.id, a.display_name);
+    })?;
+    Ok(names)
+}
+
+impl Query for RecordHistory {
+    type Answer = Authored;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Authored> {
+        let filter = Filter {
+            record: Some(self.id),
+            ..Filter::default()
+        };
+        let (entries, _) = journal::page(snapshot.txn, &filter, 0, self.limit as usize)?;
+        Ok(Authored {
+            entries,
+            names: account_names(snapshot)?,
+        })
+    }
+}
+
+/// Who made each of `ids` (records the journal names, such as a spool's movements): the entry
+/// that created it, if the journal holds one (records older than the journal have none).
+#[derive(Debug, Clone)]
+pub struct Creators {
+    /// The records' ids.
+    pub ids: Vec<String>,
+}
+
+/// [`Creators`]' answer: each id's creating entry's author, and the accounts' names.
+#[derive(Debug, Clone, Default)]
+pub struct Created {
+    /// Who created each record.
+    pub by: HashMap<String, Who>,
+    /// Each account's display name.
+    pub names: HashMap<Id, String>,
+}
+
+impl Query for Creators {
+    type Answer = Created;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Created> {
+        let mut by = HashMap::new();
+        for id in self.ids {
+            if let Some(who) = journal::creator(snapshot.txn, &id)? {
+                by.insert(id, who);
+            }
+        }
+        Ok(Created {
+            by,
+            names: account_names(snapshot)?,
+        })
     }
 }

@@ -273,6 +273,23 @@ pub fn page(
     Ok((out, total))
 }
 
+/// Who made the first entry that touched record `id` (the one that created it, for a record
+/// the journal saw created); `None` when no entry names it.
+///
+/// Errors: the entry cannot be read, or the store fails.
+pub fn creator(tx: &ReadTransaction, id: &str) -> Result<Option<Who>> {
+    let index = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
+    let Some(first) = index.get(id)?.next().transpose()? else {
+        return Ok(None);
+    };
+    let seq = first.value();
+    let journal = tx.open_table(tables::JOURNAL)?;
+    let Some(value) = journal.get(seq)? else {
+        return Ok(None);
+    };
+    Ok(Some(read(seq, value.value())?.entry.who))
+}
+
 /// The entries at or after `since` and before `until`, oldest first (an export).
 ///
 /// Errors: as [`page`].

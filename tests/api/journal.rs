@@ -4,7 +4,7 @@
 
 use crate::durability::Service;
 use crate::spools::{filament, spool};
-use crate::support::{PASSWORD, TestApp, assert_field_error, setup_body};
+use crate::support::{PASSWORD, TestApp, assert_field_error, page, setup_body, signed_in};
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -378,5 +378,56 @@ async fn a_restore_keeps_the_chain_of_its_backup_and_is_recorded() {
             .iter()
             .any(|f| f.path == "file" && f.after == Some(json!("shop.redb"))),
         "{touched:?}"
+    );
+}
+
+/// A record's page shows who changed what (the customer's edit form, a print, a spool), and a
+/// spool's ledger who booked each movement, in the page's language.
+#[actix_web::test]
+async fn record_pages_show_who_changed_what_and_the_ledger_who_booked() {
+    let (app, client) = signed_in().await;
+    let customer = app
+        .create("/api/customers", &json!({"name": "Jane Doe"}))
+        .await;
+    let id = customer["id"].as_str().unwrap();
+    app.patch(
+        &format!("/api/customers/{id}"),
+        &json!({"name": "Jane Roe"}),
+    )
+    .await;
+    let (status, html) = page(&client, &app, &format!("/customers/{id}")).await;
+    assert_eq!(status, 200);
+    let changes = &html[html.find("id=\"changes\"").expect("the changes' section")..];
+    assert!(changes.contains("Who changed what"), "{changes}");
+    assert!(
+        changes.contains("Ada") && changes.contains("Jane Doe → Jane Roe"),
+        "{changes}"
+    );
+    assert!(changes.contains("Created") && changes.contains("Changed"));
+
+    let filament = filament(&app).await;
+    let spool = spool(&app, &filament, "W-01", "20", "1000").await;
+    let spool_id = spool["id"].as_str().unwrap();
+    let res = app
+        .post(
+            &format!("/api/spools/{spool_id}/movements"),
+            &json!({"kind": "CORRECTION", "grams": "-300", "note": "weighed"}),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let (_, html) = page(&client, &app, &format!("/spools/{spool_id}")).await;
+    let ledger = &html[html.find("id=\"ledger\"").unwrap()..];
+    let ledger = &ledger[..ledger.find("</table>").unwrap()];
+    assert!(ledger.contains("<th scope=\"col\">By</th>"), "{ledger}");
+    assert!(ledger.contains("weighed</td><td>Ada</td>"), "{ledger}");
+
+    let res = app
+        .patch("/api/auth/preferences", &json!({"locale": "de-DE"}))
+        .await;
+    assert!(res.status().is_success());
+    let (_, html) = page(&client, &app, &format!("/customers/{id}")).await;
+    assert!(
+        html.contains("Wer hat was geändert") && html.contains("Geändert"),
+        "German"
     );
 }

@@ -8,6 +8,7 @@
 //! own [`Resource`] functions, so the rules and field errors are the API's.
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::choices::{Choice, Choices, LoadChoices};
 use super::forms::{Faults, Submitted};
 use super::guard::{at_least, staff};
@@ -765,6 +766,8 @@ struct FormPage {
     wear: Option<SubjectWear>,
     /// A printer's energy meter, when editing one.
     meter: Option<MeterCard>,
+    /// Who changed what of the record, when editing one.
+    changes: Option<Vec<ChangeRow>>,
 }
 
 fn options(choices: &[Choice], form: &Submitted, name: &str) -> Vec<(String, String, bool)> {
@@ -922,9 +925,14 @@ where
         }
         _ => None,
     };
+    let changes = match &record {
+        Some(_) => Some(changes::of(&ctx, ctx.id()?).await?),
+        None => None,
+    };
     let page = FormPage {
         wear,
         meter,
+        changes,
         controls: controls::<R>(&ctx.chrome, &form, &faults, &choices),
         path: R::PATH,
         title: R::TITLE,

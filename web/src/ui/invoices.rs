@@ -4,6 +4,7 @@
 //! input and rules.
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::choices;
 use super::customer_prints::{Offered, priced};
 use super::forms::{Faults, Submitted};
@@ -167,6 +168,8 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
 #[template(path = "invoice.html")]
 struct InvoicePage {
     chrome: Chrome,
+    /// Who changed what of the invoice.
+    changes: Vec<ChangeRow>,
     invoice: InvoiceDto,
     number: String,
     kind: String,
@@ -205,6 +208,7 @@ impl InvoicePage {
             other => t.t(&format!("invoices.vat.{other}")).to_string(),
         };
         InvoicePage {
+            changes: Vec::new(),
             lines: invoice
                 .lines
                 .iter()
@@ -301,13 +305,15 @@ pub async fn show(ctx: Ctx) -> Page {
     form.set("paidOn", today.to_string());
     form.set("amount", invoice.outstanding.clone());
     let faults = (form, Faults::default());
-    let page = InvoicePage::of(
+    let changes = changes::of(&ctx, ctx.id()?).await?;
+    let mut page = InvoicePage::of(
         ctx.chrome,
         invoice,
         faults,
         String::new(),
         today.to_string(),
     );
+    page.changes = changes;
     Ok(html(StatusCode::OK, page.render()))
 }
 
@@ -363,7 +369,9 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>, body: Bytes) -> Page {
                 _ => String::new(),
             };
             let faults = (form, Faults::of(&e));
-            let page = InvoicePage::of(ctx.chrome, invoice, faults, refusal, today.to_string());
+            let changes = changes::of(&ctx, id).await?;
+            let mut page = InvoicePage::of(ctx.chrome, invoice, faults, refusal, today.to_string());
+            page.changes = changes;
             Ok(html(status, page.render()))
         }
     }

@@ -14,6 +14,7 @@ mod alerts;
 pub mod assets;
 mod auth;
 mod backup;
+mod changes;
 pub mod chart;
 mod choices;
 mod company;

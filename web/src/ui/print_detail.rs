@@ -7,6 +7,7 @@
 //! refused command shows this page again with the message at the top or beside its field.
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::format::{clock, minutes, wire};
 use super::forms::{Faults, Submitted};
 use super::i18n::Tr;
@@ -178,6 +179,8 @@ struct RevisionRow {
 #[template(path = "print_detail.html")]
 struct DetailPage {
     chrome: Chrome,
+    /// Who changed what of the print.
+    changes: Vec<ChangeRow>,
     print: PrintDto,
     status: String,
     costs: Costs,
@@ -552,7 +555,9 @@ async fn render_move(
         }
     });
     let notice = notice(&ctx, &detail.print).await;
+    let changes = changes::of(&ctx, detail.print.id).await?;
     let mut page = DetailPage::of(ctx.chrome.clone(), detail, form, faults);
+    page.changes = changes;
     page.fleet = fleet;
     page.confirm_move = confirm_move;
     page.blocking = blocking;
@@ -693,6 +698,7 @@ impl DetailPage {
             }),
             fleet: Vec::new(),
             notice: None,
+            changes: Vec::new(),
             print,
             chrome,
         }

@@ -4,6 +4,7 @@
 //! browser saves as a PDF ("send" opens it). Forms go through the API's own input and rules.
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::choices;
 use super::customer_prints::{Offered, priced};
 use super::forms::{Faults, Submitted};
@@ -284,16 +285,20 @@ struct QuotePage {
     chrome: Chrome,
     sheet: Document,
     faults: Faults,
+    /// Who changed what of the quote.
+    changes: Vec<ChangeRow>,
 }
 
 /// `GET /quotes/{id}`: a quote with its lines, totals and the commands its state allows.
 pub async fn show(ctx: Ctx) -> Page {
     let view = ctx.query(GetQuote(ctx.id()?)).await?;
     let sheet = Document::of(&ctx.chrome.t, view);
+    let changes = changes::of(&ctx, ctx.id()?).await?;
     let page = QuotePage {
         chrome: ctx.chrome,
         sheet,
         faults: Faults::default(),
+        changes,
     };
     Ok(html(StatusCode::OK, page.render()))
 }
@@ -328,9 +333,11 @@ pub async fn act(ctx: Ctx, path: Path<(String, String)>) -> Page {
         Err(e) => {
             let status = e.code.status();
             let view = ctx.query(GetQuote(id)).await?;
+            let changes = changes::of(&ctx, id).await?;
             let page = QuotePage {
                 sheet: Document::of(&ctx.chrome.t, view),
                 faults: Faults::of(&e),
+                changes,
                 chrome: ctx.chrome,
             };
             Ok(html(status, page.render()))

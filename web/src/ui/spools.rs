@@ -5,6 +5,7 @@
 //! shows the API's `SPOOL_MANAGEMENT_DISABLED` message.
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::choices;
 use super::format;
 use super::forms::{Faults, Submitted};
@@ -22,6 +23,7 @@ use actors::stock::StockOverview;
 use actors::stock::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
 use askama::Template;
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use storage::Id;
 
 /// A filament's stock line.
@@ -170,6 +172,8 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
 
 /// A ledger line.
 struct MovementRow {
+    /// Who booked it (empty: booked before the journal began).
+    by: String,
     kind: String,
     grams: String,
     note: String,
@@ -186,6 +190,8 @@ struct SpoolPage {
     initial: String,
     price: String,
     movements: Vec<MovementRow>,
+    /// Who changed what of the spool.
+    changes: Vec<ChangeRow>,
     total: u64,
     form: Submitted,
     /// The details form's values: the spool's, or those a refused change sent.
@@ -254,8 +260,9 @@ fn link_row(t: &i18n::Tr, spool: &SpoolDto) -> Option<LinkRow> {
     })
 }
 
-fn movement_row(t: &i18n::Tr, m: &MovementDto) -> MovementRow {
+fn movement_row(t: &i18n::Tr, m: &MovementDto, by: &HashMap<String, String>) -> MovementRow {
     MovementRow {
+        by: by.get(&m.id).cloned().unwrap_or_default(),
         kind: t
             .t(&format!("movement.{}", format::wire(&m.kind)))
             .to_string(),
@@ -314,7 +321,14 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
     let t = &ctx.chrome.t;
     let spool = SpoolDto::from(view);
     let movements = ListResponse::of(movements, MovementDto::from);
-    let rows = movements.items.iter().map(|m| movement_row(t, m)).collect();
+    let ids = movements.items.iter().map(|m| m.id.clone()).collect();
+    let by = changes::creators(&ctx, ids).await?;
+    let rows = movements
+        .items
+        .iter()
+        .map(|m| movement_row(t, m, &by))
+        .collect();
+    let changes = changes::of(&ctx, id).await?;
     let link = link_row(t, &spool);
     let page = SpoolPage {
         remaining: format!("{} {}", t.exact_str(&spool.remaining_grams), t.t("unit.g")),
@@ -325,6 +339,7 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
         ),
         price: t.money_str(&spool.purchase_price),
         movements: rows,
+        changes,
         total: movements.total,
         did: ctx.notice(&DONE),
         editing: forms.details.is_some(),
