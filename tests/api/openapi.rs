@@ -102,6 +102,7 @@ fn routes() -> Vec<(String, String)> {
         ("patch", "/api/accounts/{id}"),
         ("get", "/api/journal"),
         ("get", "/api/journal/export"),
+        ("get", "/api/journal/verify"),
         ("get", "/api/settings/metrics"),
         ("put", "/api/settings/metrics"),
         ("get", "/metrics"),
