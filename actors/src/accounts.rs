@@ -133,11 +133,74 @@ pub fn open_session(
 
 /// Ends the session stored under `token_hash` (logout). Ending an unknown session is not an error.
 pub fn close_session(txn: &Txn, token_hash: [u8; 32]) -> Result<()> {
-    txn.open_table(tables::SESSIONS)
-        .map_err(storage::Error::from)?
-        .remove(token_hash)
-        .map_err(storage::Error::from)?;
+    repo::remove_session(txn, token_hash)?;
     Ok(())
+}
+
+/// A live session of an account, as Settings › Accounts lists it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SessionView {
+    /// Its handle ([`repo::session_handle`]: names it without its token).
+    pub handle: String,
+    /// When it began (login or setup).
+    pub created_at: Timestamp,
+    /// When it ends.
+    pub expires_at: Timestamp,
+    /// Its token's hash (to tell the request's own session apart; never shown).
+    pub token_hash: [u8; 32],
+}
+
+/// The live sessions of an account at `now`, oldest first. Errors: [`Error::NotFound`].
+#[derive(Debug, Clone, Copy)]
+pub struct ListSessions {
+    /// The account.
+    pub account_id: Id,
+    /// Sessions that expire by then are left out.
+    pub now: Timestamp,
+}
+
+impl Query for ListSessions {
+    type Answer = Vec<SessionView>;
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Vec<SessionView>> {
+        repo::get::<Account>(snapshot, self.account_id)?.ok_or(Error::NotFound)?;
+        Ok(repo::sessions_of(snapshot, self.account_id)?
+            .into_iter()
+            .filter(|(_, s)| s.expires_at > self.now)
+            .map(|(hash, s)| SessionView {
+                handle: repo::session_handle(hash),
+                created_at: s.created_at,
+                expires_at: s.expires_at,
+                token_hash: hash,
+            })
+            .collect())
+    }
+}
+
+/// Ends the session `handle` of an account (an owner signing out a lost phone); replies with
+/// the ended session's token hash. Errors: [`Error::NotFound`] for an unknown account or
+/// handle.
+#[derive(Debug, Clone)]
+pub struct EndSession {
+    /// The account.
+    pub account_id: Id,
+    /// The session's handle.
+    pub handle: String,
+}
+
+impl Command for EndSession {
+    type Writer = SettingsWriter;
+    type Reply = [u8; 32];
+
+    fn apply(&mut self, txn: &Txn) -> Result<[u8; 32]> {
+        let sessions = repo::sessions_of(txn, self.account_id)?;
+        let (hash, _) = sessions
+            .into_iter()
+            .find(|(hash, _)| repo::session_handle(*hash) == self.handle)
+            .ok_or(Error::NotFound)?;
+        repo::remove_session(txn, hash)?;
+        Ok(hash)
+    }
 }
 
 /// Sets the account's preferred locale. Errors: [`Error::NotFound`].

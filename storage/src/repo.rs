@@ -811,6 +811,34 @@ pub fn put_session(tx: &WriteTxn, token_hash: [u8; 32], session: &Session) -> Re
     Ok(())
 }
 
+/// Removes the session stored under `token_hash` (a logout, an owner ending it); true when
+/// there was one.
+pub fn remove_session(tx: &WriteTxn, token_hash: [u8; 32]) -> Result<bool> {
+    let old = tx
+        .open_table(tables::SESSIONS)?
+        .remove(token_hash)?
+        .map(|v| decode::<Session>("sessions", v.value()))
+        .transpose()?;
+    tx.note("sessions", session_handle(token_hash), old.as_ref(), None);
+    Ok(old.is_some())
+}
+
+/// The sessions of `account`, each under its token's hash, oldest first (expired ones
+/// included until a login sweeps them).
+pub fn sessions_of(tx: &impl Tx, account: Id) -> Result<Vec<([u8; 32], Session)>> {
+    let table = tx.table(tables::SESSIONS)?;
+    let mut found = Vec::new();
+    for row in table.iter()? {
+        let (key, value) = row?;
+        let session: Session = decode("sessions", value.value())?;
+        if session.account_id == account {
+            found.push((key.value(), session));
+        }
+    }
+    found.sort_by_key(|(_, s)| s.created_at);
+    Ok(found)
+}
+
 /// How the journal and Settings › Accounts name a session: the first 8 bytes of its token's
 /// SHA-256 in hex (the token cannot be recovered from them).
 pub fn session_handle(token_hash: [u8; 32]) -> String {

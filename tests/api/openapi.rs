@@ -100,6 +100,8 @@ fn routes() -> Vec<(String, String)> {
         ("get", "/api/accounts"),
         ("post", "/api/accounts"),
         ("patch", "/api/accounts/{id}"),
+        ("get", "/api/accounts/{id}/sessions"),
+        ("delete", "/api/accounts/{id}/sessions/{session}"),
         ("get", "/api/journal"),
         ("get", "/api/journal/export"),
         ("get", "/api/journal/verify"),

@@ -336,3 +336,84 @@ async fn the_log_names_the_account_of_each_request() {
         service.log.lock().unwrap().join("\n")
     );
 }
+
+/// Settings › Accounts lists each account's live sessions, and an owner ends one (the API and
+/// the page): that browser must sign in again, and the journal names who ended it.
+#[actix_web::test]
+async fn an_owner_sees_and_ends_an_accounts_sessions() {
+    let (app, owner_browser) = signed_in().await;
+    let (staff, staff_client) = member(&app, "STAFF").await;
+    let staff_id = staff["id"].as_str().unwrap();
+    let listed: Value = app
+        .json(&format!("/api/accounts/{staff_id}/sessions"))
+        .await;
+    let sessions = listed.as_array().unwrap();
+    assert_eq!(sessions.len(), 1, "{listed}");
+    assert_eq!(sessions[0]["current"], false);
+    let handle = sessions[0]["id"].as_str().unwrap().to_string();
+    assert_eq!(handle.len(), 16);
+    let session: Value = app.get("/api/auth/session").await.json().await.unwrap();
+    let own = app
+        .json(&format!(
+            "/api/accounts/{}/sessions",
+            session["user"]["id"].as_str().unwrap()
+        ))
+        .await;
+    assert!(
+        own.as_array().unwrap().iter().any(|s| s["current"] == true),
+        "{own}"
+    );
+
+    let (_, html) = page(&owner_browser, &app, "/settings/accounts").await;
+    assert!(html.contains(&format!(
+        "/settings/accounts/{staff_id}/sessions/{handle}/end"
+    )));
+
+    let unknown = app
+        .delete(&format!(
+            "/api/accounts/{staff_id}/sessions/0000000000000000"
+        ))
+        .await;
+    assert_error(unknown, 404, "NOT_FOUND").await;
+    let ended = app
+        .delete(&format!("/api/accounts/{staff_id}/sessions/{handle}"))
+        .await;
+    assert_eq!(ended.status(), 204);
+    let after = staff_client
+        .get(app.url("/api/customers"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(after.status(), 401, "the ended session no longer signs in");
+    let entry = &app.json("/api/journal?kind=sessions&pageSize=1").await["items"][0];
+    assert_eq!(entry["command"], "EndSession");
+    assert_eq!(entry["who"]["account"], session["user"]["id"]);
+    assert_eq!(entry["records"][0]["change"], "DELETED");
+    assert_eq!(entry["records"][0]["id"], handle.as_str());
+
+    // The page's own form ends a session too.
+    let login = staff_client
+        .post(app.url("/api/auth/login"))
+        .json(&json!({"email": "staff@example.com", "password": PASSWORD}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(login.status(), 200);
+    let listed: Value = app
+        .json(&format!("/api/accounts/{staff_id}/sessions"))
+        .await;
+    let handle = listed[0]["id"].as_str().unwrap();
+    let res = submit(
+        &owner_browser,
+        &app,
+        &format!("/settings/accounts/{staff_id}/sessions/{handle}/end"),
+        &[],
+    )
+    .await;
+    assert_eq!(res.status(), 303);
+    assert_eq!(location(&res), "/settings/accounts?ended");
+    let listed: Value = app
+        .json(&format!("/api/accounts/{staff_id}/sessions"))
+        .await;
+    assert_eq!(listed, json!([]));
+}

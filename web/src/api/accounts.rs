@@ -11,17 +11,24 @@ use crate::session::CurrentUser;
 use crate::state::AppState;
 use crate::wire::ts;
 use actix_web::web::{Data, Json};
-use actix_web::{HttpResponse, get, patch, post};
-use actors::accounts::{AccountChange, ChangeAccount, CreateAccount, ListAccounts, NewAccount};
+use actix_web::{HttpRequest, HttpResponse, delete, get, patch, post};
+use actors::accounts::{
+    AccountChange, ChangeAccount, CreateAccount, EndSession, ListAccounts, ListSessions,
+    NewAccount, SessionView,
+};
 use actors::values::{Email, Locale, Name, Password};
 use deserr::Deserr;
 use serde::Serialize;
-use storage::{Id, records};
+use storage::{Id, Timestamp, records};
 use utoipa::ToSchema;
 
 /// Registers the accounts' routes.
 pub fn configure(cfg: &mut impl routes::Routes) {
-    cfg.add(list).add(create).add(change);
+    cfg.add(list)
+        .add(create)
+        .add(change)
+        .add(sessions)
+        .add(end_session);
 }
 
 /// An account.
@@ -189,4 +196,80 @@ pub async fn change(
     input: StrictJson<AccountPatch>,
 ) -> Result<Json<Account>, ApiError> {
     Ok(Json(apply(&state, id.0, input.0).await?.into()))
+}
+
+/// A live session of an account.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SessionDto {
+    /// Its handle: 16 hex digits that name it without its token (the journal names sessions
+    /// the same way).
+    pub id: String,
+    /// When it began (login or setup), ISO 8601 UTC.
+    pub created_at: String,
+    /// When it ends, ISO 8601 UTC.
+    pub expires_at: String,
+    /// True for the session of the request that asked.
+    pub current: bool,
+}
+
+impl SessionDto {
+    /// `view` as the wire shows it; `current` is the token hash of the asking request's session.
+    pub fn of(view: SessionView, current: &[u8; 32]) -> SessionDto {
+        SessionDto {
+            id: view.handle,
+            created_at: ts(view.created_at),
+            expires_at: ts(view.expires_at),
+            current: &view.token_hash == current,
+        }
+    }
+}
+
+/// The live sessions of an account, oldest first (Settings › Accounts).
+#[utoipa::path(tag = "settings", params(("id" = String, Path, description = "Account id")), responses((status = 200, body = Vec<SessionDto>), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)), security(("session" = [])))]
+#[get("/accounts/{id}/sessions")]
+pub async fn sessions(
+    state: Data<AppState>,
+    user: CurrentUser,
+    id: PathId,
+) -> Result<Json<Vec<SessionDto>>, ApiError> {
+    let query = ListSessions {
+        account_id: id.0,
+        now: Timestamp::now(),
+    };
+    let found = state.query(query).await?;
+    Ok(Json(
+        found
+            .into_iter()
+            .map(|s| SessionDto::of(s, &user.token_hash))
+            .collect(),
+    ))
+}
+
+/// Ends session `session` of account `id` (a lost phone, a shared login); the person must log in
+/// again. Ending one's own current session is a logout.
+///
+/// Errors: 404 for an unknown account or session.
+pub async fn end(state: &AppState, id: Id, session: &str) -> Result<(), ApiError> {
+    let command = EndSession {
+        account_id: id,
+        handle: session.to_string(),
+    };
+    let ended = state.send(command).await?;
+    state.sessions.remove(&ended);
+    Ok(())
+}
+
+/// Ends one session of an account.
+#[utoipa::path(tag = "settings", params(("id" = String, Path, description = "Account id"), ("session" = String, Path, description = "The session's handle (16 hex digits)")), responses((status = 204), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)), security(("session" = [])))]
+#[delete("/accounts/{id}/sessions/{session}")]
+pub async fn end_session(
+    state: Data<AppState>,
+    _user: CurrentUser,
+    id: PathId,
+    request: HttpRequest,
+) -> Result<HttpResponse, ApiError> {
+    let session = request.match_info().get("session").unwrap_or_default();
+    end(&state, id.0, session).await?;
+    Ok(HttpResponse::NoContent().finish())
 }

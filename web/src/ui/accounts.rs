@@ -1,21 +1,21 @@
 //! Settings › Accounts, an owner's page: every account with its role and whether it may log in,
-//! a form to change each, and one to add an account. Written through the API's own inputs and
+//! a form to change each, its live sessions (each can be ended), and one to add an account. Written through the API's own inputs and
 //! operations (`api::accounts::{add, apply}`), so its rules and field errors are the API's.
 
 use super::forms::{Faults, Submitted};
 use super::page::{Chrome, Ctx, Page, html, see_other};
 use super::paths;
-use crate::api::accounts::{AccountInput, AccountPatch, add, apply};
+use crate::api::accounts::{AccountInput, AccountPatch, SessionDto, add, apply, end};
 use crate::error::ApiError;
 use crate::input;
 use crate::roles;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
-use actors::accounts::ListAccounts;
+use actors::accounts::{ListAccounts, ListSessions};
 use askama::Template;
 use serde_json::Value;
-use storage::Id;
 use storage::records::{Account, Role};
+use storage::{Id, Timestamp};
 
 /// The roles as the forms offer them, lowest first.
 const ROLES: [&str; 3] = ["VIEWER", "STAFF", "OWNER"];
@@ -24,7 +24,8 @@ const ROLES: [&str; 3] = ["VIEWER", "STAFF", "OWNER"];
 #[template(path = "accounts.html")]
 struct AccountsPage {
     chrome: Chrome,
-    accounts: Vec<Account>,
+    /// Each account with its live sessions.
+    accounts: Vec<(Account, Vec<SessionRow>)>,
     /// The signed-in owner's own account (marked "you").
     you: Id,
     /// The new account's form as typed, with its faults.
@@ -33,6 +34,18 @@ struct AccountsPage {
     /// The account whose change was refused, with why.
     refused: Option<(Id, &'static str)>,
     notice: Option<&'static str>,
+}
+
+/// A live session as the page lists it.
+struct SessionRow {
+    /// Its handle (what ending it names).
+    id: String,
+    /// Since when, in the shop's time.
+    since: String,
+    /// Until when.
+    until: String,
+    /// The session of this very page.
+    current: bool,
 }
 
 impl AccountsPage {
@@ -48,7 +61,11 @@ impl AccountsPage {
 
 /// `GET /settings/accounts`.
 pub async fn show(ctx: Ctx) -> Page {
-    let notice = ctx.notice(&[("added", "accounts.added"), ("saved", "settings.saved")]);
+    let notice = ctx.notice(&[
+        ("added", "accounts.added"),
+        ("saved", "settings.saved"),
+        ("ended", "accounts.sessionEnded"),
+    ]);
     render(ctx, Submitted::default(), Faults::default(), None, notice).await
 }
 
@@ -62,6 +79,21 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     match added {
         Ok(_) => Ok(see_other(&format!("{}?added", paths::SETTINGS_ACCOUNTS))),
         Err(e) => render_refused(ctx, form, &e).await,
+    }
+}
+
+/// `POST /settings/accounts/{id}/sessions/{session}/end`: ends one session of an account.
+pub async fn end_session(ctx: Ctx) -> Page {
+    let id = ctx.id()?;
+    let session = ctx
+        .req
+        .match_info()
+        .get("session")
+        .unwrap_or_default()
+        .to_string();
+    match end(&ctx.state, id, &session).await {
+        Ok(()) => Ok(see_other(&format!("{}?ended", paths::SETTINGS_ACCOUNTS))),
+        Err(e) => Err(ctx.fail(&e)),
     }
 }
 
@@ -116,7 +148,29 @@ async fn render_with(
     notice: Option<&'static str>,
     status: StatusCode,
 ) -> Page {
-    let accounts = ctx.query(ListAccounts).await?;
+    let now = Timestamp::now();
+    let mut accounts = Vec::new();
+    for account in ctx.query(ListAccounts).await? {
+        let query = ListSessions {
+            account_id: account.id,
+            now,
+        };
+        let rows = ctx
+            .query(query)
+            .await?
+            .into_iter()
+            .map(|s| {
+                let dto = SessionDto::of(s, &ctx.user.token_hash);
+                SessionRow {
+                    since: ctx.chrome.t.datetime(&dto.created_at),
+                    until: ctx.chrome.t.datetime(&dto.expires_at),
+                    current: dto.current,
+                    id: dto.id,
+                }
+            })
+            .collect();
+        accounts.push((account, rows));
+    }
     let you = ctx.user.account.id;
     let page = AccountsPage {
         chrome: ctx.chrome,

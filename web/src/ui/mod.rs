@@ -100,6 +100,10 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_ACCOUNTS, owner(web::get().to(accounts::show)))
         .route(SETTINGS_ACCOUNTS, owner(web::post().to(accounts::create)))
         .route(SETTINGS_ACCOUNT, owner(web::post().to(accounts::change)))
+        .route(
+            SETTINGS_ACCOUNT_SESSION_END,
+            owner(web::post().to(accounts::end_session)),
+        )
         .route(INVOICES, web::get().to(invoices::list))
         .route(INVOICES, staff(web::post().to(invoices::create)))
         .route(INVOICE_NEW, web::get().to(invoices::new_form))

@@ -87,6 +87,8 @@ pub const SETTINGS_NUMBERING: &str = "/settings/numbering";
 pub const SETTINGS_ACCOUNTS: &str = "/settings/accounts";
 /// One account's role and state (POST).
 pub const SETTINGS_ACCOUNT: &str = "/settings/accounts/{id}";
+/// Ends one session of an account (`POST`).
+pub const SETTINGS_ACCOUNT_SESSION_END: &str = "/settings/accounts/{id}/sessions/{session}/end";
 /// Settings › Pricing: the shop's price rule.
 pub const SETTINGS_PRICING: &str = "/settings/pricing";
 /// Feature flags (POST).
@@ -169,7 +171,7 @@ pub const INVENTORY: [&str; 8] = [
 /// Each POST-only form address with the page its form is on, where a GET of it goes
 /// (`page::back_to_form_page`); the inventory's archive and delete forms are beside
 /// their routes.
-pub const FORM_PAGES: [(&str, &str); 24] = [
+pub const FORM_PAGES: [(&str, &str); 25] = [
     (LOGOUT, HOME),
     (PRINT_SLICED, PRINTS),
     (PRINT_ACTION, PRINT),
@@ -181,6 +183,7 @@ pub const FORM_PAGES: [(&str, &str); 24] = [
     (SETTINGS_METRICS, SETTINGS),
     (SETTINGS_BACKUP_NOW, SETTINGS_BACKUP),
     (SETTINGS_ACCOUNT, SETTINGS_ACCOUNTS),
+    (SETTINGS_ACCOUNT_SESSION_END, SETTINGS_ACCOUNTS),
     (MAINTENANCE_DONE, MAINTENANCE),
     (ALERT_WEBHOOKS, SETTINGS_ALERTS),
     (ALERT_WEBHOOK_DELETE, SETTINGS_ALERTS),
