@@ -1,7 +1,8 @@
 //! Ledger throughput: movements booked per second through the ledger writer actor, with 1, 8 and
 //! 64 concurrent senders, every batch durable when answered (one redb durable commit per batch,
 //! as in the service). After each group it prints how many write transactions 1,000 movements
-//! took: group commit makes that fall as concurrency rises.
+//! took: group commit makes that fall as concurrency rises, and the journal's size per entry
+//! (one entry per movement).
 //!
 //!     cargo bench --bench ledger
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
@@ -13,11 +14,13 @@ use actors::runtime::writer::WriterHandle;
 use actors::stock::BookMovement;
 use actors::txn;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
+use redb::ReadableTable;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+use storage::journal;
 use storage::records::MovementKind;
 use storage::records::{Filament, Settings};
-use storage::{Id, Store, StoreOptions, Timestamp, repo};
+use storage::{Id, Store, StoreOptions, Timestamp, repo, tables};
 
 /// A store with one filament and one spool per sender.
 fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
@@ -64,6 +67,17 @@ fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
         .collect();
     txn.commit().unwrap();
     (store, ids)
+}
+
+/// How many entries the journal holds and their stored bytes (hash and canonical text).
+fn journal_size(store: &Store) -> (u64, u64) {
+    let txn = store.begin_read().unwrap();
+    let table = txn.open_table(tables::JOURNAL).unwrap();
+    let mut bytes = 0;
+    for row in table.iter().unwrap() {
+        bytes += row.unwrap().1.value().len() as u64;
+    }
+    (journal::count(&txn).unwrap(), bytes)
 }
 
 fn bench_ledger(c: &mut Criterion) {
@@ -115,6 +129,11 @@ fn bench_ledger(c: &mut Criterion) {
         println!(
             "ledger/{senders} senders: {commands} movements in {commits} commits = {:.0} commits per 1,000 movements",
             commits as f64 * 1000.0 / commands.max(1) as f64
+        );
+        let (entries, bytes) = journal_size(&store);
+        println!(
+            "ledger/{senders} senders: the journal holds {entries} entries, {} bytes each on average (hash and canonical text; without the indexes)",
+            bytes / entries.max(1)
         );
     }
     group.finish();

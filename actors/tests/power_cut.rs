@@ -9,7 +9,9 @@
 //! the store on what survived. It must open, its print projection must load, and its contents
 //! must be exactly those after the last acknowledged write, or those after the write in flight
 //! had it completed (the disk as a `kill -9` at the cut leaves it): every acknowledged write is
-//! there and nothing is half there. A refused command must leave the contents as they were.
+//! there and nothing is half there, its journal entries included (so an entry exists exactly
+//! when its command committed, and the chain verifies). A refused command must leave the
+//! contents as they were.
 //!
 //! `PROPTEST_CASES` sets the number of cases (default 1,400, of which at least 1,000 must cut
 //! inside the workload; about 25 s in a debug build).
@@ -49,6 +51,7 @@ use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
+use storage::journal::{self, Verdict};
 use storage::records::MovementKind;
 use storage::records::{
     Authority, Invoice, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Quote,
@@ -799,6 +802,13 @@ fn reopen(image: Vec<u8>, what: &str) -> u64 {
     assert_eq!(
         numbers, expected,
         "{what}: invoice numbers with a gap or twice"
+    );
+    // The journal holds an entry exactly for each committed command (the digest above
+    // compares it with everything else) and its chain is whole.
+    let verdict = journal::verify(&store.begin_read().unwrap()).unwrap();
+    assert!(
+        matches!(verdict, Verdict::Intact { .. }),
+        "{what}: the journal's chain is broken: {verdict:?}"
     );
     digest(&store)
 }

@@ -3,8 +3,11 @@
 //! export hands an auditor the entries with their canonical text and the head.
 
 use crate::durability::Service;
+use crate::invoices::{company, customer, done};
 use crate::spools::{filament, spool};
-use crate::support::{PASSWORD, TestApp, assert_field_error, page, setup_body, signed_in};
+use crate::support::{
+    PASSWORD, TestApp, assert_error, assert_field_error, page, setup_body, shop, signed_in,
+};
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -430,4 +433,60 @@ async fn record_pages_show_who_changed_what_and_the_ledger_who_booked() {
         html.contains("Wer hat was geändert") && html.contains("Geändert"),
         "German"
     );
+}
+
+/// Retention: what an issued invoice references stays: its customer cannot be deleted, nor
+/// the invoice (prints have no delete at all); the journal records the issue with who issued it.
+#[actix_web::test]
+async fn an_issued_invoice_keeps_its_prints_and_customer_and_its_issue_is_recorded() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    assert_eq!(
+        app.patch("/api/settings/company", &company(false))
+            .await
+            .status(),
+        200
+    );
+    let buyer = app
+        .create(
+            "/api/customers",
+            &customer("Atelier Lumière", "FR", Some("FR40303265045")),
+        )
+        .await;
+    let buyer_id = buyer["id"].as_str().unwrap();
+    let shop = shop(&app).await;
+    let print = done(&app, &shop, buyer_id, "60").await;
+    let invoice = app
+        .create(
+            "/api/invoices",
+            &json!({"customerId": buyer_id, "printIds": [print]}),
+        )
+        .await;
+    let path = format!("/api/invoices/{}", invoice["id"].as_str().unwrap());
+    let issued = app.post(&format!("{path}/issue"), &json!({})).await;
+    assert_eq!(issued.status(), 200);
+
+    // Prints are never deleted (no route does); the print's customer and the invoice stay.
+    assert_error(
+        app.delete(&format!("/api/customers/{buyer_id}")).await,
+        409,
+        "REFERENCED",
+    )
+    .await;
+    assert_error(app.delete(&path).await, 409, "INVOICE_ISSUED").await;
+    let owner = owner_id(&app).await;
+    let history = app
+        .json(&format!(
+            "/api/journal?record={}",
+            invoice["id"].as_str().unwrap()
+        ))
+        .await;
+    let commands: Vec<&str> = history["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["command"].as_str().unwrap())
+        .collect();
+    assert_eq!(commands, ["IssueInvoice", "CreateInvoice"], "{history}");
+    assert_eq!(history["items"][0]["who"]["account"], owner.as_str());
 }

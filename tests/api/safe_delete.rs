@@ -159,6 +159,16 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
                     .await;
                 assert_error(res, 409, "REFERENCED").await;
             }
+            "/api/accounts/{id}/sessions/{session}" => {
+                // A session is no record anything refers to: ending one is
+                // roles::an_owner_sees_and_ends_an_accounts_sessions; an unknown one is 404.
+                let session: Value = app.get("/api/auth/session").await.json().await.unwrap();
+                let path = at(session["user"]["id"].as_str().unwrap());
+                let res = app
+                    .delete(&path.replace("{session}", "0000000000000000"))
+                    .await;
+                assert_error(res, 404, "NOT_FOUND").await;
+            }
             other => panic!("DELETE {other} has no case in the safe-delete walk"),
         }
         walked.push(path);
