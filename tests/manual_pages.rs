@@ -19,6 +19,8 @@ fn every_program_and_command_has_its_page_with_every_option_of_its_help() {
         [
             "modbus-mqtt-bridge.1",
             "printcost-backup.1",
+            "printcost-journal-verify.1",
+            "printcost-journal.1",
             "printcost-reset-password.1",
             "printcost-restore.1",
             "printcost-serve.1",
