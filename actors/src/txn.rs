@@ -28,6 +28,8 @@ pub type ChangedPrints = Vec<(Option<Print>, Print)>;
 pub struct Txn {
     inner: WriteTxn,
     prints: RefCell<ChangedPrints>,
+    /// The journal entries of the commands applied so far, appended at the commit.
+    entries: RefCell<Vec<Draft>>,
 }
 
 impl Txn {
@@ -36,6 +38,7 @@ impl Txn {
         Txn {
             inner,
             prints: RefCell::new(Vec::new()),
+            entries: RefCell::new(Vec::new()),
         }
     }
 
@@ -57,25 +60,22 @@ impl Txn {
         self.prints.borrow_mut().push((old.cloned(), print.clone()));
     }
 
-    /// Appends the journal entry of the command just applied: `who` ran `command` (its name), and
-    /// the records its writes touched since the entry before ([`WriteTxn::take_changes`]). A
-    /// command that changed nothing appends nothing. In this transaction, so the entry is
-    /// committed exactly when the command is.
-    ///
-    /// Errors: the store fails.
-    pub fn journal(&self, who: &Who, command: &str, time_zone: &TimeZone) -> storage::Result<()> {
+    /// Keeps the journal entry of the command just applied: `who` ran `command` (its name), and
+    /// the records its writes touched since the entry before ([`WriteTxn::take_changes`]). The
+    /// batch's entries are appended together at [`Txn::commit`], in this transaction, so each
+    /// is committed exactly when its command is; a command that changed nothing has none.
+    pub fn journal(&self, who: &Who, command: &str, time_zone: &TimeZone) {
         let records = self.inner.take_changes();
-        journal::append(
-            &self.inner,
-            Draft {
-                at: jiff::Timestamp::now(),
-                time_zone: time_zone.clone(),
-                who: who.clone(),
-                command: command.to_string(),
-                records,
-            },
-        )?;
-        Ok(())
+        if records.is_empty() {
+            return;
+        }
+        self.entries.borrow_mut().push(Draft {
+            at: jiff::Timestamp::now(),
+            time_zone: time_zone.clone(),
+            who: who.clone(),
+            command: command.to_string(),
+            records,
+        });
     }
 
     /// Commits durably (the data and redb's header synced before it returns) and returns the
@@ -83,6 +83,7 @@ impl Txn {
     ///
     /// Errors: the commit failed (nothing of it is visible).
     pub fn commit(self) -> storage::Result<ChangedPrints> {
+        journal::append_all(&self.inner, self.entries.into_inner())?;
         self.inner.commit()?;
         Ok(self.prints.into_inner())
     }

@@ -99,45 +99,60 @@ pub fn head(tx: &impl Tx) -> Result<(u64, [u8; 32])> {
 ///
 /// Errors: the store fails; the journal holds `u64::MAX` entries.
 pub fn append(tx: &WriteTxn, draft: Draft) -> Result<Option<u64>> {
-    if draft.records.is_empty() {
-        return Ok(None);
+    Ok(append_all(tx, vec![draft])?.pop())
+}
+
+/// Appends `drafts` in order as the next entries, in `tx`, opening the journal's tables once (a
+/// writer's batch appends all of its commands' entries at its commit); returns their numbers.
+/// A draft that touched nothing is left out.
+///
+/// Errors: the store fails; the journal holds `u64::MAX` entries.
+pub fn append_all(tx: &WriteTxn, drafts: Vec<Draft>) -> Result<Vec<u64>> {
+    let drafts: Vec<Draft> = drafts.into_iter().filter(|d| !d.records.is_empty()).collect();
+    if drafts.is_empty() {
+        return Ok(Vec::new());
     }
-    let (last, prev) = head(tx)?;
-    let seq = last
-        .checked_add(1)
-        .ok_or_else(|| Error::Database("the journal is full".into()))?;
-    let entry = Entry {
-        seq,
-        prev: hex(&prev),
-        at: format!("{}", draft.at.strftime("%Y-%m-%dT%H:%M:%S%.3fZ")),
-        local: draft
-            .at
-            .to_zoned(draft.time_zone)
-            .strftime("%Y-%m-%dT%H:%M:%S%.3f%:z")
-            .to_string(),
-        who: draft.who,
-        command: draft.command,
-        records: draft.records,
-    };
-    let canonical =
-        serde_json::to_vec(&entry).map_err(|e| Error::Database(format!("a journal entry: {e}")))?;
-    let hash: [u8; 32] = Sha256::digest(&canonical).into();
-    let mut value = Vec::with_capacity(32 + canonical.len());
-    value.extend_from_slice(&hash);
-    value.extend_from_slice(&canonical);
-    tx.open_table(tables::JOURNAL)?
-        .insert(seq, value.as_slice())?;
-    tx.open_table(tables::JOURNAL_HEAD)?
-        .insert(HEAD_KEY, (seq, hash))?;
+    let (mut last, mut prev) = head(tx)?;
+    let mut journal = tx.open_table(tables::JOURNAL)?;
     let mut by_record = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
-    for touched in &entry.records {
-        by_record.insert(touched.id.as_str(), seq)?;
+    let mut by_account = tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?;
+    let mut appended = Vec::with_capacity(drafts.len());
+    for draft in drafts {
+        let seq = last
+            .checked_add(1)
+            .ok_or_else(|| Error::Database("the journal is full".into()))?;
+        let entry = Entry {
+            seq,
+            prev: hex(&prev),
+            at: format!("{}", draft.at.strftime("%Y-%m-%dT%H:%M:%S%.3fZ")),
+            local: draft
+                .at
+                .to_zoned(draft.time_zone)
+                .strftime("%Y-%m-%dT%H:%M:%S%.3f%:z")
+                .to_string(),
+            who: draft.who,
+            command: draft.command,
+            records: draft.records,
+        };
+        let canonical = serde_json::to_vec(&entry)
+            .map_err(|e| Error::Database(format!("a journal entry: {e}")))?;
+        let hash: [u8; 32] = Sha256::digest(&canonical).into();
+        let mut value = Vec::with_capacity(32 + canonical.len());
+        value.extend_from_slice(&hash);
+        value.extend_from_slice(&canonical);
+        journal.insert(seq, value.as_slice())?;
+        for touched in &entry.records {
+            by_record.insert(touched.id.as_str(), seq)?;
+        }
+        if let Who::Account(account) = entry.who {
+            by_account.insert(account.bytes(), seq)?;
+        }
+        (last, prev) = (seq, hash);
+        appended.push(seq);
     }
-    if let Who::Account(account) = entry.who {
-        tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?
-            .insert(account.bytes(), seq)?;
-    }
-    Ok(Some(seq))
+    tx.open_table(tables::JOURNAL_HEAD)?
+        .insert(HEAD_KEY, (last, prev))?;
+    Ok(appended)
 }
 
 /// Splits a stored value into its hash and canonical bytes; `None` when it is too short.

@@ -123,7 +123,7 @@ struct Pending<C: Command> {
 impl<C: Command> PendingCommand for Pending<C> {
     fn apply(&mut self, txn: &Txn, time_zone: &TimeZone) -> Result<()> {
         let reply = self.command.apply(txn)?;
-        txn.journal(&self.who, &command_name::<C>(), time_zone)?;
+        txn.journal(&self.who, &command_name::<C>(), time_zone);
         self.reply = Some(reply);
         Ok(())
     }
@@ -332,9 +332,8 @@ pub fn apply_offline<C: Command>(
     mut command: C,
 ) -> Result<C::Reply> {
     let txn = Txn::new(store.begin_recorded()?);
-    let applied = command.apply(&txn).and_then(|reply| {
-        txn.journal(&acting::system("cli"), &command_name::<C>(), time_zone)?;
-        Ok(reply)
+    let applied = command.apply(&txn).inspect(|_| {
+        txn.journal(&acting::system("cli"), &command_name::<C>(), time_zone);
     });
     match applied {
         Ok(reply) => {
