@@ -14,7 +14,6 @@ use actors::runtime::writer::WriterHandle;
 use actors::stock::BookMovement;
 use actors::txn;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
-use redb::ReadableTable;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 use storage::journal;
@@ -74,7 +73,7 @@ fn journal_size(store: &Store) -> (u64, u64) {
     let txn = store.begin_read().unwrap();
     let table = txn.open_table(tables::JOURNAL).unwrap();
     let mut bytes = 0;
-    for row in table.iter().unwrap() {
+    for row in table.range(1..).unwrap() {
         bytes += row.unwrap().1.value().len() as u64;
     }
     (journal::count(&txn).unwrap(), bytes)

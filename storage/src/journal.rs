@@ -9,11 +9,12 @@
 //! Layout: `JOURNAL` maps the entry's sequence number (1, 2, …, no gaps) to the entry's SHA-256
 //! (32 bytes) followed by its canonical encoding: compact JSON (RFC 8259) of [`Entry`], its
 //! members in the order declared below, no white space. An entry holds the hash of the one before
-//! it (`prev`; 64 zeros for the first), and `JOURNAL_HEAD` the last entry's number and hash, so
+//! it (`prev`; 64 zeros for the first), and key 0 the head (the last entry's number and hash), so
 //! [`verify`] finds an entry whose bytes changed (its hash), a broken link, a missing entry (a
 //! gap, or a tail shorter than the head) and an unreadable one, and names the first. Entries are
-//! never changed or removed: this module has no function that would. `JOURNAL_BY_RECORD` and
-//! `JOURNAL_BY_ACCOUNT` index the entries by touched record id and by acting account.
+//! never changed or removed: this module has no function that would. `JOURNAL_INDEX` finds the
+//! entries of a touched record and of an account. Two trees, both written once per batch: a
+//! durable commit writes every page a batch dirtied, so each more tree costs each booking.
 //!
 //! An auditor checks an export without this code: SHA-256 of each entry's `canonical` text is
 //! its `hash`, and equals the next entry's `prev` (docs/journal.md).
@@ -21,7 +22,7 @@
 use crate::repo::Tx;
 pub use crate::write::{Change, FieldChange, Touched};
 use crate::{Error, Id, Result, WriteTxn, hex, tables};
-use redb::{ReadTransaction, ReadableTable, ReadableTableMetadata};
+use redb::{ReadTransaction, ReadableTable};
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
 
@@ -85,13 +86,32 @@ pub struct Draft {
 
 /// The hash before the first entry.
 pub const GENESIS: [u8; 32] = [0; 32];
-const HEAD_KEY: &str = "head";
+/// The key of the head in `JOURNAL` (entries are numbered from 1).
+const HEAD_KEY: u64 = 0;
 
 /// The last entry's number and hash (`(0, GENESIS)` while the journal is empty).
 pub fn head(tx: &impl Tx) -> Result<(u64, [u8; 32])> {
-    let table = tx.table(tables::JOURNAL_HEAD)?;
+    let table = tx.table(tables::JOURNAL)?;
     let found = table.get(HEAD_KEY)?;
-    Ok(found.map_or((0, GENESIS), |v| v.value()))
+    Ok(found.and_then(|v| read_head(v.value())).unwrap_or((0, GENESIS)))
+}
+
+/// The head's stored form: the number (big-endian) and the hash.
+fn head_value(seq: u64, hash: &[u8; 32]) -> [u8; 40] {
+    let mut value = [0; 40];
+    value[..8].copy_from_slice(&seq.to_be_bytes());
+    value[8..].copy_from_slice(hash);
+    value
+}
+
+fn read_head(value: &[u8]) -> Option<(u64, [u8; 32])> {
+    let seq = u64::from_be_bytes(value.get(..8)?.try_into().ok()?);
+    Some((seq, value.get(8..40)?.try_into().ok()?))
+}
+
+/// The index key of the entries account `id` made.
+fn account_key(id: Id) -> String {
+    format!("account:{id}")
 }
 
 /// Appends `draft` as the next entry, in `tx`; returns its number (`None`: it touched nothing,
@@ -114,8 +134,7 @@ pub fn append_all(tx: &WriteTxn, drafts: Vec<Draft>) -> Result<Vec<u64>> {
     }
     let (mut last, mut prev) = head(tx)?;
     let mut journal = tx.open_table(tables::JOURNAL)?;
-    let mut by_record = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
-    let mut by_account = tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?;
+    let mut index = tx.open_table(tables::JOURNAL_INDEX)?;
     let mut appended = Vec::with_capacity(drafts.len());
     for draft in drafts {
         let seq = last
@@ -142,16 +161,15 @@ pub fn append_all(tx: &WriteTxn, drafts: Vec<Draft>) -> Result<Vec<u64>> {
         value.extend_from_slice(&canonical);
         journal.insert(seq, value.as_slice())?;
         for touched in &entry.records {
-            by_record.insert(touched.id.as_str(), seq)?;
+            index.insert((touched.id.as_str(), seq), ())?;
         }
         if let Who::Account(account) = entry.who {
-            by_account.insert(account.bytes(), seq)?;
+            index.insert((account_key(account).as_str(), seq), ())?;
         }
         (last, prev) = (seq, hash);
         appended.push(seq);
     }
-    tx.open_table(tables::JOURNAL_HEAD)?
-        .insert(HEAD_KEY, (last, prev))?;
+    journal.insert(HEAD_KEY, head_value(last, &prev).as_slice())?;
     Ok(appended)
 }
 
@@ -175,6 +193,16 @@ fn read(seq: u64, value: &[u8]) -> Result<Stored> {
         hash: hex(&hash),
         canonical,
     })
+}
+
+/// The numbers of the entries `key` indexes, newest first.
+fn indexed(tx: &ReadTransaction, key: &str) -> Result<Vec<u64>> {
+    let index = tx.open_table(tables::JOURNAL_INDEX)?;
+    let mut seqs = Vec::new();
+    for row in index.range((key, 0)..=(key, u64::MAX))?.rev() {
+        seqs.push(row?.0.value().1);
+    }
+    Ok(seqs)
 }
 
 /// Which entries a page holds.
@@ -234,39 +262,25 @@ pub fn page(
 ) -> Result<(Vec<Stored>, u64)> {
     let journal = tx.open_table(tables::JOURNAL)?;
     if filter.is_empty() {
-        // Every entry: the page alone is read, the total is the table's length.
+        // Every entry: the page alone is read, the total is the head's number.
         let mut out = Vec::with_capacity(take.min(100));
-        for row in journal.iter()?.rev().skip(skip).take(take) {
+        for row in journal.range(1..)?.rev().skip(skip).take(take) {
             let (seq, value) = row?;
             out.push(read(seq.value(), value.value())?);
         }
-        return Ok((out, journal.len()?));
+        return Ok((out, head(tx)?.0));
     }
     // Candidates newest first: the index of a record or of an account, or the whole journal.
-    let indexed = |seqs: redb::MultimapValue<'static, u64>| -> Result<Vec<u64>> {
-        let mut out = Vec::new();
-        for seq in seqs {
-            out.push(seq?.value());
+    let candidates: Vec<u64> = match (&filter.record, filter.account) {
+        (Some(id), _) => indexed(tx, id)?,
+        (None, Some(account)) => indexed(tx, &account_key(account))?,
+        (None, None) => {
+            let mut all = Vec::new();
+            for row in journal.range(1..)?.rev() {
+                all.push(row?.0.value());
+            }
+            all
         }
-        out.reverse();
-        Ok(out)
-    };
-    let candidates: Vec<u64> = if let Some(id) = &filter.record {
-        indexed(
-            tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?
-                .get(id.as_str())?,
-        )?
-    } else if let Some(account) = filter.account {
-        indexed(
-            tx.open_multimap_table(tables::JOURNAL_BY_ACCOUNT)?
-                .get(account.bytes())?,
-        )?
-    } else {
-        let mut all = Vec::with_capacity(journal.len()? as usize);
-        for row in journal.iter()?.rev() {
-            all.push(row?.0.value());
-        }
-        all
     };
     let mut out = Vec::new();
     let mut total = 0;
@@ -293,11 +307,11 @@ pub fn page(
 ///
 /// Errors: the entry cannot be read, or the store fails.
 pub fn creator(tx: &ReadTransaction, id: &str) -> Result<Option<Who>> {
-    let index = tx.open_multimap_table(tables::JOURNAL_BY_RECORD)?;
-    let Some(first) = index.get(id)?.next().transpose()? else {
+    let index = tx.open_table(tables::JOURNAL_INDEX)?;
+    let Some(first) = index.range((id, 0)..=(id, u64::MAX))?.next().transpose()? else {
         return Ok(None);
     };
-    let seq = first.value();
+    let seq = first.0.value().1;
     let journal = tx.open_table(tables::JOURNAL)?;
     let Some(value) = journal.get(seq)? else {
         return Ok(None);
@@ -320,7 +334,7 @@ pub fn range(
     };
     let journal = tx.table(tables::JOURNAL)?;
     let mut out = Vec::new();
-    for row in journal.iter()? {
+    for row in journal.range(1..)? {
         let (seq, value) = row?;
         let stored = read(seq.value(), value.value())?;
         if filter.admits(&stored.entry) {
@@ -330,9 +344,9 @@ pub fn range(
     Ok(out)
 }
 
-/// How many entries the journal holds.
+/// How many entries the journal holds (the head's number).
 pub fn count(tx: &impl Tx) -> Result<u64> {
-    Ok(tx.table(tables::JOURNAL)?.len()?)
+    Ok(head(tx)?.0)
 }
 
 /// What [`verify`] found.
@@ -364,7 +378,7 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
     let broken = |seq: u64, reason: String| Ok(Verdict::Broken { seq, reason });
     let mut expected = 1;
     let mut prev = GENESIS;
-    for row in journal.iter()? {
+    for row in journal.range(1..)? {
         let (key, value) = row?;
         let seq = key.value();
         if seq != expected {

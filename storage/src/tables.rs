@@ -9,18 +9,12 @@ use redb::{MultimapTableDefinition, TableDefinition};
 /// the Unix epoch of the last backup the service handed out).
 pub const META: TableDefinition<&str, u64> = TableDefinition::new("meta");
 
-/// The journal (`journal.rs`): entry number to the entry's SHA-256 and canonical encoding
-/// (schema 14).
+/// The journal (`journal.rs`): entry number to the entry's SHA-256 and canonical encoding; key 0
+/// holds the head, the last entry's number (8 bytes, big-endian) and SHA-256 (schema 14).
 pub const JOURNAL: TableDefinition<u64, &[u8]> = TableDefinition::new("journal");
-/// The journal's head under key `head`: the last entry's number and SHA-256 (schema 14).
-pub const JOURNAL_HEAD: TableDefinition<&str, (u64, [u8; 32])> =
-    TableDefinition::new("journal_head");
-/// Index: a touched record's id (as the journal writes it) to the entries that touched it.
-pub const JOURNAL_BY_RECORD: MultimapTableDefinition<&str, u64> =
-    MultimapTableDefinition::new("journal_by_record");
-/// Index: an account id to the entries it made.
-pub const JOURNAL_BY_ACCOUNT: MultimapTableDefinition<[u8; 16], u64> =
-    MultimapTableDefinition::new("journal_by_account");
+/// Index of the journal: (a touched record's id as the journal writes it, or `account:<uuid>`
+/// for the entries an account made; the entry's number) (schema 14).
+pub const JOURNAL_INDEX: TableDefinition<(&str, u64), ()> = TableDefinition::new("journal_index");
 
 /// Accounts by id.
 pub const ACCOUNTS: TableDefinition<[u8; 16], &[u8]> = TableDefinition::new("accounts");
@@ -190,9 +184,7 @@ pub fn visit_all(visit: &mut impl Visit) -> crate::Result<()> {
     visit.table(METER_READINGS)?;
     visit.table(NUMBER_RANGES)?;
     visit.table(JOURNAL)?;
-    visit.table(JOURNAL_HEAD)?;
-    visit.multimap(JOURNAL_BY_RECORD)?;
-    visit.multimap(JOURNAL_BY_ACCOUNT)?;
+    visit.table(JOURNAL_INDEX)?;
     for def in [
         ACCOUNTS,
         CUSTOMERS,
