@@ -93,7 +93,9 @@ const HEAD_KEY: u64 = 0;
 pub fn head(tx: &impl Tx) -> Result<(u64, [u8; 32])> {
     let table = tx.table(tables::JOURNAL)?;
     let found = table.get(HEAD_KEY)?;
-    Ok(found.and_then(|v| read_head(v.value())).unwrap_or((0, GENESIS)))
+    Ok(found
+        .and_then(|v| read_head(v.value()))
+        .unwrap_or((0, GENESIS)))
 }
 
 /// The head's stored form: the number (big-endian) and the hash.
@@ -128,7 +130,10 @@ pub fn append(tx: &WriteTxn, draft: Draft) -> Result<Option<u64>> {
 ///
 /// Errors: the store fails; the journal holds `u64::MAX` entries.
 pub fn append_all(tx: &WriteTxn, drafts: Vec<Draft>) -> Result<Vec<u64>> {
-    let drafts: Vec<Draft> = drafts.into_iter().filter(|d| !d.records.is_empty()).collect();
+    let drafts: Vec<Draft> = drafts
+        .into_iter()
+        .filter(|d| !d.records.is_empty())
+        .collect();
     if drafts.is_empty() {
         return Ok(Vec::new());
     }

@@ -86,6 +86,18 @@ impl Service {
         format!("{}{}", self.base, path)
     }
 
+    /// Runs the first setup (its client is then signed in as the owner).
+    pub async fn set_up(&self) {
+        let res = self
+            .client
+            .post(self.url("/api/auth/setup"))
+            .json(&setup_body())
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(res.status(), 201);
+    }
+
     pub async fn login(&self, password: &str) -> reqwest::StatusCode {
         let body = json!({"email": EMAIL, "password": password});
         self.client
@@ -126,14 +138,7 @@ impl Service {
 async fn acknowledged_writes_survive_sigkill() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
-    let res = service
-        .client
-        .post(service.url("/api/auth/setup"))
-        .json(&setup_body())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 201);
+    service.set_up().await;
 
     let creates = (0..40).map(|i| {
         let request = service
@@ -352,14 +357,7 @@ async fn invoices_issued_at_once_while_the_service_is_killed_keep_their_numbers_
 async fn sigterm_closes_the_database_cleanly() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
-    let res = service
-        .client
-        .post(service.url("/api/auth/setup"))
-        .json(&setup_body())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 201);
+    service.set_up().await;
     let status = service.terminate();
     assert!(status.success(), "exit status {status}");
 
@@ -376,14 +374,7 @@ async fn sigterm_closes_the_database_cleanly() {
 async fn reset_password_on_the_box() {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
-    let res = service
-        .client
-        .post(service.url("/api/auth/setup"))
-        .json(&setup_body())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 201);
+    service.set_up().await;
 
     let reset = |email: &str, password: &str| {
         let mut child = Command::new(env!("CARGO_BIN_EXE_printcost"))

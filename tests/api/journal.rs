@@ -5,9 +5,7 @@
 use crate::durability::Service;
 use crate::invoices::{company, customer, done};
 use crate::spools::{filament, spool};
-use crate::support::{
-    PASSWORD, TestApp, assert_error, assert_field_error, page, setup_body, shop, signed_in,
-};
+use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, page, shop, signed_in};
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -19,6 +17,21 @@ fn sha256_hex(text: &str) -> String {
         .iter()
         .map(|b| format!("{b:02x}"))
         .collect()
+}
+
+/// A new spool `code` with 300 g taken off it by a correction noted "weighed"; its id.
+async fn booked(app: &TestApp, code: &str) -> String {
+    let filament = filament(app).await;
+    let spool = spool(app, &filament, code, "20", "1000").await;
+    let spool_id = spool["id"].as_str().unwrap().to_string();
+    let res = app
+        .post(
+            &format!("/api/spools/{spool_id}/movements"),
+            &json!({"kind": "CORRECTION", "grams": "-300", "note": "weighed"}),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    spool_id
 }
 
 async fn owner_id(app: &TestApp) -> String {
@@ -73,16 +86,7 @@ async fn each_change_names_its_author_its_command_and_the_fields_before_and_afte
     assert!(!changed["local"].as_str().unwrap().is_empty());
 
     // A movement names its spool's change and itself; filtered by kind and by account.
-    let filament = filament(&app).await;
-    let spool = spool(&app, &filament, "J-01", "20", "1000").await;
-    let spool_id = spool["id"].as_str().unwrap();
-    let res = app
-        .post(
-            &format!("/api/spools/{spool_id}/movements"),
-            &json!({"kind": "CORRECTION", "grams": "-300", "note": "weighed"}),
-        )
-        .await;
-    assert_eq!(res.status(), 201);
+    booked(&app, "J-01").await;
     let moved = app.json("/api/journal?kind=movements&pageSize=1").await;
     let entry = &moved["items"][0];
     assert_eq!(entry["command"], "BookMovement");
@@ -238,24 +242,8 @@ async fn verify_checks_a_running_service_and_names_the_entry_a_flipped_byte_brok
     let dir = tempfile::tempdir().unwrap();
     let data = dir.path().to_str().unwrap();
     let service = Service::start(dir.path());
-    let res = service
-        .client
-        .post(service.url("/api/auth/setup"))
-        .json(&setup_body())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 201);
-    for name in ["A", "B", "C"] {
-        let res = service
-            .client
-            .post(service.url("/api/customers"))
-            .json(&json!({"name": name}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(res.status(), 201);
-    }
+    service.set_up().await;
+    customers(&service, &["A", "B", "C"]).await;
     let running = printcost(&["journal", "verify", "--data-dir", data]);
     let said = String::from_utf8_lossy(&running.stdout);
     assert!(
@@ -324,14 +312,7 @@ async fn a_restore_keeps_the_chain_of_its_backup_and_is_recorded() {
     std::fs::create_dir_all(&data).unwrap();
     let data_arg = data.to_str().unwrap();
     let service = Service::start(&data);
-    let res = service
-        .client
-        .post(service.url("/api/auth/setup"))
-        .json(&setup_body())
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(res.status(), 201);
+    service.set_up().await;
     customers(&service, &["A", "B"]).await;
     assert!(service.terminate().success());
     let (backed_up, in_backup) = newest(&data);
@@ -408,16 +389,7 @@ async fn record_pages_show_who_changed_what_and_the_ledger_who_booked() {
     );
     assert!(changes.contains("Created") && changes.contains("Changed"));
 
-    let filament = filament(&app).await;
-    let spool = spool(&app, &filament, "W-01", "20", "1000").await;
-    let spool_id = spool["id"].as_str().unwrap();
-    let res = app
-        .post(
-            &format!("/api/spools/{spool_id}/movements"),
-            &json!({"kind": "CORRECTION", "grams": "-300", "note": "weighed"}),
-        )
-        .await;
-    assert_eq!(res.status(), 201);
+    let spool_id = booked(&app, "W-01").await;
     let (_, html) = page(&client, &app, &format!("/spools/{spool_id}")).await;
     let ledger = &html[html.find("id=\"ledger\"").unwrap()..];
     let ledger = &ledger[..ledger.find("</table>").unwrap()];

@@ -2,7 +2,7 @@
 //! idempotency, stock, the spool-management switch, spool-priced drafts, concurrency and crashes.
 
 use crate::durability::Service;
-use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, setup_body};
+use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error};
 use crate::support::{Shop, draft, shop};
 use serde_json::{Value, json};
 use std::collections::{HashMap, HashSet};
@@ -675,17 +675,7 @@ pub async fn balanced_ledger(app: &TestApp, spool: &str) -> (f64, HashSet<String
 /// A service process on `dir`, set up, with a filament of 100 kg and its opening spool.
 async fn crash_spool(dir: &std::path::Path) -> (Service, String) {
     let service = Service::start(dir);
-    assert_eq!(
-        service
-            .client
-            .post(service.url("/api/auth/setup"))
-            .json(&setup_body())
-            .send()
-            .await
-            .unwrap()
-            .status(),
-        201
-    );
+    service.set_up().await;
     let maker = service
         .client
         .post(service.url("/api/manufacturers"))

@@ -175,14 +175,6 @@ pub struct JournalParams {
     /// Only entries that touched a record of this kind (`spools`, `prints`, …).
     #[deserr(default)]
     pub kind: Option<String>,
-    /// Only entries at or after this instant (RFC 3339).
-    #[deserr(default, try_from(&String) = query::instant -> Refusal)]
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub since: Option<jiff::Timestamp>,
-    /// Only entries before this instant (RFC 3339).
-    #[deserr(default, try_from(&String) = query::instant -> Refusal)]
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub until: Option<jiff::Timestamp>,
     /// One-based page number (default 1).
     #[param(minimum = 1)]
     #[deserr(default, try_from(&String) = query::number::<1, { u32::MAX }> -> Refusal)]
@@ -196,21 +188,21 @@ pub struct JournalParams {
 impl Params for JournalParams {}
 
 /// A page of the journal, newest first, filtered by record, account, kind and time.
-#[utoipa::path(tag = "journal", params(JournalParams), responses((status = 200, body = ListResponse<JournalEntryDto>), (status = 401, body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: an invalid filter, page or pageSize", body = ErrorBody)), security(("session" = [])))]
+#[utoipa::path(tag = "journal", params(JournalParams, TimeRange), responses((status = 200, body = ListResponse<JournalEntryDto>), (status = 401, body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: an invalid filter, page or pageSize", body = ErrorBody)), security(("session" = [])))]
 #[get("/journal")]
 pub async fn list(
     state: Data<AppState>,
     _user: CurrentUser,
-    params: StrictQuery<JournalParams>,
+    params: StrictQuery<(JournalParams, TimeRange)>,
 ) -> Result<Json<ListResponse<JournalEntryDto>>, ApiError> {
-    let p = params.0;
+    let (p, range) = params.0;
     let query = JournalPage {
         filter: Filter {
             record: p.record,
             account: p.account,
             kind: p.kind,
-            since: p.since,
-            until: p.until,
+            since: range.since,
+            until: range.until,
         },
         page: p.page.unwrap_or(1),
         page_size: p.page_size.unwrap_or(25),
@@ -227,23 +219,32 @@ pub enum ExportFormat {
     /// `{ "head": …, "entries": [ … ] }`, each entry with its canonical text.
     #[default]
     Json,
-    /// One row per entry, `;`-free CSV (`,`, every cell quoted), the head in `X-Journal-Head`.
+    /// One row per entry, CSV (`,`, every cell quoted), the head in `X-Journal-Head`.
     Csv,
 }
 
-/// The export's range and format.
+/// The time range of a page or an export: entries at or after `since` and before `until`.
+#[derive(Debug, Default, Deserr, IntoParams)]
+#[deserr(error = Faults, rename_all = camelCase)]
+#[into_params(parameter_in = Query, rename_all = "camelCase")]
+pub struct TimeRange {
+    /// Only entries at or after this instant (RFC 3339; default: from the first).
+    #[deserr(default, try_from(&String) = query::instant -> Refusal)]
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub since: Option<jiff::Timestamp>,
+    /// Only entries before this instant (RFC 3339; default: up to the last).
+    #[deserr(default, try_from(&String) = query::instant -> Refusal)]
+    #[param(value_type = Option<String>, format = DateTime)]
+    pub until: Option<jiff::Timestamp>,
+}
+
+impl Params for TimeRange {}
+
+/// The export's own parameter.
 #[derive(Debug, Default, Deserr, IntoParams)]
 #[deserr(error = Faults, rename_all = camelCase)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct ExportParams {
-    /// Entries at or after this instant (RFC 3339; default: from the first).
-    #[deserr(default, try_from(&String) = query::instant -> Refusal)]
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub since: Option<jiff::Timestamp>,
-    /// Entries before this instant (RFC 3339; default: up to the last).
-    #[deserr(default, try_from(&String) = query::instant -> Refusal)]
-    #[param(value_type = Option<String>, format = DateTime)]
-    pub until: Option<jiff::Timestamp>,
     /// `json` (default) or `csv`.
     #[deserr(default)]
     #[param(value_type = Option<ExportFormat>)]
@@ -299,18 +300,18 @@ const COLUMNS: [&str; 9] = [
 
 /// The journal of a time range for a tax auditor, oldest first, with the chain's head: JSON
 /// (default) or CSV (the head in `X-Journal-Head: <seq> <hash>`).
-#[utoipa::path(tag = "journal", params(ExportParams), responses((status = 200, description = "JSON, or CSV with `X-Journal-Head`; `Cache-Control: no-store`", content((JournalExportDto = "application/json"), (String = "text/csv"))), (status = 401, body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: an invalid since, until or format", body = ErrorBody)), security(("session" = [])))]
+#[utoipa::path(tag = "journal", params(TimeRange, ExportParams), responses((status = 200, description = "JSON, or CSV with `X-Journal-Head`; `Cache-Control: no-store`", content((JournalExportDto = "application/json"), (String = "text/csv"))), (status = 401, body = ErrorBody), (status = 422, description = "VALIDATION_FAILED: an invalid since, until or format", body = ErrorBody)), security(("session" = [])))]
 #[get("/journal/export")]
 pub async fn export(
     state: Data<AppState>,
     _user: CurrentUser,
-    params: StrictQuery<ExportParams>,
+    params: StrictQuery<(TimeRange, ExportParams)>,
 ) -> Result<HttpResponse, ApiError> {
-    let p = params.0;
+    let (range, p) = params.0;
     let exported = state
         .query(JournalExport {
-            since: p.since,
-            until: p.until,
+            since: range.since,
+            until: range.until,
         })
         .await?;
     let head = format!("{} {}", exported.head_seq, exported.head_hash);
