@@ -108,17 +108,6 @@ pub struct Authored {
     pub names: HashMap<Id, String>,
 }
 
-impl Authored {
-    /// How `who` is shown: the account's display name, or `None` for the appliance acting on
-    /// its own (the caller words the system's name).
-    pub fn name_of(&self, who: &Who) -> Option<&str> {
-        match who {
-            Who::Account(id) => self.names.get(id).map(String::as_str),
-            Who::System(_) => None,
-        }
-    }
-}
-
 fn account_names(snapshot: &Snapshot<'_>) -> Result<HashMap<Id, String>> {
     let mut names = HashMap::new();
     repo::for_each::<Account>(snapshot, |a| {

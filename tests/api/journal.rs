@@ -5,7 +5,10 @@
 use crate::durability::Service;
 use crate::invoices::{company, customer, done};
 use crate::spools::{filament, spool};
-use crate::support::{PASSWORD, TestApp, assert_error, assert_field_error, page, shop, signed_in};
+use crate::support::{
+    PASSWORD, TestApp, assert_error, assert_field_error, created_id, location, page, shop,
+    signed_in, submit,
+};
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use sha2::{Digest, Sha256};
@@ -405,6 +408,14 @@ async fn record_pages_show_who_changed_what_and_the_ledger_who_booked() {
         html.contains("Wer hat was geändert") && html.contains("Geändert"),
         "German"
     );
+
+    // A form of the pages writes as the signed-in account too.
+    let res = submit(&client, &app, "/customers", &[("name", "Form Kunde")]).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let made = created_id(location(&res));
+    let entry = &app.json(&format!("/api/journal?record={made}")).await["items"][0];
+    assert_eq!(entry["who"]["account"], owner_id(&app).await.as_str());
+    assert_eq!(entry["command"], "CreateRecord<Customers>");
 }
 
 /// Retention: what an issued invoice references stays: its customer cannot be deleted, nor

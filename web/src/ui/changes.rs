@@ -63,7 +63,7 @@ fn rows(t: &Tr, history: &Authored, id: &str) -> Vec<ChangeRow> {
             };
             ChangeRow {
                 when: t.datetime(&entry.at),
-                who: who(t, &entry.who, history.name_of(&entry.who)),
+                who: who(t, &entry.who, &history.names),
                 what: format!("{} ({})", t.t(key), entry.command),
                 fields: mine
                     .iter()
@@ -75,12 +75,12 @@ fn rows(t: &Tr, history: &Authored, id: &str) -> Vec<ChangeRow> {
         .collect()
 }
 
-/// `who` in words: the account's name, or the part of the appliance that acted.
-fn who(t: &Tr, who: &Who, name: Option<&str>) -> String {
-    match (who, name) {
-        (_, Some(name)) => name.to_string(),
-        (Who::Account(id), None) => id.to_string(),
-        (Who::System(system), None) => {
+/// `who` in words: the account's display name (from `names`), or the part of the appliance
+/// that acted.
+fn who(t: &Tr, who: &Who, names: &HashMap<Id, String>) -> String {
+    match who {
+        Who::Account(id) => names.get(id).cloned().unwrap_or_else(|| id.to_string()),
+        Who::System(system) => {
             let key = format!("changes.system.{system}");
             match t.t(&key) {
                 text if text == key => system.clone(),
@@ -117,16 +117,9 @@ fn field(t: &Tr, f: &FieldChange) -> FieldRow {
 /// Errors: the journal cannot be read.
 pub async fn creators(ctx: &Ctx, ids: Vec<String>) -> Result<HashMap<String, String>, Rendered> {
     let Created { by, names } = ctx.query(Creators { ids }).await?;
-    let authored = Authored {
-        entries: Vec::new(),
-        names,
-    };
     let t = &ctx.chrome.t;
     Ok(by
         .into_iter()
-        .map(|(id, w)| {
-            let name = who(t, &w, authored.name_of(&w));
-            (id, name)
-        })
+        .map(|(id, w)| (id, who(t, &w, &names)))
         .collect())
 }
