@@ -42,6 +42,19 @@ impl Query for JournalPage {
     }
 }
 
+/// A [`JournalPage`] with the display names of the accounts (the owner's journal page names
+/// who made each entry, and offers the accounts as a filter).
+#[derive(Debug, Clone)]
+pub struct NamedPage(pub JournalPage);
+
+impl Query for NamedPage {
+    type Answer = (Page<Stored>, HashMap<Id, String>);
+
+    fn run(self, snapshot: &Snapshot<'_>) -> Result<Self::Answer> {
+        Ok((self.0.run(snapshot)?, account_names(snapshot)?))
+    }
+}
+
 /// The entries of a time range, oldest first, with the chain's head (number and hash) at the
 /// moment of the export: what a tax auditor is handed.
 #[derive(Debug, Clone)]

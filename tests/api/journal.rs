@@ -4,6 +4,7 @@
 
 use crate::durability::Service;
 use crate::invoices::{company, customer, done};
+use crate::roles::member;
 use crate::spools::{filament, spool};
 use crate::support::{
     PASSWORD, TestApp, assert_error, assert_field_error, created_id, location, page, shop,
@@ -409,6 +410,23 @@ async fn record_pages_show_who_changed_what_and_the_ledger_who_booked() {
         "German"
     );
 
+    // A series' page too.
+    let on = json!({"printSeriesEnabled": true});
+    assert_eq!(app.patch("/api/settings/features", &on).await.status(), 200);
+    let series = app.create("/api/series", &json!({"name": "Pokale"})).await;
+    let series = series["id"].as_str().unwrap();
+    let res = app
+        .patch(
+            &format!("/api/series/{series}"),
+            &json!({"name": "Trophäen"}),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let (status, html) = page(&client, &app, &format!("/series/{series}")).await;
+    assert_eq!(status, 200);
+    let changes = &html[html.find("id=\"changes\"").expect("the series' changes")..];
+    assert!(changes.contains("Pokale → Trophäen"), "{changes}");
+
     // A form of the pages writes as the signed-in account too.
     let res = submit(&client, &app, "/customers", &[("name", "Form Kunde")]).await;
     assert_eq!(res.status().as_u16(), 303);
@@ -472,4 +490,81 @@ async fn an_issued_invoice_keeps_its_prints_and_customer_and_its_issue_is_record
         .collect();
     assert_eq!(commands, ["IssueInvoice", "CreateInvoice"], "{history}");
     assert_eq!(history["items"][0]["who"]["account"], owner.as_str());
+}
+
+/// Settings › Journal: the owner reads every change newest first, filters by record, account,
+/// kind and days, pages through them, and checks the chain; a filter that is not valid is 422
+/// and staff cannot open the page.
+#[actix_web::test]
+async fn the_owners_journal_page_filters_pages_and_checks_the_chain() {
+    let (app, client) = signed_in().await;
+    let owner = owner_id(&app).await;
+    let spool_id = booked(&app, "J-01").await;
+    let customer = app
+        .create("/api/customers", &json!({"name": "Jane Doe"}))
+        .await;
+    let customer = customer["id"].as_str().unwrap().to_string();
+    let (status, html) = page(&client, &app, "/settings").await;
+    assert_eq!(status, 200);
+    assert!(html.contains(r#"href="/settings/journal""#), "linked");
+
+    let (status, html) = page(&client, &app, "/settings/journal").await;
+    assert_eq!(status, 200);
+    let entries = &html[html.find(r#"id="journal-entries""#).unwrap()..];
+    let created = entries
+        .find("CreateRecord")
+        .unwrap_or_else(|| panic!("{entries}"));
+    let booked_at = entries.find("BookMovement").unwrap();
+    assert!(created < booked_at, "newest first: {entries}");
+    assert!(entries.contains("Ada"), "who, by name");
+
+    let only = |query: String| {
+        let client = client.clone();
+        let url = format!("/settings/journal?{query}");
+        let app = &app;
+        async move {
+            let (status, html) = page(&client, app, &url).await;
+            assert_eq!(status, 200, "{url}: {html}");
+            html[html.find(r#"id="journal-entries""#).unwrap()..].to_string()
+        }
+    };
+    let mine = only(format!("record={customer}")).await;
+    assert!(
+        mine.contains("Jane Doe") && !mine.contains("BookMovement"),
+        "{mine}"
+    );
+    let spools = only("kind=spools".into()).await;
+    assert!(spools.contains(&spool_id) && !spools.contains("Jane Doe"));
+    let by_owner = only(format!("account={owner}")).await;
+    assert!(by_owner.contains("Jane Doe"), "{by_owner}");
+    // Days in the shop's zone: two days on holds nothing, yesterday to tomorrow everything.
+    let today = jiff::Zoned::now().date();
+    let later = today.checked_add(jiff::Span::new().days(2)).unwrap();
+    let none = only(format!("from={later}")).await;
+    assert!(none.contains("No entry matches."), "{none}");
+    let (yesterday, tomorrow) = (today.yesterday().unwrap(), today.tomorrow().unwrap());
+    let around = only(format!("from={yesterday}&to={tomorrow}")).await;
+    assert!(around.contains("Jane Doe"), "{around}");
+
+    for _ in 0..50 {
+        app.create("/api/customers", &json!({"name": "Filler"}))
+            .await;
+    }
+    let (_, html) = page(&client, &app, "/settings/journal").await;
+    assert!(
+        html.contains(r#"rel="next""#) && html.contains("1 / 2"),
+        "paged"
+    );
+    let (_, html) = page(&client, &app, "/settings/journal?page=2").await;
+    assert!(html.contains(r#"rel="prev""#) && html.contains("BookMovement"));
+
+    let (_, html) = page(&client, &app, "/settings/journal?verify=true").await;
+    let verdict = &html[html.find(r#"id="journal-verdict""#).expect("the verdict")..];
+    assert!(verdict.contains("The chain is intact"), "{verdict}");
+
+    let (status, _) = page(&client, &app, "/settings/journal?from=2026-13-01").await;
+    assert_eq!(status, 422);
+    let (_, staff) = member(&app, "STAFF").await;
+    let (status, _) = page(&staff, &app, "/settings/journal").await;
+    assert_eq!(status, 403);
 }

@@ -45,6 +45,7 @@ mod ui_maintenance;
 mod ui_pages;
 mod ui_peers;
 mod ui_quotes;
+mod ui_roles;
 mod ui_settings;
 mod ui_work;
 mod work;

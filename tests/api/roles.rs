@@ -12,7 +12,7 @@ use serde_json::{Value, json};
 const ROLES: [&str; 3] = ["VIEWER", "STAFF", "OWNER"];
 
 /// An account of `role` made by the owner, and a client logged in as it.
-async fn member(app: &TestApp, role: &str) -> (Value, Client) {
+pub(crate) async fn member(app: &TestApp, role: &str) -> (Value, Client) {
     let email = format!("{}@example.com", role.to_lowercase());
     let account = app
         .create(

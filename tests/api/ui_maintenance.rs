@@ -226,3 +226,55 @@ async fn a_blocked_print_offers_the_override_on_its_page_and_on_the_refusal() {
         "a DONE print is not held"
     );
 }
+
+/// A task's own page: where it stands, each time it was done (by whom, with the note, newest
+/// first) and who changed what; a note over 10,000 characters is refused and nothing is marked.
+#[actix_web::test]
+async fn a_tasks_page_shows_when_it_was_done_by_whom_and_who_changed_what() {
+    let (app, client) = signed_in().await;
+    let shop = shop(&app).await;
+    let task = app
+        .create(
+            "/api/maintenance",
+            &json!({"printerId": shop.printer, "name": "Grease the rods",
+                    "every": {"unit": "DAYS", "count": 30}}),
+        )
+        .await;
+    let path = format!("/maintenance/{}", task["id"].as_str().unwrap());
+    let (status, body) = page(&client, &app, "/maintenance").await;
+    assert_eq!(status, 200);
+    assert!(body.contains(&format!(r#"href="{path}""#)), "{body}");
+    let (status, body) = page(&client, &app, &path).await;
+    assert_eq!(status, 200);
+    assert!(body.contains("Grease the rods") && body.contains("Counting since"));
+    assert!(body.contains("Not done yet"), "{body}");
+
+    let long = "x".repeat(10_001);
+    let refused = submit(&client, &app, &format!("{path}/done"), &[("note", &long)]).await;
+    assert_eq!(refused.status().as_u16(), 422);
+    let api = format!("/api{path}");
+    assert_eq!(app.json(&api).await["done"], json!([]), "nothing marked");
+
+    for note in ["oiled", "greased"] {
+        let marked = submit(&client, &app, &format!("{path}/done"), &[("note", note)]).await;
+        assert_eq!(marked.status().as_u16(), 303);
+    }
+    let (_, body) = page(&client, &app, &path).await;
+    let done = &body[body.find(r#"id="done""#).unwrap()..body.find(r#"id="changes""#).unwrap()];
+    let greased = done.find("greased").expect("the second time");
+    let oiled = done.find("oiled").expect("the first time");
+    assert!(greased < oiled, "newest first: {done}");
+    assert!(done.contains("<td>Ada</td>"), "{done}");
+    let changes = &body[body.find(r#"id="changes""#).unwrap()..];
+    assert!(
+        changes.contains("MarkDone") && changes.contains("CreateTask") && changes.contains("Ada"),
+        "{changes}"
+    );
+    let (status, _) = page(
+        &client,
+        &app,
+        "/maintenance/0190f5a0-0000-7000-8000-000000000000",
+    )
+    .await;
+    assert_eq!(status, 404);
+}

@@ -216,6 +216,40 @@ try {
     await page.locator("#invoice button[type=submit]").click();
     await page.waitForURL(/\/invoices\/[0-9a-f-]{36}$/);
     const invoice = new URL(page.url()).pathname;
+    // A maintenance task: its own page is reached from the maintenance page's list.
+    await page.goto(base + "/maintenance");
+    const newTask = page.locator("#new-task");
+    await newTask.locator("input[name=name]").fill("Düse reinigen");
+    await newTask.locator("input[name='every.count']").fill("20");
+    await newTask.locator("button[type=submit]").click();
+    await page.waitForURL("**/maintenance?created=*");
+    // A viewer (added on Settings › Accounts) reads what it may not change: a customer's
+    // record and the pricing, their fields shown disabled.
+    await page.goto(base + "/settings/accounts");
+    const newAccount = page.locator("#new-account");
+    await newAccount.locator("input[name=displayName]").fill("Leser");
+    await newAccount.locator("input[name=email]").fill("leser@example.com");
+    await newAccount.locator("input[name=password]").fill("correct horse battery staple");
+    await newAccount.locator("select[name=role]").selectOption("VIEWER");
+    await newAccount.locator("button[type=submit]").click();
+    await page.waitForURL("**/settings/accounts*");
+    const reader = await (await browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage();
+    reader.on("pageerror", (e) => problems.push(String(e)));
+    await reader.goto(base + "/login");
+    await reader.locator("#email").fill("leser@example.com");
+    await reader.locator("#password").fill("correct horse battery staple");
+    await reader.locator("form button[type=submit]").click();
+    await reader.waitForURL("**/dashboard");
+    const customerPage = `/customers/${customer}`;
+    for (const [path, name] of [[customerPage, "customer-read-only"], ["/settings/pricing", "pricing-read-only"]]) {
+      await measurePage(reader, path, "de-DE", name);
+      if ((await reader.locator("fieldset.locked[disabled]").count()) !== 1) {
+        failures.push(`${path} is not read-only for a viewer`);
+      }
+      if ((await reader.locator("main form[method=post]").count()) !== 0) {
+        failures.push(`${path} offers a viewer a form`);
+      }
+    }
 
     const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
       "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",

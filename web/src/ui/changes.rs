@@ -56,11 +56,7 @@ fn rows(t: &Tr, history: &Authored, id: &str) -> Vec<ChangeRow> {
             let entry = &stored.entry;
             let mine: Vec<_> = entry.records.iter().filter(|r| r.id == id).collect();
             let change = mine.first().map_or(Change::Changed, |r| r.change);
-            let key = match change {
-                Change::Created => "changes.created",
-                Change::Changed => "changes.changed",
-                Change::Deleted => "changes.deleted",
-            };
+            let key = change_key(change);
             ChangeRow {
                 when: t.datetime(&entry.at),
                 who: who(t, &entry.who, &history.names),
@@ -75,9 +71,18 @@ fn rows(t: &Tr, history: &Authored, id: &str) -> Vec<ChangeRow> {
         .collect()
 }
 
+/// The catalogue key of how a record changed.
+pub fn change_key(change: Change) -> &'static str {
+    match change {
+        Change::Created => "changes.created",
+        Change::Changed => "changes.changed",
+        Change::Deleted => "changes.deleted",
+    }
+}
+
 /// `who` in words: the account's display name (from `names`), or the part of the appliance
 /// that acted.
-fn who(t: &Tr, who: &Who, names: &HashMap<Id, String>) -> String {
+pub fn who(t: &Tr, who: &Who, names: &HashMap<Id, String>) -> String {
     match who {
         Who::Account(id) => names.get(id).cloned().unwrap_or_else(|| id.to_string()),
         Who::System(system) => {
@@ -90,7 +95,8 @@ fn who(t: &Tr, who: &Who, names: &HashMap<Id, String>) -> String {
     }
 }
 
-fn field(t: &Tr, f: &FieldChange) -> FieldRow {
+/// A field's change as shown: a secret only as "changed".
+pub fn field(t: &Tr, f: &FieldChange) -> FieldRow {
     let shown = |v: &Option<Value>| match v {
         None => "–".to_string(),
         Some(Value::String(s)) => s.clone(),

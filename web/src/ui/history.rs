@@ -2,6 +2,7 @@
 //! with totals over all of them, and a series' next run.
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::choices;
 use super::format;
 use super::forms::{Faults, Submitted};
@@ -55,6 +56,8 @@ struct HistoryPage {
     /// The series' state, translated, and whether it is OPEN.
     series_state: String,
     series_open: bool,
+    /// A series' history ("who changed what"); a customer's is on its own record page.
+    changes: Option<Vec<ChangeRow>>,
     faults: Faults,
 }
 
@@ -63,14 +66,19 @@ async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> Pag
     let found = history(&ctx.state, query, scope)
         .await
         .map_err(|e| ctx.fail(&e))?;
-    let (title, series) = match scope {
+    let (title, series, changes) = match scope {
         Scope::Series(id) => {
             let series = ctx.query(GetSeries(id)).await?;
-            (series.name.clone(), Some(SeriesDto::from(series)))
+            let changes = changes::of(&ctx, id).await?;
+            (
+                series.name.clone(),
+                Some(SeriesDto::from(series)),
+                Some(changes),
+            )
         }
         Scope::Customer(id) => {
             let view = ctx.query(GetRecord::<Customers>::new(id)).await?;
-            (view.name, None)
+            (view.name, None, None)
         }
     };
     let wire = series
@@ -85,6 +93,7 @@ async fn show(ctx: Ctx, scope: Scope, faults: Faults, status: StatusCode) -> Pag
         latest: found.items.first().map(|p| (p.id.clone(), p.name.clone())),
         title,
         series,
+        changes,
         faults,
         chrome: ctx.chrome,
     };

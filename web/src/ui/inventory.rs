@@ -125,6 +125,9 @@ where
     const COLUMNS: &'static [Column];
     /// Form controls, in order.
     const INPUTS: &'static [Input];
+    /// Who may create, change, archive and delete them (the API's group for them says the
+    /// same, `api::configure`): the shop's records are staff's, the prices of work the owner's.
+    const WRITES: Role;
 
     /// The record of a response body.
     const RECORD: fn(Self::Dto) -> Record;
@@ -146,6 +149,7 @@ const LIFETIME: Input = Input(
 const NAME: Input = Input("name", "field.name", Control::Text, true);
 
 impl Screen for customers::Customers {
+    const WRITES: Role = Role::Staff;
     const PATH: &'static str = paths::CUSTOMERS;
     const TITLE: &'static str = "nav.customers";
     const COLUMNS: &'static [Column] = &[Column("field.email", Format::Text)];
@@ -199,6 +203,7 @@ impl Screen for customers::Customers {
 }
 
 impl Screen for manufacturers::Manufacturers {
+    const WRITES: Role = Role::Staff;
     const PATH: &'static str = paths::MANUFACTURERS;
     const TITLE: &'static str = "nav.manufacturers";
     const COLUMNS: &'static [Column] = &[Column("field.note", Format::Text)];
@@ -207,6 +212,7 @@ impl Screen for manufacturers::Manufacturers {
 }
 
 impl Screen for printers::Printers {
+    const WRITES: Role = Role::Staff;
     const PATH: &'static str = paths::PRINTERS;
     const TITLE: &'static str = "nav.printers";
     const COLUMNS: &'static [Column] = &[
@@ -241,6 +247,7 @@ impl Screen for printers::Printers {
 const COMPONENT_TYPES: &[&str] = &["HOTEND", "BUILD_PLATE", "OTHER"];
 
 impl Screen for components::Components {
+    const WRITES: Role = Role::Staff;
     const PATH: &'static str = paths::COMPONENTS;
     const TITLE: &'static str = "nav.components";
     const COLUMNS: &'static [Column] = &[
@@ -274,6 +281,7 @@ impl Screen for components::Components {
 }
 
 impl Screen for filaments::Filaments {
+    const WRITES: Role = Role::Staff;
     const PATH: &'static str = paths::FILAMENTS;
     const TITLE: &'static str = "nav.filaments";
     const COLUMNS: &'static [Column] = &[
@@ -319,6 +327,7 @@ const LANGUAGES: &[&str] = &["de-DE", "en-US"];
 const PER: &[&str] = &["PIECE", "JOB"];
 
 impl Screen for labour_rates::LabourRates {
+    const WRITES: Role = Role::Owner;
     const PATH: &'static str = paths::LABOUR_RATES;
     const TITLE: &'static str = "nav.labourRates";
     const COLUMNS: &'static [Column] = &[Column("field.hourlyRate", Format::Money)];
@@ -331,6 +340,7 @@ impl Screen for labour_rates::LabourRates {
 }
 
 impl Screen for charges::Charges {
+    const WRITES: Role = Role::Owner;
     const PATH: &'static str = paths::CHARGES;
     const TITLE: &'static str = "nav.charges";
     const COLUMNS: &'static [Column] = &[
@@ -347,6 +357,7 @@ impl Screen for charges::Charges {
 }
 
 impl Screen for steps::Steps {
+    const WRITES: Role = Role::Owner;
     const PATH: &'static str = paths::STEPS;
     const TITLE: &'static str = "nav.steps";
     const COLUMNS: &'static [Column] = &[
@@ -605,16 +616,15 @@ fn filament_record(f: filaments::Filament) -> Record {
 
 /// Registers the pages of every inventory resource.
 pub fn configure(cfg: &mut web::ServiceConfig) {
-    // Who may change them, as the API's groups say (`api::configure`): the shop's records are
-    // staff's, the prices of work (rates, charges, steps) the owner's.
-    routes::<customers::Customers>(cfg, Role::Staff);
-    routes::<manufacturers::Manufacturers>(cfg, Role::Staff);
-    routes::<printers::Printers>(cfg, Role::Staff);
-    routes::<components::Components>(cfg, Role::Staff);
-    routes::<filaments::Filaments>(cfg, Role::Staff);
-    routes::<labour_rates::LabourRates>(cfg, Role::Owner);
-    routes::<charges::Charges>(cfg, Role::Owner);
-    routes::<steps::Steps>(cfg, Role::Owner);
+    // Who may change them: each screen's `WRITES`.
+    routes::<customers::Customers>(cfg);
+    routes::<manufacturers::Manufacturers>(cfg);
+    routes::<printers::Printers>(cfg);
+    routes::<components::Components>(cfg);
+    routes::<filaments::Filaments>(cfg);
+    routes::<labour_rates::LabourRates>(cfg);
+    routes::<charges::Charges>(cfg);
+    routes::<steps::Steps>(cfg);
     cfg.route(paths::COMPONENT_REPLACE, staff(web::post().to(replace)))
         .route(
             paths::COMPONENT_REPLACE,
@@ -622,13 +632,17 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         );
 }
 
-fn routes<R: Screen>(cfg: &mut web::ServiceConfig, writes: Role)
+fn routes<R: Screen>(cfg: &mut web::ServiceConfig)
 where
     <R::Kind as Kind>::Filter: Default,
 {
+    let writes = R::WRITES;
     let item = format!("{}/{{id}}", R::PATH);
     cfg.route(R::PATH, web::get().to(list::<R>))
-        .route(&format!("{}/new", R::PATH), web::get().to(new_form::<R>))
+        .route(
+            &format!("{}/new", R::PATH),
+            at_least(writes, web::get().to(new_form::<R>)),
+        )
         .route(R::PATH, at_least(writes, web::post().to(create::<R>)))
         .route(&item, web::get().to(edit_form::<R>))
         .route(&item, at_least(writes, web::post().to(save::<R>)))
@@ -673,6 +687,8 @@ struct Cell {
 struct ListPage {
     chrome: Chrome,
     path: &'static str,
+    /// Whether the reader may create records of the kind (its `Screen::WRITES`).
+    writes: bool,
     title: &'static str,
     headers: Vec<&'static str>,
     rows: Vec<Row>,
@@ -727,6 +743,7 @@ where
         })
         .collect();
     let page = ListPage {
+        writes: ctx.chrome.may(R::WRITES),
         headers: R::COLUMNS.iter().map(|c| c.0).collect(),
         path: R::PATH,
         title: R::TITLE,
@@ -756,6 +773,9 @@ struct Widget {
 struct FormPage {
     chrome: Chrome,
     path: &'static str,
+    /// Whether the reader may change the record (its `Screen::WRITES`); otherwise the form
+    /// shows it read-only and offers no command.
+    writes: bool,
     title: &'static str,
     /// The record's id and name when editing.
     record: Option<(String, String, bool)>,
@@ -930,6 +950,7 @@ where
         None => None,
     };
     let page = FormPage {
+        writes: ctx.chrome.may(R::WRITES),
         wear,
         meter,
         changes,

@@ -1,18 +1,22 @@
-//! Maintenance: every task with where it stands (most urgent first), marking one done, and a
-//! new task's form; the dashboard lists what is due from [`due`].
+//! Maintenance: every task with where it stands (most urgent first), marking one done, a new
+//! task's form, and a task's own page (when it was done, by whom, who changed what); the
+//! dashboard lists what is due from [`due`].
 
 use super::Chrome;
+use super::changes::{self, ChangeRow};
 use super::choices::{Choice, LoadChoices};
 use super::forms::{Faults, Submitted};
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
-use crate::api::maintenance::TaskCreate;
+use crate::api::maintenance::{TaskCreate, TaskDone};
 use crate::error::Rendered;
 use crate::input;
+use crate::wire;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::maintenance::tasks::{State, TaskView};
-use actors::maintenance::{CreateTask, ListTasks, MarkDone};
+use actors::maintenance::{CreateTask, GetTask, ListTasks, MarkDone};
+use actors::values::note_text;
 use askama::Template;
 use serde_json::Value;
 use storage::records::Interval;
@@ -147,14 +151,96 @@ pub async fn create(ctx: Ctx, body: Bytes) -> Page {
 /// Marks task `{id}` done by the signed-in account.
 pub async fn done(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
-    let form = Submitted::parse(&body);
-    let note = Some(form.get("note").trim().to_owned()).filter(|n| !n.is_empty());
+    let tree = Submitted::parse(&body).tree(&[]);
+    let input = ctx
+        .typed(|| input::parse::<TaskDone>(tree))
+        .map_err(|e| ctx.fail(&e))?;
     let command = MarkDone {
         id,
         by: ctx.user.account.id,
         by_name: ctx.user.account.display_name.clone(),
-        note,
+        note: note_text(input.note),
     };
     ctx.state.send(command).await.map_err(|e| ctx.fail(&e))?;
     Ok(see_other(&format!("{}?done={id}", paths::MAINTENANCE)))
+}
+
+/// A time the task was done, as its page shows it.
+struct DoneRow {
+    when: String,
+    by: String,
+    note: String,
+}
+
+/// A print started while the blocking task was overdue, as its page shows it.
+struct OverrideRow {
+    when: String,
+    print: String,
+    reason: String,
+}
+
+#[derive(Template)]
+#[template(path = "maintenance_task.html")]
+struct TaskPage {
+    chrome: Chrome,
+    view: TaskView,
+    /// The unit's i18n key and the count of the task's interval.
+    every: (&'static str, u32),
+    /// Where the current interval started, in the shop's time.
+    since: String,
+    /// Every time it was done, newest first.
+    done: Vec<DoneRow>,
+    /// Every override of its block, newest first.
+    overrides: Vec<OverrideRow>,
+    changes: Vec<ChangeRow>,
+}
+
+impl TaskPage {
+    fn state_key(&self) -> &'static str {
+        state_key(self.view.state)
+    }
+
+    fn state_class(&self) -> &'static str {
+        state_class(self.view.state)
+    }
+}
+
+/// `GET /maintenance/{id}`: task `{id}`'s page. Errors: the 404 page for an unknown task.
+pub async fn task(ctx: Ctx) -> Page {
+    let id = ctx.id()?;
+    let view = ctx.query(GetTask(id)).await?;
+    let changes = changes::of(&ctx, id).await?;
+    let t = &ctx.chrome.t;
+    let done = view
+        .task
+        .done
+        .iter()
+        .rev()
+        .map(|d| DoneRow {
+            when: t.datetime(&wire::ts(d.mark.at)),
+            by: d.by_name.clone(),
+            note: d.note.clone().unwrap_or_default(),
+        })
+        .collect();
+    let overrides = view
+        .task
+        .overrides
+        .iter()
+        .rev()
+        .map(|o| OverrideRow {
+            when: t.datetime(&wire::ts(o.at)),
+            print: o.print_id.to_string(),
+            reason: o.reason.clone(),
+        })
+        .collect();
+    let page = TaskPage {
+        every: every(&view.task.every),
+        since: t.datetime(&wire::ts(view.task.since.at)),
+        done,
+        overrides,
+        changes,
+        view,
+        chrome: ctx.chrome,
+    };
+    Ok(html(StatusCode::OK, page.render()))
 }

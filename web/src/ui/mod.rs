@@ -28,6 +28,7 @@ pub mod i18n;
 mod integrations;
 mod inventory;
 mod invoices;
+mod journal;
 mod maintenance;
 mod meters;
 mod numbering;
@@ -68,14 +69,14 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(DASHBOARD, web::get().to(dashboard::show))
         .route(PRINTS, web::get().to(prints::list))
         .route(PRINTS, staff(web::post().to(print_editor::create)))
-        .route(PRINT_NEW, web::get().to(print_editor::new_form))
+        .route(PRINT_NEW, staff(web::get().to(print_editor::new_form)))
         .route(PRINTS_SHEET, web::get().to(print_sheet::export))
         .route(
             PRINT_SLICED,
             staff(web::post().to(print_editor::from_sliced)),
         )
         .route(PRINT, web::get().to(print_detail::show))
-        .route(PRINT_EDIT, web::get().to(print_editor::edit_form))
+        .route(PRINT_EDIT, staff(web::get().to(print_editor::edit_form)))
         .route(PRINT_EDIT, staff(web::post().to(print_editor::save)))
         .route(PRINT_ACTION, staff(web::post().to(print_detail::act)))
         .route(PRINT_OUTCOME, staff(web::post().to(print_detail::record)))
@@ -98,6 +99,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(SETTINGS_NUMBERING, web::get().to(numbering::show))
         .route(SETTINGS_NUMBERING, owner(web::post().to(numbering::save)))
         .route(SETTINGS_ACCOUNTS, owner(web::get().to(accounts::show)))
+        .route(SETTINGS_JOURNAL, owner(web::get().to(journal::show)))
         .route(SETTINGS_ACCOUNTS, owner(web::post().to(accounts::create)))
         .route(SETTINGS_ACCOUNT, owner(web::post().to(accounts::change)))
         .route(
@@ -106,19 +108,20 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         )
         .route(INVOICES, web::get().to(invoices::list))
         .route(INVOICES, staff(web::post().to(invoices::create)))
-        .route(INVOICE_NEW, web::get().to(invoices::new_form))
+        .route(INVOICE_NEW, staff(web::get().to(invoices::new_form)))
         .route(INVOICE, web::get().to(invoices::show))
         .route(INVOICE_ACTION, staff(web::post().to(invoices::act)))
         .route(QUOTES, web::get().to(quotes::list))
         .route(QUOTES, staff(web::post().to(quotes::create)))
-        .route(QUOTE_NEW, web::get().to(quotes::new_form))
+        .route(QUOTE_NEW, staff(web::get().to(quotes::new_form)))
         .route(QUOTE, web::get().to(quotes::show))
-        .route(QUOTE_EDIT, web::get().to(quotes::edit_form))
+        .route(QUOTE_EDIT, staff(web::get().to(quotes::edit_form)))
         .route(QUOTE_EDIT, staff(web::post().to(quotes::update)))
         .route(QUOTE_ACTION, staff(web::post().to(quotes::act)))
         .route(QUOTE_DOCUMENT, web::get().to(quotes::document))
         .route(MAINTENANCE, web::get().to(maintenance::show))
         .route(MAINTENANCE, staff(web::post().to(maintenance::create)))
+        .route(MAINTENANCE_TASK, web::get().to(maintenance::task))
         .route(MAINTENANCE_DONE, staff(web::post().to(maintenance::done)))
         .route(
             SETTINGS_INTEGRATIONS,
@@ -148,7 +151,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
         .route(PRINT_FLEET, staff(web::post().to(print_fleet_form::act)))
         .route(SPOOLMGR, web::get().to(spoolmgr::show))
         .route(SPOOLMGR, staff(web::post().to(spoolmgr::act)))
-        .route(SPOOL_NEW, web::get().to(spools::new_form))
+        .route(SPOOL_NEW, staff(web::get().to(spools::new_form)))
         .route(SPOOLS, staff(web::post().to(spools::create)))
         .route(SPOOL, web::get().to(spools::show))
         .route(SPOOL, staff(web::post().to(spools::save)))

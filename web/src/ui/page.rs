@@ -68,9 +68,20 @@ impl Chrome {
         }
     }
 
+    /// Whether the signed-in user holds `role` or one above it (`Viewer < Staff < Owner`): a
+    /// page offers a form only to those its route's guard admits ([`super::guard`]).
+    pub fn may(&self, role: Role) -> bool {
+        self.role.is_some_and(|held| held >= role)
+    }
+
     /// Whether the signed-in user may manage the shop (owner's settings and forms).
     pub fn owner(&self) -> bool {
-        self.role == Some(Role::Owner)
+        self.may(Role::Owner)
+    }
+
+    /// Whether the signed-in user may run the shop (staff and owners): the shop's write forms.
+    pub fn staff(&self) -> bool {
+        self.may(Role::Staff)
     }
 
     /// `aria-current="page"` when `path` is the current entry.

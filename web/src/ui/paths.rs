@@ -65,6 +65,8 @@ pub const SETTINGS_BACKUP: &str = "/settings/backup";
 pub const SETTINGS_BACKUP_NOW: &str = "/settings/backup/now";
 /// Maintenance tasks; POST creates one.
 pub const MAINTENANCE: &str = "/maintenance";
+/// A maintenance task's page: where it stands, when it was done, who changed what.
+pub const MAINTENANCE_TASK: &str = "/maintenance/{id}";
 /// Marks a task done (POST).
 pub const MAINTENANCE_DONE: &str = "/maintenance/{id}/done";
 /// Settings › Alerts; POST saves the thresholds.
@@ -85,6 +87,8 @@ pub const SETTINGS_COMPANY: &str = "/settings/company";
 pub const SETTINGS_NUMBERING: &str = "/settings/numbering";
 /// Settings › Accounts: the accounts and their roles (an owner's).
 pub const SETTINGS_ACCOUNTS: &str = "/settings/accounts";
+/// Settings › Journal: every change, filtered and paged; the chain's check (`?verify=1`).
+pub const SETTINGS_JOURNAL: &str = "/settings/journal";
 /// One account's role and state (POST).
 pub const SETTINGS_ACCOUNT: &str = "/settings/accounts/{id}";
 /// Ends one session of an account (`POST`).
@@ -224,6 +228,11 @@ pub fn quote_document(id: Id) -> String {
     with_id(QUOTE_DOCUMENT, id)
 }
 
+/// The page of maintenance task `id`.
+pub fn maintenance_task(id: Id) -> String {
+    with_id(MAINTENANCE_TASK, id)
+}
+
 /// The page of series `id`.
 pub fn series(id: Id) -> String {
     with_id(SERIES, id)
@@ -311,6 +320,7 @@ mod tests {
         let id = Id::new();
         assert_eq!(print(id), format!("/prints/{id}"));
         assert_eq!(series(id), format!("/series/{id}"));
+        assert_eq!(maintenance_task(id), format!("/maintenance/{id}"));
         assert_eq!(spool(id), format!("/spools/{id}"));
     }
 
