@@ -14,7 +14,8 @@ use std::sync::{Arc, Mutex};
 use storage::repo::decode_all;
 use storage::{Store, StoreOptions, tables};
 
-fn printcost(args: &[&str], data_dir: &Path) -> Output {
+/// Runs the real `printcost` with `args` on `data_dir`.
+pub(crate) fn printcost(args: &[&str], data_dir: &Path) -> Output {
     Command::new(env!("CARGO_BIN_EXE_printcost"))
         .args(args)
         .arg("--data-dir")

@@ -109,6 +109,11 @@ impl Service {
             .status()
     }
 
+    /// The process id (for `/proc`).
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     pub fn kill_9(mut self) {
         self.child.kill().unwrap();
         assert!(!self.child.wait().unwrap().success());

@@ -34,6 +34,7 @@ mod safe_delete;
 mod series;
 mod settings;
 mod sliced;
+mod soak;
 mod spoolmgr;
 mod spoolmgr_real;
 mod spools;

@@ -1,0 +1,674 @@
+//! A shop's month with its features at once (issue 45), deterministic from a seed: ten printers
+//! with their components, four filaments with spools, customers, a series, maintenance tasks
+//! (one blocking); each day drafts, prints moved through their routes, outcomes (failures
+//! among them) and corrections, spool corrections and receipts, low stock restocked, tasks done,
+//! deletes of referenced records, a nightly backup; `kill -9` of the real binary at random
+//! moments, in the middle of a write too. After every day:
+//!
+//! - every list and page answers 200, and no answer of the whole run was a 5xx;
+//! - every acknowledged write is there (prints with their outcome revision, movements);
+//! - each spool's remaining weight is its movements' sum, and no correction took it below zero
+//!   (prints may: what was printed was printed);
+//! - after a restart (the projection rebuilt from the store) the lists and the dashboard answer
+//!   exactly as before the kill;
+//! - the service's open file descriptors and resident memory stay under [`FD_BOUND`] and
+//!   [`RSS_BOUND_KIB`].
+//!
+//! At the end the journal's chain verifies (`printcost journal verify` beside the running
+//! service), and the last nightly backup, restored with `printcost restore` into a fresh folder,
+//! answers exactly as the service did when it was taken.
+//!
+//! `SOAK_SEED` picks another run, `SOAK_DAYS` a longer one (30 by default: about a minute here;
+//! `SOAK_DAYS=365` for a night). A failure names the seed and the day.
+
+use crate::backup::printcost;
+use crate::durability::Service;
+use crate::outcomes::outcome;
+use crate::support::{Shop as Inventory, TestApp, part};
+use proptest::prelude::Rng;
+use proptest::test_runner::{RngAlgorithm, TestRng};
+use reqwest::{Method, Response};
+use rust_decimal::Decimal;
+use serde_json::{Value, json};
+use std::cell::{Cell, RefCell};
+use std::collections::BTreeMap;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// Open file descriptors the service may hold at the end of a day (sockets of the day's
+/// clients closed; the store, its log, listeners, the runtime's).
+const FD_BOUND: usize = 64;
+/// Resident memory the service may hold (KiB): an idle shop is ~40 MiB, a month of prints adds
+/// little (the projection is a few hundred bytes a print).
+const RSS_BOUND_KIB: u64 = 200 * 1024;
+
+/// The seeded dice.
+struct Dice(TestRng);
+
+impl Dice {
+    fn new(seed: u64) -> Dice {
+        let mut bytes = [0u8; 32];
+        bytes[..8].copy_from_slice(&seed.to_le_bytes());
+        Dice(TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+    }
+
+    /// A number in `0..n`.
+    fn below(&mut self, n: u64) -> u64 {
+        self.0.next_u64() % n.max(1)
+    }
+
+    /// True `percent` times in a hundred.
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+
+    /// Grams with one decimal in `low..high`.
+    fn grams(&mut self, low: u64, high: u64) -> Decimal {
+        Decimal::new((low * 10 + self.below((high - low) * 10)) as i64, 1)
+    }
+
+    fn pick<'a, T>(&mut self, items: &'a [T]) -> &'a T {
+        &items[self.below(items.len() as u64) as usize]
+    }
+
+    /// An operation key: a UUID (version 4 layout) from the dice.
+    fn key(&mut self) -> String {
+        let (a, b) = (self.0.next_u64(), self.0.next_u64());
+        let hex = format!("{a:016x}{b:016x}");
+        format!(
+            "{}-{}-4{}-8{}-{}",
+            &hex[..8],
+            &hex[8..12],
+            &hex[13..16],
+            &hex[17..20],
+            &hex[20..]
+        )
+    }
+}
+
+/// The shop as the run has been told it is: what was acknowledged.
+#[derive(Default)]
+struct Model {
+    printers: Vec<(String, String, String)>,
+    filaments: Vec<String>,
+    customers: Vec<String>,
+    series: String,
+    blocking_task: String,
+    tasks: Vec<String>,
+    /// Each print: its status and its outcome's revision (0: none).
+    prints: BTreeMap<String, (String, u64)>,
+    spools: Vec<String>,
+    /// Each filament's spools, oldest first.
+    spools_of: BTreeMap<String, Vec<String>>,
+    /// Every acknowledged manual movement, by spool.
+    movements: BTreeMap<String, Vec<String>>,
+    /// The file name of the last nightly backup and what the service answered then.
+    backup: Option<(String, Vec<Value>)>,
+}
+
+/// The service, the run's client of it, and its counters.
+struct Run {
+    dir: tempfile::TempDir,
+    service: Option<Service>,
+    app: TestApp,
+    seed: u64,
+    day: Cell<u32>,
+    requests: Cell<u64>,
+    kills: Cell<u32>,
+    /// Answers 4xx by status: what the rules refused.
+    refused: RefCell<BTreeMap<u16, u64>>,
+}
+
+impl Run {
+    fn service(&self) -> &Service {
+        self.service.as_ref().unwrap()
+    }
+
+    /// Sends `method path` (with `body`): no answer may be a 5xx.
+    async fn send(&self, method: Method, path: &str, body: Option<&Value>) -> Response {
+        self.requests.set(self.requests.get() + 1);
+        let mut request = self.app.client.request(method.clone(), self.app.url(path));
+        if let Some(body) = body {
+            request = request.json(body);
+        }
+        let res = request.send().await.unwrap();
+        assert!(
+            res.status().as_u16() < 500,
+            "seed {} day {}: {method} {path} answered {}",
+            self.seed,
+            self.day.get(),
+            res.status()
+        );
+        if res.status().is_client_error() {
+            *self
+                .refused
+                .borrow_mut()
+                .entry(res.status().as_u16())
+                .or_default() += 1;
+        }
+        res
+    }
+
+    async fn json(&self, path: &str) -> Value {
+        let res = self.send(Method::GET, path, None).await;
+        assert_eq!(
+            res.status(),
+            200,
+            "seed {} day {}: {path}",
+            self.seed,
+            self.day.get()
+        );
+        res.json().await.unwrap()
+    }
+
+    /// POSTs `body` to `path`; the answer's body when it is `status`.
+    async fn post(&self, path: &str, body: &Value, status: u16) -> Option<Value> {
+        let res = self.send(Method::POST, path, Some(body)).await;
+        (res.status().as_u16() == status).then_some(())?;
+        Some(res.json().await.unwrap_or(Value::Null))
+    }
+
+    /// Every item of a paged list.
+    async fn all(&self, path: &str) -> Vec<Value> {
+        let mut items = Vec::new();
+        for page in 1.. {
+            let join = if path.contains('?') { '&' } else { '?' };
+            let found = self
+                .json(&format!("{path}{join}page={page}&pageSize=100"))
+                .await;
+            let got = found["items"].as_array().unwrap();
+            items.extend(got.iter().cloned());
+            if got.len() < 100 {
+                break;
+            }
+        }
+        items
+    }
+
+    /// `kill -9`, then the service again on the same folder, signed in.
+    async fn kill_and_restart(&mut self) {
+        self.service.take().unwrap().kill_9();
+        self.restart().await;
+    }
+
+    /// `kill -9` a few milliseconds into a receipt on a random spool, so that it lands or not;
+    /// then the service again, the receipt sent again with its operation key: it is booked
+    /// exactly once.
+    async fn kill_under_a_write(&mut self, shop: &mut Model, dice: &mut Dice) {
+        let spool = dice.pick(&shop.spools).clone();
+        let key = dice.key();
+        let body =
+            json!({"kind": "RECEIPT", "grams": "1.5", "note": "under a kill", "operationKey": key});
+        let path = format!("/api/spools/{spool}/movements");
+        let service = self.service.take().unwrap();
+        let delay = Duration::from_micros(dice.below(8_000));
+        let send = self.app.client.post(self.app.url(&path)).json(&body).send();
+        let kill = async move {
+            tokio::time::sleep(delay).await;
+            service.kill_9();
+        };
+        let (_, ()) = tokio::join!(send, kill);
+        self.restart().await;
+        let made = self.post(&path, &body, 201).await.expect("the retry");
+        shop.movements
+            .entry(spool.clone())
+            .or_default()
+            .push(made["id"].as_str().unwrap().to_string());
+        let booked = all_movements(self, &spool).await;
+        let once = booked.iter().filter(|m| m["operationKey"] == key).count();
+        assert_eq!(
+            once,
+            1,
+            "seed {} day {}: booked once",
+            self.seed,
+            self.day.get()
+        );
+    }
+
+    async fn restart(&mut self) {
+        self.kills.set(self.kills.get() + 1);
+        let service = Service::start(self.dir.path());
+        self.app = TestApp::attach(&service.base);
+        self.app.login().await;
+        self.service = Some(service);
+    }
+
+    /// What the lists and the dashboard answer (the projection's view of the shop).
+    async fn view(&self) -> Vec<Value> {
+        let mut view = Vec::new();
+        for path in ["/api/prints", "/api/spools", "/api/maintenance"] {
+            view.push(Value::Array(self.all_or_list(path).await));
+        }
+        for path in ["/api/dashboard?period=all", "/api/dashboard?period=30d"] {
+            view.push(self.json(path).await);
+        }
+        view
+    }
+
+    async fn all_or_list(&self, path: &str) -> Vec<Value> {
+        let first = self.json(path).await;
+        match first.as_array() {
+            Some(list) => list.clone(),
+            None => self.all(path).await,
+        }
+    }
+}
+
+/// The shop's records, made through the API.
+async fn stock_the_shop(run: &Run, dice: &mut Dice) -> Model {
+    let mut shop = Model::default();
+    let settings = json!({"currency": "EUR", "defaultLanguage": "de-DE", "electricityPrice": "0.32",
+                          "spoolManagementEnabled": true});
+    assert_eq!(
+        run.send(Method::PATCH, "/api/settings", Some(&settings))
+            .await
+            .status(),
+        200
+    );
+    let features = json!({"printSeriesEnabled": true});
+    let res = run
+        .send(Method::PATCH, "/api/settings/features", Some(&features))
+        .await;
+    assert_eq!(res.status(), 200);
+    let maker = run
+        .post("/api/manufacturers", &json!({"name": "Prusa"}), 201)
+        .await
+        .unwrap()["id"]
+        .clone();
+    let id = |v: Option<Value>| v.unwrap()["id"].as_str().unwrap().to_string();
+    for n in 0..10 {
+        let printer = json!({"name": format!("MK4 #{n}"), "manufacturerId": maker, "purchasePrice": "1200",
+                             "expectedLifetimeHours": "6000", "averagePowerWatts": 80 + n * 5});
+        let printer = id(run.post("/api/printers", &printer, 201).await);
+        let component = |kind: &str, name: String| json!({"type": kind, "name": name, "purchasePrice": "80", "expectedLifetimeHours": "2000"});
+        let hotend = component("HOTEND", format!("Hotend #{n}"));
+        let hotend = id(run.post("/api/components", &hotend, 201).await);
+        let plate = component("BUILD_PLATE", format!("Plate #{n}"));
+        let plate = id(run.post("/api/components", &plate, 201).await);
+        shop.printers.push((printer, hotend, plate));
+    }
+    for (material, colour) in [
+        ("PLA", "Black"),
+        ("PETG", "Blue"),
+        ("ASA", "Grey"),
+        ("TPU", "Red"),
+    ] {
+        let filament = json!({"manufacturerId": maker, "material": material, "colorName": colour,
+                              "colorHex": "#336699", "purchasePrice": "24.99", "netWeightGrams": "1000",
+                              "minimumStockGrams": "1500"});
+        let filament = id(run.post("/api/filaments", &filament, 201).await);
+        for _ in 0..2 {
+            let spool = json!({"filamentId": filament, "purchasePrice": "24.99", "initialNetWeightGrams": "1000"});
+            let spool = id(run.post("/api/spools", &spool, 201).await);
+            shop.spools.push(spool.clone());
+            shop.spools_of
+                .entry(filament.clone())
+                .or_default()
+                .push(spool);
+        }
+        shop.filaments.push(filament);
+    }
+    for name in ["Verein", "Schule", "Werkstatt"] {
+        let customer = json!({"name": name});
+        shop.customers
+            .push(id(run.post("/api/customers", &customer, 201).await));
+    }
+    let series = json!({"name": "Pokale", "customerId": shop.customers[0]});
+    shop.series = id(run.post("/api/series", &series, 201).await);
+    for (n, (printer, _, plate)) in shop.printers.iter().enumerate() {
+        let count = 5 + dice.below(20);
+        let task = json!({"printerId": printer, "componentId": plate, "name": format!("Plate #{n}"),
+                          "every": {"unit": "PRINTS", "count": count}, "blocking": n == 0});
+        let task = id(run.post("/api/maintenance", &task, 201).await);
+        if n == 0 {
+            shop.blocking_task = task.clone();
+        }
+        shop.tasks.push(task);
+    }
+    shop
+}
+
+/// A draft on a random printer of a random filament; its id.
+async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String {
+    let (printer, hotend, plate) = dice.pick(&shop.printers).clone();
+    let filament = dice.pick(&shop.filaments).clone();
+    let grams = dice.grams(5, 120).to_string();
+    let seconds = 600 + dice.below(20_000) as u32;
+    let inventory = Inventory {
+        maker: String::new(),
+        printer,
+        hotend,
+        plate,
+        belts: String::new(),
+        filament,
+        customer: String::new(),
+    };
+    let mut body = json!({"name": format!("Day {} #{n}", run.day.get()),
+                          "parts": [part(&inventory, seconds, &grams)],
+                          "salesValue": "25"});
+    // The filament's newest spool (a restock's, once there is one).
+    let spool = shop.spools_of[&inventory.filament].last().unwrap();
+    body["parts"][0]["filaments"][0]["spoolId"] = json!(spool);
+    if dice.chance(50) {
+        body["customerId"] = json!(dice.pick(&shop.customers));
+    }
+    if dice.chance(10) {
+        // A series' prints are its customer's.
+        body["seriesId"] = json!(shop.series);
+        body["customerId"] = json!(shop.customers[0]);
+    }
+    let res = run.send(Method::POST, "/api/prints", Some(&body)).await;
+    let status = res.status();
+    let made: Value = res.json().await.unwrap();
+    assert_eq!(
+        status,
+        201,
+        "seed {} day {}: {made}",
+        run.seed,
+        run.day.get()
+    );
+    let id = made["id"].as_str().unwrap().to_string();
+    shop.prints.insert(id.clone(), ("DRAFT".into(), 0));
+    id
+}
+
+/// Moves a print on: PRINTING (a blocking overdue task refuses it: the task is done, then
+/// again), then DONE.
+async fn print_it(run: &Run, shop: &mut Model, id: &str) {
+    let path = format!("/api/prints/{id}/status");
+    let body = json!({"status": "PRINTING"});
+    if run.post(&path, &body, 200).await.is_none() {
+        let done = format!("/api/maintenance/{}/done", shop.blocking_task);
+        run.post(&done, &json!({"note": "before the next print"}), 200)
+            .await
+            .expect("the blocking task is marked done");
+        run.post(&path, &body, 200)
+            .await
+            .expect("the print starts once the task is done");
+    }
+    shop.prints.get_mut(id).unwrap().0 = "PRINTING".into();
+    let complete = format!("/api/prints/{id}/complete");
+    let done = run.post(&complete, &json!({}), 200).await;
+    done.expect("a printing print completes");
+    shop.prints.get_mut(id).unwrap().0 = "DONE".into();
+}
+
+/// Records an outcome (a fifth of them failures), sometimes corrected.
+async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
+    let print = run.json(&format!("/api/prints/{id}")).await;
+    let status = if dice.chance(20) { "FAILED" } else { "SUCCESS" };
+    let grams = dice.grams(1, 130).to_string();
+    let body = outcome(&print, status, 600 + dice.below(20_000) as u32, &grams);
+    let path = format!("/api/prints/{id}/outcome");
+    // Refused only when a spool would go below zero (422).
+    if run.post(&path, &body, 200).await.is_none() {
+        return;
+    }
+    shop.prints.get_mut(id).unwrap().1 = 1;
+    if dice.chance(15) {
+        let mut fix = outcome(&print, "SUCCESS", 5400, &dice.grams(1, 130).to_string());
+        fix["correctionNote"] = json!("weighed the leftovers");
+        fix["expectedRevision"] = json!(1);
+        fix["operationKey"] = json!(dice.key());
+        if run
+            .post(&format!("{path}/correct"), &fix, 200)
+            .await
+            .is_some()
+        {
+            shop.prints.get_mut(id).unwrap().1 = 2;
+        }
+    }
+}
+
+/// A manual correction or a receipt on a random spool; low spools get a new one.
+async fn book(run: &Run, shop: &mut Model, dice: &mut Dice) {
+    let spool = dice.pick(&shop.spools).clone();
+    let grams = if dice.chance(70) {
+        -dice.grams(1, 60)
+    } else {
+        dice.grams(1, 30)
+    };
+    let kind = if grams.is_sign_negative() {
+        "CORRECTION"
+    } else {
+        "RECEIPT"
+    };
+    let key = dice.key();
+    let body =
+        json!({"kind": kind, "grams": grams.to_string(), "note": "soak", "operationKey": key});
+    let path = format!("/api/spools/{spool}/movements");
+    if let Some(made) = run.post(&path, &body, 201).await {
+        let id = made["id"].as_str().unwrap().to_string();
+        shop.movements.entry(spool).or_default().push(id);
+    }
+    // Below its minimum, a filament gets a new spool.
+    for filament in shop.filaments.clone() {
+        let stock = run.json(&format!("/api/filaments/{filament}/stock")).await;
+        if stock["belowMinimum"] == true {
+            let spool = json!({"filamentId": filament, "purchasePrice": "24.99", "initialNetWeightGrams": "1000"});
+            let made = run.post("/api/spools", &spool, 201).await;
+            let made = made.expect("a new spool")["id"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            shop.spools.push(made.clone());
+            shop.spools_of.entry(filament).or_default().push(made);
+        }
+    }
+}
+
+/// Every list and page answers 200; the ledger sums hold; every acknowledged write is there.
+async fn check(run: &Run, shop: &Model) {
+    let (seed, day) = (run.seed, run.day.get());
+    for path in [
+        "/api/prints",
+        "/api/spools",
+        "/api/maintenance",
+        "/api/customers",
+        "/api/printers",
+        "/api/components",
+        "/api/filaments",
+        "/api/series",
+        "/api/dashboard",
+        "/api/alerts",
+        "/api/journal",
+        "/api/backups",
+    ] {
+        run.json(path).await;
+    }
+    for path in [
+        "/dashboard",
+        "/prints",
+        "/stock",
+        "/maintenance",
+        "/series",
+        "/settings/journal",
+    ] {
+        let res = run.send(Method::GET, path, None).await;
+        assert_eq!(res.status(), 200, "seed {seed} day {day}: {path}");
+    }
+    for (id, (status, revision)) in &shop.prints {
+        let print = run.json(&format!("/api/prints/{id}")).await;
+        assert_eq!(
+            print["status"], *status,
+            "seed {seed} day {day}: print {id}"
+        );
+        let stored = print["outcome"]["revision"].as_u64().unwrap_or(0);
+        assert_eq!(stored, *revision, "seed {seed} day {day}: outcome of {id}");
+    }
+    for spool in &shop.spools {
+        let detail = run.json(&format!("/api/spools/{spool}")).await;
+        let remaining = Decimal::from_str(detail["spool"]["remainingGrams"].as_str().unwrap());
+        let remaining = remaining.unwrap();
+        let booked = all_movements(run, spool).await;
+        let sum: Decimal = booked
+            .iter()
+            .map(|m| Decimal::from_str(m["grams"].as_str().unwrap()).unwrap())
+            .sum();
+        assert_eq!(remaining, sum, "seed {seed} day {day}: spool {spool}");
+        // Prints may take a spool below zero (what was printed was printed); a correction
+        // that takes grams away never does. The ledger answers newest first.
+        let mut balance = Decimal::ZERO;
+        for m in booked.iter().rev() {
+            let grams = Decimal::from_str(m["grams"].as_str().unwrap()).unwrap();
+            balance += grams;
+            if m["kind"] == "CORRECTION" && grams.is_sign_negative() {
+                assert!(
+                    !balance.is_sign_negative(),
+                    "seed {seed} day {day}: {spool} below zero by a correction: {m}"
+                );
+            }
+        }
+        for id in shop.movements.get(spool).into_iter().flatten() {
+            assert!(
+                booked.iter().any(|m| m["id"] == *id),
+                "seed {seed} day {day}: movement {id} of {spool} acknowledged and gone"
+            );
+        }
+    }
+    let pid = run.service().pid();
+    let fds = std::fs::read_dir(format!("/proc/{pid}/fd"))
+        .unwrap()
+        .count();
+    assert!(fds <= FD_BOUND, "seed {seed} day {day}: {fds} open files");
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
+    let rss: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.split_whitespace().next())
+        .and_then(|v| v.parse().ok())
+        .unwrap();
+    assert!(rss <= RSS_BOUND_KIB, "seed {seed} day {day}: RSS {rss} KiB");
+}
+
+/// A spool's movements, every page of them.
+async fn all_movements(run: &Run, spool: &str) -> Vec<Value> {
+    let mut items = Vec::new();
+    for page in 1.. {
+        let detail = run
+            .json(&format!("/api/spools/{spool}?page={page}&pageSize=100"))
+            .await;
+        let got = detail["movements"]["items"].as_array().unwrap();
+        items.extend(got.iter().cloned());
+        if got.len() < 100 {
+            break;
+        }
+    }
+    items
+}
+
+#[actix_web::test]
+async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
+    let seed = std::env::var("SOAK_SEED").map_or(48, |s| s.parse().unwrap());
+    let days: u32 = std::env::var("SOAK_DAYS").map_or(30, |s| s.parse().unwrap());
+    let mut dice = Dice::new(seed);
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let app = TestApp::attach(&service.base);
+    app.setup().await;
+    let mut run = Run {
+        dir,
+        service: Some(service),
+        app,
+        seed,
+        day: Cell::new(0),
+        requests: Cell::new(0),
+        kills: Cell::new(0),
+        refused: RefCell::default(),
+    };
+    let mut shop = stock_the_shop(&run, &mut dice).await;
+    let mut backups = 0;
+    for day in 1..=days {
+        run.day.set(day);
+        // Kill -9 at a random moment of a fifth of the days: between writes, or under one
+        // (its answer never arrives, so it was not acknowledged: whether it is there is free).
+        let kill_at = dice.chance(20).then(|| dice.below(30));
+        let mut step = 0;
+        let mut drafts = Vec::new();
+        for n in 0..(5 + dice.below(10)) as usize {
+            drafts.push(draft(&run, &mut shop, &mut dice, n).await);
+            step += 1;
+            if kill_at == Some(step) {
+                let before = run.view().await;
+                run.kill_and_restart().await;
+                assert_eq!(run.view().await, before, "seed {seed} day {day}: rebuilt");
+            }
+        }
+        for id in drafts {
+            if dice.chance(80) {
+                print_it(&run, &mut shop, &id).await;
+                if dice.chance(85) {
+                    record(&run, &mut shop, &mut dice, &id).await;
+                }
+            }
+            step += 1;
+            if kill_at == Some(step) {
+                run.kill_under_a_write(&mut shop, &mut dice).await;
+            }
+        }
+        for _ in 0..dice.below(6) {
+            book(&run, &mut shop, &mut dice).await;
+        }
+        if dice.chance(30) {
+            let task = dice.pick(&shop.tasks).clone();
+            let done = format!("/api/maintenance/{task}/done");
+            run.post(&done, &json!({}), 200).await.expect("task done");
+        }
+        if dice.chance(20) {
+            // A referenced record is not deleted: 409, and everything still answers.
+            let (printer, _, _) = dice.pick(&shop.printers).clone();
+            let res = run
+                .send(Method::DELETE, &format!("/api/printers/{printer}"), None)
+                .await;
+            assert_eq!(res.status(), 409, "seed {seed} day {day}: a used printer");
+        }
+        // The night: a backup, and what the service answers at that moment.
+        let taken = run.post("/api/backups", &json!({}), 201).await;
+        let name = taken.expect("the nightly backup")["name"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        shop.backup = Some((name, run.view().await));
+        backups += 1;
+        check(&run, &shop).await;
+    }
+    // The journal's chain, checked beside the running service.
+    let verify = printcost(&["journal", "verify"], run.dir.path());
+    assert!(
+        verify.status.success(),
+        "seed {seed}: {}",
+        String::from_utf8_lossy(&verify.stdout)
+    );
+    // The last nightly backup restores into a store that answers as the service did then.
+    let (name, then) = shop.backup.take().unwrap();
+    let bytes = run
+        .send(Method::GET, &format!("/api/backups/{name}"), None)
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    let file = run.dir.path().join("last-night.redb");
+    std::fs::write(&file, &bytes).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let restored = printcost(&["restore", file.to_str().unwrap()], fresh.path());
+    assert!(restored.status.success(), "{restored:?}");
+    let again = Service::start(fresh.path());
+    let app = TestApp::attach(&again.base);
+    app.login().await;
+    run.app = app;
+    let old = run.service.replace(again);
+    drop(old);
+    assert_eq!(
+        run.view().await,
+        then,
+        "seed {seed}: the backup answers as then"
+    );
+    println!(
+        "soak seed {seed}: {days} days, {} prints, {} requests (refused as the rules say, by \
+         status: {:?}), {} kill -9, {backups} backups, the last restored",
+        shop.prints.len(),
+        run.requests.get(),
+        run.refused.borrow(),
+        run.kills.get()
+    );
+}
