@@ -2,8 +2,9 @@
 //! with their components, four filaments with spools, customers, a series, maintenance tasks
 //! (one blocking); each day drafts, prints moved through their routes, outcomes (failures
 //! among them) and corrections, spool corrections and receipts, low stock restocked, tasks done,
-//! deletes of referenced records, a nightly backup; `kill -9` of the real binary at random
-//! moments, in the middle of a write too. After every day:
+//! deletes of referenced records, a nightly backup; alerts every second to a webhook that on
+//! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
+//! middle of a write too. After every day:
 //!
 //! - every list and page answers 200, and no answer of the whole run was a 5xx;
 //! - every acknowledged write is there (prints with their outcome revision, movements);
@@ -14,7 +15,7 @@
 //! - the service's open file descriptors and resident memory stay under [`FD_BOUND`] and
 //!   [`RSS_BOUND_KIB`].
 //!
-//! At the end the journal's chain verifies (`printcost journal verify` beside the running
+//! At the end no alert was said to start (or clear) twice in a row, the journal's chain verifies (`printcost journal verify` beside the running
 //! service), and the last nightly backup, restored with `printcost restore` into a fresh folder,
 //! answers exactly as the service did when it was taken.
 //!
@@ -24,6 +25,7 @@
 use crate::backup::printcost;
 use crate::durability::Service;
 use crate::outcomes::outcome;
+use crate::support::http_double::{Reply, json as answer, serve};
 use crate::support::{Shop as Inventory, TestApp, part};
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
@@ -33,7 +35,12 @@ use serde_json::{Value, json};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::str::FromStr;
+use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
+
+/// The service's alert rounds every second (30 s by default), so a day of the run sees some.
+const ALERTS_EVERY_SECOND: &[(&str, &str)] = &[("PRINTCOST_ALERTS_INTERVAL", "1")];
 
 /// Open file descriptors the service may hold at the end of a day (sockets of the day's
 /// clients closed; the store, its log, listeners, the runtime's).
@@ -41,6 +48,57 @@ const FD_BOUND: usize = 64;
 /// Resident memory the service may hold (KiB): an idle shop is ~40 MiB, a month of prints adds
 /// little (the projection is a few hundred bytes a print).
 const RSS_BOUND_KIB: u64 = 200 * 1024;
+
+/// A webhook that takes the alerts: it answers 200 (and keeps the event), 500, or hangs past
+/// the service's timeout, as [`Hook::mode`] says.
+struct Hook {
+    url: String,
+    /// 0 answers, 1 answers 500, 2 hangs.
+    mode: Arc<AtomicU8>,
+    /// Every event it took (answered 200), in order.
+    events: Arc<Mutex<Vec<Value>>>,
+}
+
+impl Hook {
+    async fn start() -> Hook {
+        let mode = Arc::new(AtomicU8::new(0));
+        let events = Arc::new(Mutex::new(Vec::new()));
+        let (now, kept) = (mode.clone(), events.clone());
+        let (url, _) = serve(move |request| match now.load(Ordering::SeqCst) {
+            0 => {
+                let event = serde_json::from_str(&request.body).unwrap_or(Value::Null);
+                kept.lock().unwrap().push(event);
+                answer("200 OK", "{}")
+            }
+            1 => answer("500 Internal Server Error", "{}"),
+            _ => Reply::Silent(Duration::from_secs(7)),
+        })
+        .await;
+        Hook {
+            url: format!("{url}/hook"),
+            mode,
+            events,
+        }
+    }
+
+    /// No alert was said to start twice, or to clear twice, in a row: each start is followed by
+    /// its clear before the next start. Answers how many events it took.
+    fn started_once_and_cleared_once(&self, seed: u64) -> usize {
+        let events = self.events.lock().unwrap();
+        let mut last: BTreeMap<(String, String), String> = BTreeMap::new();
+        for event in events.iter() {
+            let key = (event["kind"].to_string(), event["subject"].to_string());
+            let change = event["change"].to_string();
+            let before = last.insert(key.clone(), change.clone());
+            assert_ne!(
+                before,
+                Some(change),
+                "seed {seed}: {key:?} said twice: {event}"
+            );
+        }
+        events.len()
+    }
+}
 
 /// The seeded dice.
 struct Dice(TestRng);
@@ -227,7 +285,7 @@ impl Run {
 
     async fn restart(&mut self) {
         self.kills.set(self.kills.get() + 1);
-        let service = Service::start(self.dir.path());
+        let service = Service::start_with(self.dir.path(), ALERTS_EVERY_SECOND);
         self.app = TestApp::attach(&service.base);
         self.app.login().await;
         self.service = Some(service);
@@ -563,9 +621,10 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     let days: u32 = std::env::var("SOAK_DAYS").map_or(30, |s| s.parse().unwrap());
     let mut dice = Dice::new(seed);
     let dir = tempfile::tempdir().unwrap();
-    let service = Service::start(dir.path());
+    let service = Service::start_with(dir.path(), ALERTS_EVERY_SECOND);
     let app = TestApp::attach(&service.base);
     app.setup().await;
+    let hook = Hook::start().await;
     let mut run = Run {
         dir,
         service: Some(service),
@@ -576,13 +635,28 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         kills: Cell::new(0),
         refused: RefCell::default(),
     };
+    let webhook = json!({"name": "Shop", "url": hook.url, "form": "JSON"});
+    run.post("/api/settings/alerts/webhooks", &webhook, 201)
+        .await
+        .expect("the webhook");
     let mut shop = stock_the_shop(&run, &mut dice).await;
     let mut backups = 0;
     for day in 1..=days {
         run.day.set(day);
         // Kill -9 at a random moment of a fifth of the days: between writes, or under one
         // (its answer never arrives, so it was not acknowledged: whether it is there is free).
-        let kill_at = dice.chance(20).then(|| dice.below(30));
+        // The first day always has one between writes, the second one under a write.
+        let kill_at = match day {
+            1 => Some(1),
+            _ => dice.chance(20).then(|| dice.below(30)),
+        };
+        // A fifth of the days the webhook answers 500 or hangs; the rest it answers.
+        let fault = if dice.chance(20) {
+            1 + dice.below(2)
+        } else {
+            0
+        };
+        hook.mode.store(fault as u8, Ordering::SeqCst);
         let mut step = 0;
         let mut drafts = Vec::new();
         for n in 0..(5 + dice.below(10)) as usize {
@@ -605,6 +679,9 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
             if kill_at == Some(step) {
                 run.kill_under_a_write(&mut shop, &mut dice).await;
             }
+        }
+        if day == 2 {
+            run.kill_under_a_write(&mut shop, &mut dice).await;
         }
         for _ in 0..dice.below(6) {
             book(&run, &mut shop, &mut dice).await;
@@ -632,6 +709,10 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         backups += 1;
         check(&run, &shop).await;
     }
+    // The alerts the webhook took: each started once and cleared once.
+    hook.mode.store(0, Ordering::SeqCst);
+    let told = hook.started_once_and_cleared_once(seed);
+    assert!(told > 0, "seed {seed}: the webhook was told of alerts");
     // The journal's chain, checked beside the running service.
     let verify = printcost(&["journal", "verify"], run.dir.path());
     assert!(
@@ -665,7 +746,8 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     );
     println!(
         "soak seed {seed}: {days} days, {} prints, {} requests (refused as the rules say, by \
-         status: {:?}), {} kill -9, {backups} backups, the last restored",
+         status: {:?}), {} kill -9, {backups} backups, the last restored, {told} alert events \
+         taken by the webhook",
         shop.prints.len(),
         run.requests.get(),
         run.refused.borrow(),
