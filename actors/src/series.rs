@@ -42,6 +42,10 @@ pub fn get(tx: &impl Tx, id: Id) -> Result<Series> {
     repo::get(tx, id)?.ok_or(Error::NotFound)
 }
 
+/// The most units a series may aim at: as many as one print may hold (`prints::plan`'s
+/// `MAX_QUANTITY`).
+pub const MAX_TARGET: u32 = 1_000_000;
+
 fn check(tx: &impl Tx, input: &SeriesInput) -> Result<()> {
     if let Some(id) = input.customer_id
         && repo::get::<Customer>(tx, id)?.is_none()
@@ -50,6 +54,9 @@ fn check(tx: &impl Tx, input: &SeriesInput) -> Result<()> {
     }
     if input.target == Some(0) {
         return Err(Error::field("target", "errors.notPositive"));
+    }
+    if input.target.is_some_and(|t| t > MAX_TARGET) {
+        return Err(Error::field("target", "errors.outOfRange"));
     }
     Ok(())
 }

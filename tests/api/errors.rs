@@ -383,3 +383,63 @@ async fn every_response_carries_the_security_headers_and_a_request_id() {
         assert_eq!(headers.get("x-request-id").unwrap().len(), 32, "{path}");
     }
 }
+
+/// What the document's schemas refuse, the server refuses (schemathesis' negative checks found
+/// these): an empty id, choice or instant in the query, a page beyond int32, a series target
+/// and a step's machine power above their maxima. A UI filter form's empty fields stay no
+/// filter.
+#[actix_web::test]
+async fn values_the_schemas_refuse_are_refused() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    for (path, at) in [
+        ("/api/components?printerId=", "printerId"),
+        ("/api/dashboard?period=", "period"),
+        ("/api/journal?until=", "until"),
+        ("/api/prints?status=", "status"),
+        ("/api/customers?page=2147483648", "page"),
+    ] {
+        let key = match at {
+            "page" => "errors.outOfRange",
+            _ => "",
+        };
+        let body = assert_error(app.get(path).await, 422, "VALIDATION_FAILED").await;
+        let fault = &body["data"]["fieldErrors"][0];
+        assert_eq!(fault["path"], at, "{path}: {body}");
+        if !key.is_empty() {
+            assert_eq!(fault["messageKey"], key, "{path}: {body}");
+        }
+    }
+    assert_eq!(
+        app.get("/api/customers?page=2147483647").await.status(),
+        200
+    );
+    assert_eq!(
+        app.get("/api/customers?search=").await.status(),
+        200,
+        "an empty search"
+    );
+    let on = json!({"printSeriesEnabled": true});
+    assert_eq!(app.patch("/api/settings/features", &on).await.status(), 200);
+    let series = json!({"name": "Pokale", "target": 1_000_001});
+    assert_field_error(
+        app.post("/api/series", &series).await,
+        "target",
+        "errors.outOfRange",
+    )
+    .await;
+    let rate = app
+        .create(
+            "/api/labour-rates",
+            &json!({"name": "Sanding", "hourlyRate": "45"}),
+        )
+        .await;
+    let step = json!({"name": "Cure", "labourRateId": rate["id"], "minutes": "5", "per": "PIECE",
+                      "machine": {"name": "UV", "purchasePrice": "90", "expectedLifetimeHours": "1000",
+                                  "averagePowerWatts": 100_001, "minutes": "10"}});
+    let res = app.post("/api/post-processing-steps", &step).await;
+    assert_field_error(res, "machine.averagePowerWatts", "errors.outOfRange").await;
+    let client = support::logged_in(&app).await;
+    let (status, _) = support::page(&client, &app, "/prints?status=&printerId=").await;
+    assert_eq!(status, 200, "a form's empty fields are no filter");
+}

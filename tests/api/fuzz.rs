@@ -1,7 +1,9 @@
 //! Schemathesis (PyPI, pinned in `tests/requirements.txt`, installed by `scripts/test`) against a
 //! live service with a session and a seeded shop, for a bounded time, with the checks
-//! `not_a_server_error`, `status_code_conformance`, `response_schema_conformance` and
-//! `positive_data_acceptance`. Any finding fails the test; the summary (case count included) is
+//! `not_a_server_error`, `status_code_conformance`, `response_schema_conformance`,
+//! `positive_data_acceptance` and `negative_data_rejection` (the session reaches schemathesis as
+//! the document's `session` scheme, so it also checks that each operation refuses a request
+//! without one). Any finding fails the test; the summary (case count included) is
 //! printed. Configuration: `tests/schemathesis/schemathesis.toml`; ids of the seeded records
 //! reach the generated bodies through `tests/schemathesis/hooks.py`.
 
@@ -111,8 +113,11 @@ async fn schemathesis_finds_nothing_in_the_api() {
         .env("NO_COLOR", "1")
         .args(["--config-file", "schemathesis.toml", "run"])
         .arg(schema.path())
+        .env(
+            "PRINTCOST_FUZZ_SESSION",
+            cookie.split_once('=').map_or("", |(_, value)| value),
+        )
         .args(["--url", &app.base, "--max-time", MAX_SECONDS])
-        .args(["-H", &format!("Cookie: {cookie}")])
         .args(["-H", &format!("Origin: {}", app.origin)]);
     let output = actix_web::rt::task::spawn_blocking(move || command.output())
         .await

@@ -43,6 +43,7 @@ pub struct Company {
     /// Contact phone.
     pub phone: Option<String>,
     /// Days to pay unless a customer has its own.
+    #[serde(default)]
     pub payment_terms_days: u16,
     /// The payment terms in words.
     pub payment_terms_text: Option<String>,
@@ -106,6 +107,7 @@ pub struct CompanyInput {
     #[deserr(default)]
     pub phone: Option<Name>,
     /// Days to pay, 0 to 365 (default 14).
+    #[serde(default)]
     #[schema(maximum = 365)]
     #[deserr(default = records::Company::default().payment_terms_days)]
     pub payment_terms_days: u16,

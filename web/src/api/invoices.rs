@@ -444,10 +444,12 @@ pub struct InvoiceInputDto {
     #[schema(value_type = BTreeSet<String>, format = Uuid, min_items = 1, max_items = 100)]
     pub print_ids: Vec<WireId>,
     /// Extra lines (shipping), at most 20.
+    #[serde(default)]
     #[schema(max_items = 20)]
     #[deserr(default)]
     pub extras: Vec<ExtraLineInput>,
     /// Allowances (a discount), at most 20.
+    #[serde(default)]
     #[schema(max_items = 20)]
     #[deserr(default)]
     pub allowances: Vec<AllowanceInput>,

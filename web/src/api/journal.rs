@@ -176,8 +176,8 @@ pub struct JournalParams {
     #[deserr(default)]
     pub kind: Option<String>,
     /// One-based page number (default 1).
-    #[param(minimum = 1)]
-    #[deserr(default, try_from(&String) = query::number::<1, { u32::MAX }> -> Refusal)]
+    #[param(minimum = 1, maximum = 2147483647)]
+    #[deserr(default, try_from(&String) = query::number::<1, { i32::MAX as u32 }> -> Refusal)]
     pub page: Option<u32>,
     /// Entries per page, 1 to 100 (default 25).
     #[param(minimum = 1, maximum = 100)]

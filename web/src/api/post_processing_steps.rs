@@ -8,7 +8,7 @@ use crate::extract::NoFilter;
 use crate::input::Faults;
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::steps::{self, StepView};
-use actors::values::{Amount, Name, Note, PositiveAmount};
+use actors::values::{Amount, Name, Note, PositiveAmount, Watts};
 use deserr::Deserr;
 use serde::Serialize;
 use utoipa::ToSchema;
@@ -71,9 +71,9 @@ pub struct StepMachineInput {
     /// Expected lifetime, running hours (> 0).
     #[schema(example = "1000")]
     pub expected_lifetime_hours: PositiveAmount,
-    /// Average power while running, watts.
-    #[schema(example = 60)]
-    pub average_power_watts: u32,
+    /// Average power while running, watts (0-100000).
+    #[schema(value_type = u32, example = 60, maximum = 100000)]
+    pub average_power_watts: Watts,
     /// Running minutes per piece or per job.
     #[schema(example = "6")]
     pub minutes: Amount,
@@ -121,7 +121,7 @@ impl Resource for Steps {
                 name: m.name,
                 purchase_price: m.purchase_price,
                 expected_lifetime_hours: m.expected_lifetime_hours,
-                average_power_watts: m.average_power_watts,
+                average_power_watts: m.average_power_watts.get(),
                 minutes: m.minutes,
             }),
             note: i.note,

@@ -66,6 +66,7 @@ pub struct Pricing {
     /// Price the expected cost per good part (cost ÷ success rate) instead of the cost.
     pub failure_adjusted: bool,
     /// How many of the latest outcomes per printer and material the success rate counts.
+    #[serde(default)]
     pub failure_window: u16,
 }
 
@@ -96,6 +97,7 @@ pub struct PricingInput {
     pub failure_adjusted: bool,
     /// The latest outcomes per printer and material the success rate counts, 1 to 1,000
     /// (default 20).
+    #[serde(default)]
     #[schema(minimum = 1, maximum = 1000)]
     #[deserr(default = records::Pricing::default().failure_window)]
     pub failure_window: u16,

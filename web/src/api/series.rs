@@ -107,8 +107,8 @@ pub struct SeriesInputDto {
     #[schema(value_type = Option<String>, format = Uuid)]
     #[deserr(default)]
     pub customer_id: Option<WireId>,
-    /// Units wanted in all (positive).
-    #[schema(minimum = 1)]
+    /// Units wanted in all (1 to 1,000,000).
+    #[schema(minimum = 1, maximum = 1000000)]
     #[deserr(default)]
     pub target: Option<u32>,
     /// Free text.

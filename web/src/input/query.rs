@@ -111,12 +111,26 @@ impl<A: FromQuery, B: FromQuery> FromQuery for (A, B) {
     }
 }
 
-/// Parses the query string `query` (without `?`) into `T`.
+/// Parses the query string `query` (without `?`) into `T`, as the API takes it: a parameter
+/// given empty (`?printerId=`) is that value, which its rule admits (an empty `search`) or
+/// refuses (an id, a choice, a date), as the OpenAPI document says.
 ///
 /// Errors (422 `VALIDATION_FAILED`): `errors.invalidQuery` when it is not URL encoding; else
 /// every parameter at fault in the order of their documentation, then `errors.unknownField` for
 /// each one `T` does not document.
 pub fn parse<T: FromQuery>(query: &str) -> Result<T, ApiError> {
+    parse_with(query, true)
+}
+
+/// As [`parse`], for the UI's filter forms: a form sends its empty fields (`?status=&page=2`),
+/// and an empty field is no filter.
+///
+/// Errors: as [`parse`].
+pub fn parse_form<T: FromQuery>(query: &str) -> Result<T, ApiError> {
+    parse_with(query, false)
+}
+
+fn parse_with<T: FromQuery>(query: &str, keep_empty: bool) -> Result<T, ApiError> {
     let pairs: Vec<(String, String)> = serde_urlencoded::from_str(query)
         .map_err(|_| ApiError::field("", "errors.invalidQuery"))?;
     let names = T::names();
@@ -129,7 +143,7 @@ pub fn parse<T: FromQuery>(query: &str) -> Result<T, ApiError> {
             continue;
         }
         let value = value.trim();
-        if !value.is_empty() {
+        if keep_empty || !value.is_empty() {
             params.insert(name, Value::String(value.to_string()));
         }
     }

@@ -45,7 +45,7 @@ struct PageParams {
     #[param(value_type = Option<String>)]
     to: Option<Date>,
     /// One-based page number.
-    #[deserr(default, try_from(&String) = query::number::<1, { u32::MAX }> -> Refusal)]
+    #[deserr(default, try_from(&String) = query::number::<1, { i32::MAX as u32 }> -> Refusal)]
     page: Option<u32>,
     /// Check the chain too.
     #[deserr(default, try_from(&String) = query::flag -> Refusal)]
@@ -104,7 +104,8 @@ fn start_of(ctx: &Ctx, day: Date, field: &str) -> Result<jiff::Timestamp, ApiErr
 
 /// `GET /settings/journal`: a page of the journal. Errors: 422 for a filter that is not valid.
 pub async fn show(ctx: Ctx) -> Page {
-    let params = query::parse::<PageParams>(ctx.req.query_string()).map_err(|e| ctx.fail(&e))?;
+    let params =
+        query::parse_form::<PageParams>(ctx.req.query_string()).map_err(|e| ctx.fail(&e))?;
     let since = params.from.map(|d| start_of(&ctx, d, "from")).transpose();
     let until = match params.to.map(|d| d.tomorrow()) {
         Some(Ok(next)) => Some(start_of(&ctx, next, "to")).transpose(),

@@ -82,10 +82,12 @@ pub fn document_where(document: &mut Value) {
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct PrintParams {
     /// Statuses, comma-separated: DRAFT, PRINTING, PRINTED, SHIPPED, DONE.
+    #[serde(default)]
     #[deserr(default, rename = "status", try_from(&String) = status_list -> Refusal)]
     #[param(rename = "status", value_type = Option<String>, pattern = "^(DRAFT|PRINTING|PRINTED|SHIPPED|DONE)(,(DRAFT|PRINTING|PRINTED|SHIPPED|DONE))*$")]
     pub statuses: Vec<PrintStatus>,
     /// Outcomes, comma-separated: PENDING (DONE without outcome), SUCCESS, FAILED.
+    #[serde(default)]
     #[deserr(default, rename = "outcome", try_from(&String) = outcome_list -> Refusal)]
     #[param(rename = "outcome", value_type = Option<String>, pattern = "^(PENDING|SUCCESS|FAILED)(,(PENDING|SUCCESS|FAILED))*$")]
     pub outcomes: Vec<Outcome>,
@@ -164,7 +166,7 @@ pub fn filter((list, p): (ListParams, PrintParams)) -> (ListQuery, PrintFilter) 
 ///
 /// Errors: 422 with every parameter at fault.
 pub fn parse_query(query: &str) -> Result<(ListQuery, PrintFilter), ApiError> {
-    query::parse::<(ListParams, PrintParams)>(query).map(filter)
+    query::parse_form::<(ListParams, PrintParams)>(query).map(filter)
 }
 
 #[cfg(test)]
