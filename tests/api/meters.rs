@@ -164,12 +164,7 @@ async fn tasmota_and_shelly_plugs_on_an_external_mosquitto_are_read() {
     let app = TestApp::spawn_with(|c| c.bridge = Some(bridge)).await;
     app.setup().await;
     let shop = shop(&app).await;
-    let second = app
-        .create(
-            "/api/printers",
-            &json!({"name": "P1S", "manufacturerId": shop.maker, "purchasePrice": "699", "expectedLifetimeHours": "5000", "averagePowerWatts": 110}),
-        )
-        .await;
+    let second = p1s(&app, &shop).await;
     let plugs = [
         (
             shop.printer.clone(),
@@ -179,7 +174,7 @@ async fn tasmota_and_shelly_plugs_on_an_external_mosquitto_are_read() {
             "12.345",
         ),
         (
-            second["id"].as_str().unwrap().to_string(),
+            second.clone(),
             json!({"kind": "MQTT", "topic": "shellyplug-p1s/status/switch:0", "jsonPath": "aenergy.total", "unit": "WH"}),
             "shellyplug-p1s/status/switch:0",
             r#"{"id":0,"apower":98.5,"aenergy":{"total":45678.9,"by_minute":[1,2,3]}}"#,
@@ -230,13 +225,7 @@ async fn a_stored_topic_with_a_nul_never_reaches_a_real_mosquitto() {
     let app = TestApp::spawn_with_store_and(store.clone(), |c| c.bridge = Some(bridge)).await;
     app.setup().await;
     let shop = shop(&app).await;
-    let second = app
-        .create(
-            "/api/printers",
-            &json!({"name": "P1S", "manufacturerId": shop.maker, "purchasePrice": "699", "expectedLifetimeHours": "5000", "averagePowerWatts": 110}),
-        )
-        .await;
-    let second = second["id"].as_str().unwrap().to_string();
+    let second = p1s(&app, &shop).await;
     let plug = json!({"kind": "MQTT", "topic": "tele/plug-mk4/SENSOR", "jsonPath": "ENERGY.Total", "unit": "KWH"});
     let meter = format!("/api/printers/{}/meter", shop.printer);
     assert_eq!(app.put(&meter, &plug).await.status(), 200);
@@ -285,6 +274,16 @@ async fn a_stored_topic_with_a_nul_never_reaches_a_real_mosquitto() {
     read("13.75").await;
     tokio::time::sleep(Duration::from_secs(2)).await;
     read("14.125").await;
+}
+
+/// A second printer of the shop (a P1S at 110 W); its id.
+async fn p1s(app: &TestApp, shop: &Shop) -> String {
+    let body = json!({"name": "P1S", "manufacturerId": shop.maker, "purchasePrice": "699",
+                      "expectedLifetimeHours": "5000", "averagePowerWatts": 110});
+    app.create("/api/printers", &body).await["id"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }
 
 /// Waits up to 30 s for `app`'s `meter` to satisfy `done`; answers the meter.
