@@ -10,7 +10,8 @@ use std::io::{Cursor, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipWriter};
 
-fn fixture(name: &str) -> Vec<u8> {
+/// A sliced file of `actors/tests/fixtures/sliced`.
+pub(crate) fn fixture(name: &str) -> Vec<u8> {
     let path = format!(
         "{}/actors/tests/fixtures/sliced/{name}",
         env!("CARGO_MANIFEST_DIR")
@@ -19,7 +20,7 @@ fn fixture(name: &str) -> Vec<u8> {
 }
 
 /// POSTs `bytes` as the multipart field `field` named `name` to `path` with `client`.
-async fn post_file(
+pub(crate) async fn post_file(
     client: &Client,
     app: &TestApp,
     path: &str,
