@@ -60,6 +60,15 @@ async fn a_meter_is_linked_checked_and_unlinked() {
     }
     let no_point = json!({"kind": "BRIDGE_POINT", "source": "sdm120", "unit": "KWH"});
     assert_field_error(app.put(&meter, &no_point).await, "point", "errors.required").await;
+    // Names as long as the schema says (200), kept even without a bridge to check them.
+    let long_point =
+        json!({"kind": "BRIDGE_POINT", "source": "sdm120", "point": "0".repeat(201), "unit": "WH"});
+    assert_field_error(
+        app.put(&meter, &long_point).await,
+        "point",
+        "errors.tooLong",
+    )
+    .await;
     let unknown = "/api/printers/01a1fca8-547d-7442-9d4e-aa020ca898c4/meter";
     assert_error(app.put(unknown, &tasmota).await, 404, "NOT_FOUND").await;
     assert_eq!(

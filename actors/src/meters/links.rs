@@ -18,10 +18,19 @@ use storage::{Id, Timestamp};
 /// (`+`, `#`), no control character (U+0000 is forbidden in a topic name, MQTT 3.1.1
 /// section 4.7.3, and a broker drops the connection that sends it; the others are
 /// discouraged there and never part of a device's topic) and at most 512 characters; a
-/// counter's path at most 200 characters and no empty step.
+/// counter's path at most 200 characters and no empty step; a bridge point's source and point
+/// names at most 200 characters (a bridge's ids and names are short; the schema says so).
 ///
-/// Errors: `VALIDATION_FAILED` with `errors.invalidValue` at `topic` or `jsonPath`.
+/// Errors: `VALIDATION_FAILED` with `errors.invalidValue` at `topic` or `jsonPath`,
+/// `errors.tooLong` at `source` or `point`.
 pub fn check(source: &MeterSource) -> Result<()> {
+    if let MeterSource::BridgePoint { source, point } = source {
+        for (name, value) in [("source", source), ("point", point)] {
+            if value.chars().count() > 200 {
+                return Err(Error::field(name, "errors.tooLong"));
+            }
+        }
+    }
     if let MeterSource::Mqtt { topic, json_path } = source {
         if topic.is_empty()
             || topic.contains(['+', '#'])
