@@ -18,7 +18,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 use storage::journal;
 use storage::records::MovementKind;
-use storage::records::{Filament, Settings};
+use storage::records::{Filament, MaterialKind, Settings, StockUnit};
 use storage::{Id, Store, StoreOptions, Timestamp, repo, tables};
 
 /// A store with one filament and one spool per sender.
@@ -38,6 +38,9 @@ fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
         archived: false,
         created_at: Timestamp::now(),
         updated_at: Timestamp::now(),
+        kind: MaterialKind::Filament,
+        unit: StockUnit::Gram,
+        density_grams_per_millilitre: None,
     };
     repo::put(&txn, &filament).unwrap();
     let settings = Settings {
@@ -55,6 +58,7 @@ fn store(dir: &std::path::Path, spools: usize) -> (Store, Vec<Id>) {
                 filament_id: filament.id,
                 purchase_price: "20".parse().unwrap(),
                 initial_net_weight_grams: "100000000".parse().unwrap(),
+                unit: StockUnit::Gram,
                 purchase_lot: None,
                 location: None,
                 acquired_at: None,
@@ -110,6 +114,7 @@ fn bench_ledger(c: &mut Criterion) {
                                         spool_id: spool,
                                         kind: MovementKind::Correction,
                                         grams: "-0.5".parse().unwrap(),
+                                        unit: StockUnit::Gram,
                                         note: None,
                                         operation_key: Some(Id::new()),
                                     };

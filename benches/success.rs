@@ -10,8 +10,8 @@ use actors::prints::success;
 use criterion::{Criterion, criterion_group, criterion_main};
 use rust_decimal::Decimal;
 use storage::records::{
-    Costing, Filament, HotendUse, Outcome, OutcomeRevision, OutcomeStatus, Part, Print,
-    PrintStatus, Usage,
+    Costing, Filament, HotendUse, MaterialKind, Outcome, OutcomeRevision, OutcomeStatus, Part,
+    Print, PrintStatus, StockUnit, Usage,
 };
 use storage::{Id, Store, StoreOptions, Timestamp, repo};
 
@@ -29,6 +29,9 @@ fn filament(material: &str) -> Filament {
         archived: false,
         created_at: Timestamp(0),
         updated_at: Timestamp(0),
+        kind: MaterialKind::Filament,
+        unit: StockUnit::Gram,
+        density_grams_per_millilitre: None,
     }
 }
 

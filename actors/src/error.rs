@@ -103,6 +103,10 @@ pub enum Error {
     /// unresolved operations, an operation in another state (409 `INTEGRATION_CONFLICT`).
     #[error("the request conflicts with the integration's state")]
     IntegrationConflict,
+    /// A resin's or a consumable's stock where only filament goes: linked to the spool manager,
+    /// or mapped to a printer-fleet tray (409 `MATERIAL_NOT_FILAMENT`).
+    #[error("only a filament's spool can be linked or mapped")]
+    MaterialNotFilament,
     /// A native movement or a price or metadata change on a spool whose stock the spool manager
     /// owns (409 `STOCK_OWNED_EXTERNALLY`).
     #[error("the spool manager owns this spool's stock")]
@@ -154,6 +158,23 @@ impl Error {
     /// A validation error with one field.
     pub fn field(path: impl Into<String>, message_key: &'static str) -> Self {
         Error::Validation(vec![FieldError::new(path, message_key)])
+    }
+
+    /// The same error with field errors at `from` moved to `to` (a rule written for one input
+    /// field reused for another: the ledger's grams for millilitres or pieces).
+    pub fn moved(self, from: &str, to: &str) -> Self {
+        match self {
+            Error::Validation(errors) => Error::Validation(
+                errors
+                    .into_iter()
+                    .map(|e| match e.path == from {
+                        true => FieldError::new(to, e.message_key),
+                        false => e,
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
     }
 }
 

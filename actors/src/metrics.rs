@@ -13,6 +13,7 @@ use prometheus::{
     TextEncoder,
 };
 use std::sync::LazyLock;
+use storage::records::{MaterialKind, StockUnit};
 
 /// Every metric of the process.
 pub struct Metrics {
@@ -30,6 +31,15 @@ pub struct Metrics {
     /// `printcost_filament_stock_grams{filament_id, filament}`: grams on a filament's active
     /// spools (with spool management on).
     pub stock_grams: GaugeVec,
+    /// `printcost_resin_stock_millilitres{material_id, material}`: millilitres in a resin's
+    /// active bottles (issue 51).
+    pub resin_stock_millilitres: GaugeVec,
+    /// `printcost_consumable_stock_millilitres{material_id, material}`: millilitres of a
+    /// consumable counted in millilitres (isopropyl alcohol).
+    pub consumable_stock_millilitres: GaugeVec,
+    /// `printcost_consumable_stock_pieces{material_id, material}`: pieces of a consumable
+    /// counted in pieces (gloves, FEP films, nozzles, boxes).
+    pub consumable_stock_pieces: GaugeVec,
     /// `printcost_prints{status}`: prints per status, archived included.
     pub prints: IntGaugeVec,
     /// `printcost_bridge_polls_total{source, result}`: polls of a Modbus source, `ok` or
@@ -56,6 +66,30 @@ fn fast_buckets() -> Vec<f64> {
 }
 
 impl Metrics {
+    /// The stock gauge of materials of `kind` counted in `unit` (none for a pair no material
+    /// has).
+    pub fn stock(&self, kind: MaterialKind, unit: StockUnit) -> Option<&GaugeVec> {
+        match (kind, unit) {
+            (MaterialKind::Filament, StockUnit::Gram) => Some(&self.stock_grams),
+            (MaterialKind::Resin, StockUnit::Millilitre) => Some(&self.resin_stock_millilitres),
+            (MaterialKind::Consumable, StockUnit::Millilitre) => {
+                Some(&self.consumable_stock_millilitres)
+            }
+            (MaterialKind::Consumable, StockUnit::Piece) => Some(&self.consumable_stock_pieces),
+            _ => None,
+        }
+    }
+
+    /// Every stock gauge.
+    pub fn stocks(&self) -> [&GaugeVec; 4] {
+        [
+            &self.stock_grams,
+            &self.resin_stock_millilitres,
+            &self.consumable_stock_millilitres,
+            &self.consumable_stock_pieces,
+        ]
+    }
+
     fn new() -> Metrics {
         let registry = Registry::new_custom(Some("printcost".into()), None).unwrap_or_default();
         let counter = |name: &str, help: &str, labels: &[&str]| {
@@ -83,17 +117,35 @@ impl Metrics {
                 .unwrap_or_else(|e| unreachable!("registered once: {e}"));
             metric
         };
-        let stock_grams = GaugeVec::new(
-            Opts::new(
-                "filament_stock_grams",
-                "Grams on a filament's active spools.",
-            ),
+        let gauge = |name: &str, help: &str, labels: &[&str]| {
+            let metric = GaugeVec::new(Opts::new(name, help), labels)
+                .unwrap_or_else(|e| unreachable!("a fixed metric is valid: {e}"));
+            registry
+                .register(Box::new(metric.clone()))
+                .unwrap_or_else(|e| unreachable!("registered once: {e}"));
+            metric
+        };
+        let stock_grams = gauge(
+            "filament_stock_grams",
+            "Grams on a filament's active spools.",
             &["filament_id", "filament"],
-        )
-        .unwrap_or_else(|e| unreachable!("a fixed metric is valid: {e}"));
-        registry
-            .register(Box::new(stock_grams.clone()))
-            .unwrap_or_else(|e| unreachable!("registered once: {e}"));
+        );
+        let material = ["material_id", "material"];
+        let resin_stock_millilitres = gauge(
+            "resin_stock_millilitres",
+            "Millilitres in a resin's active bottles.",
+            &material,
+        );
+        let consumable_stock_millilitres = gauge(
+            "consumable_stock_millilitres",
+            "Millilitres of a consumable counted in millilitres, in its active packs.",
+            &material,
+        );
+        let consumable_stock_pieces = gauge(
+            "consumable_stock_pieces",
+            "Pieces of a consumable counted in pieces, in its active packs.",
+            &material,
+        );
         Metrics {
             http_requests: counter(
                 "http_requests_total",
@@ -118,6 +170,9 @@ impl Metrics {
                 fast_buckets(),
             ),
             stock_grams,
+            resin_stock_millilitres,
+            consumable_stock_millilitres,
+            consumable_stock_pieces,
             prints: int_gauge(
                 "prints",
                 "Prints per status, archived included.",

@@ -13,15 +13,30 @@ use crate::txn::Txn;
 use crate::{Error, Result};
 use rust_decimal::prelude::ToPrimitive;
 use sha2::{Digest, Sha256};
-use storage::records::{Filament, PrintStatus};
+use storage::records::{Filament, MaterialKind, PrintStatus, StockUnit};
 use storage::repo;
+
+/// One material's stock as a scrape reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct StockLevel {
+    /// Filament, resin or consumable.
+    pub kind: MaterialKind,
+    /// The unit `quantity` is in.
+    pub unit: StockUnit,
+    /// The material's id.
+    pub id: String,
+    /// Its display name.
+    pub name: String,
+    /// What its active spools, bottles or packs hold, in `unit`.
+    pub quantity: f64,
+}
 
 /// The levels a scrape reads: grams per active filament (id, name), prints per status.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Levels {
-    /// `(filament id, filament name, grams)` of every filament with stock records, while spool
-    /// management is on.
-    pub stock: Vec<(String, String, f64)>,
+    /// Every active material's stock while spool management is on: its kind and unit, id,
+    /// name and quantity in its unit.
+    pub stock: Vec<StockLevel>,
     /// Prints per status (every status, zero included).
     pub prints: Vec<(String, usize)>,
 }
@@ -30,11 +45,15 @@ impl Levels {
     /// Sets the level gauges of [`metrics()`] to these (filaments no longer listed are removed).
     pub fn record(&self) {
         let m = metrics();
-        m.stock_grams.reset();
-        for (id, name, grams) in &self.stock {
-            m.stock_grams
-                .with_label_values(&[id.as_str(), name.as_str()])
-                .set(*grams);
+        for gauge in m.stocks() {
+            gauge.reset();
+        }
+        for level in &self.stock {
+            if let Some(gauge) = m.stock(level.kind, level.unit) {
+                gauge
+                    .with_label_values(&[level.id.as_str(), level.name.as_str()])
+                    .set(level.quantity);
+            }
         }
         for (status, count) in &self.prints {
             m.prints
@@ -61,13 +80,15 @@ impl Query for ReadLevels {
                     active.push(f);
                 }
             })?;
-            for filament in active {
-                let grams = totals.get(&filament.id).copied().unwrap_or_default();
-                levels.stock.push((
-                    filament.id.to_string(),
-                    filaments::display_name(snapshot, &filament)?,
-                    grams.to_f64().unwrap_or_default(),
-                ));
+            for material in active {
+                let quantity = totals.get(&material.id).copied().unwrap_or_default();
+                levels.stock.push(StockLevel {
+                    kind: material.kind,
+                    unit: material.unit,
+                    id: material.id.to_string(),
+                    name: filaments::display_name(snapshot, &material)?,
+                    quantity: quantity.to_f64().unwrap_or_default(),
+                });
             }
         }
         let counts = snapshot.index.status_counts()?;

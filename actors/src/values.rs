@@ -157,9 +157,9 @@ pub fn parse_decimal(text: &str, max_whole: usize, max_fraction: usize) -> Resul
 }
 
 /// Whole digits a general decimal may have (prices, hours, grams).
-const WHOLE_DIGITS: usize = 15;
+pub const WHOLE_DIGITS: usize = 15;
 /// Fractional digits a general decimal may have.
-const FRACTION_DIGITS: usize = 10;
+pub const FRACTION_DIGITS: usize = 10;
 
 /// A JSON-schema pattern that a text matches when it is not blank: it holds a character that
 /// is not Unicode `White_Space`, which is what Rust's `trim` takes away. (`\S` would not do: a
@@ -205,6 +205,19 @@ pub fn decimal_pattern(whole: usize, fraction: usize, sign: Sign) -> String {
             whole - 1,
             fraction - 1
         ),
+    }
+}
+
+/// A JSON-schema pattern for the plain decimals [`parse_decimal`] takes with `whole` and
+/// `fraction` digits and `sign` that are whole numbers (a count of pieces): digits, and a
+/// fraction of zeros at most. Leading zeros are admitted, as the parser does.
+pub fn whole_pattern(whole: usize, fraction: usize, sign: Sign) -> String {
+    let tail = format!(r"(\.0{{1,{fraction}}})?");
+    match sign {
+        Sign::Any => format!(r"^-?0*[0-9]{{1,{whole}}}{tail}$"),
+        Sign::NonNegative => format!(r"^0*[0-9]{{1,{whole}}}{tail}$"),
+        Sign::Positive => format!(r"^0*[1-9][0-9]{{0,{}}}{tail}$", whole - 1),
+        Sign::NonZero => format!(r"^-?0*[1-9][0-9]{{0,{}}}{tail}$", whole - 1),
     }
 }
 

@@ -31,8 +31,8 @@ use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use storage::records;
-use storage::records::MovementKind;
 use storage::records::{Costing, OutcomeStatus, Print, PrintStatus, Spool};
+use storage::records::{MovementKind, StockUnit};
 use storage::{Id, Store, StoreOptions, repo};
 use support_setup::demo_setup;
 
@@ -446,6 +446,7 @@ impl World {
                     spool_id: spool.id,
                     kind,
                     grams: grams.to_string().parse().unwrap(),
+                    unit: StockUnit::Gram,
                     note: None,
                     operation_key: Some(key),
                 };

@@ -52,11 +52,11 @@ use std::io;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::{Arc, Mutex};
 use storage::journal::{self, Verdict};
-use storage::records::MovementKind;
 use storage::records::{
     Authority, Invoice, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Quote,
     QuoteStatus, Spool, SpoolmgrOperation, WorkSource,
 };
+use storage::records::{MovementKind, StockUnit};
 use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
 
@@ -645,6 +645,7 @@ impl Workload<'_> {
                     spool_id: self.base.spools[s % 2],
                     kind,
                     grams: grams.to_string().parse().unwrap(),
+                    unit: StockUnit::Gram,
                     note: None,
                     operation_key: Some(Id::new()),
                 };

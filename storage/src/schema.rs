@@ -48,10 +48,14 @@
 //! - 13: roles. Accounts gained their role and whether they are disabled: every existing
 //!   account becomes an owner (each could do everything before; an owner may demote the
 //!   others) and stays enabled. Rewrites `accounts`.
+//! - 14: the journal's tables.
+//! - 15: materials by kind (issue 51). Filaments gained their kind, the unit their stock is
+//!   counted in and a density: every existing one is a filament counted in grams, without a
+//!   density, so every figure stays. Rewrites `filaments`.
 
 use crate::records::{
-    Account, Billing, Component, Customer, LogLink, MaintenanceTask, Outcome, OutcomeRevision,
-    Print, PrintLog, Printer, Role,
+    Account, Billing, Component, Customer, Filament, LogLink, MaintenanceTask, MaterialKind,
+    Outcome, OutcomeRevision, Print, PrintLog, Printer, Role, StockUnit,
 };
 use crate::repo;
 use crate::repo::Tx;
@@ -60,7 +64,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 14;
+pub const SCHEMA_VERSION: u64 = 15;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -70,6 +74,27 @@ pub mod legacy {
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
     use serde::{Deserialize, Serialize};
+
+    /// A filament as schema versions 1 to 14 stored it (no kind, unit or density).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct FilamentV14 {
+        pub id: Id,
+        pub manufacturer_id: Id,
+        pub material: String,
+        pub color_name: String,
+        pub color_hex: String,
+        #[serde(with = "rust_decimal::serde::str")]
+        pub purchase_price: Decimal,
+        #[serde(with = "rust_decimal::serde::str")]
+        pub net_weight_grams: Decimal,
+        #[serde(with = "rust_decimal::serde::str_option")]
+        pub minimum_stock_grams: Option<Decimal>,
+        pub note: Option<String>,
+        pub archived: bool,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
 
     /// An account as schema versions 1 to 12 stored it (no role; none disabled).
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -329,9 +354,35 @@ fn migrate_step(txn: &WriteTxn, from: u64) -> Result<()> {
         12 => roles_v12_to_v13(txn),
         // v13 → v14 adds the journal's tables only: it begins empty, with the first change.
         13 => Ok(()),
+        14 => materials_v14_to_v15(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
+    }
+}
+
+/// v14 → v15: every material is a filament counted in grams.
+fn materials_v14_to_v15(txn: &WriteTxn) -> Result<()> {
+    rewrite(txn, (tables::FILAMENTS, "filaments"), filament_v15)
+}
+
+fn filament_v15(old: legacy::FilamentV14) -> Filament {
+    Filament {
+        id: old.id,
+        manufacturer_id: old.manufacturer_id,
+        material: old.material,
+        color_name: old.color_name,
+        color_hex: old.color_hex,
+        purchase_price: old.purchase_price,
+        net_weight_grams: old.net_weight_grams,
+        minimum_stock_grams: old.minimum_stock_grams,
+        note: old.note,
+        archived: old.archived,
+        created_at: old.created_at,
+        updated_at: old.updated_at,
+        kind: MaterialKind::Filament,
+        unit: StockUnit::Gram,
+        density_grams_per_millilitre: None,
     }
 }
 
@@ -805,6 +856,55 @@ pub(crate) mod tests {
                 (old.email, old.locale, old.updated_at)
             );
         }
+    }
+
+    /// Every filament of a file from before material kinds stays a filament in grams with
+    /// every figure it had.
+    #[test]
+    fn a_v14_files_filaments_stay_filaments_in_grams() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("printcost.redb");
+        file_at_version(&path, 14);
+        let old = legacy::FilamentV14 {
+            id: Id::new(),
+            manufacturer_id: Id::new(),
+            material: "PETG".into(),
+            color_name: "Jet Black".into(),
+            color_hex: "#101010".into(),
+            purchase_price: "24.99".parse().unwrap(),
+            net_weight_grams: "1000".parse().unwrap(),
+            minimum_stock_grams: Some("250.5".parse().unwrap()),
+            note: Some("dry first".into()),
+            archived: true,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_100),
+        };
+        {
+            let db = redb::Database::create(&path).unwrap();
+            let txn = db.begin_write().unwrap();
+            let mut table = txn.open_table(tables::FILAMENTS).unwrap();
+            let bytes = encode("filaments", &old).unwrap();
+            table.insert(old.id.bytes(), bytes.as_slice()).unwrap();
+            drop(table);
+            txn.commit().unwrap();
+        }
+        let store = Store::open(&path, StoreOptions::default()).unwrap();
+        let txn = store.begin_read().unwrap();
+        assert_eq!(stored_version(&txn), SCHEMA_VERSION);
+        let filament: Filament = repo::get(&txn, old.id).unwrap().unwrap();
+        assert_eq!(filament, filament_v15(old.clone()));
+        assert_eq!(
+            (
+                filament.kind,
+                filament.unit,
+                filament.density_grams_per_millilitre
+            ),
+            (MaterialKind::Filament, StockUnit::Gram, None)
+        );
+        assert_eq!(
+            (filament.net_weight_grams, filament.minimum_stock_grams),
+            (old.net_weight_grams, old.minimum_stock_grams)
+        );
     }
 
     fn v8_print(id: Id) -> legacy::PrintV8 {

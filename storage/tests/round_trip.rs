@@ -326,9 +326,15 @@ fn filament() -> impl Strategy<Value = Filament> {
         (id(), id(), text(), text(), text()),
         (decimal(), decimal(), of(decimal())),
         (of(text()), any::<bool>(), at(), at()),
+        (material_kind(), stock_unit(), of(decimal())),
     )
         .prop_map(
-            |((id, maker, material, color, hex), (price, weight, minimum), (note, a, c, u))| {
+            |(
+                (id, maker, material, color, hex),
+                (price, weight, minimum),
+                (note, a, c, u),
+                (kind, unit, density),
+            )| {
                 Filament {
                     id,
                     manufacturer_id: maker,
@@ -342,9 +348,28 @@ fn filament() -> impl Strategy<Value = Filament> {
                     archived: a,
                     created_at: c,
                     updated_at: u,
+                    kind,
+                    unit,
+                    density_grams_per_millilitre: density,
                 }
             },
         )
+}
+
+fn material_kind() -> impl Strategy<Value = MaterialKind> {
+    prop_oneof![
+        Just(MaterialKind::Filament),
+        Just(MaterialKind::Resin),
+        Just(MaterialKind::Consumable),
+    ]
+}
+
+fn stock_unit() -> impl Strategy<Value = StockUnit> {
+    prop_oneof![
+        Just(StockUnit::Gram),
+        Just(StockUnit::Millilitre),
+        Just(StockUnit::Piece),
+    ]
 }
 
 fn spool() -> impl Strategy<Value = Spool> {

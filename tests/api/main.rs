@@ -17,6 +17,7 @@ mod inventory;
 mod invoices;
 mod journal;
 mod maintenance;
+mod materials;
 mod metered;
 mod meters;
 mod metrics;

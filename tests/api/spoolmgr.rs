@@ -269,6 +269,26 @@ async fn a_native_spool_of_the_linked_filament_can_take_a_remote_spool() {
     .await;
 }
 
+/// The spool manager keeps filament only: a resin's bottle is never linked to a remote spool.
+#[actix_web::test]
+async fn a_resins_bottle_cannot_take_a_remote_spool() {
+    let double = Double::start(1).await;
+    let app = linked_app(&double.url).await;
+    let maker = app.manufacturer("Elegoo").await;
+    let resin = crate::materials::resin(&app, &maker).await;
+    let bottle =
+        json!({"filamentId": resin["id"], "purchasePrice": "39.90", "initialMillilitres": "1000"});
+    let bottle = app.create("/api/spools", &bottle).await["id"].clone();
+    let hash = preview(&app, 1).await["items"][0]["previewHash"].clone();
+    let link = json!({"remoteId": 1, "previewHash": hash, "localSpoolId": bottle});
+    refused(&app, "IMPORT", link, 409, "MATERIAL_NOT_FILAMENT").await;
+    assert_eq!(
+        spool(&app, bottle.as_str().unwrap()).await["remoteId"],
+        Value::Null,
+        "not linked"
+    );
+}
+
 #[actix_web::test]
 async fn an_external_spool_refuses_native_movements_and_changes_but_archives() {
     let (_double, app, id) = imported("EXTERNAL_READ_ONLY").await;

@@ -101,6 +101,8 @@ pub enum Code {
     IntegrationContract,
     /// 409: a stale preview hash, an external id linked elsewhere, unresolved operations.
     IntegrationConflict,
+    /// 409: a resin's or a consumable's stock linked to the spool manager or mapped to a tray.
+    MaterialNotFilament,
     /// 409: a native movement or a price/metadata change on a spool the spool manager owns.
     StockOwnedExternally,
     /// 422: a tray mapped to an unknown or archived spool.
@@ -162,6 +164,7 @@ impl Code {
             IntegrationUnavailable  => (S::BAD_GATEWAY, "INTEGRATION_UNAVAILABLE", "errors.integrationUnavailable", "The peer is unavailable."),
             IntegrationContract     => (S::BAD_GATEWAY, "INTEGRATION_CONTRACT", "errors.integrationContract", "The peer answered something its contract does not allow."),
             IntegrationConflict     => (S::CONFLICT, "INTEGRATION_CONFLICT", "errors.integrationConflict", "The request conflicts with the integration's state; reload and try again."),
+            MaterialNotFilament     => (S::CONFLICT, "MATERIAL_NOT_FILAMENT", "errors.materialNotFilament", "Only a filament's spool can be linked to the spool manager or mapped to a tray."),
             StockOwnedExternally    => (S::CONFLICT, "STOCK_OWNED_EXTERNALLY", "errors.stockOwnedExternally", "The spool manager owns this spool's stock."),
             InvalidSpool            => (S::UNPROCESSABLE_ENTITY, "INVALID_SPOOL", "errors.invalidSpool", "The spool is unknown or archived."),
             DatabaseUnavailable     => (S::SERVICE_UNAVAILABLE, "DATABASE_UNAVAILABLE", "errors.databaseUnavailable", "The database is unavailable."),
@@ -382,6 +385,7 @@ impl From<actors::Error> for ApiError {
             E::IntegrationUnavailable => ApiError::new(Code::IntegrationUnavailable),
             E::IntegrationContract => ApiError::new(Code::IntegrationContract),
             E::IntegrationConflict => ApiError::new(Code::IntegrationConflict),
+            E::MaterialNotFilament => ApiError::new(Code::MaterialNotFilament),
             E::StockOwnedExternally => ApiError::new(Code::StockOwnedExternally),
             E::InvalidSpool => ApiError::new(Code::InvalidSpool),
             E::MaintenanceOverdue { task_id, task } => ApiError::new(Code::MaintenanceOverdue)
@@ -505,6 +509,7 @@ mod tests {
             (IntegrationUnavailable, 502, "INTEGRATION_UNAVAILABLE"),
             (IntegrationContract, 502, "INTEGRATION_CONTRACT"),
             (IntegrationConflict, 409, "INTEGRATION_CONFLICT"),
+            (MaterialNotFilament, 409, "MATERIAL_NOT_FILAMENT"),
             (StockOwnedExternally, 409, "STOCK_OWNED_EXTERNALLY"),
             (InvalidSpool, 422, "INVALID_SPOOL"),
             (SlicedFileUnrecognized, 422, "SLICED_FILE_UNRECOGNIZED"),

@@ -30,6 +30,7 @@ use utoipa::{Modify, OpenApi};
         (name = "printers", description = "Printers and their hourly depreciation"),
         (name = "components", description = "Hotends, build plates and other wear parts"),
         (name = "filaments", description = "Filament products and stock thresholds"),
+        (name = "materials", description = "Materials of every kind: filaments (grams), resins (millilitres), consumables (pieces or millilitres)"),
         (name = "labour rates", description = "What an hour of work costs"),
         (name = "charges", description = "Fixed charges per job or per piece: setup fees, packaging"),
         (name = "post-processing steps", description = "Named work at a labour rate, optionally on a machine"),

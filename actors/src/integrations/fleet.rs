@@ -17,6 +17,7 @@ use super::printfleet;
 use super::settings::{Integration, require_enabled};
 use crate::command::PrintsWriter;
 use crate::command::{Command, Query, Snapshot};
+use crate::ledger;
 use crate::prints::fleet_logs::{self as logs, terminal};
 use crate::prints::outcome;
 use crate::prints::outcome::OutcomeInput;
@@ -179,7 +180,8 @@ impl Command for RecordPrinterSync {
 ///
 /// Errors: [`Error::SpoolManagementDisabled`]; as [`require_enabled`]; as [`link_of`]; [`Error::Validation`] at `slot`
 /// (`errors.notFound`) for a slot the printer does not have; [`Error::InvalidSpool`] for an
-/// unknown or archived spool.
+/// unknown or archived spool; [`Error::MaterialNotFilament`] for a resin's bottle or a
+/// consumable's pack.
 #[derive(Debug, Clone)]
 pub struct MapTray {
     /// The local printer.
@@ -203,8 +205,9 @@ impl Command for MapTray {
         }
         if let Some(id) = self.spool_id {
             let spool: Option<Spool> = repo::get(txn, id)?;
-            if spool.is_none_or(|s| s.archived) {
-                return Err(Error::InvalidSpool);
+            match spool {
+                Some(spool) if !spool.archived => ledger::require_filament(txn, &spool)?,
+                _ => return Err(Error::InvalidSpool),
             }
         }
         link.mapped.retain(|(slot, _)| *slot != self.slot);

@@ -28,7 +28,9 @@ use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use std::collections::HashMap;
 use std::str::FromStr;
-use storage::records::{Authority, Filament, MovementKind, RemoteState, Spool, SpoolLink};
+use storage::records::{
+    Authority, Filament, MaterialKind, MovementKind, RemoteState, Spool, SpoolLink, StockUnit,
+};
 use storage::repo;
 use storage::{Id, Timestamp, tables};
 
@@ -243,6 +245,9 @@ fn filament_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
         archived: false,
         created_at: now,
         updated_at: now,
+        kind: MaterialKind::Filament,
+        unit: StockUnit::Gram,
+        density_grams_per_millilitre: None,
     };
     inventory::save(txn, &filament)?;
     repo::remote_put(txn, tables::REMOTE_FILAMENTS, f.id, filament.id)?;
@@ -284,6 +289,7 @@ fn spool_of(txn: &Txn, remote: &RemoteSpool, now: Timestamp) -> Result<Id> {
 fn linkable(txn: &Txn, local: Id, remote: &RemoteSpool) -> Result<()> {
     let spool =
         ledger::get(txn, local).map_err(|_| Error::field("localSpoolId", "errors.notFound"))?;
+    ledger::require_filament(txn, &spool)?;
     let filament = repo::remote_get(txn, tables::REMOTE_FILAMENTS, remote.filament.id)?;
     if filament != Some(spool.filament_id) || links::of(txn, local)?.is_some() {
         return Err(Error::IntegrationConflict);
@@ -297,7 +303,8 @@ fn linkable(txn: &Txn, local: Id, remote: &RemoteSpool) -> Result<()> {
 /// that no longer matches, a spool that cannot be priced, a remote id linked to another spool
 /// than `local_spool_id`, a given spool that is linked or has another filament, a changed
 /// authority with unresolved operations, or a code `SM-<id>` taken by another spool;
-/// [`Error::Validation`] (`localSpoolId`, `errors.notFound`).
+/// [`Error::Validation`] (`localSpoolId`, `errors.notFound`); [`Error::MaterialNotFilament`]
+/// for a given spool that holds a resin or a consumable (the spool manager keeps filament only).
 #[derive(Debug, Clone)]
 pub struct ImportSpool {
     /// The remote spool as the spool manager answered it now.

@@ -70,6 +70,8 @@ impl<K: Kind + 'static> Command for ArchiveRecord<K> {
     type Reply = K::View;
 
     fn apply(&mut self, txn: &Txn) -> Result<K::View> {
+        // A record the resource does not show (a resin under the filaments) is not found.
+        K::get(txn, self.id)?;
         inventory::set_archived::<K::Record>(txn, self.id, self.archived, Timestamp::now())?;
         K::get(txn, self.id)
     }
@@ -101,6 +103,8 @@ where
     type Reply = ();
 
     fn apply(&mut self, txn: &Txn) -> Result<()> {
+        // A record the resource does not show (a resin under the filaments) is not found.
+        K::get(txn, self.id)?;
         inventory::delete::<K::Record>(txn, self.id)
     }
 }

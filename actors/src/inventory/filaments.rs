@@ -1,32 +1,16 @@
-//! Filaments (their stock is [`crate::stock`]).
+//! Filaments: the filament kind of [`super::materials`], as `/api/filaments` has always shown
+//! them (a material of another kind is not found here). Their stock is [`crate::stock`].
 
-use super::{InventoryRecord, Kind, ListQuery, Page, archivable, save};
-use crate::inventory;
-use crate::ledger;
+use super::materials::{self, MaterialInput};
+use super::{Kind, ListQuery, Page};
+use crate::Result;
 use crate::txn::Txn;
-use crate::values::{Amount, HexColor, Name, Note, PositiveGrams, note_text};
-use crate::{Result, settings};
-use rust_decimal::Decimal;
-use storage::records::{Filament, Manufacturer};
+use crate::values::{Amount, HexColor, Name, Note, PositiveGrams};
+use storage::records::{Filament, MaterialKind};
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
-impl InventoryRecord for Filament {
-    archivable!(Filament);
-
-    /// Archives its untouched spools (nothing used or corrected since their opening receipt:
-    /// the catalog spool it was given when made, a roll never opened) with it, so an archived
-    /// filament leaves no stock behind; a spool with movements keeps its real grams in stock
-    /// until it is archived itself. Restoring the filament restores none of them.
-    fn archive_with(&self, txn: &Txn, now: Timestamp) -> Result<()> {
-        for spool in ledger::active_spools(txn, self.id)? {
-            if spool.remaining_grams == spool.initial_net_weight_grams {
-                ledger::set_archived(txn, spool.id, true, now)?;
-            }
-        }
-        Ok(())
-    }
-}
+pub use super::materials::{MaterialView as FilamentView, display_name, view};
 
 /// The editable fields of a filament.
 #[derive(Debug, Clone)]
@@ -54,59 +38,26 @@ pub struct FilamentInput {
     pub opening_spool: bool,
 }
 
-/// A filament with its manufacturer's name and derived display name.
-#[derive(Debug, Clone, PartialEq)]
-pub struct FilamentView {
-    /// The record.
-    pub filament: Filament,
-    /// Its manufacturer's name.
-    pub manufacturer: String,
-    /// `"<manufacturer> <material> <colour name>"`.
-    pub name: String,
-}
-
-/// The view of `filament` made by `manufacturer`.
-pub fn view(filament: Filament, manufacturer: String) -> FilamentView {
-    let name = format!(
-        "{} {} {}",
-        manufacturer, filament.material, filament.color_name
-    );
-    FilamentView {
-        filament,
-        manufacturer,
-        name,
+impl From<&FilamentInput> for MaterialInput {
+    fn from(input: &FilamentInput) -> Self {
+        MaterialInput {
+            kind: MaterialKind::Filament,
+            unit: None,
+            manufacturer_id: input.manufacturer_id,
+            material: input.material.clone(),
+            color_name: Some(input.color_name.clone()),
+            color_hex: Some(input.color_hex.clone()),
+            purchase_price: input.purchase_price.clone(),
+            net_quantity: input.net_weight_grams.clone(),
+            minimum_stock: input.minimum_stock_grams.clone(),
+            density_grams_per_millilitre: None,
+            note: input.note.clone(),
+            opening_spool: input.opening_spool,
+        }
     }
 }
 
-fn write(
-    txn: &Txn,
-    mut filament: Filament,
-    input: &FilamentInput,
-    now: Timestamp,
-) -> Result<FilamentView> {
-    let manufacturer: Manufacturer =
-        inventory::require_active(txn, input.manufacturer_id, "manufacturerId")?;
-    filament.manufacturer_id = manufacturer.id;
-    filament.material = input.material.get().clone();
-    filament.color_name = input.color_name.get().clone();
-    filament.color_hex = input.color_hex.get().clone();
-    filament.purchase_price = *input.purchase_price.get();
-    filament.net_weight_grams = *input.net_weight_grams.get();
-    filament.minimum_stock_grams = input.minimum_stock_grams.as_ref().map(|a| *a.get());
-    filament.note = note_text(input.note.clone());
-    filament.updated_at = now;
-    save(txn, &filament)?;
-    Ok(view(filament, manufacturer.name))
-}
-
-/// The derived display name of `filament`: `"<manufacturer> <material> <colour name>"`.
-/// Errors: [`crate::Error::NotFound`] when its manufacturer is gone.
-pub fn display_name(tx: &impl Tx, filament: &Filament) -> Result<String> {
-    let manufacturer: Manufacturer = inventory::get(tx, filament.manufacturer_id)?;
-    Ok(view(filament.clone(), manufacturer.name).name)
-}
-
-/// The filaments resource's rules (see [`Kind`]).
+/// The filaments resource's rules (see [`Kind`]): the materials of kind filament.
 pub struct Filaments;
 
 impl Kind for Filaments {
@@ -116,50 +67,18 @@ impl Kind for Filaments {
     type Filter = ();
 
     fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
-        let filament = Filament {
-            id: Id::new(),
-            manufacturer_id: input.manufacturer_id,
-            material: String::new(),
-            color_name: String::new(),
-            color_hex: String::new(),
-            purchase_price: Decimal::ZERO,
-            net_weight_grams: Decimal::ONE,
-            minimum_stock_grams: None,
-            note: None,
-            archived: false,
-            created_at: now,
-            updated_at: now,
-        };
-        let view = write(txn, filament, input, now)?;
-        // A catalog spool on hand is booked when asked (docs/api-contract.md).
-        if input.opening_spool && settings::get(txn)?.spool_management_enabled {
-            ledger::stock_filament(txn, &view.filament, now)?;
-        }
-        Ok(view)
+        materials::create(txn, &input.into(), now)
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
-        let old: Filament = inventory::get(txn, id)?;
-        write(txn, old, input, now)
+        materials::replace(txn, id, Some(MaterialKind::Filament), &input.into(), now)
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<FilamentView> {
-        let filament: Filament = inventory::get(tx, id)?;
-        let manufacturer: Manufacturer = inventory::get(tx, filament.manufacturer_id)?;
-        Ok(view(filament, manufacturer.name))
+        materials::get_view(tx, id, Some(MaterialKind::Filament))
     }
 
     fn list(tx: &impl Tx, query: &ListQuery, _: &()) -> Result<Page<FilamentView>> {
-        let names = inventory::manufacturer_names(tx)?;
-        inventory::list(
-            tx,
-            query,
-            |f: Filament| {
-                let manufacturer = names.get(&f.manufacturer_id).cloned().unwrap_or_default();
-                view(f, manufacturer)
-            },
-            |v| query.matches(&[&v.name, &v.filament.color_hex]),
-            |v| v.name.clone(),
-        )
+        materials::list_of(tx, query, Some(MaterialKind::Filament))
     }
 }

@@ -1,4 +1,5 @@
-//! Inventory rules: customers, manufacturers, printers, components and filaments, and the work
+//! Inventory rules: customers, manufacturers, printers, components and materials (filaments,
+//! resins, consumables), and the work
 //! a shop charges (labour rates, fixed charges, post-processing steps).
 //!
 //! Shared rules live here: archive toggling, safe delete (refused while any record refers to the
@@ -13,6 +14,7 @@ pub mod customers;
 pub mod filaments;
 pub mod labour_rates;
 pub mod manufacturers;
+pub mod materials;
 pub mod printers;
 pub mod steps;
 

@@ -27,7 +27,7 @@ use remote as links;
 use rust_decimal::Decimal;
 use storage::ledger;
 use storage::ledger::LedgerTables;
-use storage::records::{Filament, Movement, MovementKind, Spool};
+use storage::records::{Filament, MaterialKind, Movement, MovementKind, Spool, StockUnit};
 use storage::repo::{self, Tx};
 use storage::{Id, Timestamp, tables};
 
@@ -40,8 +40,10 @@ pub struct SpoolInput {
     pub filament_id: Id,
     /// What it cost.
     pub purchase_price: Decimal,
-    /// Net grams when bought (> 0); booked as the opening receipt.
+    /// Net quantity when bought (> 0), in `unit`; booked as the opening receipt.
     pub initial_net_weight_grams: Decimal,
+    /// The unit the quantity was given in: it must be the material's.
+    pub unit: StockUnit,
     /// Manufacturer's lot.
     pub purchase_lot: Option<Note>,
     /// Where it is kept.
@@ -100,20 +102,72 @@ fn next_code(txn: &Txn) -> Result<String> {
     }
 }
 
-/// Creates a spool and books its opening RECEIPT of `initial_net_weight_grams`, atomically.
+/// The request field that carries a spool's initial quantity in `unit`:
+/// `initialNetWeightGrams`, `initialMillilitres` or `initialPieces`.
+pub fn initial_field(unit: StockUnit) -> &'static str {
+    match unit {
+        StockUnit::Gram => "initialNetWeightGrams",
+        StockUnit::Millilitre => "initialMillilitres",
+        StockUnit::Piece => "initialPieces",
+    }
+}
+
+/// The request field that carries a movement's quantity in `unit`: `grams`, `millilitres` or
+/// `pieces`.
+pub fn quantity_field(unit: StockUnit) -> &'static str {
+    match unit {
+        StockUnit::Gram => "grams",
+        StockUnit::Millilitre => "millilitres",
+        StockUnit::Piece => "pieces",
+    }
+}
+
+/// `quantity` in `unit`, refused at `path` (`errors.wholeNumber`) when `unit` counts whole
+/// pieces and it has a fraction.
+pub fn require_whole(unit: StockUnit, quantity: Decimal, path: &str) -> Result<()> {
+    if unit == StockUnit::Piece && !quantity.fract().is_zero() {
+        return Err(Error::field(path, "errors.wholeNumber"));
+    }
+    Ok(())
+}
+
+/// Refuses `spool` where only filament goes (the spool manager, a printer-fleet tray):
+/// [`Error::MaterialNotFilament`] when it holds a resin or a consumable.
+pub fn require_filament(tx: &impl Tx, spool: &Spool) -> Result<()> {
+    match repo::get::<Filament>(tx, spool.filament_id)? {
+        Some(material) if material.kind != MaterialKind::Filament => {
+            Err(Error::MaterialNotFilament)
+        }
+        _ => Ok(()),
+    }
+}
+
+/// Whether material `id` has any spool (bottle, pack), archived ones included.
+pub fn has_spools(tx: &impl Tx, id: Id) -> Result<bool> {
+    Ok(repo::all::<Spool>(tx)?.iter().any(|s| s.filament_id == id))
+}
+
+/// Creates a spool (a resin's bottle, a consumable's pack) and books its opening RECEIPT of
+/// `initial_net_weight_grams`, atomically.
 ///
-/// Errors: [`Error::Duplicate`] on `code`; [`Error::Validation`] for an unknown `filamentId` or a
-/// weight that is not positive.
+/// Errors: [`Error::Duplicate`] on `code`; [`Error::Validation`] for an unknown `filamentId`,
+/// a quantity that is not positive, in another unit than the material's (`errors.wrongUnit` at
+/// the field of the unit it was sent in, [`initial_field`]) or a fraction of a piece.
 pub fn open_spool(txn: &Txn, input: &SpoolInput, now: Timestamp) -> Result<Spool> {
-    if repo::get::<Filament>(txn, input.filament_id)?.is_none() {
+    let Some(material) = repo::get::<Filament>(txn, input.filament_id)? else {
         return Err(Error::field("filamentId", "errors.notFound"));
+    };
+    let field = initial_field(input.unit);
+    if material.unit != input.unit {
+        return Err(Error::field(field, "errors.wrongUnit"));
     }
     if input.initial_net_weight_grams <= Decimal::ZERO {
-        return Err(Error::field("initialNetWeightGrams", "errors.notPositive"));
+        return Err(Error::field(field, "errors.notPositive"));
     }
     if !within_limits(input.initial_net_weight_grams) {
-        return Err(Error::field("initialNetWeightGrams", "errors.outOfRange"));
+        return Err(Error::field(field, "errors.outOfRange"));
     }
+    require_whole(material.unit, input.initial_net_weight_grams, field)?;
     let code = match &input.code {
         Some(code) => {
             if repo::index_get(txn, tables::SPOOL_CODES, &code_key(code))?.is_some() {
@@ -308,6 +362,7 @@ pub fn stock_filament(txn: &Txn, filament: &Filament, now: Timestamp) -> Result<
         filament_id: filament.id,
         purchase_price: filament.purchase_price,
         initial_net_weight_grams: filament.net_weight_grams,
+        unit: filament.unit,
         purchase_lot: None,
         location: None,
         acquired_at: None,

@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
     Charge, Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse,
-    LabourRate, Part, Per, PostProcessingStep, PriceSnapshot, Print, Printer, Series, Spool, Usage,
-    WorkLine, WorkSource,
+    LabourRate, MaterialKind, Part, Per, PostProcessingStep, PriceSnapshot, Print, Printer, Series,
+    Spool, Usage, WorkLine, WorkSource,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -369,6 +369,11 @@ pub(super) fn resolve(
             else {
                 continue;
             };
+            // A part's filaments are filament: resins and consumables have their own lines.
+            if filament.kind != MaterialKind::Filament {
+                faults.add(path("filamentId"), "errors.notFilament");
+                continue;
+            }
             let spool = match spools {
                 Some(rule) => {
                     match faults.spool(tx, &filament, f.spool_id, rule, path("spoolId"))? {

@@ -7,7 +7,7 @@ use crate::Result;
 use crate::command::{Query, Snapshot};
 use rust_decimal::Decimal;
 use std::str::FromStr;
-use storage::records::{Component, ComponentType, Filament, Printer, Spool};
+use storage::records::{Component, ComponentType, Filament, MaterialKind, Printer, Spool};
 use storage::{Id, repo};
 
 /// Suggestions for `sliced`.
@@ -82,7 +82,7 @@ impl Query for Suggest {
             .collect();
         let filaments: Vec<Filament> = repo::all::<Filament>(snapshot)?
             .into_iter()
-            .filter(|f| !f.archived)
+            .filter(|f| !f.archived && f.kind == MaterialKind::Filament)
             .collect();
         let spools: Vec<Spool> = match repo::settings(snapshot)? {
             Some(s) if s.spool_management_enabled => repo::all::<Spool>(snapshot)?

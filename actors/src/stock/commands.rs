@@ -12,7 +12,7 @@ use crate::txn::Txn;
 use crate::values::SignedGrams;
 use crate::{Error, Result, settings};
 use rust_decimal::Decimal;
-use storage::records::{Movement, MovementKind, Spool, SpoolLink};
+use storage::records::{Filament, Movement, MovementKind, Spool, SpoolLink, StockUnit};
 use storage::repo;
 use storage::{Id, Timestamp};
 
@@ -41,18 +41,19 @@ pub struct FixedFields {
     pub code: Option<String>,
     /// Its filament.
     pub filament_id: Option<Id>,
-    /// Its net grams when bought.
-    pub initial_net_weight_grams: Option<Decimal>,
+    /// Its net quantity when bought, with the unit each was sent in.
+    pub initial_quantities: Vec<(Decimal, StockUnit)>,
 }
 
 impl FixedFields {
-    /// True when every field sent equals the spool's.
-    fn hold_for(&self, spool: &Spool) -> bool {
+    /// True when every field sent equals the spool's (its quantity in its material's `unit`).
+    fn hold_for(&self, spool: &Spool, unit: StockUnit) -> bool {
         self.code.as_ref().is_none_or(|c| c.trim() == spool.code)
             && self.filament_id.is_none_or(|f| f == spool.filament_id)
             && self
-                .initial_net_weight_grams
-                .is_none_or(|w| w == spool.initial_net_weight_grams)
+                .initial_quantities
+                .iter()
+                .all(|q| *q == (spool.initial_net_weight_grams, unit))
     }
 }
 
@@ -77,7 +78,8 @@ impl Command for ChangeSpool {
 
     fn apply(&mut self, txn: &Txn) -> Result<SpoolView> {
         settings::require_spool_management(txn)?;
-        if !self.fixed.hold_for(&ledger::get(txn, self.id)?) {
+        let spool = views::view(txn, self.id)?;
+        if !self.fixed.hold_for(&spool.spool, spool.unit) {
             return Err(Error::Immutable);
         }
         links::require_native(txn, self.id)?;
@@ -111,17 +113,22 @@ impl Command for ArchiveSpool {
 /// Books a RECEIPT or CORRECTION on a spool, idempotent by its operation key; replies with the
 /// movement (the first one, for a repeated key with the same content).
 ///
-/// Errors: [`Error::Validation`] at `kind` for PRINT (booked by outcomes only);
-/// [`Error::SpoolManagementDisabled`]; [`Error::StockOwnedExternally`] while the spool manager
-/// owns the spool's stock; as [`ledger::book`].
+/// Errors: [`Error::Validation`] at `kind` for PRINT (booked by outcomes only), at the
+/// quantity's field ([`ledger::quantity_field`]: `errors.wrongUnit` for another unit than the
+/// spool's material's, `errors.wholeNumber` for a fraction of a piece, and [`ledger::book`]'s
+/// errors on the quantity); [`Error::SpoolManagementDisabled`];
+/// [`Error::StockOwnedExternally`] while the spool manager owns the spool's stock; as
+/// [`ledger::book`].
 #[derive(Debug, Clone)]
 pub struct BookMovement {
     /// The spool.
     pub spool_id: Id,
-    /// RECEIPT (positive grams) or CORRECTION (signed, nonzero, never below zero).
+    /// RECEIPT (positive) or CORRECTION (signed, nonzero, never below zero).
     pub kind: MovementKind,
-    /// Signed grams (12 whole and 6 fractional digits at most).
+    /// Signed quantity in `unit` (12 whole and 6 fractional digits at most).
     pub grams: SignedGrams,
+    /// The unit the quantity was sent in: it must be the spool's material's.
+    pub unit: StockUnit,
     /// Free text; blank is none.
     pub note: Option<String>,
     /// Idempotency key.
@@ -139,6 +146,13 @@ impl Command for BookMovement {
         settings::require_spool_management(txn)?;
         // A missing spool has no link; ledger::book answers NotFound for it.
         links::native(repo::get::<SpoolLink>(txn, self.spool_id)?.as_ref())?;
+        let field = ledger::quantity_field(self.unit);
+        let spool = ledger::get(txn, self.spool_id)?;
+        let material: Filament = repo::get(txn, spool.filament_id)?.ok_or(Error::NotFound)?;
+        if material.unit != self.unit {
+            return Err(Error::field(field, "errors.wrongUnit"));
+        }
+        ledger::require_whole(material.unit, *self.grams.get(), field)?;
         let movement = ledger::MovementInput {
             kind: self.kind,
             grams: *self.grams.get(),
@@ -148,6 +162,7 @@ impl Command for BookMovement {
             usage_id: None,
         };
         ledger::book(txn, self.spool_id, &movement, Timestamp::now())
+            .map_err(|e| e.moved("grams", field))
     }
 }
 

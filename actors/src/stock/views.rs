@@ -8,7 +8,7 @@ use crate::list::{ListQuery, Page};
 use crate::{Result, settings};
 use rust_decimal::Decimal;
 use storage::Id;
-use storage::records::{Authority, Filament, Spool, SpoolLink};
+use storage::records::{Authority, Filament, MaterialKind, Spool, SpoolLink, StockUnit};
 use storage::repo::{self, Tx};
 
 /// A spool with its filament's name and its link to the spool manager.
@@ -16,8 +16,12 @@ use storage::repo::{self, Tx};
 pub struct SpoolView {
     /// The spool.
     pub spool: Spool,
-    /// Its filament's display name.
+    /// Its material's display name.
     pub filament: String,
+    /// Its material's kind (a filament's spool, a resin's bottle, a consumable's pack).
+    pub kind: MaterialKind,
+    /// The unit its quantities are counted in.
+    pub unit: StockUnit,
     /// Its link to the spool manager, if any.
     pub link: Option<SpoolLink>,
 }
@@ -49,16 +53,25 @@ pub struct SpoolFilter {
 /// sorted by code. Errors: [`crate::Error::SpoolManagementDisabled`].
 pub fn list(tx: &impl Tx, query: &ListQuery, filter: &SpoolFilter) -> Result<Page<SpoolView>> {
     settings::require_spool_management(tx)?;
-    let names = filament_names(tx)?;
+    let materials = materials_by_id(tx)?;
     let mut links = links::all(tx)?;
     let mut rows: Vec<SpoolView> = repo::all::<Spool>(tx)?
         .into_iter()
         .filter(|s| query.include_archived || !s.archived)
         .filter(|s| filter.filament_id.is_none_or(|f| s.filament_id == f))
-        .map(|s| SpoolView {
-            filament: names.get(&s.filament_id).cloned().unwrap_or_default(),
-            link: links.remove(&s.id),
-            spool: s,
+        .map(|s| {
+            let (filament, kind, unit) = materials.get(&s.filament_id).cloned().unwrap_or((
+                String::new(),
+                MaterialKind::Filament,
+                StockUnit::Gram,
+            ));
+            SpoolView {
+                filament,
+                kind,
+                unit,
+                link: links.remove(&s.id),
+                spool: s,
+            }
         })
         .filter(|v| !filter.available_only || v.remaining() > Decimal::ZERO)
         .filter(|v| {
@@ -80,15 +93,20 @@ pub fn view(tx: &impl Tx, id: Id) -> Result<SpoolView> {
     let filament: Filament = inventory::get(tx, spool.filament_id)?;
     Ok(SpoolView {
         filament: filaments::display_name(tx, &filament)?,
+        kind: filament.kind,
+        unit: filament.unit,
         link: links::of(tx, spool.id)?,
         spool,
     })
 }
 
-fn filament_names(tx: &impl Tx) -> Result<std::collections::HashMap<Id, String>> {
-    let mut names = std::collections::HashMap::new();
+/// Every material's display name, kind and unit by id.
+fn materials_by_id(
+    tx: &impl Tx,
+) -> Result<std::collections::HashMap<Id, (String, MaterialKind, StockUnit)>> {
+    let mut found = std::collections::HashMap::new();
     for f in repo::all::<Filament>(tx)? {
-        names.insert(f.id, filaments::display_name(tx, &f)?);
+        found.insert(f.id, (filaments::display_name(tx, &f)?, f.kind, f.unit));
     }
-    Ok(names)
+    Ok(found)
 }

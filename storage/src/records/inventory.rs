@@ -1,4 +1,5 @@
-//! Inventory records: customers, manufacturers, printers, components, filaments.
+//! Inventory records: customers, manufacturers, printers, components, materials (filaments,
+//! resins, consumables).
 
 use crate::{Id, Timestamp};
 use rust_decimal::Decimal;
@@ -153,7 +154,32 @@ pub struct Component {
     pub updated_at: Timestamp,
 }
 
-/// A filament product. Catalog price per gram is `purchase_price / net_weight_grams`.
+/// What a material is (schema 15, issue 51): it decides the unit its stock is counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum MaterialKind {
+    /// Filament for FDM printers, in grams (every material before schema 15).
+    Filament,
+    /// Photopolymer resin for MSLA printers, in millilitres, bought in bottles.
+    Resin,
+    /// Anything else a shop uses up: isopropyl alcohol, gloves, FEP films, nozzles, boxes; in
+    /// pieces or in millilitres.
+    Consumable,
+}
+
+/// The unit a material's stock, its ledger movements and its uses are counted in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum StockUnit {
+    /// Grams (filament).
+    Gram,
+    /// Millilitres (resin; a liquid consumable).
+    Millilitre,
+    /// Whole pieces (a counted consumable).
+    Piece,
+}
+
+/// A material product: a filament, a resin or a consumable (the record keeps its first name,
+/// `Filament`, and its table). Catalog price per unit is `purchase_price / net_weight_grams`,
+/// where `net_weight_grams` is the net quantity of one spool, bottle or pack in `unit`.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Filament {
     /// Record id.
@@ -169,10 +195,10 @@ pub struct Filament {
     /// Catalog price of one spool in the instance currency.
     #[serde(with = "rust_decimal::serde::str")]
     pub purchase_price: Decimal,
-    /// Catalog net filament weight of one spool, grams (> 0).
+    /// Catalog net quantity of one spool, bottle or pack in `unit` (> 0): grams of a filament.
     #[serde(with = "rust_decimal::serde::str")]
     pub net_weight_grams: Decimal,
-    /// Stock threshold in grams below which the filament counts as low.
+    /// Stock threshold in `unit` below which the material counts as low.
     #[serde(with = "rust_decimal::serde::str_option")]
     pub minimum_stock_grams: Option<Decimal>,
     /// Free text.
@@ -183,4 +209,12 @@ pub struct Filament {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
+    /// What it is (schema 15).
+    pub kind: MaterialKind,
+    /// The unit its stock is counted in: grams for a filament, millilitres for a resin, pieces
+    /// or millilitres for a consumable (schema 15).
+    pub unit: StockUnit,
+    /// A resin's density, grams per millilitre, when known (schema 15).
+    #[serde(with = "rust_decimal::serde::str_option")]
+    pub density_grams_per_millilitre: Option<Decimal>,
 }

@@ -25,7 +25,8 @@ pub use alerts::{AlertSettings, StandingAlert, StandingAlerts, Webhook, WebhookF
 pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{
-    Billing, Component, ComponentType, Customer, Filament, Manufacturer, PostalAddress, Printer,
+    Billing, Component, ComponentType, Customer, Filament, Manufacturer, MaterialKind,
+    PostalAddress, Printer, StockUnit,
 };
 pub use invoice::{
     Invoice, InvoiceAdjustment, InvoiceKind, InvoiceLine, InvoiceParty, Issued, Payment,

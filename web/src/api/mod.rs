@@ -20,6 +20,7 @@ pub mod journal;
 pub mod labour_rates;
 pub mod maintenance;
 pub mod manufacturers;
+pub mod materials;
 pub mod meters;
 pub mod metrics;
 pub mod numbering;
@@ -100,7 +101,8 @@ pub fn configure(cfg: &mut impl routes::Routes) {
             .with(manufacturers::configure)
             .with(printers::configure)
             .with(components::configure)
-            .with(filaments::configure);
+            .with(filaments::configure)
+            .with(materials::configure);
     })
     .access(Access::MANAGED, |cfg| {
         cfg.with(labour_rates::configure)

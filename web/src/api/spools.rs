@@ -2,6 +2,7 @@
 //! `SPOOL_MANAGEMENT_DISABLED` while spool management is off.
 
 use super::ListResponse;
+use super::materials::{MaterialKindDto, StockUnitDto};
 use super::spoolmgr::{AuthorityDto, RemoteStateDto};
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::extract::{ArchiveInput, ListParams, Patch, PathId, StrictJson, StrictQuery};
@@ -26,6 +27,7 @@ use actors::values::{self, Amount, Name, Note, PositiveGrams, PurchaseDate, Sign
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::Id;
+use storage::records::StockUnit;
 use storage::records::{Movement, MovementKind};
 use utoipa::openapi::schema::{
     AdditionalProperties, KnownFormat, Object, ObjectBuilder, OneOfBuilder, Schema, SchemaFormat,
@@ -56,24 +58,32 @@ pub struct SpoolDto {
     pub id: String,
     /// Unique label code.
     pub code: String,
-    /// Its filament.
+    /// Its material (a filament, a resin, a consumable).
     pub filament_id: String,
-    /// Its filament's name.
+    /// Its material's name.
     pub filament: String,
+    /// Its material's kind: a filament's spool, a resin's bottle, a consumable's pack.
+    pub material_kind: MaterialKindDto,
+    /// The unit its quantities are counted in.
+    pub unit: StockUnitDto,
     /// What it cost, instance currency.
     pub purchase_price: String,
-    /// Net grams when bought.
-    pub initial_net_weight_grams: String,
+    /// Net quantity when bought, in `unit`.
+    pub initial_quantity: String,
+    /// Net grams when bought: a filament's spool only (null for other kinds).
+    pub initial_net_weight_grams: Option<String>,
     /// Manufacturer's lot.
     pub purchase_lot: Option<String>,
     /// Where it is kept.
     pub location: Option<String>,
     /// Purchase date, YYYY-MM-DD.
     pub acquired_at: Option<String>,
-    /// Exact grams left by the owner of its stock: the sum of its movements, or the spool
-    /// manager's remaining grams while it owns the stock (none known: 0).
-    pub remaining_grams: String,
-    /// `purchasePrice / initialNetWeightGrams`, currency per gram.
+    /// Exact quantity left in `unit` by the owner of its stock: the sum of its movements, or the
+    /// spool manager's remaining grams while it owns the stock (none known: 0).
+    pub remaining_quantity: String,
+    /// As `remainingQuantity`, for a filament's spool only (null for other kinds).
+    pub remaining_grams: Option<String>,
+    /// `purchasePrice / initialQuantity`, currency per unit (per gram of a filament).
     pub unit_cost: String,
     /// Archive state.
     pub archived: bool,
@@ -101,6 +111,12 @@ impl From<SpoolView> for SpoolDto {
     fn from(v: SpoolView) -> Self {
         let now = storage::Timestamp::now();
         let (authority, remaining) = (v.authority().into(), dec(v.remaining()));
+        let grams = |text: &str| (v.unit == StockUnit::Gram).then(|| text.to_string());
+        let (remaining_grams, initial_grams) = (
+            grams(&remaining),
+            grams(&dec(v.spool.initial_net_weight_grams)),
+        );
+        let (material_kind, unit) = (v.kind.into(), v.unit.into());
         let link = v.link;
         let s = v.spool;
         SpoolDto {
@@ -118,13 +134,17 @@ impl From<SpoolView> for SpoolDto {
             code: s.code.clone(),
             filament_id: s.filament_id.to_string(),
             filament: v.filament,
+            material_kind,
+            unit,
             unit_cost: dec(ledger::unit_cost(&s)),
             purchase_price: dec(s.purchase_price),
-            initial_net_weight_grams: dec(s.initial_net_weight_grams),
+            initial_quantity: dec(s.initial_net_weight_grams),
+            initial_net_weight_grams: initial_grams,
             purchase_lot: s.purchase_lot,
             location: s.location,
             acquired_at: s.acquired_at,
-            remaining_grams: remaining,
+            remaining_quantity: remaining,
+            remaining_grams,
             archived: s.archived,
             created_at: ts(s.created_at),
             updated_at: ts(s.updated_at),
@@ -157,8 +177,12 @@ pub struct MovementDto {
     pub spool_id: String,
     /// Kind.
     pub kind: MovementKindDto,
-    /// Signed grams.
-    pub grams: String,
+    /// The unit `quantity` is in: its spool's material's.
+    pub unit: StockUnitDto,
+    /// Signed quantity in `unit`.
+    pub quantity: String,
+    /// Signed grams: a filament's movement only (null for other kinds).
+    pub grams: Option<String>,
     /// Free text.
     pub note: Option<String>,
     /// The idempotency key it was booked with.
@@ -171,13 +195,16 @@ pub struct MovementDto {
     pub created_at: String,
 }
 
-impl From<Movement> for MovementDto {
-    fn from(m: Movement) -> Self {
+impl MovementDto {
+    /// The wire form of movement `m` of a spool counted in `unit`.
+    pub fn of(m: Movement, unit: StockUnit) -> Self {
         MovementDto {
             id: m.id.to_string(),
             spool_id: m.spool_id.to_string(),
             kind: m.kind.into(),
-            grams: dec(m.grams),
+            unit: unit.into(),
+            quantity: dec(m.grams),
+            grams: (unit == StockUnit::Gram).then(|| dec(m.grams)),
             note: m.note,
             operation_key: m.operation_key.map(|k| k.to_string()),
             print_id: m.print_id.map(|p| p.to_string()),
@@ -196,24 +223,28 @@ pub struct SpoolDetail {
     pub movements: ListResponse<MovementDto>,
 }
 
-/// New spool input.
-#[derive(Debug, Deserr, ToSchema)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+/// New spool input: a filament's spool, a resin's bottle or a consumable's pack, its opening
+/// quantity in exactly one of `initialNetWeightGrams`, `initialMillilitres` and `initialPieces`
+/// (its material's unit). Its OpenAPI schema is one object per unit ([`quantities`]).
+#[derive(Debug, Deserr)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SpoolInputDto {
     /// Unique label code; omit to get the next `SP-000001`-style code.
-    #[schema(example = "PLA-BLK-01")]
     #[deserr(default)]
     pub code: Option<Name>,
     /// Its filament.
-    #[schema(value_type = String, format = Uuid)]
     pub filament_id: WireId,
     /// What it cost.
-    #[schema(example = "24.99")]
     pub purchase_price: Amount,
-    /// Net grams when bought; booked as the opening receipt.
-    #[schema(example = "1000")]
-    pub initial_net_weight_grams: PositiveGrams,
+    /// A filament's net grams when bought; booked as the opening receipt.
+    #[deserr(default)]
+    pub initial_net_weight_grams: Option<PositiveGrams>,
+    /// A resin's (or a liquid consumable's) millilitres when bought.
+    #[deserr(default)]
+    pub initial_millilitres: Option<PositiveGrams>,
+    /// A counted consumable's pieces when bought (whole).
+    #[deserr(default)]
+    pub initial_pieces: Option<PositiveGrams>,
     /// Manufacturer's lot.
     #[deserr(default)]
     pub purchase_lot: Option<Note>,
@@ -221,22 +252,52 @@ pub struct SpoolInputDto {
     #[deserr(default)]
     pub location: Option<Note>,
     /// Purchase date, YYYY-MM-DD.
-    #[schema(format = Date, example = "2026-11-01")]
     #[deserr(default)]
     pub acquired_at: Option<PurchaseDate>,
 }
 
-impl From<SpoolInputDto> for OpenSpool {
-    fn from(i: SpoolInputDto) -> OpenSpool {
-        OpenSpool(SpoolInput {
-            code: i.code.map(Name::into_inner),
-            filament_id: i.filament_id.0,
-            purchase_price: i.purchase_price.into_inner(),
-            initial_net_weight_grams: i.initial_net_weight_grams.into_inner(),
-            purchase_lot: i.purchase_lot,
-            location: i.location,
-            acquired_at: i.acquired_at.and_then(PurchaseDate::into_inner),
-        })
+impl SpoolInputDto {
+    /// The command opening this spool. Errors: 422 when not exactly one initial quantity is
+    /// sent ([`one_quantity`]).
+    pub fn command(self) -> Result<OpenSpool, ApiError> {
+        let (quantity, unit) = one_quantity(
+            [
+                (self.initial_net_weight_grams, StockUnit::Gram),
+                (self.initial_millilitres, StockUnit::Millilitre),
+                (self.initial_pieces, StockUnit::Piece),
+            ],
+            ledger::initial_field,
+        )?;
+        Ok(OpenSpool(SpoolInput {
+            code: self.code.map(Name::into_inner),
+            filament_id: self.filament_id.0,
+            purchase_price: self.purchase_price.into_inner(),
+            initial_net_weight_grams: quantity.into_inner(),
+            unit,
+            purchase_lot: self.purchase_lot,
+            location: self.location,
+            acquired_at: self.acquired_at.and_then(PurchaseDate::into_inner),
+        }))
+    }
+}
+
+/// The one quantity sent among `sent` (each with the unit its field is in) and its unit.
+///
+/// Errors: 422 at the field of the first unit (`field`) when none is sent (`errors.required`),
+/// at the second one sent when more are (`errors.oneQuantity`).
+pub fn one_quantity<T>(
+    sent: [(Option<T>, StockUnit); 3],
+    field: fn(StockUnit) -> &'static str,
+) -> Result<(T, StockUnit), ApiError> {
+    let mut given = sent
+        .into_iter()
+        .filter_map(|(value, unit)| value.map(|v| (v, unit)));
+    match (given.next(), given.next()) {
+        (Some(one), None) => Ok(one),
+        (None, _) => Err(actors::Error::field(field(StockUnit::Gram), "errors.required").into()),
+        (Some(_), Some((_, unit))) => {
+            Err(actors::Error::field(field(unit), "errors.oneQuantity").into())
+        }
     }
 }
 
@@ -265,9 +326,15 @@ pub struct SpoolPatch {
     #[schema(value_type = Option<String>, format = Uuid)]
     #[deserr(default)]
     pub filament_id: Option<WireId>,
-    /// Fixed: must equal the spool's initial weight if sent.
+    /// Fixed: must equal a filament spool's initial weight if sent.
     #[deserr(default)]
     pub initial_net_weight_grams: Option<PositiveGrams>,
+    /// Fixed: must equal a bottle's or a pack's initial millilitres if sent.
+    #[deserr(default)]
+    pub initial_millilitres: Option<PositiveGrams>,
+    /// Fixed: must equal a pack's initial pieces if sent.
+    #[deserr(default)]
+    pub initial_pieces: Option<PositiveGrams>,
 }
 
 impl SpoolPatch {
@@ -284,9 +351,14 @@ impl SpoolPatch {
             fixed: FixedFields {
                 code: self.code,
                 filament_id: self.filament_id.map(|f| f.0),
-                initial_net_weight_grams: self
-                    .initial_net_weight_grams
-                    .map(PositiveGrams::into_inner),
+                initial_quantities: [
+                    (self.initial_net_weight_grams, StockUnit::Gram),
+                    (self.initial_millilitres, StockUnit::Millilitre),
+                    (self.initial_pieces, StockUnit::Piece),
+                ]
+                .into_iter()
+                .filter_map(|(q, unit)| q.map(|q| (q.into_inner(), unit)))
+                .collect(),
             },
         }
     }
@@ -312,17 +384,23 @@ impl From<MovementKindDto> for MovementKind {
     }
 }
 
-/// Movement input. Its OpenAPI schema is one object per kind (below), so a client sends only
-/// grams the ledger books.
+/// Movement input: its quantity in exactly one of `grams`, `millilitres` and `pieces` (the
+/// spool's material's unit). Its OpenAPI schema is one object per kind and unit (below), so a
+/// client sends only quantities the ledger books.
 #[derive(Debug, Deserr)]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct MovementInputDto {
-    /// RECEIPT (positive grams) or CORRECTION (signed, nonzero); PRINT is refused (outcomes book
-    /// it).
+    /// RECEIPT (positive) or CORRECTION (signed, nonzero); PRINT is refused (outcomes book it).
     pub kind: MovementKindDto,
-    /// Grams: at most 12 whole and 6 fractional digits.
-    pub grams: SignedGrams,
+    /// A filament spool's grams: at most 12 whole and 6 fractional digits.
+    #[deserr(default)]
+    pub grams: Option<SignedGrams>,
+    /// A bottle's or a liquid consumable's millilitres, as grams.
+    #[deserr(default)]
+    pub millilitres: Option<SignedGrams>,
+    /// A counted consumable's pieces (whole).
+    #[deserr(default)]
+    pub pieces: Option<SignedGrams>,
     /// Free text.
     #[deserr(default)]
     pub note: Option<Note>,
@@ -332,49 +410,71 @@ pub struct MovementInputDto {
     pub operation_key: Option<WireId>,
 }
 
+/// The quantity fields of a unit: its name in a movement and in a new spool, and the pattern of
+/// its values of `sign` (`whole`/`fraction` digits of the ledger).
+fn quantity_schema(unit: StockUnit, sign: Sign) -> RefOr<Schema> {
+    let pattern = match unit {
+        StockUnit::Piece => values::whole_pattern,
+        StockUnit::Gram | StockUnit::Millilitre => values::decimal_pattern,
+    };
+    ObjectBuilder::new()
+        .schema_type(Type::String)
+        .pattern(Some(pattern(
+            values::GRAMS_WHOLE,
+            values::GRAMS_FRACTION,
+            sign,
+        )))
+        .into()
+}
+
+/// Every unit, as the movement and spool schemas offer them.
+const UNITS: [StockUnit; 3] = [StockUnit::Gram, StockUnit::Millilitre, StockUnit::Piece];
+
 impl utoipa::PartialSchema for MovementInputDto {
-    /// `oneOf` a RECEIPT (positive grams) and a CORRECTION (nonzero grams), each with `note` and
-    /// `operationKey`. That a correction may not take the spool below zero depends on its balance
-    /// and is left to the answer (422 `errors.belowZero`).
+    /// `oneOf` a RECEIPT (positive) and a CORRECTION (nonzero) in each unit, each with `note`
+    /// and `operationKey`. That a correction may not take the spool below zero depends on its
+    /// balance, and which unit a spool takes on its material: both are left to the answer (422
+    /// `errors.belowZero`, `errors.wrongUnit`).
     fn schema() -> RefOr<Schema> {
-        let positive = Ref::from_schema_name(PositiveGrams::name());
-        let nonzero =
-            ObjectBuilder::new()
-                .schema_type(Type::String)
-                .pattern(Some(values::decimal_pattern(
-                    values::GRAMS_WHOLE,
-                    values::GRAMS_FRACTION,
-                    Sign::NonZero,
-                )));
-        OneOfBuilder::new()
-            .description(Some("Movement input: a RECEIPT or a CORRECTION."))
-            .item(movement_kind(
-                "RECEIPT",
-                positive.into(),
-                "Grams received: positive.",
-            ))
-            .item(movement_kind(
-                "CORRECTION",
-                nonzero.into(),
-                "Grams added, negative for grams taken: nonzero.",
-            ))
-            .into()
+        let mut one_of = OneOfBuilder::new().description(Some(
+            "Movement input: a RECEIPT or a CORRECTION, in grams, millilitres or pieces.",
+        ));
+        for unit in UNITS {
+            let field = ledger::quantity_field(unit);
+            one_of = one_of
+                .item(movement_kind(
+                    "RECEIPT",
+                    field,
+                    quantity_schema(unit, Sign::Positive),
+                    "Quantity received: positive.",
+                ))
+                .item(movement_kind(
+                    "CORRECTION",
+                    field,
+                    quantity_schema(unit, Sign::NonZero),
+                    "Quantity added, negative for a quantity taken: nonzero.",
+                ));
+        }
+        one_of.into()
     }
 }
 
 impl ToSchema for MovementInputDto {
     fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
-        schemas.push((PositiveGrams::name().into(), PositiveGrams::schema()));
         schemas.push((Note::name().into(), Note::schema()));
     }
 }
 
-/// The object of one movement kind, described by `text`: `kind`, `grams` as `grams`, `note`,
-/// `operationKey`.
-fn movement_kind(kind: &str, grams: RefOr<Schema>, text: &str) -> Object {
-    let note = OneOfBuilder::new()
-        .item(Ref::from_schema_name(Note::name()))
-        .item(ObjectBuilder::new().schema_type(Type::Null));
+/// `null` or the schema `of`.
+fn nullable(of: impl Into<RefOr<Schema>>) -> OneOfBuilder {
+    OneOfBuilder::new()
+        .item(of)
+        .item(ObjectBuilder::new().schema_type(Type::Null))
+}
+
+/// The object of one movement kind, described by `text`: `kind`, the quantity as `field`,
+/// `note`, `operationKey`.
+fn movement_kind(kind: &str, field: &str, quantity: RefOr<Schema>, text: &str) -> Object {
     let key = ObjectBuilder::new()
         .schema_type(SchemaType::from_iter([Type::String, Type::Null]))
         .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)))
@@ -390,25 +490,78 @@ fn movement_kind(kind: &str, grams: RefOr<Schema>, text: &str) -> Object {
                 .enum_values(Some([kind])),
         )
         .required("kind")
-        .property("grams", grams)
-        .required("grams")
-        .property("note", note)
+        .property(field, quantity)
+        .required(field)
+        .property("note", nullable(Ref::from_schema_name(Note::name())))
         .property("operationKey", key)
         .additional_properties(Some(AdditionalProperties::FreeForm(false)))
         .description(Some(text))
         .build()
 }
 
+impl utoipa::PartialSchema for SpoolInputDto {
+    /// `oneOf` a new spool per unit: `code`, `filamentId`, `purchasePrice`, the lot, location
+    /// and date, and its opening quantity in that unit's field. Which unit a material takes is
+    /// stored data, left to the answer (422 `errors.wrongUnit`).
+    fn schema() -> RefOr<Schema> {
+        let mut one_of = OneOfBuilder::new().description(Some(
+            "New spool input: a filament's spool (grams), a resin's bottle (millilitres) or a \
+             consumable's pack (pieces or millilitres).",
+        ));
+        for unit in UNITS {
+            let field = ledger::initial_field(unit);
+            let uuid = ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Uuid)));
+            let date = ObjectBuilder::new()
+                .schema_type(Type::String)
+                .format(Some(SchemaFormat::KnownFormat(KnownFormat::Date)));
+            let object = ObjectBuilder::new()
+                .property("code", nullable(Ref::from_schema_name(Name::name())))
+                .property("filamentId", uuid)
+                .required("filamentId")
+                .property("purchasePrice", Ref::from_schema_name(Amount::name()))
+                .required("purchasePrice")
+                .property(field, quantity_schema(unit, Sign::Positive))
+                .required(field)
+                .property("purchaseLot", nullable(Ref::from_schema_name(Note::name())))
+                .property("location", nullable(Ref::from_schema_name(Note::name())))
+                .property("acquiredAt", nullable(PurchaseDate::schema()).item(date))
+                .additional_properties(Some(AdditionalProperties::FreeForm(false)));
+            one_of = one_of.item(object);
+        }
+        one_of.into()
+    }
+}
+
+impl ToSchema for SpoolInputDto {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((Note::name().into(), Note::schema()));
+        schemas.push((Name::name().into(), Name::schema()));
+        schemas.push((Amount::name().into(), Amount::schema()));
+    }
+}
+
 impl MovementInputDto {
-    /// The booking command on spool `spool_id`.
-    pub fn command(self, spool_id: Id) -> BookMovement {
-        BookMovement {
+    /// The booking command on spool `spool_id`. Errors: 422 when not exactly one quantity is
+    /// sent ([`one_quantity`]).
+    pub fn command(self, spool_id: Id) -> Result<BookMovement, ApiError> {
+        let (grams, unit) = one_quantity(
+            [
+                (self.grams, StockUnit::Gram),
+                (self.millilitres, StockUnit::Millilitre),
+                (self.pieces, StockUnit::Piece),
+            ],
+            ledger::quantity_field,
+        )?;
+        Ok(BookMovement {
             spool_id,
             kind: self.kind.into(),
-            grams: self.grams,
+            grams,
+            unit,
             note: self.note.map(Note::into_inner),
             operation_key: self.operation_key.map(|k| k.0),
-        }
+        })
     }
 }
 
@@ -457,7 +610,7 @@ pub async fn create(
     _user: CurrentUser,
     input: StrictJson<SpoolInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let view = state.send(OpenSpool::from(input.0)).await?;
+    let view = state.send(input.0.command()?).await?;
     Ok(HttpResponse::Created().json(SpoolDto::from(view)))
 }
 
@@ -478,9 +631,10 @@ pub async fn get_spool(
             page_size: list.page_size,
         })
         .await?;
+    let unit = view.unit;
     Ok(Json(SpoolDetail {
         spool: view.into(),
-        movements: ListResponse::of(movements, MovementDto::from),
+        movements: ListResponse::of(movements, |m| MovementDto::of(m, unit)),
     }))
 }
 
@@ -533,8 +687,10 @@ pub async fn book(
     id: PathId,
     input: StrictJson<MovementInputDto>,
 ) -> Result<HttpResponse, ApiError> {
-    let booked = state.send(input.0.command(id.0)).await?;
-    Ok(HttpResponse::Created().json(MovementDto::from(booked)))
+    let command = input.0.command(id.0)?;
+    let unit = command.unit;
+    let booked = state.send(command).await?;
+    Ok(HttpResponse::Created().json(MovementDto::of(booked, unit)))
 }
 
 /// An SVG QR code of the spool's page, `<origin>/spools/{id}`, for its label.

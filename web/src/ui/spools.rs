@@ -19,12 +19,14 @@ use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::inventory::commands::GetRecord;
 use actors::inventory::filaments::Filaments;
+use actors::ledger;
 use actors::stock::StockOverview;
-use actors::stock::{ArchiveSpool, GetSpool, OpenSpool, SpoolLedger};
+use actors::stock::{ArchiveSpool, GetSpool, SpoolLedger};
 use askama::Template;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 use storage::Id;
+use storage::records::StockUnit;
 
 /// A filament's stock line.
 struct StockRow {
@@ -56,7 +58,26 @@ struct StockPage {
 }
 
 fn grams(t: &i18n::Tr, value: &str) -> String {
-    format!("{} {}", t.number_str(value, 0), t.t("unit.g"))
+    quantity(t, value, StockUnit::Gram)
+}
+
+/// `value` in `unit` as lists show it: rounded to whole units, with the unit's sign.
+fn quantity(t: &i18n::Tr, value: &str, unit: StockUnit) -> String {
+    format!("{} {}", t.number_str(value, 0), t.t(unit_key(unit)))
+}
+
+/// The message key of `unit`'s sign: `unit.g`, `unit.ml`, `unit.pcs`.
+pub fn unit_key(unit: StockUnit) -> &'static str {
+    match unit {
+        StockUnit::Gram => "unit.g",
+        StockUnit::Millilitre => "unit.ml",
+        StockUnit::Piece => "unit.pcs",
+    }
+}
+
+/// `value` in `unit` exactly, with the unit's sign.
+fn exact(t: &i18n::Tr, value: &str, unit: StockUnit) -> String {
+    format!("{} {}", t.exact_str(value), t.t(unit_key(unit)))
 }
 
 fn spool_row(t: &i18n::Tr, s: &SpoolDto) -> SpoolRow {
@@ -64,7 +85,7 @@ fn spool_row(t: &i18n::Tr, s: &SpoolDto) -> SpoolRow {
         id: s.id.clone(),
         code: s.code.clone(),
         filament: s.filament.clone(),
-        remaining: grams(t, &s.remaining_grams),
+        remaining: quantity(t, &s.remaining_quantity, s.unit.into()),
         location: s.location.clone().unwrap_or_default(),
         archived: s.archived,
     }
@@ -155,7 +176,10 @@ pub async fn new_form(ctx: Ctx) -> Page {
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let result = match ctx.typed(|| form.document::<SpoolInputDto>(&[])) {
-        Ok(input) => ctx.state.send(OpenSpool::from(input)).await,
+        Ok(input) => match input.command() {
+            Ok(command) => ctx.state.send(command).await,
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
     match result {
@@ -175,6 +199,7 @@ struct MovementRow {
     /// Who booked it (empty: booked before the journal began).
     by: String,
     kind: String,
+    /// Its quantity, exact, with its unit.
     grams: String,
     note: String,
     print_id: String,
@@ -190,6 +215,10 @@ struct SpoolPage {
     initial: String,
     price: String,
     movements: Vec<MovementRow>,
+    /// The movement form's quantity field: `grams`, `millilitres` or `pieces`.
+    quantity_field: &'static str,
+    /// Its label's message key: `spool.grams`, `spool.millilitres`, `spool.pieces`.
+    quantity_key: &'static str,
     /// Who changed what of the spool.
     changes: Vec<ChangeRow>,
     total: u64,
@@ -227,8 +256,8 @@ impl SpoolPage {
     fn over_net_weight(&self) -> bool {
         let grams = |text: &str| text.parse::<Decimal>().ok();
         match (
-            grams(&self.spool.remaining_grams),
-            grams(&self.spool.initial_net_weight_grams),
+            grams(&self.spool.remaining_quantity),
+            grams(&self.spool.initial_quantity),
         ) {
             (Some(remaining), Some(initial)) => remaining > initial,
             _ => false,
@@ -266,7 +295,7 @@ fn movement_row(t: &i18n::Tr, m: &MovementDto, by: &HashMap<String, String>) -> 
         kind: t
             .t(&format!("movement.{}", format::wire(&m.kind)))
             .to_string(),
-        grams: format!("{} {}", t.exact_str(&m.grams), t.t("unit.g")),
+        grams: exact(t, &m.quantity, m.unit.into()),
         note: m.note.clone().unwrap_or_default(),
         print_id: m.print_id.clone().unwrap_or_default(),
         date: t.date(&m.created_at),
@@ -319,8 +348,9 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
     };
     let (view, movements) = ctx.query(ledger).await?;
     let t = &ctx.chrome.t;
+    let unit = view.unit;
     let spool = SpoolDto::from(view);
-    let movements = ListResponse::of(movements, MovementDto::from);
+    let movements = ListResponse::of(movements, |m| MovementDto::of(m, unit));
     let ids = movements.items.iter().map(|m| m.id.clone()).collect();
     let by = changes::creators(&ctx, ids).await?;
     let rows = movements
@@ -331,12 +361,14 @@ async fn render_spool(ctx: Ctx, id: Id, forms: Forms, faults: Faults, status: St
     let changes = changes::of(&ctx, id).await?;
     let link = link_row(t, &spool);
     let page = SpoolPage {
-        remaining: format!("{} {}", t.exact_str(&spool.remaining_grams), t.t("unit.g")),
-        initial: format!(
-            "{} {}",
-            t.exact_str(&spool.initial_net_weight_grams),
-            t.t("unit.g")
-        ),
+        remaining: exact(t, &spool.remaining_quantity, unit),
+        initial: exact(t, &spool.initial_quantity, unit),
+        quantity_field: ledger::quantity_field(unit),
+        quantity_key: match unit {
+            StockUnit::Gram => "spool.grams",
+            StockUnit::Millilitre => "spool.millilitres",
+            StockUnit::Piece => "spool.pieces",
+        },
         price: t.money_str(&spool.purchase_price),
         movements: rows,
         changes,
@@ -402,7 +434,10 @@ pub async fn book(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let form = Submitted::parse(&body);
     let result = match ctx.typed(|| form.document::<MovementInputDto>(&[])) {
-        Ok(input) => ctx.state.send(input.command(id)).await,
+        Ok(input) => match input.command(id) {
+            Ok(command) => ctx.state.send(command).await,
+            Err(e) => Err(e),
+        },
         Err(e) => Err(e),
     };
     match result {
@@ -440,7 +475,7 @@ struct LabelPage {
 pub async fn label(ctx: Ctx) -> Page {
     let spool = SpoolDto::from(ctx.query(GetSpool(ctx.id()?)).await?);
     let page = LabelPage {
-        remaining: grams(&ctx.chrome.t, &spool.initial_net_weight_grams),
+        remaining: quantity(&ctx.chrome.t, &spool.initial_quantity, spool.unit.into()),
         spool,
         chrome: ctx.chrome,
     };

@@ -1,0 +1,334 @@
+//! Materials of every kind over HTTP (issue 51): resins in millilitres and consumables in
+//! pieces or millilitres beside filaments in grams, each kind's rules, one ledger for all with
+//! each movement in its material's unit, and the filaments' routes showing filaments only.
+
+use crate::spools::key;
+use crate::support::{TestApp, assert_error, assert_field_error, draft, shop};
+use serde_json::{Value, json};
+
+pub async fn resin(app: &TestApp, maker: &str) -> Value {
+    let body = json!({"kind": "RESIN", "manufacturerId": maker, "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "39.90", "netQuantity": "1000", "densityGramsPerMillilitre": "1.1", "minimumStock": "500"});
+    app.create("/api/materials", &body).await
+}
+
+pub async fn gloves(app: &TestApp, maker: &str) -> Value {
+    let body = json!({"kind": "CONSUMABLE", "unit": "PIECE", "manufacturerId": maker, "material": "Nitrile gloves", "purchasePrice": "12", "netQuantity": "100"});
+    app.create("/api/materials", &body).await
+}
+
+/// The one spool (bottle, pack) a material was opened with.
+async fn opening(app: &TestApp, material: &str) -> Value {
+    let listed: Value = app
+        .get(&format!("/api/spools?filamentId={material}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["total"], 1, "{listed}");
+    listed["items"][0].clone()
+}
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap().to_string()
+}
+
+#[actix_web::test]
+async fn each_kind_keeps_its_unit_and_its_price_per_unit() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let maker = app.manufacturer("Elegoo").await;
+    let resin = resin(&app, &maker).await;
+    assert_eq!(
+        (&resin["kind"], &resin["unit"], &resin["name"]),
+        (
+            &json!("RESIN"),
+            &json!("MILLILITRE"),
+            &json!("Elegoo Standard Grey")
+        )
+    );
+    assert_eq!(resin["pricePerUnit"], "0.0399", "39.90 / 1000 ml");
+    assert_eq!(resin["densityGramsPerMillilitre"], "1.1");
+    let gloves = gloves(&app, &maker).await;
+    assert_eq!(
+        (&gloves["unit"], &gloves["colorHex"]),
+        (&json!("PIECE"), &Value::Null)
+    );
+    assert_eq!(
+        gloves["name"], "Elegoo Nitrile gloves",
+        "no colour in the name"
+    );
+    assert_eq!(gloves["pricePerUnit"], "0.12");
+    let ipa = json!({"kind": "CONSUMABLE", "unit": "MILLILITRE", "manufacturerId": maker, "material": "Isopropyl alcohol 99.9%", "purchasePrice": "8", "netQuantity": "1000"});
+    let ipa = app.create("/api/materials", &ipa).await;
+    assert_eq!(ipa["pricePerUnit"], "0.008");
+    let filament = json!({"kind": "FILAMENT", "manufacturerId": maker, "material": "PLA", "colorName": "Black", "colorHex": "#000000", "purchasePrice": "20", "netQuantity": "1000"});
+    let filament = app.create("/api/materials", &filament).await;
+    assert_eq!(filament["unit"], "GRAM");
+
+    let listed: Value = app
+        .get("/api/materials?kind=CONSUMABLE")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let names: Vec<&str> = listed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["material"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Isopropyl alcohol 99.9%", "Nitrile gloves"]);
+    let all: Value = app.get("/api/materials").await.json().await.unwrap();
+    assert_eq!(all["total"], 4);
+
+    // The filaments' routes show filaments only: a resin is not found there.
+    let filaments: Value = app.get("/api/filaments").await.json().await.unwrap();
+    assert_eq!(filaments["total"], 1);
+    assert_eq!(filaments["items"][0]["id"], filament["id"]);
+    let resin_id = id(&resin);
+    for res in [
+        app.get(&format!("/api/filaments/{resin_id}")).await,
+        app.patch(
+            &format!("/api/filaments/{resin_id}"),
+            &json!({"archived": true}),
+        )
+        .await,
+        app.delete(&format!("/api/filaments/{resin_id}")).await,
+    ] {
+        assert_error(res, 404, "NOT_FOUND").await;
+    }
+    let still: Value = app
+        .get(&format!("/api/materials/{resin_id}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(still["archived"], false);
+}
+
+#[actix_web::test]
+async fn each_kind_refuses_what_it_does_not_take_at_its_field() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let maker = app.manufacturer("Anycubic").await;
+    let base = |kind: &str| json!({"kind": kind, "manufacturerId": maker, "material": "Thing", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "10", "netQuantity": "100"});
+    let with = |kind: &str, field: &str, value: Value| {
+        let mut body = base(kind);
+        body[field] = value;
+        body
+    };
+    let cases = [
+        (base("CONSUMABLE"), "unit", "errors.required"),
+        (
+            with("FILAMENT", "unit", json!("MILLILITRE")),
+            "unit",
+            "errors.wrongUnit",
+        ),
+        (
+            with("RESIN", "unit", json!("PIECE")),
+            "unit",
+            "errors.wrongUnit",
+        ),
+        (
+            with("CONSUMABLE", "unit", json!("GRAM")),
+            "unit",
+            "errors.wrongUnit",
+        ),
+        (
+            with("FILAMENT", "densityGramsPerMillilitre", json!("1.2")),
+            "densityGramsPerMillilitre",
+            "errors.notForKind",
+        ),
+    ];
+    for (body, path, key) in cases {
+        assert_field_error(app.post("/api/materials", &body).await, path, key).await;
+    }
+    let mut colourless = base("RESIN");
+    colourless.as_object_mut().unwrap().remove("colorName");
+    assert_field_error(
+        app.post("/api/materials", &colourless).await,
+        "colorName",
+        "errors.required",
+    )
+    .await;
+    let mut halves = with("CONSUMABLE", "unit", json!("PIECE"));
+    halves["netQuantity"] = json!("2.5");
+    assert_field_error(
+        app.post("/api/materials", &halves).await,
+        "netQuantity",
+        "errors.wholeNumber",
+    )
+    .await;
+    halves["netQuantity"] = json!("2.000");
+    let pack = app.create("/api/materials", &halves).await;
+    assert_eq!(
+        pack["netQuantity"], "2",
+        "a whole number with zeros after the point"
+    );
+
+    // A material keeps its kind.
+    let resin = resin(&app, &maker).await;
+    let mut as_filament = base("FILAMENT");
+    as_filament["manufacturerId"] = json!(maker);
+    assert_field_error(
+        app.patch(&format!("/api/materials/{}", id(&resin)), &as_filament)
+            .await,
+        "kind",
+        "errors.immutable",
+    )
+    .await;
+    let none: Value = app
+        .get("/api/materials?kind=FILAMENT")
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(none["total"], 0, "nothing half-written");
+}
+
+#[actix_web::test]
+async fn one_ledger_books_each_kind_in_its_own_unit() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let maker = app.manufacturer("Siraya").await;
+    let resin = resin(&app, &maker).await;
+    let bottle = opening(&app, &id(&resin)).await;
+    assert_eq!(
+        (
+            &bottle["materialKind"],
+            &bottle["unit"],
+            &bottle["remainingQuantity"]
+        ),
+        (&json!("RESIN"), &json!("MILLILITRE"), &json!("1000"))
+    );
+    assert_eq!(
+        bottle["remainingGrams"],
+        Value::Null,
+        "a bottle holds no grams"
+    );
+    let bottle = id(&bottle);
+    let book = |body: Value| {
+        let (app, bottle) = (&app, &bottle);
+        async move {
+            app.post(&format!("/api/spools/{bottle}/movements"), &body)
+                .await
+        }
+    };
+    let wrong = book(json!({"kind": "CORRECTION", "grams": "-10"})).await;
+    assert_field_error(wrong, "grams", "errors.wrongUnit").await;
+    let two = book(json!({"kind": "CORRECTION", "grams": "-10", "millilitres": "-10"})).await;
+    assert_field_error(two, "millilitres", "errors.oneQuantity").await;
+    let none = book(json!({"kind": "CORRECTION"})).await;
+    assert_field_error(none, "grams", "errors.required").await;
+    let taken = json!({"kind": "CORRECTION", "millilitres": "-250.5", "operationKey": key()});
+    let res = book(taken.clone()).await;
+    assert_eq!(res.status(), 201);
+    let movement: Value = res.json().await.unwrap();
+    assert_eq!(
+        (&movement["quantity"], &movement["unit"], &movement["grams"]),
+        (&json!("-250.5"), &json!("MILLILITRE"), &Value::Null)
+    );
+    let again: Value = book(taken).await.json().await.unwrap();
+    assert_eq!(again["id"], movement["id"], "idempotent by its key");
+    let below = book(json!({"kind": "CORRECTION", "millilitres": "-800"})).await;
+    assert_field_error(below, "millilitres", "errors.belowZero").await;
+    let detail: Value = app
+        .get(&format!("/api/spools/{bottle}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(detail["spool"]["remainingQuantity"], "749.5");
+    assert_eq!(detail["movements"]["items"][0]["quantity"], "-250.5");
+
+    // A second bottle is opened in millilitres, not grams.
+    let in_grams = json!({"filamentId": resin["id"], "purchasePrice": "39.90", "initialNetWeightGrams": "1000"});
+    assert_field_error(
+        app.post("/api/spools", &in_grams).await,
+        "initialNetWeightGrams",
+        "errors.wrongUnit",
+    )
+    .await;
+    let in_ml =
+        json!({"filamentId": resin["id"], "purchasePrice": "39.90", "initialMillilitres": "500"});
+    let second = app.create("/api/spools", &in_ml).await;
+    assert_eq!(second["initialQuantity"], "500");
+
+    // Pieces are whole.
+    let gloves = gloves(&app, &maker).await;
+    let pack = id(&opening(&app, &id(&gloves)).await);
+    let path = format!("/api/spools/{pack}/movements");
+    let half = app
+        .post(&path, &json!({"kind": "CORRECTION", "pieces": "-1.5"}))
+        .await;
+    assert_field_error(half, "pieces", "errors.wholeNumber").await;
+    let used = app
+        .post(&path, &json!({"kind": "CORRECTION", "pieces": "-2"}))
+        .await;
+    assert_eq!(used.status(), 201);
+    let pack: Value = app
+        .get(&format!("/api/spools/{pack}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        (&pack["spool"]["remainingQuantity"], &pack["spool"]["unit"]),
+        (&json!("98"), &json!("PIECE"))
+    );
+}
+
+#[actix_web::test]
+async fn a_part_takes_filament_only_and_metrics_show_stock_per_kind() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = shop(&app).await;
+    let resin = resin(&app, &shop.maker).await;
+    let gloves = gloves(&app, &shop.maker).await;
+    let mut body = draft(&shop, "Resin where filament goes");
+    body["parts"][0]["filaments"][0] = json!({"filamentId": resin["id"], "usedGrams": "10"});
+    assert_field_error(
+        app.post("/api/prints", &body).await,
+        "parts[0].filaments[0].filamentId",
+        "errors.notFilament",
+    )
+    .await;
+
+    let token = "scrape-token-0123456789";
+    let set = app
+        .client
+        .put(app.url("/api/settings/metrics"))
+        .json(&json!({ "token": token }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(set.status(), 200);
+    let text = reqwest::Client::new()
+        .get(app.url("/metrics"))
+        .bearer_auth(token)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let sample = |series: String| {
+        text.lines()
+            .find_map(|line| line.strip_prefix(series.as_str())?.strip_prefix(' '))
+            .map(str::to_string)
+    };
+    let resin_series = format!(
+        r#"printcost_resin_stock_millilitres{{material="Reference Works Standard Grey",material_id="{}"}}"#,
+        id(&resin)
+    );
+    assert_eq!(sample(resin_series), Some("1000".into()), "{text}");
+    let gloves_series = format!(
+        r#"printcost_consumable_stock_pieces{{material="Reference Works Nitrile gloves",material_id="{}"}}"#,
+        id(&gloves)
+    );
+    assert_eq!(sample(gloves_series), Some("100".into()), "{text}");
+    assert!(
+        !text.contains(&format!(r#"filament_id="{}""#, id(&resin))),
+        "a resin is no filament: {text}"
+    );
+}
