@@ -3,7 +3,7 @@
 //! each movement in its material's unit, and the filaments' routes showing filaments only.
 
 use crate::spools::key;
-use crate::support::{TestApp, assert_error, assert_field_error, draft, shop};
+use crate::support::{TestApp, assert_error, assert_field_error, draft, logged_in, page, shop};
 use serde_json::{Value, json};
 
 pub async fn resin(app: &TestApp, maker: &str) -> Value {
@@ -331,4 +331,50 @@ async fn a_part_takes_filament_only_and_metrics_show_stock_per_kind() {
         !text.contains(&format!(r#"filament_id="{}""#, id(&resin))),
         "a resin is no filament: {text}"
     );
+}
+
+/// A resin under its threshold is low stock in millilitres: an alert worded in its unit, the
+/// dashboard's list and the stock page, beside the filaments in grams.
+#[actix_web::test]
+async fn a_resin_below_its_threshold_is_low_in_millilitres_everywhere() {
+    let app = TestApp::spawn_with(|c| c.alerts_interval_secs = 1).await;
+    app.setup().await;
+    let maker = app.manufacturer("Elegoo").await;
+    let mut body = json!({"kind": "RESIN", "manufacturerId": maker, "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "39.90", "netQuantity": "1000", "minimumStock": "1500"});
+    let resin = app.create("/api/materials", &body).await;
+    let mut standing = Value::Null;
+    for _ in 0..300 {
+        standing = app.get("/api/alerts").await.json().await.unwrap();
+        if standing.to_string().contains("LOW_STOCK") {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    let low = standing
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["kind"] == "LOW_STOCK")
+        .unwrap_or_else(|| panic!("no LOW_STOCK in {standing}"))
+        .clone();
+    assert_eq!(low["subject"], resin["id"]);
+    assert_eq!(
+        low["message"],
+        "1,000 ml left, below the threshold of 1,500 ml."
+    );
+
+    let browser = logged_in(&app).await;
+    let (status, stock) = page(&browser, &app, "/stock").await;
+    assert_eq!(status, 200, "{stock}");
+    assert!(stock.contains("Elegoo Standard Grey"), "{stock}");
+    assert!(stock.contains("1,000 ml"), "{stock}");
+    let (status, dashboard) = page(&browser, &app, "/dashboard").await;
+    assert_eq!(status, 200, "{dashboard}");
+    assert!(dashboard.contains("1,000 ml / 1,500 ml"), "{dashboard}");
+
+    body["minimumStock"] = json!(null);
+    let res = app
+        .patch(&format!("/api/materials/{}", id(&resin)), &body)
+        .await;
+    assert_eq!(res.status(), 200);
 }

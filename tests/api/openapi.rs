@@ -153,6 +153,7 @@ fn routes() -> Vec<(String, String)> {
         "printers",
         "components",
         "filaments",
+        "materials",
         "labour-rates",
         "charges",
         "post-processing-steps",
@@ -316,7 +317,7 @@ async fn value_patterns_admit_only_what_the_parsers_take() {
     let doc = document().await;
     let schemas = &doc["components"]["schemas"];
     assert_eq!(
-        schemas["SpoolInputDto"]["properties"]["purchasePrice"]["$ref"],
+        schemas["SpoolInputDto"]["oneOf"][0]["properties"]["purchasePrice"]["$ref"],
         "#/components/schemas/Amount",
         "decimal fields refer to their value's schema"
     );
@@ -455,28 +456,90 @@ async fn a_movement_is_one_object_per_kind() {
         .as_array()
         .unwrap()
         .clone();
-    let kind = |name: &str| {
+    assert_eq!(kinds.len(), 6, "two kinds in three units");
+    let kind = |name: &str, field: &str| {
         kinds
             .iter()
-            .find(|k| k["properties"]["kind"]["enum"] == json!([name]))
-            .unwrap_or_else(|| panic!("{name} in {kinds:?}"))
+            .find(|k| {
+                k["properties"]["kind"]["enum"] == json!([name])
+                    && k["properties"][field].is_object()
+            })
+            .unwrap_or_else(|| panic!("{name} in {field} in {kinds:?}"))
             .clone()
     };
-    let receipt = kind("RECEIPT");
-    assert_eq!(
-        receipt["properties"]["grams"]["$ref"],
-        "#/components/schemas/PositiveGrams"
+    let receipt = kind("RECEIPT", "grams");
+    assert_admits(
+        &receipt["properties"]["grams"],
+        &[
+            ("12.5", true),
+            ("0.000001", true),
+            ("0", false),
+            ("-1", false),
+        ],
     );
     assert_eq!(receipt["additionalProperties"], false);
-    let correction = kind("CORRECTION");
+    assert_eq!(receipt["required"], json!(["kind", "grams"]));
+    let correction = kind("CORRECTION", "millilitres");
     assert_admits(
-        &correction["properties"]["grams"],
+        &correction["properties"]["millilitres"],
         &[
             ("-12.5", true),
             ("3", true),
             ("0", false),
             ("-0.000", false),
         ],
+    );
+    let pieces = kind("CORRECTION", "pieces");
+    assert_admits(
+        &pieces["properties"]["pieces"],
+        &[
+            ("-3", true),
+            ("2.000", true),
+            ("1.5", false),
+            ("0", false),
+            ("-0.0", false),
+        ],
+    );
+}
+
+/// A material's input is one object per kind (and a consumable's per unit): a filament and a
+/// resin are coloured, only a resin has a density, a consumable names its unit, and pieces
+/// are whole.
+#[actix_web::test]
+async fn a_material_is_one_object_per_kind_and_unit() {
+    let doc = document().await;
+    let variants = doc["components"]["schemas"]["MaterialInput"]["oneOf"]
+        .as_array()
+        .unwrap()
+        .clone();
+    let variant = |kind: &str, unit: &str| {
+        variants
+            .iter()
+            .find(|v| {
+                let properties = &v["properties"];
+                properties["kind"]["enum"] == json!([kind])
+                    && properties["unit"].to_string().contains(unit)
+            })
+            .unwrap_or_else(|| panic!("{kind} {unit} in {variants:?}"))
+            .clone()
+    };
+    let required = |v: &Value| v["required"].as_array().unwrap().clone();
+    let filament = variant("FILAMENT", "GRAM");
+    assert!(required(&filament).contains(&json!("colorHex")));
+    assert!(filament["properties"]["densityGramsPerMillilitre"].is_null());
+    let resin = variant("RESIN", "MILLILITRE");
+    assert!(resin["properties"]["densityGramsPerMillilitre"].is_object());
+    let pieces = variant("CONSUMABLE", "PIECE");
+    assert!(required(&pieces).contains(&json!("unit")));
+    assert!(!required(&pieces).contains(&json!("colorHex")));
+    assert_admits(
+        &pieces["properties"]["netQuantity"],
+        &[("100", true), ("100.0", true), ("2.5", false), ("0", false)],
+    );
+    let liquid = variant("CONSUMABLE", "MILLILITRE");
+    assert_admits(
+        &liquid["properties"]["netQuantity"],
+        &[("2.5", true), ("0", false)],
     );
 }
 

@@ -3,6 +3,7 @@
 //! kind of reference (a print, a series, a spool, a component, a maintenance task, a meter
 //! link), answers 409 `REFERENCED`; after the deletes every list and page still answers 200.
 
+use crate::materials;
 use crate::support::{TestApp, assert_error, draft, logged_in, page, shop};
 use serde_json::{Value, json};
 
@@ -100,6 +101,14 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
             "/api/filaments/{id}" => {
                 assert_error(app.delete(&at(&shop.filament)).await, 409, "REFERENCED").await;
             }
+            "/api/materials/{id}" => {
+                // A resin's bottle refers to it; a consumable never stocked is free to go.
+                let resin = materials::resin(&app, &maker).await;
+                assert_error(app.delete(&at(&id(&resin))).await, 409, "REFERENCED").await;
+                let lone = json!({"kind": "CONSUMABLE", "unit": "PIECE", "manufacturerId": maker, "material": "Boxes", "purchasePrice": "5", "netQuantity": "10", "openingSpool": false});
+                let lone = app.create("/api/materials", &lone).await;
+                assert_eq!(app.delete(&at(&id(&lone))).await.status(), 204);
+            }
             "/api/labour-rates/{id}" => {
                 assert_error(app.delete(&at(&id(&rate))).await, 409, "REFERENCED").await;
                 let lone = json!({"name": "Lone rate", "hourlyRate": "1"});
@@ -182,6 +191,8 @@ async fn every_delete_refuses_a_referenced_record_and_every_list_answers_after()
         "/api/printers",
         "/api/components",
         "/api/filaments",
+        "/api/materials",
+        "/api/spools",
         "/api/labour-rates",
         "/api/charges",
         "/api/post-processing-steps",

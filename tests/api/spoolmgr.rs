@@ -3,6 +3,7 @@
 //! and stock ownership (`authority`) at the spool routes.
 
 use crate::durability;
+use crate::materials;
 use crate::support;
 use crate::support::spoolman;
 use crate::support::spoolman::{Double, Fault};
@@ -275,7 +276,7 @@ async fn a_resins_bottle_cannot_take_a_remote_spool() {
     let double = Double::start(1).await;
     let app = linked_app(&double.url).await;
     let maker = app.manufacturer("Elegoo").await;
-    let resin = crate::materials::resin(&app, &maker).await;
+    let resin = materials::resin(&app, &maker).await;
     let bottle =
         json!({"filamentId": resin["id"], "purchasePrice": "39.90", "initialMillilitres": "1000"});
     let bottle = app.create("/api/spools", &bottle).await["id"].clone();

@@ -73,6 +73,12 @@ those, so the checks judge the rest:
 - A webhook's URL whose host is all numbers and dots is given a host name: URL parsers read it
   as an IPv4 address, and `2.251.229.09` (a leading zero is octal) is none (422
   errors.invalidUrl), a rule of the WHATWG URL standard no `format: uri` states.
+- A spool's quantity is sent in its material's unit (`grams`, `millilitres`, `pieces`; a new
+  spool's `initialNetWeightGrams`, `initialMillilitres`, `initialPieces`): which unit a material
+  is counted in is stored data (422 errors.wrongUnit). A new spool is of the seeded filament
+  (grams); a movement's spool is read through the API.
+- A material's edit keeps its kind, and its unit once it has spools (422 errors.immutable,
+  stored data): an edit that would change either goes to an unknown id instead (404).
 - Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
   seeded printer when it has none: the log needs a printer, a dependency between parameters
   that OpenAPI cannot state.
@@ -282,6 +288,44 @@ def numeric_host_named(url):
     return url
 
 
+QUANTITY_FIELDS = {"GRAM": "grams", "MILLILITRE": "millilitres", "PIECE": "pieces"}
+INITIAL_FIELDS = {
+    "GRAM": "initialNetWeightGrams",
+    "MILLILITRE": "initialMillilitres",
+    "PIECE": "initialPieces",
+}
+
+
+def in_unit(body, fields, unit):
+    """`body` with its one quantity (under any of `fields`' names) under the name of `unit`."""
+    for field in fields.values():
+        if field in body and field != fields[unit]:
+            body[fields[unit]] = body.pop(field)
+    return body
+
+
+def read(path):
+    """GET `path` with the fuzzer's session: the answer's JSON, or None."""
+    response = requests.get(
+        f"{os.environ['PRINTCOST_FUZZ_BASE']}{path}",
+        headers={"Cookie": os.environ["PRINTCOST_FUZZ_COOKIE"]},
+        timeout=10,
+    )
+    return response.json() if response.status_code == 200 else None
+
+
+def kept_material(case, body):
+    """Whether an edit of material `id` keeps its kind and, once it has spools, its unit."""
+    material = read(f"/api/materials/{case.path_parameters.get('id')}")
+    if material is None or "kind" not in body:
+        return True
+    if body.get("kind") != material["kind"]:
+        return False
+    unit = body.get("unit") or {"FILAMENT": "GRAM", "RESIN": "MILLILITRE"}.get(body["kind"])
+    spools = read(f"/api/spools?filamentId={material['id']}&includeArchived=true")
+    return unit == material["unit"] or not (spools and spools["total"])
+
+
 def whole_number(value):
     """`value` as an int when it is a JSON integer (`142` or `142.0`, both valid for an integer
     schema), else 0."""
@@ -389,8 +433,18 @@ def before_call(context, case, **kwargs):
             # A generated folder would be created anywhere on the test machine's disk: the
             # default folder beside the fuzzed service's data stands in for every one.
             body["folder"] = None
-        if body.get("kind") == "CORRECTION" and isinstance(body.get("grams"), str):
-            body["grams"] = body["grams"].lstrip("-")
+        if path == "/api/spools" and case.method.upper() == "POST":
+            case.body = in_unit(body, INITIAL_FIELDS, "GRAM")
+        if path == "/api/spools/{id}/movements":
+            spool = read(f"/api/spools/{case.path_parameters.get('id')}")
+            if spool is not None:
+                case.body = in_unit(body, QUANTITY_FIELDS, spool["spool"]["unit"])
+        if path == "/api/materials/{id}" and case.method.upper() == "PATCH":
+            if not kept_material(case, body):
+                case.path_parameters["id"] = UNKNOWN_ID
+        for field in QUANTITY_FIELDS.values():
+            if body.get("kind") == "CORRECTION" and isinstance(body.get(field), str):
+                body[field] = body[field].lstrip("-")
         if path in ("/api/quotes", "/api/quotes/{id}") and case.method.upper() in ("POST", "PATCH"):
             case.body = fitted_quote(body)
         if path == "/api/invoices" and case.method.upper() == "POST":

@@ -20,7 +20,7 @@ use jiff::ToSpan;
 use rust_decimal::Decimal;
 use std::collections::BTreeSet;
 use storage::records::{
-    AlertSettings, Invoice, OperationState, Print, PrintStatus, Printer, Settings,
+    AlertSettings, Invoice, MaterialKind, OperationState, Print, PrintStatus, Printer, Settings,
     SpoolmgrOperation, StandingAlerts,
 };
 use storage::repo::{self, Tx};
@@ -171,12 +171,17 @@ fn stock(
         return Ok(Vec::new());
     }
     let mut filaments = Vec::new();
-    for (view, stock) in stock::filament_stocks(tx)? {
+    for (view, stock) in stock::material_stocks(tx)? {
+        let material = &view.filament;
         if let (true, Some(minimum)) = (stock.below_minimum, stock.minimum_stock_grams) {
-            let words = words.low_stock(&view.name, stock.active_total_grams, minimum);
-            found.push(alert(Kind::LowStock, view.filament.id.to_string(), words));
+            let words =
+                words.low_stock(&view.name, stock.active_total_grams, minimum, material.unit);
+            found.push(alert(Kind::LowStock, material.id.to_string(), words));
         }
-        filaments.push((view.filament.id, view.name, stock.active_total_grams));
+        // The MQTT levels keep their filament topics (grams); other kinds are in /metrics.
+        if material.kind == MaterialKind::Filament {
+            filaments.push((material.id, view.name, stock.active_total_grams));
+        }
     }
     let query = ListQuery {
         page_size: u32::MAX,

@@ -4,7 +4,7 @@
 
 use crate::words::Lang;
 use rust_decimal::Decimal;
-use storage::records::Interval;
+use storage::records::{Interval, StockUnit};
 
 /// The alerts' words in one language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -45,14 +45,29 @@ impl Words {
     }
 
     /// `LOW_STOCK`.
-    pub fn low_stock(&self, filament: &str, left: Decimal, minimum: Decimal) -> (String, String) {
+    ///
+    /// `left` and `minimum` are in `unit`, written with its sign (`g`, `ml`, `pcs`/`Stk.`).
+    pub fn low_stock(
+        &self,
+        filament: &str,
+        left: Decimal,
+        minimum: Decimal,
+        unit: StockUnit,
+    ) -> (String, String) {
         let (left, minimum) = (self.number(left), self.number(minimum));
+        let key = match unit {
+            StockUnit::Gram => "unit.g",
+            StockUnit::Millilitre => "unit.ml",
+            StockUnit::Piece => "unit.pcs",
+        };
+        let unit = self.lang.text(key);
         self.pair(
             "lowStock",
             &[
                 ("filament", filament),
                 ("left", &left),
                 ("minimum", &minimum),
+                ("unit", unit),
             ],
         )
     }
@@ -192,7 +207,12 @@ mod tests {
     #[test]
     fn german_words_use_the_decimal_comma_and_german_dates() {
         let de = Words::of("de-DE");
-        let (title, message) = de.low_stock("Prusament PLA", Decimal::new(12345, 1), 2000.into());
+        let (title, message) = de.low_stock(
+            "Prusament PLA",
+            Decimal::new(12345, 1),
+            2000.into(),
+            StockUnit::Gram,
+        );
         assert_eq!(title, "Bestand niedrig: Prusament PLA");
         assert_eq!(
             message,
@@ -206,8 +226,13 @@ mod tests {
         let day = jiff::civil::date(2026, 11, 27);
         assert_eq!(de.date(day), "27.11.2026");
         assert_eq!(Words::of("en-US").date(day), "2026-11-27");
-        let (_, message) = Words::of("en-US").low_stock("PLA", Decimal::new(5, 1), 1.into());
+        let en = Words::of("en-US");
+        let (_, message) = en.low_stock("PLA", Decimal::new(5, 1), 1.into(), StockUnit::Gram);
         assert_eq!(message, "0.5 g left, below the threshold of 1 g.");
+        let (_, message) = de.low_stock("Handschuhe", 7.into(), 50.into(), StockUnit::Piece);
+        assert_eq!(message, "Noch 7 Stk., unter dem Mindestbestand von 50 Stk.");
+        let (_, message) = en.low_stock("Resin", 250.into(), 500.into(), StockUnit::Millilitre);
+        assert_eq!(message, "250 ml left, below the threshold of 500 ml.");
     }
 
     /// Every alert's words come out of the catalogue whole in both languages: no key shown in
@@ -218,7 +243,7 @@ mod tests {
         for tag in ["en-US", "de-DE"] {
             let w = Words::of(tag);
             let all = [
-                w.low_stock("PLA", 1.into(), 2.into()),
+                w.low_stock("PLA", 1.into(), 2.into(), StockUnit::Piece),
                 w.spool_empty("S-1", "PLA"),
                 w.maintenance(false, "Nozzle", "MK4", 1.into(), Interval::Hours(5)),
                 w.maintenance(true, "Belt", "MK4", 1.into(), Interval::Prints(5)),

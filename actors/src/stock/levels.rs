@@ -4,16 +4,16 @@
 use super::views::{self, SpoolFilter, SpoolView};
 use crate::command::InventoryWriter;
 use crate::command::{Command, Query, Snapshot};
-use crate::inventory;
 use crate::inventory::Kind;
-use crate::inventory::filaments::{FilamentView, Filaments};
+use crate::inventory::filaments::FilamentView;
+use crate::inventory::materials::{self, Materials};
 use crate::ledger;
 use crate::list::{ListQuery, Page};
 use crate::txn::Txn;
 use crate::values::Amount;
 use crate::{Result, settings};
 use rust_decimal::Decimal;
-use storage::records::Filament;
+use storage::records::{Filament, MaterialKind};
 use storage::repo;
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
@@ -33,10 +33,11 @@ pub struct Stock {
 
 /// The stock of filament `id`: the remaining grams of its active spools and the threshold.
 ///
-/// Errors: [`crate::Error::SpoolManagementDisabled`], [`crate::Error::NotFound`].
+/// Errors: [`crate::Error::SpoolManagementDisabled`], [`crate::Error::NotFound`] (also for a
+/// material of another kind).
 pub fn stock(tx: &impl Tx, id: Id) -> Result<Stock> {
     settings::require_spool_management(tx)?;
-    let filament: Filament = inventory::get(tx, id)?;
+    let filament = materials::get_of(tx, id, Some(MaterialKind::Filament))?;
     Ok(stock_of(&filament, ledger::active_total(tx, id)?))
 }
 
@@ -60,7 +61,7 @@ pub fn set_minimum_stock(
     now: Timestamp,
 ) -> Result<Stock> {
     settings::require_spool_management(txn)?;
-    let mut filament: Filament = inventory::get(txn, id)?;
+    let mut filament = materials::get_of(txn, id, Some(MaterialKind::Filament))?;
     filament.minimum_stock_grams = minimum.map(|m| *m.get());
     filament.updated_at = now;
     repo::put(txn, &filament)?;
@@ -104,14 +105,15 @@ impl Query for FilamentStock {
     }
 }
 
-/// Every active filament (the first 1,000 by name) with its stock. Errors: the store fails.
-pub fn filament_stocks(tx: &impl Tx) -> Result<Vec<(FilamentView, Stock)>> {
+/// Every active material of every kind (the first 1,000 by name) with its stock, in its unit.
+/// Errors: the store fails.
+pub fn material_stocks(tx: &impl Tx) -> Result<Vec<(FilamentView, Stock)>> {
     let all = ListQuery {
         page_size: 1000,
         ..ListQuery::default()
     };
     let totals = ledger::active_totals(tx)?;
-    Ok(Filaments::list(tx, &all, &())?
+    Ok(Materials::list(tx, &all, &None)?
         .items
         .into_iter()
         .map(|view| {
@@ -122,7 +124,7 @@ pub fn filament_stocks(tx: &impl Tx) -> Result<Vec<(FilamentView, Stock)>> {
         .collect())
 }
 
-/// The active filaments below their threshold, by name, with their stock; none with spool
+/// The active materials below their threshold, by name, with their stock; none with spool
 /// management off (the menu's badge, the dashboard's list). Errors: the store cannot be read.
 #[derive(Debug, Clone, Copy)]
 pub struct LowStock;
@@ -138,16 +140,16 @@ impl Query for LowStock {
             }
             Err(e) => return Err(e),
         }
-        let mut low = filament_stocks(snapshot)?;
+        let mut low = material_stocks(snapshot)?;
         low.retain(|(_, stock)| stock.below_minimum);
         Ok(low)
     }
 }
 
-/// Every active filament with its stock, and every spool (archived included).
+/// Every active material with its stock, and every spool (archived included).
 #[derive(Debug, Clone)]
 pub struct Overview {
-    /// Active filaments by name, with their stock.
+    /// Active materials of every kind by name, with their stock.
     pub filaments: Vec<(FilamentView, Stock)>,
     /// Every spool, by code.
     pub spools: Page<SpoolView>,
@@ -168,7 +170,7 @@ impl Query for StockOverview {
             ..ListQuery::default()
         };
         Ok(Overview {
-            filaments: filament_stocks(snapshot)?,
+            filaments: material_stocks(snapshot)?,
             spools: views::list(snapshot, &spools, &SpoolFilter::default())?,
         })
     }

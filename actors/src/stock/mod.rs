@@ -10,7 +10,7 @@ pub use commands::{
     SpoolLedger,
 };
 pub use levels::{
-    FilamentStock, LowStock, Overview, SetMinimumStock, Stock, StockOverview, filament_stocks,
+    FilamentStock, LowStock, Overview, SetMinimumStock, Stock, StockOverview, material_stocks,
     set_minimum_stock, stock,
 };
 pub use views::{SpoolFilter, SpoolView, list, view};

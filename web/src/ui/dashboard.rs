@@ -5,6 +5,7 @@ use super::choices::{Choices, LoadChoices};
 use super::maintenance;
 use super::page::{Chrome, Ctx, Page, html};
 use super::paths;
+use super::spools;
 use crate::api::prints;
 use actix_web::http::StatusCode;
 use actors::dashboard::{Dashboard, DashboardOf, Period};
@@ -25,7 +26,7 @@ struct DashboardPage {
     ring_radius: f64,
     /// Maintenance tasks due or overdue.
     due: Vec<TaskView>,
-    /// Filaments below their threshold.
+    /// Materials of every kind below their threshold.
     low: Vec<(FilamentView, Stock)>,
     /// What a print needs that the shop has none of yet, in the order to create them: the
     /// catalog key of its name and the path of its form.
@@ -33,6 +34,11 @@ struct DashboardPage {
 }
 
 impl DashboardPage {
+    /// The sign of the unit `view`'s material is counted in (`g`, `ml`, `pcs`).
+    fn unit(&self, view: &FilamentView) -> &str {
+        self.chrome.t.t(spools::unit_key(view.filament.unit))
+    }
+
     fn state_class(&self, state: &State) -> &'static str {
         maintenance::state_class(*state)
     }

@@ -26,7 +26,7 @@ use askama::Template;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
 use storage::Id;
-use storage::records::StockUnit;
+use storage::records::{MaterialKind, StockUnit};
 
 /// A filament's stock line.
 struct StockRow {
@@ -36,6 +36,9 @@ struct StockRow {
     total: String,
     minimum: String,
     low: bool,
+    /// A filament (it has its page and its spools are opened here); a resin or a consumable
+    /// is listed with its unit.
+    filament: bool,
 }
 
 /// A spool line.
@@ -55,10 +58,6 @@ struct StockPage {
     stock: Vec<StockRow>,
     spools: Vec<SpoolRow>,
     low: usize,
-}
-
-fn grams(t: &i18n::Tr, value: &str) -> String {
-    quantity(t, value, StockUnit::Gram)
 }
 
 /// `value` in `unit` as lists show it: rounded to whole units, with the unit's sign.
@@ -91,7 +90,7 @@ fn spool_row(t: &i18n::Tr, s: &SpoolDto) -> SpoolRow {
     }
 }
 
-/// `GET /stock`: every active filament's stock (low ones first) and every spool.
+/// `GET /stock`: every active material's stock in its unit (low ones first) and every spool.
 pub async fn stock(ctx: Ctx) -> Page {
     let overview = ctx.query(StockOverview).await?;
     let t = &ctx.chrome.t;
@@ -100,15 +99,17 @@ pub async fn stock(ctx: Ctx) -> Page {
         .into_iter()
         .map(|(view, stock)| {
             let s = filaments::Stock::from(stock);
+            let unit = view.filament.unit;
             StockRow {
                 id: s.filament_id.clone(),
                 name: view.name,
+                filament: view.filament.kind == MaterialKind::Filament,
                 color: view.filament.color_hex,
-                total: grams(t, &s.active_total_grams),
+                total: quantity(t, &s.active_total_grams, unit),
                 minimum: s
                     .minimum_stock_grams
                     .as_deref()
-                    .map(|m| grams(t, m))
+                    .map(|m| quantity(t, m, unit))
                     .unwrap_or_default(),
                 low: s.below_minimum,
             }
