@@ -2,9 +2,15 @@
 //! pieces or millilitres beside filaments in grams, each kind's rules, one ledger for all with
 //! each movement in its material's unit, and the filaments' routes showing filaments only.
 
+use crate::durability::Service;
+use crate::outcomes::outcome;
 use crate::spools::key;
 use crate::support::{TestApp, assert_error, assert_field_error, draft, logged_in, page, shop};
+use redb::ReadableTable;
 use serde_json::{Value, json};
+use storage::legacy;
+use storage::records::{Filament, MaterialKind, StockUnit};
+use storage::tables;
 
 pub async fn resin(app: &TestApp, maker: &str) -> Value {
     let body = json!({"kind": "RESIN", "manufacturerId": maker, "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "39.90", "netQuantity": "1000", "densityGramsPerMillilitre": "1.1", "minimumStock": "500"});
@@ -377,4 +383,121 @@ async fn a_resin_below_its_threshold_is_low_in_millilitres_everywhere() {
         .patch(&format!("/api/materials/{}", id(&resin)), &body)
         .await;
     assert_eq!(res.status(), 200);
+}
+
+/// Every figure a shop read before material kinds, read again after the upgrade.
+async fn figures(app: &TestApp) -> Vec<Value> {
+    let mut read: Vec<Value> = Vec::new();
+    for path in [
+        "/api/dashboard?period=all",
+        "/api/prints?pageSize=100&includeArchived=true",
+        "/api/filaments?includeArchived=true",
+        "/api/spools?includeArchived=true&pageSize=100",
+    ] {
+        let res = app.get(path).await;
+        assert_eq!(res.status(), 200, "{path}");
+        read.push(res.json().await.unwrap());
+    }
+    let spools = read[3]["items"].as_array().unwrap().clone();
+    for spool in spools {
+        let path = format!("/api/spools/{}?pageSize=100", id(&spool));
+        read.push(app.get(&path).await.json().await.unwrap());
+    }
+    let prints = read[1]["items"].as_array().unwrap().clone();
+    for print in prints {
+        read.push(
+            app.get(&format!("/api/prints/{}", id(&print)))
+                .await
+                .json()
+                .await
+                .unwrap(),
+        );
+    }
+    read
+}
+
+/// Rewrites the store at `path` as schema 14 wrote it: its materials without kind, unit and
+/// density, and the version 14.
+fn as_schema_14(path: &std::path::Path) {
+    let db = redb::Database::open(path).unwrap();
+    let txn = db.begin_write().unwrap();
+    {
+        let mut table = txn.open_table(tables::FILAMENTS).unwrap();
+        let mut old = Vec::new();
+        for entry in table.iter().unwrap() {
+            let (key, value) = entry.unwrap();
+            let f: Filament = storage::decode("filaments", value.value()).unwrap();
+            assert_eq!((f.kind, f.unit), (MaterialKind::Filament, StockUnit::Gram));
+            let v14 = legacy::FilamentV14 {
+                id: f.id,
+                manufacturer_id: f.manufacturer_id,
+                material: f.material,
+                color_name: f.color_name,
+                color_hex: f.color_hex,
+                purchase_price: f.purchase_price,
+                net_weight_grams: f.net_weight_grams,
+                minimum_stock_grams: f.minimum_stock_grams,
+                note: f.note,
+                archived: f.archived,
+                created_at: f.created_at,
+                updated_at: f.updated_at,
+            };
+            old.push((key.value(), storage::encode("filaments", &v14).unwrap()));
+        }
+        assert!(!old.is_empty());
+        for (key, bytes) in old {
+            table.insert(key, bytes.as_slice()).unwrap();
+        }
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert("schema_version", 14)
+            .unwrap();
+    }
+    txn.commit().unwrap();
+}
+
+/// A shop's store of schema 14 (before material kinds) upgrades with every figure unchanged:
+/// the projection (prints and their list), the ledger (spools and every movement) and the
+/// dashboard read the same before and after, and every material is a filament in grams.
+#[actix_web::test]
+async fn a_store_of_the_previous_schema_keeps_every_figure() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    let app = TestApp::attach(&service.base);
+    app.setup().await;
+    let shop = shop(&app).await;
+    let done = app.done(&draft(&shop, "Before the upgrade")).await;
+    let res = app
+        .post(
+            &format!("/api/prints/{}/outcome", id(&done)),
+            &outcome(&done, "SUCCESS", 5000, "40.25"),
+        )
+        .await;
+    assert_eq!(res.status(), 200);
+    let mut low = draft(&shop, "A draft");
+    low["quantity"] = json!(3);
+    app.create("/api/prints", &low).await;
+    let spool = opening(&app, &shop.filament).await;
+    let res = app
+        .post(
+            &format!("/api/spools/{}/movements", id(&spool)),
+            &json!({"kind": "CORRECTION", "grams": "-1.5"}),
+        )
+        .await;
+    assert_eq!(res.status(), 201);
+    let before = figures(&app).await;
+    assert!(service.terminate().success());
+
+    as_schema_14(&dir.path().join("printcost.redb"));
+    let again = Service::start(dir.path());
+    let app = TestApp::attach(&again.base);
+    app.login().await;
+    assert_eq!(figures(&app).await, before);
+    let materials: Value = app.get("/api/materials").await.json().await.unwrap();
+    for material in materials["items"].as_array().unwrap() {
+        assert_eq!(
+            (&material["kind"], &material["unit"]),
+            (&json!("FILAMENT"), &json!("GRAM"))
+        );
+    }
 }
