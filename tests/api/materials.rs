@@ -5,7 +5,9 @@
 use crate::durability::Service;
 use crate::outcomes::outcome;
 use crate::spools::key;
-use crate::support::{TestApp, assert_error, assert_field_error, draft, logged_in, page, shop};
+use crate::support::{
+    TestApp, assert_error, assert_field_error, draft, logged_in, page, shop, signed_in, submit,
+};
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use storage::legacy;
@@ -500,4 +502,82 @@ async fn a_store_of_the_previous_schema_keeps_every_figure() {
             (&json!("FILAMENT"), &json!("GRAM"))
         );
     }
+}
+
+/// The materials page in German: a resin and a pack of gloves made through its form, listed
+/// with their kind and unit; a form fault beside its field; the bottle's page books in
+/// millilitres and the stock page counts pieces in pieces.
+#[actix_web::test]
+async fn the_materials_page_makes_each_kind_in_german() {
+    let (app, client) = signed_in().await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert!(res.status().is_redirection());
+    let maker = app.manufacturer("Elegoo").await;
+    let resin = [
+        ("kind", "RESIN"),
+        ("manufacturerId", maker.as_str()),
+        ("material", "Standard"),
+        ("colorName", "Grau"),
+        ("colorHex", "#808080"),
+        ("purchasePrice", "39,90"),
+        ("netQuantity", "1000"),
+        ("densityGramsPerMillilitre", "1,1"),
+        ("openingSpool", "on"),
+    ];
+    let res = submit(&client, &app, "/materials", &resin).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let gloves = [
+        ("kind", "CONSUMABLE"),
+        ("manufacturerId", maker.as_str()),
+        ("material", "Nitrilhandschuhe"),
+        ("purchasePrice", "12"),
+        ("netQuantity", "2,5"),
+    ];
+    let res = submit(&client, &app, "/materials", &gloves).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let body = res.text().await.unwrap();
+    assert!(body.contains(r#"id="unit-fault""#), "{body}");
+    let mut gloves = gloves.to_vec();
+    gloves[4] = ("netQuantity", "100");
+    gloves.push(("unit", "PIECE"));
+    gloves.push(("openingSpool", "on"));
+    let res = submit(&client, &app, "/materials", &gloves).await;
+    assert_eq!(res.status().as_u16(), 303);
+
+    let (status, list) = page(&client, &app, "/materials").await;
+    assert_eq!(status, 200, "{list}");
+    for shown in [
+        "Harz",
+        "Verbrauchsmaterial",
+        "Elegoo Standard Grau",
+        "Stk.",
+        "ml",
+    ] {
+        assert!(list.contains(shown), "{shown} in {list}");
+    }
+    let (status, stock) = page(&client, &app, "/stock").await;
+    assert_eq!(status, 200, "{stock}");
+    assert!(stock.contains("100 Stk."), "{stock}");
+    assert!(stock.contains("1.000 ml"), "{stock}");
+
+    let bottle: Value = app
+        .get("/api/spools?search=Standard")
+        .await
+        .json()
+        .await
+        .unwrap();
+    let bottle = id(&bottle["items"][0]);
+    let (status, spool) = page(&client, &app, &format!("/spools/{bottle}")).await;
+    assert_eq!(status, 200, "{spool}");
+    assert!(spool.contains(r#"name="millilitres""#), "{spool}");
+    let key = key();
+    let book = [
+        ("kind", "CORRECTION"),
+        ("millilitres", "-12,5"),
+        ("operationKey", key.as_str()),
+    ];
+    let res = submit(&client, &app, &format!("/spools/{bottle}/movements"), &book).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let (_, spool) = page(&client, &app, &format!("/spools/{bottle}")).await;
+    assert!(spool.contains("987,5 ml"), "{spool}");
 }

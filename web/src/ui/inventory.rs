@@ -18,7 +18,7 @@ use super::paths;
 use crate::api::inventory::{self as api, Resource};
 use crate::api::maintenance::Replacement;
 use crate::api::{
-    charges, components, customers, filaments, labour_rates, manufacturers,
+    charges, components, customers, filaments, labour_rates, manufacturers, materials,
     post_processing_steps as steps, printers,
 };
 use crate::error::{ApiError, Code, Rendered};
@@ -320,6 +320,66 @@ impl Screen for filaments::Filaments {
     const RECORD: fn(filaments::Filament) -> Record = filament_record;
 }
 
+/// The kinds of a material, on the wire.
+const MATERIAL_KINDS: &[&str] = &["FILAMENT", "RESIN", "CONSUMABLE"];
+
+/// The units a material is counted in, on the wire.
+const STOCK_UNITS: &[&str] = &["GRAM", "MILLILITRE", "PIECE"];
+
+impl Screen for materials::Materials {
+    const WRITES: Role = Role::Staff;
+    const PATH: &'static str = paths::MATERIALS;
+    const TITLE: &'static str = "nav.materials";
+    const COLUMNS: &'static [Column] = &[
+        Column("field.kind", Format::Choice("materialKind.")),
+        Column("field.material", Format::Text),
+        Column("field.purchasePrice", Format::Money),
+        Column("field.netQuantity", Format::Text),
+        Column("field.unit", Format::Choice("stockUnit.")),
+    ];
+    const INPUTS: &'static [Input] = &[
+        Input(
+            "kind",
+            "field.kind",
+            Control::Choice("materialKind.", MATERIAL_KINDS),
+            true,
+        ),
+        Input(
+            "unit",
+            "field.unit",
+            Control::Choice("stockUnit.", STOCK_UNITS),
+            false,
+        ),
+        Input(
+            "manufacturerId",
+            "field.manufacturer",
+            Control::Manufacturer,
+            true,
+        ),
+        Input("material", "field.material", Control::Text, true),
+        Input("colorName", "field.colorName", Control::Text, false),
+        // Text, not a picker: a picker always sends a colour, and a consumable has none.
+        Input("colorHex", "field.colorHex", Control::Text, false),
+        PRICE,
+        Input("netQuantity", "field.netQuantity", Control::Decimal, true),
+        Input(
+            "minimumStock",
+            "field.minimumStock",
+            Control::Decimal,
+            false,
+        ),
+        Input(
+            "densityGramsPerMillilitre",
+            "field.densityGramsPerMillilitre",
+            Control::Decimal,
+            false,
+        ),
+        NOTE,
+        Input("openingSpool", "field.openingSpool", Control::Check, false),
+    ];
+    const RECORD: fn(materials::Material) -> Record = material_record;
+}
+
 /// The languages quotes and invoices are written in.
 const LANGUAGES: &[&str] = &["de-DE", "en-US"];
 
@@ -614,6 +674,30 @@ fn filament_record(f: filaments::Filament) -> Record {
     }
 }
 
+fn material_record(m: materials::Material) -> Record {
+    let (kind, unit) = (wire::name(&m.kind), wire::name(&m.unit));
+    let form = [
+        Some(("kind", kind.clone())),
+        Some(("unit", unit.clone())),
+        Some(("manufacturerId", m.manufacturer_id)),
+        Some(("material", m.material.clone())),
+        some("colorName", &m.color_name),
+        some("colorHex", &m.color_hex),
+        Some(("purchasePrice", m.purchase_price.clone())),
+        Some(("netQuantity", m.net_quantity.clone())),
+        some("minimumStock", &m.minimum_stock),
+        some("densityGramsPerMillilitre", &m.density_grams_per_millilitre),
+        some("note", &m.note),
+    ];
+    Record {
+        cells: vec![kind, m.material, m.purchase_price, m.net_quantity, unit],
+        form: form.into_iter().flatten().collect(),
+        id: m.id,
+        name: m.name,
+        archived: m.archived,
+    }
+}
+
 /// Registers the pages of every inventory resource.
 pub fn configure(cfg: &mut web::ServiceConfig) {
     // Who may change them: each screen's `WRITES`.
@@ -622,6 +706,7 @@ pub fn configure(cfg: &mut web::ServiceConfig) {
     routes::<printers::Printers>(cfg);
     routes::<components::Components>(cfg);
     routes::<filaments::Filaments>(cfg);
+    routes::<materials::Materials>(cfg);
     routes::<labour_rates::LabourRates>(cfg);
     routes::<charges::Charges>(cfg);
     routes::<steps::Steps>(cfg);

@@ -154,6 +154,8 @@ pub const COMPONENT: &str = "/components/{id}";
 pub const COMPONENT_REPLACE: &str = "/components/{id}/replace";
 /// Filaments.
 pub const FILAMENTS: &str = "/filaments";
+/// Materials of every kind: filaments, resins, consumables.
+pub const MATERIALS: &str = "/materials";
 /// Labour rates.
 pub const LABOUR_RATES: &str = "/labour-rates";
 /// Fixed charges.
@@ -161,12 +163,13 @@ pub const CHARGES: &str = "/charges";
 /// Post-processing steps.
 pub const STEPS: &str = "/post-processing-steps";
 /// The inventory sections, in navigation order.
-pub const INVENTORY: [&str; 8] = [
+pub const INVENTORY: [&str; 9] = [
     CUSTOMERS,
     MANUFACTURERS,
     PRINTERS,
     COMPONENTS,
     FILAMENTS,
+    MATERIALS,
     LABOUR_RATES,
     CHARGES,
     STEPS,
@@ -282,7 +285,7 @@ pub fn after_login(next: &str) -> &str {
 
 /// The navigation entry of a page path: the entry whose section the path is in.
 pub fn nav_of(path: &str) -> &'static str {
-    const SECTIONS: [(&str, &str); 18] = [
+    const SECTIONS: [(&str, &str); 19] = [
         (PRINTS, PRINTS),
         (QUOTES, QUOTES),
         (INVOICES, INVOICES),
@@ -293,6 +296,7 @@ pub fn nav_of(path: &str) -> &'static str {
         (PRINTERS, PRINTERS),
         (COMPONENTS, COMPONENTS),
         (FILAMENTS, FILAMENTS),
+        (MATERIALS, MATERIALS),
         (LABOUR_RATES, LABOUR_RATES),
         (CHARGES, CHARGES),
         (STEPS, STEPS),
