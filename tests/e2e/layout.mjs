@@ -152,6 +152,18 @@ try {
       await fields.locator("button[type=submit]").click();
       await page.waitForURL("**/settings?saved");
     }
+    // A resin, made on the materials page: the materials list and the stock page count it in ml.
+    await page.goto(base + "/materials/new");
+    await page.locator("select[name=kind]").selectOption("RESIN");
+    await page.locator("select[name=manufacturerId]").selectOption({ index: 1 });
+    await page.locator("input[name=material]").fill("Standard");
+    await page.locator("input[name=colorName]").fill("Grau");
+    await page.locator("input[name=colorHex]").fill("#808080");
+    await page.locator("input[name=purchasePrice]").fill("39,90");
+    await page.locator("input[name=netQuantity]").fill("1000");
+    await page.locator("input[name=openingSpool]").check();
+    await page.locator("main form button[type=submit]").first().click();
+    await page.waitForURL(/\/materials\/[0-9a-f-]{36}\?saved$/);
     // Spoolman switched on at an address nothing answers: its pages say so.
     await page.goto(base + "/settings/integrations");
     await page.locator("input[name='spoolmgr.enabled']").check();
@@ -252,7 +264,7 @@ try {
     }
 
     const roots = ["/dashboard", "/prints", "/prints/new", "/series", "/customers", "/manufacturers",
-      "/printers", "/components", "/filaments", "/labour-rates", "/labour-rates/new", "/charges",
+      "/printers", "/components", "/filaments", "/materials", "/materials/new", "/labour-rates", "/labour-rates/new", "/charges",
       "/charges/new", "/post-processing-steps", "/post-processing-steps/new", "/stock",
       "/spools/new", "/stock/spoolmgr", "/maintenance", "/settings", "/settings/integrations",
       "/settings/backup", "/settings/alerts", "/settings/pricing", "/settings/company", "/settings/numbering", "/settings/accounts", "/quotes", "/invoices", "/search?q=Robot"];

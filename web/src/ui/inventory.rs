@@ -44,6 +44,8 @@ pub enum Format {
     Money,
     /// A decimal with its unit key (`unit.g`, `unit.h`, `unit.w`).
     Amount(&'static str),
+    /// A decimal as the language writes it, its unit in a column of its own.
+    Number,
     /// A colour swatch with its hex code.
     Color,
     /// A translated enum value: the catalog key prefix (`componentType.`).
@@ -334,7 +336,7 @@ impl Screen for materials::Materials {
         Column("field.kind", Format::Choice("materialKind.")),
         Column("field.material", Format::Text),
         Column("field.purchasePrice", Format::Money),
-        Column("field.netQuantity", Format::Text),
+        Column("field.netQuantity", Format::Number),
         Column("field.unit", Format::Choice("stockUnit.")),
     ];
     const INPUTS: &'static [Input] = &[
@@ -790,6 +792,7 @@ fn cell(chrome: &Chrome, raw: String, column: &Column) -> Cell {
         Format::Money => (t.money_str(&raw), true, None),
         Format::Amount(_) if raw.is_empty() => (raw, true, None),
         Format::Amount(unit) => (format!("{} {}", t.exact_str(&raw), t.t(unit)), true, None),
+        Format::Number => (t.exact_str(&raw), true, None),
         Format::Color => (raw.clone(), false, Some(raw)),
         Format::Choice(prefix) => (t.t(&format!("{prefix}{raw}")).to_string(), false, None),
     };
