@@ -4,7 +4,9 @@
 //! temporary store, and checked after every step against a small reference model:
 //! - every answer is the one the model predicts, refusals by their spec name;
 //! - the ledger balances (each spool's remaining grams is the sum of its movements), and the
-//!   model's remaining grams per spool are the store's;
+//!   model's remaining grams per spool are the store's; a resin's bottle (millilitres) and a
+//!   consumable's pack (pieces) are in the same ledger, each movement sent in one of the three
+//!   units and taken only in its spool's (whole for pieces);
 //! - the stock of a filament is the sum of its active spools;
 //! - no operation key is booked twice;
 //! - a print's frozen cost snapshot never changes after it left DRAFT;
@@ -16,6 +18,8 @@
 #[path = "support/setup.rs"]
 mod support_setup;
 use actors::Error;
+use actors::inventory::commands::CreateRecord;
+use actors::inventory::materials::{MaterialInput, Materials};
 use actors::ledger;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 use actors::prints::{
@@ -32,7 +36,7 @@ use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use storage::records;
 use storage::records::{Costing, OutcomeStatus, Print, PrintStatus, Spool};
-use storage::records::{MovementKind, StockUnit};
+use storage::records::{MaterialKind, MovementKind, StockUnit};
 use storage::{Id, Store, StoreOptions, repo};
 use support_setup::demo_setup;
 
@@ -46,8 +50,9 @@ enum Step {
     ReplayCorrection,
     Copy(usize),
     ArchivePrint(usize, bool),
-    /// Spool, tenths of grams, reuse an operation key, book positive grams as a CORRECTION.
-    Movement(usize, i32, bool, bool),
+    /// Spool, tenths of its unit, reuse an operation key, book a positive quantity as a
+    /// CORRECTION, the unit it is sent in (an index of [`UNITS`]).
+    Movement(usize, i32, bool, bool, usize),
     ArchiveSpool(usize, bool),
     SpoolManagement(bool),
 }
@@ -67,8 +72,8 @@ fn step() -> impl Strategy<Value = Step> {
         1 => Just(Step::ReplayCorrection),
         2 => any::<usize>().prop_map(Step::Copy),
         2 => (any::<usize>(), any::<bool>()).prop_map(|(p, a)| Step::ArchivePrint(p, a)),
-        3 => (any::<usize>(), -400i32..400, any::<bool>(), any::<bool>())
-            .prop_map(|(s, g, r, c)| Step::Movement(s, g, r, c)),
+        3 => (any::<usize>(), -400i32..400, any::<bool>(), any::<bool>(), 0..UNITS.len())
+            .prop_map(|(s, g, r, c, u)| Step::Movement(s, g, r, c, u)),
         1 => (any::<usize>(), any::<bool>()).prop_map(|(s, a)| Step::ArchiveSpool(s, a)),
         1 => any::<bool>().prop_map(Step::SpoolManagement),
     ]
@@ -88,13 +93,18 @@ struct ModelPrint {
     last: Print,
 }
 
-/// What the model knows of a spool.
+/// The units a movement may be sent in.
+const UNITS: [StockUnit; 3] = [StockUnit::Gram, StockUnit::Millilitre, StockUnit::Piece];
+
+/// What the model knows of a spool (a bottle, a pack).
 #[derive(Debug, Clone)]
 struct ModelSpool {
     id: Id,
     filament_id: Id,
     archived: bool,
     remaining: Decimal,
+    /// Its material's unit.
+    unit: StockUnit,
 }
 
 struct World {
@@ -144,6 +154,40 @@ impl World {
         template.name = "Model job".parse().unwrap();
         template.customer_id = None;
         template.parts[0].filaments[0].spool_id = None;
+        // A resin in millilitres and a consumable in pieces, each with its opening stock.
+        let maker = demo[0].parts[0].printer_id;
+        let printer: records::Printer = repo::get(&store.begin_read().unwrap(), maker)
+            .unwrap()
+            .unwrap();
+        for (kind, unit) in [
+            (MaterialKind::Resin, None),
+            (MaterialKind::Consumable, Some(StockUnit::Piece)),
+        ] {
+            let input = MaterialInput {
+                kind,
+                unit,
+                manufacturer_id: printer.manufacturer_id,
+                material: "Model material".parse().unwrap(),
+                color_name: Some("Grey".parse().unwrap()),
+                color_hex: Some("#808080".parse().unwrap()),
+                purchase_price: "30".parse().unwrap(),
+                net_quantity: "50".parse().unwrap(),
+                minimum_stock: None,
+                density_grams_per_millilitre: None,
+                note: None,
+                opening_spool: true,
+            };
+            writers
+                .send(CreateRecord::<Materials> { input })
+                .await
+                .unwrap();
+        }
+        let units: HashMap<Id, StockUnit> =
+            repo::all::<records::Filament>(&store.begin_read().unwrap())
+                .unwrap()
+                .into_iter()
+                .map(|f| (f.id, f.unit))
+                .collect();
         let spools = spools_of(&store)
             .into_iter()
             .map(|s| ModelSpool {
@@ -151,6 +195,7 @@ impl World {
                 filament_id: s.filament_id,
                 archived: s.archived,
                 remaining: s.remaining_grams,
+                unit: units[&s.filament_id],
             })
             .collect();
         World {
@@ -427,11 +472,12 @@ impl World {
                     .unwrap();
                 self.remember(Some(i), &print);
             }
-            Step::Movement(s, grams, reuse, correction) => {
+            Step::Movement(s, grams, reuse, correction, unit) => {
                 let Some(i) = pick(s, self.spools.len()) else {
                     return;
                 };
                 let spool = self.spools[i].clone();
+                let unit = UNITS[unit];
                 let grams = Decimal::new(i64::from(grams), 1);
                 let key = match (reuse, self.keys.keys().next()) {
                     (true, Some(key)) => *key,
@@ -446,7 +492,7 @@ impl World {
                     spool_id: spool.id,
                     kind,
                     grams: grams.to_string().parse().unwrap(),
-                    unit: StockUnit::Gram,
+                    unit,
                     note: None,
                     operation_key: Some(key),
                 };
@@ -454,6 +500,12 @@ impl World {
                 let found = code(&got);
                 if !self.spools_on {
                     assert_eq!(found, "SpoolManagementDisabled");
+                } else if unit != spool.unit
+                    || (unit == StockUnit::Piece && !grams.fract().is_zero())
+                {
+                    // Another unit than its material's, or a part of a piece: refused before
+                    // its key is looked at.
+                    assert_eq!(found, "VALIDATION_FAILED");
                 } else if let Some(first) = self.keys.get(&key) {
                     // A reused key: the first movement again (same content) or a refusal.
                     match got {
@@ -504,11 +556,17 @@ impl World {
                                 .any(|m| m.filament_id == spool.filament_id && !m.archived),
                             "a spool was opened for a filament that had an active one"
                         );
+                        let unit = self
+                            .spools
+                            .iter()
+                            .find(|m| m.filament_id == spool.filament_id)
+                            .map_or(StockUnit::Gram, |m| m.unit);
                         self.spools.push(ModelSpool {
                             id: spool.id,
                             filament_id: spool.filament_id,
                             archived: false,
                             remaining: spool.remaining_grams,
+                            unit,
                         });
                     }
                 }
