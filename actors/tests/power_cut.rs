@@ -29,6 +29,7 @@ use actors::inventory::charges::{ChargeInput, Charges};
 use actors::inventory::commands::{CreateRecord, ReplaceRecord};
 use actors::inventory::customers::{BillingInput, CustomerInput, Customers};
 use actors::inventory::labour_rates::{LabourRateInput, LabourRates};
+use actors::inventory::materials::{MaterialInput, Materials};
 use actors::invoices::{CreateInvoice, InvoiceInput, IssueInvoice};
 use actors::pricing::SetPricing;
 use actors::prints;
@@ -56,7 +57,7 @@ use storage::records::{
     Authority, Invoice, OperationState, OutcomeStatus, Per, Pricing, Print, PrintStatus, Quote,
     QuoteStatus, Spool, SpoolmgrOperation, WorkSource,
 };
-use storage::records::{MovementKind, StockUnit};
+use storage::records::{MaterialKind, MovementKind, Printer, StockUnit};
 use storage::{Id, Store, StoreOptions, repo, tables};
 use support_setup::demo_setup;
 
@@ -297,7 +298,8 @@ enum Step {
     Outcome(usize, u8),
     /// A correction to so many grams.
     Correct(usize, u8),
-    /// Tenths of grams booked as a receipt (positive) or a correction.
+    /// Tenths of grams (of millilitres on the resin's bottle) booked as a receipt (positive) or
+    /// a correction.
     Book(usize, i16),
     Features(bool, bool),
     Integration(bool),
@@ -383,7 +385,10 @@ struct Base {
     image: Vec<u8>,
     /// Drafts on the native spool, then on the spool-manager spool.
     templates: [PrintInput; 2],
-    spools: [Id; 2],
+    /// The native spool, the spool-manager spool and a resin's bottle (millilitres).
+    spools: [Id; 3],
+    /// The unit of each of `spools`.
+    units: [StockUnit; 3],
     /// The labour rate of the templates' work lines.
     rate: Id,
     /// The templates' customer.
@@ -516,6 +521,34 @@ fn base() -> Base {
             },
         ];
         let native_spool = source.parts[0].usages[0].spool_id.expect("a demo spool");
+        // A resin with its opening bottle: mixed-unit movements in the one ledger.
+        let printer: Printer = repo::get(&store.begin_read().unwrap(), source.parts[0].printer_id)
+            .unwrap()
+            .unwrap();
+        let resin = MaterialInput {
+            kind: MaterialKind::Resin,
+            unit: None,
+            manufacturer_id: printer.manufacturer_id,
+            material: "Cut resin".parse().unwrap(),
+            color_name: Some("Grey".parse().unwrap()),
+            color_hex: Some("#808080".parse().unwrap()),
+            purchase_price: "39.90".parse().unwrap(),
+            net_quantity: "1000".parse().unwrap(),
+            minimum_stock: None,
+            density_grams_per_millilitre: Some("1.1".parse().unwrap()),
+            note: None,
+            opening_spool: true,
+        };
+        let resin = writers
+            .send(CreateRecord::<Materials> { input: resin })
+            .await
+            .unwrap();
+        let bottle = repo::all::<Spool>(&store.begin_read().unwrap())
+            .unwrap()
+            .into_iter()
+            .find(|s| s.filament_id == resin.filament.id)
+            .expect("the resin's opening bottle")
+            .id;
         let spool: Spool = repo::get(&store.begin_read().unwrap(), imported)
             .unwrap()
             .unwrap();
@@ -527,7 +560,8 @@ fn base() -> Base {
         Base {
             image: disk.synced_image(),
             templates: [native, external],
-            spools: [native_spool, imported],
+            spools: [native_spool, imported, bottle],
+            units: [StockUnit::Gram, StockUnit::Gram, StockUnit::Millilitre],
             rate: rate.id,
             customer,
         }
@@ -642,10 +676,10 @@ impl Workload<'_> {
                     MovementKind::Correction
                 };
                 let command = BookMovement {
-                    spool_id: self.base.spools[s % 2],
+                    spool_id: self.base.spools[s % 3],
                     kind,
                     grams: grams.to_string().parse().unwrap(),
-                    unit: StockUnit::Gram,
+                    unit: self.base.units[s % 3],
                     note: None,
                     operation_key: Some(Id::new()),
                 };
