@@ -673,7 +673,36 @@ pub async fn balanced_ledger(app: &TestApp, spool: &str) -> (f64, HashSet<String
 /// Under booking load the process is killed with SIGKILL; every acknowledged movement survives
 /// and the ledger balances.
 /// A service process on `dir`, set up, with a filament of 100 kg and its opening spool.
-async fn crash_spool(dir: &std::path::Path) -> (Service, String) {
+/// The opening spool (bottle) of the material `body` makes through `service`.
+async fn opened(service: &Service, path: &str, body: &Value) -> String {
+    let material: Value = service
+        .client
+        .post(service.url(path))
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let spools: Value = service
+        .client
+        .get(service.url(&format!(
+            "/api/spools?filamentId={}",
+            material["id"].as_str().unwrap()
+        )))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    spools["items"][0]["id"].as_str().unwrap().to_string()
+}
+
+/// A service on `dir` with a filament's spool and a resin's bottle, both of 100,000 (grams,
+/// millilitres).
+async fn crash_spools(dir: &std::path::Path) -> (Service, [(String, &'static str); 2]) {
     let service = Service::start(dir);
     service.set_up().await;
     let maker = service
@@ -687,47 +716,59 @@ async fn crash_spool(dir: &std::path::Path) -> (Service, String) {
         .await
         .unwrap();
     let body = json!({"manufacturerId": maker["id"], "material": "PLA", "colorName": "Red", "colorHex": "#FF0000", "purchasePrice": "20", "netWeightGrams": "100000"});
-    let filament = service
-        .client
-        .post(service.url("/api/filaments"))
-        .json(&body)
-        .send()
-        .await
-        .unwrap()
-        .json::<Value>()
-        .await
-        .unwrap();
-    let spools: Value = service
-        .client
-        .get(service.url(&format!(
-            "/api/spools?filamentId={}",
-            filament["id"].as_str().unwrap()
-        )))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let spool = spools["items"][0]["id"].as_str().unwrap().to_string();
-    (service, spool)
+    let spool = opened(&service, "/api/filaments", &body).await;
+    let body = json!({"kind": "RESIN", "manufacturerId": maker["id"], "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "40", "netQuantity": "100000"});
+    let bottle = opened(&service, "/api/materials", &body).await;
+    (service, [(spool, "grams"), (bottle, "millilitres")])
 }
 
+/// Every movement of spool `id` after a restart: their ids, the sum of their quantities and
+/// the spool's remaining quantity.
+async fn ledger_of(service: &Service, id: &str) -> (HashSet<String>, f64, f64) {
+    let mut stored = HashSet::new();
+    let mut sum = 0.0;
+    let mut page = 1;
+    loop {
+        let detail: Value = service
+            .client
+            .get(service.url(&format!("/api/spools/{id}?page={page}&pageSize=100")))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let items = detail["movements"]["items"].as_array().unwrap();
+        if items.is_empty() {
+            let remaining = detail["spool"]["remainingQuantity"].as_str().unwrap();
+            return (stored, sum, remaining.parse().unwrap());
+        }
+        for m in items {
+            stored.insert(m["id"].as_str().unwrap().to_string());
+            sum += m["quantity"].as_str().unwrap().parse::<f64>().unwrap();
+        }
+        page += 1;
+    }
+}
+
+/// `kill -9` under a load of movements in grams on a filament's spool and in millilitres on a
+/// resin's bottle: every acknowledged movement is there after the restart, and each ledger
+/// balances in its own unit.
 #[actix_web::test]
 async fn acknowledged_movements_survive_sigkill_under_load() {
     let dir = tempfile::tempdir().unwrap();
-    let (service, spool) = crash_spool(dir.path()).await;
+    let (service, spools) = crash_spools(dir.path()).await;
 
-    let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<String>::new()));
-    let url = service.url(&format!("/api/spools/{spool}/movements"));
+    let acknowledged = std::sync::Arc::new(std::sync::Mutex::new(Vec::<(usize, String)>::new()));
     let senders: Vec<_> = (0..8)
-        .map(|_| {
-            let (client, url, acknowledged) =
-                (service.client.clone(), url.clone(), acknowledged.clone());
+        .map(|n| {
+            let which = n % 2;
+            let (spool, field) = spools[which].clone();
+            let url = service.url(&format!("/api/spools/{spool}/movements"));
+            let (client, acknowledged) = (service.client.clone(), acknowledged.clone());
             actix_web::rt::spawn(async move {
                 for _ in 0..10_000 {
-                    let body =
-                        json!({"kind": "CORRECTION", "grams": "-0.5", "operationKey": key()});
+                    let body = json!({"kind": "CORRECTION", field: "-0.5", "operationKey": key()});
                     match client.post(&url).json(&body).send().await {
                         Ok(res) if res.status() == 201 => {
                             let id = res
@@ -735,7 +776,7 @@ async fn acknowledged_movements_survive_sigkill_under_load() {
                                 .await
                                 .map(|v| v["id"].as_str().unwrap_or_default().to_string());
                             if let Ok(id) = id {
-                                acknowledged.lock().unwrap().push(id);
+                                acknowledged.lock().unwrap().push((which, id));
                             }
                         }
                         _ => break,
@@ -755,43 +796,25 @@ async fn acknowledged_movements_survive_sigkill_under_load() {
 
     let service = Service::start(dir.path());
     assert_eq!(service.login(PASSWORD).await, 200);
-    let mut stored = HashSet::new();
-    let mut sum = 0.0;
-    let mut page = 1;
-    let remaining = loop {
-        let detail: Value = service
-            .client
-            .get(service.url(&format!("/api/spools/{spool}?page={page}&pageSize=100")))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
-        let items = detail["movements"]["items"].as_array().unwrap();
-        if items.is_empty() {
-            break detail["spool"]["remainingGrams"]
-                .as_str()
-                .unwrap()
-                .parse::<f64>()
-                .unwrap();
+    for (which, (spool, _)) in spools.iter().enumerate() {
+        let (stored, sum, remaining) = ledger_of(&service, spool).await;
+        let mine: Vec<&String> = acknowledged
+            .iter()
+            .filter(|(w, _)| *w == which)
+            .map(|(_, id)| id)
+            .collect();
+        assert!(!mine.is_empty(), "the load reached spool {which}");
+        for id in &mine {
+            assert!(stored.contains(*id), "acknowledged movement {id} lost");
         }
-        for m in items {
-            stored.insert(m["id"].as_str().unwrap().to_string());
-            sum += m["grams"].as_str().unwrap().parse::<f64>().unwrap();
-        }
-        page += 1;
-    };
-    for id in &acknowledged {
-        assert!(stored.contains(id), "acknowledged movement {id} lost");
+        assert!(
+            (remaining - sum).abs() < 1e-9,
+            "remaining {remaining} != sum {sum}"
+        );
+        assert!(
+            stored.len() > mine.len(),
+            "at least the opening receipt besides the load"
+        );
     }
-    assert!(
-        (remaining - sum).abs() < 1e-9,
-        "remaining {remaining} != sum {sum}"
-    );
-    assert!(
-        stored.len() > acknowledged.len(),
-        "at least the opening receipt besides the load"
-    );
     service.kill_9();
 }
