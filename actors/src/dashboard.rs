@@ -15,12 +15,15 @@ pub use crate::projection::board::Kpis;
 use crate::projection::board::{CATEGORIES, Figures};
 use crate::projection::query::PrintFilter;
 use crate::settings;
+use crate::stock;
 use jiff::ToSpan;
 use jiff::civil::Date;
 use rust_decimal::Decimal;
 use std::collections::{BTreeMap, HashSet};
 use storage::Id;
-use storage::records::{CostCategory, Customer, Invoice, InvoiceKind, PrintStatus, Printer};
+use storage::records::{
+    CostCategory, Customer, Invoice, InvoiceKind, MaterialKind, PrintStatus, Printer, StockUnit,
+};
 use storage::repo::{self, Tx};
 
 /// The period a dashboard covers.
@@ -128,6 +131,59 @@ pub struct Dashboard {
     /// DONE prints (not archived, whatever the period) still waiting for their outcome: their
     /// realized revenue and margin stay 0 until it is recorded.
     pub waiting_outcome: usize,
+    /// Stock on hand per kind of material and unit, whatever the period (none with spool
+    /// management off).
+    pub stock: Vec<KindStock>,
+}
+
+/// What the active spools, bottles and packs of one kind of material counted in one unit hold
+/// (issue 51): a filament's in grams, a resin's in millilitres, a consumable's in pieces or in
+/// millilitres.
+#[derive(Debug, Clone, PartialEq)]
+pub struct KindStock {
+    /// Filament, resin or consumable.
+    pub kind: MaterialKind,
+    /// The unit of `quantity`.
+    pub unit: StockUnit,
+    /// Active materials of the kind in the unit.
+    pub materials: usize,
+    /// Their stock together, in `unit`.
+    pub quantity: Decimal,
+    /// Of them, those below their threshold.
+    pub low: usize,
+}
+
+/// The stock per kind and unit, in the order filament, resin, consumable (pieces, then
+/// millilitres); kinds without an active material left out. Errors: the store cannot be read.
+pub fn stock_by_kind(tx: &impl Tx) -> Result<Vec<KindStock>> {
+    if !settings::get(tx).is_ok_and(|s| s.spool_management_enabled) {
+        return Ok(Vec::new());
+    }
+    let mut kinds = [
+        (MaterialKind::Filament, StockUnit::Gram),
+        (MaterialKind::Resin, StockUnit::Millilitre),
+        (MaterialKind::Consumable, StockUnit::Piece),
+        (MaterialKind::Consumable, StockUnit::Millilitre),
+    ]
+    .map(|(kind, unit)| KindStock {
+        kind,
+        unit,
+        materials: 0,
+        quantity: Decimal::ZERO,
+        low: 0,
+    });
+    for (view, level) in stock::material_stocks(tx)? {
+        let material = &view.filament;
+        if let Some(sum) = kinds
+            .iter_mut()
+            .find(|k| (k.kind, k.unit) == (material.kind, material.unit))
+        {
+            sum.materials += 1;
+            sum.quantity = sum.quantity.saturating_add(level.active_total_grams);
+            sum.low += usize::from(level.below_minimum);
+        }
+    }
+    Ok(kinds.into_iter().filter(|k| k.materials > 0).collect())
 }
 
 /// Computes the dashboard for `period`, with today taken in the instance time zone, from the
@@ -197,6 +253,7 @@ pub fn compute(tx: &impl Tx, index: &PrintIndex, period: Period, today: Date) ->
         electricity,
         receivables: receivables(tx, today)?,
         waiting_outcome: index.page(&waiting_outcome(), 0, 0)?.1,
+        stock: stock_by_kind(tx)?,
     })
 }
 

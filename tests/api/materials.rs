@@ -379,6 +379,12 @@ async fn a_resin_below_its_threshold_is_low_in_millilitres_everywhere() {
     let (status, dashboard) = page(&browser, &app, "/dashboard").await;
     assert_eq!(status, 200, "{dashboard}");
     assert!(dashboard.contains("1,000 ml / 1,500 ml"), "{dashboard}");
+    assert!(dashboard.contains("Resin · 1,000 ml"), "{dashboard}");
+    let board: Value = app.get("/api/dashboard").await.json().await.unwrap();
+    assert_eq!(
+        board["stock"],
+        json!([{"kind": "RESIN", "unit": "MILLILITRE", "materials": 1, "quantity": "1000", "low": 1}])
+    );
 
     body["minimumStock"] = json!(null);
     let res = app

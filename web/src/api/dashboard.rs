@@ -1,5 +1,6 @@
 //! `GET /api/dashboard`.
 
+use super::materials::{MaterialKindDto, StockUnitDto};
 use super::prints;
 use crate::error::{ApiError, ErrorBody};
 use crate::extract::StrictQuery;
@@ -151,6 +152,25 @@ pub struct DashboardDto {
     pub electricity: Vec<PrinterElectricityDto>,
     /// What customers owe today on issued invoices, whatever the period.
     pub receivables: ReceivablesDto,
+    /// Stock on hand per kind of material and unit, whatever the period (empty with spool
+    /// management off).
+    pub stock: Vec<KindStockDto>,
+}
+
+/// The stock of one kind of material counted in one unit.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct KindStockDto {
+    /// FILAMENT, RESIN or CONSUMABLE.
+    pub kind: MaterialKindDto,
+    /// GRAM, MILLILITRE or PIECE.
+    pub unit: StockUnitDto,
+    /// Active materials of the kind in the unit.
+    pub materials: u64,
+    /// What their active spools, bottles and packs hold together, in `unit`.
+    pub quantity: String,
+    /// Of them, those below their threshold.
+    pub low: u64,
 }
 
 /// Issued invoices not paid in full, and of those the overdue ones.
@@ -248,6 +268,17 @@ impl DashboardDto {
                 overdue: board.receivables.overdue,
                 overdue_amount: dec(board.receivables.overdue_amount),
             },
+            stock: board
+                .stock
+                .into_iter()
+                .map(|k| KindStockDto {
+                    kind: k.kind.into(),
+                    unit: k.unit.into(),
+                    materials: k.materials as u64,
+                    quantity: dec(k.quantity),
+                    low: k.low as u64,
+                })
+                .collect(),
         }
     }
 }

@@ -6,13 +6,16 @@ use super::maintenance;
 use super::page::{Chrome, Ctx, Page, html};
 use super::paths;
 use super::spools;
+use crate::api::materials::MaterialKindDto;
 use crate::api::prints;
+use crate::wire;
 use actix_web::http::StatusCode;
-use actors::dashboard::{Dashboard, DashboardOf, Period};
+use actors::dashboard::{Dashboard, DashboardOf, KindStock, Period};
 use actors::inventory::filaments::FilamentView;
 use actors::maintenance::tasks::{State, TaskView};
 use actors::stock::{LowStock, Stock};
 use askama::Template;
+use storage::records::MaterialKind;
 
 #[derive(Template)]
 #[template(path = "dashboard.html")]
@@ -34,6 +37,26 @@ struct DashboardPage {
 }
 
 impl DashboardPage {
+    /// The name of a kind of material in the page's language, with its unit when a kind comes
+    /// in two (a consumable in pieces or in millilitres).
+    fn kind_name(&self, k: &KindStock) -> String {
+        let t = &self.chrome.t;
+        let key = format!(
+            "materialKind.{}",
+            wire::name(&MaterialKindDto::from(k.kind))
+        );
+        let kind = t.t(&key);
+        match k.kind {
+            MaterialKind::Consumable => format!("{kind} ({})", self.kind_unit(k)),
+            _ => kind.to_string(),
+        }
+    }
+
+    /// The sign of a kind's unit (`g`, `ml`, `pcs`).
+    fn kind_unit(&self, k: &KindStock) -> &str {
+        self.chrome.t.t(spools::unit_key(k.unit))
+    }
+
     /// The sign of the unit `view`'s material is counted in (`g`, `ml`, `pcs`).
     fn unit(&self, view: &FilamentView) -> &str {
         self.chrome.t.t(spools::unit_key(view.filament.unit))
