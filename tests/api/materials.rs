@@ -586,4 +586,44 @@ async fn the_materials_page_makes_each_kind_in_german() {
     assert_eq!(res.status().as_u16(), 303);
     let (_, spool) = page(&client, &app, &format!("/spools/{bottle}")).await;
     assert!(spool.contains("987,5 ml"), "{spool}");
+
+    // A new pack is opened in pieces; a new bottle in millilitres, even from a form drawn for a
+    // filament (its quantity field named in grams).
+    let listed: Value = app.get("/api/materials").await.json().await.unwrap();
+    let named = |material: &str| {
+        listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|m| m["material"] == material)
+            .map(id)
+            .unwrap()
+    };
+    let (gloves, resin) = (named("Nitrilhandschuhe"), named("Standard"));
+    let (status, form) = page(&client, &app, &format!("/spools/new?filamentId={gloves}")).await;
+    assert_eq!(status, 200, "{form}");
+    assert!(form.contains(r#"name="initialPieces""#), "{form}");
+    assert!(form.contains("Stückzahl"), "{form}");
+    let opened = [
+        ("filamentId", resin.as_str()),
+        ("purchasePrice", "39,90"),
+        ("initialNetWeightGrams", "500"),
+    ];
+    let res = submit(&client, &app, "/spools", &opened).await;
+    assert_eq!(res.status().as_u16(), 303);
+    let bottles: Value = app
+        .get(&format!("/api/spools?filamentId={resin}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(bottles["total"], 2);
+    assert!(
+        bottles["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|b| b["initialQuantity"] == "500" && b["unit"] == "MILLILITRE"),
+        "{bottles}"
+    );
 }

@@ -18,7 +18,7 @@ use crate::error;
 use actix_web::http::StatusCode;
 use actix_web::web::Bytes;
 use actors::inventory::commands::GetRecord;
-use actors::inventory::filaments::Filaments;
+use actors::inventory::materials::Materials;
 use actors::ledger;
 use actors::stock::StockOverview;
 use actors::stock::{ArchiveSpool, GetSpool, SpoolLedger};
@@ -36,8 +36,8 @@ struct StockRow {
     total: String,
     minimum: String,
     low: bool,
-    /// A filament (it has its page and its spools are opened here); a resin or a consumable
-    /// is listed with its unit.
+    /// A filament (its page is the filaments'); a resin's and a consumable's are the
+    /// materials'.
     filament: bool,
 }
 
@@ -135,17 +135,58 @@ pub async fn stock(ctx: Ctx) -> Page {
 #[template(path = "spool_form.html")]
 struct SpoolForm {
     chrome: Chrome,
+    /// Every active material: a filament's spool, a resin's bottle, a consumable's pack.
     filaments: Vec<choices::Choice>,
     form: Submitted,
     faults: Faults,
+    /// The opening quantity's field: the chosen material's unit's
+    /// (`initialNetWeightGrams`, `initialMillilitres`, `initialPieces`).
+    quantity_field: &'static str,
+    /// Its label's message key.
+    quantity_key: &'static str,
+}
+
+/// The unit of the material `form` names (`filamentId`); grams when it names none.
+async fn unit_chosen(ctx: &Ctx, form: &Submitted) -> StockUnit {
+    match form.get("filamentId").parse::<Id>() {
+        Ok(id) => ctx
+            .state
+            .query(GetRecord::<Materials>::new(id))
+            .await
+            .map_or(StockUnit::Gram, |view| view.filament.unit),
+        Err(_) => StockUnit::Gram,
+    }
+}
+
+/// `form` with its opening quantity under the field of `unit`: the form names the field by
+/// the material chosen when it was drawn, and another may have been chosen since.
+fn in_unit(mut form: Submitted, unit: StockUnit) -> Submitted {
+    let field = ledger::initial_field(unit);
+    for (name, _) in form.0.iter_mut() {
+        if name != field
+            && [StockUnit::Gram, StockUnit::Millilitre, StockUnit::Piece]
+                .iter()
+                .any(|u| ledger::initial_field(*u) == name)
+        {
+            *name = field.to_string();
+        }
+    }
+    form
 }
 
 async fn render_form(ctx: Ctx, form: Submitted, faults: Faults, status: StatusCode) -> Page {
-    let filaments = choices::of::<Filaments>(&ctx).await?;
+    let filaments = choices::of::<Materials>(&ctx).await?;
+    let unit = unit_chosen(&ctx, &form).await;
     let page = SpoolForm {
         filaments,
         form,
         faults,
+        quantity_field: ledger::initial_field(unit),
+        quantity_key: match unit {
+            StockUnit::Gram => "field.netWeightGrams",
+            StockUnit::Millilitre => "field.netMillilitres",
+            StockUnit::Piece => "field.netPieces",
+        },
         chrome: ctx.chrome,
     };
     Ok(html(status, page.render()))
@@ -159,15 +200,15 @@ pub async fn new_form(ctx: Ctx) -> Page {
     let mut form = Submitted::default();
     let chosen = ctx.param("filamentId");
     if let Ok(id) = chosen.parse::<Id>()
-        && let Ok(view) = ctx.state.query(GetRecord::<Filaments>::new(id)).await
+        && let Ok(view) = ctx.state.query(GetRecord::<Materials>::new(id)).await
     {
-        let filament = view.filament;
+        let material = view.filament;
         form.set(
             "purchasePrice",
-            filament.purchase_price.normalize().to_string(),
+            material.purchase_price.normalize().to_string(),
         );
-        let grams = filament.net_weight_grams.normalize().to_string();
-        form.set("initialNetWeightGrams", grams);
+        let quantity = material.net_weight_grams.normalize().to_string();
+        form.set(ledger::initial_field(material.unit), quantity);
     }
     form.set("filamentId", chosen);
     render_form(ctx, form, Faults::default(), StatusCode::OK).await
@@ -176,6 +217,8 @@ pub async fn new_form(ctx: Ctx) -> Page {
 /// `POST /spools`: opens the spool with its receipt.
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
+    let unit = unit_chosen(&ctx, &form).await;
+    let form = in_unit(form, unit);
     let result = match ctx.typed(|| form.document::<SpoolInputDto>(&[])) {
         Ok(input) => match input.command() {
             Ok(command) => ctx.state.send(command).await,
