@@ -1,10 +1,13 @@
 //! The G-code parser against the real slicers (Debian's PrusaSlicer 2.5 and CuraEngine 4.13,
 //! installed by `scripts/test`): each slices a model this test writes, and what the parser
-//! reads equals what the slicer printed in its own summary, digit for digit.
+//! reads equals what the slicer printed in its own summary, digit for digit. PrusaSlicer's SLA
+//! archives likewise, against the archive's own `config.ini`, its layer images and the cube's
+//! volume.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::sliced::{Refusal, Sample, Sliced, gcode};
+use actors::sliced::{Refusal, Sample, Sliced, gcode, sla};
 use rust_decimal::Decimal;
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::str::FromStr;
@@ -240,4 +243,78 @@ fn curaengine_placeholders_are_refused_and_the_saved_file_is_read() {
         plate.slots[0].grams, None,
         "Cura writes no grams; they are derived from a chosen filament"
     );
+}
+
+/// The value of `key` in the `config.ini` of the SLA archive at `path`, read here on its own.
+fn config_value(path: &Path, key: &str) -> String {
+    let mut archive = zip::ZipArchive::new(std::fs::File::open(path).unwrap()).unwrap();
+    let mut config = String::new();
+    archive
+        .by_name("config.ini")
+        .unwrap()
+        .read_to_string(&mut config)
+        .unwrap();
+    config
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("{key} = ")))
+        .unwrap_or_else(|| panic!("no {key} in {config}"))
+        .to_string()
+}
+
+/// PrusaSlicer slices the cube for an SL1S at two layer heights, with and without supports:
+/// the archive's resin is the job's millilitres exactly (8 ml for the bare 20 mm cube, more with
+/// supports and pad), its time the archive's rounded to the second, and its layers as many as
+/// the archive's layer images.
+#[test]
+fn prusaslicer_sla_archives_give_their_millilitres_seconds_and_layers() {
+    let dir = tempfile::tempdir().unwrap();
+    let model = cube(dir.path());
+    for (name, layer, supports) in [("bare.sl1s", "0.1", "0"), ("supported.sl1", "0.05", "1")] {
+        let config = dir.path().join(format!("{name}.ini"));
+        std::fs::write(
+            &config,
+            format!(
+                "printer_technology = SLA\nprinter_model = SL1S\nlayer_height = {layer}\n\
+                 supports_enable = {supports}\npad_enable = {supports}\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join(name);
+        let args = [
+            "--export-sla",
+            "--load",
+            config.to_str().unwrap(),
+            "--output",
+            out.to_str().unwrap(),
+            model.to_str().unwrap(),
+        ];
+        run("prusa-slicer", &args);
+        let file = std::fs::File::open(&out).unwrap();
+        let len = file.metadata().unwrap().len();
+        let job = sla::parse(file, len).unwrap();
+        let written = Decimal::from_str(&config_value(&out, "usedMaterial")).unwrap();
+        assert_eq!(job.millilitres, written.normalize(), "{name}");
+        if supports == "0" {
+            assert_eq!(job.millilitres, Decimal::from(8), "a 20 mm cube is 8 ml");
+        } else {
+            assert!(
+                job.millilitres > Decimal::from(8),
+                "supports and pad add resin"
+            );
+        }
+        let time = Decimal::from_str(&config_value(&out, "printTime")).unwrap();
+        assert_eq!(Decimal::from(job.seconds), time.round(), "{name}");
+        let archive = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
+        let images = archive
+            .file_names()
+            .filter_map(Result::ok)
+            .filter(|n| n.ends_with(".png"))
+            .count();
+        assert_eq!(job.layers as usize, images, "{name}");
+        assert_eq!(job.printer_model.as_deref(), Some("SL1S"));
+        assert!(
+            job.slicer_version
+                .is_some_and(|v| v.starts_with("PrusaSlicer-2."))
+        );
+    }
 }

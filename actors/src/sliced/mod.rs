@@ -8,7 +8,9 @@
 //!   Bambu Studio and OrcaSlicer for Bambu printers (a header block at the start), and Cura
 //!   (`;TIME:` and `;Filament used:` at the start);
 //! - 3MF packages ([`package`]): Bambu Studio's and OrcaSlicer's `.gcode.3mf`
-//!   (`Metadata/slice_info.config`, one part per plate) and Cura's UFP (its G-code inside).
+//!   (`Metadata/slice_info.config`, one part per plate) and Cura's UFP (its G-code inside);
+//! - PrusaSlicer's SLA archives ([`sla`]): `.sl1` and `.sl1s`, resin in millilitres (read, not
+//!   yet a draft: resin parts come next, issue 51).
 //!
 //! A G-code file is read from its head and tail only ([`Sample`]: the slicers put their
 //! metadata there), so a file of any size costs two bounded buffers. A package is read from a
@@ -18,6 +20,7 @@
 pub mod bgcode;
 pub mod gcode;
 pub mod package;
+pub mod sla;
 pub mod suggest;
 
 use crate::values::MAX_SECONDS;

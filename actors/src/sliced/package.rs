@@ -53,8 +53,10 @@ pub fn parse<R: Read + Seek>(reader: R, len: u64) -> Result<Sliced, Refusal> {
     })
 }
 
-/// The entry `name`, read whole, when the archive has it.
-fn entry<R: Read + Seek>(
+/// The entry `name`, read whole, when the archive has it. Errors:
+/// [`Refusal::EntryTooLarge`] beyond [`MAX_ENTRY_BYTES`] (declared or inflated);
+/// [`Refusal::BrokenArchive`].
+pub(crate) fn entry<R: Read + Seek>(
     archive: &mut ZipArchive<R>,
     name: &str,
 ) -> Result<Option<Vec<u8>>, Refusal> {
