@@ -18,6 +18,7 @@ use actors::inventory::commands::GetRecord;
 use actors::inventory::printers::Printers;
 use actors::stock::{ListSpools, SpoolFilter};
 use askama::Template;
+use storage::records::MaterialKind;
 
 /// A tray row: its slot, what the printer reports, and the spool mapped to it.
 struct TrayRow {
@@ -119,9 +120,11 @@ async fn render(ctx: Ctx, faults: Faults, status: StatusCode) -> Page {
             })
             .await
         {
+            // A tray holds filament: a resin's bottle or a consumable's pack is not offered.
             page.spools = spools
                 .items
                 .into_iter()
+                .filter(|v| v.kind == MaterialKind::Filament)
                 .map(|v| {
                     (
                         v.spool.id.to_string(),
