@@ -572,7 +572,7 @@ impl FleetAction {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "An unknown printer, print or part", body = ErrorBody),
-        (status = 409, description = "INTEGRATION_DISABLED, INTEGRATION_CONFIG, INTEGRATION_CONFLICT (a remote printer linked elsewhere, attached logs not imported, a log of another printer or part, an import that contradicts the logs), SPOOL_MANAGEMENT_DISABLED (MAP_TRAY), OUTCOME_CONFLICT", body = ErrorBody),
+        (status = 409, description = "INTEGRATION_DISABLED, INTEGRATION_CONFIG, INTEGRATION_CONFLICT (a remote printer linked elsewhere, attached logs not imported, a log of another printer or part, an import that contradicts the logs), SPOOL_MANAGEMENT_DISABLED (MAP_TRAY), MATERIAL_NOT_FILAMENT (MAP_TRAY onto a resin's bottle or a consumable's pack), OUTCOME_CONFLICT", body = ErrorBody),
         (status = 422, description = "INVALID_SPOOL (MAP_TRAY); an unknown remote printer or slot; a multipart print without partId; an invalid outcome", body = ErrorBody),
         (status = 502, description = "INTEGRATION_UNAVAILABLE, INTEGRATION_CONTRACT", body = ErrorBody),
     ),

@@ -532,7 +532,7 @@ pub enum ActionResult {
         (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody),
         (status = 404, description = "An unknown spool or operation", body = ErrorBody),
-        (status = 409, description = "INTEGRATION_DISABLED, INTEGRATION_CONFIG, INTEGRATION_CONFLICT, SPOOL_MANAGEMENT_DISABLED", body = ErrorBody),
+        (status = 409, description = "INTEGRATION_DISABLED, INTEGRATION_CONFIG, INTEGRATION_CONFLICT, SPOOL_MANAGEMENT_DISABLED, MATERIAL_NOT_FILAMENT (IMPORT onto a resin's bottle or a consumable's pack)", body = ErrorBody),
         (status = 422, description = "An unknown action, a missing or invalid field", body = ErrorBody),
         (status = 502, description = "INTEGRATION_UNAVAILABLE, INTEGRATION_CONTRACT (a SEND that got no answer is then UNKNOWN)", body = ErrorBody),
     ),
