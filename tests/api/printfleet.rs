@@ -2,6 +2,7 @@
 //! link, sync and tray mapping, attach, import of SUCCESS and FAILED logs into a two-part print
 //! with one manual part, every refusal with its code, the peer's faults, and stock booked once.
 
+use crate::materials;
 use crate::spoolmgr::{self, linked_app};
 use crate::support;
 use crate::support::bambuddy::{self, Fault, Fleet, log_json};
@@ -274,6 +275,11 @@ async fn a_tray_maps_to_an_active_spool_only() {
     assert_field_error(missing, "slot", "errors.notFound").await;
     let unknown = json!({"printerId": shop.printer, "slot": "0:0", "spoolId": "01890a5d-ac96-774b-bcce-b302099a8057"});
     refused(&app, "MAP_TRAY", unknown, 422, "INVALID_SPOOL").await;
+    // A tray holds filament: a resin's bottle is refused.
+    let resin = materials::resin(&app, &shop.maker).await;
+    let bottle = support::first_spool(&app, resin["id"].as_str().unwrap()).await;
+    let bottle = json!({"printerId": shop.printer, "slot": "0:0", "spoolId": bottle["id"]});
+    refused(&app, "MAP_TRAY", bottle, 409, "MATERIAL_NOT_FILAMENT").await;
     let id = spool["id"].as_str().unwrap();
     assert_eq!(
         app.post(
