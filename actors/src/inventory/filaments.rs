@@ -38,8 +38,10 @@ pub struct FilamentInput {
     pub opening_spool: bool,
 }
 
-impl From<&FilamentInput> for MaterialInput {
-    fn from(input: &FilamentInput) -> Self {
+impl FilamentInput {
+    /// The input of the material this filament is (of kind filament, counted in grams).
+    pub fn material(&self) -> MaterialInput {
+        let input = self;
         MaterialInput {
             kind: MaterialKind::Filament,
             unit: None,
@@ -67,11 +69,17 @@ impl Kind for Filaments {
     type Filter = ();
 
     fn create(txn: &Txn, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
-        materials::create(txn, &input.into(), now)
+        materials::create(txn, &input.material(), now)
     }
 
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<FilamentView> {
-        materials::replace(txn, id, Some(MaterialKind::Filament), &input.into(), now)
+        materials::replace(
+            txn,
+            id,
+            Some(MaterialKind::Filament),
+            &input.material(),
+            now,
+        )
     }
 
     fn get(tx: &impl Tx, id: Id) -> Result<FilamentView> {

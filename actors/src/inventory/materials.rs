@@ -1,7 +1,8 @@
 //! Materials of every kind (issue 51): filaments in grams, resins in millilitres, consumables
 //! in pieces or millilitres. One record type and one table hold them all (the record keeps its
-//! first name, `Filament`); `/api/filaments` is the filament kind's view of them
-//! ([`super::filaments`]), and their stock is [`crate::stock`], one ledger for every kind.
+//! first name, `Filament`); `/api/filaments` is the filament kind's view of them (the
+//! `filaments` module beside this one), and their stock is [`crate::stock`], one ledger for
+//! every kind.
 //!
 //! The rules of a kind live here once:
 //! - the unit: a filament is counted in grams, a resin in millilitres, a consumable in pieces

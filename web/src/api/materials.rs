@@ -409,17 +409,12 @@ impl Resource for Materials {
     }
 }
 
-mod routes {
-    use super::*;
-    inventory_routes!(
-        Materials,
-        "materials",
-        "/materials",
-        "/materials/{id}",
-        Material,
-        MaterialInput,
-        [MaterialParams]
-    );
-}
-
-pub use routes::configure;
+inventory_routes!(
+    Materials,
+    "materials",
+    "/materials",
+    "/materials/{id}",
+    Material,
+    MaterialInput,
+    [MaterialParams]
+);

@@ -225,7 +225,7 @@ pub struct SpoolDetail {
 
 /// New spool input: a filament's spool, a resin's bottle or a consumable's pack, its opening
 /// quantity in exactly one of `initialNetWeightGrams`, `initialMillilitres` and `initialPieces`
-/// (its material's unit). Its OpenAPI schema is one object per unit ([`quantities`]).
+/// (its material's unit). Its OpenAPI schema is one object per unit (its `PartialSchema`).
 #[derive(Debug, Deserr)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct SpoolInputDto {
