@@ -61,7 +61,7 @@ impl Words {
             StockUnit::Piece => "unit.pcs",
         };
         let unit = self.lang.text(key);
-        self.pair(
+        let (title, message) = self.pair(
             "lowStock",
             &[
                 ("filament", filament),
@@ -69,7 +69,8 @@ impl Words {
                 ("minimum", &minimum),
                 ("unit", unit),
             ],
-        )
+        );
+        (title, one_full_stop(message))
     }
 
     /// `SPOOL_EMPTY`.
@@ -198,6 +199,15 @@ impl Words {
     pub fn test(&self) -> (String, String) {
         self.pair("test", &[])
     }
+}
+
+/// `text` with one full stop where an abbreviation ends its sentence (`50 Stk..` → `50 Stk.`):
+/// the abbreviation's point is the sentence's (Duden, "Punkt", rule on abbreviations).
+fn one_full_stop(mut text: String) -> String {
+    if text.ends_with("..") && !text.ends_with("...") {
+        text.pop();
+    }
+    text
 }
 
 #[cfg(test)]
