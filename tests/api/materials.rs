@@ -185,6 +185,17 @@ async fn each_kind_refuses_what_it_does_not_take_at_its_field() {
         "errors.immutable",
     )
     .await;
+    // A consumable keeps its unit once it has a pack.
+    let stocked = json!({"kind": "CONSUMABLE", "unit": "PIECE", "manufacturerId": maker, "material": "Gloves", "purchasePrice": "12", "netQuantity": "100"});
+    let stocked = app.create("/api/materials", &stocked).await;
+    let in_ml = json!({"kind": "CONSUMABLE", "unit": "MILLILITRE", "manufacturerId": maker, "material": "Gloves", "purchasePrice": "12", "netQuantity": "100"});
+    assert_field_error(
+        app.patch(&format!("/api/materials/{}", id(&stocked)), &in_ml)
+            .await,
+        "unit",
+        "errors.immutable",
+    )
+    .await;
     let none: Value = app
         .get("/api/materials?kind=FILAMENT")
         .await
