@@ -63,7 +63,7 @@ pub fn seed(dir: &std::path::Path, count: usize) {
         let txn = txn::Txn::new(store.begin_write().unwrap());
         for &i in batch {
             let template = &templates[i % templates.len()];
-            let mut input = PrintInput::from_print(template, None, false);
+            let mut input = PrintInput::from_print(&txn, template, None, false).unwrap();
             input.name = format!("Job {i} {}", template.name).parse().unwrap();
             input.customer_id = Some(customers[i % customers.len()].id);
             input.quantity = 1 + (i % 20) as u32;

@@ -2,13 +2,15 @@
 //!
 //! Formulas (docs/costing.md), with `h = seconds / 3600`:
 //! - printer: `h × purchasePrice / expectedLifetimeHours`, over the part's duration;
-//! - each hotend: `its own h × price / lifetime_h`;
+//! - each hotend: `its own h × price / lifetime_h` (a resin part's vat alike, over the part's
+//!   duration);
 //! - build plate and each other component: `h × price / lifetime_h`, over the part's duration;
-//! - filament: `usedGrams × price / netWeightGrams` (the spool's, or the catalog's);
+//! - each material (filament, resin, consumable): `quantity × price / net quantity` (the
+//!   spool's, bottle's or pack's, or the catalog's), in the material's unit;
 //! - electricity: `h × averagePowerWatts / 1000 × electricityPrice` (per kWh);
 //! - work lines (labour, fixed charges, post-processing machines): [`work`].
 //!
-//! A part's duration is the sum of its hotend durations. Each line is one fraction, the
+//! A part's duration is the sum of its hotend durations (a resin part's: its vat's). Each line is one fraction, the
 //! multiplications first and a single division last (`seconds × price / (3600 × lifetime)`),
 //! rounded half-even to 10 places ([`money::divide`]); totals are sums of lines;
 //! `costPerUnit = total / quantity`, rounded the same way (docs/api-contract.md, "Money").
@@ -29,8 +31,8 @@ pub use work::{MachinePlan, WorkKind, WorkPlan};
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 pub enum Overflow {
     /// A line of the part at index `part` of the print: its category, and which of the part's
-    /// lines of that category (`nth`, from 0: hotends, other components and filaments have
-    /// several).
+    /// lines of that category (`nth`, from 0: hotends and other components have several; for
+    /// a material's line, which of the part's material uses, whatever their kinds).
     #[error("a {category:?} cost of part {part} is too large")]
     Line {
         /// The part's index.
@@ -51,15 +53,18 @@ pub enum Overflow {
     Total,
 }
 
-/// A planned filament use.
+/// A planned use of a material.
 #[derive(Debug, Clone, PartialEq)]
-pub struct FilamentUse {
+pub struct MaterialUse {
     /// The usage.
     pub usage_id: Id,
-    /// Price per gram of its spool or catalog filament.
+    /// FILAMENT, RESIN or CONSUMABLE: the material's kind.
+    pub category: CostCategory,
+    /// Price per unit (gram, millilitre, piece) of its spool, bottle or pack, or its catalog
+    /// material's.
     pub rate: Rate,
-    /// Grams for the whole run.
-    pub grams: Decimal,
+    /// Quantity for the whole run, in the material's unit.
+    pub quantity: Decimal,
 }
 
 /// Everything one part is priced from.
@@ -73,12 +78,15 @@ pub struct PartPlan {
     pub watts: u32,
     /// The build plate's rate.
     pub build_plate: Rate,
-    /// Each hotend's rate and printing time, seconds.
+    /// Each hotend's rate and printing time, seconds (a resin part: its vat's).
     pub hotends: Vec<(Rate, u32)>,
+    /// What `hotends` are: [`CostCategory::Hotend`], or [`CostCategory::Vat`] on a resin
+    /// printer.
+    pub head: CostCategory,
     /// Other components' rates.
     pub others: Vec<Rate>,
-    /// Filament uses.
-    pub filaments: Vec<FilamentUse>,
+    /// Material uses.
+    pub materials: Vec<MaterialUse>,
 }
 
 impl PartPlan {
@@ -141,27 +149,27 @@ fn electricity_line(
     })
 }
 
-/// A filament line: `grams × price / per`.
-fn filament_line(part_id: Id, usage: &FilamentUse) -> Result<CostLine, money::Overflow> {
+/// A material line: `quantity × price / per`.
+fn material_line(part_id: Id, usage: &MaterialUse) -> Result<CostLine, money::Overflow> {
     Ok(CostLine {
-        category: CostCategory::Filament,
+        category: usage.category,
         source_id: usage.rate.source_id,
         part_id: Some(part_id),
         usage_id: Some(usage.usage_id),
         label: usage.rate.label.clone(),
-        quantity: usage.grams,
+        quantity: usage.quantity,
         rate_price: usage.rate.price,
         rate_per: usage.rate.per,
         watts: 0,
         cost: money::bounded(money::divide(
-            mul(usage.grams, usage.rate.price)?,
+            mul(usage.quantity, usage.rate.price)?,
             usage.rate.per,
         )?)?,
     })
 }
 
 /// Every cost line of one part, the part at index `part` of its print, in display order:
-/// printer, hotends, build plate, other components, filaments, electricity.
+/// printer, hotends (or the vat), build plate, other components, materials, electricity.
 ///
 /// Errors: [`Overflow::Line`] naming the line whose amount exceeds [`money::MAX_AMOUNT`].
 pub fn part_lines(
@@ -183,10 +191,7 @@ pub fn part_lines(
     ];
     for (nth, (rate, own_seconds)) in plan.hotends.iter().enumerate() {
         let seconds = u64::from(*own_seconds);
-        lines.push(
-            time_line(CostCategory::Hotend, rate, plan.part_id, seconds)
-                .map_err(at(CostCategory::Hotend, nth))?,
-        );
+        lines.push(time_line(plan.head, rate, plan.part_id, seconds).map_err(at(plan.head, nth))?);
     }
     lines.push(
         time_line(
@@ -203,8 +208,8 @@ pub fn part_lines(
                 .map_err(at(CostCategory::Component, nth))?,
         );
     }
-    for (nth, usage) in plan.filaments.iter().enumerate() {
-        lines.push(filament_line(plan.part_id, usage).map_err(at(CostCategory::Filament, nth))?);
+    for (nth, usage) in plan.materials.iter().enumerate() {
+        lines.push(material_line(plan.part_id, usage).map_err(at(usage.category, nth))?);
     }
     lines.push(
         electricity_line(plan, seconds, price_per_kwh).map_err(at(CostCategory::Electricity, 0))?,
@@ -257,6 +262,15 @@ pub fn price(
     totals(lines, price_per_kwh, quantity)
 }
 
+/// True for the categories of materials' lines (filament, resin, consumable): priced by
+/// quantity in the material's unit, booked from stock by outcomes.
+pub fn is_material(category: CostCategory) -> bool {
+    matches!(
+        category,
+        CostCategory::Filament | CostCategory::Resin | CostCategory::Consumable
+    )
+}
+
 /// True for the categories of work lines (priced by [`work`], not by a part's run).
 pub fn is_work(category: CostCategory) -> bool {
     matches!(
@@ -273,7 +287,7 @@ pub fn is_work(category: CostCategory) -> bool {
 pub struct Actuals {
     /// Actual printing time of each part, seconds.
     pub part_seconds: std::collections::HashMap<Id, u32>,
-    /// Actual grams of each usage.
+    /// Actual quantity of each usage, in its material's unit.
     pub grams: std::collections::HashMap<Id, Decimal>,
     /// The kWh each part's electricity line is priced from, where known (metered, from the
     /// printer fleet or entered); a part without one is estimated from its watts and seconds.
@@ -321,7 +335,12 @@ pub fn actual(
             continue;
         }
         let part_id = line.part_id.unwrap_or(line.source_id);
-        let nth = seen.entry((part_id, line.category)).or_default();
+        // Materials are counted together: `nth` names the part's material use.
+        let counted = match is_material(line.category) {
+            true => CostCategory::Filament,
+            false => line.category,
+        };
+        let nth = seen.entry((part_id, counted)).or_default();
         let at = Overflow::Line {
             part: parts.iter().position(|p| p.id == part_id).unwrap_or(0),
             category: line.category,
@@ -372,7 +391,7 @@ fn actual_line(
             seconds,
             SECONDS_PER_HOUR,
         ),
-        CostCategory::Hotend => {
+        CostCategory::Hotend | CostCategory::Vat => {
             let part = parts.iter().find(|p| p.id == part_id);
             let index = hotend_seen.entry(part_id).or_default();
             let planned_total: u64 = part.map_or(0, |p| {
@@ -416,7 +435,7 @@ fn actual_line(
         | CostCategory::Charge
         | CostCategory::Machine
         | CostCategory::MachineElectricity => return Ok(line.clone()),
-        CostCategory::Filament => {
+        CostCategory::Filament | CostCategory::Resin | CostCategory::Consumable => {
             let grams = line
                 .usage_id
                 .and_then(|u| actuals.grams.get(&u).copied())
@@ -464,13 +483,93 @@ mod tests {
             watts: 120,
             build_plate: rate("Plate", "60", "1200"),
             hotends: vec![(rate("Hotend", "100", "2000"), seconds)],
+            head: CostCategory::Hotend,
             others: vec![],
-            filaments: vec![FilamentUse {
-                usage_id: Id::new(),
-                rate: rate("PLA", "29.99", "1000"),
-                grams: d(grams),
-            }],
+            materials: vec![material(
+                CostCategory::Filament,
+                ("PLA", "29.99", "1000"),
+                grams,
+            )],
         }
+    }
+
+    fn material(
+        category: CostCategory,
+        (label, price, per): (&str, &str, &str),
+        quantity: &str,
+    ) -> MaterialUse {
+        MaterialUse {
+            usage_id: Id::new(),
+            category,
+            rate: rate(label, price, per),
+            quantity: d(quantity),
+        }
+    }
+
+    /// The resin twin of the reference example (docs/costing.md): 5,400 s on an MSLA printer of
+    /// 600 over 3,000 h at 60 W, a vat of 30 over 500 h, the same build plate, 36.4 ml from a
+    /// bottle of 34.99 per 1,000 ml, 2 gloves from a box of 100 for 12, 50 ml of isopropyl
+    /// alcohol from a litre for 9.50, electricity at 0.32 per kWh.
+    fn resin_reference() -> PartPlan {
+        PartPlan {
+            part_id: Id::new(),
+            printer: rate("Resin printer", "600", "3000"),
+            watts: 60,
+            build_plate: rate("Plate", "60", "1200"),
+            hotends: vec![(rate("Vat", "30", "500"), 5400)],
+            head: CostCategory::Vat,
+            others: vec![],
+            materials: vec![
+                material(CostCategory::Resin, ("Resin", "34.99", "1000"), "36.4"),
+                material(CostCategory::Consumable, ("Gloves", "12", "100"), "2"),
+                material(CostCategory::Consumable, ("IPA", "9.50", "1000"), "50"),
+            ],
+        }
+    }
+
+    #[test]
+    fn the_resin_reference_example_costs_exactly_2_482436() {
+        let plan = resin_reference();
+        let costing = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
+        assert_eq!(costing.total.to_string(), "2.482436");
+        let lines: Vec<(CostCategory, String)> = costing
+            .lines
+            .iter()
+            .map(|l| (l.category, l.cost.to_string()))
+            .collect();
+        let expected = [
+            (CostCategory::Printer, "0.3"),
+            (CostCategory::Vat, "0.09"),
+            (CostCategory::BuildPlate, "0.075"),
+            (CostCategory::Resin, "1.273636"),
+            (CostCategory::Consumable, "0.24"),
+            (CostCategory::Consumable, "0.475"),
+            (CostCategory::Electricity, "0.0288"),
+        ]
+        .map(|(c, s)| (c, s.to_string()));
+        assert_eq!(lines, expected);
+        // The actuals: 10 % more time and 40 ml of resin reprice the vat and the resin at
+        // their frozen rates; the consumables as used.
+        let part = records::Part {
+            hotends: vec![records::HotendUse {
+                component_id: plan.hotends[0].0.source_id,
+                duration_seconds: 5400,
+            }],
+            ..one_hotend_part(&plan)
+        };
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 5940);
+        actuals.grams.insert(plan.materials[0].usage_id, d("40"));
+        actuals.grams.insert(plan.materials[1].usage_id, d("2"));
+        actuals.grams.insert(plan.materials[2].usage_id, d("50"));
+        let actual = super::actual(&costing, (&[part], &[]), &actuals, 1).unwrap();
+        let vat = &actual.lines[1];
+        assert_eq!(
+            (vat.category, vat.cost.to_string()),
+            (CostCategory::Vat, "0.099".into())
+        );
+        assert_eq!(actual.lines[3].cost.to_string(), "1.3996");
+        assert_eq!(actual.total.to_string(), "2.65778");
     }
 
     #[test]
@@ -590,7 +689,7 @@ mod tests {
         let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
-        actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
+        actuals.grams.insert(plan.materials[0].usage_id, d("42.5"));
         let same = actual(&planned, (std::slice::from_ref(&part), &lines), &actuals, 2).unwrap();
         assert_eq!(same.total, planned.total);
         actuals.work_minutes.insert(work[0].line_id, d("12"));
@@ -646,11 +745,11 @@ mod tests {
         let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
-        actuals.grams.insert(plan.filaments[0].usage_id, d("42.5"));
+        actuals.grams.insert(plan.materials[0].usage_id, d("42.5"));
         let same = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
         assert_eq!(same.total.to_string(), "1.782175");
         actuals.part_seconds.insert(plan.part_id, 2700);
-        actuals.grams.insert(plan.filaments[0].usage_id, d("0"));
+        actuals.grams.insert(plan.materials[0].usage_id, d("0"));
         let half = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
         // Half the time: (0.3 + 0.075 + 0.075 + 0.0576) / 2; no filament.
         assert_eq!(half.total.to_string(), "0.2538");
@@ -694,8 +793,8 @@ mod tests {
     proptest! {
         #[test]
         fn filament_cost_is_linear_in_grams(grams in 1u32..100_000, k in 1u32..50) {
-            let one = filament_line(Id::new(), &FilamentUse { usage_id: Id::new(), rate: rate("PLA", "29.99", "1000"), grams: Decimal::from(grams) }).unwrap();
-            let many = filament_line(Id::new(), &FilamentUse { usage_id: Id::new(), rate: rate("PLA", "29.99", "1000"), grams: Decimal::from(grams * k) }).unwrap();
+            let one = material_line(Id::new(), &material(CostCategory::Filament, ("PLA", "29.99", "1000"), &grams.to_string())).unwrap();
+            let many = material_line(Id::new(), &material(CostCategory::Filament, ("PLA", "29.99", "1000"), &(grams * k).to_string())).unwrap();
             prop_assert_eq!(many.cost, (one.cost * Decimal::from(k)).normalize());
         }
 

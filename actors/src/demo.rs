@@ -52,6 +52,7 @@ fn printer(
         average_power_watts: values::Watts::try_from(u64::from(watts))
             .map_err(|_| Error::field("createDemoData", "errors.demoData"))?,
         note: None,
+        technology: None,
     };
     Ok(Printers::create(txn, &input, now)?.printer.id)
 }
@@ -128,12 +129,14 @@ fn part(p: &DemoPart<'_>) -> Result<PartInput> {
             component_id: p.hotend.0,
             duration_seconds: values::Seconds::trusted(p.hotend.1),
         }],
+        vat: None,
         other_component_ids: p.others.to_vec(),
         filaments: vec![prints::FilamentInput {
             filament_id: p.filament.0,
             used_grams: v(p.filament.1)?,
             spool_id: None,
         }],
+        materials: vec![],
     })
 }
 
@@ -196,6 +199,7 @@ fn happened(
                 (u.id, values::Grams::trusted(grams))
             })
             .collect(),
+        materials: Vec::new(),
         note: None,
         failure_reason: (status == OutcomeStatus::Failed).then(|| {
             lines

@@ -42,6 +42,7 @@ fn printer(store: &Store, name: &str) -> Id {
         expected_lifetime_hours: "5000".parse().unwrap(),
         average_power_watts: values::Watts::try_from(120u64).unwrap(),
         note: None,
+        technology: None,
     };
     let id = Printers::create(&txn, &input, Timestamp::now())
         .unwrap()

@@ -150,7 +150,9 @@ impl World {
             .iter()
             .find(|p| p.parts.len() == 1 && p.parts[0].usages.len() == 1)
             .expect("a one-filament demo print");
-        let mut template = PrintInput::from_print(source, None, false);
+        let read = store.begin_read().unwrap();
+        let mut template = PrintInput::from_print(&read, source, None, false).unwrap();
+        drop(read);
         template.name = "Model job".parse().unwrap();
         template.customer_id = None;
         template.parts[0].filaments[0].spool_id = None;
@@ -263,6 +265,7 @@ impl World {
                 print.parts[0].usages[0].id,
                 grams.to_string().parse().unwrap(),
             )],
+            materials: Vec::new(),
             note: None,
             failure_reason: None,
             parts: None,

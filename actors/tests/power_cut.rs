@@ -460,7 +460,9 @@ fn base() -> Base {
             .iter()
             .find(|p| p.parts.len() == 1 && p.parts[0].usages.len() == 1)
             .expect("a one-filament demo print");
-        let mut native = PrintInput::from_print(source, None, false);
+        let read = store.begin_read().unwrap();
+        let mut native = PrintInput::from_print(&read, source, None, false).unwrap();
+        drop(read);
         native.name = "Cut job".parse().unwrap();
         // A customer and a company an invoice can name.
         let billed = CustomerInput {
@@ -587,6 +589,7 @@ impl Workload<'_> {
                 print.parts[0].usages[0].id,
                 grams.to_string().parse().unwrap(),
             )],
+            materials: Vec::new(),
             note: None,
             failure_reason: None,
             parts: None,

@@ -80,7 +80,8 @@ fn failed_outcome(done: &Print) -> OutcomeInput {
     OutcomeInput {
         status: OutcomeStatus::Failed,
         duration_seconds: Some(time(done.parts.iter().map(seconds).sum())),
-        filaments: grams.clone(),
+        filaments: Vec::new(),
+        materials: grams.clone(),
         note: None,
         failure_reason: Some("Spaghetti".into()),
         parts: (done.parts.len() > 1).then(|| {
@@ -117,7 +118,9 @@ async fn every_command_that_stores_a_print_keeps_the_list_current() {
     );
     demo.iter().for_each(|p| assert_listed(&index, p));
 
-    let mut input = PrintInput::from_print(&demo[0], None, false);
+    let read = store.begin_read().unwrap();
+    let mut input = PrintInput::from_print(&read, &demo[0], None, false).unwrap();
+    drop(read);
     input.name = "Projected".parse().unwrap();
     for part in &mut input.parts {
         part.filaments.iter_mut().for_each(|f| f.spool_id = None);

@@ -5,7 +5,7 @@
 //! volume.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
-use actors::sliced::{Refusal, Sample, Sliced, gcode, sla};
+use actors::sliced::{Refusal, Sample, Sliced, gcode, package, sla};
 use rust_decimal::Decimal;
 use std::io::Read;
 use std::path::{Path, PathBuf};
@@ -291,7 +291,15 @@ fn prusaslicer_sla_archives_give_their_millilitres_seconds_and_layers() {
         run("prusa-slicer", &args);
         let file = std::fs::File::open(&out).unwrap();
         let len = file.metadata().unwrap().len();
-        let job = sla::parse(file, len).unwrap();
+        // The upload's reader: the archive as a sliced file of one resin plate.
+        let plate = package::parse(file, len).unwrap().plates.remove(0);
+        let mut archive = zip::ZipArchive::new(std::fs::File::open(&out).unwrap()).unwrap();
+        let job = sla::from_archive(&mut archive).unwrap();
+        let resin = plate.resin.unwrap();
+        assert_eq!(
+            (resin.millilitres, plate.seconds, plate.slots.len()),
+            (job.millilitres, Some(job.seconds), 0)
+        );
         let written = Decimal::from_str(&config_value(&out, "usedMaterial")).unwrap();
         assert_eq!(job.millilitres, written.normalize(), "{name}");
         if supports == "0" {

@@ -56,6 +56,7 @@ proptest! {
             expected_lifetime_hours: "6000".parse().unwrap(),
             average_power_watts: Watts::try_from(120).unwrap(),
             note: None,
+            technology: None,
         };
         let printer = Printers::create(&txn, &printer_input(1200), now).unwrap().printer.id;
         let component_input = |kind, price: u32| ComponentInput {
@@ -95,8 +96,10 @@ proptest! {
                 printer_id: printer,
                 build_plate_id: plate,
                 hotends: vec![HotendInput { component_id: hotend, duration_seconds: Seconds::try_from(u64::from(seconds)).unwrap() }],
+                vat: None,
                 other_component_ids: vec![],
                 filaments: vec![prints::FilamentInput { filament_id: filament, used_grams: grams.to_string().parse().unwrap(), spool_id: None }],
+                materials: vec![],
             }],
             work: vec![],
             flat: false,

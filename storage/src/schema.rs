@@ -55,7 +55,7 @@
 
 use crate::records::{
     Account, Billing, Component, Customer, Filament, LogLink, MaintenanceTask, MaterialKind,
-    Outcome, OutcomeRevision, Print, PrintLog, Printer, Role, StockUnit,
+    Outcome, OutcomeRevision, Print, PrintLog, Printer, PrinterTechnology, Role, StockUnit,
 };
 use crate::repo;
 use crate::repo::Tx;
@@ -64,7 +64,7 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 15;
+pub const SCHEMA_VERSION: u64 = 16;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
@@ -74,6 +74,25 @@ pub mod legacy {
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
     use serde::{Deserialize, Serialize};
+
+    /// A printer as schema versions 1 to 15 stored it (no technology: every one FDM).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct PrinterV15 {
+        pub id: Id,
+        pub name: String,
+        pub manufacturer_id: Id,
+        pub model: Option<String>,
+        #[serde(with = "rust_decimal::serde::str")]
+        pub purchase_price: Decimal,
+        #[serde(with = "rust_decimal::serde::str")]
+        pub expected_lifetime_hours: Decimal,
+        pub average_power_watts: u32,
+        pub note: Option<String>,
+        pub archived: bool,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
 
     /// A filament as schema versions 1 to 14 stored it (no kind, unit or density).
     #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -293,6 +312,12 @@ pub(crate) fn prepare(db: &redb::Database) -> Result<()> {
             for from in v..SCHEMA_VERSION {
                 let txn = WriteTxn::plain(db.begin_write()?);
                 migrate_step(&txn, from)?;
+                if from + 1 == SCHEMA_VERSION {
+                    // The reference edges, made from the records in the layout they now have,
+                    // with the last step: a step reads earlier steps' records in their own
+                    // layouts only, never as today's types.
+                    repo::rebuild_references(&txn)?;
+                }
                 set_version(&txn, from + 1)?;
                 txn.commit()?;
                 tracing::info!(from, to = from + 1, "database migrated");
@@ -355,9 +380,32 @@ fn migrate_step(txn: &WriteTxn, from: u64) -> Result<()> {
         // v13 → v14 adds the journal's tables only: it begins empty, with the first change.
         13 => Ok(()),
         14 => materials_v14_to_v15(txn),
+        15 => printers_v15_to_v16(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
+    }
+}
+
+/// v15 → v16: every printer is an FDM printer.
+fn printers_v15_to_v16(txn: &WriteTxn) -> Result<()> {
+    rewrite(txn, (tables::PRINTERS, "printers"), printer_v16)
+}
+
+fn printer_v16(old: legacy::PrinterV15) -> Printer {
+    Printer {
+        id: old.id,
+        name: old.name,
+        manufacturer_id: old.manufacturer_id,
+        model: old.model,
+        purchase_price: old.purchase_price,
+        expected_lifetime_hours: old.expected_lifetime_hours,
+        average_power_watts: old.average_power_watts,
+        note: old.note,
+        archived: old.archived,
+        created_at: old.created_at,
+        updated_at: old.updated_at,
+        technology: PrinterTechnology::Fdm,
     }
 }
 
@@ -406,21 +454,25 @@ fn account_v13(old: legacy::AccountV12) -> Account {
 }
 
 /// v9 → v10: tasks of a deleted printer or component go (their edges, which tasks did not have
-/// yet, come with step 11's rebuild).
+/// yet, come with the last step's rebuild).
 fn tasks_v9_to_v10(txn: &WriteTxn) -> Result<()> {
     let mut dangling = Vec::new();
     repo::for_each::<MaintenanceTask>(txn, |t| dangling.push(t))?;
     let mut gone = Vec::new();
+    // Whether a record is there, by its key: its bytes are in a later step's layout.
+    let printers = txn.open_table(tables::PRINTERS)?;
+    let components = txn.open_table(tables::COMPONENTS)?;
     for task in dangling {
-        let printer = repo::get::<Printer>(txn, task.printer_id)?.is_none();
+        let printer = printers.get(task.printer_id.bytes())?.is_none();
         let component = match task.component_id {
-            Some(c) => repo::get::<Component>(txn, c)?.is_none(),
+            Some(c) => components.get(c.bytes())?.is_none(),
             None => false,
         };
         if printer || component {
             gone.push(task.id);
         }
     }
+    drop((printers, components));
     for id in gone {
         tracing::warn!(task = %id, "a maintenance task of a deleted printer or component was removed");
         repo::remove::<MaintenanceTask>(txn, id)?;
@@ -504,8 +556,7 @@ fn customer_v11(old: legacy::CustomerV10) -> Customer {
 fn work_v10_to_v11(txn: &WriteTxn) -> Result<()> {
     rewrite(txn, (tables::PRINTS, "prints"), print_v11)?;
     rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v11)?;
-    rewrite(txn, (tables::CUSTOMERS, "customers"), customer_v11)?;
-    repo::rebuild_references(txn)
+    rewrite(txn, (tables::CUSTOMERS, "customers"), customer_v11)
 }
 
 /// v1 → v2: every customer gets `exclude_from_dashboard = false`.
@@ -701,8 +752,8 @@ pub(crate) mod tests {
             .value()
     }
 
-    fn printer(id: Id) -> Printer {
-        Printer {
+    fn printer(id: Id) -> legacy::PrinterV15 {
+        legacy::PrinterV15 {
             id,
             name: "Ref printer".into(),
             manufacturer_id: Id::new(),
@@ -743,11 +794,28 @@ pub(crate) mod tests {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("printcost.redb");
         let kept_printer = printer(Id::new());
+        let filament = v14_filament(kept_printer.manufacturer_id);
         let (kept, dangling) = (task(kept_printer.id), task(Id::new()));
         {
             let store = Store::open(&path, StoreOptions::default()).unwrap();
             let txn = store.begin_write().unwrap();
-            repo::put(&txn, &kept_printer).unwrap();
+            repo::put(&txn, &printer_v16(kept_printer.clone())).unwrap();
+            // As a v9 build wrote it: without a technology.
+            txn.open_table(tables::PRINTERS)
+                .unwrap()
+                .insert(
+                    kept_printer.id.bytes(),
+                    encode("p", &kept_printer).unwrap().as_slice(),
+                )
+                .unwrap();
+            // A filament as builds before schema 15 wrote it.
+            txn.open_table(tables::FILAMENTS)
+                .unwrap()
+                .insert(
+                    filament.id.bytes(),
+                    encode("f", &filament).unwrap().as_slice(),
+                )
+                .unwrap();
             // As a v9 build wrote them: rows without reference edges.
             for t in [&kept, &dangling] {
                 txn.open_table(tables::MAINTENANCE_TASKS)
@@ -774,6 +842,38 @@ pub(crate) mod tests {
             vec![kept.id]
         );
         assert!(repo::is_referenced(&txn, kept_printer.manufacturer_id).unwrap());
+        // v16: the printer is an FDM printer with every figure it had, the filament a
+        // filament in grams, and both are in the rebuilt edges.
+        assert_eq!(
+            repo::get::<Printer>(&txn, kept_printer.id).unwrap(),
+            Some(printer_v16(kept_printer.clone()))
+        );
+        assert_eq!(
+            repo::get::<Filament>(&txn, filament.id).unwrap(),
+            Some(filament_v15(filament.clone()))
+        );
+        let mut makes = repo::referrers(&txn, kept_printer.manufacturer_id).unwrap();
+        makes.sort();
+        let mut expected = vec![kept_printer.id, filament.id];
+        expected.sort();
+        assert_eq!(makes, expected);
+    }
+
+    fn v14_filament(manufacturer_id: Id) -> legacy::FilamentV14 {
+        legacy::FilamentV14 {
+            id: Id::new(),
+            manufacturer_id,
+            material: "PLA".into(),
+            color_name: "Black".into(),
+            color_hex: "#000000".into(),
+            purchase_price: 25.into(),
+            net_weight_grams: 1000.into(),
+            minimum_stock_grams: None,
+            note: None,
+            archived: false,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_000),
+        }
     }
 
     /// A file holding nothing but schema version `version`.

@@ -267,9 +267,15 @@ fn printer() -> impl Strategy<Value = Printer> {
         (id(), text(), id(), of(text())),
         (decimal(), decimal(), any::<u32>()),
         (of(text()), any::<bool>(), at(), at()),
+        prop_oneof![Just(PrinterTechnology::Fdm), Just(PrinterTechnology::Msla)],
     )
         .prop_map(
-            |((id, name, maker, model), (price, hours, watts), (note, archived, c, u))| Printer {
+            |(
+                (id, name, maker, model),
+                (price, hours, watts),
+                (note, archived, c, u),
+                technology,
+            )| Printer {
                 id,
                 name,
                 manufacturer_id: maker,
@@ -281,6 +287,7 @@ fn printer() -> impl Strategy<Value = Printer> {
                 archived,
                 created_at: c,
                 updated_at: u,
+                technology,
             },
         )
 }
@@ -288,6 +295,7 @@ fn printer() -> impl Strategy<Value = Printer> {
 fn component() -> impl Strategy<Value = Component> {
     let kind = prop_oneof![
         Just(ComponentType::Hotend),
+        Just(ComponentType::Vat),
         Just(ComponentType::BuildPlate),
         Just(ComponentType::Other)
     ];
@@ -432,7 +440,10 @@ fn cost_line() -> impl Strategy<Value = CostLine> {
         Just(CostCategory::Labour),
         Just(CostCategory::Charge),
         Just(CostCategory::Machine),
-        Just(CostCategory::MachineElectricity)
+        Just(CostCategory::MachineElectricity),
+        Just(CostCategory::Vat),
+        Just(CostCategory::Resin),
+        Just(CostCategory::Consumable)
     ];
     (
         (category, id(), of(id()), of(id()), text()),

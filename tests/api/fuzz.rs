@@ -51,6 +51,16 @@ async fn seeded(app: &TestApp) -> Value {
     let step =
         json!({"name": "Supports", "labourRateId": id(&rate), "minutes": "5", "per": "PIECE"});
     let step = app.create("/api/post-processing-steps", &step).await;
+    // A resin printer, its vat, a resin and a consumable in millilitres, each material with
+    // its opening bottle.
+    let msla = json!({"name": "Resin printer", "manufacturerId": shop.maker, "purchasePrice": "600", "expectedLifetimeHours": "3000", "averagePowerWatts": 60, "technology": "MSLA"});
+    let msla = app.create("/api/printers", &msla).await;
+    let vat = json!({"type": "VAT", "name": "Vat", "purchasePrice": "30", "expectedLifetimeHours": "500"});
+    let vat = app.create("/api/components", &vat).await;
+    let resin = json!({"kind": "RESIN", "manufacturerId": shop.maker, "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "34.99", "netQuantity": "1000"});
+    let resin = app.create("/api/materials", &resin).await;
+    let alcohol = json!({"kind": "CONSUMABLE", "unit": "MILLILITRE", "manufacturerId": shop.maker, "material": "Isopropyl alcohol", "purchasePrice": "9.50", "netQuantity": "1000"});
+    let alcohol = app.create("/api/materials", &alcohol).await;
     let mut body = draft(&shop, "Seeded run");
     body["customerId"] = json!(shop.customer);
     body["seriesId"] = series["id"].clone();
@@ -84,6 +94,12 @@ async fn seeded(app: &TestApp) -> Value {
         "chargeId": id(&charge),
         "stepId": id(&step),
         "quoteDraftId": id(&quotable),
+        "mslaPrinterId": id(&msla),
+        "vatId": id(&vat),
+        "resinId": id(&resin),
+        "resinSpoolId": id(&first_spool(app, &id(&resin)).await),
+        "consumableId": id(&alcohol),
+        "consumableSpoolId": id(&first_spool(app, &id(&alcohol)).await),
     })
 }
 

@@ -29,6 +29,7 @@ mod printfleet;
 mod prints;
 mod projection;
 mod quotes;
+mod resin;
 mod roles;
 mod rules;
 mod safe_delete;

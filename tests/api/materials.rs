@@ -11,7 +11,7 @@ use crate::support::{
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use storage::legacy;
-use storage::records::{Filament, MaterialKind, StockUnit};
+use storage::records::{Filament, MaterialKind, Printer, PrinterTechnology, StockUnit};
 use storage::tables;
 
 pub async fn resin(app: &TestApp, maker: &str) -> Value {
@@ -467,6 +467,7 @@ fn as_schema_14(path: &std::path::Path) {
         for (key, bytes) in old {
             table.insert(key, bytes.as_slice()).unwrap();
         }
+        as_schema_15_printers(&txn);
         txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", 14)
@@ -475,11 +476,62 @@ fn as_schema_14(path: &std::path::Path) {
     txn.commit().unwrap();
 }
 
+/// Rewrites the printers of the store `txn` writes as schemas before 16 stored them (no
+/// technology; every one of them FDM).
+pub fn as_schema_15_printers(txn: &redb::WriteTransaction) {
+    let mut table = txn.open_table(tables::PRINTERS).unwrap();
+    let mut old = Vec::new();
+    for entry in table.iter().unwrap() {
+        let (key, value) = entry.unwrap();
+        let p: Printer = storage::decode("printers", value.value()).unwrap();
+        assert_eq!(p.technology, PrinterTechnology::Fdm);
+        let v15 = legacy::PrinterV15 {
+            id: p.id,
+            name: p.name,
+            manufacturer_id: p.manufacturer_id,
+            model: p.model,
+            purchase_price: p.purchase_price,
+            expected_lifetime_hours: p.expected_lifetime_hours,
+            average_power_watts: p.average_power_watts,
+            note: p.note,
+            archived: p.archived,
+            created_at: p.created_at,
+            updated_at: p.updated_at,
+        };
+        old.push((key.value(), storage::encode("printers", &v15).unwrap()));
+    }
+    for (key, bytes) in old {
+        table.insert(key, bytes.as_slice()).unwrap();
+    }
+}
+
 /// A shop's store of schema 14 (before material kinds) upgrades with every figure unchanged:
 /// the projection (prints and their list), the ledger (spools and every movement) and the
 /// dashboard read the same before and after, and every material is a filament in grams.
 #[actix_web::test]
+async fn a_store_of_schema_14_keeps_every_figure() {
+    keeps_every_figure(as_schema_14).await;
+}
+
+/// A store of schema 15 (before printer technologies) alike: every printer is an FDM printer.
+#[actix_web::test]
 async fn a_store_of_the_previous_schema_keeps_every_figure() {
+    keeps_every_figure(as_schema_15).await;
+    fn as_schema_15(path: &std::path::Path) {
+        let db = redb::Database::open(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        as_schema_15_printers(&txn);
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert("schema_version", 15)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+}
+
+/// A shop's store, taken back to an earlier schema by `downgrade` while the service is
+/// stopped, reads the same figures once the service upgrades it.
+async fn keeps_every_figure(downgrade: fn(&std::path::Path)) {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
     let app = TestApp::attach(&service.base);
@@ -507,7 +559,7 @@ async fn a_store_of_the_previous_schema_keeps_every_figure() {
     let before = figures(&app).await;
     assert!(service.terminate().success());
 
-    as_schema_14(&dir.path().join("printcost.redb"));
+    downgrade(&dir.path().join("printcost.redb"));
     let again = Service::start(dir.path());
     let app = TestApp::attach(&again.base);
     app.login().await;
@@ -518,6 +570,10 @@ async fn a_store_of_the_previous_schema_keeps_every_figure() {
             (&material["kind"], &material["unit"]),
             (&json!("FILAMENT"), &json!("GRAM"))
         );
+    }
+    let printers: Value = app.get("/api/printers").await.json().await.unwrap();
+    for printer in printers["items"].as_array().unwrap() {
+        assert_eq!(printer["technology"], "FDM");
     }
 }
 

@@ -21,10 +21,16 @@ those, so the checks judge the rest:
   form edits one-part prints only (422 errors.required on `parts` for a multipart print).
 - A CORRECTION adds its grams: whether a spool holds enough to take some away depends on its
   balance (422 errors.belowZero).
+- A part is fitted to the seeded printer of its shape: one with a `vat` to the seeded MSLA
+  printer and its vat, its material lines to the seeded resin and its bottle; any other to the
+  seeded FDM printer, its material lines to the seeded consumable (millilitres) and its bottle.
+  Which technology a printer has and which kind a material is are stored data (422
+  errors.notForPrinter, errors.wrongComponentType, errors.wrongFilament).
 - A filament line without a spool draws from the seeded spool: which spool an omitted `spoolId`
   resolves to depends on the filament's spools (422 errors.spoolRequired once the fuzzer has
   added spools of its own).
-- An outcome or correction lists the print's own usages and parts: which ones a print has is
+- An outcome or correction lists the print's own usages and parts, a filament's in
+  `filaments`, any other's in `materials`: which ones a print has, and of which kind, is
   stored data (422 errors.notFound, errors.missingUsage, errors.missingPart). The print is read
   through the API with the fuzzer's own session; the generated grams and seconds are kept. A
   FAILED one gets a reason when it has none: the stateful phase fills `status` from an earlier
@@ -78,7 +84,8 @@ those, so the checks judge the rest:
   is counted in is stored data (422 errors.wrongUnit). A new spool is of the seeded filament
   (grams); a movement's spool is read through the API.
 - A material's edit keeps its kind, and its unit once it has spools (422 errors.immutable,
-  stored data): an edit that would change either goes to an unknown id instead (404).
+  stored data): an edit that would change either goes to an unknown id instead (404). So does
+  a printer's edit that would change its technology.
 - Query ids (`printId`, `partId`, `printerId`) name the seeded records, and `view=logs` gets the
   seeded printer when it has none: the log needs a printer, a dependency between parameters
   that OpenAPI cannot state.
@@ -105,6 +112,8 @@ def seeded(name, value):
         return [with_spool(line) for line in value]
     if name == "work" and isinstance(value, list):
         return [fitted_work(line) for line in value]
+    if name == "parts" and isinstance(value, list):
+        return [fitted_part(pin(part)) for part in value]
     if isinstance(value, list) and name.endswith("Ids") and name[:-1] in SEEDED:
         return [seeded(name[:-1], item) for item in value]
     return pin(value)
@@ -148,6 +157,22 @@ def with_spool(line):
     if isinstance(line, dict) and "filamentId" in line and not line.get("spoolId"):
         line["spoolId"] = SEEDED.get("spoolId")
     return line
+
+
+def fitted_part(part):
+    """`part` naming the seeded printer, vat and materials of its shape (FDM or MSLA)."""
+    if not isinstance(part, dict):
+        return part
+    resin = isinstance(part.get("vat"), dict)
+    if resin:
+        part["printerId"] = SEEDED.get("mslaPrinterId")
+        part["vat"]["componentId"] = SEEDED.get("vatId")
+    material, spool = ("resinId", "resinSpoolId") if resin else ("consumableId", "consumableSpoolId")
+    for line in part.get("materials") if isinstance(part.get("materials"), list) else []:
+        if isinstance(line, dict):
+            line["materialId"] = SEEDED.get(material)
+            line["spoolId"] = SEEDED.get(spool)
+    return part
 
 
 def pin(value):
@@ -197,9 +222,18 @@ def fitted_outcome(case, body):
         body["correctionNote"] = "Weighed the leftovers"
     lines = body.get("filaments") if isinstance(body.get("filaments"), list) else []
     grams = [line.get("usedGrams") for line in lines if isinstance(line, dict)] or ["1"]
+    lines = body.get("materials") if isinstance(body.get("materials"), list) else []
+    quantities = [line.get("quantity") for line in lines if isinstance(line, dict)] or grams
     usages = [u for part in print_.get("parts", []) for u in part.get("usages", [])]
     body["filaments"] = [
-        {"usageId": u["id"], "usedGrams": grams[i % len(grams)]} for i, u in enumerate(usages)
+        {"usageId": u["id"], "usedGrams": grams[i % len(grams)]}
+        for i, u in enumerate(usages)
+        if u.get("materialKind") == "FILAMENT"
+    ]
+    body["materials"] = [
+        {"usageId": u["id"], "quantity": quantities[i % len(quantities)]}
+        for i, u in enumerate(usages)
+        if u.get("materialKind") != "FILAMENT"
     ]
     parts = print_.get("parts", [])
     given = body.get("parts") if isinstance(body.get("parts"), list) else []
@@ -441,6 +475,11 @@ def before_call(context, case, **kwargs):
                 case.body = in_unit(body, QUANTITY_FIELDS, spool["spool"]["unit"])
         if path == "/api/materials/{id}" and case.method.upper() == "PATCH":
             if not kept_material(case, body):
+                case.path_parameters["id"] = UNKNOWN_ID
+        if path == "/api/printers/{id}" and case.method.upper() == "PATCH":
+            printer = read(f"/api/printers/{case.path_parameters.get('id')}")
+            technology = body.get("technology")
+            if printer is not None and technology is not None and technology != printer["technology"]:
                 case.path_parameters["id"] = UNKNOWN_ID
         for field in QUANTITY_FIELDS.values():
             if body.get("kind") == "CORRECTION" and isinstance(body.get(field), str):

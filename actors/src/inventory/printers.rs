@@ -1,13 +1,13 @@
 //! Printers.
 
 use super::{InventoryRecord, Kind, ListQuery, Page, archivable, manufacturers, save};
-use crate::Result;
 use crate::inventory;
 use crate::money;
 use crate::txn::Txn;
 use crate::values::{Amount, Name, Note, PositiveAmount, Watts, note_text};
+use crate::{Error, Result};
 use rust_decimal::Decimal;
-use storage::records::{Manufacturer, Printer};
+use storage::records::{Manufacturer, Printer, PrinterTechnology};
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
@@ -42,6 +42,9 @@ pub struct PrinterInput {
     pub average_power_watts: Watts,
     /// Free text.
     pub note: Option<Note>,
+    /// FDM or MSLA, FDM when left out; fixed once the printer exists (its prints' parts are
+    /// made for it): left out on a replace, the printer's own.
+    pub technology: Option<PrinterTechnology>,
 }
 
 /// A printer with what responses show beside it.
@@ -122,12 +125,18 @@ impl Kind for Printers {
             archived: false,
             created_at: now,
             updated_at: now,
+            technology: input.technology.unwrap_or(PrinterTechnology::Fdm),
         };
         write(txn, printer, input, now)
     }
 
+    /// Errors as [`Kind::create`]'s, and `errors.immutable` at `technology` for another
+    /// technology than the printer's.
     fn replace(txn: &Txn, id: Id, input: &Self::Input, now: Timestamp) -> Result<PrinterView> {
         let old: Printer = inventory::get(txn, id)?;
+        if input.technology.is_some_and(|t| t != old.technology) {
+            return Err(Error::field("technology", "errors.immutable"));
+        }
         write(txn, old, input, now)
     }
 

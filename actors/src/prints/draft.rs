@@ -135,7 +135,7 @@ pub fn copy(
     now: Timestamp,
 ) -> Result<Print> {
     let source = get(txn, source_id)?;
-    let input = PrintInput::from_print(&source, series_id.unwrap_or(source.series_id), false);
+    let input = PrintInput::from_print(txn, &source, series_id.unwrap_or(source.series_id), false)?;
     let mut print = priced_as(txn, &input, None, SpoolRule::Copy, now)?;
     if kind == CopyKind::Repeat {
         print.sales_value = None;

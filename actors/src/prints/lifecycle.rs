@@ -103,7 +103,7 @@ pub fn set_status(
         tasks::check_blocking(txn, &old, overridden, now)?;
     }
     let mut print = if old.status == PrintStatus::Draft {
-        let input = PrintInput::from_print(&old, old.series_id, true);
+        let input = PrintInput::from_print(txn, &old, old.series_id, true)?;
         let mut frozen = priced(txn, &input, Some(&old), now)?;
         frozen.finalized_at = Some(now);
         frozen

@@ -19,8 +19,8 @@ use redb::ReadableTable;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
 use storage::records::{
-    Authority, CostCategory, EnergySource, MovementKind, Outcome, OutcomeRevision, OutcomeStatus,
-    Print, PrintStatus, UsageGrams, WorkMinutes,
+    Authority, CostCategory, EnergySource, Filament, MaterialKind, MovementKind, Outcome,
+    OutcomeRevision, OutcomeStatus, Print, PrintStatus, StockUnit, UsageGrams, WorkMinutes,
 };
 use storage::repo;
 use storage::{Id, Timestamp, tables};
@@ -38,8 +38,10 @@ pub struct OutcomeInput {
     /// Actual printing time of the whole print; may be left out when `parts` gives every
     /// part's, and is then their sum.
     pub duration_seconds: Option<Seconds>,
-    /// Actual grams per planned usage: every usage exactly once.
+    /// Actual grams per planned filament usage; with `materials`, every usage exactly once.
     pub filaments: Vec<(Id, Grams)>,
+    /// Actual quantity per planned usage of any material, in the material's unit (schema 16).
+    pub materials: Vec<(Id, Grams)>,
     /// Free text.
     pub note: Option<String>,
     /// Required when FAILED.
@@ -79,9 +81,12 @@ pub struct CorrectionInput {
     pub operation_key: Id,
 }
 
-/// Checks `input` against `print` and returns the per-part seconds and per-usage grams.
-/// Every fault is reported before anything is written.
-fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
+/// Checks `input` against `print` and returns the per-part seconds and per-usage quantities.
+/// Every fault is reported before anything is written. A usage is given once, in `filaments`
+/// (a filament's, in grams) or `materials` (any, in its unit): another kind's usage among
+/// `filaments` is `errors.wrongUnit`, a part of a piece `errors.wholeNumber`, a usage left out
+/// `errors.missingUsage` (at `filaments` for a filament's, else at `materials`).
+fn check(tx: &impl repo::Tx, print: &Print, input: &OutcomeInput) -> Result<Actuals> {
     let mut faults = Vec::new();
     if input.status == OutcomeStatus::Failed
         && input
@@ -91,27 +96,53 @@ fn check(print: &Print, input: &OutcomeInput) -> Result<Actuals> {
     {
         faults.push(FieldError::new("failureReason", "errors.required"));
     }
-    let planned: HashSet<Id> = print
-        .parts
-        .iter()
-        .flat_map(|p| p.usages.iter().map(|u| u.id))
-        .collect();
+    let mut units = HashMap::new();
+    for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
+        let material = repo::get::<Filament>(tx, usage.filament_id)?;
+        let kind = material.as_ref().map_or(MaterialKind::Filament, |m| m.kind);
+        let unit = material.map_or(StockUnit::Gram, |m| m.unit);
+        units.insert(usage.id, (kind, unit));
+    }
+    let given = (input.filaments.iter().enumerate())
+        .map(|(i, g)| (format!("filaments[{i}]"), "usedGrams", g))
+        .chain(
+            (input.materials.iter().enumerate())
+                .map(|(i, g)| (format!("materials[{i}]"), "quantity", g)),
+        );
     let mut grams = HashMap::new();
-    for (i, (usage, g)) in input.filaments.iter().enumerate() {
-        if !planned.contains(usage) {
-            faults.push(FieldError::new(
-                format!("filaments[{i}].usageId"),
+    for (path, field, (usage, g)) in given {
+        match units.get(usage) {
+            None => faults.push(FieldError::new(
+                format!("{path}.usageId"),
                 "errors.notFound",
-            ));
-        } else if grams.insert(*usage, *g.get()).is_some() {
-            faults.push(FieldError::new(
-                format!("filaments[{i}].usageId"),
+            )),
+            Some(_) if grams.contains_key(usage) => faults.push(FieldError::new(
+                format!("{path}.usageId"),
                 "errors.duplicate",
-            ));
+            )),
+            Some((kind, _)) if field == "usedGrams" && *kind != MaterialKind::Filament => faults
+                .push(FieldError::new(
+                    format!("{path}.{field}"),
+                    "errors.wrongUnit",
+                )),
+            Some((_, StockUnit::Piece)) if !g.get().fract().is_zero() => faults.push(
+                FieldError::new(format!("{path}.{field}"), "errors.wholeNumber"),
+            ),
+            Some(_) => {
+                grams.insert(*usage, *g.get());
+            }
         }
     }
-    if planned.iter().any(|u| !grams.contains_key(u)) {
+    let missing = |filament: bool| {
+        units.iter().any(|(u, (kind, _))| {
+            !grams.contains_key(u) && (*kind == MaterialKind::Filament) == filament
+        })
+    };
+    if missing(true) {
         faults.push(FieldError::new("filaments", "errors.missingUsage"));
+    }
+    if missing(false) {
+        faults.push(FieldError::new("materials", "errors.missingUsage"));
     }
     let mut part_seconds = HashMap::new();
     match (&input.parts, print.parts.as_slice()) {
@@ -209,10 +240,13 @@ fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflo
         return "durationSeconds".into();
     };
     let planned = print.parts.get(part);
-    if category == CostCategory::Filament {
+    if costing::is_material(category) {
         let usage = planned.and_then(|p| p.usages.get(nth)).map(|u| u.id);
         if let Some(i) = input.filaments.iter().position(|(u, _)| Some(*u) == usage) {
             return format!("filaments[{i}].usedGrams");
+        }
+        if let Some(i) = input.materials.iter().position(|(u, _)| Some(*u) == usage) {
+            return format!("materials[{i}].quantity");
         }
     }
     if category == CostCategory::Electricity {
@@ -431,7 +465,7 @@ pub fn record_reported(
 ) -> Result<Print> {
     let old = get(txn, id)?;
     if let Some(first) = old.outcome.as_ref().and_then(|o| o.revisions.first()) {
-        let replay = check(&old, input).is_ok_and(|actuals| same(first, input, &actuals));
+        let replay = check(txn, &old, input).is_ok_and(|actuals| same(first, input, &actuals));
         return match replay {
             true => answered(txn, &old, 1),
             false => {
@@ -441,7 +475,7 @@ pub fn record_reported(
         };
     }
     require_open(&old)?;
-    let actuals = check(&old, input)?;
+    let actuals = check(txn, &old, input)?;
     let mut print = old.clone();
     let first = revision(txn, &old, input, &actuals, 1, now)?;
     book_consumption(
@@ -483,7 +517,8 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
                 .find(|r| {
                     r.operation_key == Some(input.operation_key)
                         && r.correction_note.as_deref() == Some(input.correction_note.trim())
-                        && check(&old, &input.outcome).is_ok_and(|a| same(r, &input.outcome, &a))
+                        && check(txn, &old, &input.outcome)
+                            .is_ok_and(|a| same(r, &input.outcome, &a))
                 })
                 .map(|r| r.revision)
         });
@@ -506,7 +541,7 @@ pub fn correct(txn: &Txn, id: Id, input: &CorrectionInput, now: Timestamp) -> Re
     if input.outcome.status != OutcomeStatus::Failed && logs::imported_failure(txn, &old)? {
         return Err(Error::IntegrationConflict);
     }
-    let actuals = check(&old, &input.outcome)?;
+    let actuals = check(txn, &old, &input.outcome)?;
     let mut next = revision(
         txn,
         &old,

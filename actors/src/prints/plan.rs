@@ -4,7 +4,7 @@
 
 use super::success;
 use crate::costing::{
-    self, FilamentUse, MachinePlan, Overflow, PartPlan, Rate, WorkKind, WorkPlan,
+    self, MachinePlan, MaterialUse, Overflow, PartPlan, Rate, WorkKind, WorkPlan,
 };
 use crate::inventory::filaments;
 use crate::ledger;
@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
     Charge, Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse,
-    LabourRate, MaterialKind, Part, Per, PostProcessingStep, PriceSnapshot, Print, Printer, Series,
-    Spool, Usage, WorkLine, WorkSource,
+    LabourRate, MaterialKind, Part, Per, PostProcessingStep, PriceSnapshot, Print, Printer,
+    PrinterTechnology, Series, Spool, StockUnit, Usage, WorkLine, WorkSource,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -64,6 +64,18 @@ pub struct FilamentInput {
     pub spool_id: Option<Id>,
 }
 
+/// One material line of a part input (schema 16): a filament, a resin or a consumable, in the
+/// material's unit.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MaterialLine {
+    /// The material.
+    pub material_id: Id,
+    /// Quantity for the whole run: grams, millilitres or (whole) pieces.
+    pub quantity: Grams,
+    /// The spool, bottle or pack, when spool management is on.
+    pub spool_id: Option<Id>,
+}
+
 /// One part of a print input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartInput {
@@ -73,12 +85,19 @@ pub struct PartInput {
     pub printer_id: Id,
     /// A component of type BUILD_PLATE.
     pub build_plate_id: Id,
-    /// One or more hotends.
+    /// One or more hotends (an FDM printer's parts only).
     pub hotends: Vec<HotendInput>,
+    /// The vat, a component of type VAT, and the part's printing time (an MSLA printer's parts
+    /// only, and required there).
+    pub vat: Option<HotendInput>,
     /// Components of type OTHER.
     pub other_component_ids: Vec<Id>,
-    /// One or more filament lines.
+    /// Filament lines (an FDM printer's parts only).
     pub filaments: Vec<FilamentInput>,
+    /// Material lines: the printer's printing material (filament on FDM, resin on MSLA) and
+    /// consumables. A part has at least one line of its printing material, here or in
+    /// `filaments`.
+    pub materials: Vec<MaterialLine>,
 }
 
 /// The draft data of a print.
@@ -107,9 +126,40 @@ pub struct PrintInput {
 
 impl PrintInput {
     /// The draft data of an existing print: with its part ids (`keep_ids`, to reprice it in
-    /// place) or without (a copy).
-    pub fn from_print(print: &Print, series_id: Option<Id>, keep_ids: bool) -> PrintInput {
-        PrintInput {
+    /// place) or without (a copy). A part's usages become filament lines while they are
+    /// filament, the rest material lines; a part on a resin printer gives its vat.
+    pub fn from_print(
+        tx: &impl Tx,
+        print: &Print,
+        series_id: Option<Id>,
+        keep_ids: bool,
+    ) -> Result<PrintInput> {
+        let mut resin = HashSet::new();
+        let mut filaments = HashSet::new();
+        for part in &print.parts {
+            if repo::get::<Printer>(tx, part.printer_id)?
+                .is_some_and(|p| p.technology == PrinterTechnology::Msla)
+            {
+                resin.insert(part.id);
+            }
+            for usage in &part.usages {
+                if repo::get::<Filament>(tx, usage.filament_id)?
+                    .is_some_and(|m| m.kind == MaterialKind::Filament)
+                {
+                    filaments.insert(usage.filament_id);
+                }
+            }
+        }
+        let heads = |p: &Part| -> Vec<HotendInput> {
+            p.hotends
+                .iter()
+                .map(|h| HotendInput {
+                    component_id: h.component_id,
+                    duration_seconds: Seconds::trusted(h.duration_seconds),
+                })
+                .collect()
+        };
+        Ok(PrintInput {
             name: Name::trusted(print.name.clone()),
             customer_id: print.customer_id,
             series_id,
@@ -119,28 +169,43 @@ impl PrintInput {
             parts: print
                 .parts
                 .iter()
-                .map(|p| PartInput {
-                    id: keep_ids.then_some(p.id),
-                    printer_id: p.printer_id,
-                    build_plate_id: p.build_plate_id,
-                    hotends: p
-                        .hotends
-                        .iter()
-                        .map(|h| HotendInput {
-                            component_id: h.component_id,
-                            duration_seconds: Seconds::trusted(h.duration_seconds),
-                        })
-                        .collect(),
-                    other_component_ids: p.other_component_ids.clone(),
-                    filaments: p
+                .map(|p| {
+                    let (hotends, vat) = match resin.contains(&p.id) {
+                        true => (Vec::new(), heads(p).into_iter().next()),
+                        false => (heads(p), None),
+                    };
+                    // Filament lines as long as the usages are filament: the copy's faults
+                    // name the lines a client sent, and its usages keep their order.
+                    let leading = p
                         .usages
                         .iter()
-                        .map(|u| FilamentInput {
-                            filament_id: u.filament_id,
-                            used_grams: Grams::trusted(u.used_grams),
-                            spool_id: u.spool_id,
-                        })
-                        .collect(),
+                        .take_while(|u| filaments.contains(&u.filament_id))
+                        .count();
+                    let (first, rest) = p.usages.split_at(leading);
+                    PartInput {
+                        id: keep_ids.then_some(p.id),
+                        printer_id: p.printer_id,
+                        build_plate_id: p.build_plate_id,
+                        hotends,
+                        vat,
+                        other_component_ids: p.other_component_ids.clone(),
+                        filaments: first
+                            .iter()
+                            .map(|u| FilamentInput {
+                                filament_id: u.filament_id,
+                                used_grams: Grams::trusted(u.used_grams),
+                                spool_id: u.spool_id,
+                            })
+                            .collect(),
+                        materials: rest
+                            .iter()
+                            .map(|u| MaterialLine {
+                                material_id: u.filament_id,
+                                quantity: Grams::trusted(u.used_grams),
+                                spool_id: u.spool_id,
+                            })
+                            .collect(),
+                    }
                 })
                 .collect(),
             work: print
@@ -158,7 +223,7 @@ impl PrintInput {
                 })
                 .collect(),
             flat: false,
-        }
+        })
     }
 }
 
@@ -166,6 +231,9 @@ impl PrintInput {
 pub(super) struct Planned {
     pub parts: Vec<Part>,
     pub plans: Vec<PartPlan>,
+    /// Each part's material uses' input fields (`filaments[j].usedGrams`,
+    /// `materials[k].quantity`), in the order of the plan's uses.
+    pub material_fields: Vec<Vec<String>>,
     pub work: Vec<WorkLine>,
     pub work_plans: Vec<WorkPlan>,
     pub customer_id: Option<Id>,
@@ -301,6 +369,7 @@ pub(super) fn resolve(
     let mut seen = HashSet::new();
     let mut parts = Vec::with_capacity(input.parts.len());
     let mut plans = Vec::with_capacity(input.parts.len());
+    let mut material_fields = Vec::with_capacity(input.parts.len());
     for (i, part) in input.parts.iter().enumerate().take(MAX_PARTS) {
         let at = |field: &str| format!("parts[{i}].{field}");
         let id = match part.id {
@@ -322,23 +391,8 @@ pub(super) fn resolve(
             ComponentType::BuildPlate,
             at("buildPlateId"),
         )?;
-        if part.hotends.is_empty() {
-            faults.add(at("hotends"), "errors.required");
-        }
-        let mut hotends = Vec::new();
-        for (j, h) in part.hotends.iter().enumerate() {
-            if let Some(c) = faults.component(
-                tx,
-                h.component_id,
-                ComponentType::Hotend,
-                at(&format!("hotends[{j}].componentId")),
-            )? {
-                hotends.push((
-                    rate_of(c.id, &c.name, c.purchase_price, c.expected_lifetime_hours),
-                    h.duration_seconds.get(),
-                ));
-            }
-        }
+        let technology = printer.as_ref().map(|p| p.technology);
+        let heads = heads(tx, part, technology, &mut faults, &at)?;
         let mut others = Vec::new();
         let mut listed = HashSet::new();
         for (j, other) in part.other_component_ids.iter().enumerate() {
@@ -358,65 +412,8 @@ pub(super) fn resolve(
                 ));
             }
         }
-        if part.filaments.is_empty() {
-            faults.add(at("filaments"), "errors.required");
-        }
-        let mut usages = Vec::new();
-        let mut uses = Vec::new();
-        for (j, f) in part.filaments.iter().enumerate() {
-            let path = |field: &str| at(&format!("filaments[{j}].{field}"));
-            let Some(filament) = faults.find::<Filament>(tx, f.filament_id, path("filamentId"))?
-            else {
-                continue;
-            };
-            // A part's filaments are filament: resins and consumables have their own lines.
-            if filament.kind != MaterialKind::Filament {
-                faults.add(path("filamentId"), "errors.notFilament");
-                continue;
-            }
-            let spool = match spools {
-                Some(rule) => {
-                    match faults.spool(tx, &filament, f.spool_id, rule, path("spoolId"))? {
-                        Some(spool) => Some(spool),
-                        None if rule == SpoolRule::Copy => None,
-                        None => continue,
-                    }
-                }
-                None => None,
-            };
-            let name = filaments::display_name(tx, &filament)?;
-            let rate = match &spool {
-                Some(s) => rate_of(
-                    filament.id,
-                    &format!("{name} ({})", s.code),
-                    s.purchase_price,
-                    s.initial_net_weight_grams,
-                ),
-                None => rate_of(
-                    filament.id,
-                    &name,
-                    filament.purchase_price,
-                    filament.net_weight_grams,
-                ),
-            };
-            let usage = Usage {
-                // A kept part keeps its usage ids by position: outcomes refer to them.
-                id: part
-                    .id
-                    .and_then(|p| known.get(&p)?.usages.get(j))
-                    .map_or_else(Id::new, |u| u.id),
-                filament_id: filament.id,
-                spool_id: spool.as_ref().map(|s| s.id),
-                spool_code: spool.map(|s| s.code),
-                used_grams: *f.used_grams.get(),
-            };
-            uses.push(FilamentUse {
-                usage_id: usage.id,
-                rate,
-                grams: usage.used_grams,
-            });
-            usages.push(usage);
-        }
+        let kept = part.id.and_then(|p| known.get(&p).copied());
+        let uses = materials(tx, part, (technology, kept, spools), &mut faults, &at)?;
         if let (Some(printer), Some(plate)) = (printer, plate) {
             plans.push(PartPlan {
                 part_id: id,
@@ -433,25 +430,20 @@ pub(super) fn resolve(
                     plate.purchase_price,
                     plate.expected_lifetime_hours,
                 ),
-                hotends,
+                hotends: heads.rates,
+                head: heads.head,
                 others,
-                filaments: uses,
+                materials: uses.plans,
             });
+            material_fields.push(uses.fields);
         }
         parts.push(Part {
             id,
             printer_id: part.printer_id,
             build_plate_id: part.build_plate_id,
-            hotends: part
-                .hotends
-                .iter()
-                .map(|h| HotendUse {
-                    component_id: h.component_id,
-                    duration_seconds: h.duration_seconds.get(),
-                })
-                .collect(),
+            hotends: heads.uses,
             other_component_ids: part.other_component_ids.clone(),
-            usages,
+            usages: uses.usages,
         });
     }
     let (work, work_plans) = work(tx, input, existing, &mut faults)?;
@@ -461,9 +453,238 @@ pub(super) fn resolve(
     Ok(Planned {
         parts,
         plans,
+        material_fields,
         work,
         work_plans,
         customer_id,
+    })
+}
+
+/// A part's heads as [`heads`] resolved them.
+struct Heads {
+    /// [`CostCategory::Hotend`] or [`CostCategory::Vat`].
+    head: CostCategory,
+    /// As stored, every one given.
+    uses: Vec<HotendUse>,
+    /// Those found, with their rates and printing times.
+    rates: Vec<(Rate, u32)>,
+}
+
+/// A part's heads: an FDM part's hotends (one or more, at `hotends`), a resin part's vat (at
+/// `vat`), with what they are, as stored and, for those found, their rates and printing times.
+/// Faults: `errors.required` for none; `errors.notForPrinter` at the other technology's field;
+/// a component not found or of another type at its `componentId`. Without a known printer,
+/// whatever was sent is looked up.
+fn heads(
+    tx: &impl Tx,
+    part: &PartInput,
+    technology: Option<PrinterTechnology>,
+    faults: &mut Faults,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Heads> {
+    let resin = technology == Some(PrinterTechnology::Msla);
+    match technology {
+        Some(PrinterTechnology::Fdm) if part.vat.is_some() => {
+            faults.add(at("vat"), "errors.notForPrinter");
+        }
+        Some(PrinterTechnology::Fdm) if part.hotends.is_empty() => {
+            faults.add(at("hotends"), "errors.required");
+        }
+        Some(PrinterTechnology::Msla) if !part.hotends.is_empty() => {
+            faults.add(at("hotends"), "errors.notForPrinter");
+        }
+        Some(PrinterTechnology::Msla) if part.vat.is_none() => {
+            faults.add(at("vat"), "errors.required");
+        }
+        _ => {}
+    }
+    let given: Vec<(String, ComponentType, &HotendInput)> = match (resin, &part.vat) {
+        (true, Some(vat)) => vec![(at("vat.componentId"), ComponentType::Vat, vat)],
+        (true, None) => Vec::new(),
+        (false, _) => part
+            .hotends
+            .iter()
+            .enumerate()
+            .map(|(j, h)| {
+                (
+                    at(&format!("hotends[{j}].componentId")),
+                    ComponentType::Hotend,
+                    h,
+                )
+            })
+            .collect(),
+    };
+    let mut rates = Vec::with_capacity(given.len());
+    let mut uses = Vec::with_capacity(given.len());
+    for (path, kind, h) in given {
+        if let Some(c) = faults.component(tx, h.component_id, kind, path)? {
+            rates.push((
+                rate_of(c.id, &c.name, c.purchase_price, c.expected_lifetime_hours),
+                h.duration_seconds.get(),
+            ));
+        }
+        uses.push(HotendUse {
+            component_id: h.component_id,
+            duration_seconds: h.duration_seconds.get(),
+        });
+    }
+    let head = match resin {
+        true => CostCategory::Vat,
+        false => CostCategory::Hotend,
+    };
+    Ok(Heads { head, uses, rates })
+}
+
+/// One line of a part's materials, from either of its lists.
+struct Line<'a> {
+    /// The line's path without its field (`filaments[0]`, `materials[2]`).
+    path: String,
+    /// The quantity's field: `usedGrams` or `quantity`.
+    quantity_field: &'static str,
+    /// The material's field: `filamentId` or `materialId`.
+    material_field: &'static str,
+    material_id: Id,
+    quantity: &'a Grams,
+    spool_id: Option<Id>,
+}
+
+/// A part's material uses as [`materials`] resolved them.
+struct Uses {
+    /// As stored.
+    usages: Vec<Usage>,
+    /// Their pricing plans.
+    plans: Vec<MaterialUse>,
+    /// Their quantities' input fields, in the same order.
+    fields: Vec<String>,
+}
+
+/// The cost category of a material's lines.
+fn category_of(kind: MaterialKind) -> CostCategory {
+    match kind {
+        MaterialKind::Filament => CostCategory::Filament,
+        MaterialKind::Resin => CostCategory::Resin,
+        MaterialKind::Consumable => CostCategory::Consumable,
+    }
+}
+
+/// The kind of material a printer prints with.
+fn printing_material(technology: PrinterTechnology) -> MaterialKind {
+    match technology {
+        PrinterTechnology::Fdm => MaterialKind::Filament,
+        PrinterTechnology::Msla => MaterialKind::Resin,
+    }
+}
+
+/// A part's material uses: its `filaments` lines, then its `materials` lines (a kept part
+/// keeps its usage ids by that position: outcomes refer to them), their pricing plans and
+/// their quantities' fields. Faults at the line: the material not found; `errors.notFilament`
+/// for a resin or consumable among `filaments`; `errors.notForPrinter` for another
+/// technology's printing material; `errors.wholeNumber` for a part of a piece; the spool's
+/// ([`Faults::spool`]). A part with no line of its printer's printing material:
+/// `errors.required` at `filaments` (FDM) or `materials` (MSLA).
+fn materials(
+    tx: &impl Tx,
+    part: &PartInput,
+    (technology, kept, spools): (Option<PrinterTechnology>, Option<&Part>, Option<SpoolRule>),
+    faults: &mut Faults,
+    at: &dyn Fn(&str) -> String,
+) -> Result<Uses> {
+    let filaments = part.filaments.iter().enumerate().map(|(j, f)| Line {
+        path: at(&format!("filaments[{j}]")),
+        quantity_field: "usedGrams",
+        material_field: "filamentId",
+        material_id: f.filament_id,
+        quantity: &f.used_grams,
+        spool_id: f.spool_id,
+    });
+    let others = part.materials.iter().enumerate().map(|(k, m)| Line {
+        path: at(&format!("materials[{k}]")),
+        quantity_field: "quantity",
+        material_field: "materialId",
+        material_id: m.material_id,
+        quantity: &m.quantity,
+        spool_id: m.spool_id,
+    });
+    let mut printing = false;
+    let (mut usages, mut uses, mut fields) = (Vec::new(), Vec::new(), Vec::new());
+    for (n, line) in filaments.chain(others).enumerate() {
+        let path = |field: &str| format!("{}.{field}", line.path);
+        let Some(material) =
+            faults.find::<Filament>(tx, line.material_id, path(line.material_field))?
+        else {
+            continue;
+        };
+        let printed_with = technology.map(printing_material);
+        printing |= printed_with == Some(material.kind);
+        if line.material_field == "filamentId" && material.kind != MaterialKind::Filament {
+            // A part's filaments are filament: resins and consumables have their own lines.
+            faults.add(path(line.material_field), "errors.notFilament");
+            continue;
+        }
+        if material.kind != MaterialKind::Consumable
+            && printed_with.is_some_and(|k| k != material.kind)
+        {
+            faults.add(path(line.material_field), "errors.notForPrinter");
+            continue;
+        }
+        if material.unit == StockUnit::Piece && !line.quantity.get().fract().is_zero() {
+            faults.add(path(line.quantity_field), "errors.wholeNumber");
+            continue;
+        }
+        let spool = match spools {
+            Some(rule) => {
+                match faults.spool(tx, &material, line.spool_id, rule, path("spoolId"))? {
+                    Some(spool) => Some(spool),
+                    None if rule == SpoolRule::Copy => None,
+                    None => continue,
+                }
+            }
+            None => None,
+        };
+        let name = filaments::display_name(tx, &material)?;
+        let rate = match &spool {
+            Some(s) => rate_of(
+                material.id,
+                &format!("{name} ({})", s.code),
+                s.purchase_price,
+                s.initial_net_weight_grams,
+            ),
+            None => rate_of(
+                material.id,
+                &name,
+                material.purchase_price,
+                material.net_weight_grams,
+            ),
+        };
+        let usage = Usage {
+            id: kept
+                .and_then(|p| p.usages.get(n))
+                .map_or_else(Id::new, |u| u.id),
+            filament_id: material.id,
+            spool_id: spool.as_ref().map(|s| s.id),
+            spool_code: spool.map(|s| s.code),
+            used_grams: *line.quantity.get(),
+        };
+        uses.push(MaterialUse {
+            usage_id: usage.id,
+            category: category_of(material.kind),
+            rate,
+            quantity: usage.used_grams,
+        });
+        fields.push(path(line.quantity_field));
+        usages.push(usage);
+    }
+    match technology {
+        Some(PrinterTechnology::Fdm) if !printing => faults.add(at("filaments"), "errors.required"),
+        Some(PrinterTechnology::Msla) if !printing => {
+            faults.add(at("materials"), "errors.required")
+        }
+        _ => {}
+    }
+    Ok(Uses {
+        usages,
+        plans: uses,
+        fields,
     })
 }
 
@@ -659,7 +880,10 @@ pub(super) fn price(
     quantity: u32,
 ) -> Result<Costing> {
     let Planned {
-        plans, work_plans, ..
+        plans,
+        work_plans,
+        material_fields,
+        ..
     } = planned;
     costing::price(plans, work_plans, electricity_price, quantity).map_err(|overflow| {
         let path = match overflow {
@@ -671,9 +895,17 @@ pub(super) fn price(
                 let field = match category {
                     CostCategory::Printer | CostCategory::Electricity => "printerId".to_string(),
                     CostCategory::Hotend => format!("hotends[{nth}].componentId"),
+                    CostCategory::Vat => "vat.componentId".to_string(),
                     CostCategory::BuildPlate => "buildPlateId".to_string(),
                     CostCategory::Component => format!("otherComponentIds[{nth}]"),
-                    CostCategory::Filament => format!("filaments[{nth}].usedGrams"),
+                    CostCategory::Filament | CostCategory::Resin | CostCategory::Consumable => {
+                        // The material's input field, its part's path with it.
+                        let found = material_fields.get(part).and_then(|f| f.get(nth));
+                        return match found {
+                            Some(path) => Error::field(path.clone(), "errors.outOfRange"),
+                            None => Error::field(format!("parts[{part}]"), "errors.outOfRange"),
+                        };
+                    }
                     CostCategory::Labour
                     | CostCategory::Charge
                     | CostCategory::Machine

@@ -96,6 +96,7 @@ pub fn parse(sample: &Sample) -> Result<Sliced, Refusal> {
             &decimals("filament_diameter"),
             &decimals("filament_density"),
         ),
+        resin: None,
     };
     Ok(Sliced {
         slicer: words.next().unwrap_or("PrusaSlicer").to_string(),

@@ -137,6 +137,7 @@ fn prusa(generated: &str, head: &Comments, tail: &Comments) -> Result<Sliced, Re
             &decimals("filament_diameter"),
             &decimals("filament_density"),
         ),
+        resin: None,
     };
     Ok(Sliced {
         slicer,
@@ -184,6 +185,7 @@ fn bambu(head: &str, comments: &Comments) -> Result<Sliced, Refusal> {
             &comments.decimals("filament_diameter"),
             &comments.decimals("filament_density"),
         ),
+        resin: None,
     };
     Ok(Sliced {
         slicer,
@@ -223,6 +225,7 @@ fn cura(version: Option<&str>, comments: &Comments, tail: &str) -> Result<Sliced
             number: 1,
             seconds: time.and_then(duration),
             slots: slots(&[], &millimetres, &[], &[], &[], &[]),
+            resin: None,
         }],
     })
 }

@@ -9,8 +9,8 @@
 //!   (`;TIME:` and `;Filament used:` at the start);
 //! - 3MF packages ([`package`]): Bambu Studio's and OrcaSlicer's `.gcode.3mf`
 //!   (`Metadata/slice_info.config`, one part per plate) and Cura's UFP (its G-code inside);
-//! - PrusaSlicer's SLA archives ([`sla`]): `.sl1` and `.sl1s`, resin in millilitres (read, not
-//!   yet a draft: resin parts come next, issue 51).
+//! - PrusaSlicer's SLA archives ([`sla`]): `.sl1` and `.sl1s`, one plate of resin in
+//!   millilitres (a resin part of the draft, issue 51).
 //!
 //! A G-code file is read from its head and tail only ([`Sample`]: the slicers put their
 //! metadata there), so a file of any size costs two bounded buffers. A package is read from a
@@ -25,6 +25,9 @@ pub mod suggest;
 
 use crate::values::MAX_SECONDS;
 use rust_decimal::Decimal;
+use std::io::{Read, Seek};
+use zip::ZipArchive;
+use zip::result::ZipError;
 
 /// Bytes of a G-code file kept from its start and from its end.
 pub const SAMPLE_BYTES: usize = 1 << 20;
@@ -60,6 +63,17 @@ pub struct Plate {
     pub seconds: Option<u32>,
     /// The filament slots the plate uses (grams or length above zero), in slot order.
     pub slots: Vec<Slot>,
+    /// The resin an SLA job uses (it has no filament slots).
+    pub resin: Option<Resin>,
+}
+
+/// The resin of an SLA job's plate.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Resin {
+    /// Millilitres, exactly as the slicer wrote them.
+    pub millilitres: Decimal,
+    /// The slicer's resin profile (`Prusament Resin Tough Prusa Orange`), when one was chosen.
+    pub material: Option<String>,
 }
 
 /// One filament slot (an extruder, an AMS tray) of a plate.
@@ -190,6 +204,31 @@ const PACKAGE_MAGIC: &[u8] = b"PK\x03\x04";
 /// The bytes a file's start needs before [`is_package`] can tell (an upload's reader waits for
 /// them, however the client cut its chunks).
 pub const MAGIC_BYTES: usize = PACKAGE_MAGIC.len();
+
+/// The entry `name` of a zip `archive` (a package, an SLA archive), read whole, when it has
+/// it. Errors: [`Refusal::EntryTooLarge`] beyond [`MAX_ENTRY_BYTES`] (declared or inflated);
+/// [`Refusal::BrokenArchive`].
+pub(crate) fn entry<R: Read + Seek>(
+    archive: &mut ZipArchive<R>,
+    name: &str,
+) -> Result<Option<Vec<u8>>, Refusal> {
+    let file = match archive.by_name(name) {
+        Ok(file) => file,
+        Err(ZipError::FileNotFound) => return Ok(None),
+        Err(_) => return Err(Refusal::BrokenArchive),
+    };
+    if file.size() > MAX_ENTRY_BYTES {
+        return Err(Refusal::EntryTooLarge);
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_ENTRY_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|_| Refusal::BrokenArchive)?;
+    if bytes.len() as u64 > MAX_ENTRY_BYTES {
+        return Err(Refusal::EntryTooLarge);
+    }
+    Ok(Some(bytes))
+}
 
 /// True when `head` starts as a zip archive does (a 3MF or UFP package).
 pub fn is_package(head: &[u8]) -> bool {

@@ -1,6 +1,7 @@
 //! 3MF packages: Bambu Studio's and OrcaSlicer's `.gcode.3mf` (`Metadata/slice_info.config`:
 //! one `<plate>` per sliced plate with its `prediction` seconds and one `<filament>` per slot
-//! with `used_g`, `used_m`, `type` and `color`), and Cura's UFP (`3D/model.gcode` inside).
+//! with `used_g`, `used_m`, `type` and `color`), and Cura's UFP (`3D/model.gcode` inside);
+//! PrusaSlicer's SLA archives are zips too, read by [`sla`].
 //!
 //! Only named entries are read, each checked against [`MAX_ENTRY_BYTES`] before and while it is
 //! inflated; an entry's name is never a path on disk. The XML parser expands no entity beyond
@@ -8,9 +9,10 @@
 
 pub mod directory;
 
+use super::sla;
 use super::{
-    MAX_ENTRY_BYTES, MAX_PACKAGE_BYTES, MAX_PLATES, Plate, Refusal, Sample, Sliced, Slot, colour,
-    decimal, duration, gcode,
+    MAX_PACKAGE_BYTES, MAX_PLATES, Plate, Refusal, Sample, Sliced, Slot, colour, decimal, duration,
+    entry, gcode,
 };
 use quick_xml::Reader;
 use quick_xml::XmlVersion;
@@ -27,7 +29,8 @@ use zip::result::ZipError;
 /// claims more than [`directory::MAX_ENTRIES`] entries or [`directory::MAX_BYTES`] bytes; [`Refusal::BrokenArchive`] for a
 /// damaged zip; [`Refusal::EntryTooLarge`]; [`Refusal::BrokenMetadata`] for a `slice_info.config`
 /// that is not the documented XML; [`Refusal::NotSliced`] for a project 3MF without a sliced
-/// result; [`Refusal::NotPackage`] for another zip; a UFP's G-code refusals.
+/// result; [`Refusal::NotPackage`] for another zip; a UFP's G-code refusals; an SLA archive's
+/// ([`sla::from_archive`]).
 pub fn parse<R: Read + Seek>(reader: R, len: u64) -> Result<Sliced, Refusal> {
     if len > MAX_PACKAGE_BYTES {
         return Err(Refusal::TooLarge);
@@ -35,6 +38,9 @@ pub fn parse<R: Read + Seek>(reader: R, len: u64) -> Result<Sliced, Refusal> {
     let mut reader = reader;
     directory::within_bounds(&mut reader, len)?;
     let mut archive = ZipArchive::new(reader).map_err(|_| Refusal::BrokenArchive)?;
+    if sla::is_sla(&archive) {
+        return sla::from_archive(&mut archive).map(sla::SlaJob::sliced);
+    }
     if let Some(info) = entry(&mut archive, "Metadata/slice_info.config")? {
         return sliced_3mf(&info, &mut archive);
     }
@@ -51,31 +57,6 @@ pub fn parse<R: Read + Seek>(reader: R, len: u64) -> Result<Sliced, Refusal> {
     } else {
         Refusal::NotPackage
     })
-}
-
-/// The entry `name`, read whole, when the archive has it. Errors:
-/// [`Refusal::EntryTooLarge`] beyond [`MAX_ENTRY_BYTES`] (declared or inflated);
-/// [`Refusal::BrokenArchive`].
-pub(crate) fn entry<R: Read + Seek>(
-    archive: &mut ZipArchive<R>,
-    name: &str,
-) -> Result<Option<Vec<u8>>, Refusal> {
-    let file = match archive.by_name(name) {
-        Ok(file) => file,
-        Err(ZipError::FileNotFound) => return Ok(None),
-        Err(_) => return Err(Refusal::BrokenArchive),
-    };
-    if file.size() > MAX_ENTRY_BYTES {
-        return Err(Refusal::EntryTooLarge);
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_ENTRY_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|_| Refusal::BrokenArchive)?;
-    if bytes.len() as u64 > MAX_ENTRY_BYTES {
-        return Err(Refusal::EntryTooLarge);
-    }
-    Ok(Some(bytes))
 }
 
 /// The head and tail of the entry `name` (a G-code inside a package), streamed, when the
@@ -248,6 +229,7 @@ impl PlateInfo {
             number,
             seconds,
             slots: self.slots,
+            resin: None,
         })
     }
 }

@@ -9,12 +9,12 @@
 //! 198 images); `layerHeight` is in millimetres. `prusaslicer.ini` beside it holds the
 //! slicer's whole configuration and marks the archive as PrusaSlicer's.
 //!
-//! Read as the other packages are ([`super::package`]): the central directory within its bounds
-//! before anything is inflated, `config.ini` checked against [`super::MAX_ENTRY_BYTES`] before and
-//! while it is inflated, no entry name used as a path, no layer image read.
+//! Read as the other packages are (opened by [`super::package::parse`]): the central directory
+//! within its bounds before anything is inflated, `config.ini` checked against
+//! [`super::MAX_ENTRY_BYTES`] before and while it is inflated, no entry name used as a path, no
+//! layer image read.
 
-use super::package::{directory, entry};
-use super::{MAX_PACKAGE_BYTES, Refusal, decimal};
+use super::{Plate, Refusal, Resin, Sliced, decimal, entry};
 use crate::values::MAX_SECONDS;
 use rust_decimal::prelude::ToPrimitive;
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -49,26 +49,42 @@ pub fn is_sla<R: Read + Seek>(archive: &ZipArchive<R>) -> bool {
         && archive.index_for_name("prusaslicer.ini").is_some()
 }
 
-/// What the SLA archive `reader` (of `len` bytes) says.
+/// What the SLA archive `archive` says (its size and directory already within the packages'
+/// bounds: [`super::package::parse`] opens it).
 ///
-/// Errors: [`Refusal::TooLarge`] beyond [`MAX_PACKAGE_BYTES`] or a central directory beyond its
-/// bounds; [`Refusal::BrokenArchive`] for a damaged zip; [`Refusal::EntryTooLarge`] for a
-/// `config.ini` beyond [`super::MAX_ENTRY_BYTES`]; [`Refusal::NotPackage`] for a zip that is no SLA
-/// archive; [`Refusal::BrokenMetadata`] for a `config.ini` that is not UTF-8 `key = value`
-/// lines, or without a `usedMaterial`, `printTime` or layer count it can read (negative, above
-/// the limits, not a plain decimal).
-pub fn parse<R: Read + Seek>(reader: R, len: u64) -> Result<SlaJob, Refusal> {
-    if len > MAX_PACKAGE_BYTES {
-        return Err(Refusal::TooLarge);
-    }
-    let mut reader = reader;
-    directory::within_bounds(&mut reader, len)?;
-    let mut archive = ZipArchive::new(reader).map_err(|_| Refusal::BrokenArchive)?;
-    if !is_sla(&archive) {
+/// Errors: [`Refusal::EntryTooLarge`] for a `config.ini` beyond [`super::MAX_ENTRY_BYTES`];
+/// [`Refusal::BrokenArchive`]; [`Refusal::NotPackage`] for a zip that is no SLA archive;
+/// [`Refusal::BrokenMetadata`] for a `config.ini` that is not UTF-8 `key = value` lines, or
+/// without a `usedMaterial`, `printTime` or layer count it can read (negative, above the
+/// limits, not a plain decimal).
+pub fn from_archive<R: Read + Seek>(archive: &mut ZipArchive<R>) -> Result<SlaJob, Refusal> {
+    if !is_sla(archive) {
         return Err(Refusal::NotPackage);
     }
-    let config = entry(&mut archive, "config.ini")?.ok_or(Refusal::NotPackage)?;
+    let config = entry(archive, "config.ini")?.ok_or(Refusal::NotPackage)?;
     read_config(&config)
+}
+
+impl SlaJob {
+    /// The job as a sliced file of one plate: its time and its resin, no filament slots.
+    pub fn sliced(self) -> Sliced {
+        Sliced {
+            slicer: "PrusaSlicer".to_string(),
+            slicer_version: self
+                .slicer_version
+                .map(|v| v.trim_start_matches("PrusaSlicer-").to_string()),
+            printer_model: self.printer_model,
+            plates: vec![Plate {
+                number: 1,
+                seconds: Some(self.seconds),
+                slots: Vec::new(),
+                resin: Some(Resin {
+                    millilitres: self.millilitres,
+                    material: self.material_name,
+                }),
+            }],
+        }
+    }
 }
 
 /// The job `config.ini` (its bytes) describes. Errors: as [`parse`] for the file's contents.
@@ -139,7 +155,9 @@ mod tests {
     }
 
     fn parsed(bytes: &[u8]) -> Result<SlaJob, Refusal> {
-        parse(Cursor::new(bytes), bytes.len() as u64)
+        let mut archive =
+            ZipArchive::new(Cursor::new(bytes)).map_err(|_| Refusal::BrokenArchive)?;
+        from_archive(&mut archive)
     }
 
     #[test]

@@ -7,7 +7,9 @@ use crate::Result;
 use crate::command::{Query, Snapshot};
 use rust_decimal::Decimal;
 use std::str::FromStr;
-use storage::records::{Component, ComponentType, Filament, MaterialKind, Printer, Spool};
+use storage::records::{
+    Component, ComponentType, Filament, MaterialKind, Printer, PrinterTechnology, Spool,
+};
 use storage::{Id, repo};
 
 /// Suggestions for `sliced`.
@@ -28,12 +30,27 @@ pub struct PlateSuggestion {
     pub printer_id: Option<Id>,
     /// The build plate preselected on that printer ([`preselected`]).
     pub build_plate_id: Option<Id>,
-    /// The hotend preselected on that printer.
+    /// The hotend preselected on that printer (an FDM printer's).
     pub hotend_id: Option<Id>,
+    /// The vat preselected on that printer (an MSLA printer's).
+    pub vat_id: Option<Id>,
     /// The other components preselected on that printer.
     pub other_component_ids: Vec<Id>,
     /// One per slot of the plate, in the plate's slot order.
     pub slots: Vec<SlotSuggestion>,
+    /// An SLA job's resin: the resin and its bottle.
+    pub resin: Option<ResinSuggestion>,
+}
+
+/// The resin for an SLA job's plate.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ResinSuggestion {
+    /// The active resin whose material and colour words the slicer's resin profile holds (a
+    /// resin `Tough`, `Prusa Orange` for `Prusament Resin Tough Prusa Orange`), else the only
+    /// active resin.
+    pub material_id: Option<Id>,
+    /// With spool management on: that resin's active bottle with the most left.
+    pub spool_id: Option<Id>,
 }
 
 /// A slot's filament and spool, and its grams where the file gave only a length.
@@ -80,10 +97,19 @@ impl Query for Suggest {
             .into_iter()
             .filter(|c| !c.archived)
             .collect();
-        let filaments: Vec<Filament> = repo::all::<Filament>(snapshot)?
+        let materials: Vec<Filament> = repo::all::<Filament>(snapshot)?
             .into_iter()
-            .filter(|f| !f.archived && f.kind == MaterialKind::Filament)
+            .filter(|f| !f.archived)
             .collect();
+        let of_kind = |kind| -> Vec<Filament> {
+            materials
+                .iter()
+                .filter(|f| f.kind == kind)
+                .cloned()
+                .collect()
+        };
+        let filaments = of_kind(MaterialKind::Filament);
+        let resins = of_kind(MaterialKind::Resin);
         let spools: Vec<Spool> = match repo::settings(snapshot)? {
             Some(s) if s.spool_management_enabled => repo::all::<Spool>(snapshot)?
                 .into_iter()
@@ -91,9 +117,27 @@ impl Query for Suggest {
                 .collect(),
             _ => Vec::new(),
         };
+        // An SLA job goes to a resin printer, any other file to an FDM printer.
+        let technology = match self.0.plates.iter().any(|p| p.resin.is_some()) {
+            true => PrinterTechnology::Msla,
+            false => PrinterTechnology::Fdm,
+        };
+        let printers: Vec<Printer> = printers
+            .into_iter()
+            .filter(|p| p.technology == technology)
+            .collect();
         let printer_id = printer_for(self.0.printer_model.as_deref(), &printers);
-        let (build_plate_id, hotend_id, other_component_ids) =
-            printer_id.map_or((None, None, Vec::new()), |p| preselected(&components, p));
+        let (build_plate_id, head_id, other_component_ids) = printer_id
+            .map_or((None, None, Vec::new()), |p| {
+                preselected(&components, p, head_of(technology))
+            });
+        let fullest = |material: Id| {
+            spools
+                .iter()
+                .filter(|s| s.filament_id == material)
+                .max_by_key(|s| s.remaining_grams)
+                .map(|s| s.id)
+        };
         let plates = self
             .0
             .plates
@@ -108,13 +152,7 @@ impl Query for Suggest {
                             slot.colour.as_deref(),
                             &filaments,
                         );
-                        let spool_id = filament.and_then(|f| {
-                            spools
-                                .iter()
-                                .filter(|s| s.filament_id == f.id)
-                                .max_by_key(|s| s.remaining_grams)
-                                .map(|s| s.id)
-                        });
+                        let spool_id = filament.and_then(|f| fullest(f.id));
                         let derived = slot.grams.is_none().then(|| {
                             let density = density(
                                 filament
@@ -136,12 +174,22 @@ impl Query for Suggest {
                         }
                     })
                     .collect();
+                let resin = plate.resin.as_ref().map(|r| {
+                    let material = resin_for(r.material.as_deref(), &resins);
+                    ResinSuggestion {
+                        material_id: material.map(|m| m.id),
+                        spool_id: material.and_then(|m| fullest(m.id)),
+                    }
+                });
+                let head = |kind| head_id.filter(|_| technology == kind);
                 PlateSuggestion {
                     printer_id,
                     build_plate_id,
-                    hotend_id,
+                    hotend_id: head(PrinterTechnology::Fdm),
+                    vat_id: head(PrinterTechnology::Msla),
                     other_component_ids: other_component_ids.clone(),
                     slots,
+                    resin,
                 }
             })
             .collect();
@@ -183,10 +231,24 @@ fn printer_for(model: Option<&str>, printers: &[Printer]) -> Option<Id> {
     }
 }
 
+/// The component a part of a printer of `technology` prints with: a hotend (FDM) or a vat
+/// (MSLA).
+pub fn head_of(technology: PrinterTechnology) -> ComponentType {
+    match technology {
+        PrinterTechnology::Fdm => ComponentType::Hotend,
+        PrinterTechnology::Msla => ComponentType::Vat,
+    }
+}
+
 /// The components a new draft on `printer` preselects: of those that fit it (their printers
-/// include it, or they name none), the build plate and the hotend marked "preselect in new
-/// prints" (or the only one of its kind that fits), and every other component so marked.
-pub fn preselected(components: &[Component], printer: Id) -> (Option<Id>, Option<Id>, Vec<Id>) {
+/// include it, or they name none), the build plate and the `head` (a hotend, a vat: see
+/// [`head_of`]) marked "preselect in new prints" (or the only one of its kind that fits), and
+/// every other component so marked.
+pub fn preselected(
+    components: &[Component],
+    printer: Id,
+    head: ComponentType,
+) -> (Option<Id>, Option<Id>, Vec<Id>) {
     let fits = |c: &&Component| c.printer_ids.is_empty() || c.printer_ids.contains(&printer);
     let one = |kind: ComponentType| {
         let fitting: Vec<&Component> = components
@@ -209,11 +271,7 @@ pub fn preselected(components: &[Component], printer: Id) -> (Option<Id>, Option
         .filter(|c| c.kind == ComponentType::Other && c.always_used)
         .map(|c| c.id)
         .collect();
-    (
-        one(ComponentType::BuildPlate),
-        one(ComponentType::Hotend),
-        others,
-    )
+    (one(ComponentType::BuildPlate), one(head), others)
 }
 
 /// The filament for a slot of `material` and `colour`: among filaments of that material
@@ -240,6 +298,25 @@ fn filament_for<'a>(
         };
         (distance, f.color_name.clone())
     })
+}
+
+/// The resin for a job sliced with the resin profile `profile`: the first active resin (by
+/// name) whose material and colour words all appear in the profile's name, case-insensitive;
+/// else the only active resin.
+fn resin_for<'a>(profile: Option<&str>, resins: &'a [Filament]) -> Option<&'a Filament> {
+    let profile = profile.map(str::to_lowercase).unwrap_or_default();
+    let holds = |r: &&Filament| {
+        let words = format!("{} {}", r.material, r.color_name).to_lowercase();
+        let mut words = words.split_whitespace().peekable();
+        words.peek().is_some() && words.all(|w| profile.contains(w))
+    };
+    let mut found: Vec<&Filament> = resins.iter().filter(holds).collect();
+    found.sort_by(|a, b| (&a.material, &a.color_name).cmp(&(&b.material, &b.color_name)));
+    match (found.first(), resins) {
+        (Some(r), _) => Some(r),
+        (None, [only]) => Some(only),
+        _ => None,
+    }
 }
 
 /// The red, green and blue of `#RRGGBB`.

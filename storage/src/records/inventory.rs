@@ -108,6 +108,18 @@ pub struct Printer {
     pub created_at: Timestamp,
     /// Last change.
     pub updated_at: Timestamp,
+    /// How it prints (schema 16; every printer before it is FDM); fixed for its life.
+    pub technology: PrinterTechnology,
+}
+
+/// How a printer prints (schema 16, issue 51): it decides what prints on it (the part's heads
+/// and its printing material).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PrinterTechnology {
+    /// Fused deposition: hotends lay down filament.
+    Fdm,
+    /// Masked stereolithography: a vat of resin, cured layer by layer.
+    Msla,
 }
 
 /// The kind of a component.
@@ -119,6 +131,9 @@ pub enum ComponentType {
     BuildPlate,
     /// Anything else that wears with printing time (belts, fans, enclosure filter...).
     Other,
+    /// A resin printer's vat and its FEP film (schema 16): costed for the part's printing
+    /// time, in a resin part's place of the hotends.
+    Vat,
 }
 
 /// A wear part costed per printing hour: `purchase_price / expected_lifetime_hours`.

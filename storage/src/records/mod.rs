@@ -26,7 +26,7 @@ pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{
     Billing, Component, ComponentType, Customer, Filament, Manufacturer, MaterialKind,
-    PostalAddress, Printer, StockUnit,
+    PostalAddress, Printer, PrinterTechnology, StockUnit,
 };
 pub use invoice::{
     Invoice, InvoiceAdjustment, InvoiceKind, InvoiceLine, InvoiceParty, Issued, Payment,

@@ -43,7 +43,7 @@ impl PrintStatus {
     }
 }
 
-/// One hotend of a part and how long it printed, seconds.
+/// One hotend of a part and how long it printed, seconds; on a resin printer, the part's vat.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct HotendUse {
     /// The hotend component.
@@ -52,18 +52,20 @@ pub struct HotendUse {
     pub duration_seconds: u32,
 }
 
-/// Planned filament use of a part.
+/// Planned use of a material by a part: filament in grams, resin in millilitres, a consumable
+/// in its unit (schema 15; the field names are those of the filament-only schemas).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Usage {
     /// Usage id (outcomes refer to it).
     pub id: Id,
-    /// The filament.
+    /// The material (a filament, a resin or a consumable).
     pub filament_id: Id,
-    /// The spool it comes from, when spool management chose one.
+    /// The spool (bottle, pack) it comes from, when spool management chose one.
     pub spool_id: Option<Id>,
     /// That spool's code (fixed for the spool's life).
     pub spool_code: Option<String>,
-    /// Planned grams for the whole run (not per unit).
+    /// Planned quantity for the whole run (not per unit), in the material's unit: grams,
+    /// millilitres or pieces.
     #[serde(with = "rust_decimal::serde::str")]
     pub used_grams: Decimal,
 }
@@ -77,7 +79,8 @@ pub struct Part {
     pub printer_id: Id,
     /// The build plate component.
     pub build_plate_id: Id,
-    /// Hotends with their durations; the part's duration is their sum.
+    /// Hotends with their durations; the part's duration is their sum. A part on a resin
+    /// printer has one entry: its vat (a component of type VAT) and the part's printing time.
     pub hotends: Vec<HotendUse>,
     /// Other components costed for the part's duration.
     pub other_component_ids: Vec<Id>,
@@ -108,6 +111,12 @@ pub enum CostCategory {
     Machine,
     /// A post-processing step's machine, by its electricity (schema 11).
     MachineElectricity,
+    /// A resin part's vat and FEP film, by the part's printing time (schema 16).
+    Vat,
+    /// Resin, by millilitres (schema 16).
+    Resin,
+    /// A consumable, by millilitres or pieces (schema 16).
+    Consumable,
 }
 
 /// One line of a cost snapshot. The rate is kept as the exact fraction `price / per` (currency

@@ -25,6 +25,8 @@ pub enum ComponentType {
     BuildPlate,
     /// Any other wear part.
     Other,
+    /// A resin printer's vat and its FEP film: costed for a resin part's printing time.
+    Vat,
 }
 
 crate::input::deserr_by_name!(ComponentType);
@@ -35,6 +37,7 @@ impl From<ComponentType> for StoredType {
             ComponentType::Hotend => StoredType::Hotend,
             ComponentType::BuildPlate => StoredType::BuildPlate,
             ComponentType::Other => StoredType::Other,
+            ComponentType::Vat => StoredType::Vat,
         }
     }
 }
@@ -45,6 +48,7 @@ impl From<StoredType> for ComponentType {
             StoredType::Hotend => ComponentType::Hotend,
             StoredType::BuildPlate => ComponentType::BuildPlate,
             StoredType::Other => ComponentType::Other,
+            StoredType::Vat => ComponentType::Vat,
         }
     }
 }
@@ -55,7 +59,7 @@ impl From<StoredType> for ComponentType {
 pub struct Component {
     /// Id (UUID).
     pub id: String,
-    /// Hotend, build plate or other.
+    /// Hotend, build plate, vat or other.
     #[serde(rename = "type")]
     pub kind: ComponentType,
     /// Display name.
@@ -89,7 +93,7 @@ pub struct Component {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct ComponentInput {
-    /// Hotend, build plate or other.
+    /// Hotend, build plate, vat or other.
     #[serde(rename = "type")]
     #[deserr(rename = "type")]
     pub kind: ComponentType,
@@ -128,7 +132,7 @@ pub struct ComponentInput {
 #[deserr(error = Faults, rename_all = camelCase)]
 #[into_params(parameter_in = Query, rename_all = "camelCase")]
 pub struct ComponentParams {
-    /// Only this type: HOTEND, BUILD_PLATE or OTHER.
+    /// Only this type: HOTEND, BUILD_PLATE, VAT or OTHER.
     #[deserr(default, rename = "type")]
     pub r#type: Option<ComponentType>,
     /// Only components that fit this printer.

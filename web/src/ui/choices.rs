@@ -19,7 +19,9 @@ use actors::settings;
 use actors::sliced::suggest;
 use actors::stock;
 use std::marker::PhantomData;
-use storage::records::{Charge, Component, ComponentType, Customer, LabourRate, Manufacturer};
+use storage::records::{
+    Charge, Component, ComponentType, Customer, LabourRate, Manufacturer, PrinterTechnology,
+};
 
 /// Most records a select offers (a shop has far fewer).
 const LIMIT: u32 = 1000;
@@ -62,8 +64,16 @@ impl Choosable for Manufacturer {
 }
 
 impl Choosable for PrinterView {
+    /// `group` is the printer's technology: FDM or MSLA.
     fn choice(&self) -> Choice {
-        plain(self.printer.id, &self.printer.name)
+        let group = match self.printer.technology {
+            PrinterTechnology::Fdm => "FDM",
+            PrinterTechnology::Msla => "MSLA",
+        };
+        Choice {
+            group: group.to_string(),
+            ..plain(self.printer.id, &self.printer.name)
+        }
     }
 }
 
@@ -105,6 +115,7 @@ impl Choosable for ComponentView {
             ComponentType::Hotend => "HOTEND",
             ComponentType::BuildPlate => "BUILD_PLATE",
             ComponentType::Other => "OTHER",
+            ComponentType::Vat => "VAT",
         };
         Choice {
             group: group.to_string(),
@@ -259,7 +270,12 @@ impl Query for LoadChoices {
         let mut preselected = std::collections::HashMap::new();
         for printer in &printers {
             let Ok(id) = printer.id.parse() else { continue };
-            let (plate, hotend, others) = suggest::preselected(&records, id);
+            let technology = match printer.group.as_str() {
+                "MSLA" => PrinterTechnology::Msla,
+                _ => PrinterTechnology::Fdm,
+            };
+            let head = suggest::head_of(technology);
+            let (plate, hotend, others) = suggest::preselected(&records, id, head);
             let text = |id: Option<storage::Id>| id.map(|i| i.to_string()).unwrap_or_default();
             let others: Vec<String> = others.iter().map(ToString::to_string).collect();
             let chosen = Preselected {

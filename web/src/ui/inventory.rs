@@ -219,12 +219,19 @@ impl Screen for printers::Printers {
     const TITLE: &'static str = "nav.printers";
     const COLUMNS: &'static [Column] = &[
         Column("field.manufacturer", Format::Text),
+        Column("field.technology", Format::Choice("technology.")),
         Column("field.purchasePrice", Format::Money),
         Column("field.lifetime", Format::Amount("unit.h")),
         Column("field.power", Format::Amount("unit.w")),
     ];
     const INPUTS: &'static [Input] = &[
         NAME,
+        Input(
+            "technology",
+            "field.technology",
+            Control::Choice("technology.", TECHNOLOGIES),
+            false,
+        ),
         Input(
             "manufacturerId",
             "field.manufacturer",
@@ -246,7 +253,10 @@ impl Screen for printers::Printers {
 }
 
 /// Component types on the wire.
-const COMPONENT_TYPES: &[&str] = &["HOTEND", "BUILD_PLATE", "OTHER"];
+const COMPONENT_TYPES: &[&str] = &["HOTEND", "BUILD_PLATE", "VAT", "OTHER"];
+
+/// Printer technologies on the wire.
+const TECHNOLOGIES: &[&str] = &["FDM", "MSLA"];
 
 impl Screen for components::Components {
     const WRITES: Role = Role::Staff;
@@ -595,8 +605,13 @@ fn manufacturer_record(m: manufacturers::Manufacturer) -> Record {
 
 /// The record of a printer.
 fn printer_record(p: printers::Printer) -> Record {
+    let technology = match p.technology {
+        printers::TechnologyDto::Fdm => "FDM",
+        printers::TechnologyDto::Msla => "MSLA",
+    };
     let form = [
         Some(("name", p.name.clone())),
+        Some(("technology", technology.to_string())),
         Some(("manufacturerId", p.manufacturer_id)),
         some("model", &p.model),
         Some(("purchasePrice", p.purchase_price.clone())),
@@ -607,6 +622,7 @@ fn printer_record(p: printers::Printer) -> Record {
     Record {
         cells: vec![
             p.manufacturer,
+            technology.to_string(),
             p.purchase_price,
             p.expected_lifetime_hours,
             p.average_power_watts.to_string(),
@@ -624,6 +640,7 @@ fn component_record(c: components::Component) -> Record {
         components::ComponentType::Hotend => "HOTEND",
         components::ComponentType::BuildPlate => "BUILD_PLATE",
         components::ComponentType::Other => "OTHER",
+        components::ComponentType::Vat => "VAT",
     };
     let form = [
         Some(("type", kind.to_string())),

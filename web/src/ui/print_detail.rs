@@ -14,12 +14,14 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
+use crate::api::materials::MaterialKindDto;
 use crate::api::prints::input::WorkKind;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
 use crate::api::prints::{PrintDto, Status, category_name};
 use crate::api::quotes::State as QuoteState;
 use crate::error::{ApiError, Code};
 use crate::input;
+use crate::wire::name as wire_name;
 use actix_web::http::StatusCode;
 use actix_web::web::{Bytes, Path};
 use actors::maintenance::tasks::Override;
@@ -102,15 +104,22 @@ fn category(t: &Tr, name: &str) -> String {
 /// A planned filament use beside its actual grams, formatted.
 pub struct UsageRow {
     id: String,
+    /// The outcome form's field of its usage id (`filaments[k].usageId`, `materials[k].usageId`).
+    id_field: String,
+    /// The outcome form's field of its quantity (`filaments[k].usedGrams`,
+    /// `materials[k].quantity`).
+    field: String,
+    /// What the field asks for: grams (a filament), else the quantity with its unit.
+    measure: String,
     /// The part's number, from 1.
     pub part: usize,
-    /// The filament as priced (manufacturer, material, colour).
+    /// The material as priced (manufacturer, material, colour).
     pub label: String,
     /// The spool's code; empty without one.
     pub spool: String,
-    /// Planned grams with the unit.
+    /// Planned quantity with the unit.
     pub planned: String,
-    /// Actual grams with the unit; empty before an outcome.
+    /// Actual quantity with the unit; empty before an outcome.
     pub actual: String,
     /// Planned cost.
     pub cost: String,
@@ -266,38 +275,76 @@ impl DetailPage {
     }
 }
 
-/// The filament rows of `print`, in part order.
+/// The outcome form's fields of each usage of `print`, in part order: a filament's in
+/// `filaments[k]` (`usageId`, `usedGrams`), any other material's in `materials[k]` (`usageId`,
+/// `quantity`).
+pub fn usage_fields(print: &PrintDto) -> Vec<(String, String)> {
+    let (mut filaments, mut materials) = (0, 0);
+    let usages = print.parts.iter().flat_map(|p| p.usages.iter());
+    usages
+        .map(|u| {
+            let (list, field, k) = match u.material_kind {
+                MaterialKindDto::Filament => ("filaments", "usedGrams", &mut filaments),
+                _ => ("materials", "quantity", &mut materials),
+            };
+            let names = (
+                format!("{list}[{k}].usageId"),
+                format!("{list}[{k}].{field}"),
+            );
+            *k += 1;
+            names
+        })
+        .collect()
+}
+
+/// The message key of the sign of a material kind's unit: grams for a filament, millilitres
+/// for a resin; a consumable's unit is its own (none shown).
+fn unit_sign(t: &Tr, kind: MaterialKindDto) -> String {
+    match kind {
+        MaterialKindDto::Filament => format!(" {}", t.t("unit.g")),
+        MaterialKindDto::Resin => format!(" {}", t.t("unit.ml")),
+        MaterialKindDto::Consumable => String::new(),
+    }
+}
+
+/// The material rows of `print`, in part order.
 pub fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
     let actual: BTreeMap<&str, &str> = print
         .outcome
         .iter()
-        .flat_map(|o| o.filaments.iter())
-        .map(|g| (g.usage_id.as_str(), g.used_grams.as_str()))
+        .flat_map(|o| o.materials.iter())
+        .map(|g| (g.usage_id.as_str(), g.quantity.as_str()))
         .collect();
+    let fields = usage_fields(print);
     print
         .parts
         .iter()
         .enumerate()
         .flat_map(|(i, part)| part.usages.iter().map(move |u| (i + 1, part, u)))
-        .map(|(number, part, u)| {
+        .zip(fields)
+        .map(|((number, part, u), (id_field, field))| {
             let label = part
                 .cost_lines
                 .iter()
-                .find(|l| {
-                    l.category == "FILAMENT"
-                        && (l.source_id == u.filament_id
-                            || Some(&l.source_id) == u.spool_id.as_ref())
-                })
-                .map_or_else(|| u.filament_id.clone(), |l| l.label.clone());
+                .find(|l| l.category == wire_name(&u.material_kind) && l.source_id == u.material_id)
+                .map_or_else(|| u.material_id.clone(), |l| l.label.clone());
+            let unit = unit_sign(t, u.material_kind);
+            let measure = match u.material_kind {
+                MaterialKindDto::Filament => t.t("editor.grams").to_string(),
+                _ => format!("{}{unit}", t.t("editor.quantity")),
+            };
             UsageRow {
                 id: u.id.clone(),
+                id_field,
+                field,
+                measure,
                 part: number,
                 label,
                 spool: u.spool_code.clone().unwrap_or_default(),
-                planned: format!("{} {}", t.exact_str(&u.used_grams), t.t("unit.g")),
+                planned: format!("{}{unit}", t.exact_str(&u.quantity)),
                 actual: actual
                     .get(u.id.as_str())
-                    .map(|g| format!("{} {}", t.exact_str(g), t.t("unit.g")))
+                    .map(|g| format!("{}{unit}", t.exact_str(g)))
                     .unwrap_or_default(),
                 cost: t.money_str(&u.cost),
                 entered: String::new(),
@@ -434,12 +481,12 @@ fn outcome_form(t: &Tr, print: &PrintDto) -> Submitted {
         form.set("expectedRevision", o.revision.to_string());
     }
     let usages = print.parts.iter().flat_map(|p| p.usages.iter());
-    for (k, u) in usages.enumerate() {
-        let grams = outcome
-            .and_then(|o| o.filaments.iter().find(|g| g.usage_id == u.id))
-            .map_or(u.used_grams.clone(), |g| g.used_grams.clone());
-        form.set(format!("filaments[{k}].usageId"), u.id.clone());
-        form.set(format!("filaments[{k}].usedGrams"), grams);
+    for (u, (id_field, field)) in usages.zip(usage_fields(print)) {
+        let quantity = outcome
+            .and_then(|o| o.materials.iter().find(|g| g.usage_id == u.id))
+            .map_or(u.quantity.clone(), |g| g.quantity.clone());
+        form.set(id_field, u.id.clone());
+        form.set(field, quantity);
     }
     let timed = print.work.iter().filter(|w| w.kind != WorkKind::Charge);
     for (k, w) in timed.enumerate() {
@@ -627,8 +674,8 @@ impl DetailPage {
         let current = wire(&print.status);
         let form = form.unwrap_or_else(|| outcome_form(t, &print));
         let mut usages = usage_rows(t, &print);
-        for (k, u) in usages.iter_mut().enumerate() {
-            u.entered = form.get(&format!("filaments[{k}].usedGrams")).to_string();
+        for u in usages.iter_mut() {
+            u.entered = form.get(&u.field).to_string();
         }
         let mut parts = part_rows(t, &print);
         for (i, p) in parts.iter_mut().enumerate() {

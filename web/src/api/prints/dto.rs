@@ -5,6 +5,7 @@
 use super::input::WorkKind;
 use super::outcome_dto;
 use crate::api::charges::Per;
+use crate::api::materials::MaterialKindDto;
 use crate::wire::{WireSha256, dec, dec_opt, name, ts};
 use actors::costing;
 use actors::money;
@@ -81,6 +82,9 @@ pub const fn category_name(c: CostCategory) -> &'static str {
         CostCategory::Charge => "CHARGE",
         CostCategory::Machine => "MACHINE",
         CostCategory::MachineElectricity => "MACHINE_ELECTRICITY",
+        CostCategory::Vat => "VAT",
+        CostCategory::Resin => "RESIN",
+        CostCategory::Consumable => "CONSUMABLE",
     }
 }
 
@@ -170,7 +174,7 @@ impl From<&CostLine> for CostLineDto {
     }
 }
 
-/// Planned filament use with its cost.
+/// Planned use of a material with its cost.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct UsageDto {
@@ -178,14 +182,20 @@ pub struct UsageDto {
     pub id: String,
     /// Its part.
     pub part_id: String,
-    /// The filament.
+    /// The material (for compatibility named for filament; `materialId` is the same).
     pub filament_id: String,
-    /// The spool; null without spool management.
+    /// The material: a filament, a resin or a consumable.
+    pub material_id: String,
+    /// FILAMENT, RESIN or CONSUMABLE.
+    pub material_kind: MaterialKindDto,
+    /// The spool (bottle, pack); null without spool management.
     pub spool_id: Option<String>,
     /// The spool's code; null without spool management.
     pub spool_code: Option<String>,
-    /// Grams for the whole run.
-    pub used_grams: String,
+    /// Grams for the whole run (a filament's; null for a resin or a consumable).
+    pub used_grams: Option<String>,
+    /// Quantity for the whole run in the material's unit (grams, millilitres, pieces).
+    pub quantity: String,
     /// Planned cost.
     pub cost: String,
 }
@@ -216,14 +226,16 @@ pub struct PartDto {
     pub build_plate_id: String,
     /// Build plate name at pricing time.
     pub build_plate: String,
-    /// Hotends.
+    /// Hotends (an FDM printer's part; empty on an MSLA printer).
     pub hotends: Vec<HotendDto>,
+    /// The vat and its printing time (an MSLA printer's part; null on an FDM printer).
+    pub vat: Option<HotendDto>,
     /// Other components, each once.
     #[schema(value_type = BTreeSet<String>, format = Uuid)]
     pub other_component_ids: Vec<String>,
-    /// Planned filament uses.
+    /// Planned material uses (filament, resin, consumables).
     pub usages: Vec<UsageDto>,
-    /// Sum of the hotend durations, seconds.
+    /// Sum of the hotend durations (the vat's), seconds.
     pub duration_seconds: u64,
     /// The part's planned total.
     pub total_cost: String,
@@ -399,17 +411,26 @@ fn label_of(lines: &[&CostLine], category: CostCategory) -> String {
 fn usages_of(part: &Part, lines: &[&CostLine]) -> Vec<UsageDto> {
     part.usages
         .iter()
-        .map(|u| UsageDto {
-            id: u.id.to_string(),
-            part_id: part.id.to_string(),
-            filament_id: u.filament_id.to_string(),
-            spool_id: u.spool_id.map(|s| s.to_string()),
-            spool_code: u.spool_code.clone(),
-            used_grams: dec(u.used_grams),
-            cost: dec(lines
-                .iter()
-                .find(|l| l.usage_id == Some(u.id))
-                .map_or(Decimal::ZERO, |l| l.cost)),
+        .map(|u| {
+            let line = lines.iter().find(|l| l.usage_id == Some(u.id));
+            let kind = match line.map(|l| l.category) {
+                Some(CostCategory::Resin) => MaterialKindDto::Resin,
+                Some(CostCategory::Consumable) => MaterialKindDto::Consumable,
+                _ => MaterialKindDto::Filament,
+            };
+            let filament = kind == MaterialKindDto::Filament;
+            UsageDto {
+                id: u.id.to_string(),
+                part_id: part.id.to_string(),
+                filament_id: u.filament_id.to_string(),
+                material_id: u.filament_id.to_string(),
+                material_kind: kind,
+                spool_id: u.spool_id.map(|s| s.to_string()),
+                spool_code: u.spool_code.clone(),
+                used_grams: filament.then(|| dec(u.used_grams)),
+                quantity: dec(u.used_grams),
+                cost: dec(line.map_or(Decimal::ZERO, |l| l.cost)),
+            }
         })
         .collect()
 }
@@ -421,30 +442,34 @@ fn part_dto(part: &Part, print: &Print) -> PartDto {
         .iter()
         .filter(|l| l.part_id == Some(part.id))
         .collect();
-    let hotend_labels: Vec<&CostLine> = lines
+    let heads: Vec<&CostLine> = lines
         .iter()
         .copied()
-        .filter(|l| l.category == CostCategory::Hotend)
+        .filter(|l| matches!(l.category, CostCategory::Hotend | CostCategory::Vat))
         .collect();
+    let mut hotends: Vec<HotendDto> = part
+        .hotends
+        .iter()
+        .enumerate()
+        .map(|(i, h)| HotendDto {
+            component_id: h.component_id.to_string(),
+            name: heads.get(i).map(|l| l.label.clone()).unwrap_or_default(),
+            duration_seconds: h.duration_seconds,
+        })
+        .collect();
+    let resin = heads.iter().any(|l| l.category == CostCategory::Vat);
+    let vat = match resin {
+        true => hotends.pop(),
+        false => None,
+    };
     PartDto {
         id: part.id.to_string(),
         printer_id: part.printer_id.to_string(),
         printer: label_of(&lines, CostCategory::Printer),
         build_plate_id: part.build_plate_id.to_string(),
         build_plate: label_of(&lines, CostCategory::BuildPlate),
-        hotends: part
-            .hotends
-            .iter()
-            .enumerate()
-            .map(|(i, h)| HotendDto {
-                component_id: h.component_id.to_string(),
-                name: hotend_labels
-                    .get(i)
-                    .map(|l| l.label.clone())
-                    .unwrap_or_default(),
-                duration_seconds: h.duration_seconds,
-            })
-            .collect(),
+        hotends,
+        vat,
         other_component_ids: part
             .other_component_ids
             .iter()

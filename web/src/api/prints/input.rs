@@ -6,7 +6,9 @@ use crate::body_forms::Alternative;
 use crate::error::ApiError;
 use crate::input::Faults;
 use crate::wire::{WireId, WireSha256};
-use actors::prints::{CreateDraft, FilamentInput, HotendInput, PartInput, PrintInput, WorkInput};
+use actors::prints::{
+    CreateDraft, FilamentInput, HotendInput, MaterialLine, PartInput, PrintInput, WorkInput,
+};
 use actors::values::{Amount, Grams, Name, Note, Seconds};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
@@ -109,32 +111,69 @@ pub struct FilamentLine {
     pub spool_id: Option<WireId>,
 }
 
-/// One part: one printer run.
+/// A resin part's vat and the part's printing time.
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct VatLine {
+    /// A component of type VAT.
+    #[schema(value_type = String, format = Uuid)]
+    pub component_id: WireId,
+    /// The part's printing time, seconds (0 to 2,147,483,647).
+    #[schema(value_type = u32, maximum = 2147483647)]
+    pub duration_seconds: Seconds,
+}
+
+/// A material line: a filament, a resin or a consumable, in the material's unit.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct MaterialLineInput {
+    /// The material (`/api/materials`).
+    #[schema(value_type = String, format = Uuid)]
+    pub material_id: WireId,
+    /// Quantity for the whole run in the material's unit (grams, millilitres, whole pieces): at
+    /// most 12 whole and 6 fractional digits.
+    #[schema(example = "36.4")]
+    pub quantity: Grams,
+    /// The spool, bottle or pack (with spool management on; ignored when it is off).
+    #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
+    pub spool_id: Option<WireId>,
+}
+
+/// One part: one printer run. Its schema (`part_schema.rs`) is one object for a part on an FDM
+/// printer, one for a part on an MSLA printer.
+#[derive(Debug, Deserr)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
 pub struct PartInputDto {
     /// The part's id when editing an existing part; omit for a new part.
-    #[schema(value_type = Option<String>, format = Uuid)]
     #[deserr(default)]
     pub id: Option<WireId>,
     /// The printer.
-    #[schema(value_type = String, format = Uuid)]
     pub printer_id: WireId,
     /// A component of type BUILD_PLATE.
-    #[schema(value_type = String, format = Uuid)]
     pub build_plate_id: WireId,
-    /// One or more hotends with their printing times.
-    #[schema(min_items = 1)]
+    /// An FDM printer's part: one or more hotends with their printing times (422
+    /// `errors.required` without, `errors.notForPrinter` on an MSLA printer).
+    #[deserr(default)]
     pub hotends: Vec<HotendLine>,
+    /// An MSLA printer's part: its vat and printing time (422 `errors.required` without,
+    /// `errors.notForPrinter` on an FDM printer).
+    #[deserr(default)]
+    pub vat: Option<VatLine>,
     /// Components of type OTHER, each at most once.
-    #[serde(default)]
-    #[schema(value_type = BTreeSet<String>, format = Uuid)]
     #[deserr(default)]
     pub other_component_ids: Vec<WireId>,
-    /// One or more filament lines.
-    #[schema(min_items = 1)]
+    /// Filament lines (an FDM printer's part).
+    #[deserr(default)]
     pub filaments: Vec<FilamentLine>,
+    /// Material lines: the printer's printing material (filament on FDM, resin on MSLA; 422
+    /// `errors.notForPrinter` for the other) and consumables. A part has at least one line of
+    /// its printing material, here or in `filaments` (422 `errors.required` at `filaments` on
+    /// FDM, at `materials` on MSLA); pieces are whole (`errors.wholeNumber`).
+    #[deserr(default)]
+    pub materials: Vec<MaterialLineInput>,
 }
 
 /// Print draft input. Send `parts` (1 to 100), or for a one-part print the legacy flat form with
@@ -243,6 +282,10 @@ fn part(p: PartInputDto) -> PartInput {
                 duration_seconds: h.duration_seconds,
             })
             .collect(),
+        vat: p.vat.map(|v| HotendInput {
+            component_id: v.component_id.0,
+            duration_seconds: v.duration_seconds,
+        }),
         other_component_ids: p.other_component_ids.into_iter().map(|c| c.0).collect(),
         filaments: p
             .filaments
@@ -251,6 +294,15 @@ fn part(p: PartInputDto) -> PartInput {
                 filament_id: f.filament_id.0,
                 used_grams: f.used_grams,
                 spool_id: f.spool_id.map(|s| s.0),
+            })
+            .collect(),
+        materials: p
+            .materials
+            .into_iter()
+            .map(|m| MaterialLine {
+                material_id: m.material_id.0,
+                quantity: m.quantity,
+                spool_id: m.spool_id.map(|s| s.0),
             })
             .collect(),
     }
@@ -294,8 +346,10 @@ impl PrintInputDto {
                         .build_plate_id
                         .ok_or_else(|| required("buildPlateId"))?,
                     hotends: self.hotends.take().ok_or_else(|| required("hotends"))?,
+                    vat: None,
                     other_component_ids: self.other_component_ids.take().unwrap_or_default(),
                     filaments: self.filaments.take().ok_or_else(|| required("filaments"))?,
+                    materials: Vec::new(),
                 }]
             }
         };

@@ -6,6 +6,7 @@ pub mod export;
 pub mod filters;
 pub mod input;
 pub mod outcome_dto;
+mod part_schema;
 pub mod sliced;
 
 pub use dto::{Financials, PrintDto, Status, category_name};

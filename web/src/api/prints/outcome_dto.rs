@@ -47,6 +47,19 @@ pub struct UsageGrams {
     pub used_grams: Grams,
 }
 
+/// Actual quantity of one planned usage, in its material's unit.
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct UsageQuantity {
+    /// A planned usage of the print.
+    #[schema(value_type = String, format = Uuid)]
+    pub usage_id: WireId,
+    /// Actual quantity: a canonical non-negative decimal string.
+    #[schema(example = "38.2")]
+    pub quantity: Grams,
+}
+
 /// Actual time of one part.
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
@@ -115,8 +128,18 @@ pub struct OutcomeInputDto {
     #[schema(value_type = Option<u32>, maximum = 2147483647)]
     #[deserr(default)]
     pub duration_seconds: Option<Seconds>,
-    /// Every planned usage exactly once.
+    /// Actual grams of planned filament usages; with `materials`, every planned usage exactly
+    /// once (422 `errors.missingUsage` at `filaments` for a filament's left out).
+    #[serde(default)]
+    #[deserr(default)]
     pub filaments: Vec<UsageGrams>,
+    /// Actual quantities of planned usages of any material, in its unit: resin in millilitres,
+    /// a consumable in millilitres or whole pieces (422 `errors.missingUsage` at `materials`
+    /// for one left out; a resin's or consumable's usage among `filaments` is
+    /// `errors.wrongUnit`, a part of a piece `errors.wholeNumber`).
+    #[serde(default)]
+    #[deserr(default)]
+    pub materials: Vec<UsageQuantity>,
     /// Free text.
     #[deserr(default)]
     pub note: Option<Note>,
@@ -147,8 +170,18 @@ pub struct CorrectionInputDto {
     #[schema(value_type = Option<u32>, maximum = 2147483647)]
     #[deserr(default)]
     pub duration_seconds: Option<Seconds>,
-    /// Every planned usage exactly once.
+    /// Actual grams of planned filament usages; with `materials`, every planned usage exactly
+    /// once (422 `errors.missingUsage` at `filaments` for a filament's left out).
+    #[serde(default)]
+    #[deserr(default)]
     pub filaments: Vec<UsageGrams>,
+    /// Actual quantities of planned usages of any material, in its unit: resin in millilitres,
+    /// a consumable in millilitres or whole pieces (422 `errors.missingUsage` at `materials`
+    /// for one left out; a resin's or consumable's usage among `filaments` is
+    /// `errors.wrongUnit`, a part of a piece `errors.wholeNumber`).
+    #[serde(default)]
+    #[deserr(default)]
+    pub materials: Vec<UsageQuantity>,
     /// Free text.
     #[deserr(default)]
     pub note: Option<Note>,
@@ -176,6 +209,7 @@ pub struct CorrectionInputDto {
 
 /// The optional lists of an outcome or correction body.
 struct Given {
+    materials: Vec<UsageQuantity>,
     parts: Option<Vec<PartSeconds>>,
     runs: Option<Vec<RunIn>>,
     work: Option<Vec<WorkMinutesIn>>,
@@ -187,7 +221,12 @@ fn outcome_input(
     filaments: Vec<UsageGrams>,
     note: Option<Note>,
     reason: Option<Note>,
-    Given { parts, runs, work }: Given,
+    Given {
+        materials,
+        parts,
+        runs,
+        work,
+    }: Given,
 ) -> OutcomeInput {
     let text = |n: Option<Note>| n.map(Note::into_inner).filter(|t| !t.is_empty());
     OutcomeInput {
@@ -199,6 +238,10 @@ fn outcome_input(
         filaments: filaments
             .into_iter()
             .map(|f| (f.usage_id.0, f.used_grams))
+            .collect(),
+        materials: materials
+            .into_iter()
+            .map(|m| (m.usage_id.0, m.quantity))
             .collect(),
         note: text(note),
         failure_reason: text(reason),
@@ -234,6 +277,7 @@ impl From<OutcomeInputDto> for OutcomeInput {
             i.note,
             i.failure_reason,
             Given {
+                materials: i.materials,
                 parts: i.parts,
                 runs: i.electricity,
                 work: i.work_minutes,
@@ -253,6 +297,7 @@ impl CorrectionInputDto {
                 self.note,
                 self.failure_reason,
                 Given {
+                    materials: self.materials,
                     parts: self.parts,
                     runs: self.electricity,
                     work: self.work_minutes,
@@ -304,8 +349,10 @@ pub struct OutcomeDto {
     pub failure_reason: Option<String>,
     /// The current revision (send it as `expectedRevision` to correct).
     pub revision: u32,
-    /// Actual grams per usage.
+    /// Actual grams per filament usage.
     pub filaments: Vec<UsageGramsOut>,
+    /// Actual quantity per usage of every material (filament included), in its unit.
+    pub materials: Vec<UsageQuantityOut>,
     /// Actual time per part.
     pub parts: Vec<PartSecondsOut>,
     /// Actual electricity per part, in part order (empty for outcomes recorded before it was
@@ -325,6 +372,16 @@ pub struct UsageGramsOut {
     pub usage_id: String,
     /// Actual grams.
     pub used_grams: String,
+}
+
+/// Actual quantity of a usage in its material's unit (response).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct UsageQuantityOut {
+    /// The usage.
+    pub usage_id: String,
+    /// Actual quantity: grams, millilitres or pieces.
+    pub quantity: String,
 }
 
 /// Actual time of a part (response).
@@ -471,9 +528,21 @@ pub fn outcome_dto(outcome: &Outcome) -> Option<OutcomeDto> {
         filaments: current
             .grams
             .iter()
+            .filter(|g| {
+                let line = (current.actual.lines.iter()).find(|l| l.usage_id == Some(g.usage_id));
+                line.is_none_or(|l| l.category == CostCategory::Filament)
+            })
             .map(|g| UsageGramsOut {
                 usage_id: g.usage_id.to_string(),
                 used_grams: dec(g.grams),
+            })
+            .collect(),
+        materials: current
+            .grams
+            .iter()
+            .map(|g| UsageQuantityOut {
+                usage_id: g.usage_id.to_string(),
+                quantity: dec(g.grams),
             })
             .collect(),
         parts: current

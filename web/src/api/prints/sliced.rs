@@ -1,7 +1,8 @@
-//! `POST /api/prints/sliced`: a sliced file's preview. The maker uploads one G-code or 3MF; the
-//! answer says what the slicer wrote (per plate the time, per filament slot grams, material and
-//! colour) with the appliance's suggestions (printer, components, filament, spool), ready to be
-//! confirmed and sent as a draft. Nothing is stored.
+//! `POST /api/prints/sliced`: a sliced file's preview. The maker uploads one G-code, 3MF or SLA
+//! archive; the answer says what the slicer wrote (per plate the time, per filament slot grams,
+//! material and colour; an SLA job's resin in millilitres) with the appliance's suggestions
+//! (printer, components, filament or resin, spool or bottle), ready to be confirmed and sent as
+//! a draft. Nothing is stored.
 //!
 //! The upload streams: a G-code file keeps only its head and tail in memory
 //! ([`actors::sliced::Sample`]); a package is spooled to an anonymous file beside the database
@@ -10,7 +11,7 @@
 use crate::error::{ApiError, Code, ErrorBody};
 use crate::session::CurrentUser;
 use crate::state::AppState;
-use crate::wire::{WireSha256, dec_opt};
+use crate::wire::{WireSha256, dec, dec_opt};
 use actix_multipart::{Field, Multipart};
 use actix_web::post;
 use actix_web::web::{self, Data, Json};
@@ -28,7 +29,8 @@ use utoipa::ToSchema;
 #[derive(Debug, ToSchema)]
 #[allow(dead_code)]
 pub struct SlicedUpload {
-    /// The sliced file: text G-code (`.gcode`), a sliced 3MF (`.gcode.3mf`) or a Cura UFP.
+    /// The sliced file: text G-code (`.gcode`), a sliced 3MF (`.gcode.3mf`), a Cura UFP or
+    /// PrusaSlicer's SLA archive (`.sl1`, `.sl1s`).
     #[schema(value_type = String, format = Binary)]
     file: Vec<u8>,
 }
@@ -81,13 +83,32 @@ pub struct SlicedPartDto {
     pub printer_id: Option<String>,
     /// The build plate a new draft on that printer preselects.
     pub build_plate_id: Option<String>,
-    /// The hotend a new draft on that printer preselects.
+    /// The hotend a new draft on that printer preselects (an FDM printer's).
     pub hotend_id: Option<String>,
+    /// The vat a new draft on that printer preselects (an MSLA printer's, for an SLA job).
+    pub vat_id: Option<String>,
     /// Other components a new draft on that printer preselects.
     #[schema(value_type = BTreeSet<String>, format = Uuid)]
     pub other_component_ids: Vec<String>,
-    /// The slots the plate uses.
+    /// The slots the plate uses (none for an SLA job).
     pub filaments: Vec<SlicedFilamentDto>,
+    /// An SLA job's resin (null for filament).
+    pub resin: Option<SlicedResinDto>,
+}
+
+/// The resin of an SLA job's plate, with the suggested resin and bottle.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct SlicedResinDto {
+    /// Millilitres, decimal string, exactly as the slicer wrote them (`usedMaterial`).
+    pub millilitres: String,
+    /// The slicer's resin profile.
+    pub material: Option<String>,
+    /// The suggested resin: the one whose material and colour the profile names, or the only
+    /// one.
+    pub material_id: Option<String>,
+    /// The suggested bottle (spool management on): that resin's with the most left.
+    pub spool_id: Option<String>,
 }
 
 /// A print made from the same file before.
@@ -136,6 +157,7 @@ impl SlicedPreviewDto {
                 printer_id: id(suggested.printer_id),
                 build_plate_id: id(suggested.build_plate_id),
                 hotend_id: id(suggested.hotend_id),
+                vat_id: id(suggested.vat_id),
                 other_component_ids: suggested
                     .other_component_ids
                     .iter()
@@ -156,6 +178,15 @@ impl SlicedPreviewDto {
                         spool_id: id(s.spool_id),
                     })
                     .collect(),
+                resin: plate.resin.map(|r| {
+                    let suggested = suggested.resin.unwrap_or_default();
+                    SlicedResinDto {
+                        millilitres: dec(r.millilitres),
+                        material: r.material,
+                        material_id: id(suggested.material_id),
+                        spool_id: id(suggested.spool_id),
+                    }
+                }),
             })
             .collect();
         SlicedPreviewDto {

@@ -1,0 +1,417 @@
+//! Resin printers, resin parts and consumables over HTTP (issue 51): an MSLA printer's part has
+//! a vat in its hotends' place and uses resin in millilitres; any part may use consumables;
+//! outcomes record millilitres and pieces and book them from their bottles and packs.
+
+use crate::materials::gloves;
+use crate::sliced::post_file;
+use crate::support::{Shop, TestApp, assert_field_error, draft, shop};
+use serde_json::{Value, json};
+
+/// The resin twin of the reference inventory (docs/costing.md, "The resin reference
+/// example").
+struct ResinShop {
+    /// The reference example's shop: its FDM printer, hotend, build plate and filament.
+    fdm: Shop,
+    printer: String,
+    vat: String,
+    resin: String,
+    gloves: String,
+    alcohol: String,
+}
+
+fn id(v: &Value) -> String {
+    v["id"].as_str().unwrap().to_string()
+}
+
+async fn resin_shop(app: &TestApp) -> ResinShop {
+    let fdm = shop(app).await;
+    let maker = app.manufacturer("Anycubic").await;
+    let printer = app
+        .create("/api/printers", &json!({"name": "Resin printer", "manufacturerId": maker, "purchasePrice": "600", "expectedLifetimeHours": "3000", "averagePowerWatts": 60, "technology": "MSLA"}))
+        .await;
+    assert_eq!(printer["technology"], "MSLA");
+    let vat = app
+        .create("/api/components", &json!({"type": "VAT", "name": "Vat with FEP", "purchasePrice": "30", "expectedLifetimeHours": "500"}))
+        .await;
+    assert_eq!(vat["type"], "VAT");
+    let bottle = app
+        .create("/api/materials", &json!({"kind": "RESIN", "manufacturerId": maker, "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "34.99", "netQuantity": "1000", "densityGramsPerMillilitre": "1.1"}))
+        .await;
+    let alcohol = app
+        .create("/api/materials", &json!({"kind": "CONSUMABLE", "unit": "MILLILITRE", "manufacturerId": maker, "material": "Isopropyl alcohol", "purchasePrice": "9.50", "netQuantity": "1000"}))
+        .await;
+    ResinShop {
+        printer: id(&printer),
+        vat: id(&vat),
+        resin: id(&bottle),
+        gloves: id(&gloves(app, &maker).await),
+        alcohol: id(&alcohol),
+        fdm,
+    }
+}
+
+/// The resin reference part: 5,400 s, 36.4 ml of resin, 2 gloves, 50 ml of alcohol.
+fn resin_part(shop: &ResinShop, ml: &str) -> Value {
+    json!({
+        "printerId": shop.printer,
+        "buildPlateId": shop.fdm.plate,
+        "vat": {"componentId": shop.vat, "durationSeconds": 5400},
+        "materials": [
+            {"materialId": shop.resin, "quantity": ml},
+            {"materialId": shop.gloves, "quantity": "2"},
+            {"materialId": shop.alcohol, "quantity": "50"}
+        ]
+    })
+}
+
+/// The quantity left in the one spool (bottle, pack) of `material`.
+async fn left(app: &TestApp, material: &str) -> String {
+    let listed: Value = app
+        .get(&format!("/api/spools?filamentId={material}"))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(listed["total"], 1, "{listed}");
+    listed["items"][0]["remainingQuantity"]
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+/// The outcome body of the resin reference print: `seconds`, `ml` of resin, the consumables as
+/// planned.
+fn resin_outcome(print: &Value, seconds: u32, ml: &str) -> Value {
+    let usages = print["usages"].as_array().unwrap();
+    let planned = [ml, "2", "50"];
+    let materials: Vec<Value> = usages
+        .iter()
+        .zip(planned)
+        .map(|(u, q)| json!({"usageId": u["id"], "quantity": q}))
+        .collect();
+    json!({"status": "SUCCESS", "durationSeconds": seconds, "materials": materials})
+}
+
+#[actix_web::test]
+async fn the_resin_reference_example_prices_to_2_482436_and_books_millilitres_and_pieces() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let body = json!({"name": "Resin reference", "parts": [resin_part(&shop, "36.4")]});
+    let res = app.post("/api/prints/calculate", &body).await;
+    assert_eq!(res.status(), 200);
+    let preview: Value = res.json().await.unwrap();
+    assert_eq!(preview["totalCost"], "2.482436", "{preview}");
+    let lines: Vec<(&str, &str)> = preview["costLines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| (l["category"].as_str().unwrap(), l["cost"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            ("PRINTER", "0.3"),
+            ("VAT", "0.09"),
+            ("BUILD_PLATE", "0.075"),
+            ("RESIN", "1.273636"),
+            ("CONSUMABLE", "0.24"),
+            ("CONSUMABLE", "0.475"),
+            ("ELECTRICITY", "0.0288"),
+        ]
+    );
+
+    let print = app.done(&body).await;
+    let part = &print["parts"][0];
+    assert_eq!(part["hotends"], json!([]));
+    assert_eq!(part["vat"]["componentId"], shop.vat.as_str());
+    assert_eq!(part["durationSeconds"], 5400);
+    let usage = &print["usages"][0];
+    assert_eq!(
+        (
+            &usage["materialKind"],
+            &usage["quantity"],
+            &usage["usedGrams"]
+        ),
+        (&json!("RESIN"), &json!("36.4"), &Value::Null)
+    );
+    assert_eq!(print["usages"][1]["materialKind"], "CONSUMABLE");
+
+    // 10 % longer and 40 ml: the vat and the resin repriced at their frozen rates.
+    let path = format!("/api/prints/{}/outcome", id(&print));
+    let res = app.post(&path, &resin_outcome(&print, 5940, "40")).await;
+    let recorded: Value = res.json().await.unwrap();
+    assert_eq!(recorded["actualCost"], "2.65778", "{recorded}");
+    assert_eq!(recorded["outcome"]["filaments"], json!([]));
+    assert_eq!(recorded["outcome"]["materials"][0]["quantity"], "40");
+    assert_eq!(left(&app, &shop.resin).await, "960");
+    assert_eq!(left(&app, &shop.gloves).await, "98");
+    assert_eq!(left(&app, &shop.alcohol).await, "950");
+
+    // A correction books the difference only.
+    let mut correction = resin_outcome(&print, 5940, "38");
+    correction["correctionNote"] = json!("Weighed the vat");
+    correction["expectedRevision"] = json!(1);
+    correction["operationKey"] = json!("0196f0a0-0000-7000-8000-000000000051");
+    let res = app
+        .post(
+            &format!("/api/prints/{}/outcome/correct", id(&print)),
+            &correction,
+        )
+        .await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    assert_eq!(left(&app, &shop.resin).await, "962");
+
+    // A copy keeps the vat and every material line.
+    let copy = app
+        .create(&format!("/api/prints/{}/duplicate", id(&print)), &json!({}))
+        .await;
+    assert_eq!(copy["totalCost"], "2.482436");
+    assert_eq!(copy["parts"][0]["vat"]["componentId"], shop.vat.as_str());
+}
+
+#[actix_web::test]
+async fn a_part_takes_what_its_printer_prints_with() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let calculate = |part: Value| {
+        let app = &app;
+        async move {
+            let body = json!({"name": "Faulty", "parts": [part]});
+            app.post("/api/prints/calculate", &body).await
+        }
+    };
+    let mut hotends = resin_part(&shop, "10");
+    hotends["hotends"] = json!([{"componentId": shop.fdm.hotend, "durationSeconds": 60}]);
+    let res = calculate(hotends).await;
+    assert_field_error(res, "parts[0].hotends", "errors.notForPrinter").await;
+
+    let mut no_vat = resin_part(&shop, "10");
+    no_vat.as_object_mut().unwrap().remove("vat");
+    let res = calculate(no_vat).await;
+    assert_field_error(res, "parts[0].vat", "errors.required").await;
+
+    let mut hotend_as_vat = resin_part(&shop, "10");
+    hotend_as_vat["vat"]["componentId"] = json!(shop.fdm.hotend);
+    let res = calculate(hotend_as_vat).await;
+    assert_field_error(res, "parts[0].vat.componentId", "errors.wrongComponentType").await;
+
+    let mut filament = resin_part(&shop, "10");
+    filament["materials"][0]["materialId"] = json!(shop.fdm.filament);
+    let res = calculate(filament).await;
+    assert_field_error(
+        res,
+        "parts[0].materials[0].materialId",
+        "errors.notForPrinter",
+    )
+    .await;
+
+    let mut no_resin = resin_part(&shop, "10");
+    no_resin["materials"] = json!([{"materialId": shop.gloves, "quantity": "2"}]);
+    let res = calculate(no_resin).await;
+    assert_field_error(res, "parts[0].materials", "errors.required").await;
+
+    let mut half_a_glove = resin_part(&shop, "10");
+    half_a_glove["materials"][1]["quantity"] = json!("1.5");
+    let res = calculate(half_a_glove).await;
+    assert_field_error(res, "parts[0].materials[1].quantity", "errors.wholeNumber").await;
+
+    // On an FDM printer: no vat, and resin is not its printing material.
+    let fdm = |extra: Value| {
+        let mut part = json!({
+            "printerId": shop.fdm.printer, "buildPlateId": shop.fdm.plate,
+            "hotends": [{"componentId": shop.fdm.hotend, "durationSeconds": 5400}],
+            "filaments": [{"filamentId": shop.fdm.filament, "usedGrams": "42.5"}]
+        });
+        for (k, v) in extra.as_object().unwrap() {
+            part[k] = v.clone();
+        }
+        part
+    };
+    let res = calculate(fdm(
+        json!({"vat": {"componentId": shop.vat, "durationSeconds": 1}}),
+    ))
+    .await;
+    assert_field_error(res, "parts[0].vat", "errors.notForPrinter").await;
+    let resin_line = json!([{"materialId": shop.resin, "quantity": "5"}]);
+    let res = calculate(fdm(json!({"materials": resin_line}))).await;
+    assert_field_error(
+        res,
+        "parts[0].materials[0].materialId",
+        "errors.notForPrinter",
+    )
+    .await;
+    let bottle_as_filament = json!([{"filamentId": shop.resin, "usedGrams": "5"}]);
+    let res = calculate(fdm(json!({"filaments": bottle_as_filament}))).await;
+    assert_field_error(
+        res,
+        "parts[0].filaments[0].filamentId",
+        "errors.notFilament",
+    )
+    .await;
+
+    // A printer keeps its technology.
+    let path = format!("/api/printers/{}", shop.printer);
+    let printer: Value = app.get(&path).await.json().await.unwrap();
+    let body = json!({"name": "Resin printer", "manufacturerId": printer["manufacturerId"], "purchasePrice": "600", "expectedLifetimeHours": "3000", "averagePowerWatts": 60, "technology": "FDM"});
+    let res = app.patch(&path, &body).await;
+    assert_field_error(res, "technology", "errors.immutable").await;
+    let mut kept = body.clone();
+    kept.as_object_mut().unwrap().remove("technology");
+    let res = app.patch(&path, &kept).await;
+    let replaced: Value = res.json().await.unwrap();
+    assert_eq!(replaced["technology"], "MSLA", "left out, kept");
+}
+
+#[actix_web::test]
+async fn an_outcome_gives_millilitres_and_whole_pieces_in_materials() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let body = json!({"name": "Resin", "parts": [resin_part(&shop, "36.4")]});
+    let print = app.done(&body).await;
+    let path = format!("/api/prints/{}/outcome", id(&print));
+    let usages = print["usages"].as_array().unwrap();
+
+    let mut in_grams = resin_outcome(&print, 5400, "36.4");
+    in_grams["filaments"] = json!([{"usageId": usages[0]["id"], "usedGrams": "40"}]);
+    in_grams["materials"].as_array_mut().unwrap().remove(0);
+    let res = app.post(&path, &in_grams).await;
+    assert_field_error(res, "filaments[0].usedGrams", "errors.wrongUnit").await;
+
+    let mut missing = resin_outcome(&print, 5400, "36.4");
+    missing["materials"].as_array_mut().unwrap().remove(2);
+    let res = app.post(&path, &missing).await;
+    assert_field_error(res, "materials", "errors.missingUsage").await;
+
+    let mut half = resin_outcome(&print, 5400, "36.4");
+    half["materials"][1]["quantity"] = json!("2.5");
+    let res = app.post(&path, &half).await;
+    assert_field_error(res, "materials[1].quantity", "errors.wholeNumber").await;
+    assert_eq!(left(&app, &shop.resin).await, "1000", "nothing booked");
+
+    // A failure books what was used.
+    let mut failed = resin_outcome(&print, 1200, "9");
+    failed["status"] = json!("FAILED");
+    failed["failureReason"] = json!("Peeled off the plate");
+    let res = app.post(&path, &failed).await;
+    assert_eq!(res.status(), 200);
+    assert_eq!(left(&app, &shop.resin).await, "991");
+}
+
+#[actix_web::test]
+async fn an_fdm_part_uses_consumables_beside_its_filament() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let mut body = draft(&shop.fdm, "Reference with gloves");
+    body["parts"][0]["materials"] = json!([{"materialId": shop.gloves, "quantity": "2"}]);
+    let print = app.create("/api/prints", &body).await;
+    // The reference example, plus 2 gloves of a box of 100 for 12.
+    assert_eq!(print["totalCost"], "2.022175");
+    let categories: Vec<&str> = print["usages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["materialKind"].as_str().unwrap())
+        .collect();
+    assert_eq!(categories, ["FILAMENT", "CONSUMABLE"]);
+    assert_eq!(print["usages"][0]["usedGrams"], "42.5");
+}
+
+/// The value of `key` in the `config.ini` of the SLA archive `bytes`, read here on its own.
+fn config_value(bytes: &[u8], key: &str) -> String {
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes)).unwrap();
+    let mut config = String::new();
+    std::io::Read::read_to_string(&mut archive.by_name("config.ini").unwrap(), &mut config)
+        .unwrap();
+    config
+        .lines()
+        .find_map(|line| line.strip_prefix(&format!("{key} = ")))
+        .unwrap_or_else(|| panic!("no {key} in {config}"))
+        .to_string()
+}
+
+/// The real PrusaSlicer (Debian's, installed by `scripts/test`) slices three models for an SL1S
+/// (a slab, a tower, a supported tower); each archive's preview suggests the resin printer, its
+/// vat and the resin, and the draft made from it uses the archive's millilitres exactly and
+/// its time to the second.
+#[actix_web::test]
+async fn drafts_from_real_sla_archives_take_their_millilitres_and_seconds() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let dir = tempfile::tempdir().unwrap();
+    let models = format!(
+        "{}/actors/tests/fixtures/models",
+        env!("CARGO_MANIFEST_DIR")
+    );
+    for (model, layer, supports) in [
+        ("slab-30x10x4", "0.05", "0"),
+        ("tower-8x8x30", "0.1", "0"),
+        ("tower-8x8x30", "0.05", "1"),
+    ] {
+        let config = dir.path().join("sla.ini");
+        std::fs::write(
+            &config,
+            format!(
+                "printer_technology = SLA\nprinter_model = SL1S\nlayer_height = {layer}\n\
+                 supports_enable = {supports}\npad_enable = {supports}\n"
+            ),
+        )
+        .unwrap();
+        let out = dir.path().join(format!("{model}.sl1s"));
+        let status = std::process::Command::new("prusa-slicer")
+            .args(["--export-sla", "--load"])
+            .arg(&config)
+            .arg("--output")
+            .arg(&out)
+            .arg(format!("{models}/{model}.stl"))
+            .output()
+            .expect("prusa-slicer runs");
+        assert!(status.status.success(), "{status:?}");
+        let bytes = std::fs::read(&out).unwrap();
+        let name = format!("{model}.sl1s");
+        let res = post_file(
+            &app.client,
+            &app,
+            "/api/prints/sliced",
+            "file",
+            &name,
+            &bytes,
+        )
+        .await;
+        assert_eq!(res.status(), 200);
+        let preview: Value = res.json().await.unwrap();
+        let part = &preview["parts"][0];
+        assert_eq!(
+            (&part["printerId"], &part["vatId"], &part["hotendId"]),
+            (&json!(shop.printer), &json!(shop.vat), &Value::Null),
+            "{preview}"
+        );
+        let resin = &part["resin"];
+        assert_eq!(resin["materialId"], shop.resin.as_str());
+        let written = config_value(&bytes, "usedMaterial");
+        let ml: rust_decimal::Decimal = written.parse().unwrap();
+        assert_eq!(resin["millilitres"], ml.normalize().to_string());
+        let body = json!({"name": model, "parts": [{
+            "printerId": part["printerId"],
+            "buildPlateId": part["buildPlateId"],
+            "vat": {"componentId": part["vatId"], "durationSeconds": part["durationSeconds"]},
+            "materials": [{"materialId": resin["materialId"], "quantity": resin["millilitres"], "spoolId": resin["spoolId"]}]
+        }]});
+        let draft = app.create("/api/prints", &body).await;
+        let time: rust_decimal::Decimal = config_value(&bytes, "printTime").parse().unwrap();
+        assert_eq!(
+            draft["parts"][0]["durationSeconds"],
+            time.round().to_string().parse::<u64>().unwrap(),
+            "{model}"
+        );
+        assert_eq!(
+            draft["usages"][0]["quantity"],
+            ml.normalize().to_string(),
+            "{model}"
+        );
+    }
+}
