@@ -54,8 +54,8 @@
 //!   density, so every figure stays. Rewrites `filaments`.
 
 use crate::records::{
-    Account, Billing, Component, Customer, Filament, LogLink, MaintenanceTask, MaterialKind,
-    Outcome, OutcomeRevision, Print, PrintLog, Printer, PrinterTechnology, Role, StockUnit,
+    Account, Billing, Customer, Filament, LogLink, MaintenanceTask, MaterialKind, Outcome,
+    OutcomeRevision, Print, PrintLog, Printer, PrinterTechnology, Role, StockUnit,
 };
 use crate::repo;
 use crate::repo::Tx;
