@@ -4,7 +4,7 @@
 
 use crate::materials::gloves;
 use crate::sliced::post_file;
-use crate::support::{Shop, TestApp, assert_field_error, draft, shop};
+use crate::support::{Shop, TestApp, assert_field_error, draft, page, shop, signed_in, submit};
 use serde_json::{Value, json};
 
 /// The resin twin of the reference inventory (docs/costing.md, "The resin reference
@@ -414,4 +414,81 @@ async fn drafts_from_real_sla_archives_take_their_millilitres_and_seconds() {
             "{model}"
         );
     }
+}
+
+/// In German: the editor of a resin draft shows its vat and material lines (the hotends hidden
+/// and disabled, so they are never sent) and saves them as they are; its page writes the resin
+/// in ml; the outcome form asks for the resin's and the consumables' quantities in
+/// `materials[k]` and books them.
+#[actix_web::test]
+async fn a_resin_draft_is_edited_and_finished_on_its_pages_in_german() {
+    let (app, client) = signed_in().await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert!(res.status().is_redirection());
+    let shop = resin_shop(&app).await;
+    let body = json!({"name": "Harzfigur", "parts": [resin_part(&shop, "36.4")]});
+    let print = app.create("/api/prints", &body).await;
+    let id = id(&print);
+
+    let (status, editor) = page(&client, &app, &format!("/prints/{id}/edit")).await;
+    assert_eq!(status, 200);
+    assert!(
+        editor.contains(r#"<fieldset class="technology" data-technology="FDM" hidden disabled>"#),
+        "{editor}"
+    );
+    assert!(editor.contains(r#"name="parts[0].vat.componentId""#));
+    assert!(editor.contains(r#"name="parts[0].materials[2].quantity""#));
+    assert!(editor.contains("Harz und Verbrauchsmaterial"));
+    let minutes = "90";
+    let form = [
+        ("name", "Harzfigur"),
+        ("quantity", "1"),
+        ("parts[0].id", print["parts"][0]["id"].as_str().unwrap()),
+        ("parts[0].printerId", shop.printer.as_str()),
+        ("parts[0].buildPlateId", shop.fdm.plate.as_str()),
+        ("parts[0].vat.componentId", shop.vat.as_str()),
+        ("parts[0].vat.durationMinutes", minutes),
+        ("parts[0].materials[0].materialId", shop.resin.as_str()),
+        ("parts[0].materials[0].quantity", "40"),
+        ("parts[0].materials[1].materialId", shop.gloves.as_str()),
+        ("parts[0].materials[1].quantity", "2"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{id}/edit"), &form).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let saved = app.json(&format!("/api/prints/{id}")).await;
+    let quantities: Vec<&str> = saved["usages"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|u| u["quantity"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        quantities,
+        ["40", "2"],
+        "the alcohol line left out: {saved}"
+    );
+    assert_eq!(saved["parts"][0]["vat"]["durationSeconds"], 5400);
+
+    let (_, detail) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(detail.contains("40 ml"), "{detail}");
+    let res = app
+        .post(&format!("/api/prints/{id}/complete"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let (_, done) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(done.contains(r#"name="materials[0].quantity""#), "{done}");
+    assert!(done.contains("Menge (ml)"), "{done}");
+    let usages = saved["usages"].as_array().unwrap();
+    let outcome = [
+        ("status", "SUCCESS"),
+        ("durationMinutes", "95"),
+        ("materials[0].usageId", usages[0]["id"].as_str().unwrap()),
+        ("materials[0].quantity", "41,5"),
+        ("materials[1].usageId", usages[1]["id"].as_str().unwrap()),
+        ("materials[1].quantity", "3"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{id}/outcome"), &outcome).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    assert_eq!(left(&app, &shop.resin).await, "958.5");
+    assert_eq!(left(&app, &shop.gloves).await, "97");
 }

@@ -164,6 +164,38 @@ try {
     await page.locator("input[name=openingSpool]").check();
     await page.locator("main form button[type=submit]").first().click();
     await page.waitForURL(/\/materials\/[0-9a-f-]{36}\?saved$/);
+    // A resin printer with its vat and build plate, made on their pages, and a resin draft made
+    // in the editor: choosing the printer shows the vat in the hotends' place.
+    const record = async (path, fields, selects) => {
+      await page.goto(base + path);
+      for (const [name, value] of Object.entries(selects)) await page.locator(`select[name=${name}]`).selectOption(value);
+      for (const [name, value] of Object.entries(fields)) await page.locator(`input[name=${name}]`).fill(value);
+      await page.locator("main form button[type=submit]").first().click();
+      await page.waitForURL(/\/[0-9a-f-]{36}\?saved$/);
+    };
+    await record("/printers/new", { name: "Harzdrucker", purchasePrice: "600", expectedLifetimeHours: "3000", averagePowerWatts: "60" },
+      { technology: "MSLA", manufacturerId: { index: 1 } });
+    await record("/components/new", { name: "Wanne mit FEP", purchasePrice: "30", expectedLifetimeHours: "500" }, { type: "VAT" });
+    await record("/components/new", { name: "Harz-Bauplattform", purchasePrice: "60", expectedLifetimeHours: "1200" }, { type: "BUILD_PLATE" });
+    await page.goto(base + "/prints/new");
+    await page.locator("input[name=name]").fill("Harzfigur");
+    await page.locator("select[name='parts[0].printerId']").selectOption({ label: "Harzdrucker" });
+    await page.locator("select[name='parts[0].buildPlateId']").selectOption({ label: "Harz-Bauplattform" });
+    if (!(await page.locator("fieldset[data-technology=FDM]").first().isHidden())) {
+      failures.push("a resin printer's part still shows the hotends");
+    }
+    await page.locator("select[name='parts[0].vat.componentId']").selectOption({ label: "Wanne mit FEP" });
+    await page.locator("input[name='parts[0].vat.durationMinutes']").fill("90");
+    const resinOption = page.locator("select[name='parts[0].materials[0].materialId'] option", { hasText: "Standard Grau" });
+    await page.locator("select[name='parts[0].materials[0].materialId']").selectOption(await resinOption.getAttribute("value"));
+    await page.locator("input[name='parts[0].materials[0].quantity']").fill("36,4");
+    await page.locator("#print-editor button[type=submit]").first().click();
+    await page.waitForURL(/\/prints\/[0-9a-f-]{36}\?did=drafted$/);
+    const resinDraft = new URL(page.url()).pathname;
+    const resinPrint = await (await page.request.get(`${base}/api${resinDraft}`)).json();
+    if (resinPrint.usages?.[0]?.quantity !== "36.4" || resinPrint.parts?.[0]?.vat?.durationSeconds !== 5400) {
+      failures.push(`the resin draft is not what the editor was given: ${JSON.stringify(resinPrint.parts)}`);
+    }
     // Spoolman switched on at an address nothing answers: its pages say so.
     await page.goto(base + "/settings/integrations");
     await page.locator("input[name='spoolmgr.enabled']").check();
@@ -277,7 +309,8 @@ try {
       }
       const extra = [[twoParts, "print-editor-two-parts"], [robot, "print-done-two-parts"],
         [`/reports${robot}`, "report-two-parts"], [quoteForm, "quote-form"], [quote, "quote-sent"],
-        [`${quote}/document`, "quote-document"], [invoiceForm, "invoice-form"], [invoice, "invoice-draft"]];
+        [`${quote}/document`, "quote-document"], [invoiceForm, "invoice-form"], [invoice, "invoice-draft"],
+        [`${resinDraft}/edit`, "print-editor-resin"], [resinDraft, "print-resin"]];
       await crawl(page, locale, roots, extra);
       // A refused form, its faults beside every field.
       await page.goto(base + "/printers/new");

@@ -58,7 +58,7 @@ if (editor) {
   };
 
   const filterSpools = (line) => {
-    const filament = line.querySelector("[data-name$='filamentId']");
+    const filament = line.querySelector("[data-name$='filamentId'], [data-name$='materialId']");
     const spools = line.querySelector("[data-spools]");
     if (!filament || !spools) return;
     for (const option of spools.options) {
@@ -90,11 +90,21 @@ if (editor) {
       }
       if (!select.multiple && select.selectedOptions.length === 0) select.value = "";
     }
+    // The fields of the printer's technology (FDM: hotends and filament; MSLA: the vat); the
+    // other's are hidden and disabled, so they are neither checked nor sent.
+    const technology = (printer.value && chosen?.dataset.technology) || "FDM";
+    for (const fields of part.querySelectorAll("fieldset[data-technology]")) {
+      const other = fields.getAttribute("data-technology") !== technology;
+      fields.hidden = other;
+      fields.disabled = other;
+    }
     if (!fill || !printer.value || !chosen) return;
     const plate = part.querySelector("select[data-name$='buildPlateId']");
     if (!plate.value && chosen.dataset.plate) plate.value = chosen.dataset.plate;
-    const hotend = part.querySelector("select[data-name$='hotends[#].componentId']");
-    if (hotend && !hotend.value && chosen.dataset.hotend) hotend.value = chosen.dataset.hotend;
+    const head = part.querySelector(technology === "MSLA"
+      ? "select[data-name$='vat.componentId']"
+      : "select[data-name$='hotends[#].componentId']");
+    if (head && !head.value && chosen.dataset.head) head.value = chosen.dataset.head;
     const others = part.querySelector("select[data-name$='otherComponentIds[]']");
     const marked = (chosen.dataset.others || "").split(" ");
     if (others) for (const option of others.options) if (marked.includes(option.value)) option.selected = true;
@@ -113,7 +123,7 @@ if (editor) {
   };
   // An empty item: one line of each kind, every field cleared.
   const emptied = (item) => {
-    for (const list of ["hotends", "filaments"]) {
+    for (const list of ["hotends", "filaments", "materials"]) {
       item.querySelectorAll(`[data-list='${list}']`).forEach((line, i) => { if (i > 0) line.remove(); });
     }
     item.querySelectorAll("input, textarea").forEach((field) => { field.value = ""; });
@@ -166,7 +176,7 @@ if (editor) {
       if (last.endsWith("Minutes")) {
         last = last.replace(/Minutes$/, "Seconds");
         leaf = Math.round(Number(value.replace(",", ".")) * 60);
-      } else if (last === "quantity" && /^\d+$/.test(value)) {
+      } else if (last === "quantity" && path.length === 0 && /^\d+$/.test(value)) {
         leaf = Number(value);
       }
       if (last.endsWith("[]")) {
@@ -277,19 +287,19 @@ if (editor) {
   });
   editor.addEventListener("input", preview);
   editor.addEventListener("change", (event) => {
-    const line = event.target.closest("[data-list='filaments']");
+    const line = event.target.closest("[data-list='filaments'], [data-list='materials']");
     if (line) filterSpools(line);
     const work = event.target.closest("[data-list='work']");
     if (work) filterWork(work);
     if (event.target.matches("[data-name$='printerId']")) {
       const part = event.target.closest(".part");
       applyPrinter(part, true);
-      part.querySelectorAll("[data-list='filaments']").forEach(filterSpools);
+      part.querySelectorAll("[data-list='filaments'], [data-list='materials']").forEach(filterSpools);
     }
     preview();
   });
   editor.querySelectorAll(".part").forEach((part) => applyPrinter(part, false));
-  editor.querySelectorAll("[data-list='filaments']").forEach(filterSpools);
+  editor.querySelectorAll("[data-list='filaments'], [data-list='materials']").forEach(filterSpools);
   editor.querySelectorAll("[data-list='work']").forEach(filterWork);
   preview();
 }

@@ -15,9 +15,10 @@ use crate::maintenance::tasks::{self, Override};
 use crate::txn::Txn;
 use crate::{Error, Result, list, series, settings};
 use rust_decimal::Decimal;
+use std::collections::HashMap;
 use storage::records::{
-    Customer, Invoice, InvoiceKind, MaintenanceTask, Print, PrintSource, PrintStatus, Quote,
-    Series, Settings,
+    Customer, Filament, Invoice, InvoiceKind, MaintenanceTask, Print, PrintSource, PrintStatus,
+    Quote, Series, Settings, StockUnit,
 };
 use storage::repo::{self, all};
 use storage::{Id, Timestamp};
@@ -230,6 +231,8 @@ pub struct Detail {
     /// While it is PRINTING, the other prints PRINTING on one of its printers (id, name), oldest
     /// first: two prints on one printer at once is most likely one left behind.
     pub also_printing: Vec<(Id, String)>,
+    /// The unit each material its usages use is counted in (grams, millilitres, pieces).
+    pub units: HashMap<Id, StockUnit>,
 }
 
 /// The other prints PRINTING on a printer of `print` while it is PRINTING (id, name), from the
@@ -287,7 +290,14 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
     } else {
         None
     };
+    let mut units = HashMap::new();
+    for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
+        if let Some(material) = repo::get::<Filament>(snapshot, usage.filament_id)? {
+            units.insert(material.id, material.unit);
+        }
+    }
     Ok(Detail {
+        units,
         also_printing: also_printing(snapshot, &print)?,
         blocking,
         retry_price: lifecycle::retry_price(snapshot, &print)?,

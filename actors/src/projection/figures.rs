@@ -101,10 +101,13 @@ pub const CATEGORIES: [CostCategory; CATEGORY_COUNT] = [
     CostCategory::Charge,
     CostCategory::Machine,
     CostCategory::MachineElectricity,
+    CostCategory::Vat,
+    CostCategory::Resin,
+    CostCategory::Consumable,
 ];
 
 /// How many cost categories there are.
-pub const CATEGORY_COUNT: usize = 10;
+pub const CATEGORY_COUNT: usize = 13;
 
 /// Headline figures of DONE prints: of one print, of a day, or of a dashboard's period.
 /// Stored in print summaries (decimals as mantissa and scale).

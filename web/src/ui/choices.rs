@@ -2,7 +2,10 @@
 
 use super::i18n::Tr;
 use super::page::Ctx;
+use super::spools::unit_key;
+use crate::api::materials::MaterialKindDto;
 use crate::error::Rendered;
+use crate::wire;
 use actors::command::{Query, Snapshot};
 use actors::integrations::fleet;
 use actors::inventory::charges::Charges;
@@ -11,6 +14,7 @@ use actors::inventory::customers::Customers;
 use actors::inventory::filaments::{FilamentView, Filaments};
 use actors::inventory::labour_rates::LabourRates;
 use actors::inventory::manufacturers::Manufacturers;
+use actors::inventory::materials::Materials;
 use actors::inventory::printers::{PrinterView, Printers};
 use actors::inventory::steps::{StepView, Steps};
 use actors::inventory::{Kind, ListQuery};
@@ -20,7 +24,8 @@ use actors::sliced::suggest;
 use actors::stock;
 use std::marker::PhantomData;
 use storage::records::{
-    Charge, Component, ComponentType, Customer, LabourRate, Manufacturer, PrinterTechnology,
+    Charge, Component, ComponentType, Customer, LabourRate, Manufacturer, MaterialKind,
+    PrinterTechnology,
 };
 
 /// Most records a select offers (a shop has far fewer).
@@ -172,13 +177,16 @@ pub struct Choices {
     pub manufacturers: Vec<Choice>,
     /// Customers.
     pub customers: Vec<Choice>,
-    /// Printers.
+    /// Printers; `group` is FDM or MSLA.
     pub printers: Vec<Choice>,
-    /// Components; `group` is HOTEND, BUILD_PLATE or OTHER.
+    /// Components; `group` is HOTEND, BUILD_PLATE, VAT or OTHER.
     pub components: Vec<Choice>,
     /// Filaments.
     pub filaments: Vec<Choice>,
-    /// Spools with filament left (empty with spool management off); `group` is the filament id.
+    /// Resins and consumables, labelled with their unit; `group` is RESIN or CONSUMABLE.
+    pub materials: Vec<Choice>,
+    /// Spools (bottles, packs) with something left (empty with spool management off), labelled
+    /// with what is left in their unit; `group` is the material id.
     pub spools: Vec<Choice>,
     /// Active series (empty while print series are off).
     pub series: Vec<Choice>,
@@ -193,15 +201,15 @@ pub struct Choices {
     pub fits: std::collections::HashMap<String, String>,
 }
 
-/// What a new part on one printer preselects: the build plate and hotend marked "preselect
-/// in new prints" (or the only one that fits), and every other component so marked; ids,
-/// empty when none.
+/// What a new part on one printer preselects: the build plate and the hotend (an FDM
+/// printer's) or vat (an MSLA printer's) marked "preselect in new prints" (or the only one that
+/// fits), and every other component so marked; ids, empty when none.
 #[derive(Debug, Default, Clone)]
 pub struct Preselected {
     /// The build plate.
     pub plate: String,
-    /// The hotend.
-    pub hotend: String,
+    /// The hotend or the vat.
+    pub head: String,
     /// The other components, space-separated.
     pub others: String,
 }
@@ -236,7 +244,12 @@ impl Query for LoadChoices {
                 .into_iter()
                 .map(|v| Choice {
                     id: v.spool.id.to_string(),
-                    label: format!("{} · {} g", v.spool.code, self.0.exact(v.remaining())),
+                    label: format!(
+                        "{} · {} {}",
+                        v.spool.code,
+                        self.0.exact(v.remaining()),
+                        self.0.t(unit_key(v.unit))
+                    ),
                     group: v.spool.filament_id.to_string(),
                 })
                 .collect()
@@ -275,12 +288,12 @@ impl Query for LoadChoices {
                 _ => PrinterTechnology::Fdm,
             };
             let head = suggest::head_of(technology);
-            let (plate, hotend, others) = suggest::preselected(&records, id, head);
+            let (plate, head, others) = suggest::preselected(&records, id, head);
             let text = |id: Option<storage::Id>| id.map(|i| i.to_string()).unwrap_or_default();
             let others: Vec<String> = others.iter().map(ToString::to_string).collect();
             let chosen = Preselected {
                 plate: text(plate),
-                hotend: text(hotend),
+                head: text(head),
                 others: others.join(" "),
             };
             preselected.insert(printer.id.clone(), chosen);
@@ -309,6 +322,15 @@ impl Query for LoadChoices {
             filaments: active::<Filaments>(snapshot)?
                 .iter()
                 .map(Choosable::choice)
+                .collect(),
+            materials: active::<Materials>(snapshot)?
+                .iter()
+                .filter(|m| m.filament.kind != MaterialKind::Filament)
+                .map(|m| Choice {
+                    group: wire::name(&MaterialKindDto::from(m.filament.kind)),
+                    label: format!("{} ({})", m.name, self.0.t(unit_key(m.filament.unit))),
+                    ..plain(m.filament.id, &m.name)
+                })
                 .collect(),
             spools,
             series,

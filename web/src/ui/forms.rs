@@ -85,7 +85,9 @@ impl Submitted {
     /// ending in `[]` appends to an array (a multiple select).
     ///
     /// Empty values are left out (the API's default or `null`); `"on"` of a checkbox is `true`;
-    /// fields named in `numbers` (last segment) become JSON numbers when they are whole numbers;
+    /// fields named in `numbers` (by their whole name: `quantity`, `every.count`; a part's
+    /// material line's `parts[0].materials[0].quantity` is a decimal string) become JSON numbers
+    /// when they are whole numbers;
     /// a field `…Minutes` becomes `…Seconds` (minutes × 60, whole seconds). `static/app.js`
     /// builds the same document for the live cost preview.
     ///
@@ -117,7 +119,8 @@ impl Submitted {
             let Some(Segment::Key(last)) = segments.pop() else {
                 continue;
             };
-            let (last, value) = leaf(last, value, numbers);
+            let number = numbers.contains(&name.as_str());
+            let (last, value) = leaf(last, value, number);
             let parent = segments
                 .iter()
                 .fold(&mut root, |node, segment| step(node, segment));
@@ -181,8 +184,8 @@ fn path(name: &str) -> Vec<Segment> {
     segments
 }
 
-/// The JSON name and value of a leaf field.
-fn leaf(name: String, value: &str, numbers: &[&str]) -> (String, Value) {
+/// The JSON name and value of a leaf field; a whole number for a field named as a number.
+fn leaf(name: String, value: &str, number: bool) -> (String, Value) {
     if let Some(stem) = name.strip_suffix("Minutes")
         && let Ok(minutes) = value.replace(',', ".").parse::<f64>()
         && (0.0..=35_791_394.0).contains(&minutes)
@@ -190,9 +193,7 @@ fn leaf(name: String, value: &str, numbers: &[&str]) -> (String, Value) {
         let seconds = (minutes * 60.0).round() as u64;
         return (format!("{stem}Seconds"), Value::from(seconds));
     }
-    if numbers.contains(&name.as_str())
-        && let Ok(n) = value.parse::<u64>()
-    {
+    if number && let Ok(n) = value.parse::<u64>() {
         return (name, Value::from(n));
     }
     if value == "on" {
@@ -292,6 +293,7 @@ mod tests {
             ("parts[0].otherComponentIds[]", "c2"),
             ("parts[2].printerId", "p2"),
             ("parts[2].filaments[1].usedGrams", "10"),
+            ("parts[2].materials[0].quantity", "2"),
             ("archived", "on"),
         ]);
         assert_eq!(
@@ -306,7 +308,12 @@ mod tests {
                         "hotends": [{"componentId": "h1", "durationSeconds": 5430}],
                         "otherComponentIds": ["c1", "c2"],
                     },
-                    {"printerId": "p2", "filaments": [{"usedGrams": "10"}]},
+                    {
+                        "printerId": "p2",
+                        "filaments": [{"usedGrams": "10"}],
+                        // A material line's quantity is its own, a decimal string.
+                        "materials": [{"quantity": "2"}],
+                    },
                 ],
             })
         );

@@ -132,7 +132,7 @@ async fn render(
 /// Creates a task from the form (posted to the page's own path, so a refused form reloads).
 pub async fn create(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
-    let mut tree = form.tree(&["count"]);
+    let mut tree = form.tree(&["every.count"]);
     tree["blocking"] = Value::Bool(form.checked("blocking"));
     let created = match ctx.typed(|| input::parse::<TaskCreate>(tree)) {
         Ok(input) => ctx.state.send(CreateTask(input.into())).await,

@@ -14,6 +14,7 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
+use super::spools::unit_key;
 use crate::api::materials::MaterialKindDto;
 use crate::api::prints::input::WorkKind;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
@@ -34,9 +35,9 @@ use actors::prints::{
 use askama::Template;
 use deserr::Deserr;
 use rust_decimal::Decimal;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use storage::Id;
-use storage::records::{OutcomeStatus, Print, PrintStatus};
+use storage::records::{OutcomeStatus, Print, PrintStatus, StockUnit};
 
 /// The cost categories on the wire, in the order pages show them: the order of
 /// [`board::CATEGORIES`], named as the API names them.
@@ -297,18 +298,9 @@ pub fn usage_fields(print: &PrintDto) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The message key of the sign of a material kind's unit: grams for a filament, millilitres
-/// for a resin; a consumable's unit is its own (none shown).
-fn unit_sign(t: &Tr, kind: MaterialKindDto) -> String {
-    match kind {
-        MaterialKindDto::Filament => format!(" {}", t.t("unit.g")),
-        MaterialKindDto::Resin => format!(" {}", t.t("unit.ml")),
-        MaterialKindDto::Consumable => String::new(),
-    }
-}
-
-/// The material rows of `print`, in part order.
-pub fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
+/// The material rows of `print`, in part order, each quantity with the sign of its material's
+/// unit (`units`, by material id: [`actors::prints::Detail::units`]).
+pub fn usage_rows(t: &Tr, print: &PrintDto, units: &HashMap<Id, StockUnit>) -> Vec<UsageRow> {
     let actual: BTreeMap<&str, &str> = print
         .outcome
         .iter()
@@ -328,10 +320,15 @@ pub fn usage_rows(t: &Tr, print: &PrintDto) -> Vec<UsageRow> {
                 .iter()
                 .find(|l| l.category == wire_name(&u.material_kind) && l.source_id == u.material_id)
                 .map_or_else(|| u.material_id.clone(), |l| l.label.clone());
-            let unit = unit_sign(t, u.material_kind);
+            let unit = u
+                .material_id
+                .parse()
+                .ok()
+                .and_then(|id: Id| units.get(&id))
+                .map_or_else(String::new, |u| format!(" {}", t.t(unit_key(*u))));
             let measure = match u.material_kind {
                 MaterialKindDto::Filament => t.t("editor.grams").to_string(),
-                _ => format!("{}{unit}", t.t("editor.quantity")),
+                _ => format!("{} ({})", t.t("editor.quantity"), unit.trim()),
             };
             UsageRow {
                 id: u.id.clone(),
@@ -673,7 +670,7 @@ impl DetailPage {
         let t = &chrome.t;
         let current = wire(&print.status);
         let form = form.unwrap_or_else(|| outcome_form(t, &print));
-        let mut usages = usage_rows(t, &print);
+        let mut usages = usage_rows(t, &print, &detail.units);
         for u in usages.iter_mut() {
             u.entered = form.get(&u.field).to_string();
         }

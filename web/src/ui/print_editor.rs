@@ -1,7 +1,9 @@
 //! The print editor: a draft's name, customer, series, quantity, sales value and notes, and its
-//! 1 to 100 parts, each with a printer, a build plate, hotends with their printing times, other
-//! components and filament lines (with a spool picker under spool management), and its work
-//! lines (labour, charges, post-processing steps).
+//! 1 to 100 parts, each with a printer, a build plate, hotends with their printing times (a
+//! resin printer's part: its vat), other components, filament lines and material lines (resin,
+//! consumables; each with a spool or bottle picker under spool management), and its work lines
+//! (labour, charges, post-processing steps). A part shows the fields of its printer's
+//! technology; the other technology's are hidden and disabled, so they are never sent.
 //!
 //! Field names are the API's JSON paths (`parts[0].hotends[1].durationMinutes`, see
 //! [`Submitted::document`]), so a refused draft shows each field error next to its control.
@@ -16,6 +18,7 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_detail;
+use crate::api::materials::MaterialKindDto;
 use crate::api::prints::input::WorkKind;
 use crate::api::prints::sliced::{self, SlicedPreviewDto};
 use crate::api::prints::{PrintDto, PrintInputDto, Status};
@@ -48,7 +51,8 @@ struct HotendRow {
     minutes: Slot,
 }
 
-/// A filament line.
+/// A filament line (`filamentId`, `usedGrams`, `spoolId`) or a material line (`materialId`,
+/// `quantity`, `spoolId`).
 struct FilamentRow {
     filament: Slot,
     grams: Slot,
@@ -74,6 +78,15 @@ struct PartView {
     other_ids: Vec<String>,
     hotends: Vec<HotendRow>,
     filaments: Vec<FilamentRow>,
+    /// On a resin (MSLA) printer: the vat and printing time replace hotends and filaments.
+    resin: bool,
+    vat: HotendRow,
+    /// The fault of the vat as a whole (`parts[i].vat`: required, not for the printer).
+    vat_fault: Slot,
+    materials: Vec<FilamentRow>,
+    /// The fault of the material lines as a whole (`parts[i].materials`: a resin part's
+    /// resin is required).
+    materials_fault: Slot,
 }
 
 #[derive(Template)]
@@ -94,6 +107,7 @@ struct EditorPage {
     choices: Choices,
     hotends: Vec<Choice>,
     plates: Vec<Choice>,
+    vats: Vec<Choice>,
     others: Vec<Choice>,
     faults: Faults,
     /// (wire name, label) of every cost category, for the live preview.
@@ -211,8 +225,59 @@ fn rows<'a>(node: &'a Value, key: &str) -> Vec<&'a Value> {
     }
 }
 
-/// The parts of a draft document as form controls.
-fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
+/// A timed head's controls at `path` (`parts[0].hotends[1]`, `parts[0].vat`) from `node`: its
+/// component and its minutes (from `durationSeconds`, or the minutes a refused form sent), the
+/// seconds' fault shown at the minutes.
+fn timed(faults: &Faults, path: &str, node: &Value) -> HotendRow {
+    let minutes = match node.get("durationSeconds").and_then(Value::as_u64) {
+        Some(seconds) => format::minutes(seconds),
+        None => leaf(node.get("durationMinutes")),
+    };
+    let mut minutes = slot(faults, format!("{path}.durationMinutes"), minutes);
+    let seconds_fault = faults.at(&format!("{path}.durationSeconds"));
+    if !seconds_fault.is_empty() {
+        minutes.fault = seconds_fault.to_string();
+    }
+    HotendRow {
+        component: slot(
+            faults,
+            format!("{path}.componentId"),
+            leaf(node.get("componentId")),
+        ),
+        minutes,
+    }
+}
+
+/// The lines of `list` of `part` (at `at`) with their material, quantity and spool fields.
+fn lines(
+    part: &Value,
+    faults: &Faults,
+    at: &dyn Fn(&str) -> String,
+    (list, material, quantity): (&str, &str, &str),
+) -> Vec<FilamentRow> {
+    rows(part, list)
+        .into_iter()
+        .enumerate()
+        .map(|(k, f)| {
+            let line = |name: &str| {
+                slot(
+                    faults,
+                    at(&format!("{list}[{k}].{name}")),
+                    leaf(f.get(name)),
+                )
+            };
+            FilamentRow {
+                filament: line(material),
+                grams: line(quantity),
+                spool: line("spoolId"),
+            }
+        })
+        .collect()
+}
+
+/// The parts of a draft document as form controls; a part is a resin part when its printer
+/// is an MSLA printer among `printers` (its `group`).
+fn parts(tree: &Value, faults: &Faults, printers: &[Choice]) -> Vec<PartView> {
     rows(tree, "parts")
         .into_iter()
         .enumerate()
@@ -222,49 +287,10 @@ fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
             let hotends = rows(part, "hotends")
                 .into_iter()
                 .enumerate()
-                .map(|(j, h)| {
-                    let seconds = h.get("durationSeconds");
-                    let minutes = match seconds.and_then(Value::as_u64) {
-                        Some(seconds) => format::minutes(seconds),
-                        None => leaf(h.get("durationMinutes")),
-                    };
-                    let mut minutes = slot(
-                        faults,
-                        at(&format!("hotends[{j}].durationMinutes")),
-                        minutes,
-                    );
-                    let seconds_fault = faults.at(&at(&format!("hotends[{j}].durationSeconds")));
-                    if !seconds_fault.is_empty() {
-                        minutes.fault = seconds_fault.to_string();
-                    }
-                    HotendRow {
-                        component: slot(
-                            faults,
-                            at(&format!("hotends[{j}].componentId")),
-                            leaf(h.get("componentId")),
-                        ),
-                        minutes,
-                    }
-                })
+                .map(|(j, h)| timed(faults, &at(&format!("hotends[{j}]")), h))
                 .collect();
-            let filaments = rows(part, "filaments")
-                .into_iter()
-                .enumerate()
-                .map(|(k, f)| {
-                    let line = |name: &str| {
-                        slot(
-                            faults,
-                            at(&format!("filaments[{k}].{name}")),
-                            leaf(f.get(name)),
-                        )
-                    };
-                    FilamentRow {
-                        filament: line("filamentId"),
-                        grams: line("usedGrams"),
-                        spool: line("spoolId"),
-                    }
-                })
-                .collect();
+            static NONE: Value = Value::Null;
+            let vat = timed(faults, &at("vat"), part.get("vat").unwrap_or(&NONE));
             let other_ids = part
                 .get("otherComponentIds")
                 .and_then(Value::as_array)
@@ -272,15 +298,24 @@ fn parts(tree: &Value, faults: &Faults) -> Vec<PartView> {
                 .unwrap_or_default();
             let mut others = field("otherComponentIds");
             others.name = at("otherComponentIds[]");
+            let printer = field("printerId");
+            let resin = printers
+                .iter()
+                .any(|p| p.id == printer.value && p.group == "MSLA");
             PartView {
                 number: i + 1,
                 id: field("id"),
-                printer: field("printerId"),
+                printer,
                 plate: field("buildPlateId"),
                 others,
                 other_ids,
                 hotends,
-                filaments,
+                filaments: lines(part, faults, &at, ("filaments", "filamentId", "usedGrams")),
+                resin,
+                vat,
+                vat_fault: field("vat"),
+                materials: lines(part, faults, &at, ("materials", "materialId", "quantity")),
+                materials_fault: field("materials"),
             }
         })
         .collect()
@@ -305,12 +340,20 @@ fn work(tree: &Value, faults: &Faults) -> Vec<WorkRow> {
         .collect()
 }
 
-/// The draft document of a stored print (the API's input shape, part ids kept).
+/// The draft document of a stored print (the API's input shape, part ids kept): a part's
+/// leading filament usages as filament lines, the rest as material lines (so the usages keep
+/// their order), a resin part's vat in its place of the hotends.
 fn document_of(print: &PrintDto) -> Value {
     let parts: Vec<Value> = print
         .parts
         .iter()
         .map(|p| {
+            let leading = p
+                .usages
+                .iter()
+                .take_while(|u| u.material_kind == MaterialKindDto::Filament)
+                .count();
+            let (filaments, materials) = p.usages.split_at(leading);
             json!({
                 "id": p.id,
                 "printerId": p.printer_id,
@@ -320,9 +363,18 @@ fn document_of(print: &PrintDto) -> Value {
                     "componentId": h.component_id,
                     "durationSeconds": h.duration_seconds,
                 })).collect::<Vec<_>>(),
-                "filaments": p.usages.iter().map(|u| json!({
-                    "filamentId": u.filament_id,
-                    "usedGrams": u.used_grams,
+                "vat": p.vat.as_ref().map(|v| json!({
+                    "componentId": v.component_id,
+                    "durationSeconds": v.duration_seconds,
+                })),
+                "filaments": filaments.iter().map(|u| json!({
+                    "filamentId": u.material_id,
+                    "usedGrams": u.quantity,
+                    "spoolId": u.spool_id,
+                })).collect::<Vec<_>>(),
+                "materials": materials.iter().map(|u| json!({
+                    "materialId": u.material_id,
+                    "quantity": u.quantity,
                     "spoolId": u.spool_id,
                 })).collect::<Vec<_>>(),
             })
@@ -359,7 +411,7 @@ fn document_of(print: &PrintDto) -> Value {
 }
 
 /// A new draft's first part in a shop with one printer: on that printer, with the build plate,
-/// hotend and other components it preselects ([`Choices::preselected_of`]). With more printers
+/// hotend (or vat) and other components it preselects ([`Choices::preselected_of`]). With more printers
 /// the editor fills them in when a printer is chosen.
 fn first_part(choices: &Choices) -> Option<Value> {
     let [printer] = choices.printers.as_slice() else {
@@ -367,12 +419,16 @@ fn first_part(choices: &Choices) -> Option<Value> {
     };
     let chosen = choices.preselected_of(&printer.id);
     let others: Vec<&str> = chosen.others.split_whitespace().collect();
-    Some(json!({
+    let mut part = json!({
         "printerId": printer.id,
         "buildPlateId": chosen.plate,
-        "hotends": [{"componentId": chosen.hotend}],
         "otherComponentIds": others,
-    }))
+    });
+    match printer.group.as_str() {
+        "MSLA" => part["vat"] = json!({"componentId": chosen.head}),
+        _ => part["hotends"] = json!([{"componentId": chosen.head}]),
+    }
+    Some(part)
 }
 
 async fn render(
@@ -416,10 +472,11 @@ async fn render_with(
         quantity,
         sales_value: top("salesValue"),
         notes: top("notes"),
-        parts: parts(tree, &faults),
+        parts: parts(tree, &faults, &choices.printers),
         work: work(tree, &faults),
         hotends: of("HOTEND"),
         plates: of("BUILD_PLATE"),
+        vats: of("VAT"),
         others: of("OTHER"),
         costs: print.map(|p| print_detail::Costs::of(&ctx.chrome.t, p)),
         price: print.and_then(|p| {
@@ -483,14 +540,26 @@ pub async fn from_sliced(ctx: Ctx, mut form: Multipart) -> Page {
 
 /// The draft document of a sliced file's preview: named after the file, one part per plate
 /// with the suggested printer and components, the plate's time on its hotend, and a filament
-/// line per slot (suggested filament and spool, the slot's grams).
+/// line per slot (suggested filament and spool, the slot's grams); an SLA job's plate has its
+/// time on the vat and a resin line (suggested resin and bottle, the job's millilitres).
 fn draft_of(preview: &SlicedPreviewDto) -> Value {
     let name = preview.file.name.split('.').next().unwrap_or_default();
     let parts: Vec<Value> = preview
         .parts
         .iter()
-        .map(|p| {
-            json!({
+        .map(|p| match &p.resin {
+            Some(resin) => json!({
+                "printerId": p.printer_id,
+                "buildPlateId": p.build_plate_id,
+                "otherComponentIds": p.other_component_ids,
+                "vat": {"componentId": p.vat_id, "durationSeconds": p.duration_seconds},
+                "materials": [{
+                    "materialId": resin.material_id,
+                    "quantity": resin.millilitres,
+                    "spoolId": resin.spool_id,
+                }],
+            }),
+            None => json!({
                 "printerId": p.printer_id,
                 "buildPlateId": p.build_plate_id,
                 "otherComponentIds": p.other_component_ids,
@@ -500,7 +569,7 @@ fn draft_of(preview: &SlicedPreviewDto) -> Value {
                     "usedGrams": f.grams,
                     "spoolId": f.spool_id,
                 })).collect::<Vec<_>>(),
-            })
+            }),
         })
         .collect();
     let source = json!({

@@ -36,7 +36,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
             document.set("action", "ATTACH");
             document.set("data.partId", form.get("attach.partId"));
             document.set("data.remoteLogId", form.get("attach.remoteLogId"));
-            document.document::<FleetAction>(&["remoteLogId"])
+            document.document::<FleetAction>(&["data.remoteLogId"])
         }
         "SYNC_PRINT" => {
             document.set("action", "SYNC_PRINT");

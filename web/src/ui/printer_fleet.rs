@@ -148,7 +148,7 @@ pub async fn act(ctx: Ctx, body: Bytes) -> Page {
     let id = ctx.id()?;
     let mut form = Submitted::parse(&body);
     form.set("data.printerId", id.to_string());
-    let result = match ctx.typed(|| form.document::<FleetAction>(&["remoteId"])) {
+    let result = match ctx.typed(|| form.document::<FleetAction>(&["data.remoteId"])) {
         Ok(action) => action.run(&ctx.state.printfleet).await.map(|_| ()),
         Err(e) => Err(e),
     };

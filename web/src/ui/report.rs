@@ -13,6 +13,8 @@ use crate::api::prints::Report;
 use actix_web::http::StatusCode;
 use actors::prints;
 use askama::Template;
+use std::collections::HashMap;
+use storage::records::StockUnit;
 
 /// A part line of the report.
 struct PartLine {
@@ -45,14 +47,15 @@ struct ReportPage {
 
 /// `GET /reports/prints/{id}`: 409 `REPORT_NOT_ALLOWED` unless the print is DONE.
 pub async fn show(ctx: Ctx) -> Page {
-    let report = Report::from(ctx.query(prints::Report(ctx.id()?)).await?);
-    let page = ReportPage::of(ctx.chrome, report);
+    let data = ctx.query(prints::Report(ctx.id()?)).await?;
+    let units = data.detail.units.clone();
+    let page = ReportPage::of(ctx.chrome, Report::from(data), &units);
     Ok(html(StatusCode::OK, page.render()))
 }
 
 impl ReportPage {
-    /// The page of `report` in the frame `chrome`.
-    fn of(chrome: Chrome, report: Report) -> ReportPage {
+    /// The page of `report` in the frame `chrome`; `units` by material id.
+    fn of(chrome: Chrome, report: Report, units: &HashMap<storage::Id, StockUnit>) -> ReportPage {
         let t = &chrome.t;
         let print = &report.print;
         let parts = print
@@ -91,7 +94,7 @@ impl ReportPage {
                     .unwrap_or_default(),
             )
         });
-        let usages = print_detail::usage_rows(t, print);
+        let usages = print_detail::usage_rows(t, print, units);
         ReportPage {
             has_spools: usages.iter().any(|u| !u.spool.is_empty()),
             usages,

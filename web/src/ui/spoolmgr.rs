@@ -224,7 +224,7 @@ pub async fn show(ctx: Ctx) -> Page {
 pub async fn act(ctx: Ctx, body: Bytes) -> Page {
     let form = Submitted::parse(&body);
     let spool = form.get("data.spoolId").parse().ok();
-    let result = match ctx.typed(|| form.document::<SpoolmgrAction>(&["remoteId"])) {
+    let result = match ctx.typed(|| form.document::<SpoolmgrAction>(&["data.remoteId"])) {
         Ok(action) => action.run(&ctx.state.spoolmgr).await,
         Err(e) => Err(e),
     };
