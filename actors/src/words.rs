@@ -10,6 +10,16 @@
 use crate::values::DecimalMark;
 use std::collections::HashMap;
 use std::sync::LazyLock;
+use storage::records::StockUnit;
+
+/// The message key of `unit`'s sign: `unit.g`, `unit.ml`, `unit.pcs` (`Stk.` in German).
+pub fn unit_key(unit: StockUnit) -> &'static str {
+    match unit {
+        StockUnit::Gram => "unit.g",
+        StockUnit::Millilitre => "unit.ml",
+        StockUnit::Piece => "unit.pcs",
+    }
+}
 
 /// A language the appliance speaks: the locales the API accepts.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -25,7 +25,7 @@ pub async fn gloves(app: &TestApp, maker: &str) -> Value {
 }
 
 /// The one spool (bottle, pack) a material was opened with.
-async fn opening(app: &TestApp, material: &str) -> Value {
+pub async fn opening(app: &TestApp, material: &str) -> Value {
     let listed: Value = app
         .get(&format!("/api/spools?filamentId={material}"))
         .await

@@ -2,7 +2,7 @@
 //! a vat in its hotends' place and uses resin in millilitres; any part may use consumables;
 //! outcomes record millilitres and pieces and book them from their bottles and packs.
 
-use crate::materials::gloves;
+use crate::materials::{gloves, opening};
 use crate::sliced::post_file;
 use crate::support::{Shop, TestApp, assert_field_error, draft, page, shop, signed_in, submit};
 use serde_json::{Value, json};
@@ -66,17 +66,8 @@ fn resin_part(shop: &ResinShop, ml: &str) -> Value {
 
 /// The quantity left in the one spool (bottle, pack) of `material`.
 async fn left(app: &TestApp, material: &str) -> String {
-    let listed: Value = app
-        .get(&format!("/api/spools?filamentId={material}"))
-        .await
-        .json()
-        .await
-        .unwrap();
-    assert_eq!(listed["total"], 1, "{listed}");
-    listed["items"][0]["remainingQuantity"]
-        .as_str()
-        .unwrap()
-        .to_string()
+    let spool = opening(app, material).await;
+    spool["remainingQuantity"].as_str().unwrap().to_string()
 }
 
 /// The outcome body of the resin reference print: `seconds`, `ml` of resin, the consumables as

@@ -2,7 +2,7 @@
 //! from the one message catalogue ([`crate::words`], keys `alert.*`). Numbers and dates in them
 //! follow the language (`1.234,5 g`, `27.11.2026`).
 
-use crate::words::Lang;
+use crate::words::{self, Lang};
 use rust_decimal::Decimal;
 use storage::records::{Interval, StockUnit};
 
@@ -55,12 +55,7 @@ impl Words {
         unit: StockUnit,
     ) -> (String, String) {
         let (left, minimum) = (self.number(left), self.number(minimum));
-        let key = match unit {
-            StockUnit::Gram => "unit.g",
-            StockUnit::Millilitre => "unit.ml",
-            StockUnit::Piece => "unit.pcs",
-        };
-        let unit = self.lang.text(key);
+        let unit = self.lang.text(words::unit_key(unit));
         let (title, message) = self.pair(
             "lowStock",
             &[

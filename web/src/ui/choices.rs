@@ -2,7 +2,6 @@
 
 use super::i18n::Tr;
 use super::page::Ctx;
-use super::spools::unit_key;
 use crate::api::materials::MaterialKindDto;
 use crate::error::Rendered;
 use crate::wire;
@@ -22,6 +21,7 @@ use actors::series;
 use actors::settings;
 use actors::sliced::suggest;
 use actors::stock;
+use actors::words::unit_key;
 use std::marker::PhantomData;
 use storage::records::{
     Charge, Component, ComponentType, Customer, LabourRate, Manufacturer, MaterialKind,

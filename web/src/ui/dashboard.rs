@@ -5,7 +5,6 @@ use super::choices::{Choices, LoadChoices};
 use super::maintenance;
 use super::page::{Chrome, Ctx, Page, html};
 use super::paths;
-use super::spools;
 use crate::api::materials::MaterialKindDto;
 use crate::api::prints;
 use crate::wire;
@@ -14,6 +13,7 @@ use actors::dashboard::{Dashboard, DashboardOf, KindStock, Period};
 use actors::inventory::filaments::FilamentView;
 use actors::maintenance::tasks::{State, TaskView};
 use actors::stock::{LowStock, Stock};
+use actors::words::unit_key;
 use askama::Template;
 use storage::records::MaterialKind;
 
@@ -54,12 +54,12 @@ impl DashboardPage {
 
     /// The sign of a kind's unit (`g`, `ml`, `pcs`).
     fn kind_unit(&self, k: &KindStock) -> &str {
-        self.chrome.t.t(spools::unit_key(k.unit))
+        self.chrome.t.t(unit_key(k.unit))
     }
 
     /// The sign of the unit `view`'s material is counted in (`g`, `ml`, `pcs`).
     fn unit(&self, view: &FilamentView) -> &str {
-        self.chrome.t.t(spools::unit_key(view.filament.unit))
+        self.chrome.t.t(unit_key(view.filament.unit))
     }
 
     fn state_class(&self, state: &State) -> &'static str {

@@ -14,7 +14,6 @@ use super::i18n::Tr;
 use super::page::{Ctx, Page, html, see_other};
 use super::paths;
 use super::print_fleet;
-use super::spools::unit_key;
 use crate::api::materials::MaterialKindDto;
 use crate::api::prints::input::WorkKind;
 use crate::api::prints::outcome_dto::{CorrectionInputDto, OutcomeInputDto, PartElectricityOut};
@@ -32,6 +31,7 @@ use actors::prints::{
     PrintDetail, RecordOutcome, Retry, SetPaid, SetStatus, TakeRetryPrice, is_backward, moves,
     passes_gate, skips_printing,
 };
+use actors::words::unit_key;
 use askama::Template;
 use deserr::Deserr;
 use rust_decimal::Decimal;

@@ -59,6 +59,43 @@ struct FilamentRow {
     spool: Slot,
 }
 
+/// How a part's lines of one list are named and labelled in the form
+/// (`_material_line.html`).
+struct LineKind {
+    /// The list: `filaments` or `materials`.
+    list: &'static str,
+    /// The material's field: `filamentId` or `materialId`.
+    material: &'static str,
+    /// The quantity's field: `usedGrams` or `quantity`.
+    quantity: &'static str,
+    /// Message keys of the material's and the quantity's labels.
+    label: &'static str,
+    quantity_label: &'static str,
+    /// Whether a line must be filled in (a part's filament lines; a material line may stay
+    /// empty, and is then left out).
+    required: bool,
+}
+
+/// A part's filament lines.
+const FILAMENT_LINE: LineKind = LineKind {
+    list: "filaments",
+    material: "filamentId",
+    quantity: "usedGrams",
+    label: "field.filament",
+    quantity_label: "editor.grams",
+    required: true,
+};
+
+/// A part's lines of resin and consumables.
+const MATERIAL_LINE: LineKind = LineKind {
+    list: "materials",
+    material: "materialId",
+    quantity: "quantity",
+    label: "field.material",
+    quantity_label: "editor.quantity",
+    required: false,
+};
+
 /// A work line: what it prices (kind and record), its minutes or count, per piece or job.
 struct WorkRow {
     kind: Slot,
@@ -109,6 +146,8 @@ struct EditorPage {
     plates: Vec<Choice>,
     vats: Vec<Choice>,
     others: Vec<Choice>,
+    filament_line: LineKind,
+    material_line: LineKind,
     faults: Faults,
     /// (wire name, label) of every cost category, for the live preview.
     categories: Vec<(&'static str, String)>,
@@ -478,6 +517,8 @@ async fn render_with(
         plates: of("BUILD_PLATE"),
         vats: of("VAT"),
         others: of("OTHER"),
+        filament_line: FILAMENT_LINE,
+        material_line: MATERIAL_LINE,
         costs: print.map(|p| print_detail::Costs::of(&ctx.chrome.t, p)),
         price: print.and_then(|p| {
             let price = p.price.as_ref()?;

@@ -22,6 +22,7 @@ use actors::inventory::materials::Materials;
 use actors::ledger;
 use actors::stock::StockOverview;
 use actors::stock::{ArchiveSpool, GetSpool, SpoolLedger};
+use actors::words::unit_key;
 use askama::Template;
 use rust_decimal::Decimal;
 use std::collections::HashMap;
@@ -63,15 +64,6 @@ struct StockPage {
 /// `value` in `unit` as lists show it: rounded to whole units, with the unit's sign.
 fn quantity(t: &i18n::Tr, value: &str, unit: StockUnit) -> String {
     format!("{} {}", t.number_str(value, 0), t.t(unit_key(unit)))
-}
-
-/// The message key of `unit`'s sign: `unit.g`, `unit.ml`, `unit.pcs`.
-pub fn unit_key(unit: StockUnit) -> &'static str {
-    match unit {
-        StockUnit::Gram => "unit.g",
-        StockUnit::Millilitre => "unit.ml",
-        StockUnit::Piece => "unit.pcs",
-    }
 }
 
 /// `value` in `unit` exactly, with the unit's sign.
