@@ -97,11 +97,13 @@ try {
   const fillPart = async (part, minutes, grams) => {
     await part.getByLabel("Printer").selectOption({ label: "MK4S" });
     await part.getByLabel("Build plate").selectOption({ label: "Satin sheet" });
-    await part.getByLabel("Hotend").selectOption({ label: "Nozzle 0.4" });
-    await part.getByLabel(/Printing time/).fill(minutes);
-    await part.getByLabel("Filament").selectOption({ index: 1 });
-    await part.getByLabel("Grams").fill(grams);
-    await part.getByLabel("Spool").selectOption({ index: 1 });
+    // An FDM printer's fields (a resin printer's vat is hidden and disabled beside them).
+    const fdm = part.locator("fieldset[data-technology=FDM]");
+    await fdm.getByLabel("Hotend").selectOption({ label: "Nozzle 0.4" });
+    await fdm.getByLabel(/Printing time/).fill(minutes);
+    await fdm.getByLabel("Filament").selectOption({ index: 1 });
+    await fdm.getByLabel("Grams").fill(grams);
+    await fdm.getByLabel("Spool").selectOption({ index: 1 });
   };
   await fillPart(page.locator(".part").nth(0), "90", "42.5");
   await page.getByRole("button", { name: "Add a part" }).click();
