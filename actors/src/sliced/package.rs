@@ -3,9 +3,9 @@
 //! with `used_g`, `used_m`, `type` and `color`), and Cura's UFP (`3D/model.gcode` inside);
 //! PrusaSlicer's SLA archives are zips too, read by [`sla`].
 //!
-//! Only named entries are read, each checked against [`MAX_ENTRY_BYTES`] before and while it is
-//! inflated; an entry's name is never a path on disk. The XML parser expands no entity beyond
-//! XML's five, and a document type declaration is refused outright.
+//! Only named entries are read, each checked against [`super::MAX_ENTRY_BYTES`] before and
+//! while it is inflated; an entry's name is never a path on disk. The XML parser expands no
+//! entity beyond XML's five, and a document type declaration is refused outright.
 
 pub mod directory;
 

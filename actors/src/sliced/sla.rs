@@ -87,7 +87,7 @@ impl SlaJob {
     }
 }
 
-/// The job `config.ini` (its bytes) describes. Errors: as [`parse`] for the file's contents.
+/// The job `config.ini` (its bytes) describes. Errors: as [`from_archive`] for the file's contents.
 pub fn read_config(config: &[u8]) -> Result<SlaJob, Refusal> {
     let text = std::str::from_utf8(config).map_err(|_| Refusal::BrokenMetadata)?;
     let value = |key: &str| {
