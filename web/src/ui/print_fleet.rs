@@ -5,6 +5,7 @@
 use super::format::{clock, minutes};
 use super::forms::Submitted;
 use super::page::Ctx;
+use crate::api::materials::MaterialKindDto;
 use crate::api::printfleet::{LogLinkDto, PrintLogDto};
 use crate::api::prints::PrintDto;
 use std::collections::HashSet;
@@ -116,9 +117,10 @@ pub async fn parts(ctx: &Ctx, print: &PrintDto, takes_outcome: bool) -> Vec<Flee
 }
 
 /// Prefills the outcome form from the attached jobs: each part's time, and the grams of a
-/// part with one usage.
+/// part with one usage, a filament's (its field is `filaments[k]`, `k` counting the print's
+/// filament usages only: the outcome form's other materials are `materials[k]`).
 pub fn prefill(form: &mut Submitted, print: &PrintDto, parts: &[FleetPart]) {
-    let mut usage = 0;
+    let mut filaments = 0;
     for (i, part) in print.parts.iter().enumerate() {
         let job = parts
             .iter()
@@ -133,10 +135,14 @@ pub fn prefill(form: &mut Submitted, print: &PrintDto, parts: &[FleetPart]) {
                 };
                 form.set(name, minutes(u64::from(seconds)));
             }
-            if let (Some(grams), 1) = (&job.grams, part.usages.len()) {
-                form.set(format!("filaments[{usage}].usedGrams"), grams.clone());
+            if let (Some(grams), [only]) = (&job.grams, part.usages.as_slice())
+                && only.material_kind == MaterialKindDto::Filament
+            {
+                form.set(format!("filaments[{filaments}].usedGrams"), grams.clone());
             }
         }
-        usage += part.usages.len();
+        filaments += (part.usages.iter())
+            .filter(|u| u.material_kind == MaterialKindDto::Filament)
+            .count();
     }
 }
