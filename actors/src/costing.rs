@@ -5,6 +5,9 @@
 //! - each hotend: `its own h × price / lifetime_h` (a resin part's vat alike, over the part's
 //!   duration);
 //! - build plate and each other component: `h × price / lifetime_h`, over the part's duration;
+//! - a component whose lifetime is counted in prints (any of the above, a vat's FEP film
+//!   mostly): `price / lifetime_prints`, once per part run, in the category
+//!   [`CostCategory::PerPrint`];
 //! - each material (filament, resin, consumable): `quantity × price / net quantity` (the
 //!   spool's, bottle's or pack's, or the catalog's), in the material's unit;
 //! - electricity: `h × averagePowerWatts / 1000 × electricityPrice` (per kWh);
@@ -67,6 +70,27 @@ pub struct MaterialUse {
     pub quantity: Decimal,
 }
 
+/// A component's wear rate: `price / per`, per printing hour or per print (its
+/// [`records::Lifetime`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Wear {
+    /// The rate: over lifetime hours or lifetime prints.
+    pub rate: Rate,
+    /// True when `rate.per` counts prints: one line per part run
+    /// ([`CostCategory::PerPrint`]) whatever the time.
+    pub per_print: bool,
+}
+
+impl Wear {
+    /// A rate per printing hour.
+    pub fn hours(rate: Rate) -> Wear {
+        Wear {
+            rate,
+            per_print: false,
+        }
+    }
+}
+
 /// Everything one part is priced from.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartPlan {
@@ -76,15 +100,15 @@ pub struct PartPlan {
     pub printer: Rate,
     /// The printer's average power, watts.
     pub watts: u32,
-    /// The build plate's rate.
-    pub build_plate: Rate,
-    /// Each hotend's rate and printing time, seconds (a resin part: its vat's).
-    pub hotends: Vec<(Rate, u32)>,
+    /// The build plate's wear.
+    pub build_plate: Wear,
+    /// Each hotend's wear and printing time, seconds (a resin part: its vat's).
+    pub hotends: Vec<(Wear, u32)>,
     /// What `hotends` are: [`CostCategory::Hotend`], or [`CostCategory::Vat`] on a resin
     /// printer.
     pub head: CostCategory,
-    /// Other components' rates.
-    pub others: Vec<Rate>,
+    /// Other components' wear.
+    pub others: Vec<Wear>,
     /// Material uses.
     pub materials: Vec<MaterialUse>,
 }
@@ -122,6 +146,32 @@ fn time_line(
         rate_per: rate.per,
         watts: 0,
         cost: money::bounded(cost)?,
+    })
+}
+
+/// A component's wear line: by `seconds` in `category` ([`time_line`]), or, counted in prints,
+/// one print's share of it in [`CostCategory::PerPrint`] (`price / per`, quantity 1).
+fn wear_line(
+    category: CostCategory,
+    wear: &Wear,
+    part_id: Id,
+    seconds: u64,
+) -> Result<CostLine, money::Overflow> {
+    if !wear.per_print {
+        return time_line(category, &wear.rate, part_id, seconds);
+    }
+    let rate = &wear.rate;
+    Ok(CostLine {
+        category: CostCategory::PerPrint,
+        source_id: rate.source_id,
+        part_id: Some(part_id),
+        usage_id: None,
+        label: rate.label.clone(),
+        quantity: Decimal::ONE,
+        rate_price: rate.price,
+        rate_per: rate.per,
+        watts: 0,
+        cost: money::bounded(money::divide(rate.price, rate.per)?)?,
     })
 }
 
@@ -189,12 +239,12 @@ pub fn part_lines(
         time_line(CostCategory::Printer, &plan.printer, plan.part_id, seconds)
             .map_err(at(CostCategory::Printer, 0))?,
     ];
-    for (nth, (rate, own_seconds)) in plan.hotends.iter().enumerate() {
+    for (nth, (wear, own_seconds)) in plan.hotends.iter().enumerate() {
         let seconds = u64::from(*own_seconds);
-        lines.push(time_line(plan.head, rate, plan.part_id, seconds).map_err(at(plan.head, nth))?);
+        lines.push(wear_line(plan.head, wear, plan.part_id, seconds).map_err(at(plan.head, nth))?);
     }
     lines.push(
-        time_line(
+        wear_line(
             CostCategory::BuildPlate,
             &plan.build_plate,
             plan.part_id,
@@ -202,9 +252,9 @@ pub fn part_lines(
         )
         .map_err(at(CostCategory::BuildPlate, 0))?,
     );
-    for (nth, rate) in plan.others.iter().enumerate() {
+    for (nth, wear) in plan.others.iter().enumerate() {
         lines.push(
-            time_line(CostCategory::Component, rate, plan.part_id, seconds)
+            wear_line(CostCategory::Component, wear, plan.part_id, seconds)
                 .map_err(at(CostCategory::Component, nth))?,
         );
     }
@@ -314,7 +364,8 @@ impl Actuals {
 ///
 /// Each hotend takes the part's actual time in proportion to its planned time
 /// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
-/// fraction per line. `parts` gives the planned hotend durations in line order. Work lines keep
+/// fraction per line. A line per print ([`CostCategory::PerPrint`]) stays as planned: the run
+/// happened, however long it took. `parts` gives the planned hotend durations in line order. Work lines keep
 /// their frozen cost, but a labour line whose work line has actual minutes is repriced from
 /// them at its frozen rate (`work` says per piece or per job).
 ///
@@ -326,7 +377,7 @@ pub fn actual(
     actuals: &Actuals,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
-    let mut hotend_seen: std::collections::HashMap<Id, usize> = Default::default();
+    let mut heads_seen: std::collections::HashMap<Id, usize> = Default::default();
     let mut seen: std::collections::HashMap<(Id, CostCategory), usize> = Default::default();
     let mut lines = Vec::with_capacity(planned.lines.len());
     for line in &planned.lines {
@@ -347,7 +398,8 @@ pub fn actual(
             nth: *nth,
         };
         *nth += 1;
-        let line = actual_line(line, parts, part_id, actuals, &mut hotend_seen).map_err(|_| at)?;
+        let head = next_head(line, parts, part_id, &mut heads_seen);
+        let line = actual_line(line, parts, part_id, actuals, head).map_err(|_| at)?;
         lines.push(line);
     }
     totals(lines, planned.electricity_price, quantity)
@@ -375,13 +427,39 @@ fn actual_work(
     }
 }
 
-/// One planned line repriced from the actual seconds of its part and grams of its usage.
+/// The index among its part's hotends (or vat) of a head's line, taken in line order: the
+/// lines of a part's heads follow its hotends, in their categories or, counted in prints, as
+/// [`CostCategory::PerPrint`] (a per-print line names a head when its component is the next
+/// one). `None` for any other line.
+fn next_head(
+    line: &CostLine,
+    parts: &[records::Part],
+    part_id: Id,
+    seen: &mut std::collections::HashMap<Id, usize>,
+) -> Option<usize> {
+    let part = parts.iter().find(|p| p.id == part_id)?;
+    let index = seen.entry(part_id).or_default();
+    let head = match line.category {
+        CostCategory::Hotend | CostCategory::Vat => true,
+        CostCategory::PerPrint => {
+            part.hotends.get(*index).map(|h| h.component_id) == Some(line.source_id)
+        }
+        _ => false,
+    };
+    head.then(|| {
+        *index += 1;
+        *index - 1
+    })
+}
+
+/// One planned line repriced from the actual seconds of its part and grams of its usage; a
+/// head's line takes the share of the part's time of the head at index `head`.
 fn actual_line(
     line: &CostLine,
     parts: &[records::Part],
     part_id: Id,
     actuals: &Actuals,
-    hotend_seen: &mut std::collections::HashMap<Id, usize>,
+    head: Option<usize>,
 ) -> Result<CostLine, money::Overflow> {
     let seconds = Decimal::from(actuals.part_seconds.get(&part_id).copied().unwrap_or(0));
     let (numerator, denominator, quantity_num, quantity_den) = match line.category {
@@ -393,7 +471,7 @@ fn actual_line(
         ),
         CostCategory::Hotend | CostCategory::Vat => {
             let part = parts.iter().find(|p| p.id == part_id);
-            let index = hotend_seen.entry(part_id).or_default();
+            let index = head.unwrap_or(0);
             let planned_total: u64 = part.map_or(0, |p| {
                 p.hotends
                     .iter()
@@ -401,10 +479,9 @@ fn actual_line(
                     .sum()
             });
             let own = part
-                .and_then(|p| p.hotends.get(*index))
+                .and_then(|p| p.hotends.get(index))
                 .map_or(0, |h| h.duration_seconds);
             let count = part.map_or(1, |p| p.hotends.len().max(1));
-            *index += 1;
             let (share_num, share_den) = if planned_total == 0 {
                 (Decimal::ONE, Decimal::from(count))
             } else {
@@ -434,7 +511,8 @@ fn actual_line(
         CostCategory::Labour
         | CostCategory::Charge
         | CostCategory::Machine
-        | CostCategory::MachineElectricity => return Ok(line.clone()),
+        | CostCategory::MachineElectricity
+        | CostCategory::PerPrint => return Ok(line.clone()),
         CostCategory::Filament | CostCategory::Resin | CostCategory::Consumable => {
             let grams = line
                 .usage_id
@@ -474,6 +552,17 @@ mod tests {
         }
     }
 
+    fn wear(label: &str, price: &str, per: &str) -> Wear {
+        Wear::hours(rate(label, price, per))
+    }
+
+    fn per_print(label: &str, price: &str, prints: &str) -> Wear {
+        Wear {
+            rate: rate(label, price, prints),
+            per_print: true,
+        }
+    }
+
     /// The reference example of docs/costing.md: 5,400 s; printer 1200 / 6000 h at 120 W; hotend 100 / 2000 h;
     /// plate 60 / 1200 h; 42.5 g from a 29.99 / 1000 g spool; electricity 0.32 per kWh.
     fn reference(seconds: u32, grams: &str) -> PartPlan {
@@ -481,8 +570,8 @@ mod tests {
             part_id: Id::new(),
             printer: rate("Printer", "1200", "6000"),
             watts: 120,
-            build_plate: rate("Plate", "60", "1200"),
-            hotends: vec![(rate("Hotend", "100", "2000"), seconds)],
+            build_plate: wear("Plate", "60", "1200"),
+            hotends: vec![(wear("Hotend", "100", "2000"), seconds)],
             head: CostCategory::Hotend,
             others: vec![],
             materials: vec![material(
@@ -515,8 +604,8 @@ mod tests {
             part_id: Id::new(),
             printer: rate("Resin printer", "600", "3000"),
             watts: 60,
-            build_plate: rate("Plate", "60", "1200"),
-            hotends: vec![(rate("Vat", "30", "500"), 5400)],
+            build_plate: wear("Plate", "60", "1200"),
+            hotends: vec![(wear("Vat", "30", "500"), 5400)],
             head: CostCategory::Vat,
             others: vec![],
             materials: vec![
@@ -552,7 +641,7 @@ mod tests {
         // their frozen rates; the consumables as used.
         let part = records::Part {
             hotends: vec![records::HotendUse {
-                component_id: plan.hotends[0].0.source_id,
+                component_id: plan.hotends[0].0.rate.source_id,
                 duration_seconds: 5400,
             }],
             ..one_hotend_part(&plan)
@@ -589,9 +678,9 @@ mod tests {
         records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
-            build_plate_id: plan.build_plate.source_id,
+            build_plate_id: plan.build_plate.rate.source_id,
             hotends: vec![records::HotendUse {
-                component_id: plan.hotends[0].0.source_id,
+                component_id: plan.hotends[0].0.rate.source_id,
                 duration_seconds: 5400,
             }],
             other_component_ids: vec![],
@@ -724,8 +813,8 @@ mod tests {
         let mut second = reference(1800, "10");
         second
             .hotends
-            .push((rate("Second hotend", "80", "1600"), 600));
-        second.others.push(rate("Belts", "45", "3000"));
+            .push((wear("Second hotend", "80", "1600"), 600));
+        second.others.push(wear("Belts", "45", "3000"));
         let costing = price(&[reference(5400, "42.5"), second], &[], d("0.32"), 4).unwrap();
         // Part 2: 2400 s in all. printer 2400×1200/(3600×6000) = 0.1333333333;
         // hotends 1800×100/(3600×2000) = 0.025 and 600×80/(3600×1600) = 0.0083333333;
@@ -758,19 +847,19 @@ mod tests {
     #[test]
     fn hotends_share_the_actual_time_in_proportion_to_their_plan() {
         let mut plan = reference(3000, "1");
-        plan.hotends.push((rate("Second", "100", "2000"), 1000));
+        plan.hotends.push((wear("Second", "100", "2000"), 1000));
         let planned = price(std::slice::from_ref(&plan), &[], d("0"), 1).unwrap();
         let part = records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
-            build_plate_id: plan.build_plate.source_id,
+            build_plate_id: plan.build_plate.rate.source_id,
             hotends: vec![
                 records::HotendUse {
-                    component_id: plan.hotends[0].0.source_id,
+                    component_id: plan.hotends[0].0.rate.source_id,
                     duration_seconds: 3000,
                 },
                 records::HotendUse {
-                    component_id: plan.hotends[1].0.source_id,
+                    component_id: plan.hotends[1].0.rate.source_id,
                     duration_seconds: 1000,
                 },
             ],
@@ -788,6 +877,68 @@ mod tests {
             .collect();
         // 6000 s and 2000 s of a 100 / 2000 h hotend.
         assert_eq!(hotends, ["0.0833333333", "0.0277777778"]);
+    }
+
+    /// A component counted in prints costs its price over its prints once per run, whatever the
+    /// time, planned and actual; the heads around it keep their shares of the part's time.
+    #[test]
+    fn a_component_counted_in_prints_costs_its_share_per_run_whatever_the_time() {
+        // The resin twin, its vat's FEP film counted in prints: 30 over 200 prints.
+        let mut plan = resin_reference();
+        plan.hotends[0].0 = per_print("FEP film", "30", "200");
+        let planned = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
+        let film = &planned.lines[1];
+        assert_eq!(
+            (film.category, film.quantity, film.cost.to_string()),
+            (CostCategory::PerPrint, Decimal::ONE, "0.15".into())
+        );
+        // 2.482436 − 0.09 (the vat by hours) + 0.15 (a print's share).
+        assert_eq!(planned.total.to_string(), "2.542436");
+        let part = records::Part {
+            hotends: vec![records::HotendUse {
+                component_id: plan.hotends[0].0.rate.source_id,
+                duration_seconds: 5400,
+            }],
+            ..one_hotend_part(&plan)
+        };
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 10_800);
+        let actual = super::actual(&planned, (&[part], &[]), &actuals, 1).unwrap();
+        assert_eq!(actual.lines[1], planned.lines[1]);
+        // Two hotends, the first counted in prints: the second keeps its own share (1000 of
+        // 4000 planned seconds) of the actual time.
+        let mut plan = reference(3000, "1");
+        plan.hotends[0].0 = per_print("Nozzle", "20", "100");
+        plan.hotends.push((wear("Second", "100", "2000"), 1000));
+        let planned = price(std::slice::from_ref(&plan), &[], d("0"), 1).unwrap();
+        let part = records::Part {
+            hotends: plan
+                .hotends
+                .iter()
+                .zip([3000, 1000])
+                .map(|((w, _), duration_seconds)| records::HotendUse {
+                    component_id: w.rate.source_id,
+                    duration_seconds,
+                })
+                .collect(),
+            ..one_hotend_part(&plan)
+        };
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 8000);
+        let doubled =
+            super::actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
+        let heads: Vec<(CostCategory, String)> = doubled.lines[1..3]
+            .iter()
+            .map(|l| (l.category, l.cost.to_string()))
+            .collect();
+        // The nozzle: 20 / 100 per run; the second: 2000 s of 100 / 2000 h.
+        assert_eq!(
+            heads,
+            [
+                (CostCategory::PerPrint, "0.2".to_string()),
+                (CostCategory::Hotend, "0.0277777778".to_string())
+            ]
+        );
     }
 
     proptest! {

@@ -2,7 +2,7 @@
 //! rule functions as user input, in the setup transaction.
 
 use crate::inventory::Kind;
-use crate::inventory::components::{ComponentInput, Components};
+use crate::inventory::components::{ComponentInput, Components, LifetimeInput};
 use crate::inventory::customers::{CustomerInput, Customers};
 use crate::inventory::filaments::{FilamentInput, Filaments};
 use crate::inventory::manufacturers::{ManufacturerInput, Manufacturers};
@@ -75,7 +75,7 @@ fn component(
         manufacturer_id: maker,
         model: None,
         purchase_price: v(price)?,
-        expected_lifetime_hours: v(hours)?,
+        lifetime: LifetimeInput::Hours(v(hours)?),
         always_used,
         printer_ids,
         note: None,

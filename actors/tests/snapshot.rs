@@ -3,7 +3,7 @@
 #![allow(clippy::unwrap_used, missing_docs)]
 
 use actors::inventory::Kind;
-use actors::inventory::components::{ComponentInput, Components};
+use actors::inventory::components::{ComponentInput, Components, LifetimeInput};
 use actors::inventory::filaments::{FilamentInput, Filaments};
 use actors::inventory::manufacturers::{ManufacturerInput, Manufacturers};
 use actors::inventory::printers::{ManufacturerRef, PrinterInput, Printers};
@@ -65,7 +65,7 @@ proptest! {
             manufacturer_id: None,
             model: None,
             purchase_price: price.to_string().parse().unwrap(),
-            expected_lifetime_hours: "1200".parse().unwrap(),
+            lifetime: LifetimeInput::Hours("1200".parse().unwrap()),
             always_used: false,
             printer_ids: vec![],
             note: None,

@@ -52,10 +52,14 @@
 //! - 15: materials by kind (issue 51). Filaments gained their kind, the unit their stock is
 //!   counted in and a density: every existing one is a filament counted in grams, without a
 //!   density, so every figure stays. Rewrites `filaments`.
+//! - 16: printers' technology (issue 51): every existing printer is FDM. Rewrites `printers`.
+//! - 17: components' lifetime in hours or in prints (issue 51): every existing component keeps
+//!   its hours. Rewrites `components`.
 
 use crate::records::{
-    Account, Billing, Customer, Filament, LogLink, MaintenanceTask, MaterialKind, Outcome,
-    OutcomeRevision, Print, PrintLog, Printer, PrinterTechnology, Role, StockUnit,
+    Account, Billing, Component, Customer, Filament, Lifetime, LogLink, MaintenanceTask,
+    MaterialKind, Outcome, OutcomeRevision, Print, PrintLog, Printer, PrinterTechnology, Role,
+    StockUnit,
 };
 use crate::repo;
 use crate::repo::Tx;
@@ -64,13 +68,15 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 16;
+pub const SCHEMA_VERSION: u64 = 17;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
 /// Layouts of earlier schema versions, kept for their migrations.
 pub mod legacy {
-    use crate::records::{Costing, OutcomeStatus, Part, PartElectricity, PrintStatus, UsageGrams};
+    use crate::records::{
+        ComponentType, Costing, OutcomeStatus, Part, PartElectricity, PrintStatus, UsageGrams,
+    };
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
     use serde::{Deserialize, Serialize};
@@ -88,6 +94,27 @@ pub mod legacy {
         #[serde(with = "rust_decimal::serde::str")]
         pub expected_lifetime_hours: Decimal,
         pub average_power_watts: u32,
+        pub note: Option<String>,
+        pub archived: bool,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+    }
+
+    /// A component as schema versions 1 to 16 stored it (its lifetime in hours only).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct ComponentV16 {
+        pub id: Id,
+        pub kind: ComponentType,
+        pub name: String,
+        pub manufacturer_id: Option<Id>,
+        pub model: Option<String>,
+        #[serde(with = "rust_decimal::serde::str")]
+        pub purchase_price: Decimal,
+        #[serde(with = "rust_decimal::serde::str")]
+        pub expected_lifetime_hours: Decimal,
+        pub always_used: bool,
+        pub printer_ids: Vec<Id>,
         pub note: Option<String>,
         pub archived: bool,
         pub created_at: Timestamp,
@@ -381,9 +408,33 @@ fn migrate_step(txn: &WriteTxn, from: u64) -> Result<()> {
         13 => Ok(()),
         14 => materials_v14_to_v15(txn),
         15 => printers_v15_to_v16(txn),
+        16 => components_v16_to_v17(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
+    }
+}
+
+/// v16 → v17: every component keeps its lifetime in hours.
+fn components_v16_to_v17(txn: &WriteTxn) -> Result<()> {
+    rewrite(txn, (tables::COMPONENTS, "components"), component_v17)
+}
+
+fn component_v17(old: legacy::ComponentV16) -> Component {
+    Component {
+        id: old.id,
+        kind: old.kind,
+        name: old.name,
+        manufacturer_id: old.manufacturer_id,
+        model: old.model,
+        purchase_price: old.purchase_price,
+        lifetime: Lifetime::Hours(old.expected_lifetime_hours),
+        always_used: old.always_used,
+        printer_ids: old.printer_ids,
+        note: old.note,
+        archived: old.archived,
+        created_at: old.created_at,
+        updated_at: old.updated_at,
     }
 }
 
@@ -696,7 +747,7 @@ fn metered_v8_to_v9(txn: &WriteTxn) -> Result<()> {
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;
-    use crate::records::{Company, Interval, Mark};
+    use crate::records::{Company, ComponentType, Interval, Mark};
     use crate::{Id, Timestamp};
     use crate::{Store, StoreOptions, repo};
 
@@ -795,6 +846,7 @@ pub(crate) mod tests {
         let path = dir.path().join("printcost.redb");
         let kept_printer = printer(Id::new());
         let filament = v14_filament(kept_printer.manufacturer_id);
+        let plate = v16_component(kept_printer.id);
         let (kept, dangling) = (task(kept_printer.id), task(Id::new()));
         {
             let store = Store::open(&path, StoreOptions::default()).unwrap();
@@ -815,6 +867,11 @@ pub(crate) mod tests {
                     filament.id.bytes(),
                     encode("f", &filament).unwrap().as_slice(),
                 )
+                .unwrap();
+            // A component as builds before schema 17 wrote it (a lifetime in hours only).
+            txn.open_table(tables::COMPONENTS)
+                .unwrap()
+                .insert(plate.id.bytes(), encode("c", &plate).unwrap().as_slice())
                 .unwrap();
             // As a v9 build wrote them: rows without reference edges.
             for t in [&kept, &dangling] {
@@ -837,10 +894,6 @@ pub(crate) mod tests {
             repo::get::<MaintenanceTask>(&txn, dangling.id).unwrap(),
             None
         );
-        assert_eq!(
-            repo::referrers(&txn, kept_printer.id).unwrap(),
-            vec![kept.id]
-        );
         assert!(repo::is_referenced(&txn, kept_printer.manufacturer_id).unwrap());
         // v16: the printer is an FDM printer with every figure it had, the filament a
         // filament in grams, and both are in the rebuilt edges.
@@ -852,11 +905,43 @@ pub(crate) mod tests {
             repo::get::<Filament>(&txn, filament.id).unwrap(),
             Some(filament_v15(filament.clone()))
         );
+        // v17: the component keeps its lifetime in hours, and fits its printer still.
+        assert_eq!(
+            repo::get::<Component>(&txn, plate.id).unwrap(),
+            Some(component_v17(plate.clone()))
+        );
+        assert_eq!(
+            component_v17(plate.clone()).lifetime,
+            Lifetime::Hours(plate.expected_lifetime_hours)
+        );
+        let mut fits = repo::referrers(&txn, kept_printer.id).unwrap();
+        fits.sort();
+        let mut expected = vec![kept.id, plate.id];
+        expected.sort();
+        assert_eq!(fits, expected);
         let mut makes = repo::referrers(&txn, kept_printer.manufacturer_id).unwrap();
         makes.sort();
         let mut expected = vec![kept_printer.id, filament.id];
         expected.sort();
         assert_eq!(makes, expected);
+    }
+
+    fn v16_component(printer_id: Id) -> legacy::ComponentV16 {
+        legacy::ComponentV16 {
+            id: Id::new(),
+            kind: ComponentType::BuildPlate,
+            name: "Textured PEI".into(),
+            manufacturer_id: None,
+            model: None,
+            purchase_price: 60.into(),
+            expected_lifetime_hours: 1200.into(),
+            always_used: true,
+            printer_ids: vec![printer_id],
+            note: None,
+            archived: false,
+            created_at: Timestamp(1_700_000_000),
+            updated_at: Timestamp(1_700_000_000),
+        }
     }
 
     fn v14_filament(manufacturer_id: Id) -> legacy::FilamentV14 {

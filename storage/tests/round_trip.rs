@@ -301,13 +301,13 @@ fn component() -> impl Strategy<Value = Component> {
     ];
     (
         (id(), kind, text(), of(id()), of(text())),
-        (decimal(), decimal(), any::<bool>(), vec(id(), 0..4)),
+        (decimal(), lifetime(), any::<bool>(), vec(id(), 0..4)),
         (of(text()), any::<bool>(), at(), at()),
     )
         .prop_map(
             |(
                 (id, kind, name, maker, model),
-                (price, hours, always, printers),
+                (price, lifetime, always, printers),
                 (note, a, c, u),
             )| {
                 Component {
@@ -317,7 +317,7 @@ fn component() -> impl Strategy<Value = Component> {
                     manufacturer_id: maker,
                     model,
                     purchase_price: price,
-                    expected_lifetime_hours: hours,
+                    lifetime,
                     always_used: always,
                     printer_ids: printers,
                     note,
@@ -327,6 +327,13 @@ fn component() -> impl Strategy<Value = Component> {
                 }
             },
         )
+}
+
+fn lifetime() -> impl Strategy<Value = Lifetime> {
+    prop_oneof![
+        decimal().prop_map(Lifetime::Hours),
+        any::<u32>().prop_map(Lifetime::Prints)
+    ]
 }
 
 fn filament() -> impl Strategy<Value = Filament> {
@@ -443,7 +450,8 @@ fn cost_line() -> impl Strategy<Value = CostLine> {
         Just(CostCategory::MachineElectricity),
         Just(CostCategory::Vat),
         Just(CostCategory::Resin),
-        Just(CostCategory::Consumable)
+        Just(CostCategory::Consumable),
+        Just(CostCategory::PerPrint)
     ];
     (
         (category, id(), of(id()), of(id()), text()),

@@ -11,7 +11,9 @@ use crate::support::{
 use redb::ReadableTable;
 use serde_json::{Value, json};
 use storage::legacy;
-use storage::records::{Filament, MaterialKind, Printer, PrinterTechnology, StockUnit};
+use storage::records::{
+    Component, Filament, Lifetime, MaterialKind, Printer, PrinterTechnology, StockUnit,
+};
 use storage::tables;
 
 pub async fn resin(app: &TestApp, maker: &str) -> Value {
@@ -468,6 +470,7 @@ fn as_schema_14(path: &std::path::Path) {
             table.insert(key, bytes.as_slice()).unwrap();
         }
         as_schema_15_printers(&txn);
+        as_schema_16_components(&txn);
         txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", 14)
@@ -505,6 +508,40 @@ pub fn as_schema_15_printers(txn: &redb::WriteTransaction) {
     }
 }
 
+/// Rewrites the components of the store `txn` writes as schemas before 17 stored them (a
+/// lifetime in hours only).
+pub fn as_schema_16_components(txn: &redb::WriteTransaction) {
+    let mut table = txn.open_table(tables::COMPONENTS).unwrap();
+    let mut old = Vec::new();
+    for entry in table.iter().unwrap() {
+        let (key, value) = entry.unwrap();
+        let c: Component = storage::decode("components", value.value()).unwrap();
+        let Lifetime::Hours(hours) = c.lifetime else {
+            panic!("a component of an earlier schema counts hours: {c:?}");
+        };
+        let v16 = legacy::ComponentV16 {
+            id: c.id,
+            kind: c.kind,
+            name: c.name,
+            manufacturer_id: c.manufacturer_id,
+            model: c.model,
+            purchase_price: c.purchase_price,
+            expected_lifetime_hours: hours,
+            always_used: c.always_used,
+            printer_ids: c.printer_ids,
+            note: c.note,
+            archived: c.archived,
+            created_at: c.created_at,
+            updated_at: c.updated_at,
+        };
+        old.push((key.value(), storage::encode("components", &v16).unwrap()));
+    }
+    assert!(!old.is_empty());
+    for (key, bytes) in old {
+        table.insert(key, bytes.as_slice()).unwrap();
+    }
+}
+
 /// A shop's store of schema 14 (before material kinds) upgrades with every figure unchanged:
 /// the projection (prints and their list), the ledger (spools and every movement) and the
 /// dashboard read the same before and after, and every material is a filament in grams.
@@ -513,14 +550,31 @@ async fn a_store_of_schema_14_keeps_every_figure() {
     keeps_every_figure(as_schema_14).await;
 }
 
-/// A store of schema 15 (before printer technologies) alike: every printer is an FDM printer.
+/// A store of schema 16 (before lifetimes in prints) alike: every component keeps its hours.
 #[actix_web::test]
 async fn a_store_of_the_previous_schema_keeps_every_figure() {
+    keeps_every_figure(as_schema_16).await;
+    fn as_schema_16(path: &std::path::Path) {
+        let db = redb::Database::open(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        as_schema_16_components(&txn);
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert("schema_version", 16)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+}
+
+/// A store of schema 15 (before printer technologies) alike: every printer is an FDM printer.
+#[actix_web::test]
+async fn a_store_of_schema_15_keeps_every_figure() {
     keeps_every_figure(as_schema_15).await;
     fn as_schema_15(path: &std::path::Path) {
         let db = redb::Database::open(path).unwrap();
         let txn = db.begin_write().unwrap();
         as_schema_15_printers(&txn);
+        as_schema_16_components(&txn);
         txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", 15)

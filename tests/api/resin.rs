@@ -161,6 +161,120 @@ async fn the_resin_reference_example_prices_to_2_482436_and_books_millilitres_an
     assert_eq!(copy["parts"][0]["vat"]["componentId"], shop.vat.as_str());
 }
 
+/// A vat whose FEP film is counted in prints: its line is a print's share (`PER_PRINT`) however
+/// long the part ran, and its wear counts runs; the lifetime is given in one unit only.
+#[actix_web::test]
+async fn a_vat_counted_in_prints_costs_its_share_per_run_and_wears_by_runs() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let mut shop = resin_shop(&app).await;
+    let film = json!({"type": "VAT", "name": "Vat, FEP by prints", "purchasePrice": "30", "expectedLifetimePrints": 200});
+    let vat = app.create("/api/components", &film).await;
+    assert_eq!(
+        (
+            &vat["expectedLifetimePrints"],
+            &vat["expectedLifetimeHours"]
+        ),
+        (&json!(200), &Value::Null)
+    );
+    // One lifetime, in hours or in prints, of 1 to 1,000,000 prints.
+    let mut both = film.clone();
+    both["expectedLifetimeHours"] = json!("500");
+    let res = app.post("/api/components", &both).await;
+    assert_field_error(res, "expectedLifetimePrints", "errors.oneLifetime").await;
+    let mut none = film.clone();
+    none.as_object_mut()
+        .unwrap()
+        .remove("expectedLifetimePrints");
+    let res = app.post("/api/components", &none).await;
+    assert_field_error(res, "expectedLifetimeHours", "errors.required").await;
+    for out in [0, 1_000_001] {
+        let mut wrong = film.clone();
+        wrong["expectedLifetimePrints"] = json!(out);
+        let res = app.post("/api/components", &wrong).await;
+        assert_field_error(res, "expectedLifetimePrints", "errors.outOfRange").await;
+    }
+
+    shop.vat = id(&vat);
+    let body = json!({"name": "Resin by prints", "parts": [resin_part(&shop, "36.4")]});
+    let print = app.done(&body).await;
+    let film_line = &print["costLines"][1];
+    assert_eq!(
+        (
+            &film_line["category"],
+            &film_line["quantity"],
+            &film_line["cost"]
+        ),
+        (&json!("PER_PRINT"), &json!("1"), &json!("0.15")),
+        "{print}"
+    );
+    // The resin reference example with its vat by hours (0.09) replaced by a print's share.
+    assert_eq!(print["totalCost"], "2.542436");
+    let path = format!("/api/prints/{}/outcome", id(&print));
+    let res = app
+        .post(&path, &resin_outcome(&print, 10_800, "36.4"))
+        .await;
+    let recorded: Value = res.json().await.unwrap();
+    // Twice the time: the printer, the plate and the electricity double (0.3 + 0.075 + 0.0288
+    // more); the film's share stays (doubled, it would be 3.096236).
+    assert_eq!(recorded["actualCost"], "2.946236", "{recorded}");
+
+    let wear: Value = app
+        .get(&format!("/api/components/{}/wear", shop.vat))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let figures = [
+        "runs",
+        "expectedLifetimePrints",
+        "remainingPrints",
+        "wearCostPerPrint",
+        "realizedWearCost",
+        "expectedLifetimeHours",
+        "remainingHours",
+        "wearCostPerHour",
+        "actualHours",
+    ]
+    .map(|k| wear[k].clone());
+    assert_eq!(
+        figures,
+        [
+            json!(1),
+            json!(200),
+            json!(199),
+            json!("0.15"),
+            json!("0.15"),
+            Value::Null,
+            Value::Null,
+            Value::Null,
+            json!("3")
+        ],
+        "{wear}"
+    );
+    // A component's lifetime may change its unit: the frozen costs stay.
+    let mut by_hours = film.clone();
+    by_hours
+        .as_object_mut()
+        .unwrap()
+        .remove("expectedLifetimePrints");
+    by_hours["expectedLifetimeHours"] = json!("500");
+    let res = app
+        .patch(&format!("/api/components/{}", shop.vat), &by_hours)
+        .await;
+    assert_eq!(res.status(), 200);
+    let changed: Value = res.json().await.unwrap();
+    assert_eq!(changed["expectedLifetimePrints"], Value::Null);
+    let again: Value = app
+        .get(&format!("/api/prints/{}", id(&print)))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again["costLines"][1]["category"], "PER_PRINT");
+    assert_eq!(again["totalCost"], "2.542436");
+}
+
 #[actix_web::test]
 async fn a_part_takes_what_its_printer_prints_with() {
     let app = TestApp::spawn().await;

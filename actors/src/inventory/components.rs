@@ -5,7 +5,8 @@ use crate::inventory;
 use crate::txn::Txn;
 use crate::values::{Amount, Name, Note, PositiveAmount, note_text};
 use crate::{Error, Result};
-use storage::records::{Component, ComponentType, Manufacturer, Printer};
+use rust_decimal::Decimal;
+use storage::records::{Component, ComponentType, Lifetime, Manufacturer, Printer};
 use storage::repo::Tx;
 use storage::{Id, Timestamp};
 
@@ -26,14 +27,40 @@ pub struct ComponentInput {
     pub model: Option<Note>,
     /// Purchase price, instance currency.
     pub purchase_price: Amount,
-    /// Expected lifetime, printing hours.
-    pub expected_lifetime_hours: PositiveAmount,
+    /// Expected lifetime, in printing hours or in prints.
+    pub lifetime: LifetimeInput,
     /// Preselected in new drafts.
     pub always_used: bool,
     /// Printers it fits (duplicates are folded).
     pub printer_ids: Vec<Id>,
     /// Free text.
     pub note: Option<Note>,
+}
+
+/// A component's expected lifetime as entered.
+#[derive(Debug, Clone)]
+pub enum LifetimeInput {
+    /// Printing hours (> 0).
+    Hours(PositiveAmount),
+    /// Prints, 1 to [`MAX_LIFETIME_PRINTS`] (checked on write: `errors.outOfRange` at
+    /// `expectedLifetimePrints`).
+    Prints(u32),
+}
+
+/// The most prints a component's lifetime may count (as a maintenance interval's count).
+pub const MAX_LIFETIME_PRINTS: u32 = 1_000_000;
+
+impl LifetimeInput {
+    /// The lifetime to store. Errors: [`Error::Validation`] for a count of prints out of range.
+    fn lifetime(&self) -> Result<Lifetime> {
+        match self {
+            LifetimeInput::Hours(hours) => Ok(Lifetime::Hours(*hours.get())),
+            LifetimeInput::Prints(n @ 1..=MAX_LIFETIME_PRINTS) => Ok(Lifetime::Prints(*n)),
+            LifetimeInput::Prints(_) => {
+                Err(Error::field("expectedLifetimePrints", "errors.outOfRange"))
+            }
+        }
+    }
 }
 
 /// Component list filters beyond the common query.
@@ -66,6 +93,7 @@ fn write(
         .manufacturer_id
         .map(|id| inventory::require_active::<Manufacturer>(txn, id, "manufacturerId"))
         .transpose()?;
+    let lifetime = input.lifetime.lifetime()?;
     let mut printer_ids = Vec::with_capacity(input.printer_ids.len());
     let mut faults = Vec::new();
     for (i, id) in input.printer_ids.iter().enumerate() {
@@ -84,7 +112,7 @@ fn write(
     component.manufacturer_id = manufacturer.as_ref().map(|m| m.id);
     component.model = note_text(input.model.clone());
     component.purchase_price = *input.purchase_price.get();
-    component.expected_lifetime_hours = *input.expected_lifetime_hours.get();
+    component.lifetime = lifetime;
     component.always_used = input.always_used;
     component.printer_ids = printer_ids;
     component.note = note_text(input.note.clone());
@@ -113,7 +141,7 @@ impl Kind for Components {
             manufacturer_id: None,
             model: None,
             purchase_price: Default::default(),
-            expected_lifetime_hours: Default::default(),
+            lifetime: Lifetime::Hours(Decimal::ONE),
             always_used: false,
             printer_ids: Vec::new(),
             note: None,

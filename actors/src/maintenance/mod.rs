@@ -10,7 +10,7 @@ use crate::txn::Txn;
 use crate::{Result, inventory, money};
 use rust_decimal::Decimal;
 use storage::records::Manufacturer;
-use storage::records::{Component, Printer, Wear};
+use storage::records::{Component, Lifetime, Printer, Wear};
 use storage::repo;
 use storage::{Id, Timestamp};
 use tasks::{TaskChange, TaskInput, TaskView};
@@ -149,13 +149,14 @@ impl Query for GetTask {
     }
 }
 
-/// What a printer or component has run, and its expected lifetime in hours.
+/// What a printer or component has run, and what it is expected to last (a printer: hours; a
+/// component: hours or prints).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SubjectWear {
     /// The wear.
     pub wear: Wear,
-    /// Its expected lifetime, hours.
-    pub expected_lifetime_hours: Decimal,
+    /// Its expected lifetime.
+    pub lifetime: Lifetime,
     /// Its purchase price, instance currency.
     pub purchase_price: Decimal,
 }
@@ -171,23 +172,59 @@ impl SubjectWear {
         hours(self.wear.planned_seconds)
     }
 
-    /// Expected lifetime left after the actual hours (negative beyond it).
-    pub fn remaining_hours(&self) -> Decimal {
-        self.expected_lifetime_hours - self.actual_hours()
+    /// Its expected lifetime in hours; `None` when counted in prints.
+    pub fn lifetime_hours(&self) -> Option<Decimal> {
+        match self.lifetime {
+            Lifetime::Hours(hours) => Some(hours),
+            Lifetime::Prints(_) => None,
+        }
     }
 
-    /// Its wear cost per hour: purchase price / expected lifetime (the costing's rate,
-    /// docs/costing.md), rounded as a cost line.
-    pub fn cost_per_hour(&self) -> Decimal {
-        money::rate(self.purchase_price, self.expected_lifetime_hours)
+    /// Its expected lifetime in prints; `None` when counted in hours.
+    pub fn lifetime_prints(&self) -> Option<u32> {
+        match self.lifetime {
+            Lifetime::Prints(prints) => Some(prints),
+            Lifetime::Hours(_) => None,
+        }
     }
 
-    /// The wear cost of its actual hours at that rate, one division last as a cost line:
-    /// `seconds × price / (3600 × lifetime)`; [`money::MAX_AMOUNT`] should it leave the range.
+    /// Expected lifetime left after the actual hours (negative beyond it); `None` for a
+    /// lifetime in prints.
+    pub fn remaining_hours(&self) -> Option<Decimal> {
+        self.lifetime_hours()
+            .map(|lifetime| lifetime - self.actual_hours())
+    }
+
+    /// Expected prints left after its runs (negative beyond them); `None` for a lifetime in
+    /// hours.
+    pub fn remaining_prints(&self) -> Option<i64> {
+        let runs = i64::try_from(self.wear.runs).unwrap_or(i64::MAX);
+        self.lifetime_prints()
+            .map(|lifetime| i64::from(lifetime).saturating_sub(runs))
+    }
+
+    /// Its wear cost per unit of its lifetime: purchase price / expected lifetime (the
+    /// costing's rate, docs/costing.md), per hour or per print, rounded as a cost line.
+    pub fn cost_per_unit(&self) -> Decimal {
+        let per = match self.lifetime {
+            Lifetime::Hours(hours) => hours,
+            Lifetime::Prints(prints) => Decimal::from(prints),
+        };
+        money::rate(self.purchase_price, per)
+    }
+
+    /// The wear cost of its actual hours (or runs) at that rate, one division last as a cost
+    /// line: `seconds × price / (3600 × lifetime_h)`, or `runs × price / lifetime_prints`;
+    /// [`money::MAX_AMOUNT`] should it leave the range.
     pub fn realized_cost(&self) -> Decimal {
-        let seconds = Decimal::from(self.wear.actual_seconds);
-        let numerator = money::multiply(seconds, self.purchase_price);
-        let denominator = money::multiply(Decimal::from(3600), self.expected_lifetime_hours);
+        let (used, denominator) = match self.lifetime {
+            Lifetime::Hours(lifetime) => (
+                Decimal::from(self.wear.actual_seconds),
+                money::multiply(Decimal::from(3600), lifetime),
+            ),
+            Lifetime::Prints(prints) => (Decimal::from(self.wear.runs), Ok(Decimal::from(prints))),
+        };
+        let numerator = money::multiply(used, self.purchase_price);
         match (numerator, denominator) {
             (Ok(n), Ok(d)) => money::divide(n, d).unwrap_or(money::MAX_AMOUNT),
             _ => money::MAX_AMOUNT,
@@ -208,17 +245,16 @@ impl Query for GetWear {
     type Answer = SubjectWear;
 
     fn run(self, snapshot: &Snapshot<'_>) -> Result<SubjectWear> {
-        let (expected_lifetime_hours, purchase_price) =
-            match repo::get::<Printer>(snapshot, self.0)? {
-                Some(p) => (p.expected_lifetime_hours, p.purchase_price),
-                None => {
-                    let c: Component = inventory::get(snapshot, self.0)?;
-                    (c.expected_lifetime_hours, c.purchase_price)
-                }
-            };
+        let (lifetime, purchase_price) = match repo::get::<Printer>(snapshot, self.0)? {
+            Some(p) => (Lifetime::Hours(p.expected_lifetime_hours), p.purchase_price),
+            None => {
+                let c: Component = inventory::get(snapshot, self.0)?;
+                (c.lifetime, c.purchase_price)
+            }
+        };
         Ok(SubjectWear {
             wear: repo::wear(snapshot, self.0)?,
-            expected_lifetime_hours,
+            lifetime,
             purchase_price,
         })
     }

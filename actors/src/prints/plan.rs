@@ -4,7 +4,7 @@
 
 use super::success;
 use crate::costing::{
-    self, MachinePlan, MaterialUse, Overflow, PartPlan, Rate, WorkKind, WorkPlan,
+    self, MachinePlan, MaterialUse, Overflow, PartPlan, Rate, Wear, WorkKind, WorkPlan,
 };
 use crate::inventory::filaments;
 use crate::ledger;
@@ -18,8 +18,8 @@ use std::collections::{HashMap, HashSet};
 use storage::Id;
 use storage::records::{
     Charge, Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse,
-    LabourRate, MaterialKind, Part, Per, PostProcessingStep, PriceSnapshot, Print, Printer,
-    PrinterTechnology, Series, Spool, StockUnit, Usage, WorkLine, WorkSource,
+    LabourRate, Lifetime, MaterialKind, Part, Per, PostProcessingStep, PriceSnapshot, Print,
+    Printer, PrinterTechnology, Series, Spool, StockUnit, Usage, WorkLine, WorkSource,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -342,6 +342,18 @@ fn rate_of(id: Id, label: &str, price: Decimal, per: Decimal) -> Rate {
     }
 }
 
+/// A component's wear rate: its price over its lifetime, in hours or in prints.
+fn wear_of(c: &Component) -> Wear {
+    let (per, per_print) = match c.lifetime {
+        Lifetime::Hours(hours) => (hours, false),
+        Lifetime::Prints(prints) => (Decimal::from(prints), true),
+    };
+    Wear {
+        rate: rate_of(c.id, &c.name, c.purchase_price, per),
+        per_print,
+    }
+}
+
 /// Checks counts and ranges, looks every record up, and builds parts and pricing plans.
 /// With spool management on, each filament line draws from a spool (its rate is the spool's
 /// `purchasePrice / initialNetWeightGrams`); when it is off, `spoolId` values are ignored, usages
@@ -404,12 +416,7 @@ pub(super) fn resolve(
                 ComponentType::Other,
                 at(&format!("otherComponentIds[{j}]")),
             )? {
-                others.push(rate_of(
-                    c.id,
-                    &c.name,
-                    c.purchase_price,
-                    c.expected_lifetime_hours,
-                ));
+                others.push(wear_of(&c));
             }
         }
         let kept = part.id.and_then(|p| known.get(&p).copied());
@@ -424,12 +431,7 @@ pub(super) fn resolve(
                     printer.expected_lifetime_hours,
                 ),
                 watts: printer.average_power_watts,
-                build_plate: rate_of(
-                    plate.id,
-                    &plate.name,
-                    plate.purchase_price,
-                    plate.expected_lifetime_hours,
-                ),
+                build_plate: wear_of(&plate),
                 hotends: heads.rates,
                 head: heads.head,
                 others,
@@ -466,8 +468,8 @@ struct Heads {
     head: CostCategory,
     /// As stored, every one given.
     uses: Vec<HotendUse>,
-    /// Those found, with their rates and printing times.
-    rates: Vec<(Rate, u32)>,
+    /// Those found, with their wear and printing times.
+    rates: Vec<(Wear, u32)>,
 }
 
 /// A part's heads: an FDM part's hotends (one or more, at `hotends`), a resin part's vat (at
@@ -518,10 +520,7 @@ fn heads(
     let mut uses = Vec::with_capacity(given.len());
     for (path, kind, h) in given {
         if let Some(c) = faults.component(tx, h.component_id, kind, path)? {
-            rates.push((
-                rate_of(c.id, &c.name, c.purchase_price, c.expected_lifetime_hours),
-                h.duration_seconds.get(),
-            ));
+            rates.push((wear_of(&c), h.duration_seconds.get()));
         }
         uses.push(HotendUse {
             component_id: h.component_id,
@@ -897,7 +896,11 @@ pub(super) fn price(
                     CostCategory::Hotend => format!("hotends[{nth}].componentId"),
                     CostCategory::Vat => "vat.componentId".to_string(),
                     CostCategory::BuildPlate => "buildPlateId".to_string(),
-                    CostCategory::Component => format!("otherComponentIds[{nth}]"),
+                    // An overflow names a wear line by its component's place (a line per
+                    // print, at most its component's price, never overflows).
+                    CostCategory::Component | CostCategory::PerPrint => {
+                        format!("otherComponentIds[{nth}]")
+                    }
                     CostCategory::Filament | CostCategory::Resin | CostCategory::Consumable => {
                         // The material's input field, its part's path with it.
                         let found = material_fields.get(part).and_then(|f| f.get(nth));

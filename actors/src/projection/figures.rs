@@ -104,10 +104,11 @@ pub const CATEGORIES: [CostCategory; CATEGORY_COUNT] = [
     CostCategory::Vat,
     CostCategory::Resin,
     CostCategory::Consumable,
+    CostCategory::PerPrint,
 ];
 
 /// How many cost categories there are.
-pub const CATEGORY_COUNT: usize = 13;
+pub const CATEGORY_COUNT: usize = 14;
 
 /// Headline figures of DONE prints: of one print, of a day, or of a dashboard's period.
 /// Stored in print summaries (decimals as mantissa and scale).

@@ -28,8 +28,9 @@ use storage::{Id, Timestamp, WriteTxn, decimal_parts, tables};
 /// `wear` table ([`crate::projection::wear`]) is rebuilt with them. 4: figures carry the
 /// electricity by printer ([`figures::electricity_by_printer`]). 5: the work categories
 /// ([`figures::CATEGORIES`] grew from 6 to 10). 6: a failed print's sales value is left out of
-/// the figures' sales value. 7: the resin categories (vat, resin, consumables: 13).
-pub const FORMAT: u64 = 7;
+/// the figures' sales value. 7: the resin categories (vat, resin, consumables: 13). 8: wear
+/// per print (14).
+pub const FORMAT: u64 = 8;
 
 /// META's key for the format of complete summaries.
 const META_KEY: &str = "print_summaries";

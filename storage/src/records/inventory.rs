@@ -136,7 +136,19 @@ pub enum ComponentType {
     Vat,
 }
 
-/// A wear part costed per printing hour: `purchase_price / expected_lifetime_hours`.
+/// What a component is expected to last (schema 17, issue 51), and so how its wear is costed
+/// (docs/costing.md).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lifetime {
+    /// Printing hours (> 0): costed `hours × purchase_price / lifetime hours` over a part's
+    /// printing time.
+    Hours(#[serde(with = "rust_decimal::serde::str")] Decimal),
+    /// Prints (> 0), a run each (a vat's FEP film): costed `purchase_price / lifetime prints`
+    /// once per part printed with it.
+    Prints(u32),
+}
+
+/// A wear part costed by its [`Lifetime`]: per printing hour or per print.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Component {
     /// Record id.
@@ -152,9 +164,8 @@ pub struct Component {
     /// Purchase price in the instance currency.
     #[serde(with = "rust_decimal::serde::str")]
     pub purchase_price: Decimal,
-    /// Expected lifetime in printing hours (> 0).
-    #[serde(with = "rust_decimal::serde::str")]
-    pub expected_lifetime_hours: Decimal,
+    /// What it is expected to last: printing hours or prints (schema 17; hours before it).
+    pub lifetime: Lifetime,
     /// Preselected in new drafts (it is only costed where a part lists it).
     pub always_used: bool,
     /// Printers it fits.

@@ -25,7 +25,7 @@ pub use alerts::{AlertSettings, StandingAlert, StandingAlerts, Webhook, WebhookF
 pub use fleet::{LogLink, PrintLog, PrinterLink, Tray};
 pub use integrations::{Integrations, Override, PeerSettings};
 pub use inventory::{
-    Billing, Component, ComponentType, Customer, Filament, Manufacturer, MaterialKind,
+    Billing, Component, ComponentType, Customer, Filament, Lifetime, Manufacturer, MaterialKind,
     PostalAddress, Printer, PrinterTechnology, StockUnit,
 };
 pub use invoice::{

@@ -117,6 +117,9 @@ pub enum CostCategory {
     Resin,
     /// A consumable, by millilitres or pieces (schema 16).
     Consumable,
+    /// A component whose lifetime is counted in prints (a vat's FEP film): its price over its
+    /// prints, once per part run, whatever the time (schema 17).
+    PerPrint,
 }
 
 /// One line of a cost snapshot. The rate is kept as the exact fraction `price / per` (currency

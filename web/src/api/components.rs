@@ -7,12 +7,12 @@ use crate::input::Faults;
 use crate::input::Refusal;
 use crate::input::query::{self, Params};
 use crate::wire::{WireId, dec, ts};
-use actors::inventory::components::{self, ComponentFilter, ComponentView};
+use actors::inventory::components::{self, ComponentFilter, ComponentView, LifetimeInput};
 use actors::values::{Amount, Name, Note, PositiveAmount};
 use deserr::Deserr;
 use serde::{Deserialize, Serialize};
 use storage::Id;
-use storage::records::ComponentType as StoredType;
+use storage::records::{ComponentType as StoredType, Lifetime};
 use utoipa::{IntoParams, ToSchema};
 
 /// The kind of a component.
@@ -72,8 +72,10 @@ pub struct Component {
     pub model: Option<String>,
     /// Purchase price, instance currency.
     pub purchase_price: String,
-    /// Expected lifetime, printing hours.
-    pub expected_lifetime_hours: String,
+    /// Expected lifetime in printing hours, or null when it is counted in prints.
+    pub expected_lifetime_hours: Option<String>,
+    /// Expected lifetime in prints (a vat's FEP film), or null when it is counted in hours.
+    pub expected_lifetime_prints: Option<u32>,
     /// Preselected in new drafts (costed only where a part lists it).
     pub always_used: bool,
     /// Printers it fits.
@@ -110,9 +112,17 @@ pub struct ComponentInput {
     /// Purchase price, non-negative decimal string.
     #[schema(example = "100")]
     pub purchase_price: Amount,
-    /// Expected lifetime in printing hours, positive decimal string.
+    /// Expected lifetime in printing hours, positive decimal string: costed per printing
+    /// hour. Exactly one of this and `expectedLifetimePrints`.
     #[schema(example = "2000")]
-    pub expected_lifetime_hours: PositiveAmount,
+    #[deserr(default)]
+    pub expected_lifetime_hours: Option<PositiveAmount>,
+    /// Expected lifetime in prints, 1–1,000,000 (a vat's FEP film): costed once per part
+    /// printed with it, in the category PER_PRINT. Exactly one of this and
+    /// `expectedLifetimeHours`.
+    #[schema(minimum = 1, maximum = 1_000_000)]
+    #[deserr(default)]
+    pub expected_lifetime_prints: Option<u32>,
     /// Preselect in new drafts (default false).
     #[serde(default)]
     #[deserr(default)]
@@ -155,13 +165,27 @@ impl Resource for Components {
     type Input = ComponentInput;
 
     fn domain(i: ComponentInput) -> Result<inventory::Input<Self>, ApiError> {
+        let lifetime = match (i.expected_lifetime_hours, i.expected_lifetime_prints) {
+            (Some(hours), None) => LifetimeInput::Hours(hours),
+            (None, Some(prints)) => LifetimeInput::Prints(prints),
+            (None, None) => {
+                return Err(
+                    actors::Error::field("expectedLifetimeHours", "errors.required").into(),
+                );
+            }
+            (Some(_), Some(_)) => {
+                return Err(
+                    actors::Error::field("expectedLifetimePrints", "errors.oneLifetime").into(),
+                );
+            }
+        };
         Ok(components::ComponentInput {
             kind: i.kind.into(),
             name: i.name,
             manufacturer_id: i.manufacturer_id.map(|m| m.0),
             model: i.model,
             purchase_price: i.purchase_price,
-            expected_lifetime_hours: i.expected_lifetime_hours,
+            lifetime,
             always_used: i.always_used,
             printer_ids: i.printer_ids.into_iter().map(|p| p.0).collect(),
             note: i.note,
@@ -188,7 +212,14 @@ impl Resource for Components {
             manufacturer: v.manufacturer,
             model: c.model,
             purchase_price: dec(c.purchase_price),
-            expected_lifetime_hours: dec(c.expected_lifetime_hours),
+            expected_lifetime_hours: match c.lifetime {
+                Lifetime::Hours(hours) => Some(dec(hours)),
+                Lifetime::Prints(_) => None,
+            },
+            expected_lifetime_prints: match c.lifetime {
+                Lifetime::Prints(prints) => Some(prints),
+                Lifetime::Hours(_) => None,
+            },
             always_used: c.always_used,
             printer_ids: c.printer_ids.iter().map(ToString::to_string).collect(),
             note: c.note,

@@ -369,13 +369,22 @@ pub struct WearDto {
     pub planned_hours: String,
     /// Runs with an outcome.
     pub runs: u64,
-    /// Its expected lifetime, hours.
-    pub expected_lifetime_hours: String,
-    /// Lifetime left after the actual hours (negative beyond it).
-    pub remaining_hours: String,
-    /// Its purchase price / expected lifetime, currency per hour (the costing's rate).
-    pub wear_cost_per_hour: String,
-    /// The wear cost of its actual hours at that rate, rounded as a cost line.
+    /// Its expected lifetime, hours; null for a component whose lifetime is counted in
+    /// prints.
+    pub expected_lifetime_hours: Option<String>,
+    /// Lifetime left after the actual hours (negative beyond it); null when counted in prints.
+    pub remaining_hours: Option<String>,
+    /// Its purchase price / expected lifetime, currency per hour (the costing's rate); null
+    /// when counted in prints.
+    pub wear_cost_per_hour: Option<String>,
+    /// Its expected lifetime, prints; null when counted in hours (every printer).
+    pub expected_lifetime_prints: Option<u32>,
+    /// Prints left after its runs (negative beyond them); null when counted in hours.
+    pub remaining_prints: Option<i64>,
+    /// Its purchase price / expected prints, currency per print (the costing's PER_PRINT
+    /// rate); null when counted in hours.
+    pub wear_cost_per_print: Option<String>,
+    /// The wear cost of its actual hours (or runs) at that rate, rounded as a cost line.
     pub realized_wear_cost: String,
 }
 
@@ -385,9 +394,12 @@ async fn wear_of(state: &AppState, id: Id) -> Result<Json<WearDto>, ApiError> {
         actual_hours: dec(found.actual_hours()),
         planned_hours: dec(found.planned_hours()),
         runs: found.wear.runs,
-        expected_lifetime_hours: dec(found.expected_lifetime_hours),
-        remaining_hours: dec(found.remaining_hours()),
-        wear_cost_per_hour: dec(found.cost_per_hour()),
+        expected_lifetime_hours: found.lifetime_hours().map(dec),
+        remaining_hours: found.remaining_hours().map(dec),
+        wear_cost_per_hour: found.remaining_hours().map(|_| dec(found.cost_per_unit())),
+        expected_lifetime_prints: found.lifetime_prints(),
+        remaining_prints: found.remaining_prints(),
+        wear_cost_per_print: found.remaining_prints().map(|_| dec(found.cost_per_unit())),
         realized_wear_cost: dec(found.realized_cost()),
     }))
 }

@@ -46,6 +46,9 @@ pub enum Format {
     Amount(&'static str),
     /// A decimal as the language writes it, its unit in a column of its own.
     Number,
+    /// A decimal and its unit key, space-separated in the cell (`200 unit.prints`): a column
+    /// whose rows differ in unit.
+    Quantity,
     /// A colour swatch with its hex code.
     Color,
     /// A translated enum value: the catalog key prefix (`componentType.`).
@@ -266,7 +269,7 @@ impl Screen for components::Components {
         Column("field.type", Format::Choice("componentType.")),
         Column("field.manufacturer", Format::Text),
         Column("field.purchasePrice", Format::Money),
-        Column("field.lifetime", Format::Amount("unit.h")),
+        Column("field.lifetime", Format::Quantity),
     ];
     const INPUTS: &'static [Input] = &[
         Input(
@@ -284,7 +287,18 @@ impl Screen for components::Components {
         ),
         Input("model", "field.model", Control::Text, false),
         PRICE,
-        LIFETIME,
+        Input(
+            "expectedLifetimeHours",
+            "field.expectedLifetimeHours",
+            Control::Decimal,
+            false,
+        ),
+        Input(
+            "expectedLifetimePrints",
+            "field.expectedLifetimePrints",
+            Control::Whole,
+            false,
+        ),
         Input("alwaysUsed", "field.alwaysUsed", Control::Check, false),
         Input("printerIds", "field.printerIds", Control::Printers, false),
         NOTE,
@@ -648,7 +662,9 @@ fn component_record(c: components::Component) -> Record {
         some("manufacturerId", &c.manufacturer_id),
         some("model", &c.model),
         Some(("purchasePrice", c.purchase_price.clone())),
-        Some(("expectedLifetimeHours", c.expected_lifetime_hours.clone())),
+        some("expectedLifetimeHours", &c.expected_lifetime_hours),
+        c.expected_lifetime_prints
+            .map(|n| ("expectedLifetimePrints", n.to_string())),
         check("alwaysUsed", c.always_used),
         some("note", &c.note),
     ];
@@ -658,7 +674,10 @@ fn component_record(c: components::Component) -> Record {
             kind.to_string(),
             c.manufacturer.unwrap_or_default(),
             c.purchase_price,
-            c.expected_lifetime_hours,
+            match (c.expected_lifetime_hours, c.expected_lifetime_prints) {
+                (_, Some(prints)) => format!("{prints} unit.prints"),
+                (hours, None) => format!("{} unit.h", hours.unwrap_or_default()),
+            },
         ],
         form: form.into_iter().flatten().chain(printers).collect(),
         id: c.id,
@@ -810,6 +829,10 @@ fn cell(chrome: &Chrome, raw: String, column: &Column) -> Cell {
         Format::Amount(_) if raw.is_empty() => (raw, true, None),
         Format::Amount(unit) => (format!("{} {}", t.exact_str(&raw), t.t(unit)), true, None),
         Format::Number => (t.exact_str(&raw), true, None),
+        Format::Quantity => match raw.split_once(' ') {
+            Some((number, unit)) => (format!("{} {}", t.exact_str(number), t.t(unit)), true, None),
+            None => (raw, true, None),
+        },
         Format::Color => (raw.clone(), false, Some(raw)),
         Format::Choice(prefix) => (t.t(&format!("{prefix}{raw}")).to_string(), false, None),
     };

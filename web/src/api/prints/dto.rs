@@ -85,6 +85,7 @@ pub const fn category_name(c: CostCategory) -> &'static str {
         CostCategory::Vat => "VAT",
         CostCategory::Resin => "RESIN",
         CostCategory::Consumable => "CONSUMABLE",
+        CostCategory::PerPrint => "PER_PRINT",
     }
 }
 
