@@ -10,7 +10,10 @@
 //! - the stock of a filament is the sum of its active spools;
 //! - no operation key is booked twice;
 //! - a print's frozen cost snapshot never changes after it left DRAFT;
-//! - a replay answers the first call's body.
+//! - a replay answers the first call's body;
+//! - a print's consumable line (pieces, beside its filament) draws from its pack as the
+//!   filament from its spool: a draft needs the pack, outcomes and corrections book its whole
+//!   pieces and their differences.
 //!
 //! `PROPTEST_CASES` sets the number of sequences (default 64 of 1 to 39 steps, about 1,300 steps).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
@@ -22,9 +25,10 @@ use actors::inventory::commands::CreateRecord;
 use actors::inventory::materials::{MaterialInput, Materials};
 use actors::ledger;
 use actors::prints::outcome::{CorrectionInput, OutcomeInput};
+
 use actors::prints::{
-    ArchivePrint, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, PrintIndex, PrintInput,
-    RecordOutcome, SetStatus,
+    ArchivePrint, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, MaterialLine, PrintIndex,
+    PrintInput, RecordOutcome, SetStatus,
 };
 use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
@@ -111,6 +115,8 @@ struct World {
     store: Store,
     writers: Writers,
     template: PrintInput,
+    /// The consumable counted in pieces the template's part uses beside its filament.
+    consumable: Id,
     spools_on: bool,
     prints: Vec<ModelPrint>,
     spools: Vec<ModelSpool>,
@@ -190,6 +196,16 @@ impl World {
                 .into_iter()
                 .map(|f| (f.id, f.unit))
                 .collect();
+        let consumable = *units
+            .iter()
+            .find(|(_, unit)| **unit == StockUnit::Piece)
+            .unwrap()
+            .0;
+        template.parts[0].materials = vec![MaterialLine {
+            material_id: consumable,
+            quantity: "2".parse().unwrap(),
+            spool_id: None,
+        }];
         let spools = spools_of(&store)
             .into_iter()
             .map(|s| ModelSpool {
@@ -204,6 +220,7 @@ impl World {
             store,
             writers,
             template,
+            consumable,
             spools_on: true,
             prints: Vec::new(),
             spools,
@@ -248,6 +265,7 @@ impl World {
         }
     }
 
+    /// An outcome of `grams` of filament and `grams % 4` pieces of the consumable.
     fn outcome_of(print: &Print, grams: u8) -> OutcomeInput {
         OutcomeInput {
             status: OutcomeStatus::Success,
@@ -265,7 +283,7 @@ impl World {
                 print.parts[0].usages[0].id,
                 grams.to_string().parse().unwrap(),
             )],
-            materials: Vec::new(),
+            materials: vec![(print.parts[0].usages[1].id, Self::pieces(grams))],
             note: None,
             failure_reason: None,
             parts: None,
@@ -274,13 +292,26 @@ impl World {
         }
     }
 
-    /// The grams an outcome revision books on its spool: `to - from` consumed. A usage drafted
-    /// with a spool books on it even while spool management is off: the filament was used.
-    fn consume(&mut self, print: &Print, from: Decimal, to: Decimal) {
-        if let Some(spool) = print.parts[0].usages[0].spool_id {
-            let spool = self.spool_mut(spool);
-            spool.remaining -= to - from;
+    /// The pieces of the consumable an outcome of `grams` gives.
+    fn pieces(grams: u8) -> actors::values::Grams {
+        (grams % 4).to_string().parse().unwrap()
+    }
+
+    /// What an outcome revision books on the spools of the usages (`[filament grams, pieces]`,
+    /// from the revision before to this one): `to - from` consumed of each. A usage drafted
+    /// with a spool books on it even while spool management is off: the material was used.
+    fn consume(&mut self, print: &Print, from: [Decimal; 2], to: [Decimal; 2]) {
+        for (k, usage) in print.parts[0].usages.iter().enumerate() {
+            if let Some(spool) = usage.spool_id {
+                let spool = self.spool_mut(spool);
+                spool.remaining -= to[k] - from[k];
+            }
         }
+    }
+
+    /// The quantities of an outcome of `grams`: the filament's and the consumable's.
+    fn quantities(grams: u8) -> [Decimal; 2] {
+        [Decimal::from(grams), *Self::pieces(grams).get()]
     }
 
     async fn run(&mut self, step: &Step) {
@@ -288,6 +319,7 @@ impl World {
         match *step {
             Step::Draft => {
                 let active = self.active_spools(self.filament()).len();
+                let packs = self.active_spools(self.consumable).len();
                 let got = self
                     .writers
                     .send(CreateDraft {
@@ -295,11 +327,11 @@ impl World {
                         source: None,
                     })
                     .await;
-                let expected_ok = !self.spools_on || active == 1;
+                let expected_ok = !self.spools_on || (active == 1 && packs == 1);
                 assert_eq!(
                     got.is_ok(),
                     expected_ok,
-                    "draft: {} with {active} active spools",
+                    "draft: {} with {active} active spools and {packs} packs",
                     code(&got)
                 );
                 match got {
@@ -370,7 +402,7 @@ impl World {
                         model.archived
                     );
                     if let Ok(print) = got {
-                        self.consume(&model.last, Decimal::ZERO, Decimal::from(grams));
+                        self.consume(&model.last, [Decimal::ZERO; 2], Self::quantities(grams));
                         self.remember(Some(i), &print);
                     }
                 }
@@ -412,14 +444,15 @@ impl World {
                     model.archived
                 );
                 if let Ok(print) = got {
-                    let before = model
-                        .last
-                        .outcome
-                        .as_ref()
-                        .and_then(|o| o.current())
-                        .map(|r| r.grams[0].grams)
-                        .unwrap();
-                    self.consume(&model.last, before, Decimal::from(grams));
+                    let revision = model.last.outcome.as_ref().and_then(|o| o.current());
+                    let before = model.last.parts[0].usages.iter().map(|u| {
+                        revision
+                            .and_then(|r| r.grams.iter().find(|g| g.usage_id == u.id))
+                            .map(|g| g.grams)
+                            .unwrap()
+                    });
+                    let before: Vec<Decimal> = before.collect();
+                    self.consume(&model.last, [before[0], before[1]], Self::quantities(grams));
                     self.last_correction = Some((model.id, input, print.clone()));
                     self.remember(Some(i), &print);
                 }

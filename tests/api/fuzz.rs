@@ -55,7 +55,9 @@ async fn seeded(app: &TestApp) -> Value {
     // its opening bottle.
     let msla = json!({"name": "Resin printer", "manufacturerId": shop.maker, "purchasePrice": "600", "expectedLifetimeHours": "3000", "averagePowerWatts": 60, "technology": "MSLA"});
     let msla = app.create("/api/printers", &msla).await;
-    let vat = json!({"type": "VAT", "name": "Vat", "purchasePrice": "30", "expectedLifetimeHours": "500"});
+    // Its vat's FEP film counted in prints (`PER_PRINT` lines).
+    let vat =
+        json!({"type": "VAT", "name": "Vat", "purchasePrice": "30", "expectedLifetimePrints": 200});
     let vat = app.create("/api/components", &vat).await;
     let resin = json!({"kind": "RESIN", "manufacturerId": shop.maker, "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "34.99", "netQuantity": "1000"});
     let resin = app.create("/api/materials", &resin).await;

@@ -597,3 +597,57 @@ async fn a_resin_draft_is_edited_and_finished_on_its_pages_in_german() {
     assert_eq!(left(&app, &shop.resin).await, "958.5");
     assert_eq!(left(&app, &shop.gloves).await, "97");
 }
+
+/// In German: a vat whose film is counted in prints is made on the components form (the hours
+/// left empty), the list writes its lifetime in prints, and after a run its wear card counts
+/// runs and gives the cost per print; both lifetimes at once are refused at the field.
+#[actix_web::test]
+async fn a_vat_counted_in_prints_is_made_and_worn_on_its_pages_in_german() {
+    let (app, client) = signed_in().await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert!(res.status().is_redirection());
+    let mut shop = resin_shop(&app).await;
+    let mut form = vec![
+        ("type", "VAT"),
+        ("name", "Wanne FEP"),
+        ("purchasePrice", "30"),
+        ("expectedLifetimeHours", "500"),
+        ("expectedLifetimePrints", "200"),
+    ];
+    let res = submit(&client, &app, "/components", &form).await;
+    assert_eq!(res.status().as_u16(), 422);
+    let refused = res.text().await.unwrap();
+    assert!(refused.contains("nicht beides"), "{refused}");
+    form[3] = ("expectedLifetimeHours", "");
+    let res = submit(&client, &app, "/components", &form).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let (status, list) = page(&client, &app, "/components").await;
+    assert_eq!(status, 200);
+    assert!(list.contains("200 Drucke"), "{list}");
+    let found: Value = app
+        .get("/api/components?search=Wanne%20FEP")
+        .await
+        .json()
+        .await
+        .unwrap();
+    shop.vat = id(&found["items"][0]);
+    assert_eq!(found["items"][0]["expectedLifetimePrints"], 200);
+
+    let body = json!({"name": "Harz je Druck", "parts": [resin_part(&shop, "36.4")]});
+    let print = app.done(&body).await;
+    let path = format!("/api/prints/{}/outcome", id(&print));
+    let res = app.post(&path, &resin_outcome(&print, 5400, "36.4")).await;
+    assert_eq!(res.status(), 200);
+    let (status, card) = page(&client, &app, &format!("/components/{}", shop.vat)).await;
+    assert_eq!(status, 200);
+    for shown in [
+        "1 von 200 Drucke",
+        "199 Drucke",
+        "Verschleißkosten je Druck",
+        r#"name="expectedLifetimePrints""#,
+    ] {
+        assert!(card.contains(shown), "{shown} in {card}");
+    }
+    let (_, detail) = page(&client, &app, &format!("/prints/{}", id(&print))).await;
+    assert!(detail.contains("Verschleiß je Druck"), "{detail}");
+}

@@ -9,11 +9,13 @@ use crate::input::query::{self, Params};
 use crate::wire::{WireId, dec, ts};
 use actors::inventory::components::{self, ComponentFilter, ComponentView, LifetimeInput};
 use actors::values::{Amount, Name, Note, PositiveAmount};
-use deserr::Deserr;
+use deserr::{Deserr, IntoValue, ValuePointerRef};
 use serde::{Deserialize, Serialize};
 use storage::Id;
 use storage::records::{ComponentType as StoredType, Lifetime};
-use utoipa::{IntoParams, ToSchema};
+use utoipa::openapi::schema::{AllOfBuilder, ObjectBuilder, OneOfBuilder, Schema, Type};
+use utoipa::openapi::{Ref, RefOr};
+use utoipa::{IntoParams, PartialSchema, ToSchema};
 
 /// The kind of a component.
 #[derive(Debug, Clone, Copy, Serialize, Deserialize, ToSchema)]
@@ -90,11 +92,55 @@ pub struct Component {
     pub updated_at: String,
 }
 
-/// Component input (create and full replace).
+/// Component input (create and full replace): [`ComponentFields`], its lifetime given in
+/// hours or in prints, exactly one (its schema says so: `allOf` the fields and `oneOf` the two
+/// lifetimes; the faults are [`Resource::domain`]'s).
+#[derive(Debug)]
+pub struct ComponentInput(ComponentFields);
+
+impl Deserr<Faults> for ComponentInput {
+    fn deserialize_from_value<V: IntoValue>(
+        value: deserr::Value<V>,
+        location: ValuePointerRef,
+    ) -> Result<Self, Faults> {
+        ComponentFields::deserialize_from_value(value, location).map(ComponentInput)
+    }
+}
+
+impl PartialSchema for ComponentInput {
+    fn schema() -> RefOr<Schema> {
+        let given = |field: &str, kind: Type| {
+            ObjectBuilder::new()
+                .property(field, ObjectBuilder::new().schema_type(kind))
+                .required(field)
+        };
+        AllOfBuilder::new()
+            .description(Some(
+                "A component, its lifetime in printing hours or in prints: exactly one of \
+                 expectedLifetimeHours and expectedLifetimePrints.",
+            ))
+            .item(Ref::from_schema_name(ComponentFields::name()))
+            .item(
+                OneOfBuilder::new()
+                    .item(given("expectedLifetimeHours", Type::String))
+                    .item(given("expectedLifetimePrints", Type::Integer)),
+            )
+            .into()
+    }
+}
+
+impl ToSchema for ComponentInput {
+    fn schemas(schemas: &mut Vec<(String, RefOr<Schema>)>) {
+        schemas.push((ComponentFields::name().into(), ComponentFields::schema()));
+        ComponentFields::schemas(schemas);
+    }
+}
+
+/// The fields of a component's input.
 #[derive(Debug, Deserr, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 #[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
-pub struct ComponentInput {
+pub struct ComponentFields {
     /// Hotend, build plate, vat or other.
     #[serde(rename = "type")]
     #[deserr(rename = "type")]
@@ -164,7 +210,7 @@ impl Resource for Components {
     type Dto = Component;
     type Input = ComponentInput;
 
-    fn domain(i: ComponentInput) -> Result<inventory::Input<Self>, ApiError> {
+    fn domain(ComponentInput(i): ComponentInput) -> Result<inventory::Input<Self>, ApiError> {
         let lifetime = match (i.expected_lifetime_hours, i.expected_lifetime_prints) {
             (Some(hours), None) => LifetimeInput::Hours(hours),
             (None, Some(prints)) => LifetimeInput::Prints(prints),
