@@ -651,3 +651,38 @@ async fn a_vat_counted_in_prints_is_made_and_worn_on_its_pages_in_german() {
     let (_, detail) = page(&client, &app, &format!("/prints/{}", id(&print))).await;
     assert!(detail.contains("Verschleiß je Druck"), "{detail}");
 }
+
+/// A material line whose cost leaves the amounts a print may store is refused at its quantity,
+/// in a draft (`parts[i].materials[k].quantity`) and in an outcome (`materials[i].quantity`),
+/// and nothing is booked.
+#[actix_web::test]
+async fn a_material_lines_cost_beyond_the_bound_is_refused_at_its_quantity() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let maker = app.manufacturer("Dear Supplies").await;
+    let precious = app
+        .create("/api/materials", &json!({"kind": "CONSUMABLE", "unit": "MILLILITRE", "manufacturerId": maker, "material": "Rare solvent", "purchasePrice": "100000000000000", "netQuantity": "0.000001"}))
+        .await;
+    opening(&app, &id(&precious)).await;
+    let mut part = resin_part(&shop, "36.4");
+    part["materials"][1] = json!({"materialId": id(&precious), "quantity": "1"});
+    let body = json!({"name": "Beyond", "parts": [part.clone()]});
+    let res = app.post("/api/prints", &body).await;
+    assert_field_error(res, "parts[0].materials[1].quantity", "errors.outOfRange").await;
+
+    // Planned at a millionth of a millilitre (100,000,000,000,000 in all), used at one.
+    part["materials"][1]["quantity"] = json!("0.000001");
+    let print = app.done(&json!({"name": "Within", "parts": [part]})).await;
+    let usages = print["usages"].as_array().unwrap();
+    let materials: Vec<Value> = usages
+        .iter()
+        .zip(["36.4", "1", "50"])
+        .map(|(u, q)| json!({"usageId": u["id"], "quantity": q}))
+        .collect();
+    let path = format!("/api/prints/{}/outcome", id(&print));
+    let outcome = json!({"status": "SUCCESS", "durationSeconds": 5400, "materials": materials});
+    let res = app.post(&path, &outcome).await;
+    assert_field_error(res, "materials[1].quantity", "errors.outOfRange").await;
+    assert_eq!(left(&app, &shop.resin).await, "1000", "nothing booked");
+}
