@@ -500,6 +500,15 @@ async fn drafts_from_real_sla_archives_take_their_millilitres_and_seconds() {
         let written = config_value(&bytes, "usedMaterial");
         let ml: rust_decimal::Decimal = written.parse().unwrap();
         assert_eq!(resin["millilitres"], ml.normalize().to_string());
+        // The editor shows the archive's resin above the draft it makes.
+        let res = post_file(&app.client, &app, "/prints/sliced", "file", &name, &bytes).await;
+        assert_eq!(res.status(), 200);
+        let editor = res.text().await.unwrap();
+        let shown = format!(
+            r#"<span class="slot resin">Resin: {} ml</span>"#,
+            ml.normalize()
+        );
+        assert!(editor.contains(&shown), "{shown} in {editor}");
         let body = json!({"name": model, "parts": [{
             "printerId": part["printerId"],
             "buildPlateId": part["buildPlateId"],

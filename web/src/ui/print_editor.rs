@@ -176,12 +176,15 @@ struct SlicedView {
     existing: Vec<(String, String)>,
 }
 
-/// One plate: its time and slots.
+/// One plate: its time and slots, or an SLA job's resin.
 struct SlicedPlateView {
     number: u32,
     /// `h:mm`, or `–` when the slicer wrote no time.
     time: String,
     slots: Vec<SlicedSlotView>,
+    /// An SLA job's resin: its profile and localized millilitres with the unit
+    /// (`Prusament Resin Tough 12,5 ml`).
+    resin: Option<String>,
 }
 
 /// One filament slot as the slicer wrote it.
@@ -225,6 +228,13 @@ impl SlicedView {
                         derived: f.grams_derived,
                     })
                     .collect(),
+                resin: p.resin.as_ref().map(|r| {
+                    let ml = format!("{} {}", t.exact_str(&r.millilitres), t.t("unit.ml"));
+                    match &r.material {
+                        Some(material) => format!("{material} {ml}"),
+                        None => ml,
+                    }
+                }),
             })
             .collect();
         SlicedView {
