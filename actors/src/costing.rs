@@ -51,6 +51,12 @@ pub enum Overflow {
         /// The work line's index.
         line: usize,
     },
+    /// The line of the print's own consumable at index `line`.
+    #[error("the cost of the print's consumable {line} is too large")]
+    Material {
+        /// The consumable's index.
+        line: usize,
+    },
     /// The sum of the lines.
     #[error("the total cost is too large")]
     Total,
@@ -199,12 +205,12 @@ fn electricity_line(
     })
 }
 
-/// A material line: `quantity × price / per`.
-fn material_line(part_id: Id, usage: &MaterialUse) -> Result<CostLine, money::Overflow> {
+/// A material line of a part (or, `None`, of the whole print): `quantity × price / per`.
+fn material_line(part_id: Option<Id>, usage: &MaterialUse) -> Result<CostLine, money::Overflow> {
     Ok(CostLine {
         category: usage.category,
         source_id: usage.rate.source_id,
-        part_id: Some(part_id),
+        part_id,
         usage_id: Some(usage.usage_id),
         label: usage.rate.label.clone(),
         quantity: usage.quantity,
@@ -259,7 +265,7 @@ pub fn part_lines(
         );
     }
     for (nth, usage) in plan.materials.iter().enumerate() {
-        lines.push(material_line(plan.part_id, usage).map_err(at(usage.category, nth))?);
+        lines.push(material_line(Some(plan.part_id), usage).map_err(at(usage.category, nth))?);
     }
     lines.push(
         electricity_line(plan, seconds, price_per_kwh).map_err(at(CostCategory::Electricity, 0))?,
@@ -290,13 +296,14 @@ fn totals(
     })
 }
 
-/// Prices a whole print: every part's lines, then its work lines' ([`work::lines`]), the
-/// total and the cost per unit. A print without work costs what its parts cost.
+/// Prices a whole print: every part's lines, then its work lines' ([`work::lines`]), then its
+/// own consumables' (each a material line of no part: `quantity × price / per`, the quantity
+/// for the whole print), the total and the cost per unit. A print without work or
+/// consumables costs what its parts cost.
 ///
 /// Errors: [`Overflow`], naming the line or the total beyond [`money::MAX_AMOUNT`].
 pub fn price(
-    parts: &[PartPlan],
-    work: &[WorkPlan],
+    (parts, work, materials): (&[PartPlan], &[WorkPlan], &[MaterialUse]),
     price_per_kwh: Decimal,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
@@ -308,6 +315,9 @@ pub fn price(
         lines.extend(
             work::lines(plan, quantity, price_per_kwh).map_err(|_| Overflow::Work { line })?,
         );
+    }
+    for (line, usage) in materials.iter().enumerate() {
+        lines.push(material_line(None, usage).map_err(|_| Overflow::Material { line })?);
     }
     totals(lines, price_per_kwh, quantity)
 }
@@ -365,7 +375,8 @@ impl Actuals {
 /// Each hotend takes the part's actual time in proportion to its planned time
 /// (`actual × planned_hotend / planned_part`; equal shares when nothing was planned), still as one
 /// fraction per line. A line per print ([`CostCategory::PerPrint`]) stays as planned: the run
-/// happened, however long it took. `parts` gives the planned hotend durations in line order. Work lines keep
+/// happened, however long it took. The print's own consumables (`materials`) are repriced from
+/// their actual quantities like a part's. `parts` gives the planned hotend durations in line order. Work lines keep
 /// their frozen cost, but a labour line whose work line has actual minutes is repriced from
 /// them at its frozen rate (`work` says per piece or per job).
 ///
@@ -373,7 +384,11 @@ impl Actuals {
 /// in `work`) or the total beyond [`money::MAX_AMOUNT`].
 pub fn actual(
     planned: &Costing,
-    (parts, work): (&[records::Part], &[records::WorkLine]),
+    (parts, work, materials): (
+        &[records::Part],
+        &[records::WorkLine],
+        &[records::PrintMaterial],
+    ),
     actuals: &Actuals,
     quantity: u32,
 ) -> Result<Costing, Overflow> {
@@ -383,6 +398,15 @@ pub fn actual(
     for line in &planned.lines {
         if is_work(line.category) {
             lines.push(actual_work(line, work, actuals, quantity)?);
+            continue;
+        }
+        let own = materials
+            .iter()
+            .position(|m| line.usage_id == Some(m.usage.id));
+        if let Some(at) = own.filter(|_| is_material(line.category)) {
+            let line = actual_line(line, parts, line.source_id, actuals, None)
+                .map_err(|_| Overflow::Material { line: at })?;
+            lines.push(line);
             continue;
         }
         let part_id = line.part_id.unwrap_or(line.source_id);
@@ -944,8 +968,8 @@ mod tests {
     proptest! {
         #[test]
         fn filament_cost_is_linear_in_grams(grams in 1u32..100_000, k in 1u32..50) {
-            let one = material_line(Id::new(), &material(CostCategory::Filament, ("PLA", "29.99", "1000"), &grams.to_string())).unwrap();
-            let many = material_line(Id::new(), &material(CostCategory::Filament, ("PLA", "29.99", "1000"), &(grams * k).to_string())).unwrap();
+            let one = material_line(Some(Id::new()), &material(CostCategory::Filament, ("PLA", "29.99", "1000"), &grams.to_string())).unwrap();
+            let many = material_line(Some(Id::new()), &material(CostCategory::Filament, ("PLA", "29.99", "1000"), &(grams * k).to_string())).unwrap();
             prop_assert_eq!(many.cost, (one.cost * Decimal::from(k)).normalize());
         }
 

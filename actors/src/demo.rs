@@ -161,6 +161,7 @@ fn print(
         notes: None,
         parts: parts.iter().map(part).collect::<Result<_>>()?,
         work: Vec::new(),
+        materials: Vec::new(),
         flat: false,
     };
     let draft = prints::create(txn, &input, now)?;
@@ -179,7 +180,7 @@ fn happened(
     lines: Lines,
 ) -> Result<OutcomeInput> {
     let share: Decimal = v::<values::Amount>(share)?.into_inner();
-    let usages = print.parts.iter().flat_map(|p| p.usages.iter());
+    let usages = print.usages();
     let parts: Vec<(Id, values::Seconds)> = print
         .parts
         .iter()

@@ -167,7 +167,8 @@ record!(Quote, QUOTES, "quotes", |q| q
 record!(Movement, MOVEMENTS, "movements");
 
 /// What a print refers to: its customer and series, each part's printer, build plate,
-/// hotends, other components and filaments, and what its work lines price.
+/// hotends and other components, every material it uses (its parts' and its own), and what
+/// its work lines price.
 fn print_references(print: &Print) -> Vec<Id> {
     let mut refs: Vec<Id> = print
         .customer_id
@@ -179,8 +180,8 @@ fn print_references(print: &Print) -> Vec<Id> {
         refs.push(part.build_plate_id);
         refs.extend(part.hotends.iter().map(|h| h.component_id));
         refs.extend(part.other_component_ids.iter().copied());
-        refs.extend(part.usages.iter().map(|u| u.filament_id));
     }
+    refs.extend(print.usages().map(|u| u.filament_id));
     refs.extend(print.work.iter().map(|w| w.source.id()));
     refs
 }

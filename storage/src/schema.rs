@@ -55,6 +55,8 @@
 //! - 16: printers' technology (issue 51): every existing printer is FDM. Rewrites `printers`.
 //! - 17: components' lifetime in hours or in prints (issue 51): every existing component keeps
 //!   its hours. Rewrites `components`.
+//! - 18: a print's own consumables, per piece or per job (issue 51): every existing print has
+//!   none. Rewrites `prints` and `print_answers`.
 
 use crate::records::{
     Account, Billing, Component, Customer, Filament, Lifetime, LogLink, MaintenanceTask,
@@ -68,14 +70,15 @@ use redb::{ReadableTable, TableHandle, WriteTransaction};
 use serde::Serialize;
 
 /// The layout version this build writes.
-pub const SCHEMA_VERSION: u64 = 17;
+pub const SCHEMA_VERSION: u64 = 18;
 
 pub(crate) const VERSION_KEY: &str = "schema_version";
 
 /// Layouts of earlier schema versions, kept for their migrations.
 pub mod legacy {
     use crate::records::{
-        ComponentType, Costing, OutcomeStatus, Part, PartElectricity, PrintStatus, UsageGrams,
+        ComponentType, Costing, Outcome, OutcomeStatus, Part, PartElectricity, PriceSnapshot,
+        PrintStatus, UsageGrams, WorkLine,
     };
     use crate::{Id, Timestamp};
     use rust_decimal::Decimal;
@@ -98,6 +101,40 @@ pub mod legacy {
         pub archived: bool,
         pub created_at: Timestamp,
         pub updated_at: Timestamp,
+    }
+
+    /// A print as schema versions 11 to 17 stored it (no consumables of its own).
+    #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+    #[allow(missing_docs)]
+    pub struct PrintV17 {
+        pub id: Id,
+        pub version: u64,
+        pub name: String,
+        pub customer_id: Option<Id>,
+        pub series_id: Option<Id>,
+        pub quantity: u32,
+        #[serde(with = "rust_decimal::serde::str_option")]
+        pub sales_value: Option<Decimal>,
+        pub notes: Option<String>,
+        pub status: PrintStatus,
+        pub paid: bool,
+        pub paid_at: Option<Timestamp>,
+        pub archived: bool,
+        pub archived_at: Option<Timestamp>,
+        pub parts: Vec<Part>,
+        pub costing: Costing,
+        pub finalized_at: Option<Timestamp>,
+        pub printing_started_at: Option<Timestamp>,
+        pub printing_ended_at: Option<Timestamp>,
+        pub completed_at: Option<Timestamp>,
+        pub repeat_of_id: Option<Id>,
+        pub retried_from_id: Option<Id>,
+        pub retry_ids: Vec<Id>,
+        pub outcome: Option<Outcome>,
+        pub created_at: Timestamp,
+        pub updated_at: Timestamp,
+        pub work: Vec<WorkLine>,
+        pub price: Option<PriceSnapshot>,
     }
 
     /// A component as schema versions 1 to 16 stored it (its lifetime in hours only).
@@ -409,9 +446,49 @@ fn migrate_step(txn: &WriteTxn, from: u64) -> Result<()> {
         14 => materials_v14_to_v15(txn),
         15 => printers_v15_to_v16(txn),
         16 => components_v16_to_v17(txn),
+        17 => prints_v17_to_v18(txn),
         other => Err(Error::Database(format!(
             "no migration from schema version {other}"
         ))),
+    }
+}
+
+/// v17 → v18: every print (and every answer kept for a replay) has no consumables of its own.
+fn prints_v17_to_v18(txn: &WriteTxn) -> Result<()> {
+    rewrite(txn, (tables::PRINTS, "prints"), print_v18)?;
+    rewrite(txn, (tables::PRINT_ANSWERS, "print_answers"), print_v18)
+}
+
+fn print_v18(old: legacy::PrintV17) -> Print {
+    Print {
+        id: old.id,
+        version: old.version,
+        name: old.name,
+        customer_id: old.customer_id,
+        series_id: old.series_id,
+        quantity: old.quantity,
+        sales_value: old.sales_value,
+        notes: old.notes,
+        status: old.status,
+        paid: old.paid,
+        paid_at: old.paid_at,
+        archived: old.archived,
+        archived_at: old.archived_at,
+        parts: old.parts,
+        costing: old.costing,
+        finalized_at: old.finalized_at,
+        printing_started_at: old.printing_started_at,
+        printing_ended_at: old.printing_ended_at,
+        completed_at: old.completed_at,
+        repeat_of_id: old.repeat_of_id,
+        retried_from_id: old.retried_from_id,
+        retry_ids: old.retry_ids,
+        outcome: old.outcome,
+        created_at: old.created_at,
+        updated_at: old.updated_at,
+        work: old.work,
+        price: old.price,
+        materials: Vec::new(),
     }
 }
 
@@ -551,8 +628,8 @@ fn revision_v11(old: legacy::OutcomeRevisionV10) -> OutcomeRevision {
 }
 
 /// A v10 print in the v11 layout: no work lines.
-fn print_v11(old: legacy::PrintV10) -> Print {
-    Print {
+fn print_v11(old: legacy::PrintV10) -> legacy::PrintV17 {
+    legacy::PrintV17 {
         id: old.id,
         version: old.version,
         name: old.name,

@@ -487,22 +487,13 @@ fn part() -> impl Strategy<Value = Part> {
         component_id,
         duration_seconds,
     });
-    let usage = (id(), id(), of(id()), of(text()), decimal()).prop_map(
-        |(id, filament_id, spool_id, spool_code, used_grams)| Usage {
-            id,
-            filament_id,
-            spool_id,
-            spool_code,
-            used_grams,
-        },
-    );
     (
         id(),
         id(),
         id(),
         vec(hotend, 1..3),
         vec(id(), 0..3),
-        vec(usage, 1..3),
+        vec(usage(), 1..3),
     )
         .prop_map(|(id, printer, plate, hotends, others, usages)| Part {
             id,
@@ -512,6 +503,26 @@ fn part() -> impl Strategy<Value = Part> {
             other_component_ids: others,
             usages,
         })
+}
+
+fn usage() -> impl Strategy<Value = Usage> {
+    (id(), id(), of(id()), of(text()), decimal()).prop_map(
+        |(id, filament_id, spool_id, spool_code, used_grams)| Usage {
+            id,
+            filament_id,
+            spool_id,
+            spool_code,
+            used_grams,
+        },
+    )
+}
+
+fn print_material() -> impl Strategy<Value = PrintMaterial> {
+    (usage(), decimal(), per()).prop_map(|(usage, amount, per)| PrintMaterial {
+        usage,
+        amount,
+        per,
+    })
 }
 
 fn revision() -> impl Strategy<Value = OutcomeRevision> {
@@ -735,7 +746,11 @@ fn print() -> impl Strategy<Value = Print> {
         (any::<bool>(), of(at()), vec(part(), 1..3), costing()),
         (of(at()), of(at()), of(id()), of(id()), vec(id(), 0..3)),
         (outcome, at(), at(), of(at()), of(at())),
-        (vec(work_line(), 0..3), of(price())),
+        (
+            vec(work_line(), 0..3),
+            of(price()),
+            vec(print_material(), 0..3),
+        ),
     )
         .prop_map(
             |(
@@ -744,7 +759,7 @@ fn print() -> impl Strategy<Value = Print> {
                 (archived, archived_at, parts, costing),
                 (finalized, completed, repeat_of, retried_from, retries),
                 (outcome, created_at, updated_at, printing_started_at, printing_ended_at),
-                (work, price),
+                (work, price, materials),
             )| Print {
                 id,
                 version,
@@ -773,6 +788,7 @@ fn print() -> impl Strategy<Value = Print> {
                 updated_at,
                 work,
                 price,
+                materials,
             },
         )
 }

@@ -695,3 +695,109 @@ async fn a_material_lines_cost_beyond_the_bound_is_refused_at_its_quantity() {
     assert_field_error(res, "materials[1].quantity", "errors.outOfRange").await;
     assert_eq!(left(&app, &shop.resin).await, "1000", "nothing booked");
 }
+
+/// A print's own consumables: a pair of gloves per piece and 50 ml of alcohol per job, priced
+/// from their packs after the parts, scaled by the quantity, booked by the outcome and its
+/// correction, kept by copies; refused at their fields when they are not consumables, not whole
+/// pieces or missing from an outcome.
+#[actix_web::test]
+async fn a_print_uses_consumables_per_piece_and_per_job() {
+    let app = TestApp::spawn().await;
+    app.setup().await;
+    let shop = resin_shop(&app).await;
+    let mut body = draft(&shop.fdm, "Boxed stands");
+    body["quantity"] = json!(3);
+    body["materials"] = json!([
+        {"materialId": shop.gloves, "amount": "1", "per": "PIECE"},
+        {"materialId": shop.alcohol, "amount": "50", "per": "JOB"}
+    ]);
+    let print = app.done(&body).await;
+    // The reference example (1.782175), 3 gloves at 0.12 and 50 ml at 0.0095.
+    assert_eq!(print["totalCost"], "2.617175", "{print}");
+    let own = print["materials"].as_array().unwrap();
+    let figures: Vec<(&str, &str, &str, &str)> = own
+        .iter()
+        .map(|m| {
+            let field = |k: &str| m[k].as_str().unwrap();
+            (
+                field("per"),
+                field("amount"),
+                field("quantity"),
+                field("cost"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        figures,
+        [("PIECE", "1", "3", "0.36"), ("JOB", "50", "50", "0.475")]
+    );
+    let lines = print["costLines"].as_array().unwrap();
+    let last = &lines[lines.len() - 1];
+    assert_eq!(
+        (&last["category"], &last["partId"], &last["cost"]),
+        (&json!("CONSUMABLE"), &Value::Null, &json!("0.475"))
+    );
+
+    // The outcome names every usage: the part's filament and the print's own.
+    let path = format!("/api/prints/{}/outcome", id(&print));
+    let filament = json!([{"usageId": print["usages"][0]["id"], "usedGrams": "42.5"}]);
+    let only_parts = json!({"status": "SUCCESS", "durationSeconds": 5400, "filaments": filament});
+    let res = app.post(&path, &only_parts).await;
+    assert_field_error(res, "materials", "errors.missingUsage").await;
+    let given = |gloves: &str, ml: &str| {
+        json!([
+            {"usageId": own[0]["usageId"], "quantity": gloves},
+            {"usageId": own[1]["usageId"], "quantity": ml}
+        ])
+    };
+    let mut outcome = only_parts.clone();
+    outcome["materials"] = given("4", "60");
+    let res = app.post(&path, &outcome).await;
+    let recorded: Value = res.json().await.unwrap();
+    // One pair more and 10 ml more: 0.12 + 0.095 above the plan.
+    assert_eq!(recorded["actualCost"], "2.832175", "{recorded}");
+    assert_eq!(left(&app, &shop.gloves).await, "96");
+    assert_eq!(left(&app, &shop.alcohol).await, "940");
+    let mut correction = outcome.clone();
+    correction["materials"] = given("3", "60");
+    correction["correctionNote"] = json!("Counted the gloves");
+    correction["expectedRevision"] = json!(1);
+    correction["operationKey"] = json!("0196f0a0-0000-7000-8000-000000000052");
+    let res = app.post(&format!("{path}/correct"), &correction).await;
+    assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
+    assert_eq!(left(&app, &shop.gloves).await, "97");
+
+    // A copy keeps them; a draft of another quantity scales the per-piece line.
+    let copy = app
+        .create(&format!("/api/prints/{}/duplicate", id(&print)), &json!({}))
+        .await;
+    assert_eq!(copy["materials"][0]["quantity"], "3");
+    let mut more = body.clone();
+    more["quantity"] = json!(5);
+    let res = app.patch(&format!("/api/prints/{}", id(&copy)), &more).await;
+    let changed: Value = res.json().await.unwrap();
+    assert_eq!(changed["materials"][0]["quantity"], "5", "{changed}");
+
+    for (line, field, key) in [
+        (
+            json!({"materialId": shop.resin, "amount": "1", "per": "JOB"}),
+            "materialId",
+            "errors.notConsumable",
+        ),
+        (
+            json!({"materialId": shop.gloves, "amount": "1.5", "per": "PIECE"}),
+            "amount",
+            "errors.wholeNumber",
+        ),
+        (
+            json!({"materialId": shop.fdm.filament, "amount": "1", "per": "JOB"}),
+            "materialId",
+            "errors.notConsumable",
+        ),
+    ] {
+        let mut wrong = body.clone();
+        wrong["materials"] = json!([line]);
+        let res = app.post("/api/prints", &wrong).await;
+        assert_field_error(res, &format!("materials[0].{field}"), key).await;
+    }
+}

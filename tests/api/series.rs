@@ -310,6 +310,7 @@ fn seeded_store(dir: &std::path::Path, count: usize) -> Store {
             materials: vec![],
         }],
         work: vec![],
+        materials: vec![],
         flat: false,
     };
     for _ in 0..count {

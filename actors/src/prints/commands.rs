@@ -291,7 +291,7 @@ fn detail(snapshot: &Snapshot<'_>, id: Id) -> Result<Detail> {
         None
     };
     let mut units = HashMap::new();
-    for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
+    for usage in print.usages() {
         if let Some(material) = repo::get::<Filament>(snapshot, usage.filament_id)? {
             units.insert(material.id, material.unit);
         }

@@ -77,6 +77,7 @@ fn priced_as(
         updated_at: now,
         work: planned.work,
         price,
+        materials: planned.materials,
     })
 }
 

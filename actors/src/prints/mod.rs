@@ -33,6 +33,6 @@ pub use lifecycle::{
     set_status, skips_printing,
 };
 pub use plan::{
-    FilamentInput, HotendInput, MAX_PARTS, MAX_QUANTITY, MAX_WORK_LINES, MaterialLine, PartInput,
-    PrintInput, WorkInput,
+    FilamentInput, HotendInput, MAX_PARTS, MAX_PRINT_MATERIALS, MAX_QUANTITY, MAX_WORK_LINES,
+    MaterialLine, PartInput, PrintInput, PrintMaterialInput, WorkInput,
 };

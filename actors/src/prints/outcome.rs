@@ -97,7 +97,7 @@ fn check(tx: &impl repo::Tx, print: &Print, input: &OutcomeInput) -> Result<Actu
         faults.push(FieldError::new("failureReason", "errors.required"));
     }
     let mut units = HashMap::new();
-    for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
+    for usage in print.usages() {
         let material = repo::get::<Filament>(tx, usage.filament_id)?;
         let kind = material.as_ref().map_or(MaterialKind::Filament, |m| m.kind);
         let unit = material.map_or(StockUnit::Gram, |m| m.unit);
@@ -231,6 +231,19 @@ fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflo
             None => "workMinutes".into(),
         };
     }
+    let given = |usage: Option<Id>| {
+        let filament = input.filaments.iter().position(|(u, _)| Some(*u) == usage);
+        let material = input.materials.iter().position(|(u, _)| Some(*u) == usage);
+        match (filament, material) {
+            (Some(i), _) => Some(format!("filaments[{i}].usedGrams")),
+            (None, Some(i)) => Some(format!("materials[{i}].quantity")),
+            (None, None) => None,
+        }
+    };
+    if let costing::Overflow::Material { line } = overflow {
+        let usage = print.materials.get(line).map(|m| m.usage.id);
+        return given(usage).unwrap_or_else(|| "materials".into());
+    }
     let costing::Overflow::Line {
         part,
         category,
@@ -242,11 +255,8 @@ fn overflow_path(print: &Print, input: &OutcomeInput, overflow: costing::Overflo
     let planned = print.parts.get(part);
     if costing::is_material(category) {
         let usage = planned.and_then(|p| p.usages.get(nth)).map(|u| u.id);
-        if let Some(i) = input.filaments.iter().position(|(u, _)| Some(*u) == usage) {
-            return format!("filaments[{i}].usedGrams");
-        }
-        if let Some(i) = input.materials.iter().position(|(u, _)| Some(*u) == usage) {
-            return format!("materials[{i}].quantity");
+        if let Some(path) = given(usage) {
+            return path;
         }
     }
     if category == CostCategory::Electricity {
@@ -285,7 +295,7 @@ fn revision(
     };
     let actual = costing::actual(
         &print.costing,
-        (&print.parts, &print.work),
+        (&print.parts, &print.work, &print.materials),
         &actuals,
         print.quantity,
     )
@@ -300,9 +310,7 @@ fn revision(
             .map(|p| (p.id, actuals.part_seconds.get(&p.id).copied().unwrap_or(0)))
             .collect(),
         grams: print
-            .parts
-            .iter()
-            .flat_map(|p| p.usages.iter())
+            .usages()
             .map(|u| UsageGrams {
                 usage_id: u.id,
                 grams: actuals
@@ -387,7 +395,7 @@ fn book_consumption(
     reported: &HashSet<Id>,
     now: Timestamp,
 ) -> Result<()> {
-    for usage in print.parts.iter().flat_map(|p| p.usages.iter()) {
+    for usage in print.usages() {
         let Some(spool) = usage.spool_id else {
             continue;
         };

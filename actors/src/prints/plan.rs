@@ -19,7 +19,8 @@ use storage::Id;
 use storage::records::{
     Charge, Component, ComponentType, CostCategory, Costing, Customer, Filament, HotendUse,
     LabourRate, Lifetime, MaterialKind, Part, Per, PostProcessingStep, PriceSnapshot, Print,
-    Printer, PrinterTechnology, Series, Spool, StockUnit, Usage, WorkLine, WorkSource,
+    PrintMaterial, Printer, PrinterTechnology, Series, Spool, StockUnit, Usage, WorkLine,
+    WorkSource,
 };
 use storage::repo::{self, Record, Tx};
 
@@ -76,6 +77,22 @@ pub struct MaterialLine {
     pub spool_id: Option<Id>,
 }
 
+/// One consumable of the whole print (schema 18): so much per piece or per job.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PrintMaterialInput {
+    /// A consumable (a material of kind CONSUMABLE).
+    pub material_id: Id,
+    /// The quantity per piece or per job, in the material's unit.
+    pub amount: Grams,
+    /// Per piece or per job.
+    pub per: Per,
+    /// The pack (bottle), when spool management is on.
+    pub spool_id: Option<Id>,
+}
+
+/// Most consumables a print may have of its own.
+pub const MAX_PRINT_MATERIALS: usize = 100;
+
 /// One part of a print input.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PartInput {
@@ -119,6 +136,8 @@ pub struct PrintInput {
     pub parts: Vec<PartInput>,
     /// Up to [`MAX_WORK_LINES`] work lines.
     pub work: Vec<WorkInput>,
+    /// Up to [`MAX_PRINT_MATERIALS`] consumables of the whole print.
+    pub materials: Vec<PrintMaterialInput>,
     /// True when the parts came in the legacy flat one-part form, which a multipart print
     /// refuses on edit (it needs an explicit `parts` array).
     pub flat: bool,
@@ -222,6 +241,16 @@ impl PrintInput {
                     }
                 })
                 .collect(),
+            materials: print
+                .materials
+                .iter()
+                .map(|m| PrintMaterialInput {
+                    material_id: m.usage.filament_id,
+                    amount: Grams::trusted(m.amount),
+                    per: m.per,
+                    spool_id: m.usage.spool_id,
+                })
+                .collect(),
             flat: false,
         })
     }
@@ -236,6 +265,9 @@ pub(super) struct Planned {
     pub material_fields: Vec<Vec<String>>,
     pub work: Vec<WorkLine>,
     pub work_plans: Vec<WorkPlan>,
+    /// The print's own consumables and their pricing plans.
+    pub materials: Vec<PrintMaterial>,
+    pub material_plans: Vec<MaterialUse>,
     pub customer_id: Option<Id>,
 }
 
@@ -449,6 +481,7 @@ pub(super) fn resolve(
         });
     }
     let (work, work_plans) = work(tx, input, existing, &mut faults)?;
+    let (materials, material_plans) = print_materials(tx, input, existing, spools, &mut faults)?;
     if !faults.0.is_empty() {
         return Err(Error::Validation(faults.0));
     }
@@ -458,6 +491,8 @@ pub(super) fn resolve(
         material_fields,
         work,
         work_plans,
+        materials,
+        material_plans,
         customer_id,
     })
 }
@@ -630,46 +665,15 @@ fn materials(
             faults.add(path(line.quantity_field), "errors.wholeNumber");
             continue;
         }
-        let spool = match spools {
-            Some(rule) => {
-                match faults.spool(tx, &material, line.spool_id, rule, path("spoolId"))? {
-                    Some(spool) => Some(spool),
-                    None if rule == SpoolRule::Copy => None,
-                    None => continue,
-                }
-            }
-            None => None,
+        let kept = kept.and_then(|p| p.usages.get(n)).map(|u| u.id);
+        let quantity = *line.quantity.get();
+        let given = (line.spool_id, path("spoolId"));
+        let Some((usage, planned)) =
+            priced_use(tx, material, (kept, quantity), given, spools, faults)?
+        else {
+            continue;
         };
-        let name = filaments::display_name(tx, &material)?;
-        let rate = match &spool {
-            Some(s) => rate_of(
-                material.id,
-                &format!("{name} ({})", s.code),
-                s.purchase_price,
-                s.initial_net_weight_grams,
-            ),
-            None => rate_of(
-                material.id,
-                &name,
-                material.purchase_price,
-                material.net_weight_grams,
-            ),
-        };
-        let usage = Usage {
-            id: kept
-                .and_then(|p| p.usages.get(n))
-                .map_or_else(Id::new, |u| u.id),
-            filament_id: material.id,
-            spool_id: spool.as_ref().map(|s| s.id),
-            spool_code: spool.map(|s| s.code),
-            used_grams: *line.quantity.get(),
-        };
-        uses.push(MaterialUse {
-            usage_id: usage.id,
-            category: category_of(material.kind),
-            rate,
-            quantity: usage.used_grams,
-        });
+        uses.push(planned);
         fields.push(path(line.quantity_field));
         usages.push(usage);
     }
@@ -685,6 +689,120 @@ fn materials(
         plans: uses,
         fields,
     })
+}
+
+/// A material line's usage and pricing plan: `quantity` of `material` (the usage id `kept`, or a
+/// new one) from the spool `given` as `spools` chooses it (the spool's faults at its path:
+/// [`Faults::spool`]; `None` then), priced from that spool, else from the catalog.
+fn priced_use(
+    tx: &impl Tx,
+    material: Filament,
+    (kept, quantity): (Option<Id>, Decimal),
+    (spool_id, spool_path): (Option<Id>, String),
+    spools: Option<SpoolRule>,
+    faults: &mut Faults,
+) -> Result<Option<(Usage, MaterialUse)>> {
+    let spool = match spools {
+        Some(rule) => match faults.spool(tx, &material, spool_id, rule, spool_path)? {
+            Some(spool) => Some(spool),
+            None if rule == SpoolRule::Copy => None,
+            None => return Ok(None),
+        },
+        None => None,
+    };
+    let name = filaments::display_name(tx, &material)?;
+    let rate = match &spool {
+        Some(s) => rate_of(
+            material.id,
+            &format!("{name} ({})", s.code),
+            s.purchase_price,
+            s.initial_net_weight_grams,
+        ),
+        None => rate_of(
+            material.id,
+            &name,
+            material.purchase_price,
+            material.net_weight_grams,
+        ),
+    };
+    let usage = Usage {
+        id: kept.unwrap_or_else(Id::new),
+        filament_id: material.id,
+        spool_id: spool.as_ref().map(|s| s.id),
+        spool_code: spool.map(|s| s.code),
+        used_grams: quantity,
+    };
+    let planned = MaterialUse {
+        usage_id: usage.id,
+        category: category_of(material.kind),
+        rate,
+        quantity,
+    };
+    Ok(Some((usage, planned)))
+}
+
+/// The print's own consumables (`materials[i]`) and their pricing plans: `amount` per piece or
+/// per job, planned as `amount × units` (a line keeps the usage id of `existing`'s line at its
+/// position: outcomes refer to it). Faults at `materials[i].…`: `materialId` not found or not
+/// a consumable (`errors.notConsumable`), `amount` not whole for pieces (`errors.wholeNumber`)
+/// or beyond the quantities a usage may hold (`errors.outOfRange`), the spool's; `materials`
+/// beyond [`MAX_PRINT_MATERIALS`] (`errors.tooMany`).
+fn print_materials(
+    tx: &impl Tx,
+    input: &PrintInput,
+    existing: Option<&Print>,
+    spools: Option<SpoolRule>,
+    faults: &mut Faults,
+) -> Result<(Vec<PrintMaterial>, Vec<MaterialUse>)> {
+    if input.materials.len() > MAX_PRINT_MATERIALS {
+        faults.add("materials".into(), "errors.tooMany");
+    }
+    let (mut materials, mut plans) = (Vec::new(), Vec::new());
+    for (i, line) in input.materials.iter().enumerate().take(MAX_PRINT_MATERIALS) {
+        let at = |field: &str| format!("materials[{i}].{field}");
+        let Some(material) = faults.find::<Filament>(tx, line.material_id, at("materialId"))?
+        else {
+            continue;
+        };
+        if material.kind != MaterialKind::Consumable {
+            faults.add(at("materialId"), "errors.notConsumable");
+            continue;
+        }
+        let amount = *line.amount.get();
+        if material.unit == StockUnit::Piece && !amount.fract().is_zero() {
+            faults.add(at("amount"), "errors.wholeNumber");
+            continue;
+        }
+        let Some(quantity) = amount
+            .checked_mul(costing::work::units(line.per, input.quantity))
+            .filter(|q| *q <= money::MAX_AMOUNT)
+        else {
+            faults.add(at("amount"), "errors.outOfRange");
+            continue;
+        };
+        let kept = existing
+            .and_then(|p| p.materials.get(i))
+            .map(|m| m.usage.id);
+        let given = (line.spool_id, at("spoolId"));
+        let Some((usage, planned)) = priced_use(
+            tx,
+            material,
+            (kept, quantity.normalize()),
+            given,
+            spools,
+            faults,
+        )?
+        else {
+            continue;
+        };
+        materials.push(PrintMaterial {
+            usage,
+            amount,
+            per: line.per,
+        });
+        plans.push(planned);
+    }
+    Ok((materials, plans))
 }
 
 /// The work lines of `input` and their pricing plans. A line keeps the id of `existing`'s line
@@ -882,9 +1000,15 @@ pub(super) fn price(
         plans,
         work_plans,
         material_fields,
+        material_plans,
         ..
     } = planned;
-    costing::price(plans, work_plans, electricity_price, quantity).map_err(|overflow| {
+    let lines = (
+        plans.as_slice(),
+        work_plans.as_slice(),
+        material_plans.as_slice(),
+    );
+    costing::price(lines, electricity_price, quantity).map_err(|overflow| {
         let path = match overflow {
             Overflow::Line {
                 part,
@@ -920,6 +1044,7 @@ pub(super) fn price(
                 Some(WorkKind::Charge { .. }) => format!("work[{line}].count"),
                 _ => format!("work[{line}].minutes"),
             },
+            Overflow::Material { line } => format!("materials[{line}].amount"),
             Overflow::Total => "parts".to_string(),
         };
         Error::field(path, "errors.outOfRange")

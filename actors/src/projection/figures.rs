@@ -4,7 +4,7 @@
 use crate::money;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::{AddAssign, SubAssign};
 use storage::records::{CostCategory, CostLine, EnergySource, OutcomeStatus, Print};
 use storage::{Id, decimal_parts};
@@ -224,6 +224,27 @@ pub struct Figures {
     pub electricity: BTreeMap<Id, PrinterElectricity>,
 }
 
+/// The grams of filament `print` used: its current outcome revision's, else as planned. Only
+/// filament counts (its usages' cost lines are FILAMENT): a resin's millilitres and a
+/// consumable's pieces are other units.
+fn filament_grams(print: &Print) -> Decimal {
+    let filament: HashSet<Id> = (print.costing.lines.iter())
+        .filter(|l| l.category == CostCategory::Filament)
+        .filter_map(|l| l.usage_id)
+        .collect();
+    let current = print.outcome.as_ref().and_then(|o| o.current());
+    match current {
+        Some(r) => (r.grams.iter())
+            .filter(|g| filament.contains(&g.usage_id))
+            .map(|g| g.grams)
+            .sum(),
+        None => (print.usages())
+            .filter(|u| filament.contains(&u.id))
+            .map(|u| u.used_grams)
+            .sum(),
+    }
+}
+
 impl Figures {
     /// What the DONE print `print` adds.
     pub fn of(print: &Print) -> Figures {
@@ -244,15 +265,7 @@ impl Figures {
                 realized_revenue: realized.revenue.unwrap_or_default(),
                 realized_margin: realized.margin.unwrap_or_default(),
                 failed_cost: realized.failed_cost.unwrap_or_default(),
-                filament_grams: match current {
-                    Some(r) => r.grams.iter().map(|g| g.grams).sum(),
-                    None => print
-                        .parts
-                        .iter()
-                        .flat_map(|p| p.usages.iter())
-                        .map(|u| u.used_grams)
-                        .sum(),
-                },
+                filament_grams: filament_grams(print),
             },
             realized_actual: realized.actual_cost.unwrap_or_default(),
             electricity: electricity_by_printer(print),

@@ -29,7 +29,7 @@ use storage::{Id, Timestamp, WriteTxn, decimal_parts, tables};
 /// electricity by printer ([`figures::electricity_by_printer`]). 5: the work categories
 /// ([`figures::CATEGORIES`] grew from 6 to 10). 6: a failed print's sales value is left out of
 /// the figures' sales value. 7: the resin categories (vat, resin, consumables: 13). 8: wear
-/// per print (14).
+/// per print (14), and filament grams count filament only (not millilitres or pieces).
 pub const FORMAT: u64 = 8;
 
 /// META's key for the format of complete summaries.

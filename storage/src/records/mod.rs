@@ -37,8 +37,8 @@ pub use maintenance::{Done, Interval, MaintenanceTask, Mark, Overridden, Wear};
 pub use meter::{EnergyUnit, MAX_SCALE, MeterHour, MeterLink, MeterSource, OutOfRange, Reading};
 pub use print::{
     CostCategory, CostLine, Costing, EnergySource, HotendUse, Outcome, OutcomeRevision,
-    OutcomeStatus, Part, PartElectricity, PriceSnapshot, Print, PrintSource, PrintStatus, Series,
-    SeriesStatus, SuccessRate, Unmetered, Usage, UsageGrams,
+    OutcomeStatus, Part, PartElectricity, PriceSnapshot, Print, PrintMaterial, PrintSource,
+    PrintStatus, Series, SeriesStatus, SuccessRate, Unmetered, Usage, UsageGrams,
 };
 pub use quote::{Offer, Quote, QuoteLine, QuoteStatus};
 pub use settings::{

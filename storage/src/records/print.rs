@@ -1,6 +1,6 @@
 //! Prints, their parts and frozen cost snapshots; print series.
 
-use super::work::{WorkLine, WorkMinutes};
+use super::work::{Per, WorkLine, WorkMinutes};
 use crate::{Id, Timestamp};
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
@@ -348,6 +348,34 @@ pub struct Print {
     /// The shop's price rule's suggestion, taken with the cost (schema 11; none while the rule
     /// is off, and for prints of earlier schemas, which keep their sales value).
     pub price: Option<PriceSnapshot>,
+    /// Consumables the whole print uses, so much per piece or per job (schema 18; none
+    /// before it).
+    pub materials: Vec<PrintMaterial>,
+}
+
+/// A consumable the whole print uses (schema 18, issue 51): `amount` of it per piece or per
+/// job, planned as one usage of `amount × units` (units: the print's quantity per piece, 1 per
+/// job) that outcomes book like a part's.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PrintMaterial {
+    /// Its usage: id, material, spool and the planned quantity for the whole print.
+    pub usage: Usage,
+    /// The quantity per piece or per job, in the material's unit.
+    #[serde(with = "rust_decimal::serde::str")]
+    pub amount: Decimal,
+    /// Per piece or per job.
+    pub per: Per,
+}
+
+impl Print {
+    /// Every planned use of a material: each part's usages in part order, then the print's own
+    /// consumables'.
+    pub fn usages(&self) -> impl Iterator<Item = &Usage> {
+        self.parts
+            .iter()
+            .flat_map(|p| p.usages.iter())
+            .chain(self.materials.iter().map(|m| &m.usage))
+    }
 }
 
 /// What the price rule suggested for a print, frozen with its cost: the sales value is the

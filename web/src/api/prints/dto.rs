@@ -134,6 +134,49 @@ fn work_dto(print: &Print) -> Vec<WorkLineDto> {
         .collect()
 }
 
+/// A consumable of the whole print with its usage and what it costs.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PrintMaterialDto {
+    /// Its usage's id (outcomes give its actual quantity in `materials`).
+    pub usage_id: String,
+    /// The consumable.
+    pub material_id: String,
+    /// Its name at pricing time (with the pack's code).
+    pub label: String,
+    /// Quantity per piece or per job, in the material's unit.
+    pub amount: String,
+    /// PIECE or JOB.
+    pub per: Per,
+    /// Quantity for the whole print: `amount` × the print's quantity (PIECE) or × 1 (JOB).
+    pub quantity: String,
+    /// The pack or bottle; null without spool management.
+    pub spool_id: Option<String>,
+    /// Its code; null without spool management.
+    pub spool_code: Option<String>,
+    /// Planned cost.
+    pub cost: String,
+}
+
+fn materials_dto(print: &Print) -> Vec<PrintMaterialDto> {
+    (print.materials.iter())
+        .map(|m| {
+            let line = (print.costing.lines.iter()).find(|l| l.usage_id == Some(m.usage.id));
+            PrintMaterialDto {
+                usage_id: m.usage.id.to_string(),
+                material_id: m.usage.filament_id.to_string(),
+                label: line.map(|l| l.label.clone()).unwrap_or_default(),
+                amount: dec(m.amount),
+                per: m.per.into(),
+                quantity: dec(m.usage.used_grams),
+                spool_id: m.usage.spool_id.map(|s| s.to_string()),
+                spool_code: m.usage.spool_code.clone(),
+                cost: dec(line.map_or(Decimal::ZERO, |l| l.cost)),
+            }
+        })
+        .collect()
+}
+
 /// One cost line: `cost = quantity × unitRate`, computed as one exact fraction.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -364,6 +407,8 @@ pub struct PrintDto {
     pub usages: Vec<UsageDto>,
     /// Work lines: labour, charges and post-processing, priced after the parts.
     pub work: Vec<WorkLineDto>,
+    /// Consumables of the whole print, per piece or per job, priced after the work lines.
+    pub materials: Vec<PrintMaterialDto>,
     /// Actual cost after an outcome; null before.
     pub actual_cost: Option<String>,
     /// Actual cost per unit; null before an outcome.
@@ -559,6 +604,7 @@ impl From<&Print> for PrintDto {
                 .flat_map(|part| usages_of(part, &all_lines))
                 .collect(),
             work: work_dto(p),
+            materials: materials_dto(p),
             parts,
             actual_cost: dec_opt(realized.actual_cost),
             actual_cost_per_unit: dec_opt(realized.actual_cost_per_unit),

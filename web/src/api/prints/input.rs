@@ -7,7 +7,8 @@ use crate::error::ApiError;
 use crate::input::Faults;
 use crate::wire::{WireId, WireSha256};
 use actors::prints::{
-    CreateDraft, FilamentInput, HotendInput, MaterialLine, PartInput, PrintInput, WorkInput,
+    CreateDraft, FilamentInput, HotendInput, MaterialLine, PartInput, PrintInput,
+    PrintMaterialInput, WorkInput,
 };
 use actors::values::{Amount, Grams, Name, Note, Seconds};
 use deserr::Deserr;
@@ -142,6 +143,39 @@ pub struct MaterialLineInput {
     pub spool_id: Option<WireId>,
 }
 
+/// A consumable of the whole print: so much per piece or per job (a box per piece, 50 ml of
+/// isopropyl alcohol per job).
+#[derive(Debug, Deserr, ToSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[deserr(error = Faults, rename_all = camelCase, deny_unknown_fields)]
+pub struct PrintMaterialLine {
+    /// A material of kind CONSUMABLE (`/api/materials`; another kind is 422
+    /// `errors.notConsumable`).
+    #[schema(value_type = String, format = Uuid)]
+    pub material_id: WireId,
+    /// Quantity per piece or per job in the material's unit (millilitres, whole pieces): at
+    /// most 12 whole and 6 fractional digits.
+    #[schema(example = "1")]
+    pub amount: Grams,
+    /// PIECE: `amount` for every unit the print makes; JOB: once for the whole print.
+    pub per: Per,
+    /// The pack or bottle (with spool management on; ignored when it is off).
+    #[schema(value_type = Option<String>, format = Uuid)]
+    #[deserr(default)]
+    pub spool_id: Option<WireId>,
+}
+
+impl From<PrintMaterialLine> for PrintMaterialInput {
+    fn from(l: PrintMaterialLine) -> Self {
+        PrintMaterialInput {
+            material_id: l.material_id.0,
+            amount: l.amount,
+            per: l.per.into(),
+            spool_id: l.spool_id.map(|s| s.0),
+        }
+    }
+}
+
 /// One part: one printer run. Its schema (`part_schema.rs`) is one object for a part on an FDM
 /// printer, one for a part on an MSLA printer.
 #[derive(Debug, Deserr)]
@@ -232,6 +266,11 @@ pub struct PrintInputDto {
     #[schema(max_items = 100)]
     #[deserr(default)]
     pub work: Option<Vec<WorkLineInput>>,
+    /// Consumables of the whole print, up to 100, each per piece or per job; priced after the
+    /// work lines and booked by outcomes like a part's materials.
+    #[schema(max_items = 100)]
+    #[deserr(default)]
+    pub materials: Option<Vec<PrintMaterialLine>>,
     /// Create only: the sliced file the draft is made from, as `POST /api/prints/sliced`
     /// answered it; remembered, so that the same file again names this print. A replace keeps
     /// what the create remembered.
@@ -363,6 +402,13 @@ impl PrintInputDto {
             parts: parts.into_iter().map(part).collect(),
             work: self
                 .work
+                .take()
+                .unwrap_or_default()
+                .into_iter()
+                .map(Into::into)
+                .collect(),
+            materials: self
+                .materials
                 .take()
                 .unwrap_or_default()
                 .into_iter()
