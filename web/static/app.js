@@ -262,7 +262,7 @@ if (editor) {
     const remove = event.target.closest("[data-remove]");
     if (add) {
       const list = add.getAttribute("data-add");
-      const scope = list === "parts" || list === "work" ? editor : add.closest(".part");
+      const scope = ["parts", "work", "consumables"].includes(list) ? editor : add.closest(".part");
       const items = [...scope.querySelectorAll(`[data-list='${list}']`)];
       const last = items[items.length - 1];
       const copy = last.cloneNode(true);
@@ -287,19 +287,19 @@ if (editor) {
   });
   editor.addEventListener("input", preview);
   editor.addEventListener("change", (event) => {
-    const line = event.target.closest("[data-list='filaments'], [data-list='materials']");
+    const line = event.target.closest("[data-list='filaments'], [data-list='materials'], [data-list='consumables']");
     if (line) filterSpools(line);
     const work = event.target.closest("[data-list='work']");
     if (work) filterWork(work);
     if (event.target.matches("[data-name$='printerId']")) {
       const part = event.target.closest(".part");
       applyPrinter(part, true);
-      part.querySelectorAll("[data-list='filaments'], [data-list='materials']").forEach(filterSpools);
+      part.querySelectorAll("[data-list='filaments'], [data-list='materials'], [data-list='consumables']").forEach(filterSpools);
     }
     preview();
   });
   editor.querySelectorAll(".part").forEach((part) => applyPrinter(part, false));
-  editor.querySelectorAll("[data-list='filaments'], [data-list='materials']").forEach(filterSpools);
+  editor.querySelectorAll("[data-list='filaments'], [data-list='materials'], [data-list='consumables']").forEach(filterSpools);
   editor.querySelectorAll("[data-list='work']").forEach(filterWork);
   preview();
 }

@@ -112,8 +112,8 @@ pub struct UsageRow {
     field: String,
     /// What the field asks for: grams (a filament), else the quantity with its unit.
     measure: String,
-    /// The part's number, from 1.
-    pub part: usize,
+    /// The part's number, from 1, or the whole print's word for its own consumables.
+    pub part: String,
     /// The material as priced (manufacturer, material, colour).
     pub label: String,
     /// The spool's code; empty without one.
@@ -276,15 +276,60 @@ impl DetailPage {
     }
 }
 
-/// The outcome form's fields of each usage of `print`, in part order: a filament's in
-/// `filaments[k]` (`usageId`, `usedGrams`), any other material's in `materials[k]` (`usageId`,
-/// `quantity`).
+/// One planned use of a material as the pages list it: a part's usage, or one of the print's
+/// own consumables (no part).
+struct Used<'a> {
+    /// The part's number, from 1; `None` for the whole print.
+    part: Option<usize>,
+    id: &'a str,
+    material_id: &'a str,
+    kind: MaterialKindDto,
+    quantity: &'a str,
+    spool_code: Option<&'a str>,
+    /// The material as priced (manufacturer, material, colour; a pack's code).
+    label: String,
+    cost: &'a str,
+}
+
+/// Every planned use of a material of `print`: each part's usages in part order, then the
+/// print's own consumables.
+fn used(print: &PrintDto) -> Vec<Used<'_>> {
+    let parts = print.parts.iter().enumerate().flat_map(|(i, part)| {
+        part.usages.iter().map(move |u| Used {
+            part: Some(i + 1),
+            id: &u.id,
+            material_id: &u.material_id,
+            kind: u.material_kind,
+            quantity: &u.quantity,
+            spool_code: u.spool_code.as_deref(),
+            label: (part.cost_lines.iter())
+                .find(|l| l.category == wire_name(&u.material_kind) && l.source_id == u.material_id)
+                .map_or_else(|| u.material_id.clone(), |l| l.label.clone()),
+            cost: &u.cost,
+        })
+    });
+    let own = print.materials.iter().map(|m| Used {
+        part: None,
+        id: &m.usage_id,
+        material_id: &m.material_id,
+        kind: MaterialKindDto::Consumable,
+        quantity: &m.quantity,
+        spool_code: m.spool_code.as_deref(),
+        label: m.label.clone(),
+        cost: &m.cost,
+    });
+    parts.chain(own).collect()
+}
+
+/// The outcome form's fields of each usage of `print`, in part order, the print's own
+/// consumables last: a filament's in `filaments[k]` (`usageId`, `usedGrams`), any other
+/// material's in `materials[k]` (`usageId`, `quantity`).
 pub fn usage_fields(print: &PrintDto) -> Vec<(String, String)> {
     let (mut filaments, mut materials) = (0, 0);
-    let usages = print.parts.iter().flat_map(|p| p.usages.iter());
-    usages
+    used(print)
+        .iter()
         .map(|u| {
-            let (list, field, k) = match u.material_kind {
+            let (list, field, k) = match u.kind {
                 MaterialKindDto::Filament => ("filaments", "usedGrams", &mut filaments),
                 _ => ("materials", "quantity", &mut materials),
             };
@@ -298,8 +343,9 @@ pub fn usage_fields(print: &PrintDto) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The material rows of `print`, in part order, each quantity with the sign of its material's
-/// unit (`units`, by material id: [`actors::prints::Detail::units`]).
+/// The material rows of `print`, in part order and the print's own consumables last, each
+/// quantity with the sign of its material's unit (`units`, by material id:
+/// [`actors::prints::Detail::units`]).
 pub fn usage_rows(t: &Tr, print: &PrintDto, units: &HashMap<Id, StockUnit>) -> Vec<UsageRow> {
     let actual: BTreeMap<&str, &str> = print
         .outcome
@@ -307,43 +353,36 @@ pub fn usage_rows(t: &Tr, print: &PrintDto, units: &HashMap<Id, StockUnit>) -> V
         .flat_map(|o| o.materials.iter())
         .map(|g| (g.usage_id.as_str(), g.quantity.as_str()))
         .collect();
-    let fields = usage_fields(print);
-    print
-        .parts
-        .iter()
-        .enumerate()
-        .flat_map(|(i, part)| part.usages.iter().map(move |u| (i + 1, part, u)))
-        .zip(fields)
-        .map(|((number, part, u), (id_field, field))| {
-            let label = part
-                .cost_lines
-                .iter()
-                .find(|l| l.category == wire_name(&u.material_kind) && l.source_id == u.material_id)
-                .map_or_else(|| u.material_id.clone(), |l| l.label.clone());
+    used(print)
+        .into_iter()
+        .zip(usage_fields(print))
+        .map(|(u, (id_field, field))| {
             let unit = u
                 .material_id
                 .parse()
                 .ok()
                 .and_then(|id: Id| units.get(&id))
                 .map_or_else(String::new, |u| format!(" {}", t.t(unit_key(*u))));
-            let measure = match u.material_kind {
+            let measure = match u.kind {
                 MaterialKindDto::Filament => t.t("editor.grams").to_string(),
                 _ => format!("{} ({})", t.t("editor.quantity"), unit.trim()),
             };
             UsageRow {
-                id: u.id.clone(),
+                id: u.id.to_string(),
                 id_field,
                 field,
                 measure,
-                part: number,
-                label,
-                spool: u.spool_code.clone().unwrap_or_default(),
-                planned: format!("{}{unit}", t.exact_str(&u.quantity)),
+                part: u
+                    .part
+                    .map_or_else(|| t.t("print.wholePrint").to_string(), |n| n.to_string()),
+                label: u.label,
+                spool: u.spool_code.unwrap_or_default().to_string(),
+                planned: format!("{}{unit}", t.exact_str(u.quantity)),
                 actual: actual
-                    .get(u.id.as_str())
+                    .get(u.id)
                     .map(|g| format!("{}{unit}", t.exact_str(g)))
                     .unwrap_or_default(),
-                cost: t.money_str(&u.cost),
+                cost: t.money_str(u.cost),
                 entered: String::new(),
             }
         })
@@ -477,12 +516,11 @@ fn outcome_form(t: &Tr, print: &PrintDto) -> Submitted {
         );
         form.set("expectedRevision", o.revision.to_string());
     }
-    let usages = print.parts.iter().flat_map(|p| p.usages.iter());
-    for (u, (id_field, field)) in usages.zip(usage_fields(print)) {
+    for (u, (id_field, field)) in used(print).into_iter().zip(usage_fields(print)) {
         let quantity = outcome
             .and_then(|o| o.materials.iter().find(|g| g.usage_id == u.id))
-            .map_or(u.quantity.clone(), |g| g.quantity.clone());
-        form.set(id_field, u.id.clone());
+            .map_or(u.quantity, |g| g.quantity.as_str());
+        form.set(id_field, u.id);
         form.set(field, quantity);
     }
     let timed = print.work.iter().filter(|w| w.kind != WorkKind::Charge);

@@ -96,6 +96,13 @@ const MATERIAL_LINE: LineKind = LineKind {
     required: false,
 };
 
+/// A consumable of the whole print: its material, amount and pack (as a part's material line),
+/// per piece or per job.
+struct ConsumableRow {
+    line: FilamentRow,
+    per: Slot,
+}
+
 /// A work line: what it prices (kind and record), its minutes or count, per piece or job.
 struct WorkRow {
     kind: Slot,
@@ -141,6 +148,10 @@ struct EditorPage {
     parts: Vec<PartView>,
     /// Work lines (one empty line to fill when there are none).
     work: Vec<WorkRow>,
+    /// The print's own consumables (one empty line to fill when there are none).
+    consumables: Vec<ConsumableRow>,
+    /// The fault of the consumables as a whole (`materials`: too many).
+    materials_fault: Slot,
     choices: Choices,
     hotends: Vec<Choice>,
     plates: Vec<Choice>,
@@ -370,6 +381,18 @@ fn parts(tree: &Value, faults: &Faults, printers: &[Choice]) -> Vec<PartView> {
         .collect()
 }
 
+/// The print's own consumables (`materials`) of a draft document as form controls.
+fn consumables(tree: &Value, faults: &Faults) -> Vec<ConsumableRow> {
+    let top = |path: &str| path.to_string();
+    let lines = lines(tree, faults, &top, ("materials", "materialId", "amount"));
+    (rows(tree, "materials").into_iter().zip(lines).enumerate())
+        .map(|(i, (node, line))| ConsumableRow {
+            line,
+            per: slot(faults, format!("materials[{i}].per"), leaf(node.get("per"))),
+        })
+        .collect()
+}
+
 /// The work lines of a draft document as form controls.
 fn work(tree: &Value, faults: &Faults) -> Vec<WorkRow> {
     rows(tree, "work")
@@ -456,6 +479,12 @@ fn document_of(print: &PrintDto) -> Value {
         "notes": print.notes,
         "parts": parts,
         "work": work,
+        "materials": print.materials.iter().map(|m| json!({
+            "materialId": m.material_id,
+            "amount": m.amount,
+            "per": m.per,
+            "spoolId": m.spool_id,
+        })).collect::<Vec<_>>(),
     })
 }
 
@@ -523,6 +552,8 @@ async fn render_with(
         notes: top("notes"),
         parts: parts(tree, &faults, &choices.printers),
         work: work(tree, &faults),
+        consumables: consumables(tree, &faults),
+        materials_fault: top("materials"),
         hotends: of("HOTEND"),
         plates: of("BUILD_PLATE"),
         vats: of("VAT"),

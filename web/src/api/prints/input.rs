@@ -157,8 +157,10 @@ pub struct PrintMaterialLine {
     /// most 12 whole and 6 fractional digits.
     #[schema(example = "1")]
     pub amount: Grams,
-    /// PIECE: `amount` for every unit the print makes; JOB: once for the whole print.
-    pub per: Per,
+    /// PIECE: `amount` for every unit the print makes; JOB (when left out): once for the whole
+    /// print.
+    #[deserr(default)]
+    pub per: Option<Per>,
     /// The pack or bottle (with spool management on; ignored when it is off).
     #[schema(value_type = Option<String>, format = Uuid)]
     #[deserr(default)]
@@ -170,7 +172,7 @@ impl From<PrintMaterialLine> for PrintMaterialInput {
         PrintMaterialInput {
             material_id: l.material_id.0,
             amount: l.amount,
-            per: l.per.into(),
+            per: l.per.unwrap_or(Per::Job).into(),
             spool_id: l.spool_id.map(|s| s.0),
         }
     }
