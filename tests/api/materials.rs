@@ -12,7 +12,7 @@ use redb::ReadableTable;
 use serde_json::{Value, json};
 use storage::legacy;
 use storage::records::{
-    Component, Filament, Lifetime, MaterialKind, Printer, PrinterTechnology, StockUnit,
+    Component, Filament, Lifetime, MaterialKind, Print, Printer, PrinterTechnology, StockUnit,
 };
 use storage::tables;
 
@@ -471,6 +471,7 @@ fn as_schema_14(path: &std::path::Path) {
         }
         as_schema_15_printers(&txn);
         as_schema_16_components(&txn);
+        as_schema_17_prints(&txn);
         txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", 14)
@@ -542,6 +543,75 @@ pub fn as_schema_16_components(txn: &redb::WriteTransaction) {
     }
 }
 
+/// Rewrites the prints (and the answers kept for replays) of the store `txn` writes as schemas
+/// before 18 stored them (no consumables of their own).
+pub fn as_schema_17_prints(txn: &redb::WriteTransaction) {
+    let mut prints = txn.open_table(tables::PRINTS).unwrap();
+    let mut old = Vec::new();
+    for entry in prints.iter().unwrap() {
+        let (key, value) = entry.unwrap();
+        let p: Print = storage::decode("prints", value.value()).unwrap();
+        old.push((
+            key.value(),
+            storage::encode("prints", &print_v17(p)).unwrap(),
+        ));
+    }
+    assert!(!old.is_empty());
+    for (key, bytes) in old {
+        prints.insert(key, bytes.as_slice()).unwrap();
+    }
+    let mut answers = txn.open_table(tables::PRINT_ANSWERS).unwrap();
+    let mut old = Vec::new();
+    for entry in answers.iter().unwrap() {
+        let (key, value) = entry.unwrap();
+        let p: Print = storage::decode("print_answers", value.value()).unwrap();
+        old.push((
+            key.value(),
+            storage::encode("print_answers", &print_v17(p)).unwrap(),
+        ));
+    }
+    for (key, bytes) in old {
+        answers.insert(key, bytes.as_slice()).unwrap();
+    }
+}
+
+/// A print as schema 17 stored it: it must have no consumables of its own.
+fn print_v17(p: Print) -> legacy::PrintV17 {
+    assert!(
+        p.materials.is_empty(),
+        "a print of an earlier schema: {p:?}"
+    );
+    legacy::PrintV17 {
+        id: p.id,
+        version: p.version,
+        name: p.name,
+        customer_id: p.customer_id,
+        series_id: p.series_id,
+        quantity: p.quantity,
+        sales_value: p.sales_value,
+        notes: p.notes,
+        status: p.status,
+        paid: p.paid,
+        paid_at: p.paid_at,
+        archived: p.archived,
+        archived_at: p.archived_at,
+        parts: p.parts,
+        costing: p.costing,
+        finalized_at: p.finalized_at,
+        printing_started_at: p.printing_started_at,
+        printing_ended_at: p.printing_ended_at,
+        completed_at: p.completed_at,
+        repeat_of_id: p.repeat_of_id,
+        retried_from_id: p.retried_from_id,
+        retry_ids: p.retry_ids,
+        outcome: p.outcome,
+        created_at: p.created_at,
+        updated_at: p.updated_at,
+        work: p.work,
+        price: p.price,
+    }
+}
+
 /// A shop's store of schema 14 (before material kinds) upgrades with every figure unchanged:
 /// the projection (prints and their list), the ledger (spools and every movement) and the
 /// dashboard read the same before and after, and every material is a filament in grams.
@@ -550,14 +620,31 @@ async fn a_store_of_schema_14_keeps_every_figure() {
     keeps_every_figure(as_schema_14).await;
 }
 
-/// A store of schema 16 (before lifetimes in prints) alike: every component keeps its hours.
+/// A store of schema 17 (before a print's own consumables) alike: every print has none.
 #[actix_web::test]
 async fn a_store_of_the_previous_schema_keeps_every_figure() {
+    keeps_every_figure(as_schema_17).await;
+    fn as_schema_17(path: &std::path::Path) {
+        let db = redb::Database::open(path).unwrap();
+        let txn = db.begin_write().unwrap();
+        as_schema_17_prints(&txn);
+        txn.open_table(tables::META)
+            .unwrap()
+            .insert("schema_version", 17)
+            .unwrap();
+        txn.commit().unwrap();
+    }
+}
+
+/// A store of schema 16 (before lifetimes in prints) alike: every component keeps its hours.
+#[actix_web::test]
+async fn a_store_of_schema_16_keeps_every_figure() {
     keeps_every_figure(as_schema_16).await;
     fn as_schema_16(path: &std::path::Path) {
         let db = redb::Database::open(path).unwrap();
         let txn = db.begin_write().unwrap();
         as_schema_16_components(&txn);
+        as_schema_17_prints(&txn);
         txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", 16)
@@ -575,6 +662,7 @@ async fn a_store_of_schema_15_keeps_every_figure() {
         let txn = db.begin_write().unwrap();
         as_schema_15_printers(&txn);
         as_schema_16_components(&txn);
+        as_schema_17_prints(&txn);
         txn.open_table(tables::META)
             .unwrap()
             .insert("schema_version", 15)

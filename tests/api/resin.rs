@@ -766,6 +766,9 @@ async fn a_print_uses_consumables_per_piece_and_per_job() {
     let res = app.post(&format!("{path}/correct"), &correction).await;
     assert_eq!(res.status(), 200, "{}", res.text().await.unwrap());
     assert_eq!(left(&app, &shop.gloves).await, "97");
+    // The dashboard's filament is the filament's grams alone, not the gloves and millilitres.
+    let dashboard = app.json("/api/dashboard?period=all").await;
+    assert_eq!(dashboard["kpis"]["filamentGrams"], "42.5", "{dashboard}");
 
     // A copy keeps them; a draft of another quantity scales the per-piece line.
     let copy = app
@@ -774,7 +777,9 @@ async fn a_print_uses_consumables_per_piece_and_per_job() {
     assert_eq!(copy["materials"][0]["quantity"], "3");
     let mut more = body.clone();
     more["quantity"] = json!(5);
-    let res = app.patch(&format!("/api/prints/{}", id(&copy)), &more).await;
+    let res = app
+        .patch(&format!("/api/prints/{}", id(&copy)), &more)
+        .await;
     let changed: Value = res.json().await.unwrap();
     assert_eq!(changed["materials"][0]["quantity"], "5", "{changed}");
 
@@ -800,4 +805,87 @@ async fn a_print_uses_consumables_per_piece_and_per_job() {
         let res = app.post("/api/prints", &wrong).await;
         assert_field_error(res, &format!("materials[0].{field}"), key).await;
     }
+}
+
+/// In German: the editor gives a print consumables of its own (the per-piece line scales with
+/// the quantity), the print page lists them as the whole print's, and the outcome form asks
+/// for their quantities beside the part's filament and books them.
+#[actix_web::test]
+async fn a_prints_own_consumables_are_edited_and_booked_on_its_pages_in_german() {
+    let (app, client) = signed_in().await;
+    let res = submit(&client, &app, "/settings/language", &[("locale", "de-DE")]).await;
+    assert!(res.status().is_redirection());
+    let shop = resin_shop(&app).await;
+    let print = app
+        .create("/api/prints", &draft(&shop.fdm, "Verpackt"))
+        .await;
+    let id = id(&print);
+    let (status, editor) = page(&client, &app, &format!("/prints/{id}/edit")).await;
+    assert_eq!(status, 200);
+    assert!(
+        editor.contains("Verbrauchsmaterial des ganzen Drucks"),
+        "{editor}"
+    );
+    assert!(editor.contains(r#"name="materials[0].amount""#), "{editor}");
+    let part = &print["parts"][0];
+    let form = [
+        ("name", "Verpackt"),
+        ("quantity", "4"),
+        ("parts[0].id", part["id"].as_str().unwrap()),
+        ("parts[0].printerId", shop.fdm.printer.as_str()),
+        ("parts[0].buildPlateId", shop.fdm.plate.as_str()),
+        ("parts[0].hotends[0].componentId", shop.fdm.hotend.as_str()),
+        ("parts[0].hotends[0].durationMinutes", "90"),
+        (
+            "parts[0].filaments[0].filamentId",
+            shop.fdm.filament.as_str(),
+        ),
+        ("parts[0].filaments[0].usedGrams", "42,5"),
+        ("materials[0].materialId", shop.gloves.as_str()),
+        ("materials[0].amount", "2"),
+        ("materials[0].per", "PIECE"),
+        ("materials[1].materialId", shop.alcohol.as_str()),
+        ("materials[1].amount", "12,5"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{id}/edit"), &form).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    let saved = app.json(&format!("/api/prints/{id}")).await;
+    let own: Vec<(&str, &str, &str)> = saved["materials"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| {
+            let field = |k: &str| m[k].as_str().unwrap();
+            (field("per"), field("amount"), field("quantity"))
+        })
+        .collect();
+    assert_eq!(
+        own,
+        [("PIECE", "2", "8"), ("JOB", "12.5", "12.5")],
+        "{saved}"
+    );
+
+    let res = app
+        .post(&format!("/api/prints/{id}/complete"), &json!({}))
+        .await;
+    assert_eq!(res.status(), 200);
+    let (_, done) = page(&client, &app, &format!("/prints/{id}")).await;
+    assert!(done.contains("<td>Druck</td>"), "{done}");
+    assert!(done.contains(r#"name="materials[1].quantity""#), "{done}");
+    let usage = saved["usages"][0]["id"].as_str().unwrap();
+    let own = saved["materials"].as_array().unwrap();
+    let outcome = [
+        ("status", "SUCCESS"),
+        ("durationMinutes", "90"),
+        ("filaments[0].usageId", usage),
+        ("filaments[0].usedGrams", "42,5"),
+        ("materials[0].usageId", own[0]["usageId"].as_str().unwrap()),
+        ("materials[0].quantity", "9"),
+        ("materials[1].usageId", own[1]["usageId"].as_str().unwrap()),
+        ("materials[1].quantity", "12,5"),
+    ];
+    let res = submit(&client, &app, &format!("/prints/{id}/outcome"), &outcome).await;
+    assert_eq!(res.status().as_u16(), 303, "{}", res.text().await.unwrap());
+    assert_eq!(left(&app, &shop.gloves).await, "91");
+    assert_eq!(left(&app, &shop.alcohol).await, "987.5");
 }
