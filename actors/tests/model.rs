@@ -11,9 +11,9 @@
 //! - no operation key is booked twice;
 //! - a print's frozen cost snapshot never changes after it left DRAFT;
 //! - a replay answers the first call's body;
-//! - a print's consumable line (pieces, beside its filament) draws from its pack as the
-//!   filament from its spool: a draft needs the pack, outcomes and corrections book its whole
-//!   pieces and their differences.
+//! - a print's consumable lines (pieces: one on its part beside the filament, one of the
+//!   whole print per piece) draw from their pack as the filament from its spool: a draft needs
+//!   the pack, outcomes and corrections book their whole pieces and their differences.
 //!
 //! `PROPTEST_CASES` sets the number of sequences (default 64 of 1 to 39 steps, about 1,300 steps).
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
@@ -28,7 +28,7 @@ use actors::prints::outcome::{CorrectionInput, OutcomeInput};
 
 use actors::prints::{
     ArchivePrint, CopyKind, CopyPrint, CorrectOutcome, CreateDraft, MaterialLine, PrintIndex,
-    PrintInput, RecordOutcome, SetStatus,
+    PrintInput, PrintMaterialInput, RecordOutcome, SetStatus,
 };
 use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
@@ -206,6 +206,12 @@ impl World {
             quantity: "2".parse().unwrap(),
             spool_id: None,
         }];
+        template.materials = vec![PrintMaterialInput {
+            material_id: consumable,
+            amount: "1".parse().unwrap(),
+            per: records::Per::Piece,
+            spool_id: None,
+        }];
         let spools = spools_of(&store)
             .into_iter()
             .map(|s| ModelSpool {
@@ -265,7 +271,8 @@ impl World {
         }
     }
 
-    /// An outcome of `grams` of filament and `grams % 4` pieces of the consumable.
+    /// An outcome of `grams` of filament, `grams % 4` pieces of the part's consumable and
+    /// `grams % 3` of the print's own.
     fn outcome_of(print: &Print, grams: u8) -> OutcomeInput {
         OutcomeInput {
             status: OutcomeStatus::Success,
@@ -283,7 +290,10 @@ impl World {
                 print.parts[0].usages[0].id,
                 grams.to_string().parse().unwrap(),
             )],
-            materials: vec![(print.parts[0].usages[1].id, Self::pieces(grams))],
+            materials: vec![
+                (print.parts[0].usages[1].id, Self::pieces(grams)),
+                (print.materials[0].usage.id, Self::own(grams)),
+            ],
             note: None,
             failure_reason: None,
             parts: None,
@@ -297,11 +307,17 @@ impl World {
         (grams % 4).to_string().parse().unwrap()
     }
 
-    /// What an outcome revision books on the spools of the usages (`[filament grams, pieces]`,
-    /// from the revision before to this one): `to - from` consumed of each. A usage drafted
-    /// with a spool books on it even while spool management is off: the material was used.
-    fn consume(&mut self, print: &Print, from: [Decimal; 2], to: [Decimal; 2]) {
-        for (k, usage) in print.parts[0].usages.iter().enumerate() {
+    /// The pieces of the print's own consumable an outcome of `grams` gives.
+    fn own(grams: u8) -> actors::values::Grams {
+        (grams % 3).to_string().parse().unwrap()
+    }
+
+    /// What an outcome revision books on the spools of the usages (`[filament grams, pieces,
+    /// the print's own pieces]`, from the revision before to this one): `to - from` consumed of
+    /// each. A usage drafted with a spool books on it even while spool management is off: the
+    /// material was used.
+    fn consume(&mut self, print: &Print, from: [Decimal; 3], to: [Decimal; 3]) {
+        for (k, usage) in print.usages().enumerate() {
             if let Some(spool) = usage.spool_id {
                 let spool = self.spool_mut(spool);
                 spool.remaining -= to[k] - from[k];
@@ -309,9 +325,13 @@ impl World {
         }
     }
 
-    /// The quantities of an outcome of `grams`: the filament's and the consumable's.
-    fn quantities(grams: u8) -> [Decimal; 2] {
-        [Decimal::from(grams), *Self::pieces(grams).get()]
+    /// The quantities of an outcome of `grams`: the filament's and the consumables'.
+    fn quantities(grams: u8) -> [Decimal; 3] {
+        [
+            Decimal::from(grams),
+            *Self::pieces(grams).get(),
+            *Self::own(grams).get(),
+        ]
     }
 
     async fn run(&mut self, step: &Step) {
@@ -402,7 +422,7 @@ impl World {
                         model.archived
                     );
                     if let Ok(print) = got {
-                        self.consume(&model.last, [Decimal::ZERO; 2], Self::quantities(grams));
+                        self.consume(&model.last, [Decimal::ZERO; 3], Self::quantities(grams));
                         self.remember(Some(i), &print);
                     }
                 }
@@ -445,14 +465,15 @@ impl World {
                 );
                 if let Ok(print) = got {
                     let revision = model.last.outcome.as_ref().and_then(|o| o.current());
-                    let before = model.last.parts[0].usages.iter().map(|u| {
+                    let before = model.last.usages().map(|u| {
                         revision
                             .and_then(|r| r.grams.iter().find(|g| g.usage_id == u.id))
                             .map(|g| g.grams)
                             .unwrap()
                     });
                     let before: Vec<Decimal> = before.collect();
-                    self.consume(&model.last, [before[0], before[1]], Self::quantities(grams));
+                    let before = [before[0], before[1], before[2]];
+                    self.consume(&model.last, before, Self::quantities(grams));
                     self.last_correction = Some((model.id, input, print.clone()));
                     self.remember(Some(i), &print);
                 }
