@@ -70,6 +70,7 @@ async fn seeded(app: &TestApp) -> Value {
         {"kind": "LABOUR", "sourceId": id(&rate), "minutes": "7"},
         {"kind": "STEP", "sourceId": id(&step)}
     ]);
+    body["materials"] = json!([{"materialId": id(&alcohol), "amount": "5", "per": "PIECE"}]);
     let print = app.done(&body).await;
     let mut quotable = draft(&shop, "Quoted part");
     quotable["customerId"] = json!(shop.customer);

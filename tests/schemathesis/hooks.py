@@ -21,6 +21,9 @@ those, so the checks judge the rest:
   form edits one-part prints only (422 errors.required on `parts` for a multipart print).
 - A CORRECTION adds its grams: whether a spool holds enough to take some away depends on its
   balance (422 errors.belowZero).
+- A print's own consumables name the seeded consumable (millilitres) and its bottle, each
+  amount at most 1,000: what kind a material is, is stored data (422 errors.notConsumable),
+  and an amount times the print's quantity leaves what a usage holds (422 errors.outOfRange).
 - A part is fitted to the seeded printer of its shape: one with a `vat` to the seeded MSLA
   printer and its vat, its material lines to the seeded resin and its bottle; any other to the
   seeded FDM printer, its material lines to the seeded consumable (millilitres) and its bottle.
@@ -29,7 +32,7 @@ those, so the checks judge the rest:
 - A filament line without a spool draws from the seeded spool: which spool an omitted `spoolId`
   resolves to depends on the filament's spools (422 errors.spoolRequired once the fuzzer has
   added spools of its own).
-- An outcome or correction lists the print's own usages and parts, a filament's in
+- An outcome or correction lists the print's own usages (its parts' and its consumables') and parts, a filament's in
   `filaments`, any other's in `materials`: which ones a print has, and of which kind, is
   stored data (422 errors.notFound, errors.missingUsage, errors.missingPart). The print is read
   through the API with the fuzzer's own session; the generated grams and seconds are kept. A
@@ -114,6 +117,8 @@ def seeded(name, value):
         return [fitted_work(line) for line in value]
     if name == "parts" and isinstance(value, list):
         return [fitted_part(pin(part)) for part in value]
+    if name == "materials" and isinstance(value, list):
+        return [fitted_consumable(line) for line in value]
     if isinstance(value, list) and name.endswith("Ids") and name[:-1] in SEEDED:
         return [seeded(name[:-1], item) for item in value]
     return pin(value)
@@ -156,6 +161,18 @@ def with_spool(line):
     line = pin(line)
     if isinstance(line, dict) and "filamentId" in line and not line.get("spoolId"):
         line["spoolId"] = SEEDED.get("spoolId")
+    return line
+
+
+def fitted_consumable(line):
+    """A material line (a print's own consumable; a part's before `fitted_part` fits it to its
+    shape) naming the seeded consumable and its bottle, a print's amount at most 1000."""
+    line = pin(line)
+    if isinstance(line, dict) and "materialId" in line:
+        line["materialId"] = SEEDED.get("consumableId")
+        line["spoolId"] = SEEDED.get("consumableSpoolId")
+        if "amount" in line:
+            line["amount"] = bounded(line["amount"])
     return line
 
 
@@ -225,6 +242,7 @@ def fitted_outcome(case, body):
     lines = body.get("materials") if isinstance(body.get("materials"), list) else []
     quantities = [line.get("quantity") for line in lines if isinstance(line, dict)] or grams
     usages = [u for part in print_.get("parts", []) for u in part.get("usages", [])]
+    usages += [{"id": m["usageId"], "materialKind": "CONSUMABLE"} for m in print_.get("materials", [])]
     body["filaments"] = [
         {"usageId": u["id"], "usedGrams": grams[i % len(grams)]}
         for i, u in enumerate(usages)

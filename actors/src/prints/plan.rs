@@ -773,10 +773,11 @@ fn print_materials(
             faults.add(at("amount"), "errors.wholeNumber");
             continue;
         }
-        let Some(quantity) = amount
+        // The whole print's quantity within what a usage (and an outcome's quantity) holds.
+        let quantity = amount
             .checked_mul(costing::work::units(line.per, input.quantity))
-            .filter(|q| *q <= money::MAX_AMOUNT)
-        else {
+            .and_then(|q| q.normalize().to_string().parse::<Grams>().ok());
+        let Some(quantity) = quantity.map(|q| *q.get()) else {
             faults.add(at("amount"), "errors.outOfRange");
             continue;
         };
@@ -784,14 +785,8 @@ fn print_materials(
             .and_then(|p| p.materials.get(i))
             .map(|m| m.usage.id);
         let given = (line.spool_id, at("spoolId"));
-        let Some((usage, planned)) = priced_use(
-            tx,
-            material,
-            (kept, quantity.normalize()),
-            given,
-            spools,
-            faults,
-        )?
+        let Some((usage, planned)) =
+            priced_use(tx, material, (kept, quantity), given, spools, faults)?
         else {
             continue;
         };
