@@ -112,6 +112,7 @@ fn done(n: usize, part: Part) -> Print {
         updated_at: Timestamp(0),
         work: vec![],
         price: None,
+        materials: vec![],
     }
 }
 

@@ -643,7 +643,7 @@ mod tests {
     #[test]
     fn the_resin_reference_example_costs_exactly_2_482436() {
         let plan = resin_reference();
-        let costing = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
+        let costing = price((std::slice::from_ref(&plan), &[], &[]), d("0.32"), 1).unwrap();
         assert_eq!(costing.total.to_string(), "2.482436");
         let lines: Vec<(CostCategory, String)> = costing
             .lines
@@ -675,7 +675,7 @@ mod tests {
         actuals.grams.insert(plan.materials[0].usage_id, d("40"));
         actuals.grams.insert(plan.materials[1].usage_id, d("2"));
         actuals.grams.insert(plan.materials[2].usage_id, d("50"));
-        let actual = super::actual(&costing, (&[part], &[]), &actuals, 1).unwrap();
+        let actual = super::actual(&costing, (&[part], &[], &[]), &actuals, 1).unwrap();
         let vat = &actual.lines[1];
         assert_eq!(
             (vat.category, vat.cost.to_string()),
@@ -687,7 +687,7 @@ mod tests {
 
     #[test]
     fn the_reference_example_costs_exactly_1_782175() {
-        let costing = price(&[reference(5400, "42.5")], &[], d("0.32"), 1).unwrap();
+        let costing = price((&[reference(5400, "42.5")], &[], &[]), d("0.32"), 1).unwrap();
         assert_eq!(costing.total.to_string(), "1.782175");
         assert_eq!(costing.cost_per_unit.to_string(), "1.782175");
         let costs: Vec<String> = costing.lines.iter().map(|l| l.cost.to_string()).collect();
@@ -739,7 +739,7 @@ mod tests {
     #[test]
     fn the_reference_example_with_labour_and_a_setup_fee_costs_exactly_10_532175() {
         let work = [labour("7", records::Per::Piece), setup_fee("3.50")];
-        let costing = price(&[reference(5400, "42.5")], &work, d("0.32"), 1).unwrap();
+        let costing = price((&[reference(5400, "42.5")], &work, &[]), d("0.32"), 1).unwrap();
         assert_eq!(costing.total.to_string(), "10.532175");
         let work_lines: Vec<(CostCategory, String, String)> = costing.lines[5..]
             .iter()
@@ -752,7 +752,7 @@ mod tests {
                 (CostCategory::Charge, "1".into(), "3.5".into()),
             ]
         );
-        let without = price(&[reference(5400, "42.5")], &[], d("0.32"), 1).unwrap();
+        let without = price((&[reference(5400, "42.5")], &[], &[]), d("0.32"), 1).unwrap();
         let costs = |lines: &[CostLine]| lines.iter().map(|l| l.cost).collect::<Vec<_>>();
         assert_eq!(costs(&costing.lines[..5]), costs(&without.lines));
     }
@@ -773,7 +773,7 @@ mod tests {
             per: records::Per::Piece,
         };
         let work = [labour("7", records::Per::Piece), setup_fee("3.50"), step];
-        let costing = price(&[reference(5400, "42.5")], &work, d("0.32"), 4).unwrap();
+        let costing = price((&[reference(5400, "42.5")], &work, &[]), d("0.32"), 4).unwrap();
         let costs: Vec<String> = costing.lines[5..]
             .iter()
             .map(|l| l.cost.to_string())
@@ -789,7 +789,7 @@ mod tests {
     fn actual_minutes_reprice_labour_only_at_the_frozen_rate() {
         let plan = reference(5400, "42.5");
         let work = [labour("7", records::Per::Piece), setup_fee("3.50")];
-        let planned = price(std::slice::from_ref(&plan), &work, d("0.32"), 2).unwrap();
+        let planned = price((std::slice::from_ref(&plan), &work, &[]), d("0.32"), 2).unwrap();
         let lines: Vec<records::WorkLine> = work
             .iter()
             .map(|w| records::WorkLine {
@@ -803,11 +803,23 @@ mod tests {
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
         actuals.grams.insert(plan.materials[0].usage_id, d("42.5"));
-        let same = actual(&planned, (std::slice::from_ref(&part), &lines), &actuals, 2).unwrap();
+        let same = actual(
+            &planned,
+            (std::slice::from_ref(&part), &lines, &[]),
+            &actuals,
+            2,
+        )
+        .unwrap();
         assert_eq!(same.total, planned.total);
         actuals.work_minutes.insert(work[0].line_id, d("12"));
         actuals.work_minutes.insert(work[1].line_id, d("99"));
-        let longer = actual(&planned, (std::slice::from_ref(&part), &lines), &actuals, 2).unwrap();
+        let longer = actual(
+            &planned,
+            (std::slice::from_ref(&part), &lines, &[]),
+            &actuals,
+            2,
+        )
+        .unwrap();
         // 12 min × 2 pieces × 45 / 60 = 18 instead of 10.5; the charge stays 3.5.
         assert_eq!(
             (longer.total - planned.total).normalize().to_string(),
@@ -823,8 +835,7 @@ mod tests {
             ..work[1].clone()
         };
         let overflow = price(
-            &[reference(5400, "42.5")],
-            &[work[0].clone(), huge],
+            (&[reference(5400, "42.5")], &[work[0].clone(), huge], &[]),
             d("0.32"),
             1_000_000,
         )
@@ -839,7 +850,7 @@ mod tests {
             .hotends
             .push((wear("Second hotend", "80", "1600"), 600));
         second.others.push(wear("Belts", "45", "3000"));
-        let costing = price(&[reference(5400, "42.5"), second], &[], d("0.32"), 4).unwrap();
+        let costing = price((&[reference(5400, "42.5"), second], &[], &[]), d("0.32"), 4).unwrap();
         // Part 2: 2400 s in all. printer 2400×1200/(3600×6000) = 0.1333333333;
         // hotends 1800×100/(3600×2000) = 0.025 and 600×80/(3600×1600) = 0.0083333333;
         // plate 2400×60/(3600×1200) = 0.0333333333; belts 2400×45/(3600×3000) = 0.01;
@@ -854,16 +865,28 @@ mod tests {
     #[test]
     fn actuals_equal_to_the_plan_cost_the_same() {
         let plan = reference(5400, "42.5");
-        let planned = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
+        let planned = price((std::slice::from_ref(&plan), &[], &[]), d("0.32"), 1).unwrap();
         let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5400);
         actuals.grams.insert(plan.materials[0].usage_id, d("42.5"));
-        let same = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
+        let same = actual(
+            &planned,
+            (std::slice::from_ref(&part), &[], &[]),
+            &actuals,
+            1,
+        )
+        .unwrap();
         assert_eq!(same.total.to_string(), "1.782175");
         actuals.part_seconds.insert(plan.part_id, 2700);
         actuals.grams.insert(plan.materials[0].usage_id, d("0"));
-        let half = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
+        let half = actual(
+            &planned,
+            (std::slice::from_ref(&part), &[], &[]),
+            &actuals,
+            1,
+        )
+        .unwrap();
         // Half the time: (0.3 + 0.075 + 0.075 + 0.0576) / 2; no filament.
         assert_eq!(half.total.to_string(), "0.2538");
     }
@@ -872,7 +895,7 @@ mod tests {
     fn hotends_share_the_actual_time_in_proportion_to_their_plan() {
         let mut plan = reference(3000, "1");
         plan.hotends.push((wear("Second", "100", "2000"), 1000));
-        let planned = price(std::slice::from_ref(&plan), &[], d("0"), 1).unwrap();
+        let planned = price((std::slice::from_ref(&plan), &[], &[]), d("0"), 1).unwrap();
         let part = records::Part {
             id: plan.part_id,
             printer_id: plan.printer.source_id,
@@ -892,7 +915,13 @@ mod tests {
         };
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 8000);
-        let doubled = actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
+        let doubled = actual(
+            &planned,
+            (std::slice::from_ref(&part), &[], &[]),
+            &actuals,
+            1,
+        )
+        .unwrap();
         let hotends: Vec<String> = doubled
             .lines
             .iter()
@@ -903,6 +932,52 @@ mod tests {
         assert_eq!(hotends, ["0.0833333333", "0.0277777778"]);
     }
 
+    /// A print's own consumable is a line of no part after the work, repriced from its usage's
+    /// actual quantity; beyond the bound it names its index.
+    #[test]
+    fn a_prints_own_consumable_is_a_line_of_no_part_repriced_from_its_usage() {
+        let plan = reference(5400, "42.5");
+        let own = material(CostCategory::Consumable, ("Box", "25", "50"), "3");
+        let lines = (
+            std::slice::from_ref(&plan),
+            &[][..],
+            std::slice::from_ref(&own),
+        );
+        let planned = price(lines, d("0.32"), 3).unwrap();
+        let line = planned.lines.last().unwrap();
+        assert_eq!(
+            (line.part_id, line.usage_id, line.cost.to_string()),
+            (None, Some(own.usage_id), "1.5".into())
+        );
+        assert_eq!(planned.total.to_string(), "3.282175");
+        let materials = [records::PrintMaterial {
+            usage: records::Usage {
+                id: own.usage_id,
+                filament_id: own.rate.source_id,
+                spool_id: None,
+                spool_code: None,
+                used_grams: d("3"),
+            },
+            amount: d("1"),
+            per: records::Per::Piece,
+        }];
+        let mut actuals = Actuals::default();
+        actuals.part_seconds.insert(plan.part_id, 5400);
+        actuals.grams.insert(plan.materials[0].usage_id, d("42.5"));
+        actuals.grams.insert(own.usage_id, d("4"));
+        let part = one_hotend_part(&plan);
+        let actual = super::actual(&planned, (&[part], &[], &materials), &actuals, 3).unwrap();
+        assert_eq!(actual.lines.last().unwrap().cost.to_string(), "2");
+        assert_eq!(actual.total.to_string(), "3.782175");
+        let dear = material(
+            CostCategory::Consumable,
+            ("Gold leaf", "999999999999999", "0.000001"),
+            "1",
+        );
+        let beyond = price((&[], &[], &[own, dear]), d("0.32"), 1);
+        assert_eq!(beyond.unwrap_err(), Overflow::Material { line: 1 });
+    }
+
     /// A component counted in prints costs its price over its prints once per run, whatever the
     /// time, planned and actual; the heads around it keep their shares of the part's time.
     #[test]
@@ -910,7 +985,7 @@ mod tests {
         // The resin twin, its vat's FEP film counted in prints: 30 over 200 prints.
         let mut plan = resin_reference();
         plan.hotends[0].0 = per_print("FEP film", "30", "200");
-        let planned = price(std::slice::from_ref(&plan), &[], d("0.32"), 1).unwrap();
+        let planned = price((std::slice::from_ref(&plan), &[], &[]), d("0.32"), 1).unwrap();
         let film = &planned.lines[1];
         assert_eq!(
             (film.category, film.quantity, film.cost.to_string()),
@@ -927,14 +1002,14 @@ mod tests {
         };
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 10_800);
-        let actual = super::actual(&planned, (&[part], &[]), &actuals, 1).unwrap();
+        let actual = super::actual(&planned, (&[part], &[], &[]), &actuals, 1).unwrap();
         assert_eq!(actual.lines[1], planned.lines[1]);
         // Two hotends, the first counted in prints: the second keeps its own share (1000 of
         // 4000 planned seconds) of the actual time.
         let mut plan = reference(3000, "1");
         plan.hotends[0].0 = per_print("Nozzle", "20", "100");
         plan.hotends.push((wear("Second", "100", "2000"), 1000));
-        let planned = price(std::slice::from_ref(&plan), &[], d("0"), 1).unwrap();
+        let planned = price((std::slice::from_ref(&plan), &[], &[]), d("0"), 1).unwrap();
         let part = records::Part {
             hotends: plan
                 .hotends
@@ -949,8 +1024,13 @@ mod tests {
         };
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 8000);
-        let doubled =
-            super::actual(&planned, (std::slice::from_ref(&part), &[]), &actuals, 1).unwrap();
+        let doubled = super::actual(
+            &planned,
+            (std::slice::from_ref(&part), &[], &[]),
+            &actuals,
+            1,
+        )
+        .unwrap();
         let heads: Vec<(CostCategory, String)> = doubled.lines[1..3]
             .iter()
             .map(|l| (l.category, l.cost.to_string()))
@@ -985,7 +1065,7 @@ mod tests {
 
         #[test]
         fn totals_are_sums_of_lines(seconds in 0u32..200_000, grams in 0u32..5000) {
-            let costing = price(&[reference(seconds, &grams.to_string())], &[], d("0.32"), 3).unwrap();
+            let costing = price((&[reference(seconds, &grams.to_string())], &[], &[]), d("0.32"), 3).unwrap();
             let sum: Decimal = costing.lines.iter().map(|l| l.cost).sum();
             prop_assert_eq!(costing.total, sum.normalize());
         }

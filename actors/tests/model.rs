@@ -33,7 +33,7 @@ use actors::prints::{
 use actors::runtime::writer::Writers;
 use actors::setup::{FeaturesInput, RunSetup, UpdateFeatures};
 use actors::stock::{ArchiveSpool, BookMovement};
-use actors::values::Seconds;
+use actors::values::{Grams, Seconds};
 use proptest::prelude::*;
 use rust_decimal::Decimal;
 use std::collections::{HashMap, HashSet};
@@ -303,12 +303,12 @@ impl World {
     }
 
     /// The pieces of the consumable an outcome of `grams` gives.
-    fn pieces(grams: u8) -> actors::values::Grams {
+    fn pieces(grams: u8) -> Grams {
         (grams % 4).to_string().parse().unwrap()
     }
 
     /// The pieces of the print's own consumable an outcome of `grams` gives.
-    fn own(grams: u8) -> actors::values::Grams {
+    fn own(grams: u8) -> Grams {
         (grams % 3).to_string().parse().unwrap()
     }
 

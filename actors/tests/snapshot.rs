@@ -102,6 +102,7 @@ proptest! {
                 materials: vec![],
             }],
             work: vec![],
+            materials: vec![],
             flat: false,
         };
         let print = prints::create(&txn, &input, now).unwrap();

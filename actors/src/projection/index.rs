@@ -504,6 +504,7 @@ pub(crate) mod tests {
             updated_at: Timestamp(0),
             work: vec![],
             price: None,
+            materials: vec![],
         }
     }
 

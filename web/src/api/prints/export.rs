@@ -174,9 +174,7 @@ impl<'a> Named<'a> {
             .collect();
         printers.dedup();
         let mut spools: Vec<&str> = print
-            .parts
-            .iter()
-            .flat_map(|p| p.usages.iter())
+            .usages()
             .filter_map(|u| u.spool_code.as_deref())
             .collect();
         spools.dedup();
