@@ -59,7 +59,7 @@ try {
       await page.getByLabel("Type").selectOption({ label: type });
       await page.getByLabel("Name").fill(name);
       await page.getByLabel("Purchase price").fill(price);
-      await page.getByLabel(/Expected lifetime/).fill(hours);
+      await page.getByLabel(/Expected lifetime \(printing hours\)/).fill(hours);
     });
   }
   await create("filaments", async () => {
