@@ -663,13 +663,7 @@ mod tests {
         assert_eq!(lines, expected);
         // The actuals: 10 % more time and 40 ml of resin reprice the vat and the resin at
         // their frozen rates; the consumables as used.
-        let part = records::Part {
-            hotends: vec![records::HotendUse {
-                component_id: plan.hotends[0].0.rate.source_id,
-                duration_seconds: 5400,
-            }],
-            ..one_hotend_part(&plan)
-        };
+        let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 5940);
         actuals.grams.insert(plan.materials[0].usage_id, d("40"));
@@ -993,13 +987,7 @@ mod tests {
         );
         // 2.482436 − 0.09 (the vat by hours) + 0.15 (a print's share).
         assert_eq!(planned.total.to_string(), "2.542436");
-        let part = records::Part {
-            hotends: vec![records::HotendUse {
-                component_id: plan.hotends[0].0.rate.source_id,
-                duration_seconds: 5400,
-            }],
-            ..one_hotend_part(&plan)
-        };
+        let part = one_hotend_part(&plan);
         let mut actuals = Actuals::default();
         actuals.part_seconds.insert(plan.part_id, 10_800);
         let actual = super::actual(&planned, (&[part], &[], &[]), &actuals, 1).unwrap();

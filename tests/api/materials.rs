@@ -437,52 +437,63 @@ async fn figures(app: &TestApp) -> Vec<Value> {
     read
 }
 
-/// Rewrites the store at `path` as schema 14 wrote it: its materials without kind, unit and
-/// density, and the version 14.
-fn as_schema_14(path: &std::path::Path) {
+/// Rewrites the materials of the store `txn` writes as schemas before 15 stored them (no
+/// kind, unit and density: every one of them a filament in grams).
+fn as_schema_14_materials(txn: &redb::WriteTransaction) {
+    let mut table = txn.open_table(tables::FILAMENTS).unwrap();
+    let mut old = Vec::new();
+    for entry in table.iter().unwrap() {
+        let (key, value) = entry.unwrap();
+        let f: Filament = storage::decode("filaments", value.value()).unwrap();
+        assert_eq!((f.kind, f.unit), (MaterialKind::Filament, StockUnit::Gram));
+        let v14 = legacy::FilamentV14 {
+            id: f.id,
+            manufacturer_id: f.manufacturer_id,
+            material: f.material,
+            color_name: f.color_name,
+            color_hex: f.color_hex,
+            purchase_price: f.purchase_price,
+            net_weight_grams: f.net_weight_grams,
+            minimum_stock_grams: f.minimum_stock_grams,
+            note: f.note,
+            archived: f.archived,
+            created_at: f.created_at,
+            updated_at: f.updated_at,
+        };
+        old.push((key.value(), storage::encode("filaments", &v14).unwrap()));
+    }
+    assert!(!old.is_empty());
+    for (key, bytes) in old {
+        table.insert(key, bytes.as_slice()).unwrap();
+    }
+}
+
+/// Rewrites the store at `path` as schema `version` (14 to 17) wrote it: every record whose
+/// layout changed since, in its layout then, and the version.
+fn as_schema(path: &std::path::Path, version: u64) {
     let db = redb::Database::open(path).unwrap();
     let txn = db.begin_write().unwrap();
-    {
-        let mut table = txn.open_table(tables::FILAMENTS).unwrap();
-        let mut old = Vec::new();
-        for entry in table.iter().unwrap() {
-            let (key, value) = entry.unwrap();
-            let f: Filament = storage::decode("filaments", value.value()).unwrap();
-            assert_eq!((f.kind, f.unit), (MaterialKind::Filament, StockUnit::Gram));
-            let v14 = legacy::FilamentV14 {
-                id: f.id,
-                manufacturer_id: f.manufacturer_id,
-                material: f.material,
-                color_name: f.color_name,
-                color_hex: f.color_hex,
-                purchase_price: f.purchase_price,
-                net_weight_grams: f.net_weight_grams,
-                minimum_stock_grams: f.minimum_stock_grams,
-                note: f.note,
-                archived: f.archived,
-                created_at: f.created_at,
-                updated_at: f.updated_at,
-            };
-            old.push((key.value(), storage::encode("filaments", &v14).unwrap()));
+    let steps: [(u64, fn(&redb::WriteTransaction)); 4] = [
+        (17, as_schema_17_prints),
+        (16, as_schema_16_components),
+        (15, as_schema_15_printers),
+        (14, as_schema_14_materials),
+    ];
+    for (before, step) in steps {
+        if version <= before {
+            step(&txn);
         }
-        assert!(!old.is_empty());
-        for (key, bytes) in old {
-            table.insert(key, bytes.as_slice()).unwrap();
-        }
-        as_schema_15_printers(&txn);
-        as_schema_16_components(&txn);
-        as_schema_17_prints(&txn);
-        txn.open_table(tables::META)
-            .unwrap()
-            .insert("schema_version", 14)
-            .unwrap();
     }
+    txn.open_table(tables::META)
+        .unwrap()
+        .insert("schema_version", version)
+        .unwrap();
     txn.commit().unwrap();
 }
 
 /// Rewrites the printers of the store `txn` writes as schemas before 16 stored them (no
 /// technology; every one of them FDM).
-pub fn as_schema_15_printers(txn: &redb::WriteTransaction) {
+fn as_schema_15_printers(txn: &redb::WriteTransaction) {
     let mut table = txn.open_table(tables::PRINTERS).unwrap();
     let mut old = Vec::new();
     for entry in table.iter().unwrap() {
@@ -511,7 +522,7 @@ pub fn as_schema_15_printers(txn: &redb::WriteTransaction) {
 
 /// Rewrites the components of the store `txn` writes as schemas before 17 stored them (a
 /// lifetime in hours only).
-pub fn as_schema_16_components(txn: &redb::WriteTransaction) {
+fn as_schema_16_components(txn: &redb::WriteTransaction) {
     let mut table = txn.open_table(tables::COMPONENTS).unwrap();
     let mut old = Vec::new();
     for entry in table.iter().unwrap() {
@@ -545,7 +556,7 @@ pub fn as_schema_16_components(txn: &redb::WriteTransaction) {
 
 /// Rewrites the prints (and the answers kept for replays) of the store `txn` writes as schemas
 /// before 18 stored them (no consumables of their own).
-pub fn as_schema_17_prints(txn: &redb::WriteTransaction) {
+fn as_schema_17_prints(txn: &redb::WriteTransaction) {
     let mut prints = txn.open_table(tables::PRINTS).unwrap();
     let mut old = Vec::new();
     for entry in prints.iter().unwrap() {
@@ -617,63 +628,30 @@ fn print_v17(p: Print) -> legacy::PrintV17 {
 /// dashboard read the same before and after, and every material is a filament in grams.
 #[actix_web::test]
 async fn a_store_of_schema_14_keeps_every_figure() {
-    keeps_every_figure(as_schema_14).await;
-}
-
-/// A store of schema 17 (before a print's own consumables) alike: every print has none.
-#[actix_web::test]
-async fn a_store_of_the_previous_schema_keeps_every_figure() {
-    keeps_every_figure(as_schema_17).await;
-    fn as_schema_17(path: &std::path::Path) {
-        let db = redb::Database::open(path).unwrap();
-        let txn = db.begin_write().unwrap();
-        as_schema_17_prints(&txn);
-        txn.open_table(tables::META)
-            .unwrap()
-            .insert("schema_version", 17)
-            .unwrap();
-        txn.commit().unwrap();
-    }
-}
-
-/// A store of schema 16 (before lifetimes in prints) alike: every component keeps its hours.
-#[actix_web::test]
-async fn a_store_of_schema_16_keeps_every_figure() {
-    keeps_every_figure(as_schema_16).await;
-    fn as_schema_16(path: &std::path::Path) {
-        let db = redb::Database::open(path).unwrap();
-        let txn = db.begin_write().unwrap();
-        as_schema_16_components(&txn);
-        as_schema_17_prints(&txn);
-        txn.open_table(tables::META)
-            .unwrap()
-            .insert("schema_version", 16)
-            .unwrap();
-        txn.commit().unwrap();
-    }
+    keeps_every_figure(14).await;
 }
 
 /// A store of schema 15 (before printer technologies) alike: every printer is an FDM printer.
 #[actix_web::test]
 async fn a_store_of_schema_15_keeps_every_figure() {
-    keeps_every_figure(as_schema_15).await;
-    fn as_schema_15(path: &std::path::Path) {
-        let db = redb::Database::open(path).unwrap();
-        let txn = db.begin_write().unwrap();
-        as_schema_15_printers(&txn);
-        as_schema_16_components(&txn);
-        as_schema_17_prints(&txn);
-        txn.open_table(tables::META)
-            .unwrap()
-            .insert("schema_version", 15)
-            .unwrap();
-        txn.commit().unwrap();
-    }
+    keeps_every_figure(15).await;
 }
 
-/// A shop's store, taken back to an earlier schema by `downgrade` while the service is
+/// A store of schema 16 (before lifetimes in prints) alike: every component keeps its hours.
+#[actix_web::test]
+async fn a_store_of_schema_16_keeps_every_figure() {
+    keeps_every_figure(16).await;
+}
+
+/// A store of schema 17 (before a print's own consumables) alike: every print has none.
+#[actix_web::test]
+async fn a_store_of_the_previous_schema_keeps_every_figure() {
+    keeps_every_figure(17).await;
+}
+
+/// A shop's store, taken back to schema `version` ([`as_schema`]) while the service is
 /// stopped, reads the same figures once the service upgrades it.
-async fn keeps_every_figure(downgrade: fn(&std::path::Path)) {
+async fn keeps_every_figure(version: u64) {
     let dir = tempfile::tempdir().unwrap();
     let service = Service::start(dir.path());
     let app = TestApp::attach(&service.base);
@@ -701,7 +679,7 @@ async fn keeps_every_figure(downgrade: fn(&std::path::Path)) {
     let before = figures(&app).await;
     assert!(service.terminate().success());
 
-    downgrade(&dir.path().join("printcost.redb"));
+    as_schema(&dir.path().join("printcost.redb"), version);
     let again = Service::start(dir.path());
     let app = TestApp::attach(&again.base);
     app.login().await;
