@@ -243,6 +243,86 @@ async fn acknowledged_writes_survive_sigkill() {
     service.kill_9();
 }
 
+/// Movements in every unit, booked at once and acknowledged, survive SIGKILL: a resin's bottle in
+/// millilitres and a consumable's pack in pieces hold every receipt and correction after the
+/// restart, their balances and their ledgers whole.
+#[actix_web::test]
+async fn movements_in_every_unit_survive_sigkill() {
+    let dir = tempfile::tempdir().unwrap();
+    let service = Service::start(dir.path());
+    service.set_up().await;
+    let client = &service.client;
+    let post = |path: &str, body: Value| {
+        let request = client.post(service.url(path)).json(&body);
+        async move {
+            let res = request.send().await.unwrap();
+            assert_eq!(res.status(), 201, "{}", res.text().await.unwrap());
+            res.json::<Value>().await.unwrap()
+        }
+    };
+    let on = json!({"currency": "EUR", "defaultLanguage": "de-DE", "electricityPrice": "0.32", "spoolManagementEnabled": true});
+    let res = client.patch(service.url("/api/settings")).json(&on).send();
+    assert_eq!(res.await.unwrap().status(), 200);
+    let maker = post("/api/manufacturers", json!({"name": "Anycubic"})).await;
+    let materials = [
+        json!({"kind": "RESIN", "manufacturerId": maker["id"], "material": "Standard", "colorName": "Grey", "colorHex": "#808080", "purchasePrice": "34.99", "netQuantity": "1000"}),
+        json!({"kind": "CONSUMABLE", "unit": "PIECE", "manufacturerId": maker["id"], "material": "Gloves", "purchasePrice": "12", "netQuantity": "100"}),
+    ];
+    let mut spools = Vec::new();
+    for material in materials {
+        let made = post("/api/materials", material).await;
+        let path = format!("/api/spools?filamentId={}", made["id"].as_str().unwrap());
+        let listed: Value = client
+            .get(service.url(&path))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        spools.push(listed["items"][0]["id"].as_str().unwrap().to_string());
+    }
+    // 20 receipts and 5 corrections on each, all at once: 1000 + 20 × 1.5 − 5 × 0.5 ml and
+    // 100 + 20 × 2 − 5 × 1 pieces.
+    let (bottle, pack) = (&spools[0], &spools[1]);
+    let mut moves = Vec::new();
+    for (spool, field, receipt, correction) in [
+        (bottle, "millilitres", "1.5", "-0.5"),
+        (pack, "pieces", "2", "-1"),
+    ] {
+        let path = format!("/api/spools/{spool}/movements");
+        for i in 0..25 {
+            let (kind, quantity) = if i < 20 {
+                ("RECEIPT", receipt)
+            } else {
+                ("CORRECTION", correction)
+            };
+            moves.push(post(&path, json!({"kind": kind, field: quantity})));
+        }
+    }
+    futures_util::future::join_all(moves).await;
+    service.kill_9();
+
+    let service = Service::start(dir.path());
+    assert_eq!(service.login(PASSWORD).await, 200);
+    for (spool, left) in [(bottle, "1027.5"), (pack, "135")] {
+        let path = format!("/api/spools/{spool}?pageSize=100");
+        let detail: Value = service
+            .client
+            .get(service.url(&path))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(detail["spool"]["remainingQuantity"], left, "{detail}");
+        // The opening receipt and the 25 acknowledged movements.
+        assert_eq!(detail["movements"]["total"], 26, "{detail}");
+    }
+    service.kill_9();
+}
+
 /// The issued numbers of the service at `app` (sorted), and each one's invoice id.
 async fn issued(app: &TestApp) -> Vec<(String, String)> {
     let list = app.json("/api/invoices?pageSize=100").await;

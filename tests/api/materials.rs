@@ -468,12 +468,15 @@ fn as_schema_14_materials(txn: &redb::WriteTransaction) {
     }
 }
 
+/// A step back from one schema to the one before, on the records it changed.
+type Downgrade = fn(&redb::WriteTransaction);
+
 /// Rewrites the store at `path` as schema `version` (14 to 17) wrote it: every record whose
 /// layout changed since, in its layout then, and the version.
 fn as_schema(path: &std::path::Path, version: u64) {
     let db = redb::Database::open(path).unwrap();
     let txn = db.begin_write().unwrap();
-    let steps: [(u64, fn(&redb::WriteTransaction)); 4] = [
+    let steps: [(u64, Downgrade); 4] = [
         (17, as_schema_17_prints),
         (16, as_schema_16_components),
         (15, as_schema_15_printers),
