@@ -1,6 +1,8 @@
 //! A shop's month with its features at once (issue 45), deterministic from a seed: ten printers
-//! with their components, four filaments with spools, customers, a series, maintenance tasks
-//! (one blocking); each day drafts (some from a sliced file), prints moved through their routes, outcomes (failures
+//! with their components, four filaments with spools, a consumable in pieces (boxes) and one in
+//! millilitres (alcohol) with their packs, customers, a series, maintenance tasks
+//! (one blocking); each day drafts (some from a sliced file, some with a box per piece and
+//! alcohol per job), prints moved through their routes, outcomes (failures
 //! among them) and corrections, spool corrections and receipts, low stock restocked, tasks done,
 //! deletes of referenced records, a nightly backup; alerts every second to a webhook that on
 //! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
@@ -9,8 +11,8 @@
 //! - every list and page answers 200, `/metrics` answers its scraper, and no answer of the
 //!   whole run was a 5xx;
 //! - every acknowledged write is there (prints with their outcome revision, movements);
-//! - each spool's remaining weight is its movements' sum, and no correction took it below zero
-//!   (prints may: what was printed was printed);
+//! - each spool's (bottle's, pack's) remaining quantity is its movements' sum in its unit, and
+//!   no correction took it below zero (prints may: what was printed was printed);
 //! - after a restart (the projection rebuilt from the store) the lists and the dashboard answer
 //!   exactly as before the kill;
 //! - the service's open file descriptors and resident memory stay under [`FD_BOUND`] and
@@ -160,6 +162,11 @@ struct Model {
     spools_of: BTreeMap<String, Vec<String>>,
     /// Every acknowledged manual movement, by spool.
     movements: BTreeMap<String, Vec<String>>,
+    /// The consumables: boxes (pieces) and alcohol (millilitres).
+    boxes: String,
+    alcohol: String,
+    /// A movement's quantity field by spool, where it is not `grams`: `pieces`, `millilitres`.
+    fields: BTreeMap<String, &'static str>,
     /// The file name of the last nightly backup and what the service answered then.
     backup: Option<(String, Vec<Value>)>,
 }
@@ -175,6 +182,13 @@ struct Run {
     kills: Cell<u32>,
     /// Answers 4xx by status: what the rules refused.
     refused: RefCell<BTreeMap<u16, u64>>,
+}
+
+impl Model {
+    /// The field a movement on `spool` sends its quantity in: its material's unit's.
+    fn field(&self, spool: &str) -> &'static str {
+        self.fields.get(spool).copied().unwrap_or("grams")
+    }
 }
 
 impl Run {
@@ -255,8 +269,9 @@ impl Run {
     async fn kill_under_a_write(&mut self, shop: &mut Model, dice: &mut Dice) {
         let spool = dice.pick(&shop.spools).clone();
         let key = dice.key();
-        let body =
-            json!({"kind": "RECEIPT", "grams": "1.5", "note": "under a kill", "operationKey": key});
+        let field = shop.field(&spool);
+        let quantity = if field == "pieces" { "2" } else { "1.5" };
+        let body = json!({"kind": "RECEIPT", field: quantity, "note": "under a kill", "operationKey": key});
         let path = format!("/api/spools/{spool}/movements");
         let service = self.service.take().unwrap();
         let delay = Duration::from_micros(dice.below(8_000));
@@ -365,6 +380,27 @@ async fn stock_the_shop(run: &Run, dice: &mut Dice) -> Model {
                 .push(spool);
         }
         shop.filaments.push(filament);
+    }
+    for (unit, material, price, field) in [
+        ("PIECE", "Boxes", "25", "pieces"),
+        ("MILLILITRE", "Isopropyl alcohol", "9.50", "millilitres"),
+    ] {
+        let consumable = json!({"kind": "CONSUMABLE", "unit": unit, "manufacturerId": maker,
+                                "material": material, "purchasePrice": price, "netQuantity": "1000"});
+        let consumable = id(run.post("/api/materials", &consumable, 201).await);
+        // Its opening pack, opened with it while spool management is on.
+        let packs = run
+            .json(&format!("/api/spools?filamentId={consumable}"))
+            .await;
+        let pack = packs["items"][0]["id"].as_str().unwrap().to_string();
+        shop.spools.push(pack.clone());
+        shop.spools_of
+            .insert(consumable.clone(), vec![pack.clone()]);
+        shop.fields.insert(pack, field);
+        match field {
+            "pieces" => shop.boxes = consumable,
+            _ => shop.alcohol = consumable,
+        }
     }
     for name in ["Verein", "Schule", "Werkstatt"] {
         let customer = json!({"name": name});
@@ -485,6 +521,16 @@ async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String
     // The filament's newest spool (a restock's, once there is one).
     let spool = shop.spools_of[&inventory.filament].last().unwrap();
     body["parts"][0]["filaments"][0]["spoolId"] = json!(spool);
+    if dice.chance(40) {
+        // Packed: a box per piece, alcohol for the job.
+        body["quantity"] = json!(1 + dice.below(4));
+        let ml = dice.grams(5, 50).to_string();
+        let pack = |material: &String| shop.spools_of[material].last().unwrap().clone();
+        body["materials"] = json!([
+            {"materialId": shop.boxes, "amount": "1", "per": "PIECE", "spoolId": pack(&shop.boxes)},
+            {"materialId": shop.alcohol, "amount": ml, "per": "JOB", "spoolId": pack(&shop.alcohol)}
+        ]);
+    }
     if dice.chance(50) {
         body["customerId"] = json!(dice.pick(&shop.customers));
     }
@@ -534,7 +580,8 @@ async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
     let print = run.json(&format!("/api/prints/{id}")).await;
     let status = if dice.chance(20) { "FAILED" } else { "SUCCESS" };
     let grams = dice.grams(1, 130).to_string();
-    let body = outcome(&print, status, 600 + dice.below(20_000) as u32, &grams);
+    let mut body = outcome(&print, status, 600 + dice.below(20_000) as u32, &grams);
+    body["materials"] = own_consumables(&print, dice);
     let path = format!("/api/prints/{id}/outcome");
     // Refused only when a spool would go below zero (422).
     if run.post(&path, &body, 200).await.is_none() {
@@ -543,6 +590,7 @@ async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
     shop.prints.get_mut(id).unwrap().1 = 1;
     if dice.chance(15) {
         let mut fix = outcome(&print, "SUCCESS", 5400, &dice.grams(1, 130).to_string());
+        fix["materials"] = own_consumables(&print, dice);
         fix["correctionNote"] = json!("weighed the leftovers");
         fix["expectedRevision"] = json!(1);
         fix["operationKey"] = json!(dice.key());
@@ -554,6 +602,18 @@ async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
             shop.prints.get_mut(id).unwrap().1 = 2;
         }
     }
+}
+
+/// What an outcome gives of the print's own consumables: each as planned, or one more (a box
+/// crushed, a splash of alcohol).
+fn own_consumables(print: &Value, dice: &mut Dice) -> Value {
+    let own = print["materials"].as_array().unwrap();
+    let given = own.iter().map(|m| {
+        let planned = Decimal::from_str(m["quantity"].as_str().unwrap()).unwrap();
+        let used = planned + Decimal::from(dice.below(2));
+        json!({"usageId": m["usageId"], "quantity": used.to_string()})
+    });
+    Value::Array(given.collect())
 }
 
 /// A manual correction or a receipt on a random spool; low spools get a new one.
@@ -570,8 +630,14 @@ async fn book(run: &Run, shop: &mut Model, dice: &mut Dice) {
         "RECEIPT"
     };
     let key = dice.key();
-    let body =
-        json!({"kind": kind, "grams": grams.to_string(), "note": "soak", "operationKey": key});
+    let field = shop.field(&spool);
+    // A pack counts whole pieces (a part of one is refused: 422).
+    let grams = if field == "pieces" {
+        grams.round()
+    } else {
+        grams
+    };
+    let body = json!({"kind": kind, field: grams.to_string(), "note": "soak", "operationKey": key});
     let path = format!("/api/spools/{spool}/movements");
     if let Some(made) = run.post(&path, &body, 201).await {
         let id = made["id"].as_str().unwrap().to_string();
@@ -634,19 +700,19 @@ async fn check(run: &Run, shop: &Model) {
     }
     for spool in &shop.spools {
         let detail = run.json(&format!("/api/spools/{spool}")).await;
-        let remaining = Decimal::from_str(detail["spool"]["remainingGrams"].as_str().unwrap());
+        let remaining = Decimal::from_str(detail["spool"]["remainingQuantity"].as_str().unwrap());
         let remaining = remaining.unwrap();
         let booked = all_movements(run, spool).await;
         let sum: Decimal = booked
             .iter()
-            .map(|m| Decimal::from_str(m["grams"].as_str().unwrap()).unwrap())
+            .map(|m| Decimal::from_str(m["quantity"].as_str().unwrap()).unwrap())
             .sum();
         assert_eq!(remaining, sum, "seed {seed} day {day}: spool {spool}");
         // Prints may take a spool below zero (what was printed was printed); a correction
         // that takes grams away never does. The ledger answers newest first.
         let mut balance = Decimal::ZERO;
         for m in booked.iter().rev() {
-            let grams = Decimal::from_str(m["grams"].as_str().unwrap()).unwrap();
+            let grams = Decimal::from_str(m["quantity"].as_str().unwrap()).unwrap();
             balance += grams;
             if m["kind"] == "CORRECTION" && grams.is_sign_negative() {
                 assert!(
@@ -790,6 +856,13 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         backups += 1;
         scrape(&run).await;
         check(&run, &shop).await;
+    }
+    // Outcomes booked pieces and millilitres from the consumables' packs as from spools.
+    for consumable in [&shop.boxes, &shop.alcohol] {
+        let pack = &shop.spools_of[consumable][0];
+        let booked = all_movements(&run, pack).await;
+        let printed = booked.iter().filter(|m| m["kind"] == "PRINT").count();
+        assert!(printed > 0, "seed {seed}: no print booked from {pack}");
     }
     // The alerts the webhook took: each started once and cleared once.
     hook.mode.store(0, Ordering::SeqCst);
