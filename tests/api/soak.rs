@@ -1,5 +1,6 @@
 //! A shop's month with its features at once (issue 45), deterministic from a seed: ten printers
-//! with their components, four filaments with spools, a consumable in pieces (boxes) and one in
+//! with their components and a resin printer (its vat's film counted in prints, a resin in a
+//! bottle), four filaments with spools, a consumable in pieces (boxes) and one in
 //! millilitres (alcohol) with their packs, customers, a series, maintenance tasks
 //! (one blocking); each day drafts (some from a sliced file, some with a box per piece and
 //! alcohol per job), prints moved through their routes, outcomes (failures
@@ -162,6 +163,8 @@ struct Model {
     spools_of: BTreeMap<String, Vec<String>>,
     /// Every acknowledged manual movement, by spool.
     movements: BTreeMap<String, Vec<String>>,
+    /// The resin printer, its vat, its build plate and its resin.
+    resin: (String, String, String, String),
     /// The consumables: boxes (pieces) and alcohol (millilitres).
     boxes: String,
     alcohol: String,
@@ -381,13 +384,31 @@ async fn stock_the_shop(run: &Run, dice: &mut Dice) -> Model {
         }
         shop.filaments.push(filament);
     }
+    let msla = json!({"name": "Resin printer", "manufacturerId": maker, "purchasePrice": "600",
+                      "expectedLifetimeHours": "3000", "averagePowerWatts": 60, "technology": "MSLA"});
+    let msla = id(run.post("/api/printers", &msla, 201).await);
+    let vat =
+        json!({"type": "VAT", "name": "Vat", "purchasePrice": "30", "expectedLifetimePrints": 200});
+    let vat = id(run.post("/api/components", &vat, 201).await);
+    let plate = json!({"type": "BUILD_PLATE", "name": "Resin plate", "purchasePrice": "60", "expectedLifetimeHours": "1200"});
+    let plate = id(run.post("/api/components", &plate, 201).await);
+    let resin = json!({"kind": "RESIN", "manufacturerId": maker, "material": "Standard", "colorName": "Grey",
+                       "colorHex": "#808080", "purchasePrice": "34.99", "netQuantity": "1000"});
+    let resin = id(run.post("/api/materials", &resin, 201).await);
+    shop.resin = (msla, vat, plate, resin);
     for (unit, material, price, field) in [
+        ("RESIN", "", "", "millilitres"),
         ("PIECE", "Boxes", "25", "pieces"),
         ("MILLILITRE", "Isopropyl alcohol", "9.50", "millilitres"),
     ] {
-        let consumable = json!({"kind": "CONSUMABLE", "unit": unit, "manufacturerId": maker,
-                                "material": material, "purchasePrice": price, "netQuantity": "1000"});
-        let consumable = id(run.post("/api/materials", &consumable, 201).await);
+        let consumable = match unit {
+            "RESIN" => shop.resin.3.clone(),
+            _ => {
+                let made = json!({"kind": "CONSUMABLE", "unit": unit, "manufacturerId": maker,
+                                  "material": material, "purchasePrice": price, "netQuantity": "1000"});
+                id(run.post("/api/materials", &made, 201).await)
+            }
+        };
         // Its opening pack, opened with it while spool management is on.
         let packs = run
             .json(&format!("/api/spools?filamentId={consumable}"))
@@ -397,9 +418,10 @@ async fn stock_the_shop(run: &Run, dice: &mut Dice) -> Model {
         shop.spools_of
             .insert(consumable.clone(), vec![pack.clone()]);
         shop.fields.insert(pack, field);
-        match field {
-            "pieces" => shop.boxes = consumable,
-            _ => shop.alcohol = consumable,
+        match unit {
+            "PIECE" => shop.boxes = consumable,
+            "MILLILITRE" => shop.alcohol = consumable,
+            _ => {}
         }
     }
     for name in ["Verein", "Schule", "Werkstatt"] {
@@ -521,6 +543,16 @@ async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String
     // The filament's newest spool (a restock's, once there is one).
     let spool = shop.spools_of[&inventory.filament].last().unwrap();
     body["parts"][0]["filaments"][0]["spoolId"] = json!(spool);
+    if dice.chance(15) {
+        // On the resin printer: its vat for the part's time, resin in millilitres.
+        let (printer, vat, plate, resin) = &shop.resin;
+        let bottle = shop.spools_of[resin].last().unwrap();
+        body["parts"] = json!([{
+            "printerId": printer, "buildPlateId": plate,
+            "vat": {"componentId": vat, "durationSeconds": seconds},
+            "materials": [{"materialId": resin, "quantity": grams, "spoolId": bottle}]
+        }]);
+    }
     if dice.chance(40) {
         // Packed: a box per piece, alcohol for the job.
         body["quantity"] = json!(1 + dice.below(4));
@@ -580,8 +612,13 @@ async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
     let print = run.json(&format!("/api/prints/{id}")).await;
     let status = if dice.chance(20) { "FAILED" } else { "SUCCESS" };
     let grams = dice.grams(1, 130).to_string();
-    let mut body = outcome(&print, status, 600 + dice.below(20_000) as u32, &grams);
-    body["materials"] = own_consumables(&print, dice);
+    let body = outcome_of(
+        &print,
+        status,
+        600 + dice.below(20_000) as u32,
+        &grams,
+        dice,
+    );
     let path = format!("/api/prints/{id}/outcome");
     // Refused only when a spool would go below zero (422).
     if run.post(&path, &body, 200).await.is_none() {
@@ -589,8 +626,8 @@ async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
     }
     shop.prints.get_mut(id).unwrap().1 = 1;
     if dice.chance(15) {
-        let mut fix = outcome(&print, "SUCCESS", 5400, &dice.grams(1, 130).to_string());
-        fix["materials"] = own_consumables(&print, dice);
+        let grams = dice.grams(1, 130).to_string();
+        let mut fix = outcome_of(&print, "SUCCESS", 5400, &grams, dice);
         fix["correctionNote"] = json!("weighed the leftovers");
         fix["expectedRevision"] = json!(1);
         fix["operationKey"] = json!(dice.key());
@@ -604,16 +641,28 @@ async fn record(run: &Run, shop: &mut Model, dice: &mut Dice, id: &str) {
     }
 }
 
-/// What an outcome gives of the print's own consumables: each as planned, or one more (a box
-/// crushed, a splash of alcohol).
-fn own_consumables(print: &Value, dice: &mut Dice) -> Value {
-    let own = print["materials"].as_array().unwrap();
-    let given = own.iter().map(|m| {
+/// An outcome of `print`: `grams` of each filament, as many millilitres of its resin, and of
+/// the print's own consumables each as planned or one more (a box crushed, a splash of
+/// alcohol).
+fn outcome_of(print: &Value, status: &str, seconds: u32, grams: &str, dice: &mut Dice) -> Value {
+    let mut body = outcome(print, status, seconds, grams);
+    let usages = print["usages"].as_array().unwrap();
+    let (filaments, resins): (Vec<&Value>, Vec<&Value>) =
+        usages.iter().partition(|u| u["materialKind"] == "FILAMENT");
+    let filaments = filaments
+        .iter()
+        .map(|u| json!({"usageId": u["id"], "usedGrams": grams}));
+    body["filaments"] = Value::Array(filaments.collect());
+    let resins = resins
+        .iter()
+        .map(|u| json!({"usageId": u["id"], "quantity": grams}));
+    let own = print["materials"].as_array().unwrap().iter().map(|m| {
         let planned = Decimal::from_str(m["quantity"].as_str().unwrap()).unwrap();
         let used = planned + Decimal::from(dice.below(2));
         json!({"usageId": m["usageId"], "quantity": used.to_string()})
     });
-    Value::Array(given.collect())
+    body["materials"] = Value::Array(resins.chain(own).collect());
+    body
 }
 
 /// A manual correction or a receipt on a random spool; low spools get a new one.
@@ -857,8 +906,8 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         scrape(&run).await;
         check(&run, &shop).await;
     }
-    // Outcomes booked pieces and millilitres from the consumables' packs as from spools.
-    for consumable in [&shop.boxes, &shop.alcohol] {
+    // Outcomes booked millilitres and pieces from the bottle and the packs as from spools.
+    for consumable in [&shop.resin.3, &shop.boxes, &shop.alcohol] {
         let pack = &shop.spools_of[consumable][0];
         let booked = all_movements(&run, pack).await;
         let printed = booked.iter().filter(|m| m["kind"] == "PRINT").count();
