@@ -110,6 +110,12 @@ impl Service {
     }
 
     /// The process id (for `/proc`).
+    /// The JSON body of a GET of `path`, with the service's session.
+    pub async fn json(&self, path: &str) -> Value {
+        let res = self.client.get(self.url(path)).send().await.unwrap();
+        res.json().await.unwrap()
+    }
+
     pub fn pid(&self) -> u32 {
         self.child.id()
     }
@@ -272,14 +278,7 @@ async fn movements_in_every_unit_survive_sigkill() {
     for material in materials {
         let made = post("/api/materials", material).await;
         let path = format!("/api/spools?filamentId={}", made["id"].as_str().unwrap());
-        let listed: Value = client
-            .get(service.url(&path))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let listed = service.json(&path).await;
         spools.push(listed["items"][0]["id"].as_str().unwrap().to_string());
     }
     // 20 receipts and 5 corrections on each, all at once: 1000 + 20 × 1.5 − 5 × 0.5 ml and
@@ -307,15 +306,7 @@ async fn movements_in_every_unit_survive_sigkill() {
     assert_eq!(service.login(PASSWORD).await, 200);
     for (spool, left) in [(bottle, "1027.5"), (pack, "135")] {
         let path = format!("/api/spools/{spool}?pageSize=100");
-        let detail: Value = service
-            .client
-            .get(service.url(&path))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let detail = service.json(&path).await;
         assert_eq!(detail["spool"]["remainingQuantity"], left, "{detail}");
         // The opening receipt and the 25 acknowledged movements.
         assert_eq!(detail["movements"]["total"], 26, "{detail}");

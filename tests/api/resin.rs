@@ -805,6 +805,32 @@ async fn a_print_uses_consumables_per_piece_and_per_job() {
         let res = app.post("/api/prints", &wrong).await;
         assert_field_error(res, &format!("materials[0].{field}"), key).await;
     }
+    // Beyond what a usage holds (a trillion gloves), beyond the money a line may hold, more
+    // than 100 lines, and a pack of another material.
+    let mut many = body.clone();
+    many["quantity"] = json!(10);
+    many["materials"] =
+        json!([{"materialId": shop.gloves, "amount": "999999999999", "per": "PIECE"}]);
+    let res = app.post("/api/prints", &many).await;
+    assert_field_error(res, "materials[0].amount", "errors.outOfRange").await;
+    let maker = app.manufacturer("Dear Supplies").await;
+    let precious = app
+        .create("/api/materials", &json!({"kind": "CONSUMABLE", "unit": "MILLILITRE", "manufacturerId": maker, "material": "Rare solvent", "purchasePrice": "100000000000000", "netQuantity": "0.000001"}))
+        .await;
+    let mut dear = body.clone();
+    dear["materials"] = json!([{"materialId": id(&precious), "amount": "1", "per": "JOB"}]);
+    let res = app.post("/api/prints", &dear).await;
+    assert_field_error(res, "materials[0].amount", "errors.outOfRange").await;
+    let mut lines = body.clone();
+    lines["materials"] = json!(vec![json!({"materialId": shop.gloves, "amount": "1"}); 101]);
+    let res = app.post("/api/prints", &lines).await;
+    assert_field_error(res, "materials", "errors.tooMany").await;
+    let bottle = opening(&app, &shop.alcohol).await;
+    let mut other = body.clone();
+    other["materials"] =
+        json!([{"materialId": shop.gloves, "amount": "1", "spoolId": bottle["id"]}]);
+    let res = app.post("/api/prints", &other).await;
+    assert_field_error(res, "materials[0].spoolId", "errors.wrongFilament").await;
 }
 
 /// In German: the editor gives a print consumables of its own (the per-piece line scales with
