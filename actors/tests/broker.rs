@@ -148,3 +148,80 @@ async fn a_full_queue_of_states_does_not_stall_the_announcement() {
     assert_eq!(seen["shop/status"], "online");
     assert_eq!(seen["shop/bulk/last"], "2");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_in_process_link_publishes_in_order_retains_and_forwards_writes() {
+    let address = free_address();
+    let local = broker::start(address).unwrap();
+    // A write left retained before the bridge subscribes reaches it too, as from a broker over
+    // the network.
+    let (writer, mut writer_events) = client("writer", address, None);
+    writer
+        .publish("shop/dryer/fan/set", QoS::AtLeastOnce, true, "1")
+        .await
+        .unwrap();
+    let pump = tokio::spawn(async move { while writer_events.poll().await.is_ok() {} });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+
+    let (link, mut incoming) =
+        link::MqttLink::embedded(&mqtt_config(address), local, vec!["shop/+/+/set".into()]);
+    assert!(link.is_connected(), "in process: connected from the start");
+    let batch = (0..300)
+        .map(|i| {
+            let topic = link::Topic::new(&format!("shop/bulk/p{}", i % 3));
+            (topic, i.to_string().into_bytes(), true)
+        })
+        .collect();
+    link.publish_states(batch).await;
+
+    let (watcher, mut watcher_events) = client("watcher", address, None);
+    watcher.subscribe("shop/#", QoS::AtLeastOnce).await.unwrap();
+    let mut seen = std::collections::BTreeMap::new();
+    // The status, three states and the retained write.
+    while seen.len() < 5 {
+        let (topic, payload) = next_publish(&mut watcher_events).await;
+        seen.insert(topic, payload);
+    }
+    assert_eq!(seen["shop/status"], "online", "announced at once");
+    assert_eq!(
+        [
+            &seen["shop/bulk/p0"],
+            &seen["shop/bulk/p1"],
+            &seen["shop/bulk/p2"]
+        ],
+        ["297", "298", "299"],
+        "retained, the last of one batch wins: its order held"
+    );
+
+    let (topic, payload) = tokio::time::timeout(Duration::from_secs(5), incoming.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (topic.as_str(), payload.as_slice()),
+        ("shop/dryer/fan/set", b"1".as_slice()),
+        "the retained write"
+    );
+    writer
+        .publish("shop/dryer/fan/set", QoS::AtLeastOnce, false, "0")
+        .await
+        .unwrap();
+    let (topic, payload) = tokio::time::timeout(Duration::from_secs(5), incoming.recv())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        (topic.as_str(), payload.as_slice()),
+        ("shop/dryer/fan/set", b"0".as_slice())
+    );
+
+    link.close().await;
+    let mut status = None;
+    while status.as_deref() != Some("offline") {
+        let (topic, payload) = next_publish(&mut watcher_events).await;
+        if topic == "shop/status" {
+            status = Some(payload);
+        }
+    }
+    pump.abort();
+}

@@ -3,8 +3,10 @@
 //! rumqttd's defaults are not usable as they are (a `RouterConfig` left at its defaults panics at
 //! the first topic), so every limit is set here. `start` runs
 //! the broker on its own thread (rumqttd's `start` blocks) and returns once it accepts
-//! connections.
+//! connections, with a [`LocalLink`]: the bridge's own connection to it, in process (no socket,
+//! no MQTT encoding), which [`super::link::MqttLink::embedded`] publishes through.
 
+use rumqttd::local::{LinkRx, LinkTx};
 use rumqttd::{Broker, Config, ConnectionSettings, RouterConfig, ServerSettings};
 use std::collections::HashMap;
 use std::net::{SocketAddr, TcpStream};
@@ -22,6 +24,22 @@ pub enum BrokerError {
     /// It did not accept connections within [`START_TIMEOUT`] (the address is taken?).
     #[error("the embedded broker does not accept connections on {0}")]
     NotListening(SocketAddr),
+    /// Its router refused the in-process connection (rumqttd's reason).
+    #[error("the embedded broker refused the bridge's own connection: {0}")]
+    Local(String),
+}
+
+/// The client id of the bridge's in-process connection to the embedded broker.
+pub const LOCAL_CLIENT_ID: &str = "printcost-bridge-local";
+
+/// An in-process connection to the embedded broker's router (rumqttd's local link): what it
+/// publishes reaches the router's queue directly, at QoS 0 (the only level rumqttd lets a local
+/// link publish at; nothing lies between the two that could lose it).
+pub struct LocalLink {
+    /// Publishes and subscriptions go out here.
+    pub tx: LinkTx,
+    /// Messages of the subscriptions (and the router's acknowledgements) come in here.
+    pub rx: LinkRx,
 }
 
 /// rumqttd's configuration: one MQTT 3.1.1 listener on `listen`, every limit explicit.
@@ -59,11 +77,15 @@ fn config(listen: SocketAddr) -> Config {
     }
 }
 
-/// Starts the broker on `listen` and waits until it accepts connections.
+/// Starts the broker on `listen`, waits until it accepts connections and answers the bridge's
+/// in-process connection to it.
 ///
 /// Errors: [`BrokerError`].
-pub fn start(listen: SocketAddr) -> Result<(), BrokerError> {
+pub fn start(listen: SocketAddr) -> Result<LocalLink, BrokerError> {
     let mut broker = Broker::new(config(listen));
+    let (tx, rx) = broker
+        .link(LOCAL_CLIENT_ID)
+        .map_err(|e| BrokerError::Local(e.to_string()))?;
     std::thread::Builder::new()
         .name("mqtt-broker".into())
         .spawn(move || {
@@ -74,7 +96,7 @@ pub fn start(listen: SocketAddr) -> Result<(), BrokerError> {
     let started = Instant::now();
     while started.elapsed() < START_TIMEOUT {
         if TcpStream::connect_timeout(&listen, Duration::from_millis(100)).is_ok() {
-            return Ok(());
+            return Ok(LocalLink { tx, rx });
         }
         std::thread::sleep(Duration::from_millis(20));
     }

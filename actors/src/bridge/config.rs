@@ -90,6 +90,8 @@ pub struct MqttConfig {
     /// MQTT QoS of the points' states: 0, 1 or 2 (beyond the spec; default 1). QoS 0 lifts the
     /// broker's acknowledgements off a busy bridge; a state lost on the way is replaced by the
     /// next poll's. Availability, the last will, discovery and write results keep QoS 1.
+    /// To the embedded broker, spoken to in process, everything is QoS 0
+    /// ([`super::link::MqttLink::embedded`]).
     #[serde(default = "defaults::state_qos")]
     pub state_qos: u8,
     /// QoS 1 and 2 messages the link lets wait for the broker's acknowledgement at once

@@ -27,13 +27,23 @@
 //!   and write results at QoS 1. Up to `mqtt.max_inflight` QoS 1/2 messages wait for the
 //!   broker's acknowledgement at once: rumqttc's default of 100 capped the bridge near
 //!   48,000 states/s to mosquitto on loopback (benches/README.md).
+//! - To the embedded broker ([`MqttLink::embedded`]) the link speaks in process, through
+//!   rumqttd's local link: no socket, no MQTT encoding and decoding, one hand-over to the
+//!   broker's router per poll rather than a write per state. rumqttd takes a local link's
+//!   messages at QoS 0 only, whatever `mqtt.state_qos` says; nothing lies between the bridge and
+//!   the router that could lose them, and subscribers receive them at QoS 0. It is always
+//!   connected; there is no last will (the broker goes when the bridge does).
 
+use super::broker::LocalLink;
 use super::config::{MAX_RECONNECT_DELAY_SECS, MqttConfig};
 use super::tls;
+use bytes::Bytes;
 use rumqttc::{
     AsyncClient, ConnectReturnCode, ConnectionError, Event, LastWill, MqttOptions, Packet, QoS,
     TlsConfiguration, TlsError, Transport,
 };
+use rumqttd::local::LinkTx;
+use rumqttd::protocol as local;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -46,17 +56,142 @@ pub type Incoming = (String, Vec<u8>);
 /// A retained or plain state to (re)publish.
 #[derive(Debug, Clone, PartialEq)]
 struct State {
-    payload: Vec<u8>,
+    payload: Bytes,
     retain: bool,
     qos: QoS,
+}
+
+/// A topic as the link sends it, made once and shared: its text (rumqttc's, and the key of the
+/// remembered states) and its bytes (the embedded broker's). Cloning it copies no text.
+#[derive(Debug, Clone)]
+pub struct Topic {
+    text: Arc<str>,
+    bytes: Bytes,
+}
+
+impl Topic {
+    /// The topic `text`.
+    pub fn new(text: &str) -> Topic {
+        Topic {
+            text: Arc::from(text),
+            bytes: Bytes::copy_from_slice(text.as_bytes()),
+        }
+    }
+
+    /// The topic's text.
+    pub fn as_str(&self) -> &str {
+        &self.text
+    }
+}
+
+impl PartialEq for Topic {
+    fn eq(&self, other: &Topic) -> bool {
+        self.text == other.text
+    }
+}
+
+impl Eq for Topic {}
+
+impl PartialOrd for Topic {
+    fn partial_cmp(&self, other: &Topic) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+/// By text, as `str` is (the remembered states are looked up by `&str`).
+impl Ord for Topic {
+    fn cmp(&self, other: &Topic) -> std::cmp::Ordering {
+        self.text.cmp(&other.text)
+    }
+}
+
+impl std::borrow::Borrow<str> for Topic {
+    fn borrow(&self) -> &str {
+        &self.text
+    }
+}
+
+/// A message to queue: `(topic, QoS, retain, payload)`.
+type Message = (Topic, QoS, bool, Bytes);
+
+/// A point's state to publish: `(topic, JSON payload, retain)`.
+pub type StateMessage = (Topic, Vec<u8>, bool);
+
+/// Where the link's messages go.
+#[derive(Clone)]
+enum Client {
+    /// A broker over the network, through rumqttc (which reconnects).
+    Remote(AsyncClient),
+    /// The embedded broker's router, in process ([`LocalLink`]).
+    Local(Arc<Mutex<LinkTx>>),
+}
+
+impl Client {
+    /// Queues `messages` in their order: one request each to rumqttc's connection loop, or all
+    /// of them in one hand-over to the embedded broker's router.
+    ///
+    /// Errors: why the queue refused them (the connection loop or the router is gone).
+    async fn publish(&self, messages: Vec<Message>) -> Result<(), String> {
+        match self {
+            Client::Remote(client) => {
+                for (topic, qos, retain, payload) in messages {
+                    client
+                        .publish(topic.as_str(), qos, retain, payload)
+                        .await
+                        .map_err(|e| e.to_string())?;
+                }
+                Ok(())
+            }
+            Client::Local(tx) => {
+                let mut packets: Vec<local::Packet> = messages
+                    .into_iter()
+                    .map(|(topic, _, retain, payload)| {
+                        let publish = local::Publish::new(topic.bytes, payload, retain);
+                        local::Packet::Publish(publish, None)
+                    })
+                    .collect();
+                let Some(last) = packets.pop() else {
+                    return Ok(());
+                };
+                let mut tx = tx.lock().await;
+                // The router takes the whole buffer on the one event that `send` raises.
+                tx.buffer().extend(packets);
+                tx.send(last).await.map(drop).map_err(|e| e.to_string())
+            }
+        }
+    }
+
+    /// Subscribes `filter` (retained messages delivered, as by a broker over the network).
+    async fn subscribe(&self, filter: String) {
+        match self {
+            Client::Remote(client) => {
+                let _ = client.subscribe(filter, QoS::AtLeastOnce).await;
+            }
+            Client::Local(tx) => {
+                let filters = vec![local::Filter {
+                    path: filter,
+                    qos: local::QoS::AtMostOnce,
+                    nolocal: false,
+                    preserve_retain: false,
+                    retain_forward_rule: local::RetainForwardRule::OnEverySubscribe,
+                }];
+                let subscribe = local::Subscribe { pkid: 0, filters };
+                let _ = tx
+                    .lock()
+                    .await
+                    .send(local::Packet::Subscribe(subscribe, None))
+                    .await;
+            }
+        }
+    }
 }
 
 /// The link: publish through it; it reconnects by itself.
 #[derive(Clone)]
 pub struct MqttLink {
-    client: AsyncClient,
-    states: Arc<Mutex<BTreeMap<String, State>>>,
-    status_topic: String,
+    client: Client,
+    states: Arc<Mutex<BTreeMap<Topic, State>>>,
+    status_topic: Topic,
     /// QoS of the states.
     state_qos: QoS,
     /// Connected to the broker (set on every ConnAck, cleared on every connection error).
@@ -101,15 +236,7 @@ impl MqttLink {
             options.set_credentials(user.clone(), password.unwrap_or_default());
         }
         let (client, mut events) = AsyncClient::new(options, 1024);
-        let link = MqttLink {
-            client,
-            states: Arc::new(Mutex::new(BTreeMap::new())),
-            status_topic,
-            state_qos: qos(config.state_qos),
-            connected: Arc::new(AtomicBool::new(false)),
-            announcements: Arc::new(Mutex::new(BTreeMap::new())),
-            subscriptions: Arc::new(Mutex::new(subscriptions)),
-        };
+        let link = MqttLink::new(config, Client::Remote(client), subscriptions);
         let (forward, incoming) = mpsc::channel(256);
         let first_delay = config.reconnect_delay_secs;
         let on_connect = link.clone();
@@ -153,27 +280,96 @@ impl MqttLink {
         Ok((link, incoming))
     }
 
+    /// The link to the embedded broker through `local`, its in-process connection: connected
+    /// from the start (the announcements follow at once), never reconnecting, everything at
+    /// QoS 0 (see the module's notes). Returns the link and the channel of incoming messages.
+    /// Must run inside a tokio runtime.
+    pub fn embedded(
+        config: &MqttConfig,
+        local: LocalLink,
+        subscriptions: Vec<String>,
+    ) -> (MqttLink, mpsc::Receiver<Incoming>) {
+        let LocalLink { tx, mut rx } = local;
+        let link = MqttLink::new(
+            config,
+            Client::Local(Arc::new(Mutex::new(tx))),
+            subscriptions,
+        );
+        link.connected.store(true, Ordering::SeqCst);
+        let (forward, incoming) = mpsc::channel(256);
+        tokio::spawn(async move {
+            loop {
+                match rx.next().await {
+                    Ok(Some(rumqttd::Notification::Forward(message))) => {
+                        let publish = message.publish;
+                        let topic = String::from_utf8_lossy(&publish.topic).into_owned();
+                        if forward
+                            .send((topic, publish.payload.to_vec()))
+                            .await
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                    // The router parks a connection whose queue it filled until told it is
+                    // drained again.
+                    Ok(Some(rumqttd::Notification::Unschedule)) => {
+                        if rx.wake().await.is_err() {
+                            break;
+                        }
+                    }
+                    Ok(_) => {}
+                    Err(e) => {
+                        tracing::error!(error = %e, "the embedded broker's router is gone");
+                        break;
+                    }
+                }
+            }
+        });
+        let announcer = link.clone();
+        tokio::spawn(async move { announcer.announce().await });
+        (link, incoming)
+    }
+
+    fn new(config: &MqttConfig, client: Client, subscriptions: Vec<String>) -> MqttLink {
+        MqttLink {
+            client,
+            states: Arc::new(Mutex::new(BTreeMap::new())),
+            status_topic: Topic::new(&format!("{}/status", config.base_topic)),
+            state_qos: qos(config.state_qos),
+            connected: Arc::new(AtomicBool::new(false)),
+            announcements: Arc::new(Mutex::new(BTreeMap::new())),
+            subscriptions: Arc::new(Mutex::new(subscriptions)),
+        }
+    }
+
     /// After a (re)connection: `online`, every write subscription, every last state.
     async fn announce(&self) {
-        let _ = self
-            .client
-            .publish(self.status_topic.clone(), QoS::AtLeastOnce, true, "online")
-            .await;
+        let online = (
+            self.status_topic.clone(),
+            QoS::AtLeastOnce,
+            true,
+            "online".into(),
+        );
+        let _ = self.client.publish(vec![online]).await;
         let subscriptions = self.subscriptions.lock().await.clone();
         for topic in subscriptions {
-            let _ = self.client.subscribe(topic, QoS::AtLeastOnce).await;
+            self.client.subscribe(topic).await;
         }
         self.republish_announcements().await;
-        let topics: Vec<String> = self.states.lock().await.keys().cloned().collect();
+        let topics: Vec<Topic> = self.states.lock().await.keys().cloned().collect();
         for topic in topics {
             // Read and queue under the lock, as `publish` does, so a newer state published
             // meanwhile is never overtaken by this older one.
             let states = self.states.lock().await;
             if let Some(state) = states.get(&topic) {
-                let _ = self
-                    .client
-                    .publish(topic, state.qos, state.retain, state.payload.clone())
-                    .await;
+                let message = (
+                    topic.clone(),
+                    state.qos,
+                    state.retain,
+                    state.payload.clone(),
+                );
+                let _ = self.client.publish(vec![message]).await;
             }
         }
     }
@@ -187,7 +383,7 @@ impl MqttLink {
         }
         subscriptions.push(topic.to_string());
         if self.is_connected() {
-            let _ = self.client.subscribe(topic, QoS::AtLeastOnce).await;
+            self.client.subscribe(topic.to_string()).await;
         }
     }
 
@@ -205,12 +401,7 @@ impl MqttLink {
             .await
             .insert(group, messages.clone());
         if self.is_connected() {
-            for (topic, payload) in messages {
-                let _ = self
-                    .client
-                    .publish(topic, QoS::AtLeastOnce, true, payload)
-                    .await;
-            }
+            self.publish_retained(messages).await;
         }
     }
 
@@ -224,17 +415,20 @@ impl MqttLink {
             .flatten()
             .cloned()
             .collect();
-        for (topic, payload) in messages {
-            let _ = self
-                .client
-                .publish(topic, QoS::AtLeastOnce, true, payload)
-                .await;
-        }
+        self.publish_retained(messages).await;
+    }
+
+    async fn publish_retained(&self, messages: Vec<Incoming>) {
+        let queued = messages
+            .into_iter()
+            .map(|(topic, payload)| (Topic::new(&topic), QoS::AtLeastOnce, true, payload.into()))
+            .collect();
+        let _ = self.client.publish(queued).await;
     }
 
     /// The topic of this link's availability, `<base>/status` (`online`/`offline`, retained).
     pub fn status_topic(&self) -> &str {
-        &self.status_topic
+        self.status_topic.as_str()
     }
 
     /// True while connected to the broker.
@@ -246,16 +440,27 @@ impl MqttLink {
     /// for republishing after a reconnection. While the broker is away it is only remembered
     /// (the latest per topic).
     pub async fn publish(&self, topic: &str, payload: Vec<u8>, retain: bool) {
+        self.publish_states(vec![(Topic::new(topic), payload, retain)])
+            .await;
+    }
+
+    /// Publishes the states of one poll, in order, as [`MqttLink::publish`] does each: under
+    /// one lock and, to the embedded broker, in one hand-over.
+    pub async fn publish_states(&self, messages: Vec<StateMessage>) {
         let qos = self.state_qos;
-        self.remember_and_send(
-            topic,
-            State {
-                payload,
-                retain,
-                qos,
-            },
-        )
-        .await;
+        let states = messages
+            .into_iter()
+            .map(|(topic, payload, retain)| {
+                let payload = Bytes::from(payload);
+                let state = State {
+                    payload,
+                    retain,
+                    qos,
+                };
+                (topic, state)
+            })
+            .collect();
+        self.remember_and_send(states).await;
     }
 
     /// Publishes a source's availability (`online`/`offline`) on `topic`, retained at QoS 1
@@ -263,42 +468,67 @@ impl MqttLink {
     pub async fn publish_availability(&self, topic: &str, online: bool) {
         let payload = if online { "online" } else { "offline" };
         let state = State {
-            payload: payload.into(),
+            payload: Bytes::from_static(payload.as_bytes()),
             retain: true,
             qos: QoS::AtLeastOnce,
         };
-        self.remember_and_send(topic, state).await;
+        self.remember_and_send(vec![(Topic::new(topic), state)])
+            .await;
     }
 
-    async fn remember_and_send(&self, topic: &str, state: State) {
-        // Held until the message is queued: the queue's order is the order of the remembered
+    /// Queues `states` and remembers them for the next connection. The embedded broker's link
+    /// never reconnects: it only queues.
+    async fn remember_and_send(&self, states: Vec<(Topic, State)>) {
+        if let Client::Local(_) = self.client {
+            let messages = states
+                .into_iter()
+                .map(|(topic, state)| (topic, state.qos, state.retain, state.payload))
+                .collect();
+            if let Err(e) = self.client.publish(messages).await {
+                tracing::warn!(error = %e, "MQTT publish not queued");
+            }
+            return;
+        }
+        // Held until the messages are queued: the queue's order is the order of the remembered
         // states, which `announce` relies on.
-        let mut states = self.states.lock().await;
-        let message = (state.qos, state.retain, state.payload.clone());
-        // The topic is usually known already: no new key then.
-        match states.get_mut(topic) {
-            Some(known) => *known = state,
-            None => {
-                states.insert(topic.to_string(), state);
+        let mut known = self.states.lock().await;
+        let mut queued = Vec::with_capacity(states.len());
+        for (topic, state) in states {
+            queued.push((
+                topic.clone(),
+                state.qos,
+                state.retain,
+                state.payload.clone(),
+            ));
+            // The topic is usually known already: no new key then.
+            match known.get_mut(&topic) {
+                Some(last) => *last = state,
+                None => {
+                    known.insert(topic, state);
+                }
             }
         }
         if !self.is_connected() {
             return;
         }
-        let (qos, retain, payload) = message;
-        if let Err(e) = self.client.publish(topic, qos, retain, payload).await {
-            tracing::warn!(topic, error = %e, "MQTT publish not queued");
+        if let Err(e) = self.client.publish(queued).await {
+            tracing::warn!(error = %e, "MQTT publish not queued");
         }
     }
 
     /// A clean goodbye: `offline` on the status topic (retained), then disconnect. (A crash is
     /// covered by the last will.)
     pub async fn close(&self) {
-        let _ = self
-            .client
-            .publish(self.status_topic.clone(), QoS::AtLeastOnce, true, "offline")
-            .await;
-        let _ = self.client.disconnect().await;
+        let offline = (
+            self.status_topic.clone(),
+            QoS::AtLeastOnce,
+            true,
+            "offline".into(),
+        );
+        let _ = self.client.publish(vec![offline]).await;
+        if let Client::Remote(client) = &self.client {
+            let _ = client.disconnect().await;
+        }
     }
 
     /// Publishes a message that is not state (write results): not remembered, not retained,
@@ -308,11 +538,13 @@ impl MqttLink {
             tracing::warn!(topic, "MQTT broker away: message dropped");
             return;
         }
-        if let Err(e) = self
-            .client
-            .publish(topic, QoS::AtLeastOnce, false, payload)
-            .await
-        {
+        let message = (
+            Topic::new(topic),
+            QoS::AtLeastOnce,
+            false,
+            Bytes::from(payload),
+        );
+        if let Err(e) = self.client.publish(vec![message]).await {
             tracing::warn!(topic, error = %e, "MQTT publish not queued");
         }
     }

@@ -19,12 +19,11 @@
 use super::codec::{Written, decode_bit, decode_registers, encode, with_bit};
 use super::config::{Access, Kind, PublishMode, SourceConfig};
 use super::line::{Data, Line, Op, SharedLine, request};
-use super::link::MqttLink;
+use super::link::{MqttLink, StateMessage, Topic};
 use super::plan::{Read, Schedule};
 use crate::metrics::metrics;
 use actix::prelude::*;
 use serde_json::Value;
-use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
@@ -42,12 +41,14 @@ pub struct Poller {
     /// The reads of each tick.
     schedule: Schedule,
     base_topic: String,
-    /// The state topic of every point, by index (made once: a poll publishes them all).
-    state_topics: Vec<String>,
+    /// The state topic of every point, by index (made once, shared with the link's memory of
+    /// states: a poll publishes them all without a copy).
+    state_topics: Vec<Topic>,
     link: MqttLink,
     /// The line to the device (shared with the other sources of its bus).
     line: SharedLine,
-    last: HashMap<usize, Value>,
+    /// The last state published of every point, by index.
+    last: Vec<Option<Value>>,
     online: Option<bool>,
     /// When the current poll was due: the next is due one interval later (so the cadence holds
     /// on average), or at once when that moment has already passed (missed ticks skipped).
@@ -80,11 +81,12 @@ impl Poller {
     /// A poller of `source` publishing under `base_topic` through `link`.
     pub fn new(source: SourceConfig, base_topic: &str, link: MqttLink) -> Poller {
         let schedule = Schedule::new(&source);
-        let state_topics = source
+        let state_topics: Vec<Topic> = source
             .points
             .iter()
-            .map(|p| format!("{base_topic}/{}/{}", source.id, p.topic))
+            .map(|p| Topic::new(&format!("{base_topic}/{}/{}", source.id, p.topic)))
             .collect();
+        let last = vec![None; state_topics.len()];
         Poller {
             source: Arc::new(source),
             schedule,
@@ -92,7 +94,7 @@ impl Poller {
             state_topics,
             link,
             line: Line::shared(),
-            last: HashMap::new(),
+            last,
             online: None,
             due: std::time::Instant::now(),
             phase: None,
@@ -162,7 +164,10 @@ impl Poller {
     }
 
     fn publish(&mut self, outcome: Outcome, ctx: &mut Context<Self>) {
-        let mut messages: Vec<(String, Vec<u8>, bool)> = Vec::new();
+        let mut messages: Vec<StateMessage> = Vec::with_capacity(match &outcome {
+            Outcome::Values(values) => values.len(),
+            Outcome::Down(_) => 0,
+        });
         let mut availability = None;
         match outcome {
             Outcome::Values(values) => {
@@ -177,13 +182,13 @@ impl Poller {
                         .or(self.source.publish_mode)
                         .unwrap_or(PublishMode::EveryPoll);
                     if mode == PublishMode::OnChange
-                        && point.unchanged(self.last.get(&index), &value)
+                        && point.unchanged(self.last[index].as_ref(), &value)
                     {
                         continue;
                     }
                     let payload = serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
                     messages.push((self.state_topics[index].clone(), payload, point.retain));
-                    self.last.insert(index, value);
+                    self.last[index] = Some(value);
                 }
             }
             Outcome::Down(reason) => {
@@ -203,9 +208,7 @@ impl Poller {
             if let Some((topic, online)) = availability {
                 link.publish_availability(&topic, online).await;
             }
-            for (topic, payload, retain) in messages {
-                link.publish(&topic, payload, retain).await;
-            }
+            link.publish_states(messages).await;
         };
         ctx.wait(send.into_actor(self));
     }
@@ -248,7 +251,7 @@ fn decode(source: &SourceConfig, index: usize, start: u16, data: &Data) -> Optio
 }
 
 async fn poll_once(line: &mut Line, source: &SourceConfig, reads: &[Read]) -> Outcome {
-    let mut values = Vec::new();
+    let mut values = Vec::with_capacity(reads.iter().map(|r| r.points.len()).sum());
     for read in reads {
         match request(line, source, &Op::Read(read.kind, read.address, read.count)).await {
             Ok(Ok(data)) => values.extend(
@@ -370,7 +373,7 @@ impl Handler<Write> for Poller {
         let Some(point) = self.source.points.get(write.point).cloned() else {
             return;
         };
-        let state_topic = self.state_topics[write.point].clone();
+        let state_topic = self.state_topics[write.point].as_str().to_string();
         let encoded = payload_value(&write.payload).and_then(|v| {
             encode(&point, &v)
                 .map(|w| (w, v))
@@ -393,7 +396,7 @@ impl Handler<Write> for Poller {
             job.into_actor(self)
                 .map(move |outcome, poller, ctx| match outcome {
                     WriteOutcome::Done(state) => {
-                        poller.last.insert(index, state.clone());
+                        poller.last[index] = Some(state.clone());
                         poller.send_result(
                             ctx,
                             &state_topic,

@@ -2,13 +2,14 @@
 //! the routing of `/set` messages to the poller of their point.
 
 use super::broker;
-use super::config::{BridgeConfig, SourceConfig};
+use super::config::{BridgeConfig, Endpoint, SourceConfig};
 use super::discovery;
 use super::line::{Line, SharedLine};
 use super::link::{LinkError, MqttLink};
 use super::poller::{Poller, SourceStates, Write};
 use actix::prelude::*;
 use std::collections::HashMap;
+use std::net::{IpAddr, SocketAddr};
 use std::time::Duration;
 
 /// Why the bridge could not start.
@@ -36,12 +37,18 @@ pub struct Running {
 }
 
 /// Starts the bridge described by `config` (already validated). Must run inside an actix
-/// `System`; the pollers and the link live until the system stops.
+/// `System`; the pollers and the link live until the system stops. When `mqtt` names the
+/// embedded broker's own listener, the link speaks to it in process
+/// ([`MqttLink::embedded`]).
 ///
 /// Errors: [`RunError`].
 pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
+    let mut local = None;
     if let Some(embedded) = config.broker.as_ref().filter(|b| b.enabled) {
-        broker::start(embedded.listen.parse().map_err(|_| RunError::Listen)?)?;
+        let listen = embedded.listen.parse().map_err(|_| RunError::Listen)?;
+        let link = broker::start(listen)?;
+        let endpoint = config.mqtt.endpoint().map_err(LinkError::Endpoint)?;
+        local = names_listener(&endpoint, listen).then_some(link);
     }
     for warning in config.sources.iter().filter_map(|s| s.slow_poll_warning()) {
         tracing::warn!("{warning}");
@@ -58,7 +65,10 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     let ha_status = discovery::status_topic(config);
     let mut subscriptions = write_filters(base, routes.keys());
     subscriptions.extend(ha_status.clone());
-    let (link, mut incoming) = MqttLink::start(&config.mqtt, subscriptions)?;
+    let (link, mut incoming) = match local {
+        Some(local) => MqttLink::embedded(&config.mqtt, local, subscriptions),
+        None => MqttLink::start(&config.mqtt, subscriptions)?,
+    };
     // One line per bus: the sources of one serial port or RTU gateway take turns on it.
     let mut buses: HashMap<String, SharedLine> = HashMap::new();
     let sources = SourceStates::default();
@@ -101,6 +111,23 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
     })
 }
 
+/// True when `endpoint` is the embedded broker listening on `listen`: its port, no TLS (the
+/// embedded broker has none), and its address, or a loopback name for a listener on loopback or
+/// on every address.
+fn names_listener(endpoint: &Endpoint, listen: SocketAddr) -> bool {
+    let host = endpoint.host.trim_start_matches('[').trim_end_matches(']');
+    let ip = match host.parse::<IpAddr>() {
+        Ok(ip) => Some(ip),
+        Err(_) if host.eq_ignore_ascii_case("localhost") => None,
+        Err(_) => return false,
+    };
+    let same_host = match ip {
+        Some(ip) => ip == listen.ip() || (ip.is_loopback() && listen.ip().is_unspecified()),
+        None => listen.ip().is_loopback() || listen.ip().is_unspecified(),
+    };
+    endpoint.port == listen.port() && !endpoint.tls && same_host
+}
+
 /// The subscriptions that cover every write topic `<base>/<source>/<topic>/set`: one filter per
 /// depth below `base`, of `+` levels (`<base>/+/+/set` for the usual one-level ids and topics).
 ///
@@ -137,8 +164,8 @@ pub fn phases(sources: &[SourceConfig]) -> Vec<Duration> {
 
 #[cfg(test)]
 mod tests {
-    use super::{phases, write_filters};
-    use crate::bridge::config::parse;
+    use super::{names_listener, phases, write_filters};
+    use crate::bridge::config::{Endpoint, parse};
     use std::time::Duration;
 
     #[test]
@@ -166,6 +193,34 @@ mod tests {
             [0, 25, 0, 50, 75],
             "four at 100 ms a quarter apart; the slow one alone"
         );
+    }
+
+    #[test]
+    fn the_link_is_in_process_only_to_the_embedded_listener() {
+        let at = |host: &str, port: u16, tls: bool| Endpoint {
+            host: host.into(),
+            port,
+            tls,
+        };
+        let loopback = "127.0.0.1:1883".parse().unwrap();
+        let every = "0.0.0.0:1883".parse().unwrap();
+        assert!(names_listener(&at("127.0.0.1", 1883, false), loopback));
+        assert!(names_listener(&at("localhost", 1883, false), loopback));
+        assert!(names_listener(&at("127.0.0.1", 1883, false), every));
+        assert!(names_listener(&at("0.0.0.0", 1883, false), every));
+        assert!(
+            !names_listener(&at("127.0.0.1", 1884, false), loopback),
+            "another port"
+        );
+        assert!(
+            !names_listener(&at("127.0.0.1", 1883, true), loopback),
+            "TLS"
+        );
+        assert!(
+            !names_listener(&at("broker.lan", 1883, false), every),
+            "another host"
+        );
+        assert!(!names_listener(&at("10.0.0.2", 1883, false), loopback));
     }
 
     #[test]
