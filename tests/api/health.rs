@@ -54,12 +54,15 @@ impl StorageBackend for FailingBackend {
 #[actix_web::test]
 async fn health_reports_ok_and_the_version() {
     let app = TestApp::spawn().await;
+    // A list waits for the projection's load; health does not, and says when it is over.
+    app.setup().await;
+    assert_eq!(app.get("/api/prints").await.status(), 200);
     let res = app.get("/api/health").await;
     assert_eq!(res.status(), 200);
     let body: Value = res.json().await.unwrap();
     assert_eq!(
         body,
-        json!({"status": "ok", "database": "ok", "version": env!("CARGO_PKG_VERSION")})
+        json!({"status": "ok", "database": "ok", "version": env!("CARGO_PKG_VERSION"), "loading": null})
     );
 }
 

@@ -18,6 +18,7 @@
 use super::amount::Amount;
 use super::board::Board;
 use super::entry::{IndexEntry, Kind, Printers, Refs};
+use super::progress::{LoadStep, Loading, Progress};
 use super::query::{PrintFilter, Totals};
 use super::summary::{self, Summary};
 use crate::Result;
@@ -68,6 +69,8 @@ pub struct PrintIndex {
     time_zone: TimeZone,
     /// Where a reload reads from (none for a projection built by hand in tests).
     store: Option<Store>,
+    /// How far the load has come.
+    progress: Progress,
 }
 
 impl PrintIndex {
@@ -124,7 +127,15 @@ impl PrintIndex {
             state: OnceLock::new(),
             time_zone,
             store,
+            progress: Progress::default(),
         }
+    }
+
+    /// While the projection loads (at start-up, or again after a failed update): what it is
+    /// doing and how many prints of how many it has done; `None` when it serves. Health
+    /// answers it.
+    pub fn loading(&self) -> Option<Loading> {
+        self.progress.snapshot()
     }
 
     /// Runs `read` on the state, once loaded. Errors: the projection failed.
@@ -155,6 +166,7 @@ impl PrintIndex {
             self.read_state(store).map_err(|e| e.to_string())
         }))
         .unwrap_or_else(|_| Err("loading it panicked".into()));
+        self.progress.finish();
         if let Err(reason) = &loaded {
             tracing::error!(%reason, "the print projection could not be loaded");
         }
@@ -173,6 +185,7 @@ impl PrintIndex {
             .entries
             .reserve_exact(usize::try_from(count).unwrap_or(0));
         if summary::complete(&txn)? {
+            self.progress.start(LoadStep::ReadingSummaries, count);
             self.add_summaries(&mut state, &txn)?;
             state.refs.shrink();
             return Ok(state);
@@ -180,6 +193,7 @@ impl PrintIndex {
         drop(txn);
         let started = std::time::Instant::now();
         let txn = store.begin_write()?;
+        self.progress.start(LoadStep::RebuildingSummaries, count);
         summary::rebuild(&txn, |id, s| self.add(&mut state, id, s))?;
         txn.commit()?;
         tracing::info!(
@@ -237,6 +251,7 @@ impl PrintIndex {
         let entry = self.entry(id, summary, day, &mut state.refs, None);
         state.count(&entry, true);
         state.entries.push(entry);
+        self.progress.advance();
     }
 
     /// The calendar date of `at` in the instance time zone.
@@ -813,16 +828,36 @@ pub(crate) mod tests {
         prints.iter().for_each(|p| stored(&store, p));
         let kept = index();
         prints.iter().for_each(|p| kept.upsert(None, p));
+        let rebuilt = PrintIndex::load(&store, TimeZone::UTC).unwrap();
         assert_eq!(
-            contents(&PrintIndex::load(&store, TimeZone::UTC).unwrap()),
+            contents(&rebuilt),
             contents(&kept),
             "rebuilt from the prints"
         );
+        let every = prints.len() as u64;
+        assert_eq!(
+            (rebuilt.progress.counts(), rebuilt.loading()),
+            (
+                Loading {
+                    step: LoadStep::RebuildingSummaries,
+                    done: every,
+                    total: every
+                },
+                None
+            ),
+            "the rebuild counted every print of the store, and is over"
+        );
         // Rebuilt and marked complete: the next load needs no print.
         spoil_prints(&store);
+        let read = PrintIndex::load(&store, TimeZone::UTC).unwrap();
+        assert_eq!(contents(&read), contents(&kept));
         assert_eq!(
-            contents(&PrintIndex::load(&store, TimeZone::UTC).unwrap()),
-            contents(&kept)
+            read.progress.counts(),
+            Loading {
+                step: LoadStep::ReadingSummaries,
+                done: every,
+                total: every
+            }
         );
 
         // Summaries of another format are not trusted.

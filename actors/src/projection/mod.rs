@@ -16,6 +16,7 @@ pub mod board;
 mod entry;
 mod figures;
 mod index;
+pub mod progress;
 pub mod query;
 mod summary;
 pub mod wear;

@@ -4,6 +4,7 @@ use crate::error::{ApiError, Code, ErrorBody};
 use crate::state::AppState;
 use actix_web::get;
 use actix_web::web::{self, Data, Json};
+use actors::projection::progress::{LoadStep, Loading};
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -17,10 +18,50 @@ pub struct Health {
     pub database: &'static str,
     /// Version of this build.
     pub version: &'static str,
+    /// While the prints are being loaded (at start-up; lists and the dashboard wait for it):
+    /// what the load does and how far it is. `null` once they are loaded.
+    pub loading: Option<HealthLoading>,
+}
+
+/// The load of the prints, as it stands.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct HealthLoading {
+    /// `READING_SUMMARIES` (every start), or `REBUILDING_SUMMARIES` (once, on the first start
+    /// after an upgrade that changed them: it takes longest).
+    pub step: HealthLoadStep,
+    /// Prints done so far.
+    pub done: u64,
+    /// Prints in the store.
+    pub total: u64,
+}
+
+/// What the load of the prints does.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum HealthLoadStep {
+    /// Reading the stored print summaries.
+    ReadingSummaries,
+    /// Rebuilding the print summaries from the prints.
+    RebuildingSummaries,
+}
+
+impl From<Loading> for HealthLoading {
+    fn from(loading: Loading) -> HealthLoading {
+        HealthLoading {
+            step: match loading.step {
+                LoadStep::ReadingSummaries => HealthLoadStep::ReadingSummaries,
+                LoadStep::RebuildingSummaries => HealthLoadStep::RebuildingSummaries,
+            },
+            done: loading.done,
+            total: loading.total,
+        }
+    }
 }
 
 /// Health: reads the database file from the device (bypassing caches), opens a read
-/// transaction, and checks that the print projection loaded (it may still be loading).
+/// transaction, and checks that the print projection loaded (it may still be loading: then
+/// `loading` says how far it is).
 #[utoipa::path(
     tag = "health",
     responses(
@@ -45,5 +86,6 @@ pub async fn health(state: Data<AppState>) -> Result<Json<Health>, ApiError> {
         status: "ok",
         database: "ok",
         version: env!("CARGO_PKG_VERSION"),
+        loading: state.index.loading().map(HealthLoading::from),
     }))
 }
