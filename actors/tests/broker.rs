@@ -62,6 +62,16 @@ async fn retained_state_and_the_last_will_reach_subscribers() {
     );
 }
 
+/// The next message the link forwards (within 5 s).
+async fn next_incoming(
+    incoming: &mut tokio::sync::mpsc::Receiver<link::Incoming>,
+) -> link::Incoming {
+    tokio::time::timeout(Duration::from_secs(5), incoming.recv())
+        .await
+        .expect("a message within 5 s")
+        .expect("the link forwards")
+}
+
 fn mqtt_config(address: SocketAddr) -> config::MqttConfig {
     let yaml = format!(
         "mqtt:\n  host: {}\n  port: {}\n  base_topic: shop\n  reconnect_delay_secs: 1\n  keep_alive_secs: 5\nsources: []\n",
@@ -99,10 +109,7 @@ async fn the_link_waits_for_the_broker_then_announces_itself_and_forwards_writes
         .await
         .unwrap();
     let pump = tokio::spawn(async move { while watcher_events.poll().await.is_ok() {} });
-    let (topic, payload) = tokio::time::timeout(Duration::from_secs(5), incoming.recv())
-        .await
-        .unwrap()
-        .unwrap();
+    let (topic, payload) = next_incoming(&mut incoming).await;
     assert_eq!(
         (topic.as_str(), payload.as_slice()),
         ("shop/meter/relay/set", b"true".as_slice())
@@ -193,10 +200,7 @@ async fn the_in_process_link_publishes_in_order_retains_and_forwards_writes() {
         "retained, the last of one batch wins: its order held"
     );
 
-    let (topic, payload) = tokio::time::timeout(Duration::from_secs(5), incoming.recv())
-        .await
-        .unwrap()
-        .unwrap();
+    let (topic, payload) = next_incoming(&mut incoming).await;
     assert_eq!(
         (topic.as_str(), payload.as_slice()),
         ("shop/dryer/fan/set", b"1".as_slice()),
@@ -206,10 +210,7 @@ async fn the_in_process_link_publishes_in_order_retains_and_forwards_writes() {
         .publish("shop/dryer/fan/set", QoS::AtLeastOnce, false, "0")
         .await
         .unwrap();
-    let (topic, payload) = tokio::time::timeout(Duration::from_secs(5), incoming.recv())
-        .await
-        .unwrap()
-        .unwrap();
+    let (topic, payload) = next_incoming(&mut incoming).await;
     assert_eq!(
         (topic.as_str(), payload.as_slice()),
         ("shop/dryer/fan/set", b"0".as_slice())

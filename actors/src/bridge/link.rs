@@ -345,13 +345,7 @@ impl MqttLink {
 
     /// After a (re)connection: `online`, every write subscription, every last state.
     async fn announce(&self) {
-        let online = (
-            self.status_topic.clone(),
-            QoS::AtLeastOnce,
-            true,
-            "online".into(),
-        );
-        let _ = self.client.publish(vec![online]).await;
+        self.publish_status("online").await;
         let subscriptions = self.subscriptions.lock().await.clone();
         for topic in subscriptions {
             self.client.subscribe(topic).await;
@@ -516,16 +510,21 @@ impl MqttLink {
         }
     }
 
-    /// A clean goodbye: `offline` on the status topic (retained), then disconnect. (A crash is
-    /// covered by the last will.)
-    pub async fn close(&self) {
-        let offline = (
+    /// Publishes the bridge's availability on `<base>/status`, retained at QoS 1.
+    async fn publish_status(&self, status: &'static str) {
+        let message = (
             self.status_topic.clone(),
             QoS::AtLeastOnce,
             true,
-            "offline".into(),
+            Bytes::from_static(status.as_bytes()),
         );
-        let _ = self.client.publish(vec![offline]).await;
+        let _ = self.client.publish(vec![message]).await;
+    }
+
+    /// A clean goodbye: `offline` on the status topic (retained), then disconnect. (A crash is
+    /// covered by the last will.)
+    pub async fn close(&self) {
+        self.publish_status("offline").await;
         if let Client::Remote(client) = &self.client {
             let _ = client.disconnect().await;
         }
