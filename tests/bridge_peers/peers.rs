@@ -161,6 +161,27 @@ pub fn rtu_device(mode: &str, place: &str) -> Peer {
     peer
 }
 
+/// The pymodbus gateway of `tests/peers/modbus_gateway.py` on `port`: units 1, 2 and 3 behind
+/// one client connection at a time; it counts the connections it accepted and refused in
+/// `counts` (JSON).
+pub fn modbus_gateway(port: u16, counts: &Path) -> Peer {
+    let python = std::env::var("PRINTCOST_PYTHON").unwrap_or_else(|_| "python3".into());
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/modbus_gateway.py");
+    let peer = Peer::spawn(
+        "the Modbus TCP gateway",
+        bounded(
+            &python,
+            &[
+                script.to_str().unwrap(),
+                &port.to_string(),
+                counts.to_str().unwrap(),
+            ],
+        ),
+    );
+    wait_for_port(port);
+    peer
+}
+
 /// Debian's mosquitto on 127.0.0.1:`port`, anonymous, without persistence (a restart forgets
 /// every retained message), its configuration in `dir`.
 pub fn mosquitto(port: u16, dir: &Path) -> Peer {

@@ -1,8 +1,11 @@
 //! Modbus RTU against pymodbus: two meters on one RS-485 bus (a socat pseudo-terminal pair
-//! standing in for the adapter) read in turn, RTU frames over TCP to a gateway, and devices that
+//! standing in for the adapter) read in turn, RTU frames over TCP to a gateway, three Modbus TCP
+//! units behind a gateway that takes one connection, and devices that
 //! answer for another unit id or with a bad CRC, whose answers are never published.
 
-use crate::peers::{Subscriber, bridge, free_port, mosquitto, rtu_device, serial_pair};
+use crate::peers::{
+    Subscriber, bridge, free_port, modbus_gateway, mosquitto, rtu_device, serial_pair,
+};
 
 /// The bridge's configuration: broker on `mqtt`, and `sources` (YAML list items).
 fn with_sources(mqtt: u16, sources: &str) -> String {
@@ -57,6 +60,38 @@ fn rtu_frames_over_tcp_reach_a_gateway() {
     let _bridge = bridge(&with_sources(mqtt, &source("m2", 2, &line)), dir.path());
     assert_eq!(watcher.next_on("rtu/m2/a").payload, "2000");
     assert_eq!(watcher.next_on("rtu/m2/b").payload, "2001");
+}
+
+#[test]
+fn three_units_behind_a_one_connection_gateway_share_its_connection() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gateway, counts) = (free_port(), dir.path().join("counts.json"));
+    let _gateway = modbus_gateway(gateway, &counts);
+    let mqtt = free_port();
+    let _broker = mosquitto(mqtt, dir.path());
+    let mut watcher = Subscriber::start(mqtt, "rtu/#");
+    let line = format!("    host: 127.0.0.1\n    port: {gateway}\n");
+    let sources = source("u1", 1, &line) + &source("u2", 2, &line) + &source("u3", 3, &line);
+    let _bridge = bridge(&with_sources(mqtt, &sources), dir.path());
+    // Polled again and again over the one connection, each unit's answer stays its own.
+    for _ in 0..3 {
+        assert_eq!(watcher.next_on("rtu/u1/a").payload, "1000");
+        assert_eq!(watcher.next_on("rtu/u2/b").payload, "2001");
+        assert_eq!(watcher.next_on("rtu/u3/a").payload, "3000");
+    }
+    for id in ["u1", "u2", "u3"] {
+        assert_eq!(
+            watcher.next_on(&format!("rtu/{id}/status")).payload,
+            "online"
+        );
+    }
+    let counts: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&counts).unwrap()).unwrap();
+    assert_eq!(
+        counts,
+        serde_json::json!({"accepted": 2, "refused": 0}),
+        "the test's readiness probe, then one connection for the three units"
+    );
 }
 
 #[test]

@@ -277,6 +277,11 @@ pub struct SourceConfig {
     /// A serial RS-485 line spoken in Modbus RTU, instead of `host` (beyond the spec).
     #[serde(default)]
     pub serial: Option<SerialConfig>,
+    /// A Modbus TCP source opens a connection of its own instead of sharing one with the other
+    /// sources of its `host` and `port` (beyond the spec; default false: many gateways take
+    /// one client connection only). Not for RTU lines, which are one line whatever this says.
+    #[serde(default)]
+    pub own_connection: bool,
     /// Quiet time before each request on the line, milliseconds (beyond the spec; default 0
     /// over Modbus TCP and 20 over RTU, which RS-485 meters need between two frames).
     #[serde(default)]
@@ -590,13 +595,15 @@ impl SourceConfig {
             .unwrap_or(if self.is_rtu() { 20 } else { 0 })
     }
 
-    /// The bus the source shares with others, if any: its serial port, or its RTU gateway
-    /// (`host:port`). Sources of one bus take turns on one line; a Modbus TCP source has a
-    /// line of its own (`None`).
+    /// The bus the source shares with others, if any: its serial port, its RTU gateway, or its
+    /// Modbus TCP gateway (`host:port`: the devices behind one gateway, by unit id). Sources of
+    /// one bus take turns on one line, over one connection; a Modbus TCP source with
+    /// `own_connection` has a line of its own (`None`).
     pub fn bus(&self) -> Option<String> {
         match (&self.serial, &self.host) {
             (Some(serial), _) => Some(format!("serial:{}", serial.port)),
             (None, Some(host)) if self.is_rtu() => Some(format!("rtu:{host}:{}", self.port)),
+            (None, Some(host)) if !self.own_connection => Some(format!("tcp:{host}:{}", self.port)),
             _ => None,
         }
     }
@@ -1112,6 +1119,10 @@ impl SourceConfig {
             (Some(host), None) if host.trim().is_empty() => {
                 problems.add(field("host"), "must not be empty")
             }
+            (Some(_), None) if self.own_connection && self.is_rtu() => problems.add(
+                field("own_connection"),
+                "an RTU gateway is one line: its devices share it",
+            ),
             (Some(_), None) => {}
             (None, Some(serial)) => {
                 for (name, fault) in serial_problems(serial) {
@@ -1119,6 +1130,9 @@ impl SourceConfig {
                 }
                 if self.framing.is_some() {
                     problems.add(field("framing"), "a serial line always speaks RTU");
+                }
+                if self.own_connection {
+                    problems.add(field("own_connection"), "a serial line is one line");
                 }
                 let first = earlier
                     .iter()
@@ -1529,7 +1543,7 @@ mod tests {
         );
         let config = parse(
             "c.yml",
-            &format!("mqtt: {{host: h}}\nsources:\n{}  - id: g\n    unit_id: 2\n    host: gw\n    port: 4196\n    framing: rtu\n{point}  - id: t\n    unit_id: 3\n    host: gw\n{point}", serial("a", "{port: /dev/ttyUSB0}")),
+            &format!("mqtt: {{host: h}}\nsources:\n{}  - id: g\n    unit_id: 2\n    host: gw\n    port: 4196\n    framing: rtu\n{point}  - id: t\n    unit_id: 3\n    host: gw\n{point}  - id: u\n    unit_id: 4\n    host: gw\n{point}  - id: own\n    unit_id: 5\n    host: gw\n    own_connection: true\n{point}", serial("a", "{port: /dev/ttyUSB0}")),
         )
         .unwrap();
         let buses: Vec<Option<String>> = config.sources.iter().map(|s| s.bus()).collect();
@@ -1538,15 +1552,31 @@ mod tests {
             [
                 Some("serial:/dev/ttyUSB0".to_string()),
                 Some("rtu:gw:4196".to_string()),
+                Some("tcp:gw:502".to_string()),
+                Some("tcp:gw:502".to_string()),
                 None
-            ]
+            ],
+            "the Modbus TCP units behind one gateway share its connection, unless one opts out"
         );
         let gaps: Vec<u64> = config
             .sources
             .iter()
             .map(|s| s.inter_request_delay())
             .collect();
-        assert_eq!(gaps, [20, 20, 0], "RTU lines get a quiet gap by default");
+        assert_eq!(
+            gaps,
+            [20, 20, 0, 0, 0],
+            "RTU lines get a quiet gap by default"
+        );
+        assert_eq!(
+            problems(&format!(
+                "  - id: a\n    unit_id: 1\n    serial: {{port: /dev/ttyS0}}\n    own_connection: true\n{point}  - id: g\n    unit_id: 1\n    host: gw\n    framing: rtu\n    own_connection: true\n{point}"
+            )),
+            vec![
+                "sources[0].own_connection: a serial line is one line",
+                "sources[1].own_connection: an RTU gateway is one line: its devices share it"
+            ]
+        );
     }
 
     #[test]

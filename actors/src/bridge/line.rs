@@ -1,11 +1,13 @@
 //! A source's line to its device: a Modbus TCP connection, RTU frames over TCP (the
 //! Ethernet-to-RS-485 gateways in transparent mode), or a serial RS-485 bus (Modbus RTU).
 //!
-//! Sources on one bus (the same serial port, or the same RTU gateway) share one [`Line`] behind
-//! a fair lock ([`SharedLine`]): a poll or a write holds it from its first request to its last,
-//! so devices on one bus never talk over each other, and each request first waits out the
-//! quiet gap the previous one left (`inter_request_delay_ms`). A Modbus TCP source has a line
-//! of its own.
+//! Sources on one bus (the same serial port, the same RTU gateway, or the same Modbus TCP host
+//! and port: the devices behind one gateway) share one [`Line`], one connection, behind a fair
+//! lock ([`SharedLine`]): a poll or a write holds it from its first request to its last, so
+//! devices on one bus never talk over each other and a gateway that takes one client
+//! connection serves them all; each request first waits out the quiet gap the previous one
+//! left (`inter_request_delay_ms`). A Modbus TCP source with `own_connection` has a line of its
+//! own.
 //!
 //! - The connection persists between requests. After a timeout or a protocol error it is
 //!   dropped (a late reply would poison the next transaction or frame) and made again on the
