@@ -12,6 +12,10 @@
 //!   per second for `--seconds` and reads the bridge's CPU time and RSS from `/proc`.
 //! - Latency: changes one register `--samples` times at spread-out moments of the poll cycle
 //!   and measures the time until the subscriber sees the new value.
+//! - Writes: publishes `--writes` commands on a point's write topic (`<state>/set`), one at a
+//!   time at spread-out moments, and measures the time until the subscriber sees the state the
+//!   bridge read back after writing the register (the whole round trip: broker, bridge, device,
+//!   broker again).
 //!
 //! Everything listens on 127.0.0.1 and stops when the run ends.
 
@@ -55,6 +59,9 @@ struct Args {
     /// The bridge's `mqtt.max_inflight` (default: left to the bridge's).
     #[arg(long)]
     max_inflight: Option<u16>,
+    /// Write commands timed for the write figure.
+    #[arg(long, default_value_t = 0)]
+    writes: u32,
 }
 
 /// A device's holding registers.
@@ -68,6 +75,14 @@ impl tokio_modbus::server::Service for Bank {
 
     fn call(&self, request: Request<'static>) -> Self::Future {
         future::ready(match request {
+            Request::WriteSingleRegister(address, value) => self
+                .0
+                .get(usize::from(address))
+                .map(|r| {
+                    r.store(value, Ordering::Relaxed);
+                    Response::WriteSingleRegister(address, value)
+                })
+                .ok_or(ExceptionCode::IllegalDataAddress),
             Request::ReadHoldingRegisters(address, count) => (address..address + count)
                 .map(|a| {
                     self.0
@@ -148,8 +163,8 @@ fn usage(pid: u32) -> Option<(f64, u64)> {
     Some((ticks as f64 / 100.0, rss))
 }
 
-/// The watched point's awaited value and whom to tell when it arrives.
-type Watch = Arc<Mutex<Option<(String, oneshot::Sender<Instant>)>>>;
+/// The awaited state: its topic and value, and whom to tell when it arrives.
+type Watch = Arc<Mutex<Option<(String, String, oneshot::Sender<Instant>)>>>;
 
 struct Stop(Child);
 
@@ -163,6 +178,42 @@ impl Drop for Stop {
 /// The point whose changes are timed: the 38th of source 0 (or its last).
 fn watched_point(args: &Args) -> u16 {
     37.min(args.points.saturating_sub(1))
+}
+
+/// The point whose writes are timed: the 62nd of source 0 (or its first).
+fn written_point(args: &Args) -> u16 {
+    61.min(args.points.saturating_sub(1))
+}
+
+/// Waits until `watch`'s awaited state arrives (at most 5 s): how long after `since`.
+async fn awaited(
+    watch: &Watch,
+    topic: String,
+    value: String,
+    act: impl FnOnce(),
+) -> Option<Duration> {
+    let (tell, told) = oneshot::channel();
+    *watch.lock().unwrap_or_else(|e| e.into_inner()) = Some((topic, value, tell));
+    let since = Instant::now();
+    act();
+    match tokio::time::timeout(Duration::from_secs(5), told).await {
+        Ok(Ok(seen)) => Some(seen - since),
+        _ => None,
+    }
+}
+
+/// Median, p90, p99 and max of `samples`, milliseconds, in a line.
+fn summary(samples: &mut [Duration]) -> String {
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    format!(
+        "({} samples): median {:.1} ms, p90 {:.1} ms, p99 {:.1} ms, max {:.1} ms",
+        samples.len(),
+        ms(percentile(samples, 50)),
+        ms(percentile(samples, 90)),
+        ms(percentile(samples, 99)),
+        ms(samples[samples.len() - 1])
+    )
 }
 
 fn percentile(sorted: &[Duration], p: usize) -> Duration {
@@ -202,7 +253,6 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut options = MqttOptions::new("load-watcher", "127.0.0.1", mqtt);
     options.set_keep_alive(Duration::from_secs(30));
     let (client, mut events) = AsyncClient::new(options, 10_000);
-    let watched_topic = format!("load/s0/p{}", watched_point(&args));
     let (count, watched) = (counted.clone(), watch.clone());
     tokio::spawn(async move {
         loop {
@@ -213,14 +263,12 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
                 }
                 Ok(Event::Incoming(Packet::Publish(p))) => {
                     count.fetch_add(1, Ordering::Relaxed);
-                    if p.topic == watched_topic {
-                        let mut watch = watched.lock().unwrap_or_else(|e| e.into_inner());
-                        let arrived = watch
-                            .as_ref()
-                            .is_some_and(|(v, _)| p.payload == v.as_bytes());
-                        if let Some((_, tell)) = watch.take_if(|_| arrived) {
-                            let _ = tell.send(Instant::now());
-                        }
+                    let mut watch = watched.lock().unwrap_or_else(|e| e.into_inner());
+                    let arrived = watch
+                        .as_ref()
+                        .is_some_and(|(t, v, _)| p.topic == *t && p.payload == v.as_bytes());
+                    if let Some((_, _, tell)) = watch.take_if(|_| arrived) {
+                        let _ = tell.send(Instant::now());
                     }
                 }
                 Ok(_) => {}
@@ -261,27 +309,48 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     );
 
     let mut latencies = Vec::new();
+    let watched = format!("load/s0/p{}", watched_point(&args));
     for i in 0..args.samples {
         let phase = u64::from(i * 37) % args.interval_ms.max(1);
         tokio::time::sleep(Duration::from_millis(200 + phase)).await;
         let value = 10_000 + i as u16;
-        let (tell, told) = oneshot::channel();
-        *watch.lock().unwrap_or_else(|e| e.into_inner()) = Some((value.to_string(), tell));
-        let changed = Instant::now();
-        banks[0].0[usize::from(watched_point(&args))].store(value, Ordering::Relaxed);
-        match tokio::time::timeout(Duration::from_secs(5), told).await {
-            Ok(Ok(seen)) => latencies.push(seen - changed),
-            _ => eprintln!("sample {i}: not seen within 5 s"),
+        let register = &banks[0].0[usize::from(watched_point(&args))];
+        let change = || register.store(value, Ordering::Relaxed);
+        match awaited(&watch, watched.clone(), value.to_string(), change).await {
+            Some(latency) => latencies.push(latency),
+            None => eprintln!("sample {i}: not seen within 5 s"),
         }
     }
-    latencies.sort();
     if !latencies.is_empty() {
+        println!("register change to subscriber {}", summary(&mut latencies));
+    }
+
+    let mut writes = Vec::new();
+    let written = format!("load/s0/p{}", written_point(&args));
+    let (writer, mut writer_events) =
+        AsyncClient::new(MqttOptions::new("load-writer", "127.0.0.1", mqtt), 100);
+    tokio::spawn(async move { while writer_events.poll().await.is_ok() {} });
+    for i in 0..args.writes {
+        let phase = u64::from(i * 37) % args.interval_ms.max(1);
+        tokio::time::sleep(Duration::from_millis(100 + phase)).await;
+        let value = (20_000 + i % 10_000).to_string();
+        let (client, topic, payload) = (writer.clone(), format!("{written}/set"), value.clone());
+        let command = move || {
+            tokio::spawn(async move {
+                client
+                    .publish(topic, QoS::AtLeastOnce, false, payload)
+                    .await
+            });
+        };
+        match awaited(&watch, written.clone(), value, command).await {
+            Some(latency) => writes.push(latency),
+            None => eprintln!("write {i}: its state not seen within 5 s"),
+        }
+    }
+    if !writes.is_empty() {
         println!(
-            "register change to subscriber ({} samples): median {:.1} ms, p90 {:.1} ms, max {:.1} ms",
-            latencies.len(),
-            percentile(&latencies, 50).as_secs_f64() * 1000.0,
-            percentile(&latencies, 90).as_secs_f64() * 1000.0,
-            latencies[latencies.len() - 1].as_secs_f64() * 1000.0
+            "write command to the state read back {}",
+            summary(&mut writes)
         );
     }
     drop(bridge);
