@@ -32,6 +32,7 @@ fn point(data_type: DataType, count: Option<u16>, scale: Option<f64>) -> PointCo
         device_class: None,
         state_class: None,
         poll_interval_ms: None,
+        history: false,
     }
 }
 

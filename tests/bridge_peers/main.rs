@@ -3,6 +3,7 @@
 //! listens on 127.0.0.1 and stops with its guard. `scripts/test` installs the peers.
 #![allow(clippy::unwrap_used, clippy::expect_used, missing_docs)]
 
+mod history;
 mod peers;
 mod rtu;
 mod tls;

@@ -191,12 +191,24 @@ pub fn mosquitto(port: u16, dir: &Path) -> Peer {
 /// Debian's mosquitto on 127.0.0.1:`port` with the listener settings `settings` (lines of
 /// mosquitto.conf: TLS files, a password file), without persistence, its configuration in `dir`.
 pub fn mosquitto_with(port: u16, dir: &Path, settings: &str) -> Peer {
+    start_mosquitto(port, dir, &format!("{settings}persistence false\n"))
+}
+
+/// Debian's mosquitto on 127.0.0.1:`port`, anonymous, keeping its sessions and retained messages
+/// in `dir` across a stop and a start (a persistent subscriber's messages wait for it).
+pub fn persistent_mosquitto(port: u16, dir: &Path) -> Peer {
+    let settings = format!(
+        "allow_anonymous true\npersistence true\npersistence_location {}/\n",
+        dir.display()
+    );
+    start_mosquitto(port, dir, &settings)
+}
+
+/// mosquitto on 127.0.0.1:`port` with `settings` after its listener line, its configuration in
+/// `dir`.
+fn start_mosquitto(port: u16, dir: &Path, settings: &str) -> Peer {
     let config = dir.join(format!("mosquitto-{port}.conf"));
-    std::fs::write(
-        &config,
-        format!("listener {port} 127.0.0.1\n{settings}persistence false\n"),
-    )
-    .unwrap();
+    std::fs::write(&config, format!("listener {port} 127.0.0.1\n{settings}")).unwrap();
     let program = if Path::new("/usr/sbin/mosquitto").exists() {
         "/usr/sbin/mosquitto"
     } else {

@@ -373,6 +373,7 @@ mod tests {
             device_class: None,
             state_class: None,
             poll_interval_ms: None,
+            history: false,
         }
     }
 

@@ -35,7 +35,38 @@ pub struct BridgeConfig {
     /// Home Assistant MQTT discovery (beyond the spec); off when absent.
     #[serde(default)]
     pub homeassistant: Option<HomeAssistantConfig>,
+    /// Where the samples of the points marked `history: true` wait for the broker (beyond the
+    /// spec; [`super::history`]).
+    #[serde(default)]
+    pub history: HistoryConfig,
 }
+
+/// The on-disk queue of history samples (beyond the spec; [`super::history`]).
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HistoryConfig {
+    /// The queue's file (redb), relative to the working directory unless absolute; made when
+    /// a point keeps history.
+    #[serde(default = "defaults::history_path")]
+    pub path: PathBuf,
+    /// At most this many samples wait (1 to 100,000,000); the oldest are dropped first when a
+    /// new one would pass it. About 55 bytes a sample on disk: the default million take 52 MiB
+    /// (`examples/history_queue.rs`, benches/README.md).
+    #[serde(default = "defaults::history_max_samples")]
+    pub max_samples: u64,
+}
+
+impl Default for HistoryConfig {
+    fn default() -> Self {
+        HistoryConfig {
+            path: defaults::history_path(),
+            max_samples: defaults::history_max_samples(),
+        }
+    }
+}
+
+/// The most samples [`HistoryConfig::max_samples`] admits.
+pub const MAX_HISTORY_SAMPLES: u64 = 100_000_000;
 
 /// Home Assistant MQTT discovery: one retained config per point under the discovery prefix.
 #[derive(Debug, Clone, PartialEq, Deserialize)]
@@ -536,6 +567,11 @@ pub struct PointConfig {
     /// point's period must be a multiple of the shortest of them ([`SourceConfig::tick_ms`]).
     #[serde(default)]
     pub poll_interval_ms: Option<u64>,
+    /// Keep every sample read: each goes to `<state topic>/history` as `{"ts", "value"}`,
+    /// through an on-disk queue that waits out broker outages and restarts (beyond the spec;
+    /// [`super::history`]). Readable points only.
+    #[serde(default)]
+    pub history: bool,
 }
 
 impl PointConfig {
@@ -638,6 +674,7 @@ impl SourceConfig {
 
 mod defaults {
     use super::DEFAULT_DISCOVERY_PREFIX;
+    use std::path::PathBuf;
 
     pub fn client_id() -> String {
         "modbus-mqtt-bridge".into()
@@ -665,6 +702,12 @@ mod defaults {
     }
     pub fn yes() -> bool {
         true
+    }
+    pub fn history_path() -> PathBuf {
+        PathBuf::from("bridge-history.redb")
+    }
+    pub fn history_max_samples() -> u64 {
+        1_000_000
     }
     pub fn broker_listen() -> String {
         "127.0.0.1:1883".into()
@@ -907,7 +950,7 @@ fn level_problem(text: &str) -> Option<&'static str> {
 }
 
 /// A topic below a source: levels separated by `/`, none empty, no wildcards, not `status`, not
-/// ending in `/set`.
+/// ending in `/set`, `/result` or `/history`.
 fn topic_problem(topic: &str) -> Option<&'static str> {
     if topic.is_empty() || topic.split('/').any(str::is_empty) {
         Some("must be levels separated by single '/', none empty")
@@ -917,6 +960,8 @@ fn topic_problem(topic: &str) -> Option<&'static str> {
         Some("'status' is reserved for the source's availability")
     } else if topic == "set" || topic.ends_with("/set") || topic.ends_with("/result") {
         Some("must not end in '/set' or '/result' (reserved for writes)")
+    } else if topic == "history" || topic.ends_with("/history") {
+        Some("must not end in '/history' (reserved for the samples kept)")
     } else {
         None
     }
@@ -957,6 +1002,12 @@ impl BridgeConfig {
             problems.add(
                 "homeassistant.discovery_prefix",
                 "must be non-empty levels without '+' or '#'",
+            );
+        }
+        if !(1..=MAX_HISTORY_SAMPLES).contains(&self.history.max_samples) {
+            problems.add(
+                "history.max_samples",
+                &format!("must be 1 to {MAX_HISTORY_SAMPLES}"),
             );
         }
         let discovery = self.homeassistant.as_ref().is_some_and(|h| h.enabled);
@@ -1197,6 +1248,12 @@ impl PointConfig {
             for (name, text) in found {
                 problems.add(field(name), &text);
             }
+        }
+        if self.history && self.access() == Access::WriteOnly {
+            problems.add(
+                field("history"),
+                "a write-only point has no samples to keep",
+            );
         }
         if let Some(bit) = self.bit {
             let register = matches!(self.kind, Kind::Holding | Kind::Input);
@@ -1673,10 +1730,28 @@ mod tests {
             );
         }
         let without_sources = parse("c.yml", "mqtt:\n  host: h\nsources: []\n").unwrap();
+        assert_eq!(without_sources.history, HistoryConfig::default());
         assert_eq!(without_sources.validate(), Ok(()));
         assert_eq!(
             without_sources.require_sources().unwrap_err(),
             vec!["sources: at least one source is required"]
+        );
+    }
+
+    #[test]
+    fn history_is_kept_of_readable_points_in_a_bounded_queue_on_its_own_topic() {
+        let text = "mqtt:\n  host: h\nhistory:\n  path: /var/lib/q.redb\n  max_samples: 0\nsources:\n  - id: m\n    host: h\n    unit_id: 1\n    points:\n      - {name: a, topic: a, address: 0, kind: holding, data_type: u16, access: write_only, history: true}\n      - {name: b, topic: b/history, address: 1, kind: holding, data_type: u16}\n      - {name: c, topic: c, address: 2, kind: input, data_type: u16, history: true}\n";
+        let config = parse("c.yml", text).unwrap();
+        assert_eq!(config.history.path, PathBuf::from("/var/lib/q.redb"));
+        assert!(config.sources[0].points[2].history);
+        let problems = config.validate().unwrap_err();
+        assert_eq!(
+            problems,
+            vec![
+                "history.max_samples: must be 1 to 100000000".to_string(),
+                "sources[0].points[0].history: a write-only point has no samples to keep".into(),
+                "sources[0].points[1].topic: must not end in '/history' (reserved for the samples kept)".into(),
+            ]
         );
     }
 }

@@ -216,25 +216,13 @@ impl MqttLink {
         subscriptions: Vec<String>,
     ) -> Result<(MqttLink, mpsc::Receiver<Incoming>), LinkError> {
         let status_topic = format!("{}/status", config.base_topic);
-        let endpoint = config.endpoint().map_err(LinkError::Endpoint)?;
-        let mut options = MqttOptions::new(config.client_id.clone(), endpoint.host, endpoint.port);
-        if endpoint.tls {
-            let tls = tls::client_config(&config.tls.clone().unwrap_or_default())
-                .map_err(LinkError::Tls)?;
-            options.set_transport(Transport::tls_with_config(TlsConfiguration::Rustls(tls)));
-        }
-        options.set_keep_alive(Duration::from_secs(config.keep_alive_secs));
-        options.set_inflight(config.max_inflight);
+        let mut options = options(config, &config.client_id)?;
         options.set_last_will(LastWill::new(
             status_topic.clone(),
             "offline",
             QoS::AtLeastOnce,
             true,
         ));
-        if let Some(user) = &config.username {
-            let password = config.password().map_err(LinkError::Password)?;
-            options.set_credentials(user.clone(), password.unwrap_or_default());
-        }
         let (client, mut events) = AsyncClient::new(options, 1024);
         let link = MqttLink::new(config, Client::Remote(client), subscriptions);
         let (forward, incoming) = mpsc::channel(256);
@@ -425,6 +413,11 @@ impl MqttLink {
         self.status_topic.as_str()
     }
 
+    /// True when the link is to the embedded broker in process ([`MqttLink::embedded`]).
+    pub fn is_local(&self) -> bool {
+        matches!(self.client, Client::Local(_))
+    }
+
     /// True while connected to the broker.
     pub fn is_connected(&self) -> bool {
         self.connected.load(Ordering::SeqCst)
@@ -563,16 +556,37 @@ pub enum LinkError {
     Password(String),
 }
 
+/// rumqttc's options for a connection of `config` as `client_id`: endpoint, TLS, keep-alive,
+/// in-flight window, credentials (no last will).
+///
+/// Errors: [`LinkError`] (the endpoint, the TLS files, the password's file or variable).
+pub(super) fn options(config: &MqttConfig, client_id: &str) -> Result<MqttOptions, LinkError> {
+    let endpoint = config.endpoint().map_err(LinkError::Endpoint)?;
+    let mut options = MqttOptions::new(client_id, endpoint.host, endpoint.port);
+    if endpoint.tls {
+        let tls =
+            tls::client_config(&config.tls.clone().unwrap_or_default()).map_err(LinkError::Tls)?;
+        options.set_transport(Transport::tls_with_config(TlsConfiguration::Rustls(tls)));
+    }
+    options.set_keep_alive(Duration::from_secs(config.keep_alive_secs));
+    options.set_inflight(config.max_inflight);
+    if let Some(user) = &config.username {
+        let password = config.password().map_err(LinkError::Password)?;
+        options.set_credentials(user.clone(), password.unwrap_or_default());
+    }
+    Ok(options)
+}
+
 /// The wait before reconnection attempt `failures + 1`: `first` seconds doubled `failures`
 /// times, at most [`MAX_RECONNECT_DELAY_SECS`] (or `first`, when that is longer).
-fn reconnect_delay(first: u64, failures: u32) -> Duration {
+pub(super) fn reconnect_delay(first: u64, failures: u32) -> Duration {
     let cap = first.max(MAX_RECONNECT_DELAY_SECS);
     let doubled = first.saturating_mul(1u64 << failures.min(16));
     Duration::from_secs(doubled.min(cap))
 }
 
 /// A failed connection as a sentence that says what to fix.
-fn describe(error: &ConnectionError) -> String {
+pub(super) fn describe(error: &ConnectionError) -> String {
     match error {
         ConnectionError::ConnectionRefused(
             ConnectReturnCode::BadUserNamePassword | ConnectReturnCode::NotAuthorized,

@@ -14,6 +14,7 @@ pub mod classes;
 pub mod codec;
 pub mod config;
 pub mod discovery;
+pub mod history;
 pub mod line;
 pub mod link;
 pub mod plan;

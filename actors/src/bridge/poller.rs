@@ -11,6 +11,7 @@
 //!   that read's points one by one, so one bad address does not hide its neighbours.
 //! - States go to `<base>/<source>/<topic>` with the point's retain flag; with `on_change` only
 //!   when the value changed.
+//! - Points that keep history also hand every sample read to [`super::history`].
 //! - Writes ([`Write`], from `<state>/set`) are encoded by the codec and refused without touching
 //!   the device when invalid; a written readable point is read back and its state published.
 //!   Every write gets `{"ok": true, "value": v}` or `{"ok": false, "error": reason}` on
@@ -18,6 +19,7 @@
 
 use super::codec::{Written, decode_bit, decode_registers, encode, with_bit};
 use super::config::{Access, Kind, PublishMode, SourceConfig};
+use super::history::{History, Sample};
 use super::line::{Data, Line, Op, SharedLine, request};
 use super::link::{MqttLink, StateMessage, Topic};
 use super::plan::{Read, Schedule};
@@ -58,6 +60,10 @@ pub struct Poller {
     phase: Option<Duration>,
     /// Where the source's availability is kept for the alerts.
     states: Option<SourceStates>,
+    /// The history topic of every point that keeps history, by index ([`super::history`]).
+    history_topics: Vec<Option<Topic>>,
+    /// Where the samples of those points go.
+    history: Option<History>,
 }
 
 /// Each source's availability (`true`: it answered its last poll), by source id, as the pollers
@@ -87,6 +93,15 @@ impl Poller {
             .map(|p| Topic::new(&format!("{base_topic}/{}/{}", source.id, p.topic)))
             .collect();
         let last = vec![None; state_topics.len()];
+        let history_topics = source
+            .points
+            .iter()
+            .zip(&state_topics)
+            .map(|(p, topic)| {
+                p.history
+                    .then(|| Topic::new(&format!("{}/history", topic.as_str())))
+            })
+            .collect();
         Poller {
             source: Arc::new(source),
             schedule,
@@ -99,7 +114,15 @@ impl Poller {
             due: std::time::Instant::now(),
             phase: None,
             states: None,
+            history_topics,
+            history: None,
         }
+    }
+
+    /// The poller, handing the samples of its points that keep history to `history`.
+    pub fn keeping(mut self, history: Option<History>) -> Poller {
+        self.history = history;
+        self
     }
 
     /// The poller, keeping its source's availability in `states`.
@@ -169,14 +192,25 @@ impl Poller {
             Outcome::Down(_) => 0,
         });
         let mut availability = None;
+        let mut samples = Vec::new();
         match outcome {
             Outcome::Values(values) => {
                 if self.online != Some(true) {
                     self.online = Some(true);
                     availability = Some(true);
                 }
+                let ts = now_ms();
                 for (index, value) in values {
                     let point = &self.source.points[index];
+                    let payload =
+                        || serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
+                    if let Some(topic) = &self.history_topics[index] {
+                        samples.push(Sample {
+                            topic: topic.clone(),
+                            ts,
+                            value: payload(),
+                        });
+                    }
                     let mode = point
                         .publish_mode
                         .or(self.source.publish_mode)
@@ -186,7 +220,7 @@ impl Poller {
                     {
                         continue;
                     }
-                    let payload = serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
+                    let payload = payload();
                     messages.push((self.state_topics[index].clone(), payload, point.retain));
                     self.last[index] = Some(value);
                 }
@@ -204,14 +238,25 @@ impl Poller {
         }
         let availability = availability.map(|online| (self.topic("status"), online));
         let link = self.link.clone();
+        let history = self.history.clone();
         let send = async move {
             if let Some((topic, online)) = availability {
                 link.publish_availability(&topic, online).await;
             }
             link.publish_states(messages).await;
+            if let Some(history) = history {
+                history.record(samples).await;
+            }
         };
         ctx.wait(send.into_actor(self));
     }
+}
+
+/// Now, milliseconds since the Unix epoch (0 on a clock set before it).
+fn now_ms() -> i64 {
+    SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |d| i64::try_from(d.as_millis()).unwrap_or(i64::MAX))
 }
 
 /// How long from `now` (wall clock) until the next moment that lies `phase` into an interval of

@@ -4,6 +4,7 @@
 use super::broker;
 use super::config::{BridgeConfig, Endpoint, SourceConfig};
 use super::discovery;
+use super::history;
 use super::line::{Line, SharedLine};
 use super::link::{LinkError, MqttLink};
 use super::poller::{Poller, SourceStates, Write};
@@ -24,6 +25,9 @@ pub enum RunError {
     /// The MQTT link cannot start (TLS files, the password's file or variable).
     #[error(transparent)]
     Link(#[from] LinkError),
+    /// The history queue cannot start (its file).
+    #[error(transparent)]
+    History(#[from] history::StartError),
 }
 
 /// A started bridge.
@@ -69,6 +73,7 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
         Some(local) => MqttLink::embedded(&config.mqtt, local, subscriptions),
         None => MqttLink::start(&config.mqtt, subscriptions)?,
     };
+    let history = history::start(config, &link)?;
     // One line per bus: the sources of one serial port or RTU gateway take turns on it.
     let mut buses: HashMap<String, SharedLine> = HashMap::new();
     let sources = SourceStates::default();
@@ -79,7 +84,8 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
         .map(|(source, phase)| {
             let poller = Poller::new(source.clone(), base, link.clone())
                 .with_phase(phase)
-                .watched(sources.clone());
+                .watched(sources.clone())
+                .keeping(history.clone());
             match source.bus() {
                 Some(bus) => poller.on_line(buses.entry(bus).or_insert_with(Line::shared).clone()),
                 None => poller,
