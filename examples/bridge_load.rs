@@ -17,13 +17,18 @@
 //!   bridge read back after writing the register (the whole round trip: broker, bridge, device,
 //!   broker again).
 //!
+//! - The peer: with `--peer-python PY` it runs modbus2mqtt 0.73 (one process per device, as it
+//!   takes one Modbus TCP endpoint each, publishing every poll) instead of the bridge, against
+//!   the same devices and the broker of `--external-broker`; `--broker-pid` adds that broker's
+//!   CPU per state (`benches/bridge/peer.sh` runs both side by side).
+//!
 //! Everything listens on 127.0.0.1 and stops when the run ends.
 
 use clap::Parser;
 use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use std::future;
 use std::net::TcpListener as StdListener;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU16, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -35,8 +40,15 @@ use tokio_modbus::server::tcp::{Server, accept_tcp_connection};
 #[derive(Debug, Parser)]
 struct Args {
     /// The bridge binary.
+    #[arg(long, required_unless_present = "peer_python")]
+    bridge: Option<PathBuf>,
+    /// Run modbus2mqtt 0.73 (spicierModbus2mqtt, one process per device, publishing every
+    /// poll) with this Python instead of the bridge; needs `--external-broker`.
+    #[arg(long, requires = "external_broker")]
+    peer_python: Option<PathBuf>,
+    /// The external broker's process: its CPU over the counting window is reported too.
     #[arg(long)]
-    bridge: PathBuf,
+    broker_pid: Option<u32>,
     #[arg(long, default_value_t = 50)]
     sources: usize,
     #[arg(long, default_value_t = 100)]
@@ -145,6 +157,66 @@ fn config(args: &Args, mqtt: u16, devices: &[u16]) -> String {
     yaml
 }
 
+/// modbus2mqtt's configuration (CSV) for one device of `points` holding registers polled every
+/// `interval_ms`: one poller of them all, one u16 reference per register.
+fn peer_config(source: usize, points: u16, interval_ms: u64) -> String {
+    let mut csv = String::from("type,topic,col2,col3,col4,col5,col6\n");
+    csv.push_str(&format!(
+        "poll,s{source},1,0,{points},holding_register,{}\n",
+        interval_ms as f64 / 1000.0
+    ));
+    for p in 0..points {
+        csv.push_str(&format!("ref,p{p},{p},r,uint16,\n"));
+    }
+    csv
+}
+
+/// The state topic of point `point` of source `source`: the bridge's, or modbus2mqtt's.
+fn state_topic(args: &Args, source: usize, point: u16) -> String {
+    match args.peer_python {
+        Some(_) => format!("load/s{source}/state/p{point}"),
+        None => format!("load/s{source}/p{point}"),
+    }
+}
+
+/// The contestant's processes: the bridge, or one modbus2mqtt per device.
+fn contestants(args: &Args, mqtt: u16, ports: &[u16], dir: &Path) -> std::io::Result<Vec<Stop>> {
+    let Some(python) = &args.peer_python else {
+        let config_path = dir.join("bridge.yml");
+        std::fs::write(&config_path, config(args, mqtt, ports))?;
+        let bridge = args.bridge.as_deref().unwrap_or(Path::new("modbus-mqtt-bridge"));
+        let child = Command::new(bridge)
+            .arg("--config")
+            .arg(&config_path)
+            .stdin(Stdio::null())
+            .spawn()?;
+        return Ok(vec![Stop(child)]);
+    };
+    let mut peers = Vec::new();
+    for (s, port) in ports.iter().enumerate() {
+        let csv = dir.join(format!("s{s}.csv"));
+        std::fs::write(&csv, peer_config(s, args.points, args.interval_ms))?;
+        let child = Command::new(python)
+            .args(["-m", "modbus2mqtt", "--mqtt-host", "127.0.0.1", "--mqtt-topic", "load/"])
+            .args(["--mqtt-port", &mqtt.to_string(), "--tcp", "127.0.0.1"])
+            .args(["--tcp-port", &port.to_string(), "--always-publish", "--verbosity", "0"])
+            .arg("--config")
+            .arg(&csv)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .spawn()?;
+        peers.push(Stop(child));
+    }
+    Ok(peers)
+}
+
+/// CPU seconds and RSS in KiB of the processes `pids`, summed.
+fn usage_of(pids: &[u32]) -> Option<(f64, u64)> {
+    pids.iter().try_fold((0.0, 0), |(cpu, rss), pid| {
+        usage(*pid).map(|(c, r)| (cpu + c, rss + r))
+    })
+}
+
 /// CPU seconds (user + system) and RSS in KiB of a process, from `/proc`.
 fn usage(pid: u32) -> Option<(f64, u64)> {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
@@ -236,16 +308,8 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     };
     let dir = std::env::temp_dir().join(format!("bridge-load-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
-    let config_path = dir.join("bridge.yml");
-    std::fs::write(&config_path, config(&args, mqtt, &ports))?;
-    let bridge = Stop(
-        Command::new(&args.bridge)
-            .arg("--config")
-            .arg(&config_path)
-            .stdin(Stdio::null())
-            .spawn()?,
-    );
-    let pid = bridge.0.id();
+    let bridge = contestants(&args, mqtt, &ports, &dir)?;
+    let pids: Vec<u32> = bridge.iter().map(|p| p.0.id()).collect();
     tokio::time::sleep(Duration::from_millis(500)).await;
 
     let counted = Arc::new(AtomicU64::new(0));
@@ -280,11 +344,14 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     });
 
-    tokio::time::sleep(Duration::from_secs(3)).await;
-    let (cpu0, _) = usage(pid).ok_or("the bridge is not running")?;
+    // Python takes a while to start its pollers.
+    let warm_up = if args.peer_python.is_some() { 6 } else { 3 };
+    tokio::time::sleep(Duration::from_secs(warm_up)).await;
+    let broker = || args.broker_pid.and_then(usage).map(|(cpu, _)| cpu);
+    let (cpu0, broker0) = (usage_of(&pids).ok_or("the bridge is not running")?.0, broker());
     let (n0, t0) = (counted.load(Ordering::Relaxed), Instant::now());
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
-    let (cpu1, rss) = usage(pid).ok_or("the bridge stopped")?;
+    let ((cpu1, rss), broker1) = (usage_of(&pids).ok_or("the bridge stopped")?, broker());
     let (n1, elapsed) = (counted.load(Ordering::Relaxed), t0.elapsed().as_secs_f64());
     let expected = args.sources as f64 * f64::from(args.points) * 1000.0 / args.interval_ms as f64;
     println!(
@@ -302,14 +369,28 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         "states received: {:.0}/s (configured rate {expected:.0}/s)",
         (n1 - n0) as f64 / elapsed
     );
+    let states = (n1 - n0).max(1) as f64;
     println!(
-        "bridge CPU: {:.1}% of one core; RSS {:.1} MiB",
+        "{} CPU: {:.1}% of one core, {:.2} µs a state; RSS {:.1} MiB",
+        if args.peer_python.is_some() {
+            "modbus2mqtt"
+        } else {
+            "bridge"
+        },
         (cpu1 - cpu0) / elapsed * 100.0,
+        (cpu1 - cpu0) / states * 1e6,
         rss as f64 / 1024.0
     );
+    if let (Some(before), Some(after)) = (broker0, broker1) {
+        println!(
+            "broker CPU: {:.1}% of one core, {:.2} µs a state",
+            (after - before) / elapsed * 100.0,
+            (after - before) / states * 1e6
+        );
+    }
 
     let mut latencies = Vec::new();
-    let watched = format!("load/s0/p{}", watched_point(&args));
+    let watched = state_topic(&args, 0, watched_point(&args));
     for i in 0..args.samples {
         let phase = u64::from(i * 37) % args.interval_ms.max(1);
         tokio::time::sleep(Duration::from_millis(200 + phase)).await;
@@ -326,11 +407,15 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }
 
     let mut writes = Vec::new();
-    let written = format!("load/s0/p{}", written_point(&args));
+    if args.peer_python.is_some() && args.writes > 0 {
+        eprintln!("writes are timed for the bridge only");
+    }
+    let writes_timed = if args.peer_python.is_some() { 0 } else { args.writes };
+    let written = state_topic(&args, 0, written_point(&args));
     let (writer, mut writer_events) =
         AsyncClient::new(MqttOptions::new("load-writer", "127.0.0.1", mqtt), 100);
     tokio::spawn(async move { while writer_events.poll().await.is_ok() {} });
-    for i in 0..args.writes {
+    for i in 0..writes_timed {
         let phase = u64::from(i * 37) % args.interval_ms.max(1);
         tokio::time::sleep(Duration::from_millis(100 + phase)).await;
         let value = (20_000 + i % 10_000).to_string();

@@ -232,8 +232,7 @@ impl Application {
             // Only `printcost journal verify` beside a running service needs it.
             tracing::warn!(dir = %config.data_dir.display(), error = %e, "no control file");
         }
-        let doc = Data::new(::web::OpenApiJson::default());
-        let server = HttpServer::new(move || ::web::app(state.clone(), doc.clone()))
+        let server = HttpServer::new(move || ::web::app(state.clone()))
             .workers(config.workers.max(1))
             .worker_max_blocking_threads(BLOCKING_THREADS_PER_WORKER)
             .shutdown_timeout(config.shutdown_timeout_secs)

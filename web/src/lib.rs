@@ -59,40 +59,29 @@ pub fn openapi() -> serde_json::Value {
     document
 }
 
-/// The OpenAPI document, serialized on its first request and kept.
+/// The OpenAPI document as served: [`openapi()`] written out to `web/openapi.json` (compact: it
+/// is generated, and every byte is in the binary) and compiled in, so serving it allocates
+/// nothing.
 ///
-/// Building it takes about 16 MB of short-lived allocations (utoipa's schema maps); done at
-/// start-up, they left the idle process 13 MiB larger for good. Now only a process whose API
-/// reference was opened pays, and the build runs on the blocking pool.
-#[derive(Debug, Default)]
-pub struct OpenApiJson(std::sync::OnceLock<actix_web::web::Bytes>);
-
-impl OpenApiJson {
-    /// The serialized [`openapi()`] document (built on the first call; blocking).
-    pub fn get(&self) -> actix_web::web::Bytes {
-        self.0.get_or_init(|| openapi().to_string().into()).clone()
-    }
-}
+/// Building the document takes about 30 MB of short-lived allocations (utoipa's schema maps) for
+/// 415 KB of JSON; built in the process, on start-up or on the first request, the allocator kept
+/// them and the idle service stayed 28 MiB larger for good. The test
+/// `the_served_document_is_the_built_one` fails when the file and [`openapi()`] differ and says
+/// how to write it again (`PRINTCOST_WRITE_OPENAPI=1 cargo test -p web openapi`).
+pub const OPENAPI_JSON: &str = include_str!("../openapi.json");
 
 /// `GET /api/openapi.json`, for a signed-in user only: the spec's public routes are health, setup
 /// status, setup and login. The reference page fetches it with the browser's session cookie.
-async fn openapi_json(
-    doc: Data<OpenApiJson>,
-    _user: session::CurrentUser,
-) -> Result<HttpResponse, error::ApiError> {
-    let json = web::block(move || doc.get())
-        .await
-        .map_err(|_| error::ApiError::new(error::Code::Internal))?;
-    Ok(HttpResponse::Ok()
+async fn openapi_json(_user: session::CurrentUser) -> HttpResponse {
+    HttpResponse::Ok()
         .content_type("application/json")
-        .body(json))
+        .body(OPENAPI_JSON)
 }
 
 /// The whole application for one worker: routes, API reference at `/api-reference/`,
-/// middleware. `doc` is one [`OpenApiJson`], shared by every worker.
+/// middleware.
 pub fn app(
     state: Data<state::AppState>,
-    doc: Data<OpenApiJson>,
 ) -> App<
     impl ServiceFactory<
         ServiceRequest,
@@ -104,7 +93,6 @@ pub fn app(
 > {
     let api = web::scope("/api")
         .wrap(from_fn(roles::api_guard))
-        .app_data(doc)
         .route("/openapi.json", web::get().to(openapi_json))
         .configure(api::configure);
     App::new()
@@ -133,4 +121,30 @@ pub fn app(
         .wrap(from_fn(middleware::request_id))
         .wrap(middleware::security_headers())
         .wrap(from_fn(middleware::head_as_get))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Where [`OPENAPI_JSON`] is read from.
+    const FILE: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/openapi.json");
+
+    #[test]
+    fn the_served_document_is_the_built_one() {
+        let built = openapi();
+        let served: serde_json::Value = serde_json::from_str(OPENAPI_JSON).unwrap_or_default();
+        if served == built {
+            return;
+        }
+        if std::env::var_os("PRINTCOST_WRITE_OPENAPI").is_some() {
+            let text = built.to_string() + "\n";
+            std::fs::write(FILE, text).unwrap();
+            panic!("{FILE} written again: build and test once more");
+        }
+        panic!(
+            "{FILE} is not the document the routes build: write it again with \
+             `PRINTCOST_WRITE_OPENAPI=1 cargo test -p web openapi` and commit it"
+        );
+    }
 }
