@@ -184,7 +184,10 @@ fn contestants(args: &Args, mqtt: u16, ports: &[u16], dir: &Path) -> std::io::Re
     let Some(python) = &args.peer_python else {
         let config_path = dir.join("bridge.yml");
         std::fs::write(&config_path, config(args, mqtt, ports))?;
-        let bridge = args.bridge.as_deref().unwrap_or(Path::new("modbus-mqtt-bridge"));
+        let bridge = args
+            .bridge
+            .as_deref()
+            .unwrap_or(Path::new("modbus-mqtt-bridge"));
         let child = Command::new(bridge)
             .arg("--config")
             .arg(&config_path)
@@ -197,9 +200,22 @@ fn contestants(args: &Args, mqtt: u16, ports: &[u16], dir: &Path) -> std::io::Re
         let csv = dir.join(format!("s{s}.csv"));
         std::fs::write(&csv, peer_config(s, args.points, args.interval_ms))?;
         let child = Command::new(python)
-            .args(["-m", "modbus2mqtt", "--mqtt-host", "127.0.0.1", "--mqtt-topic", "load/"])
+            .args([
+                "-m",
+                "modbus2mqtt",
+                "--mqtt-host",
+                "127.0.0.1",
+                "--mqtt-topic",
+                "load/",
+            ])
             .args(["--mqtt-port", &mqtt.to_string(), "--tcp", "127.0.0.1"])
-            .args(["--tcp-port", &port.to_string(), "--always-publish", "--verbosity", "0"])
+            .args([
+                "--tcp-port",
+                &port.to_string(),
+                "--always-publish",
+                "--verbosity",
+                "0",
+            ])
             .arg("--config")
             .arg(&csv)
             .stdin(Stdio::null())
@@ -344,11 +360,17 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
         }
     });
 
-    // Python takes a while to start its pollers.
-    let warm_up = if args.peer_python.is_some() { 6 } else { 3 };
+    // Python takes a while to start its pollers: about a second of CPU per process.
+    let warm_up = match args.peer_python {
+        Some(_) => 6 + args.sources as u64,
+        None => 3,
+    };
     tokio::time::sleep(Duration::from_secs(warm_up)).await;
     let broker = || args.broker_pid.and_then(usage).map(|(cpu, _)| cpu);
-    let (cpu0, broker0) = (usage_of(&pids).ok_or("the bridge is not running")?.0, broker());
+    let (cpu0, broker0) = (
+        usage_of(&pids).ok_or("the bridge is not running")?.0,
+        broker(),
+    );
     let (n0, t0) = (counted.load(Ordering::Relaxed), Instant::now());
     tokio::time::sleep(Duration::from_secs(args.seconds)).await;
     let ((cpu1, rss), broker1) = (usage_of(&pids).ok_or("the bridge stopped")?, broker());
@@ -410,7 +432,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     if args.peer_python.is_some() && args.writes > 0 {
         eprintln!("writes are timed for the bridge only");
     }
-    let writes_timed = if args.peer_python.is_some() { 0 } else { args.writes };
+    let writes_timed = if args.peer_python.is_some() {
+        0
+    } else {
+        args.writes
+    };
     let written = state_topic(&args, 0, written_point(&args));
     let (writer, mut writer_events) =
         AsyncClient::new(MqttOptions::new("load-writer", "127.0.0.1", mqtt), 100);

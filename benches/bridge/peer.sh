@@ -4,6 +4,7 @@
 # the contestant and of mosquitto relaying it, RSS, and the change-to-subscriber median and p90.
 #
 #   benches/bridge/peer.sh [ROUNDS]          # default 3 rounds of each load
+#   LOADS="50 100 100" benches/bridge/peer.sh 2   # one load: sources, points, interval (ms)
 #
 # Loads: 10 × 100 and 50 × 100 points every 100 ms, 5 × 20 every second. The peer goes in a
 # virtual environment of its own under the cache folder, with pymodbus 3.8.6 (the version it
@@ -26,16 +27,23 @@ fi
 cargo build --release --quiet --bin modbus-mqtt-bridge --example bridge_load
 
 WORK="$(mktemp -d)"
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\n' "$PORT" >"$WORK/m.conf"
-timeout 3600 /usr/sbin/mosquitto -c "$WORK/m.conf" 2>/dev/null &
-MPID=$!
-trap 'kill $MPID 2>/dev/null; rm -rf "$WORK"' EXIT
-sleep 0.5
+MPID=""
+trap '[[ -n "$MPID" ]] && kill "$MPID" 2>/dev/null; rm -rf "$WORK"' EXIT
+# A fresh mosquitto for every run: one saturated by the peer keeps relaying what its sockets
+# still hold after the peer has stopped.
+start_broker() {
+    PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\n' "$PORT" >"$WORK/m.conf"
+    /usr/sbin/mosquitto -c "$WORK/m.conf" 2>/dev/null &
+    MPID=$!
+    sleep 0.5
+}
+stop_broker() { kill "$MPID" 2>/dev/null; wait "$MPID" 2>/dev/null || true; MPID=""; }
 
 LOAD="$TARGET/release/examples/bridge_load"
-COMMON=(--external-broker "$PORT" --broker-pid "$MPID" --seconds 8)
-for load in "10 100 100" "50 100 100" "5 20 1000"; do
+LOADS="${LOADS:-10 100 100,50 100 100,5 20 1000}"
+IFS=, read -r -a loads <<<"$LOADS"
+for load in "${loads[@]}"; do
     read -r sources points every <<<"$load"
     samples=20
     [[ "$every" -ge 1000 ]] && samples=10
@@ -47,8 +55,11 @@ for load in "10 100 100" "50 100 100" "5 20 1000"; do
                 who=(--peer-python "$VENV/bin/python")
             fi
             echo "== $contestant, round $round: $sources × $points every $every ms"
-            "$LOAD" "${who[@]}" "${COMMON[@]}" --sources "$sources" --points "$points" \
-                --interval-ms "$every" --samples "$samples" 2>&1 | grep -v '^$' || true
+            start_broker
+            "$LOAD" "${who[@]}" --external-broker "$PORT" --broker-pid "$MPID" --seconds 8 \
+                --sources "$sources" --points "$points" --interval-ms "$every" \
+                --samples "$samples" 2>&1 | grep -v -e '^$' -e ' WARN ' || true
+            stop_broker
         done
     done
 done

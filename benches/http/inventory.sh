@@ -6,7 +6,8 @@
 # Starts `printcost` (default: target/release/printcost under $CARGO_TARGET_DIR) on 127.0.0.1
 # with a fresh data directory, and prints:
 #   - the time from exec to the first healthy GET /api/health (median of 9 starts),
-#   - RSS after setup and idle, and after 1,000 filaments,
+#   - RSS after setup and idle, after a first look at the pages and the API reference, and
+#     after 1,000 filaments,
 #   - wrk figures for an authenticated GET /api/filaments (page of 25 of 1,000) at 8 and 64
 #     connections.
 # Needs curl and wrk (Debian: apt-get install wrk). Everything listens on 127.0.0.1 only and
@@ -43,6 +44,12 @@ H=(-s -H "Origin: $B" -H 'Content-Type: application/json' -b "$WORK/jar" -c "$WO
 curl "${H[@]}" -o /dev/null "$B/api/auth/setup" -d '{"displayName":"Bench","email":"bench@example.com","password":"benchmark password","locale":"en-US","currency":"EUR","electricityPrice":"0.32"}'
 sleep 2
 echo "== RSS after setup, idle: $(rss_kib) KiB"
+for page in / /api/filaments /api/prints /api/dashboard /api/spools /api/printers /api/settings \
+    /api/openapi.json /api-reference/; do
+  curl "${H[@]}" -o /dev/null "$B$page"
+done
+sleep 3
+echo "== RSS after a first look (the pages, the API reference and its document): $(rss_kib) KiB, heap $(awk '/RssAnon/ {print $2}' "/proc/$PID/status") KiB"
 M=$(curl "${H[@]}" "$B/api/manufacturers" -d '{"name":"Bench Filaments"}' | sed 's/.*"id":"\([^"]*\)".*/\1/')
 for i in $(seq 1000); do
   curl "${H[@]}" -o /dev/null "$B/api/filaments" -d "{\"manufacturerId\":\"$M\",\"material\":\"PLA\",\"colorName\":\"Colour $i\",\"colorHex\":\"#3D3D3D\",\"purchasePrice\":\"29.99\",\"netWeightGrams\":\"1000\"}"

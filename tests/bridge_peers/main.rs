@@ -122,8 +122,8 @@ fn states_and_availability_travel_from_pymodbus_to_mosquitto() {
 
     assert_eq!(
         watcher.next_on("e2e/dryer/count").qos,
-        1,
-        "states at QoS 1 unless state_qos says otherwise"
+        0,
+        "states at QoS 0 unless state_qos says otherwise"
     );
 
     // A late subscriber gets the retained availability and states at once.
@@ -143,13 +143,13 @@ fn states_go_at_the_configured_qos_and_availability_stays_at_qos_1() {
     let _broker = mosquitto(mqtt, dir.path());
     let mut watcher = Subscriber::start(mqtt, "e2e/#");
     let yaml = config(mqtt, device_port, "every_poll")
-        .replace("  base_topic: e2e\n", "  base_topic: e2e\n  state_qos: 0\n");
+        .replace("  base_topic: e2e\n", "  base_topic: e2e\n  state_qos: 1\n");
     let _bridge = bridge(&yaml, dir.path());
     assert_eq!(watcher.next_on("e2e/status").qos, 1);
     assert_eq!(watcher.next_on("e2e/dryer/status").qos, 1);
     let count = watcher.next_on("e2e/dryer/count");
-    assert_eq!((count.payload.as_str(), count.qos), ("1234", 0));
-    assert_eq!(watcher.next_on("e2e/dryer/temperature").qos, 0);
+    assert_eq!((count.payload.as_str(), count.qos), ("1234", 1));
+    assert_eq!(watcher.next_on("e2e/dryer/temperature").qos, 1);
 }
 
 #[test]

@@ -118,9 +118,12 @@ pub struct MqttConfig {
     /// failed attempt up to [`MAX_RECONNECT_DELAY_SECS`] (or this, when larger).
     #[serde(default = "defaults::reconnect_delay")]
     pub reconnect_delay_secs: u64,
-    /// MQTT QoS of the points' states: 0, 1 or 2 (beyond the spec; default 1). QoS 0 lifts the
-    /// broker's acknowledgements off a busy bridge; a state lost on the way is replaced by the
-    /// next poll's. Availability, the last will, discovery and write results keep QoS 1.
+    /// MQTT QoS of the points' states: 0, 1 or 2 (beyond the spec; default 0). QoS 1 makes the
+    /// broker acknowledge every state, which costs the broker more CPU per state than relaying
+    /// it (benches/README.md, beside modbus2mqtt); a state lost on the way at QoS 0 is replaced by
+    /// the next poll's, the latest of every point is published again on reconnection, and a
+    /// point that needs every sample keeps history ([`super::history`], QoS 1). Availability,
+    /// the last will, discovery and write results keep QoS 1.
     /// To the embedded broker, spoken to in process, everything is QoS 0
     /// ([`super::link::MqttLink::embedded`]).
     #[serde(default = "defaults::state_qos")]
@@ -692,7 +695,7 @@ mod defaults {
         5
     }
     pub fn state_qos() -> u8 {
-        1
+        0
     }
     pub fn max_inflight() -> u16 {
         1000
@@ -1378,7 +1381,7 @@ mod tests {
             ),
             (30, 5)
         );
-        assert_eq!((config.mqtt.state_qos, config.mqtt.max_inflight), (1, 1000));
+        assert_eq!((config.mqtt.state_qos, config.mqtt.max_inflight), (0, 1000));
         assert_eq!(
             config.logging,
             LoggingConfig {

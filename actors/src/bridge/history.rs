@@ -19,8 +19,8 @@
 //!   reconnection as ever ([`super::link`]), so the two never race on one topic.
 //! - To the embedded broker in process there is no outage to wait out: samples go straight to
 //!   the link, no queue.
-//! - A sample is recorded for every read of the point, whatever its `publish_mode` (which rules
-//!   the state topic only).
+//! - A sample is recorded for every poll's read of the point, whatever its `publish_mode` (which
+//!   rules the state topic only); the read-back after a write is not a sample.
 
 use super::config::{BridgeConfig, MqttConfig};
 use super::link::{self, LinkError, MqttLink, StateMessage, Topic};
@@ -279,7 +279,8 @@ impl History {
 /// queue at `history.path` is opened and its writer and delivery tasks start (inside a tokio
 /// runtime).
 ///
-/// Errors: [`HistoryError`] (the queue's file), [`LinkError`] (as the link's own start).
+/// Errors: [`StartError`]: the queue's file ([`HistoryError`]), the connection's settings
+/// ([`LinkError`], as for the link's own start).
 pub fn start(config: &BridgeConfig, link: &MqttLink) -> Result<Option<History>, StartError> {
     let kept = config
         .sources

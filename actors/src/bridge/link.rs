@@ -23,7 +23,7 @@
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
 //! - Announcements (Home Assistant discovery configs) are published, retained, on every
 //!   connection before the states, and again on request.
-//! - States go out at `mqtt.state_qos` (default 1); availability, the last will, announcements
+//! - States go out at `mqtt.state_qos` (default 0); availability, the last will, announcements
 //!   and write results at QoS 1. Up to `mqtt.max_inflight` QoS 1/2 messages wait for the
 //!   broker's acknowledgement at once: rumqttc's default of 100 capped the bridge near
 //!   48,000 states/s to mosquitto on loopback (benches/README.md).
