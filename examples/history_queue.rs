@@ -42,7 +42,9 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
             .map(|(p, topic)| Sample {
                 topic: topic.clone(),
                 ts,
-                value: format!("{}.{}", 200 + (ts / 1000 + p as i64) % 50, p % 10).into_bytes(),
+                value: format!("{}.{}", 200 + (ts / 1000 + p as i64) % 50, p % 10)
+                    .into_bytes()
+                    .into(),
             })
             .collect();
         let started = Instant::now();

@@ -176,7 +176,7 @@ async fn the_in_process_link_publishes_in_order_retains_and_forwards_writes() {
     let batch = (0..300)
         .map(|i| {
             let topic = link::Topic::new(&format!("shop/bulk/p{}", i % 3));
-            (topic, i.to_string().into_bytes(), true)
+            (topic, i.to_string().into_bytes().into(), true)
         })
         .collect();
     link.publish_states(batch).await;

@@ -15,7 +15,7 @@ ARGS=(--bridge "$TARGET/release/modbus-mqtt-bridge" "$@")
 if [[ "${MOSQUITTO:-0}" == 1 ]]; then
     WORK="$(mktemp -d)"
     PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])')
-    printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\n' "$PORT" >"$WORK/m.conf"
+    printf 'listener %s 127.0.0.1\nallow_anonymous true\nmax_queued_messages 100000\nset_tcp_nodelay true\n' "$PORT" >"$WORK/m.conf"
     timeout 600 /usr/sbin/mosquitto -c "$WORK/m.conf" 2>/dev/null &
     MPID=$!
     trap 'kill $MPID 2>/dev/null; rm -rf "$WORK"' EXIT

@@ -24,9 +24,10 @@
 
 use super::config::{BridgeConfig, MqttConfig};
 use super::link::{self, LinkError, MqttLink, StateMessage, Topic};
+use bytes::Bytes;
 use redb::TableDefinition;
 use redb::{Database, Durability, ReadableDatabase, ReadableTable, ReadableTableMetadata};
-use rumqttc::{AsyncClient, ConnectionError, Event, EventLoop, MqttOptions, Outgoing, Packet, QoS};
+use rumqttc::{ConnectionError, Event, EventLoop, MqttOptions, Outgoing, Packet, QoS};
 use std::collections::{HashMap, VecDeque};
 use std::path::Path;
 use std::sync::{Arc, Mutex};
@@ -51,7 +52,7 @@ pub struct Sample {
     /// When it was read, milliseconds since the Unix epoch (UTC).
     pub ts: i64,
     /// The value, as JSON (the state's payload).
-    pub value: Vec<u8>,
+    pub value: Bytes,
 }
 
 /// A sample's payload: `{"ts":<ts>,"value":<value>}`.
@@ -98,7 +99,12 @@ impl Queue {
             path: path.display().to_string(),
             reason: e.to_string(),
         };
-        let db = Database::create(path).map_err(|e| fail(&e))?;
+        let db = Database::create(path).map_err(|e| match e {
+            redb::DatabaseError::DatabaseAlreadyOpen => {
+                fail(&"another process has it open: give each bridge a history.path of its own")
+            }
+            e => fail(&e),
+        })?;
         let write = db.begin_write().map_err(|e| fail(&e))?;
         let (topics, next, len) = {
             let samples = write.open_table(SAMPLES).map_err(|e| fail(&e))?;
@@ -170,7 +176,7 @@ impl Queue {
                     }
                 };
                 table
-                    .insert(key, (id, sample.ts, sample.value.as_slice()))
+                    .insert(key, (id, sample.ts, sample.value.as_ref()))
                     .map_err(|e| self.fail(e))?;
             }
             let mut len = self.len + samples.len() as u64;
@@ -260,7 +266,7 @@ impl History {
             History::Direct(link) => {
                 let messages: Vec<StateMessage> = samples
                     .into_iter()
-                    .map(|s| (s.topic, payload(s.ts, &s.value), false))
+                    .map(|s| (s.topic, Bytes::from(payload(s.ts, &s.value)), false))
                     .collect();
                 link.publish_states(messages).await;
             }
@@ -402,7 +408,7 @@ async fn deliver(
 ) {
     let mut failures = 0u32;
     loop {
-        let (client, events) = AsyncClient::new(options.clone(), window + 8);
+        let (client, events) = link::client(options.clone(), window + 8);
         let (forward, mut received) = mpsc::channel(window + 8);
         let pump = tokio::spawn(pump(events, forward));
         let mut delivery = Delivery::default();
@@ -520,8 +526,26 @@ mod tests {
         Sample {
             topic: Topic::new(topic),
             ts,
-            value: value.as_bytes().to_vec(),
+            value: Bytes::copy_from_slice(value.as_bytes()),
         }
+    }
+
+    #[test]
+    fn a_queue_another_bridge_holds_is_refused_naming_its_path_and_stays_with_its_holder() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("history.redb");
+        let mut held = Queue::open(&path, 5).unwrap();
+        let refused = Queue::open(&path, 5)
+            .err()
+            .expect("a second opening is refused");
+        let said = refused.to_string();
+        assert!(
+            said.starts_with(&format!("history.path {}: ", path.display())),
+            "{said}"
+        );
+        assert!(said.contains("another process has it open"), "{said}");
+        assert_eq!(held.append(&[sample("a/history", 1, "1")]).unwrap(), 0);
+        assert_eq!(held.len(), 1);
     }
 
     #[test]

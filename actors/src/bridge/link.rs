@@ -39,8 +39,8 @@ use super::config::{MAX_RECONNECT_DELAY_SECS, MqttConfig};
 use super::tls;
 use bytes::Bytes;
 use rumqttc::{
-    AsyncClient, ConnectReturnCode, ConnectionError, Event, LastWill, MqttOptions, Packet, QoS,
-    TlsConfiguration, TlsError, Transport,
+    AsyncClient, ConnectReturnCode, ConnectionError, Event, EventLoop, LastWill, MqttOptions,
+    Packet, QoS, TlsConfiguration, TlsError, Transport,
 };
 use rumqttd::local::LinkTx;
 use rumqttd::protocol as local;
@@ -115,7 +115,7 @@ impl std::borrow::Borrow<str> for Topic {
 type Message = (Topic, QoS, bool, Bytes);
 
 /// A point's state to publish: `(topic, JSON payload, retain)`.
-pub type StateMessage = (Topic, Vec<u8>, bool);
+pub type StateMessage = (Topic, Bytes, bool);
 
 /// Where the link's messages go.
 #[derive(Clone)]
@@ -223,7 +223,7 @@ impl MqttLink {
             QoS::AtLeastOnce,
             true,
         ));
-        let (client, mut events) = AsyncClient::new(options, 1024);
+        let (client, mut events) = client(options, 1024);
         let link = MqttLink::new(config, Client::Remote(client), subscriptions);
         let (forward, incoming) = mpsc::channel(256);
         let first_delay = config.reconnect_delay_secs;
@@ -427,7 +427,7 @@ impl MqttLink {
     /// for republishing after a reconnection. While the broker is away it is only remembered
     /// (the latest per topic).
     pub async fn publish(&self, topic: &str, payload: Vec<u8>, retain: bool) {
-        self.publish_states(vec![(Topic::new(topic), payload, retain)])
+        self.publish_states(vec![(Topic::new(topic), Bytes::from(payload), retain)])
             .await;
     }
 
@@ -438,7 +438,6 @@ impl MqttLink {
         let states = messages
             .into_iter()
             .map(|(topic, payload, retain)| {
-                let payload = Bytes::from(payload);
                 let state = State {
                     payload,
                     retain,
@@ -575,6 +574,16 @@ pub(super) fn options(config: &MqttConfig, client_id: &str) -> Result<MqttOption
         options.set_credentials(user.clone(), password.unwrap_or_default());
     }
     Ok(options)
+}
+
+/// rumqttc's client and event loop for `options`, `capacity` requests queued between them, with
+/// Nagle's algorithm off (`TCP_NODELAY`): a write's result or a state written while an earlier
+/// one is unacknowledged goes at once rather than after the broker's delayed ACK (up to 40 ms on
+/// Linux; benches/README.md, "Writes under load").
+pub(super) fn client(options: MqttOptions, capacity: usize) -> (AsyncClient, EventLoop) {
+    let (client, mut events) = AsyncClient::new(options, capacity);
+    events.network_options.set_tcp_nodelay(true);
+    (client, events)
 }
 
 /// The wait before reconnection attempt `failures + 1`: `first` seconds doubled `failures`

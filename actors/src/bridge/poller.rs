@@ -25,6 +25,7 @@ use super::link::{MqttLink, StateMessage, Topic};
 use super::plan::{Read, Schedule};
 use crate::metrics::metrics;
 use actix::prelude::*;
+use bytes::Bytes;
 use serde_json::Value;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
@@ -202,27 +203,31 @@ impl Poller {
                 let ts = now_ms();
                 for (index, value) in values {
                     let point = &self.source.points[index];
-                    let payload =
-                        || serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec());
-                    if let Some(topic) = &self.history_topics[index] {
-                        samples.push(Sample {
-                            topic: topic.clone(),
-                            ts,
-                            value: payload(),
-                        });
-                    }
                     let mode = point
                         .publish_mode
                         .or(self.source.publish_mode)
                         .unwrap_or(PublishMode::EveryPoll);
-                    if mode == PublishMode::OnChange
-                        && point.unchanged(self.last[index].as_ref(), &value)
-                    {
+                    let publish = mode == PublishMode::EveryPoll
+                        || !point.unchanged(self.last[index].as_ref(), &value);
+                    let history = self.history_topics[index].as_ref();
+                    if !publish && history.is_none() {
                         continue;
                     }
-                    let payload = payload();
-                    messages.push((self.state_topics[index].clone(), payload, point.retain));
-                    self.last[index] = Some(value);
+                    // Made once, shared by the state and the history sample.
+                    let payload = Bytes::from(
+                        serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec()),
+                    );
+                    if let Some(topic) = history {
+                        samples.push(Sample {
+                            topic: topic.clone(),
+                            ts,
+                            value: payload.clone(),
+                        });
+                    }
+                    if publish {
+                        messages.push((self.state_topics[index].clone(), payload, point.retain));
+                        self.last[index] = Some(value);
+                    }
                 }
             }
             Outcome::Down(reason) => {

@@ -74,7 +74,8 @@ pub fn start(config: &BridgeConfig) -> Result<Running, RunError> {
         None => MqttLink::start(&config.mqtt, subscriptions)?,
     };
     let history = history::start(config, &link)?;
-    // One line per bus: the sources of one serial port or RTU gateway take turns on it.
+    // One line per bus: the sources of one serial port, RTU gateway or Modbus TCP gateway (one
+    // host and port, by unit id) take turns on it, over one connection.
     let mut buses: HashMap<String, SharedLine> = HashMap::new();
     let sources = SourceStates::default();
     let pollers: Vec<Addr<Poller>> = config

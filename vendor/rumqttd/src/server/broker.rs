@@ -399,6 +399,12 @@ impl<P: Protocol + Clone + Send + 'static> Server<P> {
                     continue;
                 }
             };
+            // printcost: no Nagle on client connections. A broker's writes are small and the
+            // client acknowledges lazily (Linux delays an ACK up to 40 ms), so with Nagle a
+            // message written while an earlier one is unacknowledged waited for that delayed ACK.
+            if let Err(e) = stream.set_nodelay(true) {
+                warn!(error=?e, "Unable to set TCP_NODELAY.");
+            }
 
             let (network, tenant_id) = match self.tls_accept(stream).await {
                 Ok(o) => o,
