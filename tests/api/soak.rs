@@ -5,7 +5,9 @@
 //! (one blocking); each day drafts (some from a sliced file, some with a box per piece and
 //! alcohol per job), prints moved through their routes, outcomes (failures
 //! among them) and corrections, spool corrections and receipts, low stock restocked, tasks done,
-//! deletes of referenced records, a nightly backup; alerts every second to a webhook that on
+//! deletes of referenced records, spare hotends through a maintenance subject's life (a task,
+//! done, the subject and the task archived, its delete refused), a nightly backup; alerts
+//! every second to a webhook that on
 //! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
 //! middle of a write too. After every day:
 //!
@@ -172,6 +174,8 @@ struct Model {
     fields: BTreeMap<String, &'static str>,
     /// The file name of the last nightly backup and what the service answered then.
     backup: Option<(String, Vec<Value>)>,
+    /// Spare hotends that went through a maintenance subject's life ([`spare_subject`]).
+    subjects: u32,
 }
 
 /// The service, the run's client of it, and its counters.
@@ -447,6 +451,78 @@ async fn stock_the_shop(run: &Run, dice: &mut Dice) -> Model {
         shop.tasks.push(task);
     }
     shop
+}
+
+/// A maintenance subject's life, on day `day`: a spare hotend gets a task (due after every
+/// print of its printer), the task is done, the hotend archived; deleting it is refused while
+/// the task refers to it (409 `REFERENCED`), the task archived too, still refused; a spare that
+/// nothing refers to is archived and deleted (204). The day's checks then walk every list and
+/// page with the archived subject under its task.
+async fn spare_subject(run: &Run, shop: &mut Model, dice: &mut Dice, day: u32) {
+    let seed = run.seed;
+    let id = |v: Option<Value>| v.unwrap()["id"].as_str().unwrap().to_string();
+    let (printer, _, _) = dice.pick(&shop.printers).clone();
+    let spare = json!({"type": "HOTEND", "name": format!("Spare hotend, day {day}"),
+                       "purchasePrice": "45", "expectedLifetimeHours": "1500"});
+    let spare = id(run.post("/api/components", &spare, 201).await);
+    let task = json!({"printerId": printer, "componentId": spare, "name": format!("Spare, day {day}"),
+                      "every": {"unit": "PRINTS", "count": 1}, "blocking": false});
+    let task = id(run.post("/api/maintenance", &task, 201).await);
+    let done = format!("/api/maintenance/{task}/done");
+    run.post(&done, &json!({"note": "checked"}), 200)
+        .await
+        .expect("the spare's task done");
+    let archive = json!({"archived": true});
+    let component = format!("/api/components/{spare}");
+    let res = run.send(Method::PATCH, &component, Some(&archive)).await;
+    assert_eq!(
+        res.status(),
+        200,
+        "seed {seed} day {day}: the spare archived"
+    );
+    let path = component.as_str();
+    let refused = |what: &'static str| async move {
+        let res = run.send(Method::DELETE, path, None).await;
+        assert_eq!(res.status(), 409, "seed {seed} day {day}: {what}");
+        let body: Value = res.json().await.unwrap();
+        assert_eq!(
+            body["data"]["code"], "REFERENCED",
+            "seed {seed} day {day}: {what}: {body}"
+        );
+    };
+    refused("a subject its task refers to").await;
+    let maintenance = format!("/api/maintenance/{task}");
+    let res = run.send(Method::PATCH, &maintenance, Some(&archive)).await;
+    assert_eq!(
+        res.status(),
+        200,
+        "seed {seed} day {day}: the task archived"
+    );
+    refused("a subject its archived task refers to").await;
+    let archived = run.json(&maintenance).await;
+    assert_eq!(
+        archived["archived"], true,
+        "seed {seed} day {day}: {archived}"
+    );
+    let free = json!({"type": "HOTEND", "name": format!("Unused hotend, day {day}"),
+                      "purchasePrice": "45", "expectedLifetimeHours": "1500"});
+    let free = format!(
+        "/api/components/{}",
+        id(run.post("/api/components", &free, 201).await)
+    );
+    let res = run.send(Method::PATCH, &free, Some(&archive)).await;
+    assert_eq!(
+        res.status(),
+        200,
+        "seed {seed} day {day}: the unused spare archived"
+    );
+    let res = run.send(Method::DELETE, &free, None).await;
+    assert_eq!(
+        res.status(),
+        204,
+        "seed {seed} day {day}: the unused spare deleted"
+    );
+    shop.subjects += 1;
 }
 
 /// The token `/metrics` is scraped with.
@@ -887,6 +963,9 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
             let done = format!("/api/maintenance/{task}/done");
             run.post(&done, &json!({}), 200).await.expect("task done");
         }
+        if day == 3 || dice.chance(15) {
+            spare_subject(&run, &mut shop, &mut dice, day).await;
+        }
         if dice.chance(20) {
             // A referenced record is not deleted: 409, and everything still answers.
             let (printer, _, _) = dice.pick(&shop.printers).clone();
@@ -951,10 +1030,11 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     println!(
         "soak seed {seed}: {days} days, {} prints, {} requests (refused as the rules say, by \
          status: {:?}), {} kill -9, {backups} backups, the last restored, {told} alert events \
-         taken by the webhook",
+         taken by the webhook, {} maintenance subjects archived under their tasks",
         shop.prints.len(),
         run.requests.get(),
         run.refused.borrow(),
-        run.kills.get()
+        run.kills.get(),
+        shop.subjects
     );
 }
