@@ -18,6 +18,8 @@
 //!   [`MAX_RECONNECT_DELAY_SECS`], and back to the first delay once connected. Every failure is
 //!   logged as a sentence that says what to fix (a refused password, a certificate the bridge
 //!   does not trust or that has expired) with the wait before the next attempt.
+//! - Nagle's algorithm is off on its connections (`client`): a message written while an
+//!   earlier one is unacknowledged goes at once, not after the broker's delayed ACK.
 //! - TLS ([`super::tls`]) when the endpoint says so; the password comes from the configuration
 //!   ([`MqttConfig::password`]) and is never logged.
 //! - Messages on subscribed topics are forwarded on a channel as `(topic, payload)`.
