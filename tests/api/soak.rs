@@ -462,8 +462,14 @@ async fn spare_subject(run: &Run, shop: &mut Model, dice: &mut Dice, day: u32) {
     let seed = run.seed;
     let id = |v: Option<Value>| v.unwrap()["id"].as_str().unwrap().to_string();
     let (printer, _, _) = dice.pick(&shop.printers).clone();
-    let spare = json!({"type": "HOTEND", "name": format!("Spare hotend, day {day}"),
-                       "purchasePrice": "45", "expectedLifetimeHours": "1500"});
+    let hotend = |name: String| json!({"type": "HOTEND", "name": name, "purchasePrice": "45", "expectedLifetimeHours": "1500"});
+    let archive = |path: String, what: &'static str| async move {
+        let res = run
+            .send(Method::PATCH, &path, Some(&json!({"archived": true})))
+            .await;
+        assert_eq!(res.status(), 200, "seed {seed} day {day}: {what}");
+    };
+    let spare = hotend(format!("Spare hotend, day {day}"));
     let spare = id(run.post("/api/components", &spare, 201).await);
     let task = json!({"printerId": printer, "componentId": spare, "name": format!("Spare, day {day}"),
                       "every": {"unit": "PRINTS", "count": 1}, "blocking": false});
@@ -472,14 +478,8 @@ async fn spare_subject(run: &Run, shop: &mut Model, dice: &mut Dice, day: u32) {
     run.post(&done, &json!({"note": "checked"}), 200)
         .await
         .expect("the spare's task done");
-    let archive = json!({"archived": true});
     let component = format!("/api/components/{spare}");
-    let res = run.send(Method::PATCH, &component, Some(&archive)).await;
-    assert_eq!(
-        res.status(),
-        200,
-        "seed {seed} day {day}: the spare archived"
-    );
+    archive(component.clone(), "the spare archived").await;
     let path = component.as_str();
     let refused = |what: &'static str| async move {
         let res = run.send(Method::DELETE, path, None).await;
@@ -492,30 +492,19 @@ async fn spare_subject(run: &Run, shop: &mut Model, dice: &mut Dice, day: u32) {
     };
     refused("a subject its task refers to").await;
     let maintenance = format!("/api/maintenance/{task}");
-    let res = run.send(Method::PATCH, &maintenance, Some(&archive)).await;
-    assert_eq!(
-        res.status(),
-        200,
-        "seed {seed} day {day}: the task archived"
-    );
+    archive(maintenance.clone(), "the task archived").await;
     refused("a subject its archived task refers to").await;
     let archived = run.json(&maintenance).await;
     assert_eq!(
         archived["archived"], true,
         "seed {seed} day {day}: {archived}"
     );
-    let free = json!({"type": "HOTEND", "name": format!("Unused hotend, day {day}"),
-                      "purchasePrice": "45", "expectedLifetimeHours": "1500"});
+    let free = hotend(format!("Unused hotend, day {day}"));
     let free = format!(
         "/api/components/{}",
         id(run.post("/api/components", &free, 201).await)
     );
-    let res = run.send(Method::PATCH, &free, Some(&archive)).await;
-    assert_eq!(
-        res.status(),
-        200,
-        "seed {seed} day {day}: the unused spare archived"
-    );
+    archive(free.clone(), "the unused spare archived").await;
     let res = run.send(Method::DELETE, &free, None).await;
     assert_eq!(
         res.status(),
