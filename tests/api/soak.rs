@@ -6,7 +6,12 @@
 //! alcohol per job), prints moved through their routes, outcomes (failures
 //! among them) and corrections, spool corrections and receipts, low stock restocked, tasks done,
 //! deletes of referenced records, spare hotends through a maintenance subject's life (a task,
-//! done, the subject and the task archived, its delete refused), a nightly backup; alerts
+//! done, the subject and the task archived, its delete refused), the nightly backup taken by the
+//! service's own schedule at 02:30 in Europe/Berlin on a simulated clock ([`Clock`]: each day
+//! is a calendar day from 2027-03-24, so the fourth night is the one whose 02:30 does not
+//! exist, and a year's run also meets the night whose 02:30 comes twice); the real Spoolman
+//! with two of its spools consumed through operations, down a fifth of the days
+//! ([`spoolman`]); alerts
 //! every second to a webhook that on
 //! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
 //! middle of a write too. After every day:
@@ -21,12 +26,15 @@
 //! - the service's open file descriptors and resident memory stay under [`FD_BOUND`] and
 //!   [`RSS_BOUND_KIB`].
 //!
-//! At the end no alert was said to start (or clear) twice, the journal's chain verifies (`printcost journal verify` beside the running
+//! At the end every outcome on Spoolman's spools is in Spoolman exactly once, no alert was said to start (or clear) twice, the journal's chain verifies (`printcost journal verify` beside the running
 //! service), and the last nightly backup, restored with `printcost restore` into a fresh folder,
 //! answers exactly as the service did when it was taken.
 //!
 //! `SOAK_SEED` picks another run, `SOAK_DAYS` a longer one (30 by default: about a minute here;
-//! `SOAK_DAYS=365` for a night). A failure names the seed and the day.
+//! `SOAK_DAYS=365` for a night). A failure names the seed and the day. The service runs with
+//! libfaketime preloaded (`PRINTCOST_LIBFAKETIME`, which `scripts/test` sets).
+
+mod spoolman;
 
 use crate::backup::printcost;
 use crate::durability::Service;
@@ -39,6 +47,7 @@ use proptest::test_runner::{RngAlgorithm, TestRng};
 use reqwest::{Method, Response};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
+use spoolman::Spoolman;
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::str::FromStr;
@@ -46,8 +55,86 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-/// The service's alert rounds every second (30 s by default), so a day of the run sees some.
-const ALERTS_EVERY_SECOND: &[(&str, &str)] = &[("PRINTCOST_ALERTS_INTERVAL", "1")];
+/// The shop's time zone.
+const ZONE: &str = "Europe/Berlin";
+/// The first day of the shop's month.
+const FIRST_DAY: jiff::civil::Date = jiff::civil::date(2027, 3, 24);
+/// The nightly backup's minute, local.
+const NIGHTLY: jiff::civil::Time = jiff::civil::time(2, 30, 0, 0);
+
+/// The service's wall clock, which the run moves: libfaketime, preloaded into the service,
+/// adds the offset from real time that `file` holds (read again at every reading, so a change
+/// is seen at once, by restarted services too). The monotonic clock stays real, so timers,
+/// timeouts and the alert rounds run as they would.
+struct Clock {
+    file: std::path::PathBuf,
+    zone: jiff::tz::TimeZone,
+}
+
+impl Clock {
+    /// A clock kept in `dir`, at real time until set.
+    fn new(dir: &std::path::Path) -> Clock {
+        let clock = Clock {
+            file: dir.join("faketime"),
+            zone: jiff::tz::TimeZone::get(ZONE).unwrap(),
+        };
+        std::fs::write(&clock.file, "+0").unwrap();
+        clock
+    }
+
+    /// The environment of a service on this clock: libfaketime preloaded, alert rounds and the
+    /// spool manager's rounds every second (30 s and 60 s by default, so a day of the run sees
+    /// some), the shop in [`ZONE`], sessions
+    /// that last the run (a week by default, and the run's days are calendar days).
+    fn env(&self) -> Vec<(String, String)> {
+        let library = std::env::var("PRINTCOST_LIBFAKETIME")
+            .expect("PRINTCOST_LIBFAKETIME names libfaketime.so.1 (scripts/test installs it)");
+        [
+            ("LD_PRELOAD", library),
+            ("FAKETIME_TIMESTAMP_FILE", self.file.display().to_string()),
+            ("FAKETIME_NO_CACHE", "1".into()),
+            ("FAKETIME_DONT_FAKE_MONOTONIC", "1".into()),
+            ("PRINTCOST_ALERTS_INTERVAL", "1".into()),
+            ("PRINTCOST_SPOOLMGR_INTERVAL", "1".into()),
+            ("PRINTCOST_TIME_ZONE", ZONE.into()),
+            ("PRINTCOST_SESSION_TTL_HOURS", "20000".into()),
+        ]
+        .map(|(k, v)| (k.to_string(), v))
+        .to_vec()
+    }
+
+    /// Sets the service's clock to `at` (to the second: it reads `at` plus under a second).
+    fn set(&self, at: jiff::Timestamp) {
+        let offset = at.as_second() - jiff::Timestamp::now().as_second();
+        std::fs::write(&self.file, format!("{offset:+}")).unwrap();
+    }
+
+    /// The clock at `time` of the shop's `date`.
+    fn set_local(&self, date: jiff::civil::Date, time: jiff::civil::Time) {
+        self.set(
+            date.to_datetime(time)
+                .to_zoned(self.zone.clone())
+                .unwrap()
+                .timestamp(),
+        );
+    }
+
+    /// The first moment of `date` whose local time is `time` or later: `time` itself, or where
+    /// a daylight saving change skips it, the end of the skipped hour.
+    fn first_at(&self, date: jiff::civil::Date, time: jiff::civil::Time) -> jiff::Timestamp {
+        let mut at = date.to_zoned(self.zone.clone()).unwrap().timestamp();
+        while at.to_zoned(self.zone.clone()).time() < time {
+            at = at.checked_add(jiff::SignedDuration::from_secs(60)).unwrap();
+        }
+        at
+    }
+
+    /// Whether `time` comes twice on `date` (the night a daylight saving change turns back).
+    fn twice(&self, date: jiff::civil::Date, time: jiff::civil::Time) -> bool {
+        let at = self.zone.to_ambiguous_zoned(date.to_datetime(time));
+        matches!(at.offset(), jiff::tz::AmbiguousOffset::Fold { .. })
+    }
+}
 
 /// Open file descriptors the service may hold at the end of a day (sockets of the day's
 /// clients closed; the store, its log, listeners, the runtime's).
@@ -176,11 +263,18 @@ struct Model {
     backup: Option<(String, Vec<Value>)>,
     /// Spare hotends that went through a maintenance subject's life ([`spare_subject`]).
     subjects: u32,
+    /// Spoolman's spools: the local spool and its filament.
+    remote: Vec<(String, String)>,
+    /// Prints drafted on one of them.
+    remote_prints: Vec<String>,
 }
 
 /// The service, the run's client of it, and its counters.
 struct Run {
     dir: tempfile::TempDir,
+    clock: Clock,
+    /// The real Spoolman, where it is present.
+    spoolman: Option<Spoolman>,
     service: Option<Service>,
     app: TestApp,
     seed: u64,
@@ -307,17 +401,35 @@ impl Run {
 
     async fn restart(&mut self) {
         self.kills.set(self.kills.get() + 1);
-        let service = Service::start_with(self.dir.path(), ALERTS_EVERY_SECOND);
+        let service = self.start(self.dir.path());
         self.app = TestApp::attach(&service.base);
         self.app.login().await;
         self.service = Some(service);
     }
 
+    /// The service on the run's clock with its data in `dir`.
+    fn start(&self, dir: &std::path::Path) -> Service {
+        let env = self.clock.env();
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+        Service::start_with(dir, &env)
+    }
+
     /// What the lists and the dashboard answer (the projection's view of the shop).
+    /// Taken once the spool manager's rounds have settled; a linked spool's sync bookkeeping
+    /// (when it was last synced, the last round's error) is left out: every round writes it.
     async fn view(&self) -> Vec<Value> {
+        if let Some(spoolman) = &self.spoolman {
+            spoolman.settle(self).await;
+        }
         let mut view = Vec::new();
         for path in ["/api/prints", "/api/spools", "/api/maintenance"] {
-            view.push(Value::Array(self.all_or_list(path).await));
+            let mut items = self.all_or_list(path).await;
+            for linked in items.iter_mut().filter(|i| !i["remoteId"].is_null()) {
+                for field in ["syncedAt", "syncError", "stale", "updatedAt"] {
+                    linked.as_object_mut().unwrap().remove(field);
+                }
+            }
+            view.push(Value::Array(items));
         }
         for path in ["/api/dashboard?period=all", "/api/dashboard?period=30d"] {
             view.push(self.json(path).await);
@@ -568,6 +680,101 @@ async fn sliced_draft(run: &Run, shop: &mut Model, dice: &mut Dice) -> String {
 }
 
 /// `/metrics` scraped with its token: 200 and the shop's series.
+/// The nights the run has seen: backups taken, and those on nights of a daylight saving change.
+#[derive(Default)]
+struct Nights {
+    taken: u32,
+    /// Nights whose 02:30 does not exist.
+    skipped: u32,
+    /// Nights whose 02:30 comes twice.
+    twice: u32,
+}
+
+/// The night before `date`'s day: the clock is set a second before the first moment of `date`
+/// at 02:30 or later, and the service's scheduler takes its backup then (checked, listed, named
+/// by that moment); where 02:30 comes twice, the second passes without another. The new file's
+/// name.
+async fn nightly(run: &Run, date: jiff::civil::Date, nights: &mut Nights) -> String {
+    let (seed, day) = (run.seed, run.day.get());
+    let files = |backups: &Value| -> Vec<String> {
+        backups["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["name"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let before = files(&run.json("/api/backups").await);
+    let minute = run.clock.first_at(date, NIGHTLY);
+    run.clock.set(
+        minute
+            .checked_sub(jiff::SignedDuration::from_secs(1))
+            .unwrap(),
+    );
+    // The file is listed once written and checked, the run recorded a moment later.
+    let mut backups = run.json("/api/backups").await;
+    let new_run = |backups: &Value| {
+        backups["lastRun"]["at"].is_string()
+            && !before
+                .iter()
+                .any(|name| backups["lastRun"]["file"] == name.as_str())
+    };
+    for _ in 0..300 {
+        if new_run(&backups) {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        backups = run.json("/api/backups").await;
+    }
+    assert!(
+        new_run(&backups),
+        "seed {seed} day {day}: no nightly backup: {backups}"
+    );
+    assert_eq!(
+        backups["lastRun"]["ok"], true,
+        "seed {seed} day {day}: {backups}"
+    );
+    let name = files(&backups)[0].clone();
+    assert_eq!(
+        backups["lastRun"]["file"],
+        name.as_str(),
+        "seed {seed} day {day}: {backups} (before: {before:?})"
+    );
+    let taken: jiff::Timestamp = backups["files"][0]["takenAt"]
+        .as_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    let late = taken.duration_since(minute).as_secs();
+    assert!(
+        (0..=3).contains(&late),
+        "seed {seed} day {day}: the nightly backup ran at {taken}, its minute was {minute}"
+    );
+    nights.taken += 1;
+    if minute.to_zoned(run.clock.zone.clone()).time() != NIGHTLY {
+        nights.skipped += 1;
+    }
+    if run.clock.twice(date, NIGHTLY) {
+        nights.twice += 1;
+        let again = minute
+            .checked_add(jiff::SignedDuration::from_hours(1))
+            .unwrap();
+        run.clock.set(again);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let after = run.json("/api/backups").await;
+        assert_eq!(
+            after["files"][0]["name"],
+            name.as_str(),
+            "seed {seed} day {day}: twice"
+        );
+        assert_eq!(
+            after["lastRun"], backups["lastRun"],
+            "seed {seed} day {day}: twice"
+        );
+    }
+    name
+}
+
 async fn scrape(run: &Run) {
     run.requests.set(run.requests.get() + 1);
     let res = reqwest::Client::new()
@@ -605,9 +812,15 @@ async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String
     let mut body = json!({"name": format!("Day {} #{n}", run.day.get()),
                           "parts": [part(&inventory, seconds, &grams)],
                           "salesValue": "25"});
-    // The filament's newest spool (a restock's, once there is one).
+    // The filament's newest spool (a restock's, once there is one), or one of Spoolman's.
     let spool = shop.spools_of[&inventory.filament].last().unwrap();
     body["parts"][0]["filaments"][0]["spoolId"] = json!(spool);
+    let remote = !shop.remote.is_empty() && dice.chance(15);
+    if remote {
+        let (spool, filament) = dice.pick(&shop.remote);
+        body["parts"][0]["filaments"][0]["spoolId"] = json!(spool);
+        body["parts"][0]["filaments"][0]["filamentId"] = json!(filament);
+    }
     if dice.chance(15) {
         // On the resin printer: its vat for the part's time, resin in millilitres.
         let (printer, vat, plate, resin) = &shop.resin;
@@ -648,6 +861,9 @@ async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String
     );
     let id = made["id"].as_str().unwrap().to_string();
     shop.prints.insert(id.clone(), ("DRAFT".into(), 0));
+    if remote {
+        shop.remote_prints.push(id.clone());
+    }
     id
 }
 
@@ -879,12 +1095,18 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     let days: u32 = std::env::var("SOAK_DAYS").map_or(30, |s| s.parse().unwrap());
     let mut dice = Dice::new(seed);
     let dir = tempfile::tempdir().unwrap();
-    let service = Service::start_with(dir.path(), ALERTS_EVERY_SECOND);
+    let clock = Clock::new(dir.path());
+    clock.set_local(FIRST_DAY, jiff::civil::time(9, 0, 0, 0));
+    let env = clock.env();
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    let service = Service::start_with(dir.path(), &env);
     let app = TestApp::attach(&service.base);
     app.setup().await;
     let hook = Hook::start().await;
     let mut run = Run {
         dir,
+        clock,
+        spoolman: None,
         service: Some(service),
         app,
         seed,
@@ -897,10 +1119,26 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     run.post("/api/settings/alerts/webhooks", &webhook, 201)
         .await
         .expect("the webhook");
+    let schedule = json!({"enabled": true, "time": "02:30", "keepDays": 7, "keepWeeks": 4});
+    let res = run
+        .send(Method::PUT, "/api/backups/schedule", Some(&schedule))
+        .await;
+    assert_eq!(res.status(), 200, "the nightly schedule");
     let mut shop = stock_the_shop(&run, &mut dice).await;
-    let mut backups = 0;
+    run.spoolman = Spoolman::link(&run).await;
+    let remote = run.spoolman.iter().flat_map(|s| &s.remote);
+    shop.remote = remote
+        .map(|r| (r.spool.clone(), r.filament.clone()))
+        .collect();
+    let mut nights = Nights::default();
     for day in 1..=days {
         run.day.set(day);
+        let date = FIRST_DAY
+            .checked_add(jiff::Span::new().days(day - 1))
+            .unwrap();
+        if day > 1 {
+            run.clock.set_local(date, jiff::civil::time(9, 0, 0, 0));
+        }
         // Kill -9 at a random moment of a fifth of the days: between writes, or under one
         // (its answer never arrives, so it was not acknowledged: whether it is there is free).
         // The first day always has one between writes, the second one under a write.
@@ -915,6 +1153,11 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
             0
         };
         hook.mode.store(fault as u8, Ordering::SeqCst);
+        // A fifth of the days Spoolman is down, until the next.
+        let outage = dice.chance(20);
+        if let Some(spoolman) = run.spoolman.as_mut() {
+            spoolman.set_up(!outage);
+        }
         let mut step = 0;
         let mut drafts = Vec::new();
         for n in 0..(5 + dice.below(10)) as usize {
@@ -963,15 +1206,13 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
                 .await;
             assert_eq!(res.status(), 409, "seed {seed} day {day}: a used printer");
         }
-        // The night: a backup, and what the service answers at that moment.
-        let taken = run.post("/api/backups", &json!({}), 201).await;
-        let name = taken.expect("the nightly backup")["name"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        shop.backup = Some((name, run.view().await));
-        backups += 1;
         scrape(&run).await;
+        // The night: the service's own backup at its minute, and what it answers then.
+        if let Some(spoolman) = &run.spoolman {
+            spoolman.settle(&run).await;
+        }
+        let name = nightly(&run, date.tomorrow().unwrap(), &mut nights).await;
+        shop.backup = Some((name, run.view().await));
         check(&run, &shop).await;
     }
     // Outcomes booked millilitres and pieces from the bottle and the packs as from spools.
@@ -992,6 +1233,19 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         "seed {seed}: {}",
         String::from_utf8_lossy(&verify.stdout)
     );
+    // Every outcome on Spoolman's spools is there exactly once.
+    if let Some(mut spoolman) = run.spoolman.take() {
+        let confirmed = spoolman.reconcile(&run, &shop.remote_prints).await;
+        println!(
+            "soak seed {seed}: Spoolman down {} days; {} prints on its spools, each outcome in it \
+             once; {confirmed} UNKNOWN operations confirmed by a person",
+            spoolman.outages,
+            shop.remote_prints.len()
+        );
+        // The restored store below must not reach it.
+        spoolman.set_up(false);
+        run.spoolman = Some(spoolman);
+    }
     // The last nightly backup restores into a store that answers as the service did then.
     let (name, then) = shop.backup.take().unwrap();
     let bytes = run
@@ -1005,7 +1259,7 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     let fresh = tempfile::tempdir().unwrap();
     let restored = printcost(&["restore", file.to_str().unwrap()], fresh.path());
     assert!(restored.status.success(), "{restored:?}");
-    let again = Service::start(fresh.path());
+    let again = run.start(fresh.path());
     let app = TestApp::attach(&again.base);
     app.login().await;
     run.app = app;
@@ -1018,12 +1272,16 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     );
     println!(
         "soak seed {seed}: {days} days, {} prints, {} requests (refused as the rules say, by \
-         status: {:?}), {} kill -9, {backups} backups, the last restored, {told} alert events \
-         taken by the webhook, {} maintenance subjects archived under their tasks",
+         status: {:?}), {} kill -9, {} nightly backups by the service's schedule ({} on a night \
+         without 02:30, {} on a night with two, none twice), the last restored, {told} alert \
+         events taken by the webhook, {} maintenance subjects archived under their tasks",
         shop.prints.len(),
         run.requests.get(),
         run.refused.borrow(),
         run.kills.get(),
+        nights.taken,
+        nights.skipped,
+        nights.twice,
         shop.subjects
     );
 }

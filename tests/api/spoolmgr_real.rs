@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 use std::time::Instant;
 
 #[path = "../peers/real_spoolman.rs"]
-mod real_spoolman;
+pub mod real_spoolman;
 use real_spoolman::RealSpoolman;
 
 /// Spoolman's own API, as a maker's other tools use it.

@@ -501,6 +501,45 @@ mod tests {
         assert!(!backups.due(at_three, None, &plan(&store)), "switched off");
     }
 
+    #[test]
+    fn a_night_whose_minute_is_skipped_runs_after_it_and_one_whose_minute_comes_twice_runs_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = store_in(dir.path());
+        set_up(&store);
+        let txn = store.begin_write().unwrap();
+        let half_past_two = BackupSchedule {
+            minute_of_day: 150,
+            ..BackupSchedule::default()
+        };
+        repo::put_backup_schedule(&txn, &half_past_two).unwrap();
+        txn.commit().unwrap();
+        let berlin = TimeZone::get("Europe/Berlin").unwrap();
+        let backups = Backups::new(store.clone(), berlin.clone());
+        let at = |utc: &str| Timestamp(utc.parse::<jiff::Timestamp>().unwrap().as_second());
+        let day_of = |utc: &str| backups.date_of(at(utc));
+        // 2027-03-28: 02:00 CET is 03:00 CEST, there is no 02:30.
+        let before = day_of("2027-03-27T12:00:00Z");
+        assert!(!backups.due(at("2027-03-28T00:59:59Z"), Some(before), &plan(&store)));
+        assert!(
+            backups.due(at("2027-03-28T01:00:00Z"), Some(before), &plan(&store)),
+            "03:00 CEST, the first minute after the skipped one"
+        );
+        // 2027-10-31: 03:00 CEST is 02:00 CET, 02:30 comes twice.
+        let first = "2027-10-31T00:30:00Z";
+        let before = day_of("2027-10-30T12:00:00Z");
+        assert!(!backups.due(at("2027-10-31T00:29:59Z"), Some(before), &plan(&store)));
+        assert!(backups.due(at(first), Some(before), &plan(&store)));
+        assert!(
+            !backups.due(
+                at("2027-10-31T01:30:00Z"),
+                Some(day_of(first)),
+                &plan(&store)
+            ),
+            "the second 02:30 (CET) of the night is not a second run"
+        );
+        assert_eq!(day_of(first), day_of("2027-10-31T01:30:00Z"));
+    }
+
     /// The plan as the one read path reads it.
     fn plan(store: &Store) -> Plan {
         let index = PrintIndex::load(store, TimeZone::UTC).unwrap();

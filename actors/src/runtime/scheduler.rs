@@ -12,13 +12,18 @@ use std::time::Duration;
 use storage::Timestamp;
 use storage::records::BackupSchedule;
 
-/// How often the scheduler looks at the clock.
-const TICK: Duration = Duration::from_secs(30);
+/// How often the scheduler looks at the clock: every second, so a nightly backup starts within
+/// a second of its minute and a clock that is set (a board without a battery-backed clock,
+/// set at boot; a daylight saving change) is seen at once. A tick is a clock reading; the
+/// schedule is read only on a day whose nightly run has not happened yet.
+const TICK: Duration = Duration::from_secs(1);
 
-/// The actor that runs the timed jobs: it looks at the clock every 30 s, reads the backup's
-/// plan through the one read path ([`ReadPlan`]), runs [`Backups::run`] on the blocking pool
-/// when one is due (never two at once), and expires the quotes whose validity has passed on
-/// start and whenever the day turns (in the shop's time zone).
+/// The actor that runs the timed jobs: it looks at the clock every second; on a day without
+/// its nightly run yet it reads the backup's plan through the one read path ([`ReadPlan`]) and
+/// runs [`Backups::run`] on the blocking pool when one is due (never two at once, once a day
+/// by the shop's calendar: a night whose minute is skipped by a daylight saving change runs at
+/// the first minute after it, one whose minute comes twice runs once). It expires the quotes
+/// whose validity has passed on start and whenever the day turns (in the shop's time zone).
 pub struct Scheduler {
     backups: Backups,
     reader: Reader,
@@ -65,7 +70,11 @@ impl Scheduler {
 
     fn tick(&mut self, ctx: &mut Context<Self>) {
         let now = Timestamp::now();
-        self.expire_quotes(ctx, self.backups.date_of(now));
+        let today = self.backups.date_of(now);
+        self.expire_quotes(ctx, today);
+        if self.last_day == Some(today) {
+            return;
+        }
         let reader = self.reader.clone();
         ctx.wait(
             async move { reader.query(ReadPlan).await }
