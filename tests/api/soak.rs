@@ -11,13 +11,14 @@
 //! is a calendar day from 2027-03-24, so the fourth night is the one whose 02:30 does not
 //! exist, and a year's run also meets the night whose 02:30 comes twice); the real Spoolman
 //! with two of its spools consumed through operations, down a fifth of the days
-//! ([`spoolman`]); alerts
+//! ([`spoolman`]); the Bambuddy double linked to a printer, outcomes taken from its print log,
+//! its faults played ([`fleet`]); alerts
 //! every second to a webhook that on
 //! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
 //! middle of a write too. After every day:
 //!
 //! - every list and page answers 200, `/metrics` answers its scraper, and no answer of the
-//!   whole run was a 5xx;
+//!   whole run was a 5xx (but the 502 a peer's fault is answered with, its code checked);
 //! - every acknowledged write is there (prints with their outcome revision, movements);
 //! - each spool's (bottle's, pack's) remaining quantity is its movements' sum in its unit, and
 //!   no correction took it below zero (prints may: what was printed was printed);
@@ -34,6 +35,7 @@
 //! `SOAK_DAYS=365` for a night). A failure names the seed and the day. The service runs with
 //! libfaketime preloaded (`PRINTCOST_LIBFAKETIME`, which `scripts/test` sets).
 
+mod fleet;
 mod spoolman;
 
 use crate::backup::printcost;
@@ -42,6 +44,7 @@ use crate::outcomes::outcome;
 use crate::sliced::{fixture, post_file};
 use crate::support::http_double::{Reply, json as answer, serve};
 use crate::support::{Shop as Inventory, TestApp, part};
+use fleet::Bambuddy;
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use reqwest::{Method, Response};
@@ -299,6 +302,26 @@ impl Run {
 
     /// Sends `method path` (with `body`): no answer may be a 5xx.
     async fn send(&self, method: Method, path: &str, body: Option<&Value>) -> Response {
+        self.request(method, path, body, false).await
+    }
+
+    /// As [`Run::send`], where a peer's fault may be answered 502 (the caller checks its code).
+    async fn send_allowing_502(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+    ) -> Response {
+        self.request(method, path, body, true).await
+    }
+
+    async fn request(
+        &self,
+        method: Method,
+        path: &str,
+        body: Option<&Value>,
+        peer_fault: bool,
+    ) -> Response {
         self.requests.set(self.requests.get() + 1);
         let mut request = self.app.client.request(method.clone(), self.app.url(path));
         if let Some(body) = body {
@@ -306,7 +329,7 @@ impl Run {
         }
         let res = request.send().await.unwrap();
         assert!(
-            res.status().as_u16() < 500,
+            res.status().as_u16() < 500 || (peer_fault && res.status() == 502),
             "seed {} day {}: {method} {path} answered {}",
             self.seed,
             self.day.get(),
@@ -1130,6 +1153,7 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     shop.remote = remote
         .map(|r| (r.spool.clone(), r.filament.clone()))
         .collect();
+    let mut bambuddy = Bambuddy::link(&run, &shop).await;
     let mut nights = Nights::default();
     for day in 1..=days {
         run.day.set(day);
@@ -1176,7 +1200,12 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
             if dice.chance(80) {
                 print_it(&run, &mut shop, &id).await;
                 if dice.chance(85) {
-                    record(&run, &mut shop, &mut dice, &id).await;
+                    let print = run.json(&format!("/api/prints/{id}")).await;
+                    if bambuddy.takes(&print) && dice.chance(80) {
+                        bambuddy.import(&run, &mut shop, &mut dice, &id).await;
+                    } else {
+                        record(&run, &mut shop, &mut dice, &id).await;
+                    }
                 }
             }
             step += 1;
@@ -1274,7 +1303,8 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         "soak seed {seed}: {days} days, {} prints, {} requests (refused as the rules say, by \
          status: {:?}), {} kill -9, {} nightly backups by the service's schedule ({} on a night \
          without 02:30, {} on a night with two, none twice), the last restored, {told} alert \
-         events taken by the webhook, {} maintenance subjects archived under their tasks",
+         events taken by the webhook, {} maintenance subjects archived under their tasks, {} \
+         outcomes imported from Bambuddy's log ({} of its faults refused with their codes first)",
         shop.prints.len(),
         run.requests.get(),
         run.refused.borrow(),
@@ -1282,6 +1312,8 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         nights.taken,
         nights.skipped,
         nights.twice,
-        shop.subjects
+        shop.subjects,
+        bambuddy.imported,
+        bambuddy.faults
     );
 }
