@@ -5,7 +5,7 @@
 
 #[path = "../bridge_peers/peers.rs"]
 #[allow(dead_code)]
-mod peers;
+pub mod peers;
 
 use crate::alerts::device::free_address;
 use crate::durability::Service;

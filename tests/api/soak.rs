@@ -12,7 +12,9 @@
 //! exist, and a year's run also meets the night whose 02:30 comes twice); the real Spoolman
 //! with two of its spools consumed through operations, down a fifth of the days
 //! ([`spoolman`]); the Bambuddy double linked to a printer, outcomes taken from its print log,
-//! its faults played ([`fleet`]); alerts
+//! its faults played ([`fleet`]); an SDM120 played by pymodbus through the bridge in process
+//! and a Tasmota plug on an external mosquitto, their counters rising, reset, silent or NaN
+//! under prints ([`meters`]); alerts
 //! every second to a webhook that on
 //! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
 //! middle of a write too. After every day:
@@ -36,6 +38,7 @@
 //! libfaketime preloaded (`PRINTCOST_LIBFAKETIME`, which `scripts/test` sets).
 
 mod fleet;
+mod meters;
 mod spoolman;
 
 use crate::backup::printcost;
@@ -45,6 +48,7 @@ use crate::sliced::{fixture, post_file};
 use crate::support::http_double::{Reply, json as answer, serve};
 use crate::support::{Shop as Inventory, TestApp, part};
 use fleet::Bambuddy;
+use meters::Meters;
 use proptest::prelude::Rng;
 use proptest::test_runner::{RngAlgorithm, TestRng};
 use reqwest::{Method, Response};
@@ -72,6 +76,8 @@ const NIGHTLY: jiff::civil::Time = jiff::civil::time(2, 30, 0, 0);
 struct Clock {
     file: std::path::PathBuf,
     zone: jiff::tz::TimeZone,
+    /// Seconds ahead of real time.
+    offset: Cell<i64>,
 }
 
 impl Clock {
@@ -80,36 +86,32 @@ impl Clock {
         let clock = Clock {
             file: dir.join("faketime"),
             zone: jiff::tz::TimeZone::get(ZONE).unwrap(),
+            offset: Cell::new(0),
         };
-        std::fs::write(&clock.file, "+0").unwrap();
+        clock.advance(0);
         clock
     }
 
-    /// The environment of a service on this clock: libfaketime preloaded, alert rounds and the
-    /// spool manager's rounds every second (30 s and 60 s by default, so a day of the run sees
-    /// some), the shop in [`ZONE`], sessions
-    /// that last the run (a week by default, and the run's days are calendar days).
-    fn env(&self) -> Vec<(String, String)> {
-        let library = std::env::var("PRINTCOST_LIBFAKETIME")
-            .expect("PRINTCOST_LIBFAKETIME names libfaketime.so.1 (scripts/test installs it)");
-        [
-            ("LD_PRELOAD", library),
-            ("FAKETIME_TIMESTAMP_FILE", self.file.display().to_string()),
-            ("FAKETIME_NO_CACHE", "1".into()),
-            ("FAKETIME_DONT_FAKE_MONOTONIC", "1".into()),
-            ("PRINTCOST_ALERTS_INTERVAL", "1".into()),
-            ("PRINTCOST_SPOOLMGR_INTERVAL", "1".into()),
-            ("PRINTCOST_TIME_ZONE", ZONE.into()),
-            ("PRINTCOST_SESSION_TTL_HOURS", "20000".into()),
-        ]
-        .map(|(k, v)| (k.to_string(), v))
-        .to_vec()
+    /// Moves the clock `seconds` on (and writes its offset whole: libfaketime reads the file
+    /// at every reading of the clock, and a file being written could be read empty, that is
+    /// as real time, for a moment).
+    fn advance(&self, seconds: i64) {
+        self.offset.set(self.offset.get() + seconds);
+        let next = self.file.with_extension("next");
+        std::fs::write(&next, format!("{:+}", self.offset.get())).unwrap();
+        std::fs::rename(&next, &self.file).unwrap();
+    }
+
+    /// What the service's clock reads now (to the second).
+    fn now(&self) -> jiff::Timestamp {
+        let real = jiff::Timestamp::now().as_second();
+        jiff::Timestamp::from_second(real + self.offset.get()).unwrap()
     }
 
     /// Sets the service's clock to `at` (to the second: it reads `at` plus under a second).
     fn set(&self, at: jiff::Timestamp) {
         let offset = at.as_second() - jiff::Timestamp::now().as_second();
-        std::fs::write(&self.file, format!("{offset:+}")).unwrap();
+        self.advance(offset - self.offset.get());
     }
 
     /// The clock at `time` of the shop's `date`.
@@ -195,6 +197,34 @@ impl Hook {
     }
 }
 
+/// The environment of the run's service: libfaketime preloaded on `clock`, alert rounds and the
+/// spool manager's rounds every second (30 s and 60 s by default, so a day of the run sees
+/// some), the shop in [`ZONE`], sessions that last the run (a week by default, and the run's
+/// days are calendar days), the bridge of `bridge` (a configuration file) in process.
+fn service_env(clock: &Clock, bridge: &std::path::Path) -> Vec<(String, String)> {
+    let library = std::env::var("PRINTCOST_LIBFAKETIME")
+        .expect("PRINTCOST_LIBFAKETIME names libfaketime.so.1 (scripts/test installs it)");
+    [
+        ("LD_PRELOAD", library),
+        ("FAKETIME_TIMESTAMP_FILE", clock.file.display().to_string()),
+        ("FAKETIME_NO_CACHE", "1".into()),
+        ("FAKETIME_DONT_FAKE_MONOTONIC", "1".into()),
+        ("PRINTCOST_ALERTS_INTERVAL", "1".into()),
+        ("PRINTCOST_SPOOLMGR_INTERVAL", "1".into()),
+        ("PRINTCOST_TIME_ZONE", ZONE.into()),
+        ("PRINTCOST_SESSION_TTL_HOURS", "20000".into()),
+        ("PRINTCOST_BRIDGE_CONFIG", bridge.display().to_string()),
+    ]
+    .map(|(k, v)| (k.to_string(), v))
+    .to_vec()
+}
+
+/// The service with its data in `dir` and environment `env`.
+fn start_service(dir: &std::path::Path, env: &[(String, String)]) -> Service {
+    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
+    Service::start_with(dir, &env)
+}
+
 /// The seeded dice.
 struct Dice(TestRng);
 
@@ -276,6 +306,8 @@ struct Model {
 struct Run {
     dir: tempfile::TempDir,
     clock: Clock,
+    /// The service's environment ([`service_env`]).
+    env: Vec<(String, String)>,
     /// The real Spoolman, where it is present.
     spoolman: Option<Spoolman>,
     service: Option<Service>,
@@ -432,9 +464,7 @@ impl Run {
 
     /// The service on the run's clock with its data in `dir`.
     fn start(&self, dir: &std::path::Path) -> Service {
-        let env = self.clock.env();
-        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-        Service::start_with(dir, &env)
+        start_service(dir, &self.env)
     }
 
     /// What the lists and the dashboard answer (the projection's view of the shop).
@@ -890,25 +920,40 @@ async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String
     id
 }
 
-/// Moves a print on: PRINTING (a blocking overdue task refuses it: the task is done, then
-/// again), then DONE.
+/// Moves a print on: PRINTING, then DONE.
 async fn print_it(run: &Run, shop: &mut Model, id: &str) {
+    start_printing(run, shop, id).await;
+    complete(run, shop, id).await;
+}
+
+/// Moves a print to PRINTING (a blocking overdue task refuses it: the task is done, then
+/// again); answers it.
+async fn start_printing(run: &Run, shop: &mut Model, id: &str) -> Value {
     let path = format!("/api/prints/{id}/status");
     let body = json!({"status": "PRINTING"});
-    if run.post(&path, &body, 200).await.is_none() {
-        let done = format!("/api/maintenance/{}/done", shop.blocking_task);
-        run.post(&done, &json!({"note": "before the next print"}), 200)
-            .await
-            .expect("the blocking task is marked done");
-        run.post(&path, &body, 200)
-            .await
-            .expect("the print starts once the task is done");
-    }
+    let started = match run.post(&path, &body, 200).await {
+        Some(started) => started,
+        None => {
+            let done = format!("/api/maintenance/{}/done", shop.blocking_task);
+            run.post(&done, &json!({"note": "before the next print"}), 200)
+                .await
+                .expect("the blocking task is marked done");
+            run.post(&path, &body, 200)
+                .await
+                .expect("the print starts once the task is done")
+        }
+    };
     shop.prints.get_mut(id).unwrap().0 = "PRINTING".into();
+    started
+}
+
+/// Moves a printing print to DONE; answers it.
+async fn complete(run: &Run, shop: &mut Model, id: &str) -> Value {
     let complete = format!("/api/prints/{id}/complete");
     let done = run.post(&complete, &json!({}), 200).await;
-    done.expect("a printing print completes");
+    let done = done.expect("a printing print completes");
     shop.prints.get_mut(id).unwrap().0 = "DONE".into();
+    done
 }
 
 /// Records an outcome (a fifth of them failures), sometimes corrected.
@@ -1120,15 +1165,16 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     let dir = tempfile::tempdir().unwrap();
     let clock = Clock::new(dir.path());
     clock.set_local(FIRST_DAY, jiff::civil::time(9, 0, 0, 0));
-    let env = clock.env();
-    let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (k.as_str(), v.as_str())).collect();
-    let service = Service::start_with(dir.path(), &env);
+    let mut meters = Meters::start(dir.path());
+    let env = service_env(&clock, &meters.config);
+    let service = start_service(dir.path(), &env);
     let app = TestApp::attach(&service.base);
     app.setup().await;
     let hook = Hook::start().await;
     let mut run = Run {
         dir,
         clock,
+        env,
         spoolman: None,
         service: Some(service),
         app,
@@ -1154,6 +1200,7 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         .map(|r| (r.spool.clone(), r.filament.clone()))
         .collect();
     let mut bambuddy = Bambuddy::link(&run, &shop).await;
+    meters.link(&run, &shop).await;
     let mut nights = Nights::default();
     for day in 1..=days {
         run.day.set(day);
@@ -1215,6 +1262,9 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         }
         if day == 2 {
             run.kill_under_a_write(&mut shop, &mut dice).await;
+        }
+        if dice.chance(50) {
+            meters.metered_print(&run, &mut shop, &mut dice).await;
         }
         for _ in 0..dice.below(6) {
             book(&run, &mut shop, &mut dice).await;
@@ -1304,7 +1354,8 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
          status: {:?}), {} kill -9, {} nightly backups by the service's schedule ({} on a night \
          without 02:30, {} on a night with two, none twice), the last restored, {told} alert \
          events taken by the webhook, {} maintenance subjects archived under their tasks, {} \
-         outcomes imported from Bambuddy's log ({} of its faults refused with their codes first)",
+         outcomes imported from Bambuddy's log ({} of its faults refused with their codes first), \
+         metered runs by what their meter played: {:?}",
         shop.prints.len(),
         run.requests.get(),
         run.refused.borrow(),
@@ -1314,6 +1365,7 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
         nights.twice,
         shop.subjects,
         bambuddy.imported,
-        bambuddy.faults
+        bambuddy.faults,
+        meters.played
     );
 }
