@@ -34,7 +34,8 @@
 //! answers exactly as the service did when it was taken.
 //!
 //! `SOAK_SEED` picks another run, `SOAK_DAYS` a longer one (30 by default: about a minute here;
-//! `SOAK_DAYS=365` for a night). A failure names the seed and the day. The service runs with
+//! `SOAK_DAYS=365 PRINTCOST_PEER_LIFETIME=36000` for a night: the peers it starts live five
+//! minutes unless told). A failure names the seed and the day. The service runs with
 //! libfaketime preloaded (`PRINTCOST_LIBFAKETIME`, which `scripts/test` sets).
 
 mod fleet;
@@ -330,6 +331,15 @@ impl Model {
 impl Run {
     fn service(&self) -> &Service {
         self.service.as_ref().unwrap()
+    }
+
+    /// The body of `res`, which must answer `status`.
+    async fn answer(&self, res: Response, status: u16) -> Value {
+        let got = res.status();
+        let body: Value = res.json().await.unwrap_or(Value::Null);
+        let (seed, day) = (self.seed, self.day.get());
+        assert_eq!(got, status, "seed {seed} day {day}: {body}");
+        body
     }
 
     /// Sends `method path` (with `body`): no answer may be a 5xx.
@@ -716,15 +726,7 @@ async fn sliced_draft(run: &Run, shop: &mut Model, dice: &mut Dice) -> String {
         "source": {"fileName": preview["file"]["name"], "sha256": preview["file"]["sha256"],
                    "slicer": preview["slicer"], "slicerVersion": preview["slicerVersion"]}});
     let res = run.send(Method::POST, "/api/prints", Some(&body)).await;
-    let status = res.status();
-    let made: Value = res.json().await.unwrap();
-    assert_eq!(
-        status,
-        201,
-        "seed {} day {}: {made}",
-        run.seed,
-        run.day.get()
-    );
+    let made = run.answer(res, 201).await;
     let id = made["id"].as_str().unwrap().to_string();
     let kept = run.json(&format!("/api/prints/{id}")).await;
     assert_eq!(kept["source"]["sha256"], preview["file"]["sha256"]);
@@ -903,15 +905,7 @@ async fn draft(run: &Run, shop: &mut Model, dice: &mut Dice, n: usize) -> String
         body["customerId"] = json!(shop.customers[0]);
     }
     let res = run.send(Method::POST, "/api/prints", Some(&body)).await;
-    let status = res.status();
-    let made: Value = res.json().await.unwrap();
-    assert_eq!(
-        status,
-        201,
-        "seed {} day {}: {made}",
-        run.seed,
-        run.day.get()
-    );
+    let made = run.answer(res, 201).await;
     let id = made["id"].as_str().unwrap().to_string();
     shop.prints.insert(id.clone(), ("DRAFT".into(), 0));
     if remote {

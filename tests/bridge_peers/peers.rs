@@ -12,8 +12,11 @@ use std::process::{Child, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// The longest any peer lives.
-const LIFETIME: &str = "300";
+/// The longest any peer lives, seconds: `PRINTCOST_PEER_LIFETIME`, 300 by default (a night's
+/// soak sets more).
+fn lifetime() -> String {
+    std::env::var("PRINTCOST_PEER_LIFETIME").unwrap_or_else(|_| "300".into())
+}
 /// How long a peer has to stop after SIGTERM.
 const GRACE: Duration = Duration::from_secs(5);
 
@@ -39,7 +42,7 @@ pub fn wait_for_port(port: u16) {
 fn bounded(program: &str, args: &[&str]) -> Command {
     let mut command = Command::new("timeout");
     command
-        .args(["-s", "TERM", LIFETIME, program])
+        .args(["-s", "TERM", &lifetime(), program])
         .args(args)
         .stdin(Stdio::piped());
     command
@@ -304,7 +307,7 @@ impl Subscriber {
         command
             .args(["-oL", "mosquitto_sub"])
             .args(["-d", "-h", "127.0.0.1", "-p", &port.to_string(), "-q", "2"])
-            .args(["-W", LIFETIME, "-F", "%r %q %t %p", "-t", filter])
+            .args(["-W", &lifetime(), "-F", "%r %q %t %p", "-t", filter])
             .args(options)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped());

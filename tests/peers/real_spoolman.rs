@@ -45,7 +45,10 @@ impl RealSpoolman {
         let out = std::process::Command::new("bash")
             .arg(&script)
             .arg(port.to_string())
-            .env("PEER_TIMEOUT_S", "300")
+            .env(
+                "PEER_TIMEOUT_S",
+                std::env::var("PRINTCOST_PEER_LIFETIME").unwrap_or_else(|_| "300".into()),
+            )
             .output()
             .unwrap();
         assert!(

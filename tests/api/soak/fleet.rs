@@ -129,14 +129,5 @@ async fn send(run: &Run, name: &str, data: Value) -> reqwest::Response {
 /// Action `name` with `data`, answered 200: its body.
 async fn act(run: &Run, name: &str, data: Value) -> Value {
     let res = send(run, name, data).await;
-    let status = res.status();
-    let body: Value = res.json().await.unwrap();
-    assert_eq!(
-        status,
-        200,
-        "seed {} day {}: {name}: {body}",
-        run.seed,
-        run.day.get()
-    );
-    body
+    run.answer(res, 200).await
 }
