@@ -1,23 +1,27 @@
 //! A shop's month with its features at once (issue 45), deterministic from a seed: ten printers
 //! with their components and a resin printer (its vat's film counted in prints, a resin in a
-//! bottle), four filaments with spools, a consumable in pieces (boxes) and one in
-//! millilitres (alcohol) with their packs, customers, a series, maintenance tasks
-//! (one blocking); each day drafts (some from a sliced file, some with a box per piece and
-//! alcohol per job), prints moved through their routes, outcomes (failures
-//! among them) and corrections, spool corrections and receipts, low stock restocked, tasks done,
-//! deletes of referenced records, spare hotends through a maintenance subject's life (a task,
-//! done, the subject and the task archived, its delete refused), the nightly backup taken by the
-//! service's own schedule at 02:30 in Europe/Berlin on a simulated clock ([`Clock`]: each day
-//! is a calendar day from 2027-03-24, so the fourth night is the one whose 02:30 does not
-//! exist, and a year's run also meets the night whose 02:30 comes twice); the real Spoolman
-//! with two of its spools consumed through operations, down a fifth of the days
-//! ([`spoolman`]); the Bambuddy double linked to a printer, outcomes taken from its print log,
-//! its faults played ([`fleet`]); an SDM120 played by pymodbus through the bridge in process
-//! and a Tasmota plug on an external mosquitto, their counters rising, reset, silent or NaN
-//! under prints ([`meters`]); alerts
-//! every second to a webhook that on
-//! some days answers 500 or hangs; `kill -9` of the real binary at random moments, in the
-//! middle of a write too. After every day:
+//! bottle), four filaments with spools, a consumable in pieces (boxes) and one in millilitres
+//! (alcohol) with their packs, customers, a series, maintenance tasks (one blocking); each day
+//! drafts (some from a sliced file, some with a box per piece and alcohol per job), prints moved
+//! through their routes, outcomes (failures among them) and corrections, spool corrections and
+//! receipts, low stock restocked, tasks done, deletes of referenced records, spare hotends
+//! through a maintenance subject's life (a task, done, the subject and the task archived, its
+//! delete refused), and at night the backup the service's own schedule takes at 02:30 in
+//! Europe/Berlin. Around the shop:
+//!
+//! - a simulated clock ([`Clock`]): each day is a calendar day from 2027-03-24, so the fourth
+//!   night is the one whose 02:30 does not exist (a year's run also meets the one whose 02:30
+//!   comes twice);
+//! - the real Spoolman with two of its spools consumed through operations, down a fifth of the
+//!   days ([`spoolman`]);
+//! - the Bambuddy double linked to a printer, outcomes taken from its print log, its faults
+//!   played ([`fleet`]);
+//! - an SDM120 played by pymodbus through the bridge in process and a Tasmota plug on an
+//!   external mosquitto, their counters rising, reset, silent or NaN under prints ([`meters`]);
+//! - alerts every second to a webhook that on some days answers 500 or hangs;
+//! - `kill -9` of the real binary at random moments, in the middle of a write too.
+//!
+//! After every day:
 //!
 //! - every list and page answers 200, `/metrics` answers its scraper, and no answer of the
 //!   whole run was a 5xx (but the 502 a peer's fault is answered with, its code checked);
@@ -29,13 +33,15 @@
 //! - the service's open file descriptors and resident memory stay under [`FD_BOUND`] and
 //!   [`RSS_BOUND_KIB`].
 //!
-//! At the end every outcome on Spoolman's spools is in Spoolman exactly once, no alert was said to start (or clear) twice, the journal's chain verifies (`printcost journal verify` beside the running
-//! service), and the last nightly backup, restored with `printcost restore` into a fresh folder,
-//! answers exactly as the service did when it was taken.
+//! Each week, and after the last night, the night's backup restored with `printcost restore`
+//! into a fresh folder answers as the service did when it was taken. At the end every outcome
+//! on Spoolman's spools is in Spoolman exactly once, no alert was said to start (or clear)
+//! twice, and the journal's chain verifies (`printcost journal verify` beside the running
+//! service).
 //!
-//! `SOAK_SEED` picks another run, `SOAK_DAYS` a longer one (30 by default: about a minute here;
-//! `SOAK_DAYS=365 PRINTCOST_PEER_LIFETIME=36000` for a night: the peers it starts live five
-//! minutes unless told). A failure names the seed and the day. The service runs with
+//! `SOAK_SEED` picks another run, `SOAK_DAYS` a longer one (30 by default: under two minutes
+//! here; `SOAK_DAYS=365 PRINTCOST_PEER_LIFETIME=36000` for a night: the peers it starts live
+//! five minutes unless told). A failure names the seed and the day. The service runs with
 //! libfaketime preloaded (`PRINTCOST_LIBFAKETIME`, which `scripts/test` sets).
 
 mod fleet;
@@ -830,6 +836,49 @@ async fn nightly(run: &Run, date: jiff::civil::Date, nights: &mut Nights) -> Str
     name
 }
 
+/// Nightly backup `name`, downloaded and restored with `printcost restore` into a fresh folder,
+/// answers as the service did when it was taken (`then`). The restored service runs beside the
+/// live one for the check, without the bridge (one client id on the broker), with Spoolman out
+/// of its reach (the operations its store holds are the live service's to send) and the webhook
+/// answering 500 (its alerts are the live service's to tell).
+async fn restores(run: &mut Run, hook: &Hook, name: &str, then: &[Value]) {
+    let (seed, day) = (run.seed, run.day.get());
+    let res = run
+        .send(Method::GET, &format!("/api/backups/{name}"), None)
+        .await;
+    let file = run.dir.path().join("restored.redb");
+    std::fs::write(&file, res.bytes().await.unwrap()).unwrap();
+    let fresh = tempfile::tempdir().unwrap();
+    let restored = printcost(&["restore", file.to_str().unwrap()], fresh.path());
+    assert!(
+        restored.status.success(),
+        "seed {seed} day {day}: {restored:?}"
+    );
+    let env: Vec<(String, String)> = run
+        .env
+        .iter()
+        .filter(|(k, _)| k != "PRINTCOST_BRIDGE_CONFIG")
+        .cloned()
+        .collect();
+    let up = run.spoolman.as_ref().is_some_and(Spoolman::is_up);
+    if let Some(spoolman) = &run.spoolman {
+        spoolman.reachable(false);
+    }
+    let mode = hook.mode.swap(1, Ordering::SeqCst);
+    let service = start_service(fresh.path(), &env);
+    let app = TestApp::attach(&service.base);
+    app.login().await;
+    let live = std::mem::replace(&mut run.app, app);
+    let view = run.view().await;
+    run.app = live;
+    drop(service);
+    hook.mode.store(mode, Ordering::SeqCst);
+    if let Some(spoolman) = &run.spoolman {
+        spoolman.reachable(up);
+    }
+    assert_eq!(view, then, "seed {seed} day {day}: {name} answers as then");
+}
+
 async fn scrape(run: &Run) {
     run.requests.set(run.requests.get() + 1);
     let res = reqwest::Client::new()
@@ -1196,6 +1245,7 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
     let mut bambuddy = Bambuddy::link(&run, &shop).await;
     meters.link(&run, &shop).await;
     let mut nights = Nights::default();
+    let mut restored = 0;
     for day in 1..=days {
         run.day.set(day);
         let date = FIRST_DAY
@@ -1285,7 +1335,13 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
             spoolman.settle(&run).await;
         }
         let name = nightly(&run, date.tomorrow().unwrap(), &mut nights).await;
-        shop.backup = Some((name, run.view().await));
+        let then = run.view().await;
+        // Every week the night's backup is restored beside the running service.
+        if day % 7 == 0 {
+            restores(&mut run, &hook, &name, &then).await;
+            restored += 1;
+        }
+        shop.backup = Some((name, then));
         check(&run, &shop).await;
     }
     // Outcomes booked millilitres and pieces from the bottle and the packs as from spools.
@@ -1315,39 +1371,17 @@ async fn a_shops_month_with_its_features_at_once_keeps_every_invariant() {
             spoolman.outages,
             shop.remote_prints.len()
         );
-        // The restored store below must not reach it.
-        spoolman.set_up(false);
         run.spoolman = Some(spoolman);
     }
     // The last nightly backup restores into a store that answers as the service did then.
     let (name, then) = shop.backup.take().unwrap();
-    let bytes = run
-        .send(Method::GET, &format!("/api/backups/{name}"), None)
-        .await
-        .bytes()
-        .await
-        .unwrap();
-    let file = run.dir.path().join("last-night.redb");
-    std::fs::write(&file, &bytes).unwrap();
-    let fresh = tempfile::tempdir().unwrap();
-    let restored = printcost(&["restore", file.to_str().unwrap()], fresh.path());
-    assert!(restored.status.success(), "{restored:?}");
-    let again = run.start(fresh.path());
-    let app = TestApp::attach(&again.base);
-    app.login().await;
-    run.app = app;
-    let old = run.service.replace(again);
-    drop(old);
-    assert_eq!(
-        run.view().await,
-        then,
-        "seed {seed}: the backup answers as then"
-    );
+    restores(&mut run, &hook, &name, &then).await;
+    restored += 1;
     println!(
         "soak seed {seed}: {days} days, {} prints, {} requests (refused as the rules say, by \
          status: {:?}), {} kill -9, {} nightly backups by the service's schedule ({} on a night \
-         without 02:30, {} on a night with two, none twice), the last restored, {told} alert \
-         events taken by the webhook, {} maintenance subjects archived under their tasks, {} \
+         without 02:30, {} on a night with two, none twice), {restored} restored (each week's and \
+         the last), {told} alert events taken by the webhook, {} maintenance subjects archived under their tasks, {} \
          outcomes imported from Bambuddy's log ({} of its faults refused with their codes first), \
          metered runs by what their meter played: {:?}",
         shop.prints.len(),

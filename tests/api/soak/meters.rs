@@ -282,8 +282,15 @@ impl Meters {
             // Past the poll interval and the plug's period: no reading comes after the end.
             tokio::time::sleep(Duration::from_millis(1500)).await;
         }
-        // The run lasts half an hour.
+        // The run lasts half an hour; a meter that reads is read then too, before the end.
         run.clock.advance(RUN_SECONDS);
+        if after.is_some() {
+            let now = run.clock.now().to_string();
+            Self::meter_until(run, &printer, |m| {
+                m["live"]["at"].as_str() >= Some(now.as_str())
+            })
+            .await;
+        }
         let done = complete(run, shop, &id).await;
         let end = done["printingEndedAt"].as_str().unwrap().to_string();
         if after.is_some() {

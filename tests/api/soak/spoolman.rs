@@ -210,7 +210,13 @@ impl Spoolman {
         self.gate.set(up);
     }
 
-    fn is_up(&self) -> bool {
+    /// Spoolman out of the service's reach (`false`) or back, not counted as an outage (a
+    /// restored store checked beside the live one must not send it anything).
+    pub fn reachable(&self, up: bool) {
+        self.gate.set(up);
+    }
+
+    pub fn is_up(&self) -> bool {
         self.gate.open.load(Ordering::SeqCst)
     }
 
