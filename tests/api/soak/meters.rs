@@ -4,7 +4,7 @@
 //! days a print runs on one of them for half an hour (of the run's clock) and its meter plays
 //! one of: nothing wrong (the counter
 //! rises by [`STEP`] mid-run: the run is metered at exactly that), a counter reset (the device
-//! or plug replaced by one reading 0.5 kWh: estimated, `COUNTER_WENT_BACK`), silence (the
+//! or plug replaced by one reading half the counter: estimated, `COUNTER_WENT_BACK`), silence (the
 //! device stopped, the plug quiet: estimated, `METER_SILENT_AT_END`) or NaN (a float32 NaN,
 //! which the bridge publishes as null; a plug's `"NaN"`: neither is a reading, so the same).
 
@@ -257,7 +257,7 @@ impl Meters {
         tokio::time::sleep(Duration::from_millis(1100)).await;
         let after = match play {
             Play::Rises => Some(counter + STEP),
-            Play::Reset => Some(Decimal::new(5, 1)),
+            Play::Reset => Some(counter / Decimal::TWO),
             Play::Silent | Play::NaN => None,
         };
         match (sdm, play) {
