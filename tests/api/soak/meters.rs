@@ -2,11 +2,15 @@
 //! mosquitto, with an SDM120 played by pymodbus (import energy, input register 0x0048,
 //! float32) on one printer and a Tasmota plug publishing `ENERGY.Total` on another. Half the
 //! days a print runs on one of them for half an hour (of the run's clock) and its meter plays
-//! one of: nothing wrong (the counter
-//! rises by [`STEP`] mid-run: the run is metered at exactly that), a counter reset (the device
-//! or plug replaced by one reading half the counter: estimated, `COUNTER_WENT_BACK`), silence (the
-//! device stopped, the plug quiet: estimated, `METER_SILENT_AT_END`) or NaN (a float32 NaN,
-//! which the bridge publishes as null; a plug's `"NaN"`: neither is a reading, so the same).
+//! one of:
+//!
+//! - nothing wrong: the counter rises by [`STEP`] mid-run, and the run is metered at exactly
+//!   that;
+//! - a counter reset: the device or plug replaced by one reading half the counter (estimated,
+//!   `COUNTER_WENT_BACK`);
+//! - silence: the device stopped, the plug quiet (estimated, `METER_SILENT_AT_END`);
+//! - NaN: a float32 NaN, which the bridge publishes as null, or a plug's `"NaN"`; neither is a
+//!   reading, so the same.
 
 use super::{Dice, Inventory, Model, Run, complete, outcome_of, start_printing};
 use crate::meters::peers::{self, Peer};
