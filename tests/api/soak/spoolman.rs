@@ -41,7 +41,8 @@ impl Gate {
         let (is_open, stopped) = (open.clone(), stop.clone());
         std::thread::spawn(move || {
             let mut listener = Some(first);
-            let mut forwarded: Vec<TcpStream> = Vec::new();
+            // Both ends of every connection it forwards (dropped once both copies end).
+            let mut forwarded: Vec<Arc<TcpStream>> = Vec::new();
             while !stopped.load(Ordering::SeqCst) {
                 let wanted = is_open.load(Ordering::SeqCst);
                 if !wanted && listener.is_some() {
@@ -64,9 +65,10 @@ impl Gate {
                         let Ok(server) = TcpStream::connect(&upstream) else {
                             continue;
                         };
-                        forwarded.push(client.try_clone().unwrap());
-                        forwarded.push(server.try_clone().unwrap());
-                        pipe(client.try_clone().unwrap(), server.try_clone().unwrap());
+                        let (client, server) = (Arc::new(client), Arc::new(server));
+                        forwarded.retain(|stream| Arc::strong_count(stream) > 1);
+                        forwarded.extend([client.clone(), server.clone()]);
+                        pipe(client.clone(), server.clone());
                         pipe(server, client);
                     }
                     Err(e) if e.kind() == ErrorKind::WouldBlock => {
@@ -97,9 +99,9 @@ impl Drop for Gate {
 }
 
 /// Copies `from` to `to` on a thread of its own until either closes.
-fn pipe(mut from: TcpStream, mut to: TcpStream) {
+fn pipe(from: Arc<TcpStream>, to: Arc<TcpStream>) {
     std::thread::spawn(move || {
-        let _ = std::io::copy(&mut from, &mut to);
+        let _ = std::io::copy(&mut from.as_ref(), &mut to.as_ref());
         let _ = to.shutdown(std::net::Shutdown::Write);
     });
 }
