@@ -6,8 +6,9 @@
 //!
 //! - nothing wrong: the counter rises by [`STEP`] mid-run, and the run is metered at exactly
 //!   that;
-//! - a counter reset: the device or plug replaced by one reading half the counter (estimated,
-//!   `COUNTER_WENT_BACK`);
+//! - a counter reset: the device or plug replaced by one reading 0.5 kWh less (estimated,
+//!   `COUNTER_WENT_BACK`; the counters stay quarters of a kWh, exact as float32s and within
+//!   the history's six decimals, and rises outnumber resets, so they never reach zero);
 //! - silence: the device stopped, the plug quiet (estimated, `METER_SILENT_AT_END`);
 //! - NaN: a float32 NaN, which the bridge publishes as null, or a plug's `"NaN"`; neither is a
 //!   reading, so the same.
@@ -261,7 +262,7 @@ impl Meters {
         tokio::time::sleep(Duration::from_millis(1100)).await;
         let after = match play {
             Play::Rises => Some(counter + STEP),
-            Play::Reset => Some(counter / Decimal::TWO),
+            Play::Reset => Some(counter - STEP - STEP),
             Play::Silent | Play::NaN => None,
         };
         match (sdm, play) {
