@@ -12,7 +12,8 @@ use serde_json::{Value, json};
 use std::path::Path;
 use std::process::Command;
 
-/// Seconds schemathesis may run (the "about 2 minutes").
+/// Seconds schemathesis may run (the "about 2 minutes"); `PRINTCOST_FUZZ_SECONDS`
+/// gives a longer run, for a night.
 const MAX_SECONDS: &str = "120";
 
 /// A fresh session cookie, `print-cost-session=…`, for the account [`TestApp::setup`] made.
@@ -136,8 +137,13 @@ async fn schemathesis_finds_nothing_in_the_api() {
             "PRINTCOST_FUZZ_SESSION",
             cookie.split_once('=').map_or("", |(_, value)| value),
         )
-        .args(["--url", &app.base, "--max-time", MAX_SECONDS])
+        .args(["--url", &app.base, "--max-time"])
+        .arg(std::env::var("PRINTCOST_FUZZ_SECONDS").unwrap_or_else(|_| MAX_SECONDS.into()))
         .args(["-H", &format!("Origin: {}", app.origin)]);
+    // A failure prints its seed; `PRINTCOST_FUZZ_SEED=<seed>` replays that run's cases.
+    if let Some(seed) = std::env::var_os("PRINTCOST_FUZZ_SEED") {
+        command.arg("--seed").arg(seed);
+    }
     let output = actix_web::rt::task::spawn_blocking(move || command.output())
         .await
         .unwrap()
@@ -147,9 +153,13 @@ async fn schemathesis_finds_nothing_in_the_api() {
         .split_once("SUMMARY")
         .map_or(stdout.as_ref(), |(_, s)| s);
     println!("schemathesis:{summary}");
+    // What it found first (a long report is cut where CI shows it), then the whole report.
+    let found = stdout.split_once("FAILURES").map_or("", |(_, rest)| {
+        rest.split_once("SUMMARY").map_or(rest, |(f, _)| f)
+    });
     assert!(
         output.status.success(),
-        "schemathesis found something:\n{stdout}\n{}",
+        "schemathesis found something:\n{found}\n\n{stdout}\n{}",
         String::from_utf8_lossy(&output.stderr)
     );
     assert!(

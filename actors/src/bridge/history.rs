@@ -41,6 +41,10 @@ const TOPICS: TableDefinition<u32, &str> = TableDefinition::new("topics");
 /// At most this many samples unacknowledged on the history connection.
 const WINDOW: usize = 256;
 
+/// The queue file's page cache, bytes. redb's default (1 GiB) would keep a long outage's queue
+/// in memory as it grows; with this its pages stream through a bounded buffer.
+const CACHE_BYTES: usize = 2 * 1024 * 1024;
+
 /// A sample read back for delivery: `(sequence number, topic, payload)`.
 pub type Stored = (u64, Arc<str>, Vec<u8>);
 
@@ -99,12 +103,15 @@ impl Queue {
             path: path.display().to_string(),
             reason: e.to_string(),
         };
-        let db = Database::create(path).map_err(|e| match e {
-            redb::DatabaseError::DatabaseAlreadyOpen => {
-                fail(&"another process has it open: give each bridge a history.path of its own")
-            }
-            e => fail(&e),
-        })?;
+        let db = Database::builder()
+            .set_cache_size(CACHE_BYTES)
+            .create(path)
+            .map_err(|e| match e {
+                redb::DatabaseError::DatabaseAlreadyOpen => {
+                    fail(&"another process has it open: give each bridge a history.path of its own")
+                }
+                e => fail(&e),
+            })?;
         let write = db.begin_write().map_err(|e| fail(&e))?;
         let (topics, next, len) = {
             let samples = write.open_table(SAMPLES).map_err(|e| fail(&e))?;
