@@ -1,5 +1,7 @@
-//! `GET /api/health`, with a healthy store and with a store whose device fails.
+//! `GET /api/health`, with a healthy store, with a store whose device fails, and while the first
+//! start after an upgrade rebuilds the print summaries.
 
+use crate::durability::Service;
 use crate::support::{TestApp, assert_error};
 use redb::StorageBackend;
 use redb::backends::FileBackend;
@@ -7,8 +9,13 @@ use serde_json::{Value, json};
 use std::io;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use storage::records::Print;
 use storage::tables;
-use storage::{Store, StoreOptions};
+use storage::{Store, StoreOptions, repo};
+
+#[path = "../../examples/seed_prints.rs"]
+#[allow(dead_code)]
+mod seed_prints;
 
 /// A file backend whose every operation fails while `failing` is set (file permissions do not
 /// stop root, so the failure is injected here).
@@ -129,5 +136,98 @@ async fn a_projection_that_cannot_load_answers_503_and_says_why_instead_of_hangi
         app.get("/api/customers").await.status(),
         200,
         "the rest serves"
+    );
+}
+
+/// Prints seeded beside the demo shop's, without their summaries (as a build before them left
+/// its store): enough that their rebuild at the first start (tens of microseconds a print in a
+/// debug build) outlasts the first answers of health, and a rebuild of 10,000 or more logs its
+/// tenths.
+const SEEDED_PRINTS: usize = 12_000;
+
+/// The lines of `service`'s log so far that hold `text`.
+fn logged(service: &Service, text: &str) -> Vec<String> {
+    let log = service.log.lock().unwrap();
+    log.iter().filter(|l| l.contains(text)).cloned().collect()
+}
+
+#[actix_web::test]
+async fn a_first_start_that_rebuilds_the_summaries_says_so_in_health_and_the_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let seeding = dir.path().to_path_buf();
+    actix_web::rt::task::spawn_blocking(move || seed_prints::seed(&seeding, SEEDED_PRINTS))
+        .await
+        .unwrap();
+    let total = {
+        let store = Store::open(
+            &dir.path().join(printcost::DATABASE_FILE),
+            StoreOptions::default(),
+        )
+        .unwrap();
+        repo::count::<Print>(&store.begin_read().unwrap()).unwrap()
+    };
+
+    let service = Service::start(dir.path());
+    let mut seen = Vec::new();
+    let loaded = loop {
+        let res = service.client.get(service.url("/api/health")).send().await;
+        let body: Value = res.unwrap().json().await.unwrap();
+        assert_eq!(body["status"], "ok", "{body}");
+        if body["loading"].is_null() {
+            break body;
+        }
+        assert!(seen.len() < 100_000, "the load never ended: {body}");
+        seen.push(body["loading"].clone());
+    };
+    assert_eq!(loaded["database"], "ok");
+    println!(
+        "health answered {} times while {total} prints were rebuilt",
+        seen.len()
+    );
+    assert!(
+        !seen.is_empty(),
+        "health was read while the summaries were rebuilt"
+    );
+    let mut before = 0;
+    for loading in &seen {
+        assert_eq!(loading["step"], "REBUILDING_SUMMARIES", "{loading}");
+        assert_eq!(loading["total"], total, "{loading}");
+        let done = loading["done"].as_u64().unwrap();
+        assert!(before <= done && done <= total, "{seen:?}");
+        before = done;
+    }
+    // What it does, in the log: its start with the count, tenths of the way, its end.
+    let started = logged(&service, "rebuilding the print summaries from the prints");
+    assert_eq!(started.len(), 1, "{started:?}");
+    assert!(
+        started[0].contains(&format!("prints={total}")),
+        "{started:?}"
+    );
+    let tenths = logged(&service, "rebuilding the print summaries: ");
+    let percents: Vec<&str> = tenths
+        .iter()
+        .filter_map(|l| l.split("summaries: ").nth(1)?.split('%').next())
+        .collect();
+    let every_tenth: Vec<String> = (1..=10).map(|k| (k * 10).to_string()).collect();
+    assert_eq!(percents, every_tenth, "{tenths:?}");
+    let ended = logged(&service, "print summaries rebuilt from the prints");
+    assert_eq!(ended.len(), 1, "{ended:?}");
+    assert!(ended[0].contains(&format!("prints={total}")), "{ended:?}");
+    drop(service);
+
+    // The next start reads the summaries it wrote: nothing to rebuild, nothing said of it.
+    let service = Service::start(dir.path());
+    loop {
+        let res = service.client.get(service.url("/api/health")).send().await;
+        let body: Value = res.unwrap().json().await.unwrap();
+        if body["loading"].is_null() {
+            break;
+        }
+        assert_eq!(body["loading"]["step"], "READING_SUMMARIES", "{body}");
+    }
+    assert!(
+        logged(&service, "rebuilding").is_empty(),
+        "{:?}",
+        service.log.lock().unwrap()
     );
 }
