@@ -8,19 +8,8 @@
 use storage::records::Customer;
 use storage::{Id, Store, StoreOptions, Timestamp, repo};
 
-/// A line of `/proc/self/status`, KiB.
-fn status_kib(field: &str) -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|l| l.starts_with(field))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kib| kib.parse().ok())
-        })
-        .unwrap_or(0)
-}
+#[path = "support/proc_status.rs"]
+mod proc_status;
 
 /// A store at `path` of `customers` customers, written 1,000 to a transaction.
 fn seed(path: &std::path::Path, customers: usize) {
@@ -52,7 +41,7 @@ fn back_up(path: &std::path::Path) {
         cache_bytes: 4 * 1024 * 1024,
     };
     let store = Store::open(path, options).unwrap_or_else(|e| panic!("{e}"));
-    let opened = status_kib("VmRSS:");
+    let opened = proc_status::kib("VmRSS:");
     for night in 1..=2 {
         let target = path.with_file_name(format!("backup-{night}.redb"));
         let entries = store
@@ -60,8 +49,8 @@ fn back_up(path: &std::path::Path) {
             .unwrap_or_else(|e| panic!("{e}"));
         println!(
             "backup {night}: {entries} entries; RSS {opened} KiB before the first, peak {} KiB, {} KiB after",
-            status_kib("VmHWM:"),
-            status_kib("VmRSS:")
+            proc_status::kib("VmHWM:"),
+            proc_status::kib("VmRSS:")
         );
     }
 }

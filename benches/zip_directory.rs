@@ -10,25 +10,14 @@ use std::io::{Cursor, Write};
 use zip::write::SimpleFileOptions;
 use zip::{CompressionMethod, ZipArchive, ZipWriter};
 
-/// The peak resident set so far, KiB.
-fn peak_kib() -> u64 {
-    std::fs::read_to_string("/proc/self/status")
-        .ok()
-        .and_then(|status| {
-            status
-                .lines()
-                .find(|l| l.starts_with("VmHWM:"))
-                .and_then(|l| l.split_whitespace().nth(1))
-                .and_then(|kib| kib.parse().ok())
-        })
-        .unwrap_or(0)
-}
+#[path = "support/proc_status.rs"]
+mod proc_status;
 
 /// Reads the zip at `path` the way `how` says, in this process: answers the outcome and how
 /// much the peak resident set grew, KiB.
 fn read(how: &str, path: &str) -> (String, u64) {
     let bytes = std::fs::read(path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    let before = peak_kib();
+    let before = proc_status::kib("VmHWM:");
     let outcome = match how {
         "bounded" => format!(
             "{:?}",
@@ -39,7 +28,7 @@ fn read(how: &str, path: &str) -> (String, u64) {
             ZipArchive::new(Cursor::new(&bytes)).map(|a| a.len()).ok()
         ),
     };
-    (outcome, peak_kib() - before)
+    (outcome, proc_status::kib("VmHWM:") - before)
 }
 
 fn main() {

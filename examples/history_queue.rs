@@ -1,6 +1,7 @@
 //! What the bridge's history queue costs on disk and per write: appends `--samples` samples of
 //! `--points` points (one batch per poll, as the pollers hand them over), then reads the file's
-//! size and the time of a batch.
+//! size, the time of a batch and the process's resident memory (the queue's page cache holds
+//! what it writes only up to its bound).
 //!
 //! ```sh
 //! cargo run --release --example history_queue -- --points 100 --samples 1000000
@@ -12,6 +13,9 @@ use actors::bridge::history::{Queue, Sample};
 use actors::bridge::link::Topic;
 use clap::Parser;
 use std::time::Instant;
+
+#[path = "../benches/support/proc_status.rs"]
+mod proc_status;
 
 /// The run's settings.
 #[derive(Parser)]
@@ -66,6 +70,11 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         "a batch (one durable transaction): median {:?}, p99 {:?}",
         batch_times[batch_times.len() / 2],
         batch_times[batch_times.len() * 99 / 100]
+    );
+    println!(
+        "resident: {} KiB at the end, {} KiB at the peak",
+        proc_status::kib("VmRSS:"),
+        proc_status::kib("VmHWM:")
     );
     Ok(())
 }
