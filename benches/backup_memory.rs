@@ -5,34 +5,41 @@
 //! `VmHWM`). Not a timed test: run it by hand, `cargo bench --bench backup_memory`
 //! (`CUSTOMERS=N`, default 80,000 customers of about 300 bytes each: a store of about 30 MB).
 
-use storage::records::Customer;
-use storage::{Id, Store, StoreOptions, Timestamp, repo};
+use actors::inventory::Kind;
+use actors::inventory::customers::{BillingInput, CustomerInput, Customers};
+use actors::txn::Txn;
+use storage::{Store, StoreOptions, Timestamp};
 
 #[path = "support/proc_status.rs"]
 mod proc_status;
 
-/// A store at `path` of `customers` customers, written 1,000 to a transaction.
+/// A store at `path` of `customers` customers made by the API's rule function, 1,000 to a
+/// transaction.
 fn seed(path: &std::path::Path, customers: usize) {
     let store = Store::open(path, StoreOptions::default()).unwrap_or_else(|e| panic!("{e}"));
+    let now = Timestamp(1_700_000_000);
     for chunk in 0..customers.div_ceil(1000) {
-        let txn = store.begin_write().unwrap_or_else(|e| panic!("{e}"));
+        let txn = Txn::new(store.begin_write().unwrap_or_else(|e| panic!("{e}")));
         for k in 0..1000.min(customers - chunk * 1000) {
-            let customer = Customer {
-                id: Id::new(),
-                name: format!("Customer {chunk}-{k}"),
-                email: Some(format!("c{chunk}-{k}@example.com")),
-                note: Some("a regular who prints brackets and spare parts ".repeat(6)),
+            let input = CustomerInput {
+                name: parsed(format!("Customer {chunk}-{k}")),
+                email: Some(parsed(format!("c{chunk}-{k}@example.com"))),
+                note: Some(parsed(
+                    "a regular who prints brackets and spare parts ".repeat(6),
+                )),
                 exclude_from_dashboard: false,
-                archived: false,
-                created_at: Timestamp(1_700_000_000),
-                updated_at: Timestamp(1_700_000_000),
                 discount_percent: None,
-                billing: Default::default(),
+                billing: BillingInput::default(),
             };
-            repo::put(&txn, &customer).unwrap_or_else(|e| panic!("{e}"));
+            Customers::create(&txn, &input, now).unwrap_or_else(|e| panic!("{e}"));
         }
         txn.commit().unwrap_or_else(|e| panic!("{e}"));
     }
+}
+
+/// `text` as the value a field of the API takes.
+fn parsed<T: std::str::FromStr<Err: std::fmt::Debug>>(text: String) -> T {
+    text.parse().unwrap_or_else(|e| panic!("{e:?}"))
 }
 
 /// Opens the store at `path` as the service does and takes two checked backups beside it.
