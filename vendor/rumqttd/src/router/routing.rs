@@ -639,11 +639,7 @@ impl Router {
                     };
 
                     let meter = &mut self.ibufs.get_mut(id).unwrap().meter;
-                    if let Err(e) = meter.register_publish(&publish) {
-                        error!(
-                            reason = ?e, "Failed to write to incoming meter"
-                        );
-                    };
+                    meter.register_publish(&publish);
                 }
                 Packet::Subscribe(mut subscribe, props) => {
                     let mut return_codes = Vec::new();
@@ -1228,40 +1224,18 @@ fn append_to_commitlog(
     }
 
     if publish.payload.is_empty() {
-        datalog.remove_from_retained_publishes(topic.to_owned());
+        datalog.remove_from_retained_publishes(topic);
     } else if publish.retain {
-        datalog.insert_to_retained_publishes(publish.clone(), properties.clone(), topic.to_owned());
+        datalog.insert_to_retained_publishes(publish.clone(), properties.clone(), topic);
     }
 
     // after recording retained message, we also send that message to existing subscribers
     // as normal publish message. Therefore we are setting retain to false
     publish.retain = false;
-    let pkid = publish.pkid;
 
-    let filter_idxs = datalog.matches(topic);
-
-    // Create a dynamic filter if dynamic_filters are enabled for this connection
-    let filter_idxs = match filter_idxs {
-        Some(v) => v,
-        None if connection.dynamic_filters => {
-            let (idx, _cursor) = datalog.next_native_offset(topic);
-            vec![idx]
-        }
-        None => return Err(RouterError::NoMatchingFilters(topic.to_owned())),
-    };
-
-    let mut o = (0, 0);
-    for filter_idx in filter_idxs {
-        let datalog = datalog.native.get_mut(filter_idx).unwrap();
-        let publish_data = (publish.clone(), properties.clone());
-        let (offset, filter) = datalog.append(publish_data.into(), notifications);
-        debug!(
-            pkid,
-            "Appended to commitlog: {}[{}, {})", filter, offset.0, offset.1,
-        );
-
-        o = offset;
-    }
+    // A topic no filter matches is appended nowhere. (The dynamic filter this function made
+    // for that case was never made: `matches` answered an empty list, never `None`.)
+    let o = datalog.append_to_matching(topic, &publish, &properties, notifications);
 
     // error!("{:15.15}[E] {:20} topic = {}", connections[id].client_id, "no-filter", topic);
     Ok(o)
@@ -1299,35 +1273,16 @@ fn append_will_message(
     }
 
     if publish.payload.is_empty() {
-        datalog.remove_from_retained_publishes(topic.to_owned());
+        datalog.remove_from_retained_publishes(topic);
     } else if publish.retain {
-        datalog.insert_to_retained_publishes(publish.clone(), properties.clone(), topic.to_owned());
+        datalog.insert_to_retained_publishes(publish.clone(), properties.clone(), topic);
     }
 
     // after recording retained message, we also send that message to existing subscribers
     // as normal publish message. Therefore we are setting retain to false
     publish.retain = false;
-    let pkid = publish.pkid;
 
-    let filter_idxs = datalog.matches(topic);
-
-    let filter_idxs = match filter_idxs {
-        Some(v) => v,
-        None => return Err(RouterError::NoMatchingFilters(topic.to_owned())),
-    };
-
-    let mut o = (0, 0);
-    for filter_idx in filter_idxs {
-        let datalog = datalog.native.get_mut(filter_idx).unwrap();
-        let publish_data = (publish.clone(), properties.clone());
-        let (offset, filter) = datalog.append(publish_data.into(), notifications);
-        debug!(
-            pkid,
-            "Appended to commitlog: {}[{}, {})", filter, offset.0, offset.1,
-        );
-
-        o = offset;
-    }
+    let o = datalog.append_to_matching(topic, &publish, &properties, notifications);
 
     Ok(o)
 }
