@@ -17,6 +17,7 @@ use crate::old_journal;
 use crate::records::{AlertSettings, Integrations, Override};
 use crate::repo;
 use crate::schema;
+use crate::store::side_builder;
 use crate::{Error, Result, SCHEMA_VERSION, Store, StoreOptions, decode, encode, tables};
 use redb::backends::FileBackend;
 use redb::{
@@ -109,7 +110,7 @@ fn check(path: &Path, expected: u64) -> Result<u64> {
     if schema_version(path)? != SCHEMA_VERSION {
         return Err(not_ours(&"the backup is not of this schema version"));
     }
-    let mut db = builder().open(path).map_err(|e| not_ours(&e))?;
+    let mut db = side_builder().open(path).map_err(|e| not_ours(&e))?;
     if !db.check_integrity().map_err(|e| not_ours(&e))? {
         return Err(not_ours(&"the backup fails redb's integrity check"));
     }
@@ -205,7 +206,7 @@ fn check_staged(staged: &Path) -> Result<()> {
     let damaged = |e: &dyn std::fmt::Display| Error::NotAStore(format!("the file is damaged: {e}"));
     let checked = std::panic::catch_unwind(|| -> Result<()> {
         schema_version(staged)?;
-        let mut db = builder().open(staged).map_err(|e| damaged(&e))?;
+        let mut db = side_builder().open(staged).map_err(|e| damaged(&e))?;
         if !db.check_integrity().map_err(|e| damaged(&e))? {
             return Err(damaged(&"it fails redb's integrity check"));
         }
@@ -233,7 +234,7 @@ const PRINT_SUMMARIES: &str = "print_summaries";
 
 /// `meta.credentials_left_out` of the store file at `path` (0 when absent).
 fn left_out_in(path: &Path) -> Result<u64> {
-    let db = builder().open(path)?;
+    let db = side_builder().open(path)?;
     let txn = db.begin_read()?;
     let meta = txn.open_table(tables::META)?;
     Ok(meta.get(CREDENTIALS_LEFT_OUT)?.map_or(0, |v| v.value()))
@@ -245,7 +246,7 @@ fn left_out_in(path: &Path) -> Result<u64> {
 /// table; [`Error::NewerSchema`] when a newer build wrote it.
 pub fn schema_version(path: &Path) -> Result<u64> {
     let not_ours = |e: &dyn std::fmt::Display| Error::NotAStore(e.to_string());
-    let db = builder().open(path).map_err(|e| not_ours(&e))?;
+    let db = side_builder().open(path).map_err(|e| not_ours(&e))?;
     let txn = db.begin_read().map_err(|e| not_ours(&e))?;
     let version = txn
         .open_table(tables::META)
@@ -268,7 +269,7 @@ fn refuse_if_open(target: &Path) -> Result<()> {
     if !target.exists() {
         return Ok(());
     }
-    match builder().open(target) {
+    match side_builder().open(target) {
         Err(redb::DatabaseError::DatabaseAlreadyOpen) => Err(Error::InUse),
         // A damaged file is what a restore is for; it is kept beside the restored one.
         _ => Ok(()),
@@ -276,7 +277,7 @@ fn refuse_if_open(target: &Path) -> Result<()> {
 }
 
 fn copy_snapshot(snapshot: &ReadTransaction, file: File) -> Result<()> {
-    let db = builder().create_with_backend(FileBackend::new(file)?)?;
+    let db = side_builder().create_with_backend(FileBackend::new(file)?)?;
     let txn = db.begin_write()?;
     tables::visit_all(&mut Copy {
         from: snapshot,
@@ -415,19 +416,6 @@ impl tables::Visit for Count<'_> {
         self.entries += self.from.open_multimap_table(def)?.len()?;
         Ok(())
     }
-}
-
-/// Page cache, bytes, of each database a backup or a restore opens beside the store: the copy
-/// being written and the files being checked. redb's default (1 GiB) would let a whole store's
-/// pages pass into memory twice a night and stay there (a 34 MB store: 40 MiB more resident,
-/// `cargo bench --bench backup_memory`); the copy streams through this instead.
-const CACHE_BYTES: usize = 4 * 1024 * 1024;
-
-/// redb's builder with [`CACHE_BYTES`] of page cache.
-fn builder() -> redb::Builder {
-    let mut builder = redb::Database::builder();
-    builder.set_cache_size(CACHE_BYTES);
-    builder
 }
 
 fn with_suffix(path: &Path, suffix: &str) -> PathBuf {

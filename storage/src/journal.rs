@@ -20,6 +20,7 @@
 //! its `hash`, and equals the next entry's `prev` (docs/journal.md).
 
 use crate::repo::Tx;
+use crate::store::side_builder;
 pub use crate::write::{Change, FieldChange, Touched};
 use crate::{Error, Id, Result, WriteTxn, hex, tables};
 use redb::{ReadTransaction, ReadableTable};
@@ -437,14 +438,15 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
     })
 }
 
-/// Checks the chain of the database file at `path` without writing to it ([`verify`]); `None`
-/// when another process (a running service) holds the file. A file written by a build before
-/// the journal (schema 13 or older) has an empty, intact journal.
+/// Checks the chain of the database file at `path` without writing to it ([`verify`]), through
+/// a 4 MiB page cache whatever the file's size (redb's default would be 1 GiB); `None` when
+/// another process (a running service) holds the file. A file written by a build before the
+/// journal (schema 13 or older) has an empty, intact journal.
 ///
 /// Errors: the file cannot be read as a database (a file whose last writer was killed is
 /// refused as needing repair: open it as a store first, which repairs it).
 pub fn verify_file(path: &std::path::Path) -> Result<Option<Verdict>> {
-    let db = match redb::ReadOnlyDatabase::open(path) {
+    let db = match side_builder().open_read_only(path) {
         Ok(db) => db,
         Err(redb::DatabaseError::DatabaseAlreadyOpen) => return Ok(None),
         Err(e) => return Err(e.into()),

@@ -137,3 +137,17 @@ pub(crate) fn open_or_create(path: &Path) -> std::io::Result<std::fs::File> {
         .truncate(false)
         .open(path)
 }
+
+/// Page cache, bytes, of each database opened beside the store: a backup's copy and its check,
+/// a restore's checks, `printcost journal verify`'s read of a file. redb's default (1 GiB) would
+/// let a whole store's pages pass into memory and stay there (a 34 MB store: 40 MiB more
+/// resident through a backup, `cargo bench --bench backup_memory`); these stream through this.
+pub(crate) const SIDE_CACHE_BYTES: usize = 4 * 1024 * 1024;
+
+/// redb's builder with [`SIDE_CACHE_BYTES`] of page cache, for the databases opened beside the
+/// store.
+pub(crate) fn side_builder() -> redb::Builder {
+    let mut builder = redb::Database::builder();
+    builder.set_cache_size(SIDE_CACHE_BYTES);
+    builder
+}
