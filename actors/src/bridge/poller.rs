@@ -535,8 +535,40 @@ impl Poller {
 
 #[cfg(test)]
 mod tests {
-    use super::until_slot;
+    use super::{Payloads, until_slot};
+    use serde_json::{Value, json};
     use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+    #[test]
+    fn a_polls_payloads_are_slices_of_one_buffer_in_their_order() {
+        let values = [
+            json!(1),
+            json!(-32768),
+            json!(21.5),
+            json!("  ok\"\u{e9}"),
+            json!(true),
+            Value::Null,
+        ];
+        // Room for fewer bytes than the float and the string take: the buffer grows.
+        let mut payloads = Payloads::for_values(1);
+        let ranges: Vec<_> = values.iter().map(|v| payloads.push(v)).collect();
+        let buffer = payloads.finish();
+        for (value, range) in values.iter().zip(&ranges) {
+            assert_eq!(
+                buffer.slice(range.clone()),
+                serde_json::to_vec(value).unwrap()
+            );
+        }
+        assert!(ranges.windows(2).all(|w| w[0].end == w[1].start));
+        assert_eq!(ranges.last().map(|r| r.end), Some(buffer.len()));
+
+        // A second poll starts a buffer of its own; the first's slices stay as they were.
+        let first = buffer.slice(ranges[2].clone());
+        let mut next = Payloads::for_values(values.len());
+        assert_eq!(next.push(&json!(7)), 0..1);
+        assert_eq!(next.finish(), "7".as_bytes());
+        assert_eq!(first, "21.5".as_bytes());
+    }
 
     #[test]
     fn the_next_slot_lies_at_the_phase_within_the_interval() {
