@@ -154,18 +154,19 @@ fn write_filters<'a>(base: &str, topics: impl Iterator<Item = &'a String>) -> Ve
 ///
 /// Sources in one slot are polled on one timer wake-up of the bridge's thread and their states
 /// reach the embedded broker's router on one wake-up of its thread; each wake-up costs both
-/// threads a context switch, which at 50 sources polled every 100 ms was half the router's CPU
-/// and two fifths of the bridge's. Slots 25 ms apart measured against 2 ms apart (every source
-/// its own), 10 ms and one slot for all: bridge and broker 20.8 % → 13.4 % of a core (all in one
-/// slot 10.1 %, but the change-to-subscriber median rose from 44–53 ms to 53–60 ms and RSS by 6
-/// MiB with the burst), mosquitto's relaying of 10 sources 16 % → 14 % (`benches/README.md`).
+/// threads a context switch, which at 50 sources polled every 100 ms (a slot each, 2 ms apart)
+/// was about half of either thread's CPU. Slots 25 ms apart: bridge and broker 21.6 % → 14.6 %
+/// of a core, the bridge's thread 1.72 → 0.84 µs a state, mosquitto's relaying of 10 sources
+/// 17.4 % → 14.8 %; one slot for all was cheaper still but raised the change-to-subscriber
+/// median and the RSS with its burst (`benches/README.md`, "Poll slots").
 pub const POLL_SLOT_GAP_MS: u64 = 25;
 
 /// Each source's phase within its poll interval: the sources that share an interval are spread
 /// evenly over it in the configuration's order, in slots at least [`POLL_SLOT_GAP_MS`] apart
 /// (at most `interval / 25 ms` slots, never more than there are sources), consecutive sources
-/// sharing a slot. So a cycle's states do not leave in one burst, and the bridge wakes for its
-/// polls at most 40 times a second per interval. Stable while the configuration is.
+/// sharing a slot. So a cycle's states do not leave in one burst, and the bridge wakes for the
+/// polls of one interval at most 40 times a second (once a poll when the interval is shorter
+/// than the gap). Stable while the configuration is.
 pub fn phases(sources: &[SourceConfig]) -> Vec<Duration> {
     sources
         .iter()
