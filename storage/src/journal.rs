@@ -439,9 +439,9 @@ pub fn verify(tx: &impl Tx) -> Result<Verdict> {
 }
 
 /// Checks the chain of the database file at `path` without writing to it ([`verify`]), through
-/// a 4 MiB page cache whatever the file's size (redb's default would be 1 GiB); `None` when
-/// another process (a running service) holds the file. A file written by a build before the
-/// journal (schema 13 or older) has an empty, intact journal.
+/// the side databases' page cache (`store::SIDE_CACHE_BYTES`) whatever the file's size (redb's
+/// default would be 1 GiB); `None` when another process (a running service) holds the file. A
+/// file written by a build before the journal (schema 13 or older) has an empty, intact journal.
 ///
 /// Errors: the file cannot be read as a database (a file whose last writer was killed is
 /// refused as needing repair: open it as a store first, which repairs it).

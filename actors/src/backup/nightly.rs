@@ -58,12 +58,13 @@ pub fn taken_at(name: &str) -> Option<Timestamp> {
     Some(Timestamp(at.as_second()))
 }
 
-/// The backups in `folder`, newest first; none when the folder does not exist.
+/// The backups in `folder`, newest first; none when the folder does not exist. A file removed
+/// while the folder is read (a rotation running beside a listing) is left out, not an error.
 ///
 /// Errors: the folder cannot be read.
 pub fn list(folder: &Path) -> std::io::Result<Vec<BackupFile>> {
     let entries = match std::fs::read_dir(folder) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) if gone(&e) => return Ok(Vec::new()),
         found => found?,
     };
     let mut files = Vec::new();
@@ -73,7 +74,10 @@ pub fn list(folder: &Path) -> std::io::Result<Vec<BackupFile>> {
         let Some(taken_at) = taken_at(&name) else {
             continue;
         };
-        let meta = entry.metadata()?;
+        let meta = match entry.metadata() {
+            Err(e) if gone(&e) => continue,
+            meta => meta?,
+        };
         if meta.is_file() {
             files.push(BackupFile {
                 name,
@@ -84,6 +88,11 @@ pub fn list(folder: &Path) -> std::io::Result<Vec<BackupFile>> {
     }
     files.sort_by(|a, b| b.taken_at.cmp(&a.taken_at).then(b.name.cmp(&a.name)));
     Ok(files)
+}
+
+/// Whether `e` says the file or folder is not there (any more).
+fn gone(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::NotFound
 }
 
 /// What one run did.
@@ -226,9 +235,12 @@ impl Backups {
         let mut removed = Vec::new();
         for file in files {
             if file.name != name && !kept.contains(&file.taken_at) {
-                std::fs::remove_file(folder.join(&file.name))
-                    .map_err(|e| fail(&format!("cannot remove {} from", file.name), &e))?;
-                removed.push(file.name);
+                match std::fs::remove_file(folder.join(&file.name)) {
+                    Ok(()) => removed.push(file.name),
+                    // Removed since the listing (by hand): what the rotation wanted.
+                    Err(e) if gone(&e) => {}
+                    Err(e) => return Err(fail(&format!("cannot remove {} from", file.name), &e)),
+                }
             }
         }
         Ok(Run {
@@ -467,6 +479,50 @@ mod tests {
         assert_eq!(
             last.result,
             Ok("printcost-20261231-030000.redb".to_string())
+        );
+    }
+
+    #[test]
+    fn a_listing_beside_files_being_removed_lists_what_is_left_and_never_fails() {
+        use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().to_path_buf();
+        let names: Vec<String> = (0..8)
+            .map(|night| file_name(Timestamp(FIRST_NIGHT + night * DAY)))
+            .collect();
+        // Rounds of writing the files and removing them, until told to stop.
+        let (rounds, stop) = (
+            Arc::new(AtomicU32::new(0)),
+            Arc::new(AtomicBool::new(false)),
+        );
+        let churn = std::thread::spawn({
+            let (folder, names) = (folder.clone(), names.clone());
+            let (rounds, stop) = (rounds.clone(), stop.clone());
+            move || {
+                while !stop.load(Ordering::Relaxed) {
+                    for name in &names {
+                        std::fs::write(folder.join(name), b"backup").unwrap();
+                    }
+                    for name in &names {
+                        std::fs::remove_file(folder.join(name)).unwrap();
+                    }
+                    rounds.fetch_add(1, Ordering::Relaxed);
+                }
+            }
+        });
+        let (mut listings, mut seen) = (0u32, 0usize);
+        while (rounds.load(Ordering::Relaxed) < 500 || seen == 0) && listings < 1_000_000 {
+            let files = list(&folder).expect("a listing beside removals");
+            assert!(files.iter().all(|f| names.contains(&f.name)), "{files:?}");
+            seen += files.len();
+            listings += 1;
+        }
+        stop.store(true, Ordering::Relaxed);
+        churn.join().unwrap();
+        let churned = rounds.load(Ordering::Relaxed);
+        assert!(
+            churned >= 500 && seen > 0,
+            "{churned} rounds, {seen} files seen"
         );
     }
 

@@ -157,16 +157,16 @@ fn write_filters<'a>(base: &str, topics: impl Iterator<Item = &'a String>) -> Ve
 /// threads a context switch, which at 50 sources polled every 100 ms (a slot each, 2 ms apart)
 /// was about half of either thread's CPU. Slots 25 ms apart: bridge and broker 21.6 % → 14.6 %
 /// of a core, the bridge's thread 1.72 → 0.84 µs a state, mosquitto's relaying of 10 sources
-/// 17.4 % → 14.8 %; one slot for all was cheaper still but raised the change-to-subscriber
+/// 17.4 → 14.8 µs a state; one slot for all was cheaper still but raised the change-to-subscriber
 /// median and the RSS with its burst (`benches/README.md`, "Poll slots").
 pub const POLL_SLOT_GAP_MS: u64 = 25;
 
 /// Each source's phase within its poll interval: the sources that share an interval are spread
 /// evenly over it in the configuration's order, in slots at least [`POLL_SLOT_GAP_MS`] apart
-/// (at most `interval / 25 ms` slots, never more than there are sources), consecutive sources
-/// sharing a slot. So a cycle's states do not leave in one burst, and the bridge wakes for the
-/// polls of one interval at most 40 times a second (once a poll when the interval is shorter
-/// than the gap). Stable while the configuration is.
+/// (at most `interval / POLL_SLOT_GAP_MS` slots, never more than there are sources),
+/// consecutive sources sharing a slot. So a cycle's states do not leave in one burst, and the
+/// bridge wakes for the polls of one interval at most `1000 / POLL_SLOT_GAP_MS` times a second
+/// (once a poll when the interval is shorter than the gap). Stable while the configuration is.
 pub fn phases(sources: &[SourceConfig]) -> Vec<Duration> {
     sources
         .iter()
